@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { GatewayPrisma } from '../prisma/gateway-prisma';
+
+export interface ApiKeyRecord {
+  id: string;
+  account_id: string;
+  secret_hash: string;
+  ip_allowlist: string[];
+  created_at: Date;
+}
+
+export interface NewApiKey {
+  id: string;
+  account_id: string;
+  secret_hash: string;
+  display_hint: string;
+  ip_allowlist: string[];
+}
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(private readonly prisma: GatewayPrisma) {}
+
+  /** An active key by the hash of its secret (the unique index makes this one lookup). */
+  findActiveByHash(secretHash: string): Promise<ApiKeyRecord | null> {
+    return this.prisma.apiKey.findFirst({
+      where: { secret_hash: secretHash, revoked_at: null },
+      select: { id: true, account_id: true, secret_hash: true, ip_allowlist: true, created_at: true },
+    });
+  }
+
+  /**
+   * Inserts a key unless the account already has `max` active ones. The per-account advisory lock makes the
+   * count and the insert one step, so concurrent requests cannot pass the limit together.
+   */
+  async createWithinLimit(key: NewApiKey, max: number): Promise<ApiKeyRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('api_keys:' || ${key.account_id}))`;
+      const active = await tx.apiKey.count({ where: { account_id: key.account_id, revoked_at: null } });
+      if (active >= max) return null;
+      return tx.apiKey.create({
+        data: key,
+        select: { id: true, account_id: true, secret_hash: true, ip_allowlist: true, created_at: true },
+      });
+    });
+  }
+
+  /** Revokes an active key of the account; false when there is none by that id. */
+  async revoke(accountId: string, keyId: string): Promise<boolean> {
+    const result = await this.prisma.apiKey.updateMany({
+      where: { id: keyId, account_id: accountId, revoked_at: null },
+      data: { revoked_at: new Date() },
+    });
+    return result.count === 1;
+  }
+}

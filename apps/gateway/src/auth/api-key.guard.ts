@@ -1,0 +1,52 @@
+import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ServiceError } from '@switchboard/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+
+export const PUBLIC_ROUTE = Symbol('PUBLIC_ROUTE');
+/** A route that needs no API key (health, OpenAPI description). */
+export const NoApiKey = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE, true);
+
+const INVALID_KEY = 'A valid API key is required: send Authorization: Bearer <key>.';
+
+/**
+ * Spec part 5: `Authorization: Bearer <key>` only; a missing, malformed, unknown or revoked key and a key used
+ * from an address outside its allowlist all get the same 401. Then the key's rate limit (spec part 8).
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysService,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const secret = bearerToken(request.headers.authorization);
+    const key = secret ? await this.keys.authenticate(secret, request.ip) : undefined;
+    if (!key) throw new ServiceError('unauthorized', INVALID_KEY);
+
+    const decision = await this.limiter.hit(key.keyId);
+    void reply.header('RateLimit-Limit', decision.limit);
+    void reply.header('RateLimit-Remaining', decision.remaining);
+    void reply.header('RateLimit-Reset', decision.resetSeconds);
+    if (!decision.allowed) {
+      void reply.header('Retry-After', decision.resetSeconds);
+      throw new ServiceError('rate_limited', `Rate limit of ${decision.limit} requests per window exceeded; retry in ${decision.resetSeconds} s.`);
+    }
+    request.auth = key;
+    return true;
+  }
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer ([^\s]+)$/.exec(header.trim());
+  return match?.[1];
+}

@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { connectNats, messagingConfigFromEnv } from '@switchboard/messaging';
+import { PinoNestLogger, createLogger } from '@switchboard/observability';
+import { createPrismaClient } from '@switchboard/persistence';
+import { loadGatewayConfig } from './config/gateway.config';
+import { AdminApiModule, PublicApiModule, type GatewayShared } from './gateway.modules';
+import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
+import { createFastifyAdapter } from './http/fastify-adapter';
+import { createValidationPipe } from './http/validation.pipe';
+import { serveOpenApi } from './openapi/openapi';
+import { GatewayPrisma } from './prisma/gateway-prisma';
+
+export const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
+
+export interface GatewayRuntime {
+  publicApp: NestFastifyApplication;
+  adminApp: NestFastifyApplication;
+  shared: GatewayShared;
+  /** Listens on PORT and ADMIN_PORT (or the ports given; 0 picks free ones). Returns the base URLs. */
+  listen(ports?: { port?: number; adminPort?: number }): Promise<{ publicUrl: string; adminUrl: string }>;
+  close(): Promise<void>;
+}
+
+/** Builds the gateway: migrations, one database client and one NATS connection, two HTTP servers. */
+export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promise<GatewayRuntime> {
+  const config = loadGatewayConfig(env);
+  const logger = createLogger('gateway');
+  const messaging = messagingConfigFromEnv(env);
+  const database = await createPrismaClient(GatewayPrisma, 'gateway', { env, migrationsDir: MIGRATIONS_DIR });
+  const nc = await connectNats(messaging, 'gateway');
+  const shared: GatewayShared = { config, messaging, logger, prisma: database.client, nc };
+  if (config.adminTokenFile) logger.warn({ file: config.adminTokenFile }, 'ADMIN_TOKEN not set: using the development token kept in this file');
+
+  const nestLogger = new PinoNestLogger(logger);
+  const publicApp = await NestFactory.create<NestFastifyApplication>(PublicApiModule.forRoot(shared), createFastifyAdapter(config, logger, { enforceHttps: true }), { logger: nestLogger, abortOnError: false });
+  configure(publicApp, shared);
+  publicApp.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
+  serveOpenApi(publicApp);
+
+  const adminApp = await NestFactory.create<NestFastifyApplication>(AdminApiModule.forRoot(shared), createFastifyAdapter(config, logger, { enforceHttps: false }), { logger: nestLogger, abortOnError: false });
+  configure(adminApp, shared);
+
+  await publicApp.init();
+  await adminApp.init();
+
+  let closed = false;
+  return {
+    publicApp,
+    adminApp,
+    shared,
+    async listen(ports = {}) {
+      await publicApp.listen(ports.port ?? config.port, config.host);
+      await adminApp.listen(ports.adminPort ?? config.adminPort, config.adminHost);
+      const publicUrl = (await publicApp.getUrl()).replace('[::1]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
+      const adminUrl = (await adminApp.getUrl()).replace('[::1]', '127.0.0.1');
+      logger.info({ public: publicUrl, admin: adminUrl }, 'gateway listening');
+      return { publicUrl, adminUrl };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([publicApp.close(), adminApp.close()]);
+      await nc.drain().catch(() => nc.close());
+      await database.close();
+    },
+  };
+}
+
+function configure(app: INestApplication, shared: GatewayShared): void {
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ErrorEnvelopeFilter(shared.logger));
+}

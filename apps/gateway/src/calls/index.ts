@@ -1,0 +1,6 @@
+import type { Provider, Type } from '@nestjs/common';
+
+/** What the calls feature adds to the gateway's public and operator servers. */
+export const CALLS_PUBLIC_CONTROLLERS: Type[] = [];
+export const CALLS_ADMIN_CONTROLLERS: Type[] = [];
+export const CALLS_PROVIDERS: Provider[] = [];

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
+
+/** Every variable the gateway reads, validated once at start (a bad value stops it with a clear message). */
+export interface GatewayConfig {
+  production: boolean;
+  port: number;
+  host: string;
+  adminPort: number;
+  adminHost: string;
+  adminToken: string;
+  /** Where the generated development admin token was written, when ADMIN_TOKEN was not set. */
+  adminTokenFile: string | undefined;
+  trustedProxies: string[];
+  tls: { cert: string; key: string } | undefined;
+  bodyLimitBytes: number;
+  rateLimit: { limit: number; windowSeconds: number };
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const production = env.NODE_ENV === 'production';
+  const dataDir = env.DATA_DIR || '.data';
+  let adminToken = env.ADMIN_TOKEN;
+  let adminTokenFile: string | undefined;
+  if (!adminToken) {
+    if (production) throw new ConfigError('ADMIN_TOKEN is required when NODE_ENV=production');
+    ({ token: adminToken, file: adminTokenFile } = developmentAdminToken(dataDir));
+  } else if (adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+  }
+  const tlsCert = env.TLS_CERT;
+  const tlsKey = env.TLS_KEY;
+  if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
+  return {
+    production,
+    port: port(env, 'PORT', 3000),
+    host: env.HOST || '0.0.0.0',
+    adminPort: port(env, 'ADMIN_PORT', 3001),
+    adminHost: env.ADMIN_HOST || '127.0.0.1',
+    adminToken,
+    adminTokenFile,
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
+    tls: tlsCert && tlsKey ? { cert: readFileSync(tlsCert, 'utf8'), key: readFileSync(tlsKey, 'utf8') } : undefined,
+    bodyLimitBytes: positiveInt(env, 'BODY_LIMIT_BYTES', 64 * 1024),
+    rateLimit: {
+      limit: positiveInt(env, 'RATE_LIMIT_REQUESTS', 60),
+      windowSeconds: positiveInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
+    },
+    dataDir,
+  };
+}
+
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(`${name} must be a port number (0-65535)`);
+  return value;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer`);
+  return value;
+}
+
+function trustedProxies(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const ok = entry.includes('/') ? safe(() => ipaddr.parseCIDR(entry)) : ipaddr.isValid(entry);
+    if (!ok) throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+  }
+  return entries;
+}
+
+function safe(fn: () => unknown): boolean {
+  try {
+    fn();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Outside production an operator token is made once and kept in DATA_DIR/admin-token (mode 0600), so
+ * `npm start` works with no setup and the operator CLI finds the same token. It is never logged.
+ */
+function developmentAdminToken(dataDir: string): { token: string; file: string } {
+  const file = join(dataDir, 'admin-token');
+  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), file };
+  mkdirSync(dataDir, { recursive: true });
+  const token = `adm_${randomBytes(24).toString('base64url')}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { token, file };
+}

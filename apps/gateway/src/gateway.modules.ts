@@ -1,0 +1,100 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { MessagingModule, type MessagingConfig } from '@switchboard/messaging';
+import type { Logger } from 'pino';
+import { AccountsAdminController } from './admin/accounts.admin.controller';
+import { AdminTokenGuard } from './admin/admin-token.guard';
+import { ApiKeysAdminController } from './admin/api-keys.admin.controller';
+import { LocationsAdminController } from './admin/locations.admin.controller';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import type { GatewayConfig } from './config/gateway.config';
+import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './config/tokens';
+import { HealthController } from './health/health.controller';
+import { BILLING_ADMIN_CONTROLLERS, BILLING_PROVIDERS, BILLING_PUBLIC_CONTROLLERS } from './billing';
+import { CALLS_ADMIN_CONTROLLERS, CALLS_PROVIDERS, CALLS_PUBLIC_CONTROLLERS } from './calls';
+import { LOSTFOUND_ADMIN_CONTROLLERS, LOSTFOUND_PROVIDERS, LOSTFOUND_PUBLIC_CONTROLLERS } from './lostfound';
+import { NUMBERS_ADMIN_CONTROLLERS, NUMBERS_PROVIDERS, NUMBERS_PUBLIC_CONTROLLERS } from './numbers';
+import { PROVIDER_ADMIN_CONTROLLERS, PROVIDER_PROVIDERS, PROVIDER_PUBLIC_CONTROLLERS } from './provider';
+import { WEBHOOKS_ADMIN_CONTROLLERS, WEBHOOKS_PROVIDERS, WEBHOOKS_PUBLIC_CONTROLLERS } from './webhooks';
+import { GatewayPrisma } from './prisma/gateway-prisma';
+import { RateLimitRepository } from './rate-limit/rate-limit.repository';
+import { RateLimiter } from './rate-limit/rate-limiter';
+
+/** What the public and operator servers share in one process: config, logger, database and NATS. */
+export interface GatewayShared {
+  config: GatewayConfig;
+  messaging: MessagingConfig;
+  logger: Logger;
+  prisma: GatewayPrisma;
+  nc: NatsConnection;
+}
+
+@Global()
+@Module({})
+export class GatewayCoreModule {
+  static forRoot(shared: GatewayShared): DynamicModule {
+    return {
+      module: GatewayCoreModule,
+      imports: [
+        MessagingModule.forRoot({ service: 'gateway', logger: shared.logger, config: shared.messaging, connection: shared.nc, serve: false }),
+      ],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: shared.config },
+        { provide: GATEWAY_LOGGER, useValue: shared.logger },
+        { provide: GatewayPrisma, useValue: shared.prisma },
+        ApiKeysRepository,
+        ApiKeysService,
+      ],
+      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GatewayPrisma, ApiKeysService, MessagingModule],
+    };
+  }
+}
+
+/** Feature providers both servers may need (forwarders, idempotency); each feature lists its own. */
+const FEATURE_PROVIDERS = [...NUMBERS_PROVIDERS, ...CALLS_PROVIDERS, ...LOSTFOUND_PROVIDERS, ...WEBHOOKS_PROVIDERS, ...BILLING_PROVIDERS, ...PROVIDER_PROVIDERS];
+
+/** The public API under /v1 on PORT. */
+@Module({})
+export class PublicApiModule {
+  static forRoot(shared: GatewayShared): DynamicModule {
+    return {
+      module: PublicApiModule,
+      imports: [GatewayCoreModule.forRoot(shared)],
+      controllers: [
+        HealthController,
+        ...NUMBERS_PUBLIC_CONTROLLERS,
+        ...CALLS_PUBLIC_CONTROLLERS,
+        ...LOSTFOUND_PUBLIC_CONTROLLERS,
+        ...WEBHOOKS_PUBLIC_CONTROLLERS,
+        ...BILLING_PUBLIC_CONTROLLERS,
+        ...PROVIDER_PUBLIC_CONTROLLERS,
+      ],
+      providers: [RateLimitRepository, RateLimiter, ApiKeyGuard, ...FEATURE_PROVIDERS],
+    };
+  }
+}
+
+/** The operator API under /admin on ADMIN_PORT (127.0.0.1 by default). */
+@Module({})
+export class AdminApiModule {
+  static forRoot(shared: GatewayShared): DynamicModule {
+    return {
+      module: AdminApiModule,
+      imports: [GatewayCoreModule.forRoot(shared)],
+      controllers: [
+        AccountsAdminController,
+        ApiKeysAdminController,
+        LocationsAdminController,
+        ...NUMBERS_ADMIN_CONTROLLERS,
+        ...CALLS_ADMIN_CONTROLLERS,
+        ...LOSTFOUND_ADMIN_CONTROLLERS,
+        ...WEBHOOKS_ADMIN_CONTROLLERS,
+        ...BILLING_ADMIN_CONTROLLERS,
+        ...PROVIDER_ADMIN_CONTROLLERS,
+      ],
+      providers: [AdminTokenGuard, ...FEATURE_PROVIDERS],
+    };
+  }
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { errorEnvelope } from '@switchboard/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config/gateway.config';
+import { toHttpError } from './http-error';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
+
+/**
+ * Fastify as both gateway servers use it: body limit, trusted proxies, request ids, TLS, an access log line per
+ * request, and the error envelope for what Fastify rejects before any route runs (bad JSON, too large).
+ */
+export function createFastifyAdapter(config: GatewayConfig, logger: Logger, options: { enforceHttps: boolean }): FastifyAdapter {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    requestIdHeader: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`;
+    },
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  const fastify = adapter.getInstance() as unknown as FastifyInstance;
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+    if (options.enforceHttps && config.production && !config.tls && !isHttps(request) && !PLAIN_HTTP_ALLOWED.has(request.url)) {
+      return reply.status(400).send(errorEnvelope('invalid_request', 'Requests must use HTTPS.'));
+    }
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    logger.info(
+      { request_id: request.id, method: request.method, route: request.routeOptions?.url ?? request.url.split('?')[0], status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
+  fastify.setErrorHandler((error, request, reply) => {
+    const answer = toHttpError(error);
+    if (answer.unexpected) logger.error({ err: error, request_id: request.id }, 'request failed');
+    void reply.status(answer.status).send(answer.body);
+  });
+  return adapter;
+}
+
+function isHttps(request: FastifyRequest): boolean {
+  return request.protocol === 'https';
+}

@@ -1,0 +1,7 @@
+import './tracing';
+import { runService } from '@switchboard/messaging';
+import { createLogger } from '@switchboard/observability';
+import { createNumbersBillingApp } from './bootstrap';
+
+const logger = createLogger('numbers-billing');
+void runService('numbers-billing', logger, () => createNumbersBillingApp(process.env, logger));

@@ -1,0 +1,60 @@
+// One Jest config, three kinds of test, chosen by file name (see docs/testing.md):
+//   *.spec.ts      unit tests beside the code, no I/O
+//   *.int-spec.ts  integration tests against real PostgreSQL and NATS (own databases and subject prefix)
+//   *.e2e-spec.ts  end-to-end: the five services booted, driven over HTTP
+// Nest 12 and a few dependencies ship ESM only; swc turns them into CommonJS for Jest (notes/stack.md).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const esmPackages = [
+  '@nestjs',
+  'cookie',
+  'file-type',
+  '@electric-sql/pglite',
+  '@prisma/schema-engine-wasm',
+  'uid',
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  'uint8array-extras',
+  'load-esm',
+];
+
+const common = {
+  rootDir: __dirname,
+  transform: { '^.+\\.(t|j|mj)sx?$': swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  moduleNameMapper: { '^@switchboard/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  testEnvironment: 'node',
+  modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/apps/[^/]+/dist', '<rootDir>/libs/[^/]+/dist'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+    },
+  ],
+};

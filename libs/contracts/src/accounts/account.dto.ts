@@ -1,0 +1,122 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { ACCOUNT_ID_PATTERN, MAX_NAME_LENGTH } from '../common/validation';
+
+export const TIERS = ['starter', 'growth', 'scale'] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** Auto-top-up bounds of spec part 8: $5 to $500 per top-up. */
+export const AUTO_TOP_UP_MIN_CENTS = 500;
+export const AUTO_TOP_UP_MAX_CENTS = 50_000;
+export const DEFAULT_NUMBER_LIMIT = 5;
+
+export class AutoTopUp {
+  @ApiProperty({ minimum: 0 })
+  @IsInt()
+  @Min(0)
+  threshold_cents: number;
+
+  @ApiProperty({ minimum: AUTO_TOP_UP_MIN_CENTS, maximum: AUTO_TOP_UP_MAX_CENTS })
+  @IsInt()
+  @Min(AUTO_TOP_UP_MIN_CENTS)
+  @Max(AUTO_TOP_UP_MAX_CENTS)
+  amount_cents: number;
+}
+
+/** `POST /admin/accounts` body. */
+export class CreateAccountBody {
+  @ApiProperty({ maxLength: MAX_NAME_LENGTH })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_NAME_LENGTH)
+  name: string;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  balance_cents?: number;
+
+  @ApiPropertyOptional({ enum: TIERS, default: 'starter' })
+  @IsOptional()
+  @IsIn(TIERS)
+  tier?: Tier;
+}
+
+/** `PATCH /admin/accounts/{account_id}` body: any of the fields. */
+export class UpdateAccountBody {
+  @ApiPropertyOptional({ enum: TIERS })
+  @IsOptional()
+  @IsIn(TIERS)
+  tier?: Tier;
+
+  @ApiPropertyOptional({ minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  number_limit?: number;
+
+  @ApiPropertyOptional({ type: AutoTopUp, nullable: true })
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @ValidateNested()
+  @Type(() => AutoTopUp)
+  auto_top_up?: AutoTopUp | null;
+}
+
+/** `POST /admin/accounts/{account_id}/credits` body. */
+export class CreditAccountBody {
+  @ApiProperty({ minimum: 1 })
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  amount_cents: number;
+}
+
+export class AccountIdParam {
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN, { message: 'account_id must be an account id (acct_...)' })
+  account_id: string;
+}
+
+export class GetAccountQuery extends AccountIdParam {}
+
+export class UpdateAccountCommand extends UpdateAccountBody {
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN)
+  account_id: string;
+}
+
+export class CreditAccountCommand extends CreditAccountBody {
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN)
+  account_id: string;
+}
+
+export class AccountView {
+  @ApiProperty({ example: 'acct_0123456789abcdefghij' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() balance_cents: number;
+  @ApiProperty({ enum: TIERS }) tier: Tier;
+  @ApiProperty() number_limit: number;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: AutoTopUp, nullable: true }) auto_top_up: AutoTopUp | null;
+}
+
+export class BalanceView {
+  @ApiProperty() balance_cents: number;
+}

@@ -1,0 +1,25 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsString, MaxLength } from 'class-validator';
+
+/** `POST /admin/accounts/{account_id}/api-keys` body. */
+export class CreateApiKeyBody {
+  @ApiPropertyOptional({ type: [String], example: ['203.0.113.7', '2001:db8::/32'], description: 'IPv4/IPv6 addresses or CIDR ranges. Empty or absent: any address.' })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  ip_allowlist?: string[];
+}
+
+export class ApiKeyCreated {
+  @ApiProperty({ example: 'key_5f0c2a9b1d3e4f5a6b7c8d9e' }) id: string;
+  @ApiProperty({ description: 'The secret. Shown only in this answer.' }) key: string;
+  @ApiProperty({ type: [String] }) ip_allowlist: string[];
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class ApiKeyRevoked {
+  @ApiProperty({ example: true }) revoked: true;
+}
+
+export const MAX_ACTIVE_API_KEYS = 5;

@@ -1,0 +1,72 @@
+/**
+ * Every error code the public and operator APIs answer with, and the HTTP status each one maps to
+ * (spec part 7, operator contract). One table: services raise codes, the gateway maps them to statuses.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  insufficient_balance: 402,
+  not_found: 404,
+  no_recording: 404,
+  location_not_found: 404,
+  method_not_allowed: 405,
+  no_numbers: 409,
+  verification_required: 409,
+  claim_not_open: 409,
+  item_not_available: 409,
+  key_limit: 409,
+  idempotency_key_reused: 422,
+  idempotency_key_in_use: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  urgent_category: 422,
+  rate_limited: 429,
+  number_limit: 429,
+  provision_velocity: 429,
+  internal_error: 500,
+  provider_unavailable: 503,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+/** The public error envelope: `{ error: { code, message } }`. */
+export interface ErrorEnvelope {
+  error: ErrorBody;
+}
+
+export function errorEnvelope(code: ErrorCode, message: string): ErrorEnvelope {
+  return { error: { code, message } };
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
+}
+
+/**
+ * An expected failure of a use case: raised by the service that owns the rule, carried over NATS as
+ * `{ code, message }`, answered by the gateway with the code's status. Anything else is a bug (500).
+ */
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message };
+  }
+}

@@ -1,0 +1,3 @@
+export * from './rpc';
+export * from './event';
+export * from './headers';

@@ -1,0 +1,2 @@
+export * from './number.dto';
+export * from './numbers.rpc';

@@ -1,0 +1,62 @@
+import {
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { ServiceName } from '@switchboard/contracts';
+import type { Logger } from 'pino';
+import { connectNats } from './nats-connection';
+import { messagingConfigFromEnv, type MessagingConfig } from './messaging.config';
+import { RpcClient } from './rpc-client';
+import { RpcServer } from './rpc-server';
+import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION, SERVICE_NAME } from './tokens';
+
+export interface MessagingModuleOptions {
+  service: ServiceName;
+  logger: Logger;
+  config?: MessagingConfig;
+  /** A connection the caller owns and closes (the gateway shares one between its two servers). */
+  connection?: NatsConnection;
+  /** Serve `@RpcHandler`s and the health subject (default true; the gateway only sends). */
+  serve?: boolean;
+}
+
+@Injectable()
+class NatsConnectionCloser implements OnApplicationShutdown {
+  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    // Runs after every beforeApplicationShutdown hook: servers, consumers and relays have stopped taking work.
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+}
+
+/** NATS for a service: one connection, the typed RPC client, and the server for its `@RpcHandler`s. */
+@Global()
+@Module({})
+export class MessagingModule {
+  static forRoot(options: MessagingModuleOptions): DynamicModule {
+    const config = options.config ?? messagingConfigFromEnv();
+    return {
+      module: MessagingModule,
+      imports: [DiscoveryModule],
+      providers: [
+        { provide: MESSAGING_CONFIG, useValue: config },
+        { provide: SERVICE_NAME, useValue: options.service },
+        { provide: MESSAGING_LOGGER, useValue: options.logger },
+        options.connection
+          ? { provide: NATS_CONNECTION, useValue: options.connection }
+          : { provide: NATS_CONNECTION, useFactory: () => connectNats(config, options.service) },
+        ...(options.connection ? [] : [NatsConnectionCloser]),
+        RpcClient,
+        ...(options.serve === false ? [] : [RpcServer]),
+      ],
+      exports: [MESSAGING_CONFIG, SERVICE_NAME, MESSAGING_LOGGER, NATS_CONNECTION, RpcClient],
+    };
+  }
+}

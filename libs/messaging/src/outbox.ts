@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { SpanKind, context, trace } from '@opentelemetry/api';
+import type { EventDescriptor, EventEnvelope } from '@switchboard/contracts';
+import type { Logger } from 'pino';
+import { eventSubject, type MessagingConfig } from './messaging.config';
+import { ensureStream } from './jetstream';
+import { contextFromRecord, traceRecord } from './trace-context';
+
+/** A row of an app's `outbox_events` table (each app's Prisma schema has the same model). */
+export interface OutboxRow {
+  id: string;
+  type: string;
+  payload: EventEnvelope<unknown>;
+  headers: Record<string, string>;
+}
+
+export interface EventCause {
+  correlationId: string;
+  causationId?: string | null;
+}
+
+/**
+ * The outbox row for an event, to be inserted in the same transaction as the state change it reports. The
+ * trace context of the writer is kept with it so the relay and consumers continue the same trace.
+ */
+export function outboxRecord<T extends object>(event: EventDescriptor<T>, data: T, cause: EventCause): OutboxRow {
+  const id = randomUUID();
+  const envelope: EventEnvelope<T> = {
+    id,
+    type: event.type,
+    occurred_at: new Date().toISOString(),
+    correlation_id: cause.correlationId,
+    causation_id: cause.causationId ?? null,
+    data,
+  };
+  return { id, type: event.type, payload: envelope, headers: traceRecord() };
+}
+
+/** The part of a generated Prisma client the relay needs; every app's client has it. */
+export interface RawSqlClient {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+}
+export interface TransactionalSqlClient extends RawSqlClient {
+  $transaction<R>(fn: (tx: RawSqlClient) => Promise<R>, options?: { timeout?: number; maxWait?: number }): Promise<R>;
+}
+
+export interface OutboxRelayOptions {
+  pollIntervalMs?: number;
+  batchSize?: number;
+}
+
+const tracer = trace.getTracer('switchboard.messaging');
+
+/**
+ * Publishes committed outbox rows to JetStream, oldest first, with the row id as message id, then marks them
+ * published. Rows are claimed with `FOR UPDATE SKIP LOCKED`, so replicas share the work and a crash between
+ * publish and mark only republishes (JetStream drops the duplicate inside its window). Polls, and `kick()`
+ * after a commit publishes at once.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+  private again = false;
+  private readonly js: JetStreamClient;
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly db: TransactionalSqlClient,
+    private readonly nc: NatsConnection,
+    private readonly config: MessagingConfig,
+    private readonly streams: EventDescriptor<object>['stream'][],
+    private readonly logger: Logger,
+    options: OutboxRelayOptions = {},
+  ) {
+    this.js = jetstream(nc);
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.batchSize = options.batchSize ?? 100;
+  }
+
+  async start(): Promise<void> {
+    for (const stream of this.streams) await ensureStream(this.nc, this.config, stream);
+    this.stopped = false;
+    this.kick();
+  }
+
+  /** Publish now rather than at the next poll. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.drain()
+      .catch((err) => this.logger.warn({ err }, 'outbox relay pass failed; will retry'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        } else {
+          this.timer = setTimeout(() => this.kick(), this.pollIntervalMs);
+          this.timer.unref();
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Publishes until no unpublished row is left. Returns how many it published. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const published = await this.publishBatch();
+      total += published;
+      if (published < this.batchSize) return total;
+    }
+  }
+
+  private publishBatch(): Promise<number> {
+    return this.db.$transaction(async (tx) => {
+      const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
+        `SELECT id::text AS id, type, payload, headers FROM outbox_events
+          WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        this.batchSize,
+      );
+      if (rows.length === 0) return 0;
+      await Promise.all(rows.map((row) => this.publish(row)));
+      await tx.$executeRawUnsafe(
+        `UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`,
+        rows.map((row) => row.id),
+      );
+      return rows.length;
+    }, { timeout: 30_000 });
+  }
+
+  private async publish(row: OutboxRow): Promise<void> {
+    const parent = contextFromRecord(row.headers);
+    const span = tracer.startSpan(`${row.type} publish`, { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.message.id': row.id } }, parent);
+    try {
+      const h = natsHeaders();
+      for (const [key, value] of Object.entries(traceRecord(trace.setSpan(context.active(), span)))) h.set(key, value);
+      await this.js.publish(eventSubject(this.config, row.type), JSON.stringify(row.payload), { msgID: row.id, headers: h });
+    } finally {
+      span.end();
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { errors as natsErrors, type NatsConnection } from '@nats-io/transport-node';
+import {
+  HEADERS,
+  ServiceError,
+  isErrorCode,
+  type RpcDescriptor,
+  type RpcReply,
+} from '@switchboard/contracts';
+import { MESSAGING_CONFIG, NATS_CONNECTION } from './tokens';
+import { rpcSubject, type MessagingConfig } from './messaging.config';
+import { headersWithTrace } from './trace-context';
+
+export interface RpcCallOptions {
+  accountId?: string;
+  requestId?: string;
+  timeoutMs?: number;
+}
+
+const tracer = trace.getTracer('switchboard.messaging');
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Sends a typed request to the service that owns it and returns its reply, or throws the `ServiceError` the
+ * service answered. No service listening, or none answering in time, is `service_unavailable` (503).
+ */
+@Injectable()
+export class RpcClient {
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(MESSAGING_CONFIG) private readonly config: MessagingConfig,
+  ) {}
+
+  async request<Req extends object, Res>(
+    rpc: RpcDescriptor<Req, Res>,
+    payload: Req,
+    options: RpcCallOptions = {},
+  ): Promise<Res> {
+    const subject = rpcSubject(this.config, rpc.subject);
+    const span = tracer.startSpan(`${rpc.subject} request`, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject },
+    });
+    try {
+      const headers = headersWithTrace(trace.setSpan(context.active(), span));
+      if (options.accountId) headers.set(HEADERS.accountId, options.accountId);
+      if (options.requestId) headers.set(HEADERS.requestId, options.requestId);
+      const msg = await this.nc.request(subject, encoder.encode(JSON.stringify(payload)), {
+        timeout: options.timeoutMs ?? this.config.requestTimeoutMs,
+        headers,
+      });
+      const reply = JSON.parse(decoder.decode(msg.data)) as RpcReply<Res>;
+      if (reply.ok) return reply.data;
+      const code = isErrorCode(reply.error.code) ? reply.error.code : 'internal_error';
+      span.setAttribute('switchboard.error_code', code);
+      throw new ServiceError(code, reply.error.message);
+    } catch (error) {
+      if (error instanceof ServiceError) throw error;
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw toServiceError(error, rpc.subject);
+    } finally {
+      span.end();
+    }
+  }
+}
+
+function toServiceError(error: unknown, subject: string): ServiceError {
+  if (error instanceof natsErrors.NoRespondersError || (error as Error)?.message?.includes('503')) {
+    return new ServiceError('service_unavailable', `No service is answering ${subject}; retry shortly.`);
+  }
+  if (error instanceof natsErrors.TimeoutError || (error as Error)?.name === 'TimeoutError') {
+    return new ServiceError('service_unavailable', `The service behind ${subject} did not answer in time; retry shortly.`);
+  }
+  if (error instanceof natsErrors.RequestError) {
+    return new ServiceError('service_unavailable', `The request to ${subject} failed; retry shortly.`);
+  }
+  return new ServiceError('service_unavailable', `The request to ${subject} could not be delivered; retry shortly.`);
+}

@@ -1,0 +1,44 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { Logger } from 'pino';
+
+/** How long a service may take to stop (finish in-flight work, close NATS and the database) before it exits anyway. */
+export const SHUTDOWN_TIMEOUT_MS = 15_000;
+
+/**
+ * Runs a NATS service until SIGINT or SIGTERM, then closes it: Nest's shutdown hooks stop taking work, let
+ * in-flight messages finish or hand them back, then close NATS and the database, within a bound.
+ */
+export async function runService(
+  service: string,
+  logger: Logger,
+  create: () => Promise<INestApplicationContext>,
+): Promise<void> {
+  let app: INestApplicationContext;
+  try {
+    app = await create();
+  } catch (error) {
+    logger.fatal({ err: error }, `${service} failed to start`);
+    process.exit(1);
+  }
+  logger.info(`${service} started`);
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, `${service} stopping`);
+    const force = setTimeout(() => {
+      logger.error(`${service} did not stop within ${SHUTDOWN_TIMEOUT_MS} ms; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, `${service} failed to stop cleanly`);
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,4 @@
+export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+export const MESSAGING_CONFIG = Symbol('MESSAGING_CONFIG');
+export const SERVICE_NAME = Symbol('SERVICE_NAME');
+export const MESSAGING_LOGGER = Symbol('MESSAGING_LOGGER');

@@ -1,0 +1,3 @@
+export * from './logger';
+export * from './nest-logger';
+export * from './tracing';
