@@ -1,2 +1,1 @@
-// Contracts of the calls domain: DTOs (class-validator + swagger), RPC descriptors, event descriptors.
-export {};
+export * from './call.events';

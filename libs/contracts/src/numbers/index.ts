@@ -1,2 +1,4 @@
 export * from './number.dto';
 export * from './numbers.rpc';
+export * from './number.events';
+export * from './webhook-target.rpc';
