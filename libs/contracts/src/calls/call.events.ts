@@ -23,4 +23,4 @@ export class CallCompletedData {
   @IsBoolean() has_transcript: boolean;
 }
 
-export const CallCompleted = defineEvent('call.completed', STREAMS.calls, CallCompletedData);
+export const CallCompletedEvent = defineEvent('call.completed', STREAMS.calls, CallCompletedData);

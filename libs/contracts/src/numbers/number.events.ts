@@ -21,6 +21,6 @@ export class NumberStateChanged {
   @IsISO8601() changed_at: string;
 }
 
-export const NumberProvisioned = defineEvent('number.provisioned', STREAMS.numbers, NumberStateChanged);
-export const NumberUpdated = defineEvent('number.updated', STREAMS.numbers, NumberStateChanged);
-export const NumberReleased = defineEvent('number.released', STREAMS.numbers, NumberStateChanged);
+export const NumberProvisionedEvent = defineEvent('number.provisioned', STREAMS.numbers, NumberStateChanged);
+export const NumberUpdatedEvent = defineEvent('number.updated', STREAMS.numbers, NumberStateChanged);
+export const NumberReleasedEvent = defineEvent('number.released', STREAMS.numbers, NumberStateChanged);
