@@ -29,6 +29,20 @@ const esmPackages = [
   '@tokenizer',
   'uint8array-extras',
   'load-esm',
+  // @fastify/static (the /docs page) pulls in glob 14 and its ESM-only helpers.
+  '@fastify/static',
+  'glob',
+  'minimatch',
+  'path-scurry',
+  'minipass',
+  'lru-cache',
+  'jackspeak',
+  '@isaacs',
+  'foreground-child',
+  'package-json-from-dist',
+  'content-disposition',
+  'balanced-match',
+  'brace-expansion',
 ];
 
 const common = {

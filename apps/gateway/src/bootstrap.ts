@@ -9,6 +9,7 @@ import { loadGatewayConfig } from './config/gateway.config';
 import { AdminApiModule, PublicApiModule, type GatewayShared } from './gateway.modules';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { createFastifyAdapter } from './http/fastify-adapter';
+import { RequestSpanInterceptor } from './http/request-span.interceptor';
 import { createValidationPipe } from './http/validation.pipe';
 import { serveOpenApi } from './openapi/openapi';
 import { GatewayPrisma } from './prisma/gateway-prisma';
@@ -72,4 +73,5 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
 function configure(app: INestApplication, shared: GatewayShared): void {
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ErrorEnvelopeFilter(shared.logger));
+  app.useGlobalInterceptors(new RequestSpanInterceptor());
 }

@@ -4,14 +4,14 @@ import { errorEnvelope } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/gateway.config';
-import { toHttpError } from './http-error';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
 
 /**
- * Fastify as both gateway servers use it: body limit, trusted proxies, request ids, TLS, an access log line per
- * request, and the error envelope for what Fastify rejects before any route runs (bad JSON, too large).
+ * Fastify as both gateway servers use it: body limit, trusted proxies, request ids, TLS, HTTPS enforcement and
+ * an access log line per request. What Fastify rejects before a route runs (bad JSON, too large) reaches Nest's
+ * exception layer and so the ErrorEnvelopeFilter.
  */
 export function createFastifyAdapter(config: GatewayConfig, logger: Logger, options: { enforceHttps: boolean }): FastifyAdapter {
   const adapter = new FastifyAdapter({
@@ -39,11 +39,6 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
       { request_id: request.id, method: request.method, route: request.routeOptions?.url ?? request.url.split('?')[0], status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) },
       'request',
     );
-  });
-  fastify.setErrorHandler((error, request, reply) => {
-    const answer = toHttpError(error);
-    if (answer.unexpected) logger.error({ err: error, request_id: request.id }, 'request failed');
-    void reply.status(answer.status).send(answer.body);
   });
   return adapter;
 }

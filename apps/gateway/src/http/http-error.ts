@@ -35,12 +35,14 @@ export function toHttpError(error: unknown): HttpErrorAnswer {
   if (error instanceof ServiceError) {
     return { status: error.status, body: errorEnvelope(error.code, error.message), unexpected: error.status >= 500 && error.code !== 'provider_unavailable' };
   }
-  const fastifyCode = (error as { code?: string })?.code;
+  // Nest hands Fastify's own errors (bad JSON, body too large) over as an HttpException caused by them.
+  const cause = error instanceof HttpException ? error.cause : error;
+  const fastifyCode = (cause as { code?: string })?.code;
   if (fastifyCode && FASTIFY_ERRORS[fastifyCode]) {
     const known = FASTIFY_ERRORS[fastifyCode];
     return { status: ERROR_STATUS[known.code], body: errorEnvelope(known.code, known.message), unexpected: false };
   }
-  if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
+  if (cause instanceof SyntaxError) {
     return { status: 400, body: errorEnvelope('invalid_request', 'The request body is not valid JSON.'), unexpected: false };
   }
   if (error instanceof HttpException) {

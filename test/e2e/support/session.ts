@@ -1,0 +1,90 @@
+import type { RunningSystem } from './system';
+
+export interface HttpAnswer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+async function call<T>(url: string, init: RequestInit): Promise<HttpAnswer<T>> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: body as T };
+}
+
+function jsonInit(method: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  };
+}
+
+/** The operator API, with the system's admin token. */
+export class AdminClient {
+  constructor(private readonly system: RunningSystem) {}
+
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer<T>> {
+    return call<T>(`${this.system.adminUrl}${path}`, jsonInit(method, this.system.adminToken, body, headers));
+  }
+
+  async createAccount(body: { name?: string; balance_cents?: number; tier?: string } = {}): Promise<{ id: string; [k: string]: unknown }> {
+    const answer = await this.request('POST', '/admin/accounts', { name: 'Test Co', ...body });
+    if (answer.status !== 201) throw new Error(`account not created: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  }
+
+  async createKey(accountId: string, ipAllowlist?: string[]): Promise<{ id: string; key: string }> {
+    const answer = await this.request('POST', `/admin/accounts/${accountId}/api-keys`, ipAllowlist ? { ip_allowlist: ipAllowlist } : {});
+    if (answer.status !== 201) throw new Error(`key not created: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  }
+}
+
+/**
+ * An integrator's session (after novu's UserSession): an account with a balance and an API key, and a client
+ * for the public API that sends the key.
+ */
+export class ApiSession {
+  private constructor(
+    readonly system: RunningSystem,
+    readonly admin: AdminClient,
+    readonly accountId: string,
+    readonly keyId: string,
+    readonly key: string,
+  ) {}
+
+  static async create(system: RunningSystem, account: { balance_cents?: number; tier?: string; name?: string } = {}): Promise<ApiSession> {
+    const admin = new AdminClient(system);
+    const created = await admin.createAccount({ balance_cents: 10_000, ...account });
+    const key = await admin.createKey(created.id);
+    return new ApiSession(system, admin, created.id, key.id, key.key);
+  }
+
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer<T>> {
+    return call<T>(`${this.system.publicUrl}/v1${path}`, jsonInit(method, this.key, body, headers));
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>): Promise<HttpAnswer<T>> {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer<T>> {
+    return this.request<T>('POST', path, body ?? {}, headers);
+  }
+
+  delete<T = any>(path: string): Promise<HttpAnswer<T>> {
+    return this.request<T>('DELETE', path);
+  }
+}
+
+/** A raw request to the public server (no key unless given in headers). */
+export function publicRequest<T = any>(system: RunningSystem, method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<HttpAnswer<T>> {
+  return call<T>(`${system.publicUrl}${path}`, { method, headers: init.headers, body: init.body });
+}

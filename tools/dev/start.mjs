@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// `npm start`: the whole of Switchboard on one machine, in the foreground.
+// Installs and builds what is missing, makes sure NATS (with JetStream) answers, starts the five services with
+// embedded databases under DATA_DIR unless <APP>_DATABASE_URL is set, and stops them all on Ctrl-C.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const SERVICES = ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher', 'gateway'];
+const env = { ...process.env };
+env.DATA_DIR = resolve(root, env.DATA_DIR || '.data');
+env.NATS_URL ||= 'nats://127.0.0.1:4222';
+env.PORT ||= '3000';
+env.ADMIN_PORT ||= '3001';
+const children = new Map();
+let natsServer;
+let stopping = false;
+
+function say(message) {
+  console.log(`[switchboard] ${message}`);
+}
+
+function run(command, args, what) {
+  say(`${what}...`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  if (result.status !== 0) {
+    say(`${what} failed (exit ${result.status}).`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function canConnect(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((done) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 4222) });
+    socket.setTimeout(1000);
+    socket.once('connect', () => (socket.destroy(), done(true)));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => (socket.destroy(), done(false)));
+  });
+}
+
+function findNatsServer() {
+  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/local/bin', '/usr/bin'])) {
+    const candidate = join(dir, 'nats-server');
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function ensureNats() {
+  if (await canConnect(env.NATS_URL)) {
+    say(`using NATS at ${env.NATS_URL}`);
+    return;
+  }
+  const binary = findNatsServer();
+  if (!binary) {
+    say(`no NATS server answers at ${env.NATS_URL} and nats-server is not installed.`);
+    say('Install it (Debian/Ubuntu: sudo apt-get install nats-server; macOS: brew install nats-server) or set NATS_URL.');
+    process.exit(1);
+  }
+  const { hostname, port } = new URL(env.NATS_URL);
+  const storeDir = join(env.DATA_DIR, 'nats');
+  mkdirSync(storeDir, { recursive: true });
+  say(`starting ${binary} -js on ${hostname}:${port || 4222} (store ${storeDir})`);
+  natsServer = spawn(binary, ['-js', '-a', hostname, '-p', String(port || 4222), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  natsServer.once('exit', (code) => {
+    if (!stopping) {
+      say(`nats-server exited (${code}); stopping.`);
+      void stop(1);
+    }
+  });
+  for (let i = 0; i < 50; i++) {
+    if (await canConnect(env.NATS_URL)) return;
+    await sleep(100);
+  }
+  say('nats-server did not start listening in 5 s.');
+  await stop(1);
+}
+
+function startService(name) {
+  const child = spawn(process.execPath, ['--enable-source-maps', join(root, 'apps', name, 'dist', 'main.js')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = `${name.padEnd(18)} | `;
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    stream.on('data', (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines) process.stdout.write(prefix + line + '\n');
+    });
+  }
+  child.once('exit', (code, signal) => {
+    children.delete(name);
+    if (!stopping) {
+      say(`${name} exited (${signal ?? code}); stopping everything.`);
+      void stop(1);
+    }
+  });
+  children.set(name, child);
+}
+
+async function waitUntilReady() {
+  const url = `http://127.0.0.1:${env.PORT}/readyz`;
+  for (let i = 0; i < 240 && !stopping; i++) {
+    try {
+      const answer = await fetch(url);
+      if (answer.status === 200) return true;
+    } catch {
+      // not listening yet
+    }
+    await sleep(500);
+  }
+  return false;
+}
+
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  say('stopping...');
+  for (const child of children.values()) child.kill('SIGTERM');
+  const deadline = Date.now() + 20_000;
+  while (children.size > 0 && Date.now() < deadline) await sleep(100);
+  for (const child of children.values()) child.kill('SIGKILL');
+  if (natsServer && natsServer.exitCode === null) {
+    natsServer.kill('SIGTERM');
+    await sleep(300);
+  }
+  say('stopped.');
+  process.exit(code);
+}
+
+process.once('SIGINT', () => void stop(0));
+process.once('SIGTERM', () => void stop(0));
+
+if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) run('npm', ['ci', '--no-audit', '--no-fund'], 'installing dependencies');
+if (SERVICES.some((s) => !existsSync(join(root, 'apps', s, 'src', 'generated', 'prisma')))) {
+  run(process.execPath, [join(root, 'tools', 'prisma', 'generate.mjs')], 'generating database clients');
+}
+run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], 'building');
+mkdirSync(env.DATA_DIR, { recursive: true });
+await ensureNats();
+for (const name of SERVICES) startService(name);
+if (await waitUntilReady()) {
+  say(`ready. Public API http://127.0.0.1:${env.PORT}/v1 (reference: /docs), operator API http://127.0.0.1:${env.ADMIN_PORT}/admin`);
+  if (!process.env.ADMIN_TOKEN) say(`operator token: in ${join(env.DATA_DIR, 'admin-token')} (npm run admin reads it)`);
+  say('try: npm run admin -- accounts create --name "Acme" --balance 5000; Ctrl-C stops everything.');
+} else if (!stopping) {
+  say('the system did not become ready in 2 minutes; see the logs above.');
+}

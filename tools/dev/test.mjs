@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// `npm test`: every check a change must pass, in the order that fails fastest.
+//   1. type check (swc does not type-check, so tsc runs on its own)
+//   2. lint, including the module-boundary rules
+//   3. migrations: each app's schema.prisma matches its committed migrations
+//   4. Jest: unit, integration (real PostgreSQL and NATS) and end-to-end (the system booted, over HTTP)
+// PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and NATS with JetStream
+// (NATS_URL, default nats://127.0.0.1:4222) must answer; .ci/run starts them where they do not.
+// Extra arguments go to Jest (e.g. `npm test -- test/e2e/gateway.e2e-spec.ts`).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const jestArgs = process.argv.slice(2);
+
+function step(title, command, args) {
+  console.log(`\n=== ${title}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
+  console.log(`=== ${title}: ${result.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return result.status === 0;
+}
+
+if (!existsSync(join(root, 'apps', 'gateway', 'src', 'generated', 'prisma'))) {
+  step('generate database clients', process.execPath, [join(root, 'tools', 'prisma', 'generate.mjs')]);
+}
+
+let ok = true;
+if (jestArgs.length === 0) {
+  ok = step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) && ok;
+  ok = step('lint', bin('eslint'), ['--max-warnings=0', '.']) && ok;
+  ok = step('migrations match schemas', process.execPath, [join(root, 'tools', 'prisma', 'check-migrations.mjs')]) && ok;
+}
+const report = join(tmpdir(), `switchboard-jest-${process.pid}.json`);
+// Two cores: two workers keep the suite parallel without starving the services the tests boot.
+ok = step('jest (unit, integration, e2e)', bin('jest'), ['--maxWorkers=2', '--json', `--outputFile=${report}`, ...jestArgs]) && ok;
+
+if (existsSync(report)) {
+  const results = JSON.parse(readFileSync(report, 'utf8'));
+  rmSync(report, { force: true });
+  const skipped = results.numPendingTests + results.numTodoTests;
+  console.log(`\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  if (results.numTotalTests === 0) ok = false;
+}
+process.exit(ok ? 0 : 1);
