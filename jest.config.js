@@ -47,7 +47,7 @@ const esmPackages = [
 
 const common = {
   rootDir: __dirname,
-  transform: { '^.+\\.(t|j|mj)sx?$': swc },
+  transform: { '^.+\\.(t|j|mj|cj)sx?$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   moduleNameMapper: { '^@switchboard/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },

@@ -1,0 +1,67 @@
+import * as fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { databaseLocationFor, describeLocation, type DatabaseLocation, type Env } from './database-config.ts';
+import { describeError, PersistenceError } from './errors.ts';
+
+/**
+ * An app's database as Prisma sees it: the driver adapter factory to hand to `new PrismaClient({ adapter })`
+ * or to the schema engine, and `close()` for what the adapter does not close itself (the embedded PGlite
+ * instance; Prisma's `$disconnect()` ends the PostgreSQL pool).
+ */
+export interface DatabaseDriver {
+  readonly appName: string;
+  readonly location: DatabaseLocation;
+  /** "PostgreSQL postgres://…" (password hidden) or "PGlite /abs/dir", for logs. */
+  readonly description: string;
+  readonly adapter: SqlMigrationAwareDriverAdapterFactory;
+  /** The embedded database, in PGlite mode only. */
+  readonly pglite?: PGlite;
+  /** Idempotent. Call after `$disconnect()`. */
+  close(): Promise<void>;
+}
+
+/**
+ * `PrismaPg` over `<APP>_DATABASE_URL` when set, else `PrismaPGlite` over a file-backed PGlite in
+ * `DATA_DIR/<app>` (created if missing). One process must not open the same PGlite directory twice:
+ * share the returned driver (see `createPrismaClient`, which migrates and connects through one).
+ */
+export async function createDriverAdapter(appName: string, env: Env = process.env): Promise<DatabaseDriver> {
+  const location = databaseLocationFor(appName, env);
+  const description = describeLocation(location);
+  if (location.kind === 'postgres') {
+    return {
+      appName,
+      location,
+      description,
+      adapter: new PrismaPg({ connectionString: location.url }),
+      close: () => Promise.resolve(),
+    };
+  }
+  const pglite = await openPGlite(appName, location.directory);
+  return {
+    appName,
+    location,
+    description,
+    adapter: new PrismaPGlite(pglite),
+    pglite,
+    close: () => closePGlite(pglite),
+  };
+}
+
+export async function openPGlite(appName: string, directory: string): Promise<PGlite> {
+  try {
+    fs.mkdirSync(directory, { recursive: true });
+    return await PGlite.create(directory);
+  } catch (error) {
+    throw new PersistenceError(appName, `cannot open the PGlite database in ${directory}: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+export async function closePGlite(pglite: PGlite): Promise<void> {
+  if (!pglite.closed) await pglite.close();
+}

@@ -1,0 +1,46 @@
+import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import type { Env } from './database-config.ts';
+import { createPrismaClient, type PrismaClientClass, type PrismaClientHandle } from './prisma-client.ts';
+
+const PRISMA_HANDLE = Symbol('PRISMA_HANDLE');
+
+@Injectable()
+class PrismaCloser implements OnApplicationShutdown {
+  constructor(@Inject(PRISMA_HANDLE) private readonly handle: PrismaClientHandle<unknown>) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.handle.close();
+  }
+}
+
+export interface PrismaModuleOptions<Client> {
+  /** The app's generated client class; it is also the injection token. */
+  client: PrismaClientClass<Client & { $disconnect(): Promise<void> }>;
+  appName: string;
+  /** Migrations applied at start, before the client is handed out. */
+  migrationsDir: string;
+  env?: Env;
+}
+
+/**
+ * An app's database as a Nest provider: migrations applied on start, the client injectable by its class, and
+ * closed (with the embedded PGlite, if any) when the app shuts down.
+ */
+@Global()
+@Module({})
+export class PrismaModule {
+  static forRoot<Client>(options: PrismaModuleOptions<Client>): DynamicModule {
+    return {
+      module: PrismaModule,
+      providers: [
+        {
+          provide: PRISMA_HANDLE,
+          useFactory: () => createPrismaClient(options.client, options.appName, { env: options.env, migrationsDir: options.migrationsDir }),
+        },
+        { provide: options.client, useFactory: (handle: PrismaClientHandle<Client>) => handle.client, inject: [PRISMA_HANDLE] },
+        PrismaCloser,
+      ],
+      exports: [options.client],
+    };
+  }
+}

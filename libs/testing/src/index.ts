@@ -1,0 +1,18 @@
+export {
+  assertTestDatabaseName,
+  createTestDatabase,
+  dropTestDatabase,
+  TEST_DATABASE_PREFIX,
+  type CreateTestDatabaseOptions,
+  type TestDatabase,
+} from './test-database.ts';
+export {
+  DEFAULT_NATS_URL,
+  DEFAULT_TEST_DATABASE_URL,
+  pingNats,
+  pingPostgres,
+  testDatabaseServerUrl,
+  testNatsUrl,
+} from './services.ts';
+// The end-to-end harness (startSystem, ApiSession, AdminClient) lives in test/e2e/support/: it boots the apps,
+// and libs never import apps.
