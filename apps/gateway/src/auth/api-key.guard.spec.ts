@@ -1,0 +1,15 @@
+import { bearerToken } from './api-key.guard';
+
+describe('bearerToken', () => {
+  it('takes the token of a Bearer authorization header', () => {
+    expect(bearerToken('Bearer sk_live_abc')).toBe('sk_live_abc');
+  });
+
+  it('refuses other schemes, a missing token and extra parts', () => {
+    expect(bearerToken(undefined)).toBeUndefined();
+    expect(bearerToken('Basic abc')).toBeUndefined();
+    expect(bearerToken('Bearer')).toBeUndefined();
+    expect(bearerToken('Bearer a b')).toBeUndefined();
+    expect(bearerToken('bearer abc')).toBeUndefined();
+  });
+});

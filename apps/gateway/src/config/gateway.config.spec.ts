@@ -1,0 +1,39 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadGatewayConfig } from './gateway.config';
+
+const base = { ADMIN_TOKEN: 'a-long-enough-admin-token' };
+
+describe('gateway configuration', () => {
+  it('uses the documented defaults', () => {
+    const config = loadGatewayConfig({ ...base });
+    expect(config).toMatchObject({ port: 3000, adminPort: 3001, adminHost: '127.0.0.1', bodyLimitBytes: 65536, rateLimit: { limit: 60, windowSeconds: 60 }, trustedProxies: [] });
+  });
+
+  it('requires ADMIN_TOKEN in production', () => {
+    expect(() => loadGatewayConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+  });
+
+  it('keeps a generated development token in DATA_DIR/admin-token, readable only by its owner, and reuses it', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sb-config-'));
+    const first = loadGatewayConfig({ DATA_DIR: dataDir });
+    const file = join(dataDir, 'admin-token');
+    expect(first.adminTokenFile).toBe(file);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.adminToken);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadGatewayConfig({ DATA_DIR: dataDir }).adminToken).toBe(first.adminToken);
+  });
+
+  it('refuses bad ports, a short token, unpaired TLS files and proxies that are not addresses', () => {
+    expect(() => loadGatewayConfig({ ...base, PORT: '70000' })).toThrow(/PORT/);
+    expect(() => loadGatewayConfig({ ADMIN_TOKEN: 'short' })).toThrow(/ADMIN_TOKEN/);
+    expect(() => loadGatewayConfig({ ...base, TLS_CERT: '/x.pem' })).toThrow(/TLS_CERT and TLS_KEY/);
+    expect(() => loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.0.0.1,proxy.local' })).toThrow(/proxy\.local/);
+    expect(() => loadGatewayConfig({ ...base, RATE_LIMIT_REQUESTS: '0' })).toThrow(/RATE_LIMIT_REQUESTS/);
+  });
+
+  it('reads trusted proxies as addresses and ranges', () => {
+    expect(loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.0.0.0/8, ::1' }).trustedProxies).toEqual(['10.0.0.0/8', '::1']);
+  });
+});

@@ -1,0 +1,27 @@
+import { areaCodeOf, isE164, isUsAreaCode, isUsE164 } from './phone';
+
+describe('phone rules', () => {
+  it('accept valid US numbers written in E.164 only', () => {
+    expect(isUsE164('+14155550123')).toBe(true);
+    expect(isUsE164('+12125551234')).toBe(true);
+  });
+
+  it('refuse other forms, other countries and impossible US numbers', () => {
+    for (const value of ['4155550123', '+1 415 555 0123', '+1415555012', '+441632960961', '+11235550123', '+14150550123', 14155550123, null]) {
+      expect(isUsE164(value)).toBe(false);
+    }
+  });
+
+  it('accept callers from abroad in E.164', () => {
+    expect(isE164('+442071838750')).toBe(true);
+    expect(isE164('+1415')).toBe(false);
+  });
+
+  it('read the area code and check area codes', () => {
+    expect(areaCodeOf('+14155550123')).toBe('415');
+    expect(isUsAreaCode('415')).toBe(true);
+    expect(isUsAreaCode('911')).toBe(false);
+    expect(isUsAreaCode('123')).toBe(false);
+    expect(isUsAreaCode('41')).toBe(false);
+  });
+});
