@@ -168,7 +168,7 @@ describe('gateway: keys, limits and envelopes', () => {
     it('answers the operator API without the admin token with 401 unauthorized', async () => {
       const answer = await fetch(`${system.adminUrl}/admin/accounts`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' }, body: '{"name":"x"}' });
       expect(answer.status).toBe(401);
-      expect((await answer.json()).error.code).toBe('unauthorized');
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     });
 
     it('echoes a well-formed X-Request-Id and makes one otherwise', async () => {

@@ -18,10 +18,10 @@ type AppFactory = (env: NodeJS.ProcessEnv, logger: Logger) => Promise<INestAppli
 
 /** Each service's factory, loaded only when a test boots that service. */
 const FACTORIES: Record<ServiceApp, () => Promise<AppFactory>> = {
-  'numbers-billing': async () => (await import('../../../apps/numbers-billing/src/bootstrap')).createNumbersBillingApp,
-  'calls-media': async () => (await import('../../../apps/calls-media/src/bootstrap')).createCallsMediaApp,
-  lostfound: async () => (await import('../../../apps/lostfound/src/bootstrap')).createLostfoundApp,
-  'webhook-dispatcher': async () => (await import('../../../apps/webhook-dispatcher/src/bootstrap')).createWebhookDispatcherApp,
+  'numbers-billing': async () => (await import('../../../apps/numbers-billing/src/bootstrap.ts')).createNumbersBillingApp,
+  'calls-media': async () => (await import('../../../apps/calls-media/src/bootstrap.ts')).createCallsMediaApp,
+  lostfound: async () => (await import('../../../apps/lostfound/src/bootstrap.ts')).createLostfoundApp,
+  'webhook-dispatcher': async () => (await import('../../../apps/webhook-dispatcher/src/bootstrap.ts')).createWebhookDispatcherApp,
 };
 
 export interface RunningSystem {
