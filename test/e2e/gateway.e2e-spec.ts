@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { AdminClient, ApiSession, publicRequest, startSystem, type RunningSystem } from './support';
+
+const run = promisify(execFile);
 
 jest.setTimeout(60_000);
 
@@ -165,6 +170,12 @@ describe('gateway: keys, limits and envelopes', () => {
       }
     });
 
+    it('answers a body that is not JSON with 415 unsupported_media_type', async () => {
+      const answer = await admin.request('POST', '/admin/accounts', 'name=A', { 'content-type': 'text/plain' });
+      expect(answer.status).toBe(415);
+      expect(answer.body.error.code).toBe('unsupported_media_type');
+    });
+
     it('answers the operator API without the admin token with 401 unauthorized', async () => {
       const answer = await fetch(`${system.adminUrl}/admin/accounts`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' }, body: '{"name":"x"}' });
       expect(answer.status).toBe(401);
@@ -202,6 +213,20 @@ describe('gateway: keys, limits and envelopes', () => {
       const answer = await publicRequest(system, 'GET', '/docs');
       expect(answer.status).toBe(200);
       expect(String(answer.body)).toContain('<html');
+    });
+  });
+
+  describe('operator CLI', () => {
+    it('creates an account and a key that then lists numbers, as the README shows', async () => {
+      const cli = (...args: string[]) =>
+        run(process.execPath, [join(__dirname, '..', '..', 'tools', 'admin', 'cli.mjs'), ...args], { env: { ...process.env, ADMIN_URL: system.adminUrl, ADMIN_TOKEN: system.adminToken } });
+      const account = JSON.parse((await cli('accounts', 'create', '--name', 'Acme Pizza', '--balance', '5000')).stdout);
+      expect(account).toMatchObject({ name: 'Acme Pizza', balance_cents: 5000, tier: 'starter' });
+      const key = JSON.parse((await cli('keys', 'create', account.id)).stdout);
+      const answer = await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${key.key}` } });
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toEqual([]);
+      await expect(cli('accounts', 'get', 'acct_00000000000000000000')).rejects.toMatchObject({ code: 1 });
     });
   });
 });

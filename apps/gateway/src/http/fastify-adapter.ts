@@ -33,6 +33,10 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
     if (options.enforceHttps && config.production && !config.tls && !isHttps(request) && !PLAIN_HTTP_ALLOWED.has(request.url)) {
       return reply.status(400).send(errorEnvelope('invalid_request', 'Requests must use HTTPS.'));
     }
+    // Bodies are JSON (spec part 1): a form or text body is refused before any parser could accept it.
+    if (hasBody(request) && !isJson(request.headers['content-type'])) {
+      return reply.status(415).send(errorEnvelope('unsupported_media_type', 'Send the body as application/json.'));
+    }
   });
   fastify.addHook('onResponse', async (request, reply) => {
     logger.info(
@@ -41,6 +45,16 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
     );
   });
   return adapter;
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+function isJson(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || (type !== undefined && /^application\/[a-z0-9.+-]+\+json$/.test(type));
 }
 
 function isHttps(request: FastifyRequest): boolean {
