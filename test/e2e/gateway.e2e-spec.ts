@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createGateway } from '../../apps/gateway/src/bootstrap';
 import { AdminClient, ApiSession, publicRequest, startSystem, type RunningSystem } from './support';
 
 const run = promisify(execFile);
@@ -134,6 +135,29 @@ describe('gateway: keys, limits and envelopes', () => {
       const retryAfter = Number(sixtyFirst.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(60);
+    });
+
+    it('shares the count and revocations between gateway replicas', async () => {
+      const replica = await createGateway(system.env);
+      try {
+        const { publicUrl: other } = await replica.listen({ port: 0, adminPort: 0 });
+        const session = await ApiSession.create(system);
+        const headers = { authorization: `Bearer ${session.key}` };
+        for (let i = 0; i < 60; i++) {
+          const base = i % 2 === 0 ? system.publicUrl : other;
+          expect((await fetch(`${base}/v1/numbers`, { headers })).status).toBe(200);
+        }
+        expect((await fetch(`${other}/v1/numbers`, { headers })).status).toBe(429);
+        expect((await fetch(`${system.publicUrl}/v1/numbers`, { headers })).status).toBe(429);
+
+        const fresh = await ApiSession.create(system);
+        const freshHeaders = { authorization: `Bearer ${fresh.key}` };
+        expect((await fetch(`${other}/v1/numbers`, { headers: freshHeaders })).status).toBe(200);
+        await session.admin.request('DELETE', `/admin/accounts/${fresh.accountId}/api-keys/${fresh.keyId}`);
+        expect((await fetch(`${other}/v1/numbers`, { headers: freshHeaders })).status).toBe(401);
+      } finally {
+        await replica.close();
+      }
     });
 
     it('counts each key on its own', async () => {
