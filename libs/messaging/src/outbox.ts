@@ -19,6 +19,11 @@ export interface OutboxRow {
 export interface EventCause {
   correlationId: string;
   causationId?: string | null;
+  /**
+   * A deterministic event id (e.g. derived from a call SID), so the same fact reported twice is one event to
+   * JetStream's de-duplication and to consumers. Default: a random UUID.
+   */
+  id?: string;
 }
 
 /**
@@ -26,7 +31,7 @@ export interface EventCause {
  * trace context of the writer is kept with it so the relay and consumers continue the same trace.
  */
 export function outboxRecord<T extends object>(event: EventDescriptor<T>, data: T, cause: EventCause): OutboxRow {
-  const id = randomUUID();
+  const id = cause.id ?? randomUUID();
   const envelope: EventEnvelope<T> = {
     id,
     type: event.type,

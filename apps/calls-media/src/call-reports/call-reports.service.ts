@@ -1,0 +1,165 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable } from '@nestjs/common';
+import { CallCompletedEvent, type CallCompletedData } from '@switchboard/contracts';
+import { outboxRecord, type OutboxRow } from '@switchboard/messaging';
+import type { Logger } from '@switchboard/observability';
+import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
+import { CALLS_MEDIA_LOGGER } from '../config/tokens';
+import { attributeCall, type NumberOwnershipState } from '../number-ownership/attribution';
+import { NumberStatesRepository } from '../number-ownership/number-states.repository';
+import { CallEventsRelay } from '../outbox/call-events.relay';
+import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
+import type { ProviderCallReport } from '../telephony/provider-call-report';
+import { callCompletedEventId } from './call-event-id';
+import { CallReportsRepository, type DiscardReason, type PendingReport, type ReportState, type StoredRecording } from './call-reports.repository';
+
+export interface ReceiveOptions {
+  /** The request the report came with (the operator's, for the simulated provider), for tracing. */
+  requestId?: string;
+  /** Keep trying to settle a waiting report for this long before returning (0: return at once). */
+  settleWithinMs?: number;
+}
+
+export interface ReceiveOutcome {
+  call_sid: string;
+  state: ReportState;
+  /** True when a report with this SID had already been received: nothing was done. */
+  repeated: boolean;
+}
+
+const SETTLE_POLL_MS = 50;
+
+/**
+ * The use case every provider adapter calls: receive a report of a completed call, once per call SID, and turn
+ * it into a call of the account that owned the number when the call started (docs/adr/0020, 0021). A report
+ * for a number nobody owns yet waits for the number's events for a grace period, then is discarded.
+ */
+@Injectable()
+export class CallReportsService {
+  constructor(
+    private readonly reports: CallReportsRepository,
+    private readonly numbers: NumberStatesRepository,
+    private readonly relay: CallEventsRelay,
+    @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+    @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
+    @Inject(CALLS_MEDIA_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async receive(report: ProviderCallReport, options: ReceiveOptions = {}): Promise<ReceiveOutcome> {
+    const known = await this.reports.stateOf(report.call_sid);
+    if (known) return this.repeated(report.call_sid, known);
+
+    // The audio goes first: a report row never points at audio that is not stored. A repeat racing this one
+    // rewrites the same key with the same call's audio, which is harmless.
+    let recording: StoredRecording | null = null;
+    if (report.recording) {
+      const stored = await this.storage.put(recordingKey(report.call_sid), report.recording.bytes, report.recording.content_type);
+      recording = { ...stored, content_type: report.recording.content_type };
+    }
+    const added = await this.reports.addPending({
+      call_sid: report.call_sid,
+      to: report.to,
+      started_at: report.started_at,
+      details: {
+        caller: report.caller,
+        direction: report.direction,
+        status: report.status,
+        outcome: report.outcome,
+        duration_sec: report.duration_sec,
+        transcript: report.transcript,
+      },
+      recording,
+    });
+    if (!added) return this.repeated(report.call_sid, (await this.reports.stateOf(report.call_sid)) ?? 'pending');
+
+    let state = await this.settle(report.call_sid, options.requestId);
+    const deadline = Date.now() + (options.settleWithinMs ?? 0);
+    while (state === 'pending' && Date.now() < deadline) {
+      await sleep(Math.min(SETTLE_POLL_MS, Math.max(1, deadline - Date.now())));
+      state = await this.settle(report.call_sid, options.requestId);
+    }
+    this.logger.info({ call_sid: report.call_sid, to: report.to, state }, 'call report received');
+    return { call_sid: report.call_sid, state, repeated: false };
+  }
+
+  /**
+   * Tries to settle one waiting report: record the call for the number's owner, drop it (paused number, or the
+   * grace period for an unowned number is over), or leave it waiting. Safe to run concurrently.
+   */
+  async settle(callSid: string, requestId?: string): Promise<ReportState> {
+    const report = await this.reports.findPending(callSid);
+    if (!report) return (await this.reports.stateOf(callSid)) ?? 'discarded';
+    const attribution = attributeCall(await this.numbers.statesOf(report.to), { startedAt: report.started_at, reportedAt: report.received_at });
+    switch (attribution.kind) {
+      case 'owned': {
+        const outbox = callCompletedOutboxRow(report, attribution.state, requestId);
+        if (await this.reports.record(report, attribution.state, outbox)) {
+          this.relay.kick();
+          this.logger.info({ call_sid: callSid, account_id: attribution.state.account_id, number_id: attribution.state.number_id }, 'call recorded');
+        }
+        break;
+      }
+      case 'paused':
+        await this.discard(report, 'paused');
+        break;
+      case 'unowned':
+        if (Date.now() - report.received_at.getTime() >= this.config.attributionGraceMs) await this.discard(report, 'not_owned');
+        break;
+    }
+    return (await this.reports.stateOf(callSid)) ?? 'discarded';
+  }
+
+  /** Reports waiting for this phone number's owner, tried again (a number event just arrived). */
+  async settleWaitingFor(phoneNumber: string): Promise<void> {
+    for (const callSid of await this.reports.pendingSids({ to: phoneNumber })) await this.settle(callSid);
+  }
+
+  /** Every waiting report tried again; the ones past the grace period discarded. Returns how many were tried. */
+  async sweep(): Promise<number> {
+    const sids = await this.reports.pendingSids();
+    for (const callSid of sids) await this.settle(callSid);
+    return sids.length;
+  }
+
+  private async discard(report: PendingReport, reason: DiscardReason): Promise<void> {
+    if (!(await this.reports.discard(report.call_sid, reason))) return;
+    this.logger.info({ call_sid: report.call_sid, to: report.to, reason }, 'call report discarded: no call is recorded');
+    if (report.recording) {
+      await this.storage.delete(report.recording.key).catch((err: unknown) =>
+        this.logger.warn({ err, key: report.recording?.key }, 'could not delete the recording of a discarded report'),
+      );
+    }
+  }
+
+  private repeated(callSid: string, state: ReportState): ReceiveOutcome {
+    this.logger.info({ call_sid: callSid, state }, 'repeated call report ignored');
+    return { call_sid: callSid, state, repeated: true };
+  }
+}
+
+export function recordingKey(callSid: string): string {
+  return `${callSid}.mp3`;
+}
+
+/** The `call.completed` outbox row, its envelope id derived from the call SID. */
+function callCompletedOutboxRow(report: PendingReport, owner: NumberOwnershipState, requestId: string | undefined): OutboxRow {
+  const data: CallCompletedData = {
+    call_sid: report.call_sid,
+    account_id: owner.account_id,
+    number_id: owner.number_id,
+    phone_number: owner.phone_number,
+    caller: report.details.caller,
+    direction: report.details.direction,
+    status: report.details.status,
+    outcome: report.details.outcome,
+    duration_sec: report.details.duration_sec,
+    started_at: report.started_at.toISOString(),
+    has_recording: report.recording !== null,
+    has_transcript: (report.details.transcript ?? []).length > 0,
+  };
+  return outboxRecord(CallCompletedEvent, data, {
+    correlationId: requestId ?? report.call_sid,
+    causationId: report.call_sid,
+    id: callCompletedEventId(report.call_sid),
+  });
+}

@@ -1,0 +1,61 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { MessagingModule, messagingConfigFromEnv } from '@switchboard/messaging';
+import type { Logger } from '@switchboard/observability';
+import { PrismaModule } from '@switchboard/persistence';
+import { join } from 'node:path';
+import { CallReportsRepository } from './call-reports/call-reports.repository';
+import { CallReportsService } from './call-reports/call-reports.service';
+import { CallReportsSweeper } from './call-reports/call-reports.sweeper';
+import { CallsNatsController } from './calls/calls.nats.controller';
+import { CallsRepository } from './calls/calls.repository';
+import { CallsService } from './calls/calls.service';
+import { CALLS_MEDIA_CONFIG, loadCallsMediaConfig } from './config/calls-media.config';
+import { CALLS_MEDIA_LOGGER } from './config/tokens';
+import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
+import { NumberStatesRepository } from './number-ownership/number-states.repository';
+import { CallEventsRelay } from './outbox/call-events.relay';
+import { CallsMediaPrisma } from './prisma/calls-media-prisma';
+import { objectStorageProvider } from './storage/object-storage.provider';
+import { SimulatedTelephonyProvider } from './telephony/simulated-telephony.adapter';
+import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
+
+export interface CallsMediaOptions {
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+@Module({})
+export class CallsMediaModule {
+  static forRoot({ env, logger }: CallsMediaOptions): DynamicModule {
+    // Read and checked before anything connects: a bad value stops the service with a clear message.
+    const config = loadCallsMediaConfig(env);
+    return {
+      module: CallsMediaModule,
+      imports: [
+        MessagingModule.forRoot({ service: 'calls-media', logger, config: messagingConfigFromEnv(env) }),
+        PrismaModule.forRoot({
+          client: CallsMediaPrisma,
+          appName: 'calls-media',
+          migrationsDir: join(__dirname, '..', 'prisma', 'migrations'),
+          env,
+        }),
+      ],
+      providers: [
+        { provide: CALLS_MEDIA_CONFIG, useValue: config },
+        { provide: CALLS_MEDIA_LOGGER, useValue: logger },
+        objectStorageProvider,
+        CallEventsRelay,
+        NumberStatesRepository,
+        NumberEventsConsumer,
+        CallReportsRepository,
+        CallReportsService,
+        CallReportsSweeper,
+        CallsRepository,
+        CallsService,
+        CallsNatsController,
+        SimulatedTelephonyProvider,
+        SimulatedTelephonyNatsController,
+      ],
+    };
+  }
+}

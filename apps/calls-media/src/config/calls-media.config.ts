@@ -1,0 +1,80 @@
+import * as path from 'node:path';
+
+/** Where recordings are kept: a directory (the default) or an S3-compatible bucket. */
+export type RecordingStorageConfig =
+  | { kind: 'filesystem'; directory: string }
+  | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+
+/** Every variable calls-media reads (besides the database and NATS ones its libraries read), checked at start. */
+export interface CallsMediaConfig {
+  storage: RecordingStorageConfig;
+  /** How long a report for a number nobody owns (yet) waits for the number's events before it is discarded. */
+  attributionGraceMs: number;
+  /** How often waiting reports are tried again and expired ones discarded. */
+  attributionSweepMs: number;
+  /** How long the simulated provider's operator route waits for its report to be settled before answering. */
+  simulatedSettleMs: number;
+}
+
+export const CALLS_MEDIA_CONFIG = Symbol('CALLS_MEDIA_CONFIG');
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+
+export function loadCallsMediaConfig(env: NodeJS.ProcessEnv = process.env): CallsMediaConfig {
+  return {
+    storage: storageConfig(env),
+    attributionGraceMs: positiveInt(env, 'CALL_ATTRIBUTION_GRACE_MS', 60_000),
+    attributionSweepMs: positiveInt(env, 'CALL_ATTRIBUTION_SWEEP_MS', 5_000),
+    simulatedSettleMs: nonNegativeInt(env, 'SIMULATED_CALL_SETTLE_MS', 2_000),
+  };
+}
+
+function storageConfig(env: NodeJS.ProcessEnv): RecordingStorageConfig {
+  const set = S3_VARIABLES.filter((name) => env[name]?.trim());
+  if (set.length === 0) {
+    const dataDir = env.DATA_DIR?.trim() || '.data';
+    return { kind: 'filesystem', directory: path.resolve(dataDir, 'calls-media', 'recordings') };
+  }
+  if (set.length < S3_VARIABLES.length) {
+    const missing = S3_VARIABLES.filter((name) => !set.includes(name));
+    throw new ConfigError(`S3 recording storage needs ${S3_VARIABLES.join(', ')}; missing: ${missing.join(', ')}`);
+  }
+  const endpoint = env.S3_ENDPOINT!.trim();
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new ConfigError(`S3_ENDPOINT must be an absolute http(s) URL (got "${endpoint}")`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('S3_ENDPOINT must be an http:// or https:// URL');
+  const bucket = env.S3_BUCKET!.trim();
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET "${bucket}" is not a valid bucket name`);
+  const region = env.S3_REGION?.trim() || 'us-east-1';
+  if (!/^[a-z0-9-]+$/.test(region)) throw new ConfigError(`S3_REGION "${region}" is not a region name`);
+  return {
+    kind: 's3',
+    endpoint: url.toString().replace(/\/+$/, ''),
+    bucket,
+    region,
+    accessKeyId: env.S3_ACCESS_KEY_ID!.trim(),
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY!.trim(),
+  };
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = nonNegativeInt(env, name, fallback);
+  if (value === 0) throw new ConfigError(`${name} must be a positive integer`);
+  return value;
+}
+
+function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer (got "${raw}")`);
+  return value;
+}

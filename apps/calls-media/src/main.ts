@@ -1,0 +1,7 @@
+import './tracing';
+import { runService } from '@switchboard/messaging';
+import { createLogger } from '@switchboard/observability';
+import { createCallsMediaApp } from './bootstrap';
+
+const logger = createLogger('calls-media');
+void runService('calls-media', logger, () => createCallsMediaApp(process.env, logger));

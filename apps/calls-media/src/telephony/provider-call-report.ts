@@ -1,0 +1,31 @@
+/**
+ * What a telephony provider tells calls-media about a completed call, whichever provider it is. Each provider's
+ * adapter (the simulated one behind the operator API; a real one's webhook controller) translates its own
+ * format into this and hands it to `CallReportsService.receive`, the one way in (docs/adr/0021).
+ */
+export interface ProviderCallReport {
+  /** The provider's id of the call; a report repeated by the provider carries the same one. */
+  call_sid: string;
+  /** The service number that was called (E.164). */
+  to: string;
+  caller: string;
+  direction: string;
+  status: string;
+  outcome: string;
+  duration_sec: number;
+  started_at: Date;
+  /** Null when the provider made no transcript. */
+  transcript: ProviderTranscriptTurn[] | null;
+  /** The audio, fetched by the adapter; null when the call was not recorded. */
+  recording: ProviderRecording | null;
+}
+
+export interface ProviderTranscriptTurn {
+  role: string;
+  text: string;
+}
+
+export interface ProviderRecording {
+  content_type: string;
+  bytes: Uint8Array;
+}

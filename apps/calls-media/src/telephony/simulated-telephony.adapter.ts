@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CALL_RECORDING_CONTENT_TYPE, type SimulateProviderCallBody, type SimulatedCallAccepted } from '@switchboard/contracts';
+import { CallReportsService } from '../call-reports/call-reports.service';
+import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
+import { newCallSid } from './call-sid';
+import { encodeBeepMp3 } from './mp3/mp3-encoder';
+import type { ProviderCallReport } from './provider-call-report';
+
+/** The simulated recording covers at most the first hour of a call (~14 MB of MP3). */
+export const MAX_SIMULATED_RECORDING_SECONDS = 3600;
+
+/**
+ * The simulated telephony provider: on the operator's word it "completes" a call and reports it exactly as a
+ * real provider's webhook adapter would, through `CallReportsService.receive`. It knows nothing of accounts.
+ */
+@Injectable()
+export class SimulatedTelephonyProvider {
+  constructor(
+    private readonly reports: CallReportsService,
+    @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
+  ) {}
+
+  async reportCall(command: SimulateProviderCallBody, cause: { requestId?: string } = {}): Promise<SimulatedCallAccepted> {
+    const report: ProviderCallReport = {
+      call_sid: newCallSid(),
+      to: command.to,
+      caller: command.caller,
+      direction: command.direction ?? 'inbound',
+      status: command.status ?? 'completed',
+      outcome: command.outcome,
+      duration_sec: command.duration_sec,
+      started_at: command.started_at ? new Date(command.started_at) : new Date(),
+      transcript: command.transcript ? command.transcript.map((turn) => ({ role: turn.role, text: turn.text })) : null,
+      recording: command.recording
+        ? {
+            content_type: CALL_RECORDING_CONTENT_TYPE,
+            bytes: encodeBeepMp3({ durationSec: Math.min(command.duration_sec, MAX_SIMULATED_RECORDING_SECONDS) }),
+          }
+        : null,
+    };
+    // A real provider's webhook is answered at once; the operator route waits a moment for the report to be
+    // settled, so a call to a number whose events are still in flight is listed when the route answers.
+    await this.reports.receive(report, { requestId: cause.requestId, settleWithinMs: this.config.simulatedSettleMs });
+    return { call_sid: report.call_sid };
+  }
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import { jetstream, jetstreamManager, type StoredMsg } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { STREAMS, type EventDescriptor, type NumberStateChanged, type StreamDefinition } from '@switchboard/contracts';
+import { ensureStream, eventSubject, messagingConfigFromEnv, RpcClient, streamName, type MessagingConfig } from '@switchboard/messaging';
+import { createLogger } from '@switchboard/observability';
+import { createTestDatabase, testNatsUrl, type TestDatabase } from '@switchboard/testing';
+import { createCallsMediaApp } from '../src/bootstrap';
+import { anEnvelope } from './factories/number-state.factory';
+
+/**
+ * One integration test file's world: its own database, NATS prefix and DATA_DIR, calls-media booted on them
+ * (as often as a test wants, e.g. to restart it), an RPC client speaking to it as the gateway does, and helpers
+ * to publish numbers-billing's events and read the CALLS stream.
+ */
+export class CallsMediaWorld {
+  readonly apps: INestApplicationContext[] = [];
+
+  private constructor(
+    readonly db: TestDatabase,
+    readonly prefix: string,
+    readonly dataDir: string,
+    readonly nc: NatsConnection,
+    readonly messaging: MessagingConfig,
+    readonly rpc: RpcClient,
+  ) {}
+
+  static async create(): Promise<CallsMediaWorld> {
+    const db = await createTestDatabase('calls-media');
+    const prefix = `t${randomBytes(5).toString('hex')}`;
+    const dataDir = await mkdtemp(join(tmpdir(), 'sb-calls-media-'));
+    const messaging = messagingConfigFromEnv({ NATS_URL: testNatsUrl(), NATS_SUBJECT_PREFIX: prefix });
+    const nc = await connect({ servers: messaging.natsUrl });
+    return new CallsMediaWorld(db, prefix, dataDir, nc, messaging, new RpcClient(nc, messaging));
+  }
+
+  env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      CALLS_MEDIA_DATABASE_URL: this.db.url,
+      NATS_URL: this.messaging.natsUrl,
+      NATS_SUBJECT_PREFIX: this.prefix,
+      DATA_DIR: this.dataDir,
+      NODE_ENV: 'test',
+      SIMULATED_CALL_SETTLE_MS: '2000',
+      ...extra,
+    };
+  }
+
+  async start(extra: Record<string, string> = {}): Promise<INestApplicationContext> {
+    const app = await createCallsMediaApp(this.env(extra), createLogger('calls-media', process.env.TEST_LOG_LEVEL ?? 'silent'));
+    this.apps.push(app);
+    return app;
+  }
+
+  /** Publishes a number state as numbers-billing's relay would (message id = envelope id). */
+  async publishNumberState(event: EventDescriptor<NumberStateChanged>, data: NumberStateChanged): Promise<void> {
+    await ensureStream(this.nc, this.messaging, STREAMS.numbers);
+    const envelope = anEnvelope(event.type, data);
+    await jetstream(this.nc).publish(eventSubject(this.messaging, event.type), JSON.stringify(envelope), { msgID: envelope.id });
+  }
+
+  /** Every message of a stream of this prefix, oldest first (none when the stream does not exist). */
+  async streamMessages(stream: StreamDefinition): Promise<StoredMsg[]> {
+    const jsm = await jetstreamManager(this.nc);
+    const name = streamName(this.messaging, stream.name);
+    const info = await jsm.streams.info(name).catch(() => null);
+    if (!info || info.state.messages === 0) return [];
+    const messages: StoredMsg[] = [];
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+      const msg = await jsm.streams.getMessage(name, { seq }).catch(() => null);
+      if (msg) messages.push(msg);
+    }
+    return messages;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.apps.map((app) => app.close()));
+    const jsm = await jetstreamManager(this.nc);
+    const upper = `${this.prefix.toUpperCase()}_`;
+    for await (const stream of jsm.streams.list()) {
+      if (stream.config.name.startsWith(upper)) await jsm.streams.delete(stream.config.name);
+    }
+    await this.nc.close();
+    await this.db.drop();
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Polls `check` until it stops throwing (for effects that cross NATS), then returns its value. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  }
+}

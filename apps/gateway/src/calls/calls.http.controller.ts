@@ -1,0 +1,93 @@
+import { Controller, Get, Headers, Param, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CallIdParam, CallList, CallsRpc, ListCallsQuery, ServiceError, TranscriptView } from '@switchboard/contracts';
+import { RpcClient } from '@switchboard/messaging';
+import type { FastifyReply } from 'fastify';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentCaller, type Caller } from '../auth/authenticated-request';
+import { decideRange, etagMatches, quoteEtag } from './recording-range';
+import { recordingStream } from './recording-stream';
+
+const ERROR = { $ref: '#/components/schemas/Error' };
+
+/** Calls, transcripts and recordings (spec part 4): validated here, answered by calls-media for the caller's account. */
+@ApiTags('calls')
+@ApiBearerAuth()
+@Controller('calls')
+@UseGuards(ApiKeyGuard)
+export class CallsHttpController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List calls',
+    description: "The account's calls across all its numbers, newest first. Pages with limit and starting_after; filters number_id, since (inclusive), until (exclusive).",
+  })
+  @ApiOkResponse({ type: CallList })
+  list(@Query() query: ListCallsQuery, @CurrentCaller() caller: Caller): Promise<CallList> {
+    return this.rpc.request(CallsRpc.list, query, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+
+  @Get(':call_id/transcript')
+  @ApiOperation({ summary: "A call's transcript" })
+  @ApiParam({ name: 'call_id', description: 'The call id (SID) from the calls list.' })
+  @ApiOkResponse({ type: TranscriptView })
+  @ApiNotFoundResponse({ description: 'not_found: unknown call, another account\'s call, or no transcript.', schema: ERROR })
+  transcript(@Param() params: CallIdParam, @CurrentCaller() caller: Caller): Promise<TranscriptView> {
+    return this.rpc.request(CallsRpc.transcript, { call_id: params.call_id }, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+
+  @Get(':call_id/recording')
+  @ApiOperation({
+    summary: "A call's recording",
+    description: 'Streamed as audio/mpeg. Honours a single byte Range (206 with Content-Range; 416 when unsatisfiable), If-Range and If-None-Match.',
+  })
+  @ApiParam({ name: 'call_id', description: 'The call id (SID) from the calls list.' })
+  @ApiHeader({ name: 'Range', required: false, description: 'One byte range, e.g. bytes=0-1023 or bytes=-500.' })
+  @ApiProduces('audio/mpeg')
+  @ApiOkResponse({ description: 'The whole recording.', content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiResponse({ status: 206, description: 'The requested byte range.', content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiResponse({ status: 304, description: 'If-None-Match named the current ETag.' })
+  @ApiResponse({ status: 416, description: 'range_not_satisfiable; Content-Range: bytes */<size>.', schema: ERROR })
+  @ApiNotFoundResponse({ description: "no_recording: the call has no recording. not_found: unknown call or another account's call.", schema: ERROR })
+  async recording(
+    @Param() params: CallIdParam,
+    @Headers('range') range: string | undefined,
+    @Headers('if-range') ifRange: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @CurrentCaller() caller: Caller,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const options = { accountId: caller.accountId, requestId: caller.requestId };
+    const info = await this.rpc.request(CallsRpc.recording, { call_id: params.call_id }, options);
+    void reply
+      .header('Accept-Ranges', 'bytes')
+      .header('ETag', quoteEtag(info.etag))
+      .header('Cache-Control', 'private, no-cache')
+      .header('Content-Disposition', `inline; filename="${info.call_sid}.mp3"`);
+    if (etagMatches(ifNoneMatch, info.etag)) {
+      await reply.status(304).send();
+      return;
+    }
+    const decision = decideRange(range, info.size, { ifRange, etag: info.etag });
+    if (decision.kind === 'unsatisfiable') {
+      void reply.header('Content-Range', `bytes */${info.size}`);
+      throw new ServiceError('range_not_satisfiable', `The recording has ${info.size} bytes; the requested range is outside it.`);
+    }
+    const [start, end] = decision.kind === 'partial' ? [decision.start, decision.end] : [0, info.size - 1];
+    void reply.header('Content-Type', info.content_type).header('Content-Length', String(end - start + 1));
+    if (decision.kind === 'partial') void reply.status(206).header('Content-Range', `bytes ${start}-${end}/${info.size}`);
+    else void reply.status(200);
+    await reply.send(recordingStream(this.rpc, info.call_sid, start, end, options));
+  }
+}

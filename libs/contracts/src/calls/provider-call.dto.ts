@@ -1,0 +1,99 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { IsE164 } from '../common/phone';
+import { MAX_TEXT_LENGTH } from '../common/validation';
+
+/** The longest call the simulated provider reports: a day (longer is a mistake, 400). */
+export const MAX_SIMULATED_CALL_SECONDS = 86_400;
+export const MAX_TRANSCRIPT_TURNS = 500;
+export const MAX_TURN_TEXT_LENGTH = MAX_TEXT_LENGTH;
+export const MAX_CALL_LABEL_LENGTH = 100;
+
+export class TranscriptTurnBody {
+  @ApiProperty({ example: 'caller', maxLength: MAX_CALL_LABEL_LENGTH })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_CALL_LABEL_LENGTH)
+  role: string;
+
+  @ApiProperty({ example: 'I would like to order a large pizza.', maxLength: MAX_TURN_TEXT_LENGTH })
+  @IsString()
+  @MaxLength(MAX_TURN_TEXT_LENGTH)
+  text: string;
+}
+
+/**
+ * `POST /admin/provider/calls` body: the simulated telephony provider reports a completed call handled by the
+ * agent (operator contract). It travels the path a real provider's report takes (docs/adr/0021).
+ */
+export class SimulateProviderCallBody {
+  @ApiProperty({ example: '+14155550100', description: 'The service number that was called (E.164).' })
+  @IsE164()
+  to: string;
+
+  @ApiProperty({ example: '+14155550199', description: 'The caller (E.164).' })
+  @IsE164()
+  caller: string;
+
+  @ApiProperty({ minimum: 0, maximum: MAX_SIMULATED_CALL_SECONDS })
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SIMULATED_CALL_SECONDS)
+  duration_sec: number;
+
+  @ApiProperty({ example: 'order_placed', maxLength: MAX_CALL_LABEL_LENGTH })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_CALL_LABEL_LENGTH)
+  outcome: string;
+
+  @ApiPropertyOptional({ example: 'inbound', default: 'inbound', maxLength: MAX_CALL_LABEL_LENGTH })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_CALL_LABEL_LENGTH)
+  direction?: string;
+
+  @ApiPropertyOptional({ example: 'completed', default: 'completed', maxLength: MAX_CALL_LABEL_LENGTH })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_CALL_LABEL_LENGTH)
+  status?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the call started. Default: the moment of the report.' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'started_at must be an ISO 8601 date-time' })
+  started_at?: string;
+
+  @ApiPropertyOptional({ type: [TranscriptTurnBody], maxItems: MAX_TRANSCRIPT_TURNS })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_TRANSCRIPT_TURNS)
+  @ValidateNested({ each: true })
+  @Type(() => TranscriptTurnBody)
+  transcript?: TranscriptTurnBody[];
+
+  @ApiPropertyOptional({ default: false, description: 'Whether the provider recorded the call (an MP3 of the call length).' })
+  @IsOptional()
+  @IsBoolean()
+  recording?: boolean;
+}
+
+export class SimulatedCallAccepted {
+  @ApiProperty({ example: 'CA0f6c2b0e3d9a4c1b8e7f6a5d4c3b2a19' }) call_sid: string;
+}
