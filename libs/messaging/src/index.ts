@@ -11,3 +11,4 @@ export * from './trace-context';
 export * from './validation';
 export * from './nats-connection';
 export * from './service-runner';
+export * from './health-server';

@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { HealthServer } from './health-server';
 
 /** How long a service may take to stop (finish in-flight work, close NATS and the database) before it exits anyway. */
 export const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -20,6 +21,18 @@ export async function runService(
     logger.fatal({ err: error }, `${service} failed to start`);
     process.exit(1);
   }
+  const health = new HealthServer(app);
+  const healthPort = process.env.HEALTH_PORT;
+  if (healthPort) {
+    const requested = Number(healthPort);
+    if (!Number.isInteger(requested) || requested < 0 || requested > 65535) {
+      logger.fatal(`HEALTH_PORT must be a port number (got "${healthPort}")`);
+      await app.close();
+      process.exit(1);
+    }
+    const port = await health.listen(requested);
+    logger.info({ port }, 'health endpoints listening (/healthz, /readyz)');
+  }
   logger.info(`${service} started`);
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
@@ -32,7 +45,9 @@ export async function runService(
     }, SHUTDOWN_TIMEOUT_MS);
     force.unref();
     try {
+      health.drain();
       await app.close();
+      await health.close();
       process.exit(0);
     } catch (error) {
       logger.error({ err: error }, `${service} failed to stop cleanly`);

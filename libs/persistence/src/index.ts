@@ -35,4 +35,4 @@ export {
   type PrismaClientClass,
   type PrismaClientHandle,
 } from './prisma-client.ts';
-export { PrismaModule, type PrismaModuleOptions } from './prisma.module.ts';
+export { DatabaseHealth, PrismaModule, type PrismaModuleOptions } from './prisma.module.ts';

@@ -13,6 +13,21 @@ class PrismaCloser implements OnApplicationShutdown {
   }
 }
 
+/** Whether the app's database answers; used by the service's /readyz. */
+@Injectable()
+export class DatabaseHealth {
+  constructor(@Inject(PRISMA_HANDLE) private readonly handle: PrismaClientHandle<{ $queryRawUnsafe(sql: string): Promise<unknown> }>) {}
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.handle.client.$queryRawUnsafe('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
 export interface PrismaModuleOptions<Client> {
   /** The app's generated client class; it is also the injection token. */
   client: PrismaClientClass<Client & { $disconnect(): Promise<void> }>;
@@ -39,8 +54,9 @@ export class PrismaModule {
         },
         { provide: options.client, useFactory: (handle: PrismaClientHandle<Client>) => handle.client, inject: [PRISMA_HANDLE] },
         PrismaCloser,
+        DatabaseHealth,
       ],
-      exports: [options.client],
+      exports: [options.client, DatabaseHealth],
     };
   }
 }

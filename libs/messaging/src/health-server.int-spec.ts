@@ -1,0 +1,52 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import pino from 'pino';
+import { testNatsUrl } from '@switchboard/testing';
+import { HealthServer } from './health-server';
+import { MessagingModule } from './messaging.module';
+import { messagingConfigFromEnv } from './messaging.config';
+import { NATS_CONNECTION } from './tokens';
+
+describe('service health endpoints', () => {
+  let app: INestApplicationContext;
+  let health: HealthServer;
+  let base: string;
+
+  beforeAll(async () => {
+    const config = messagingConfigFromEnv({ NATS_URL: testNatsUrl(), NATS_SUBJECT_PREFIX: `h${process.pid}` });
+    @Module({ imports: [MessagingModule.forRoot({ service: 'lostfound', logger: pino({ level: 'silent' }), config })] })
+    class ProbeModule {}
+    app = await NestFactory.createApplicationContext(ProbeModule, { logger: false });
+    await app.init();
+    health = new HealthServer(app);
+    base = `http://127.0.0.1:${await health.listen(0, '127.0.0.1')}`;
+  });
+  afterAll(async () => {
+    await health?.close();
+    await app?.close();
+  });
+
+  it('answers /healthz while the process lives and /readyz when NATS is connected', async () => {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { nats: 'ok' } });
+  });
+
+  it('answers unknown paths with the 404 envelope', async () => {
+    const answer = await fetch(`${base}/nope`);
+    expect(answer.status).toBe(404);
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it('turns /readyz to 503 once draining, and when NATS is gone', async () => {
+    health.drain();
+    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    await app.get<NatsConnection>(NATS_CONNECTION).close();
+    const answer = await fetch(`${base}/readyz`);
+    expect(answer.status).toBe(503);
+    expect(((await answer.json()) as { checks: Record<string, string> }).checks.nats).toBe('down');
+  });
+});

@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:http';
+import type { INestApplicationContext } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { errorEnvelope } from '@switchboard/contracts';
+import { DatabaseHealth } from '@switchboard/persistence';
+import { NATS_CONNECTION } from './tokens';
+
+/**
+ * `GET /healthz` (the process lives) and `GET /readyz` (NATS connected and the database answering) on
+ * `HEALTH_PORT`, for orchestrators' probes. Services speak NATS only; this is their one HTTP port.
+ */
+export class HealthServer {
+  private server: Server | undefined;
+  private draining = false;
+
+  constructor(private readonly app: INestApplicationContext) {}
+
+  async listen(port: number, host = '0.0.0.0'): Promise<number> {
+    this.server = createServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(body));
+      };
+      if (req.method !== 'GET') return send(404, errorEnvelope('not_found', 'No such resource.'));
+      if (path === '/healthz') return send(200, { status: 'ok' });
+      if (path === '/readyz') {
+        void this.checks().then((checks) => {
+          const ready = !this.draining && Object.values(checks).every((v) => v === 'ok');
+          send(ready ? 200 : 503, ready ? { status: 'ok', checks } : { ...errorEnvelope('service_unavailable', 'Not ready.'), checks });
+        });
+        return;
+      }
+      send(404, errorEnvelope('not_found', 'No such resource.'));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
+    const address = this.server.address();
+    return typeof address === 'object' && address ? address.port : port;
+  }
+
+  /** From now on /readyz answers 503, so traffic stops before the service does. */
+  drain(): void {
+    this.draining = true;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async checks(): Promise<Record<string, string>> {
+    const nc = this.app.get<NatsConnection>(NATS_CONNECTION, { strict: false });
+    const checks: Record<string, string> = { nats: nc.isClosed() ? 'down' : 'ok' };
+    let database: DatabaseHealth | undefined;
+    try {
+      database = this.app.get(DatabaseHealth, { strict: false });
+    } catch {
+      database = undefined;
+    }
+    if (database) checks.database = (await database.ping()) ? 'ok' : 'down';
+    if (this.draining) checks.shutdown = 'in progress';
+    return checks;
+  }
+}
