@@ -37,6 +37,8 @@ export interface EventConsumerOptions<T extends object> {
   ackWaitMs?: number;
   /** Delay before redelivering after an unexpected handler error. */
   retryDelayMs?: number;
+  /** Unacknowledged messages allowed, delayed retries included (default 1000). */
+  maxAckPending?: number;
 }
 
 const tracer = trace.getTracer('switchboard.messaging');
@@ -62,17 +64,18 @@ export class EventConsumer<T extends object> {
     const jsm = await jetstreamManager(this.nc);
     const stream = await ensureStream(this.nc, this.config, this.options.event.stream, jsm);
     const ackWait = (this.options.ackWaitMs ?? 30_000) * 1_000_000;
+    const maxAckPending = this.options.maxAckPending ?? 1000;
     const consumerConfig = {
       durable_name: this.options.durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: eventSubject(this.config, this.options.event.type),
       ack_wait: ackWait,
-      max_ack_pending: 1000,
+      max_ack_pending: maxAckPending,
     };
     try {
       await jsm.consumers.info(stream, this.options.durable);
-      await jsm.consumers.update(stream, this.options.durable, { ack_wait: ackWait, max_ack_pending: 1000 });
+      await jsm.consumers.update(stream, this.options.durable, { ack_wait: ackWait, max_ack_pending: maxAckPending });
     } catch {
       await jsm.consumers.add(stream, consumerConfig).catch(async (error) => {
         await jsm.consumers.info(stream, this.options.durable).catch(() => {

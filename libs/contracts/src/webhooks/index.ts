@@ -1,2 +1,4 @@
 // Contracts of the webhooks domain: DTOs (class-validator + swagger), RPC descriptors, event descriptors.
-export {};
+export * from './call-completed.webhook';
+export * from './webhook-delivery.dto';
+export * from './webhooks.rpc';

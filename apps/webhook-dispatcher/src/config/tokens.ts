@@ -1,0 +1,2 @@
+export const DISPATCHER_CONFIG = Symbol('DISPATCHER_CONFIG');
+export const DISPATCHER_LOGGER = Symbol('DISPATCHER_LOGGER');

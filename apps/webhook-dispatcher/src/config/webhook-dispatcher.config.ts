@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { egressPolicyFromEnv, type EgressPolicy } from '@switchboard/egress';
+import { messagingConfigFromEnv } from '@switchboard/messaging';
+
+/** Spec part 8: webhook delivery attempts. Not configurable. */
+export const MAX_ATTEMPTS = 5;
+
+/** Every variable webhook-dispatcher reads, validated once at start (see apps/webhook-dispatcher/README.md). */
+export interface WebhookDispatcherConfig {
+  /** Delay before the second attempt; later delays double (`WEBHOOK_BACKOFF_BASE_MS`, default 30000). */
+  backoffBaseMs: number;
+  /** Largest delay between two attempts before jitter (`WEBHOOK_BACKOFF_MAX_MS`, default 600000). */
+  backoffMaxMs: number;
+  /** Bound on one whole attempt: DNS, connect, TLS, request and the receiver's status line (`WEBHOOK_TIMEOUT_MS`, default 10000). */
+  timeoutMs: number;
+  /** Events handled at once by one dispatcher process (`WEBHOOK_CONCURRENCY`, default 32). */
+  concurrency: number;
+  /** Attempts on the wire at once to one receiver host (`WEBHOOK_HOST_CONCURRENCY`, default 4). */
+  hostConcurrency: number;
+  /** `WEBHOOK_ALLOWED_PRIVATE_HOSTS`: the only way around the public-address rule. */
+  egress: EgressPolicy;
+  /**
+   * `WEBHOOK_TEST_CA_FILE`, read only when `NODE_ENV=test`: a CA trusted for receivers on top of the system's,
+   * for tests that run the dispatcher inside the test process. Node reads its own `NODE_EXTRA_CA_CERTS` (the
+   * documented way, for a deployed dispatcher) only when a process starts, so in-process tests cannot use it.
+   */
+  testExtraCa: string | undefined;
+  /** How long JetStream waits for the verdict on a message before handing it out again (derived). */
+  ackWaitMs: number;
+  /** How long an attempt on the wire keeps other workers off its event (derived). */
+  leaseMs: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Slack for database round trips on top of the bounded parts of handling one event. */
+const MARGIN_MS = 10_000;
+
+export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env): WebhookDispatcherConfig {
+  const backoffBaseMs = integer(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000, 1);
+  const backoffMaxMs = integer(env, 'WEBHOOK_BACKOFF_MAX_MS', 600_000, 1);
+  if (backoffMaxMs < backoffBaseMs) throw new ConfigError('WEBHOOK_BACKOFF_MAX_MS must be at least WEBHOOK_BACKOFF_BASE_MS');
+  const timeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);
+  const concurrency = integer(env, 'WEBHOOK_CONCURRENCY', 32, 1);
+  const hostConcurrency = integer(env, 'WEBHOOK_HOST_CONCURRENCY', 4, 1);
+  const { requestTimeoutMs } = messagingConfigFromEnv(env);
+  const caFile = env.WEBHOOK_TEST_CA_FILE?.trim();
+  if (caFile && env.NODE_ENV !== 'test') throw new ConfigError('WEBHOOK_TEST_CA_FILE is for tests only (NODE_ENV=test); use NODE_EXTRA_CA_CERTS');
+  return {
+    backoffBaseMs,
+    backoffMaxMs,
+    timeoutMs,
+    concurrency,
+    hostConcurrency: Math.min(hostConcurrency, concurrency),
+    egress: egressPolicyFromEnv(env),
+    testExtraCa: caFile ? readCa(caFile) : undefined,
+    // Handling one event is: a target lookup over NATS, then one attempt; both are bounded.
+    ackWaitMs: requestTimeoutMs + timeoutMs + MARGIN_MS,
+    leaseMs: timeoutMs + MARGIN_MS,
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
+  return value;
+}
+
+function readCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`WEBHOOK_TEST_CA_FILE: cannot read ${file} (${(error as Error).message})`);
+  }
+}

@@ -1,0 +1,76 @@
+/** Where a delivery stands. `pending` until its verdict; every other status is final. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'refused' | 'skipped';
+
+export interface DeliveryRecord {
+  event_id: string;
+  call_sid: string;
+  number_id: string;
+  account_id: string;
+  status: DeliveryStatus;
+  /** Attempts that reached a verdict; an attempt interrupted by a crash of the dispatcher is not counted. */
+  attempts: number;
+  next_attempt_at: Date | null;
+  lease_until: Date | null;
+}
+
+export type NewDelivery = Pick<DeliveryRecord, 'event_id' | 'call_sid' | 'number_id' | 'account_id'>;
+
+export interface AttemptRecord {
+  event_id: string;
+  call_sid: string;
+  number_id: string;
+  url: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  attempted_at: Date;
+}
+
+/** The claim on the next attempt of an event. */
+export type AttemptClaim =
+  | { kind: 'claimed'; attemptId: bigint; attempt: number; leaseUntil: Date; interrupted: number }
+  /** The event already has its verdict. */
+  | { kind: 'closed'; status: DeliveryStatus }
+  /** Another worker has an attempt on the wire until then. */
+  | { kind: 'busy'; until: Date };
+
+export interface AttemptOutcome {
+  status_code: number | null;
+  error: string | null;
+  finished_at: Date;
+  duration_ms: number;
+}
+
+export interface DeliveryUpdate {
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+}
+
+export const IN_PROGRESS = 'in progress';
+export const INTERRUPTED = 'interrupted: the dispatcher stopped before the receiver answered; not counted, sent again';
+
+/** Persistence of deliveries and their attempt log (Prisma in the app, in memory in unit tests). */
+export interface DeliveryStore {
+  /** The event's delivery, created pending on first sight. */
+  open(delivery: NewDelivery): Promise<DeliveryRecord>;
+  /** Gives a pending delivery its final status without an attempt (nothing to send). */
+  close(eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void>;
+  /**
+   * Atomically takes the lease on a pending delivery and logs the start of its next attempt (number
+   * `attempts + 1`, error "in progress"). An attempt left unfinished by a crashed worker is closed as
+   * interrupted first.
+   */
+  claimAttempt(input: { eventId: string; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim>;
+  /**
+   * Records the attempt's outcome and the delivery's new state, if this worker still holds the lease.
+   * Returns false when the lease was lost (another worker took over).
+   */
+  finishAttempt(
+    claim: { eventId: string; attemptId: bigint; leaseUntil: Date },
+    outcome: AttemptOutcome,
+    update: DeliveryUpdate,
+  ): Promise<boolean>;
+  /** A number's attempts, newest first. */
+  listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]>;
+}

@@ -1,0 +1,20 @@
+import { callCompletedEvent } from '../../test/factories/call-completed.factory';
+import { callCompletedWebhookBody, encodeBody } from './webhook-body';
+
+describe('callCompletedWebhookBody', () => {
+  it('keeps exactly the fields of spec part 6 and leaves internal ones out', () => {
+    const event = callCompletedEvent();
+    const body = callCompletedWebhookBody(event);
+
+    expect(Object.keys(body)).toEqual(['type', 'number_id', 'occurred_at', 'call']);
+    expect(Object.keys(body.call)).toEqual(['call_sid', 'caller', 'outcome', 'duration_sec', 'started_at', 'has_recording', 'has_transcript']);
+    const text = encodeBody(body).toString('utf8');
+    for (const internal of [event.data.account_id, event.data.phone_number, 'direction', '"status"']) expect(text).not.toContain(internal);
+  });
+
+  it('takes occurred_at from the event, so every attempt sends the same bytes', () => {
+    const event = callCompletedEvent({}, { occurred_at: '2026-01-02T03:04:05.000Z' });
+    expect(callCompletedWebhookBody(event).occurred_at).toBe('2026-01-02T03:04:05.000Z');
+    expect(encodeBody(callCompletedWebhookBody(event)).equals(encodeBody(callCompletedWebhookBody(event)))).toBe(true);
+  });
+});

@@ -1,0 +1,7 @@
+import './tracing';
+import { runService } from '@switchboard/messaging';
+import { createLogger } from '@switchboard/observability';
+import { createWebhookDispatcherApp } from './bootstrap';
+
+const logger = createLogger('webhook-dispatcher');
+void runService('webhook-dispatcher', logger, () => createWebhookDispatcherApp(process.env, logger));

@@ -1,0 +1,65 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { Resolver } from '@switchboard/egress';
+import { MessagingModule, messagingConfigFromEnv } from '@switchboard/messaging';
+import type { Logger } from '@switchboard/observability';
+import { PrismaModule } from '@switchboard/persistence';
+import { join } from 'node:path';
+import { DISPATCHER_CONFIG, DISPATCHER_LOGGER } from './config/tokens';
+import { loadWebhookDispatcherConfig } from './config/webhook-dispatcher.config';
+import { CallCompletedConsumer } from './deliveries/call-completed.consumer';
+import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
+import { DeliveriesNatsController } from './deliveries/deliveries.nats.controller';
+import { DeliveriesRepository } from './deliveries/deliveries.repository';
+import { DeliveryLogService } from './deliveries/delivery-log.service';
+import { HostLimiter } from './deliveries/host-limiter';
+import { WEBHOOK_RESOLVER, WebhookEgress, systemResolver } from './egress/webhook-egress';
+import { WebhookDispatcherPrisma } from './prisma/webhook-dispatcher-prisma';
+import { HttpsWebhookSender } from './webhook-sender/https-webhook-sender.adapter';
+import { WEBHOOK_SENDER } from './webhook-sender/webhook-sender.port';
+import { NatsWebhookTargets } from './webhook-target/nats-webhook-targets.adapter';
+import { WEBHOOK_TARGETS } from './webhook-target/webhook-targets.port';
+
+/** What an in-process host (tests, the e2e harness) may replace; a deployed dispatcher uses the defaults. */
+export interface WebhookDispatcherOverrides {
+  /** Resolves receiver host names (default: the system resolver). */
+  resolver?: Resolver;
+}
+
+export interface WebhookDispatcherOptions {
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  overrides?: WebhookDispatcherOverrides;
+}
+
+@Module({})
+export class WebhookDispatcherModule {
+  static forRoot({ env, logger, overrides = {} }: WebhookDispatcherOptions): DynamicModule {
+    const config = loadWebhookDispatcherConfig(env);
+    return {
+      module: WebhookDispatcherModule,
+      imports: [
+        MessagingModule.forRoot({ service: 'webhook-dispatcher', logger, config: messagingConfigFromEnv(env) }),
+        PrismaModule.forRoot({
+          client: WebhookDispatcherPrisma,
+          appName: 'webhook-dispatcher',
+          migrationsDir: join(__dirname, '..', 'prisma', 'migrations'),
+          env,
+        }),
+      ],
+      providers: [
+        { provide: DISPATCHER_CONFIG, useValue: config },
+        { provide: DISPATCHER_LOGGER, useValue: logger },
+        { provide: WEBHOOK_RESOLVER, useValue: overrides.resolver ?? systemResolver },
+        { provide: WEBHOOK_TARGETS, useClass: NatsWebhookTargets },
+        { provide: WEBHOOK_SENDER, useValue: new HttpsWebhookSender({ extraCa: config.testExtraCa }) },
+        WebhookEgress,
+        HostLimiter,
+        DeliveriesRepository,
+        DeliverCallCompleted,
+        CallCompletedConsumer,
+        DeliveryLogService,
+        DeliveriesNatsController,
+      ],
+    };
+  }
+}

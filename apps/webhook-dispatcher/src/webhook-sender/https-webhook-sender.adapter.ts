@@ -1,0 +1,100 @@
+import { request as httpsRequest, Agent } from 'node:https';
+import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import type { WebhookRequest, WebhookResponse, WebhookSender } from './webhook-sender.port';
+
+export interface HttpsWebhookSenderOptions {
+  /**
+   * A CA to trust on top of the system's, for in-process tests (`WEBHOOK_TEST_CA_FILE`). A deployed dispatcher
+   * trusts private receiver CAs through Node's own `NODE_EXTRA_CA_CERTS` instead.
+   */
+  extraCa?: string | Buffer;
+}
+
+/** The largest part of a response body read (and thrown away) before the connection is closed. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * POSTs over node:https to the address that passed the egress check: the socket goes to `target.address`,
+ * while the URL's host name is sent as `Host` and as the TLS server name and is what the certificate must
+ * name. No DNS lookup happens here, so a DNS answer that changes after the check cannot redirect the request;
+ * node:https never follows redirects. One fresh connection per attempt (no pooling across receivers).
+ */
+export class HttpsWebhookSender implements WebhookSender {
+  private readonly ca: (string | Buffer)[] | undefined;
+
+  constructor(options: HttpsWebhookSenderOptions = {}) {
+    this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
+  }
+
+  send({ target, body, headers, timeoutMs }: WebhookRequest): Promise<WebhookResponse> {
+    return new Promise<WebhookResponse>((resolve) => {
+      let settled = false;
+      const settle = (response: WebhookResponse): void => {
+        if (settled) return;
+        settled = true;
+        resolve(response);
+      };
+      const request = httpsRequest({
+        host: target.address,
+        family: target.family,
+        port: target.port,
+        // SNI carries names only; for an IP-literal URL the certificate is checked against the address.
+        servername: isIP(target.host) ? undefined : target.host,
+        method: 'POST',
+        path: `${target.url.pathname}${target.url.search}`,
+        headers: { ...headers, Host: target.url.host, 'Content-Length': String(body.length) },
+        agent: new Agent({ keepAlive: false, maxCachedSessions: 0 }),
+        ca: this.ca,
+      });
+      const timer = setTimeout(() => {
+        settle({ error: `timed out after ${timeoutMs} ms`, timedOut: true });
+        request.destroy();
+      }, timeoutMs);
+      request.on('response', (response) => {
+        clearTimeout(timer);
+        settle({ statusCode: response.statusCode ?? 0 });
+        // The answer is the status; the body is drained (up to a limit) and thrown away, never logged.
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > MAX_RESPONSE_BYTES) response.destroy();
+        });
+        response.on('error', () => undefined);
+        const cap = setTimeout(() => response.destroy(), timeoutMs);
+        cap.unref();
+        response.on('close', () => clearTimeout(cap));
+      });
+      request.on('error', (error) => {
+        clearTimeout(timer);
+        settle({ error: describeNetworkError(error) });
+      });
+      request.end(body);
+    });
+  }
+}
+
+/** A short reason for the delivery log, without anything secret (no headers, no body). */
+export function describeNetworkError(error: Error & { code?: string }): string {
+  const code = error.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset by the receiver';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'receiver unreachable';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'CERT_HAS_EXPIRED':
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `TLS certificate not trusted (${code})`;
+    default:
+      return code ? `request failed (${code})` : `request failed (${error.message})`;
+  }
+}

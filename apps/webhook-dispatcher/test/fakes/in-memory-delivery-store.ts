@@ -1,0 +1,99 @@
+import {
+  INTERRUPTED,
+  IN_PROGRESS,
+  type AttemptClaim,
+  type AttemptOutcome,
+  type AttemptRecord,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type DeliveryStore,
+  type DeliveryUpdate,
+  type NewDelivery,
+} from '../../src/deliveries/delivery-store';
+
+interface StoredAttempt extends AttemptRecord {
+  id: bigint;
+  finished_at: Date | null;
+}
+
+/** The DeliveryStore contract in memory, for unit tests of the use case (DeliveriesRepository is its twin). */
+export class InMemoryDeliveryStore implements DeliveryStore {
+  readonly deliveries = new Map<string, DeliveryRecord>();
+  readonly attempts: StoredAttempt[] = [];
+  private nextId = 1n;
+
+  async open(delivery: NewDelivery): Promise<DeliveryRecord> {
+    if (!this.deliveries.has(delivery.event_id)) {
+      this.deliveries.set(delivery.event_id, { ...delivery, status: 'pending', attempts: 0, next_attempt_at: null, lease_until: null });
+    }
+    return { ...this.deliveries.get(delivery.event_id)! };
+  }
+
+  async close(eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
+    const delivery = this.deliveries.get(eventId);
+    if (delivery?.status === 'pending') Object.assign(delivery, { status, lease_until: null });
+  }
+
+  async claimAttempt({ eventId, url, now, leaseUntil }: { eventId: string; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim> {
+    const delivery = this.deliveries.get(eventId)!;
+    if (delivery.status !== 'pending') return { kind: 'closed', status: delivery.status };
+    if (delivery.lease_until && delivery.lease_until > now) return { kind: 'busy', until: delivery.lease_until };
+    delivery.lease_until = leaseUntil;
+    let interrupted = 0;
+    for (const attempt of this.attempts) {
+      if (attempt.event_id === eventId && attempt.finished_at === null) {
+        Object.assign(attempt, { finished_at: now, error: INTERRUPTED });
+        interrupted += 1;
+      }
+    }
+    const id = this.nextId++;
+    const attempt = delivery.attempts + 1;
+    this.attempts.push({
+      id,
+      event_id: eventId,
+      call_sid: delivery.call_sid,
+      number_id: delivery.number_id,
+      url,
+      attempt,
+      status_code: null,
+      error: IN_PROGRESS,
+      attempted_at: now,
+      finished_at: null,
+    });
+    return { kind: 'claimed', attemptId: id, attempt, leaseUntil, interrupted };
+  }
+
+  async finishAttempt(
+    claim: { eventId: string; attemptId: bigint; leaseUntil: Date },
+    outcome: AttemptOutcome,
+    update: DeliveryUpdate,
+  ): Promise<boolean> {
+    const attempt = this.attempts.find((a) => a.id === claim.attemptId)!;
+    Object.assign(attempt, { status_code: outcome.status_code, error: outcome.error, finished_at: outcome.finished_at });
+    const delivery = this.deliveries.get(claim.eventId)!;
+    if (delivery.status !== 'pending' || delivery.lease_until?.getTime() !== claim.leaseUntil.getTime()) return false;
+    Object.assign(delivery, update, { lease_until: null });
+    return true;
+  }
+
+  async listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]> {
+    return this.attempts
+      .filter((a) => a.number_id === numberId)
+      .sort((a, b) => b.attempted_at.getTime() - a.attempted_at.getTime() || Number(b.id - a.id))
+      .slice(0, limit);
+  }
+
+  /** Test helper: the backoff of a pending event is over. */
+  backoffOver(eventId: string): void {
+    this.deliveries.get(eventId)!.next_attempt_at = new Date(0);
+  }
+
+  /** Test helper: the worker holding the event's lease died (its lease ran out, its attempt never finished). */
+  leaseExpired(eventId: string): void {
+    this.deliveries.get(eventId)!.lease_until = new Date(0);
+  }
+
+  attemptsOf(eventId: string): StoredAttempt[] {
+    return this.attempts.filter((a) => a.event_id === eventId);
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The public `call.completed` webhook body (spec part 6), exactly: what a receiver gets and what the signature
+ * covers. Built by webhook-dispatcher from the internal `CallCompletedData`, which carries more.
+ */
+export const CALL_COMPLETED_WEBHOOK_TYPE = 'call.completed';
+
+export interface CallCompletedWebhookBody {
+  type: typeof CALL_COMPLETED_WEBHOOK_TYPE;
+  number_id: string;
+  occurred_at: string;
+  call: {
+    call_sid: string;
+    caller: string;
+    outcome: string;
+    duration_sec: number;
+    started_at: string;
+    has_recording: boolean;
+    has_transcript: boolean;
+  };
+}
