@@ -6,7 +6,32 @@ import { join } from 'node:path';
 import { AccountsNatsController } from './accounts/accounts.nats.controller';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { AccountsService } from './accounts/accounts.service';
+import { AutoTopUpService } from './billing/auto-top-up.service';
+import { BillingCycleScheduler } from './billing/billing-cycle.scheduler';
+import { BillingCycleService } from './billing/billing-cycle.service';
+import { BillingNatsController } from './billing/billing.nats.controller';
+import { MonthlyCharges } from './billing/monthly-charges';
+import { OverdueSettlement } from './billing/overdue-settlement';
+import { loadNumbersBillingConfig, type NumbersBillingConfig } from './config/numbers-billing.config';
+import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from './config/tokens';
+import { SecretBox } from './crypto/secret-box';
+import { LedgerRepository } from './ledger/ledger.repository';
+import { NumberLifecycle } from './numbers/number-lifecycle';
+import { NumberOrdersRepository } from './numbers/number-orders.repository';
+import { NumbersNatsController } from './numbers/numbers.nats.controller';
+import { NumbersRepository } from './numbers/numbers.repository';
+import { NumbersService } from './numbers/numbers.service';
+import { ProvisioningService } from './numbers/provisioning.service';
+import { NumbersOutbox } from './outbox/numbers-outbox';
+import { PAYMENT_GATEWAY } from './payments/payment-gateway.port';
+import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
 import { NumbersBillingPrisma } from './prisma/numbers-billing-prisma';
+import { TalkTimeAllowance } from './talk-time/allowance';
+import { TalkTimeConsumer } from './talk-time/talk-time.consumer';
+import { TalkTimeService } from './talk-time/talk-time.service';
+import { SimulatedProviderNatsController } from './telephony/simulated-provider.nats.controller';
+import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
+import { TELEPHONY_PROVIDER } from './telephony/telephony-provider.port';
 
 export interface NumbersBillingOptions {
   env: NodeJS.ProcessEnv;
@@ -16,6 +41,13 @@ export interface NumbersBillingOptions {
 @Module({})
 export class NumbersBillingModule {
   static forRoot({ env, logger }: NumbersBillingOptions): DynamicModule {
+    const config = loadNumbersBillingConfig(env);
+    if (config.encryptionKeyFile) {
+      logger.warn({ file: config.encryptionKeyFile }, 'SECRETS_ENCRYPTION_KEY not set: using the development key kept in this file');
+    }
+    if (config.egress.allowedPrivateHosts.size > 0) {
+      logger.warn({ hosts: [...config.egress.allowedPrivateHosts] }, 'WEBHOOK_ALLOWED_PRIVATE_HOSTS is set: these hosts may receive webhooks on private addresses (local testing only)');
+    }
     return {
       module: NumbersBillingModule,
       imports: [
@@ -27,7 +59,37 @@ export class NumbersBillingModule {
           env,
         }),
       ],
-      providers: [AccountsRepository, AccountsService, AccountsNatsController],
+      providers: [
+        { provide: NUMBERS_BILLING_CONFIG, useValue: config },
+        { provide: NUMBERS_BILLING_LOGGER, useValue: logger },
+        { provide: SecretBox, useFactory: (c: NumbersBillingConfig) => new SecretBox(c.encryption), inject: [NUMBERS_BILLING_CONFIG] },
+        // Ports: the simulated adapters are the default (and the operator routes drive them).
+        SimulatedTelephonyAdapter,
+        { provide: TELEPHONY_PROVIDER, useExisting: SimulatedTelephonyAdapter },
+        SimulatedPaymentAdapter,
+        { provide: PAYMENT_GATEWAY, useExisting: SimulatedPaymentAdapter },
+        NumbersOutbox,
+        LedgerRepository,
+        AccountsRepository,
+        NumbersRepository,
+        NumberOrdersRepository,
+        NumberLifecycle,
+        MonthlyCharges,
+        OverdueSettlement,
+        AutoTopUpService,
+        TalkTimeAllowance,
+        TalkTimeService,
+        AccountsService,
+        ProvisioningService,
+        NumbersService,
+        BillingCycleService,
+        BillingCycleScheduler,
+        TalkTimeConsumer,
+        AccountsNatsController,
+        NumbersNatsController,
+        SimulatedProviderNatsController,
+        BillingNatsController,
+      ],
     };
   }
 }

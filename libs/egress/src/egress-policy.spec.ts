@@ -1,5 +1,5 @@
 import { classifyAddress, isPublicAddress } from './address-policy';
-import { EgressRefusedError, egressPolicyFromEnv, resolveWebhookTarget, type Resolver } from './egress-policy';
+import { EgressRefusedError, UnresolvableHostError, checkWebhookUrl, egressPolicyFromEnv, resolveWebhookTarget, type Resolver } from './egress-policy';
 
 const resolvesTo = (...addresses: string[]): Resolver => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 const noPolicy = egressPolicyFromEnv({});
@@ -49,5 +49,24 @@ describe('resolveWebhookTarget', () => {
     await expect(resolveWebhookTarget('https://127.0.0.1/', policy)).resolves.toMatchObject({ address: '127.0.0.1' });
     await expect(resolveWebhookTarget('https://receiver.test/', policy, resolvesTo('10.0.0.9'))).resolves.toMatchObject({ address: '10.0.0.9' });
     await expect(resolveWebhookTarget('https://other.test/', policy, resolvesTo('127.0.0.1'))).rejects.toThrow(EgressRefusedError);
+  });
+});
+
+describe('checkWebhookUrl (when a URL is set)', () => {
+  const fails: Resolver = async () => {
+    throw new Error('ENOTFOUND');
+  };
+
+  it('accepts a public URL and a name that does not resolve yet (checked again at every delivery)', async () => {
+    await expect(checkWebhookUrl('https://hooks.example.com/in', noPolicy, resolvesTo('93.184.216.34'))).resolves.toBeUndefined();
+    await expect(checkWebhookUrl('https://not-yet.example.com/in', noPolicy, fails)).resolves.toBeUndefined();
+    await expect(resolveWebhookTarget('https://not-yet.example.com/in', noPolicy, fails)).rejects.toBeInstanceOf(UnresolvableHostError);
+  });
+
+  it('refuses private literals, names resolving to private addresses, http and credentials', async () => {
+    await expect(checkWebhookUrl('https://10.0.0.1/', noPolicy)).rejects.toThrow(EgressRefusedError);
+    await expect(checkWebhookUrl('https://internal.example/', noPolicy, resolvesTo('192.168.0.10'))).rejects.toThrow(/not public/);
+    await expect(checkWebhookUrl('http://hooks.example.com/', noPolicy, resolvesTo('93.184.216.34'))).rejects.toThrow(/https/);
+    await expect(checkWebhookUrl('https://a:b@hooks.example.com/', noPolicy, resolvesTo('93.184.216.34'))).rejects.toThrow(/credentials/);
   });
 });

@@ -61,9 +61,9 @@ export async function resolveWebhookTarget(rawUrl: string, policy: EgressPolicy,
     try {
       addresses = await resolve(host);
     } catch {
-      throw new EgressRefusedError(`the host ${host} does not resolve`);
+      throw new UnresolvableHostError(host);
     }
-    if (addresses.length === 0) throw new EgressRefusedError(`the host ${host} does not resolve`);
+    if (addresses.length === 0) throw new UnresolvableHostError(host);
   }
   if (!exempt) {
     for (const { address } of addresses) {
@@ -73,6 +73,28 @@ export async function resolveWebhookTarget(rawUrl: string, policy: EgressPolicy,
   }
   const chosen = addresses[0];
   return { url, host, port, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+/**
+ * The check when a webhook URL is set (not when it is used): https, no credentials, not a private IP literal,
+ * and not a name that resolves to a private address. A name that does not resolve now is accepted: its DNS may
+ * not exist yet, and every delivery checks again with `resolveWebhookTarget` and connects only to what it checked.
+ */
+export async function checkWebhookUrl(rawUrl: string, policy: EgressPolicy, resolve: Resolver = systemResolver): Promise<void> {
+  try {
+    await resolveWebhookTarget(rawUrl, policy, resolve);
+  } catch (error) {
+    if (error instanceof UnresolvableHostError) return;
+    throw error;
+  }
+}
+
+/** The host has no address now (a refusal at send time, not at creation). */
+export class UnresolvableHostError extends EgressRefusedError {
+  constructor(host: string) {
+    super(`the host ${host} does not resolve`);
+    this.name = 'UnresolvableHostError';
+  }
 }
 
 /** Lower case, IPv6 brackets removed, a trailing dot dropped: the form hosts are compared in. */

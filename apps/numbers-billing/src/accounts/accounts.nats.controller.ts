@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   AccountsRpc,
@@ -8,7 +9,7 @@ import {
   type GetAccountQuery,
   type UpdateAccountCommand,
 } from '@switchboard/contracts';
-import { RpcHandler } from '@switchboard/messaging';
+import { RpcHandler, type RpcContext } from '@switchboard/messaging';
 import { AccountsService } from './accounts.service';
 
 /** Operator requests about accounts, forwarded by the gateway. */
@@ -27,12 +28,12 @@ export class AccountsNatsController {
   }
 
   @RpcHandler(AccountsRpc.update)
-  update(request: UpdateAccountCommand): Promise<AccountView> {
-    return this.accounts.update(request);
+  update(request: UpdateAccountCommand, ctx: RpcContext): Promise<AccountView> {
+    return this.accounts.update(request, { correlationId: ctx.requestId ?? randomUUID() });
   }
 
   @RpcHandler(AccountsRpc.credit)
-  credit(request: CreditAccountCommand): Promise<BalanceView> {
-    return this.accounts.credit(request);
+  credit(request: CreditAccountCommand, ctx: RpcContext): Promise<BalanceView> {
+    return this.accounts.credit(request, { correlationId: ctx.requestId ?? randomUUID() });
   }
 }

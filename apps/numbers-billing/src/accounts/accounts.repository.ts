@@ -1,37 +1,40 @@
 import { Injectable } from '@nestjs/common';
 import type { Tier } from '@switchboard/contracts';
-import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
 export interface AccountRecord {
   id: string;
   name: string;
-  balance_cents: bigint;
+  balance_millicents: bigint;
   tier: string;
   number_limit: number;
+  auto_top_up_threshold_cents: number | null;
+  auto_top_up_amount_cents: number | null;
+  allowance_exhausted_period: string | null;
   created_at: Date;
+}
+
+export interface AccountChanges {
+  tier?: Tier;
+  number_limit?: number;
+  auto_top_up_threshold_cents?: number | null;
+  auto_top_up_amount_cents?: number | null;
 }
 
 @Injectable()
 export class AccountsRepository {
   constructor(private readonly prisma: NumbersBillingPrisma) {}
 
-  create(account: { id: string; name: string; balance_cents: bigint; tier: Tier }): Promise<AccountRecord> {
-    return this.prisma.account.create({ data: account });
+  /** A new account with a zero balance (an opening balance is a ledger row, written by the caller). */
+  create(tx: Tx, account: { id: string; name: string; tier: Tier }): Promise<AccountRecord> {
+    return tx.account.create({ data: { ...account, balance_millicents: 0n } });
   }
 
-  find(id: string): Promise<AccountRecord | null> {
-    return this.prisma.account.findUnique({ where: { id } });
+  find(id: string, tx: Tx = this.prisma): Promise<AccountRecord | null> {
+    return tx.account.findUnique({ where: { id } });
   }
 
-  async update(id: string, changes: { tier?: Tier; number_limit?: number }): Promise<AccountRecord | null> {
-    const result = await this.prisma.account.updateMany({ where: { id }, data: changes });
-    return result.count === 0 ? null : this.find(id);
-  }
-
-  /** Adds to the balance atomically; null when the account does not exist. */
-  async credit(id: string, amountCents: bigint): Promise<bigint | null> {
-    const rows = await this.prisma.$queryRaw<{ balance_cents: bigint }[]>`
-      UPDATE accounts SET balance_cents = balance_cents + ${amountCents} WHERE id = ${id} RETURNING balance_cents`;
-    return rows[0]?.balance_cents ?? null;
+  update(tx: Tx, id: string, changes: AccountChanges): Promise<AccountRecord> {
+    return tx.account.update({ where: { id }, data: changes });
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   DEFAULT_NUMBER_LIMIT,
@@ -8,43 +9,98 @@ import {
   type CreditAccountCommand,
   type UpdateAccountCommand,
 } from '@switchboard/contracts';
+import type { EventCause } from '@switchboard/messaging';
+import { OverdueSettlement } from '../billing/overdue-settlement';
+import { LedgerRepository } from '../ledger/ledger.repository';
+import { centsToMillicents, millicentsToCents, toSafeNumber } from '../money/money';
+import { NumbersOutbox } from '../outbox/numbers-outbox';
+import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { TalkTimeAllowance } from '../talk-time/allowance';
 import { newAccountId } from './account-id';
-import { AccountsRepository, type AccountRecord } from './accounts.repository';
+import { AccountsRepository, type AccountChanges, type AccountRecord } from './accounts.repository';
 
+/** Operator requests about accounts and their money (operator contract). */
 @Injectable()
 export class AccountsService {
-  constructor(private readonly accounts: AccountsRepository) {}
+  constructor(
+    private readonly prisma: NumbersBillingPrisma,
+    private readonly accounts: AccountsRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly allowance: TalkTimeAllowance,
+    private readonly settlement: OverdueSettlement,
+    private readonly outbox: NumbersOutbox,
+  ) {}
 
+  /** An opening balance is written to the ledger as the account's first top-up. */
   async create(command: CreateAccountBody): Promise<AccountView> {
-    const account = await this.accounts.create({
-      id: newAccountId(),
-      name: command.name,
-      balance_cents: BigInt(command.balance_cents ?? 0),
-      tier: command.tier ?? 'starter',
+    const account = await this.prisma.$transaction(async (tx) => {
+      const created = await this.accounts.create(tx, { id: newAccountId(), name: command.name, tier: command.tier ?? 'starter' });
+      if (command.balance_cents) {
+        await this.ledger.post(tx, {
+          accountId: created.id,
+          kind: 'top_up',
+          reference: `top_up:opening:${created.id}`,
+          amountMillicents: centsToMillicents(command.balance_cents),
+          description: 'Opening balance',
+        });
+      }
+      return this.accounts.find(created.id, tx);
     });
-    return toView(account);
+    return toView(account!);
   }
 
   async get(accountId: string): Promise<AccountView> {
-    return toView(await this.require(accountId));
-  }
-
-  async update(command: UpdateAccountCommand): Promise<AccountView> {
-    const updated = await this.accounts.update(command.account_id, { tier: command.tier, number_limit: command.number_limit });
-    if (!updated) throw notFound();
-    return toView(updated);
-  }
-
-  async credit(command: CreditAccountCommand): Promise<BalanceView> {
-    const balance = await this.accounts.credit(command.account_id, BigInt(command.amount_cents));
-    if (balance === null) throw notFound();
-    return { balance_cents: Number(balance) };
-  }
-
-  private async require(accountId: string): Promise<AccountRecord> {
     const account = await this.accounts.find(accountId);
     if (!account) throw notFound();
-    return account;
+    return toView(account);
+  }
+
+  /** Tier, number limit and auto-top-up. A new tier re-judges this month's talk-time allowance at once. */
+  async update(command: UpdateAccountCommand, cause: EventCause): Promise<AccountView> {
+    const changes: AccountChanges = { tier: command.tier, number_limit: command.number_limit };
+    if (command.auto_top_up === null) {
+      changes.auto_top_up_threshold_cents = null;
+      changes.auto_top_up_amount_cents = null;
+    } else if (command.auto_top_up !== undefined) {
+      changes.auto_top_up_threshold_cents = command.auto_top_up.threshold_cents;
+      changes.auto_top_up_amount_cents = command.auto_top_up.amount_cents;
+    }
+    const updated = await this.prisma.$transaction(async (tx) => {
+      const locked = await this.ledger.lockAccount(tx, command.account_id);
+      if (!locked) throw notFound();
+      await this.accounts.update(tx, command.account_id, changes);
+      if (command.tier !== undefined && command.tier !== locked.tier) {
+        await this.allowance.reconcile(tx, { ...locked, tier: command.tier }, new Date(), cause);
+      }
+      return this.accounts.find(command.account_id, tx);
+    }, LOCKING_TX);
+    this.outbox.kick();
+    return toView(updated!);
+  }
+
+  /**
+   * A top-up written to the ledger. The account's past_due numbers then pay what they owe and answer again;
+   * the answer is the balance after that.
+   */
+  async credit(command: CreditAccountCommand, cause: EventCause): Promise<BalanceView> {
+    const posted = await this.prisma.$transaction(
+      (tx) =>
+        this.ledger.lockAccount(tx, command.account_id).then(async (account) => {
+          if (!account) throw notFound();
+          return this.ledger.post(tx, {
+            accountId: command.account_id,
+            kind: 'top_up',
+            reference: `top_up:${randomUUID()}`,
+            amountMillicents: centsToMillicents(command.amount_cents),
+            description: 'Credit by the operator',
+          });
+        }),
+      LOCKING_TX,
+    );
+    if (posted === null) throw new Error('a fresh top-up reference collided');
+    await this.settlement.settle(command.account_id, cause);
+    const account = await this.accounts.find(command.account_id);
+    return { balance_cents: toSafeNumber(millicentsToCents(account!.balance_millicents)) };
   }
 }
 
@@ -56,10 +112,13 @@ function toView(account: AccountRecord): AccountView {
   return {
     id: account.id,
     name: account.name,
-    balance_cents: Number(account.balance_cents),
+    balance_cents: toSafeNumber(millicentsToCents(account.balance_millicents)),
     tier: account.tier as AccountView['tier'],
     number_limit: account.number_limit ?? DEFAULT_NUMBER_LIMIT,
     created_at: account.created_at.toISOString(),
-    auto_top_up: null,
+    auto_top_up:
+      account.auto_top_up_threshold_cents !== null && account.auto_top_up_amount_cents !== null
+        ? { threshold_cents: account.auto_top_up_threshold_cents, amount_cents: account.auto_top_up_amount_cents }
+        : null,
   };
 }

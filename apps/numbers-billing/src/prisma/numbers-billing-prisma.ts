@@ -1,4 +1,13 @@
-import { PrismaClient } from '../generated/prisma/client';
+import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
 /** numbers-billing's Prisma client, injected by this class (see PrismaModule). */
 export { PrismaClient as NumbersBillingPrisma };
+
+/** The client inside an interactive transaction. */
+export type Tx = Prisma.TransactionClient;
+
+/**
+ * Options of the transactions that take row locks: waiting behind other requests for the same account is
+ * normal, so they may wait for a connection and run longer than Prisma's defaults (2 s, 5 s).
+ */
+export const LOCKING_TX = { maxWait: 15_000, timeout: 30_000 } as const;

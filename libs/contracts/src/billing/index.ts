@@ -1,2 +1,3 @@
 // Contracts of the billing domain: DTOs (class-validator + swagger), RPC descriptors, event descriptors.
-export {};
+export * from './billing.dto';
+export * from './billing.rpc';

@@ -55,7 +55,19 @@ export class NumberList {
 
 export class ListNumbersQuery extends CursorPageQuery {}
 
-export class ProvisionNumberCommand extends NumberCreate {}
+/** The `Idempotency-Key` header: 1 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * What the gateway sends numbers-billing: the body, plus the caller's `Idempotency-Key` when one was sent. A
+ * retry with the same key and body answers the first result without buying or charging again.
+ */
+export class ProvisionNumberCommand extends NumberCreate {
+  @IsOptional()
+  @IsString()
+  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotency_key must be 1 to 255 visible ASCII characters' })
+  idempotency_key?: string;
+}
 
 /** `DELETE /numbers/{id}`: `num_<n>` or `<n>` (spec part 4: both forms appear). */
 export class ReleaseNumberCommand {

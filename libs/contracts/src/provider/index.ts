@@ -1,2 +1,3 @@
-// Contracts of the provider domain: DTOs (class-validator + swagger), RPC descriptors, event descriptors.
-export {};
+// Contracts of the provider domain: operator controls of the simulated telephony provider.
+export * from './provider.dto';
+export * from './provider.rpc';

@@ -1,0 +1,2 @@
+export * from './idempotency.repository';
+export * from './idempotency.service';

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EventCause } from '@switchboard/messaging';
+import type { Logger } from 'pino';
+import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LedgerRepository } from '../ledger/ledger.repository';
+import { centsToMillicents } from '../money/money';
+import { PAYMENT_GATEWAY, PaymentDeclined, type PaymentGateway } from '../payments/payment-gateway.port';
+import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { OverdueSettlement } from './overdue-settlement';
+
+/** An attempt pending longer than this is presumed abandoned (a crash mid-payment) and is driven to its end. */
+export const ATTEMPT_LEASE_MS = 5 * 60_000;
+
+export type TopUpResult = 'not_configured' | 'not_needed' | 'in_progress' | 'succeeded' | 'failed';
+
+/**
+ * Auto-top-up (spec part 8): when a charge leaves the balance below the account's threshold, its amount is
+ * charged through the payment port and credited to the ledger. One attempt at a time per account; the attempt id
+ * is both the payment's idempotency key and the ledger reference, so a payment is never charged or credited
+ * twice. A declined payment is logged and tried again at the next drop, with a new attempt
+ * (docs/adr/0014-auto-top-up.md).
+ */
+@Injectable()
+export class AutoTopUpService {
+  constructor(
+    private readonly prisma: NumbersBillingPrisma,
+    private readonly ledger: LedgerRepository,
+    private readonly settlement: OverdueSettlement,
+    @Inject(PAYMENT_GATEWAY) private readonly payments: PaymentGateway,
+    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Called after every charge. Tops up when the balance is below the threshold, or when `uncoveredCharge` (a
+   * monthly charge the balance cannot cover counts as a drop whatever the threshold).
+   */
+  async afterCharge(accountId: string, cause: EventCause, options: { uncoveredCharge?: boolean } = {}): Promise<TopUpResult> {
+    const now = new Date();
+    const start = await this.prisma.$transaction(async (tx) => {
+      const account = await this.ledger.lockAccount(tx, accountId);
+      if (!account || account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null) return 'not_configured' as const;
+      const below = account.balance_millicents < centsToMillicents(account.auto_top_up_threshold_cents);
+      if (!below && !options.uncoveredCharge) return 'not_needed' as const;
+      const live = await tx.autoTopUpAttempt.count({
+        where: { account_id: accountId, status: 'pending', created_at: { gt: new Date(now.getTime() - ATTEMPT_LEASE_MS) } },
+      });
+      if (live > 0) return 'in_progress' as const;
+      const attempt = await tx.autoTopUpAttempt.create({
+        data: { id: randomUUID(), account_id: accountId, amount_cents: account.auto_top_up_amount_cents, status: 'pending', created_at: now },
+      });
+      return attempt;
+    }, LOCKING_TX);
+    if (typeof start === 'string') return start;
+    return this.pay(start, cause);
+  }
+
+  /** Drives attempts left pending past their lease to their end (same idempotency key: never charged twice). */
+  async recoverAbandoned(cause: EventCause, now: Date = new Date()): Promise<number> {
+    const stale = await this.prisma.autoTopUpAttempt.findMany({
+      where: { status: 'pending', created_at: { lte: new Date(now.getTime() - ATTEMPT_LEASE_MS) } },
+      take: 100,
+    });
+    for (const attempt of stale) await this.pay(attempt, cause);
+    return stale.length;
+  }
+
+  private async pay(attempt: { id: string; account_id: string; amount_cents: number }, cause: EventCause): Promise<TopUpResult> {
+    let paymentId: string;
+    try {
+      ({ paymentId } = await this.payments.charge({
+        customerRef: attempt.account_id,
+        amountCents: attempt.amount_cents,
+        idempotencyKey: attempt.id,
+        description: 'Switchboard auto-top-up',
+      }));
+    } catch (error) {
+      if (!(error instanceof PaymentDeclined)) {
+        // The outcome is unknown (the processor may have charged): the attempt stays pending and is asked again,
+        // with the same idempotency key, once its lease ends; no new attempt starts meanwhile.
+        this.logger.warn({ account_id: attempt.account_id, attempt_id: attempt.id, err: error }, 'auto-top-up payment outcome unknown; will ask again');
+        return 'in_progress';
+      }
+      await this.prisma.autoTopUpAttempt.updateMany({
+        where: { id: attempt.id, status: 'pending' },
+        data: { status: 'failed', error: (error as Error).message.slice(0, 500), finished_at: new Date() },
+      });
+      this.logger.warn({ account_id: attempt.account_id, attempt_id: attempt.id, err: error }, 'auto-top-up payment failed; will try again at the next drop');
+      return 'failed';
+    }
+    const credited = await this.prisma.$transaction(async (tx) => {
+      const claimed = await tx.autoTopUpAttempt.updateMany({
+        where: { id: attempt.id, status: 'pending' },
+        data: { status: 'succeeded', payment_id: paymentId, finished_at: new Date() },
+      });
+      if (claimed.count === 0) return false;
+      await this.ledger.post(tx, {
+        accountId: attempt.account_id,
+        kind: 'auto_top_up',
+        reference: `auto_top_up:${attempt.id}`,
+        amountMillicents: centsToMillicents(attempt.amount_cents),
+        description: `Auto-top-up of $${(attempt.amount_cents / 100).toFixed(2)} (payment ${paymentId})`,
+      });
+      return true;
+    }, LOCKING_TX);
+    if (credited) {
+      this.logger.info({ account_id: attempt.account_id, attempt_id: attempt.id, amount_cents: attempt.amount_cents }, 'auto-top-up credited');
+      await this.settlement.settle(attempt.account_id, cause);
+    }
+    return 'succeeded';
+  }
+}

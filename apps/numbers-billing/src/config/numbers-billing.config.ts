@@ -1,0 +1,42 @@
+import { egressPolicyFromEnv, type EgressPolicy } from '@switchboard/egress';
+import { loadEncryptionKeys, type EncryptionKeys } from '../crypto/encryption-keys';
+
+/** Every variable numbers-billing reads, validated once at start (a bad value stops it with a clear message). */
+export interface NumbersBillingConfig {
+  production: boolean;
+  /** Keys sealing webhook secrets at rest: the current one and older ones still accepted for reading. */
+  encryption: EncryptionKeys;
+  /** Where the development encryption key was written, when SECRETS_ENCRYPTION_KEY was not set. */
+  encryptionKeyFile: string | undefined;
+  /** How often the monthly billing cycle runs by itself; 0 turns the schedule off (the operator route still works). */
+  billingCycleIntervalMs: number;
+  /** The SSRF rule for webhook URLs (WEBHOOK_ALLOWED_PRIVATE_HOSTS). */
+  egress: EgressPolicy;
+  /** Numbers the simulated provider sells per area code when the operator has not set a stock. */
+  defaultProviderStock: number;
+}
+
+export class ConfigError extends Error {}
+
+const HOUR_MS = 3_600_000;
+
+export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): NumbersBillingConfig {
+  const production = env.NODE_ENV === 'production';
+  const { keys, file } = loadEncryptionKeys(env, production);
+  return {
+    production,
+    encryption: keys,
+    encryptionKeyFile: file,
+    billingCycleIntervalMs: nonNegativeInt(env, 'BILLING_CYCLE_INTERVAL_MS', env.NODE_ENV === 'test' ? 0 : HOUR_MS),
+    egress: egressPolicyFromEnv(env),
+    defaultProviderStock: nonNegativeInt(env, 'SIMULATED_PROVIDER_DEFAULT_STOCK', 100),
+  };
+}
+
+function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer (got "${raw}")`);
+  return value;
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import type { LedgerKind } from '@switchboard/contracts';
+import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
+
+export interface LedgerPosting {
+  accountId: string;
+  kind: LedgerKind;
+  /** Unique over the ledger: posting the same reference twice changes nothing the second time. */
+  reference: string;
+  /** Signed: credits are positive, charges negative. */
+  amountMillicents: bigint;
+  description: string;
+}
+
+export interface LockedAccount {
+  id: string;
+  balance_millicents: bigint;
+  tier: string;
+  number_limit: number;
+  auto_top_up_threshold_cents: number | null;
+  auto_top_up_amount_cents: number | null;
+  allowance_exhausted_period: string | null;
+}
+
+export interface LedgerRow {
+  id: bigint;
+  kind: string;
+  reference: string;
+  amount_millicents: bigint;
+  balance_after_millicents: bigint;
+  description: string;
+  created_at: Date;
+}
+
+/**
+ * The only way a balance changes: one ledger row and the balance update, in the caller's transaction, with the
+ * account row locked. So the balance is always the sum of the account's rows, and concurrent changes to one
+ * account happen one after the other.
+ */
+@Injectable()
+export class LedgerRepository {
+  constructor(private readonly prisma: NumbersBillingPrisma) {}
+
+  /** Locks the account row for the rest of the transaction (`SELECT … FOR UPDATE`); null when it does not exist. */
+  async lockAccount(tx: Tx, accountId: string): Promise<LockedAccount | null> {
+    const rows = await tx.$queryRaw<LockedAccount[]>`
+      SELECT id, balance_millicents, tier, number_limit, auto_top_up_threshold_cents, auto_top_up_amount_cents,
+             allowance_exhausted_period
+        FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Writes the row and moves the balance. Returns the balance after it, or null when a row with this reference
+   * already exists (nothing changed: the change was made before).
+   */
+  async post(tx: Tx, posting: LedgerPosting): Promise<bigint | null> {
+    const account = await this.lockAccount(tx, posting.accountId);
+    if (!account) throw new Error(`ledger: no account ${posting.accountId}`);
+    const after = account.balance_millicents + posting.amountMillicents;
+    const inserted = await tx.$queryRaw<{ id: bigint }[]>`
+      INSERT INTO ledger_entries (account_id, kind, reference, amount_millicents, balance_after_millicents, description)
+      VALUES (${posting.accountId}, ${posting.kind}, ${posting.reference}, ${posting.amountMillicents}, ${after}, ${posting.description})
+      ON CONFLICT (reference) DO NOTHING RETURNING id`;
+    if (inserted.length === 0) return null;
+    await tx.$executeRaw`UPDATE accounts SET balance_millicents = ${after} WHERE id = ${posting.accountId}`;
+    return after;
+  }
+
+  /** Newest first, after the row `startingAfter` (an id) when given. */
+  page(accountId: string, limit: number, startingAfter?: bigint): Promise<LedgerRow[]> {
+    return this.prisma.ledgerEntry.findMany({
+      where: { account_id: accountId, ...(startingAfter !== undefined ? { id: { lt: startingAfter } } : {}) },
+      orderBy: { id: 'desc' },
+      take: limit,
+      select: { id: true, kind: true, reference: true, amount_millicents: true, balance_after_millicents: true, description: true, created_at: true },
+    });
+  }
+
+  /** The balance and the ledger's sum, read in one snapshot (they are equal; tests and checks assert it). */
+  async reconcile(accountId: string): Promise<{ balance: bigint; ledgerSum: bigint } | null> {
+    const rows = await this.prisma.$queryRaw<{ balance: bigint; ledger_sum: bigint }[]>`
+      SELECT a.balance_millicents AS balance,
+             COALESCE((SELECT SUM(amount_millicents) FROM ledger_entries l WHERE l.account_id = a.id), 0)::bigint AS ledger_sum
+        FROM accounts a WHERE a.id = ${accountId}`;
+    return rows[0] ? { balance: rows[0].balance, ledgerSum: rows[0].ledger_sum } : null;
+  }
+}

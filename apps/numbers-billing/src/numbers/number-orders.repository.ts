@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { type Tx } from '../prisma/numbers-billing-prisma';
+
+export interface OrderRecord {
+  id: string;
+  account_id: string;
+  idempotency_key: string | null;
+  fingerprint: string;
+  status: string;
+  business_phone: string;
+  area_code: string;
+  webhook_url: string | null;
+  hold_millicents: bigint;
+  number_id: bigint | null;
+  failure_code: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * Provisioning orders. A pending order holds its price against the balance, the number limit and the velocity
+ * limit until it completes or fails; one left pending longer than the lease (a crash between buying and
+ * recording) stops holding and may be taken over by a retry with the same Idempotency-Key.
+ */
+export const ORDER_LEASE_MS = 2 * 60_000;
+
+@Injectable()
+export class NumberOrdersRepository {
+  async lockByKey(tx: Tx, accountId: string, idempotencyKey: string): Promise<OrderRecord | null> {
+    const rows = await tx.$queryRaw<OrderRecord[]>`
+      SELECT * FROM number_orders WHERE account_id = ${accountId} AND idempotency_key = ${idempotencyKey} FOR UPDATE`;
+    return rows[0] ?? null;
+  }
+
+  async lock(tx: Tx, id: string): Promise<OrderRecord | null> {
+    const rows = await tx.$queryRaw<OrderRecord[]>`SELECT * FROM number_orders WHERE id = ${id}::uuid FOR UPDATE`;
+    return rows[0] ?? null;
+  }
+
+  /** Holds of the account's pending orders within their lease, other than `exceptId`. */
+  async pendingHolds(tx: Tx, accountId: string, now: Date, exceptId: string): Promise<{ count: number; millicents: bigint }> {
+    const [row] = await tx.$queryRaw<{ count: bigint; millicents: bigint }[]>`
+      SELECT COUNT(*)::bigint AS count, COALESCE(SUM(hold_millicents), 0)::bigint AS millicents FROM number_orders
+       WHERE account_id = ${accountId} AND status = 'pending' AND id <> ${exceptId}::uuid
+         AND updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}`;
+    return { count: Number(row.count), millicents: row.millicents };
+  }
+
+  async create(tx: Tx, order: Omit<OrderRecord, 'status' | 'number_id' | 'failure_code' | 'created_at' | 'updated_at'>, now: Date): Promise<void> {
+    await tx.numberOrder.create({ data: { ...order, status: 'pending', created_at: now, updated_at: now } });
+  }
+
+  /** Pending again (a retry of a failed order, or a takeover of an abandoned one): its lease starts now. */
+  async renew(tx: Tx, id: string, now: Date): Promise<void> {
+    await tx.numberOrder.update({ where: { id }, data: { status: 'pending', failure_code: null, updated_at: now } });
+  }
+
+  async complete(tx: Tx, id: string, numberId: bigint): Promise<void> {
+    await tx.numberOrder.update({ where: { id }, data: { status: 'completed', number_id: numberId } });
+  }
+
+  async fail(tx: Tx, id: string, code: string): Promise<void> {
+    await tx.numberOrder.updateMany({ where: { id, status: 'pending' }, data: { status: 'failed', failure_code: code } });
+  }
+}
+
+export function isLeaseLive(order: OrderRecord, now: Date): boolean {
+  return order.updated_at.getTime() > now.getTime() - ORDER_LEASE_MS;
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
+import type { NumberRecord } from './number-record';
+
+const NUMBER_COLUMNS = `id, account_id, phone_number, business_phone, area_code, status, webhook_url, webhook_secret_key_id,
+  webhook_secret_ciphertext, periods_charged, next_charge_at, past_due_since, released_at, version, created_at`;
+
+/** Sort key of the list: active first, then past_due, then released. */
+const STATUS_RANK = `CASE status WHEN 'active' THEN 0 WHEN 'past_due' THEN 1 ELSE 2 END`;
+
+export interface NewNumber {
+  id: bigint;
+  account_id: string;
+  phone_number: string;
+  business_phone: string;
+  area_code: string;
+  webhook_url: string | null;
+  webhook_secret_key_id: string;
+  webhook_secret_ciphertext: string;
+  next_charge_at: Date;
+  created_at: Date;
+}
+
+@Injectable()
+export class NumbersRepository {
+  constructor(private readonly prisma: NumbersBillingPrisma) {}
+
+  /** The next `<n>` of `num_<n>`, from the table's sequence (taken before insert so the secret can be bound to it). */
+  async nextId(tx: Tx): Promise<bigint> {
+    const [row] = await tx.$queryRaw<{ id: bigint }[]>`SELECT nextval(pg_get_serial_sequence('numbers', 'id')) AS id`;
+    return row.id;
+  }
+
+  async insert(tx: Tx, number: NewNumber): Promise<NumberRecord> {
+    return tx.phoneNumber.create({ data: { ...number, status: 'active', periods_charged: 1, version: 1n } });
+  }
+
+  find(id: bigint): Promise<NumberRecord | null> {
+    return this.prisma.phoneNumber.findUnique({ where: { id } });
+  }
+
+  /** Locks one of the account's numbers for the rest of the transaction; null when it is not the account's. */
+  async lockOwned(tx: Tx, accountId: string, id: bigint): Promise<NumberRecord | null> {
+    const rows = await tx.$queryRawUnsafe<NumberRecord[]>(
+      `SELECT ${NUMBER_COLUMNS} FROM numbers WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+      id,
+      accountId,
+    );
+    return rows[0] ?? null;
+  }
+
+  async lock(tx: Tx, id: bigint): Promise<NumberRecord | null> {
+    const rows = await tx.$queryRawUnsafe<NumberRecord[]>(`SELECT ${NUMBER_COLUMNS} FROM numbers WHERE id = $1 FOR UPDATE`, id);
+    return rows[0] ?? null;
+  }
+
+  /** The account's numbers in `statuses`, locked, oldest first. */
+  async lockAccountNumbers(tx: Tx, accountId: string, statuses: string[]): Promise<NumberRecord[]> {
+    return tx.$queryRawUnsafe<NumberRecord[]>(
+      `SELECT ${NUMBER_COLUMNS} FROM numbers WHERE account_id = $1 AND status = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+      accountId,
+      statuses,
+    );
+  }
+
+  async update(tx: Tx, id: bigint, changes: Partial<Pick<NumberRecord, 'status' | 'periods_charged' | 'next_charge_at' | 'past_due_since' | 'released_at'>>): Promise<NumberRecord> {
+    return tx.phoneNumber.update({ where: { id }, data: { ...changes, version: { increment: 1n } } });
+  }
+
+  /** Billing progress: not part of the published state, so no new version. */
+  async advancePeriod(tx: Tx, id: bigint, periodsCharged: number, nextChargeAt: Date): Promise<NumberRecord> {
+    return tx.phoneNumber.update({ where: { id }, data: { periods_charged: periodsCharged, next_charge_at: nextChargeAt } });
+  }
+
+  /** A new version without other changes (the published state changed through the account, e.g. answering). */
+  async bumpVersion(tx: Tx, id: bigint): Promise<NumberRecord> {
+    return tx.phoneNumber.update({ where: { id }, data: { version: { increment: 1n } } });
+  }
+
+  /** Page of the account's numbers: active first, then past_due, then released; newest first within each. */
+  async page(accountId: string, limit: number, after?: { rank: number; id: bigint }): Promise<NumberRecord[]> {
+    if (!after) {
+      return this.prisma.$queryRawUnsafe<NumberRecord[]>(
+        `SELECT ${NUMBER_COLUMNS} FROM numbers WHERE account_id = $1 ORDER BY ${STATUS_RANK}, id DESC LIMIT $2`,
+        accountId,
+        limit,
+      );
+    }
+    return this.prisma.$queryRawUnsafe<NumberRecord[]>(
+      `SELECT ${NUMBER_COLUMNS} FROM numbers
+        WHERE account_id = $1 AND (${STATUS_RANK} > $2 OR (${STATUS_RANK} = $2 AND id < $3))
+        ORDER BY ${STATUS_RANK}, id DESC LIMIT $4`,
+      accountId,
+      after.rank,
+      after.id,
+      limit,
+    );
+  }
+
+  /** Numbers that count against the limit (active and past_due). */
+  countHeld(tx: Tx, accountId: string): Promise<number> {
+    return tx.phoneNumber.count({ where: { account_id: accountId, status: { in: ['active', 'past_due'] } } });
+  }
+
+  /** Numbers provisioned since `since` (whatever became of them): the velocity limit counts them. */
+  countProvisionedSince(tx: Tx, accountId: string, since: Date): Promise<number> {
+    return tx.phoneNumber.count({ where: { account_id: accountId, created_at: { gte: since } } });
+  }
+
+  async setSealedSecret(id: bigint, expectedKeyId: string, sealed: { keyId: string; ciphertext: string }): Promise<boolean> {
+    const result = await this.prisma.phoneNumber.updateMany({
+      where: { id, webhook_secret_key_id: expectedKeyId },
+      data: { webhook_secret_key_id: sealed.keyId, webhook_secret_ciphertext: sealed.ciphertext },
+    });
+    return result.count === 1;
+  }
+
+  /** Numbers whose secret is sealed with another key than `keyId` (to be sealed again after a rotation). */
+  findSealedWithOtherKey(keyId: string, take: number): Promise<NumberRecord[]> {
+    return this.prisma.phoneNumber.findMany({ where: { webhook_secret_key_id: { not: keyId } }, take, orderBy: { id: 'asc' } });
+  }
+
+  /** Released numbers the provider has not yet confirmed releasing. */
+  findUnreleasedAtProvider(take: number): Promise<{ id: bigint; phone_number: string }[]> {
+    return this.prisma.phoneNumber.findMany({
+      where: { status: 'released', provider_released_at: null },
+      select: { id: true, phone_number: true },
+      take,
+      orderBy: { id: 'asc' },
+    });
+  }
+
+  async markReleasedAtProvider(id: bigint): Promise<void> {
+    await this.prisma.phoneNumber.update({ where: { id }, data: { provider_released_at: new Date() } });
+  }
+}
+
+export function statusRank(status: string): number {
+  return status === 'active' ? 0 : status === 'past_due' ? 1 : 2;
+}

@@ -1,0 +1,218 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  NumberProvisionedEvent,
+  ServiceError,
+  areaCodeOf,
+  type NumberCreated,
+  type ProvisionNumberCommand,
+} from '@switchboard/contracts';
+import { EgressRefusedError, checkWebhookUrl } from '@switchboard/egress';
+import type { EventCause, RpcContext } from '@switchboard/messaging';
+import type { Logger } from 'pino';
+import { AutoTopUpService } from '../billing/auto-top-up.service';
+import { periodStart } from '../billing/billing-periods';
+import { monthReference } from '../billing/monthly-charges';
+import type { NumbersBillingConfig } from '../config/numbers-billing.config';
+import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
+import { LedgerRepository } from '../ledger/ledger.repository';
+import { NUMBER_MONTHLY_PRICE_MILLICENTS } from '../money/money';
+import { NumbersOutbox } from '../outbox/numbers-outbox';
+import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { NoNumbersAvailable, TELEPHONY_PROVIDER, type TelephonyProvider } from '../telephony/telephony-provider.port';
+import { formatNumberId } from './number-id';
+import { NumberLifecycle } from './number-lifecycle';
+import { NumberOrdersRepository, isLeaseLive, type OrderRecord } from './number-orders.repository';
+import { secretContext, toNumberView, type NumberRecord } from './number-record';
+import { NumbersRepository } from './numbers.repository';
+
+export const VELOCITY_LIMIT = 3;
+export const VELOCITY_WINDOW_MS = 3_600_000;
+
+type Begin = { kind: 'buy'; order: OrderRecord } | { kind: 'replay'; numberId: bigint };
+
+/**
+ * `POST /numbers` (spec parts 3, 4, 7, 8). Three steps, so no lock is held while the provider is asked:
+ * 1. with the account row locked, check the balance (402), the number limit and the velocity limit (429), counting
+ *    orders still in flight, and record a pending order that holds $5;
+ * 2. buy at the provider (409 `no_numbers`, 503 `provider_unavailable`: the order fails, nothing is charged);
+ * 3. with the account locked again, store the number, charge its first month and publish `number.provisioned`.
+ * Concurrent requests are serialised on the account row in steps 1 and 3, so they cannot spend the same dollars
+ * twice or pass a limit together (docs/adr/0011-provisioning-orders-and-idempotency.md).
+ */
+@Injectable()
+export class ProvisioningService {
+  constructor(
+    private readonly prisma: NumbersBillingPrisma,
+    private readonly ledger: LedgerRepository,
+    private readonly numbers: NumbersRepository,
+    private readonly orders: NumberOrdersRepository,
+    private readonly lifecycle: NumberLifecycle,
+    private readonly outbox: NumbersOutbox,
+    private readonly secrets: SecretBox,
+    private readonly autoTopUp: AutoTopUpService,
+    @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
+    @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
+    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async provision(command: ProvisionNumberCommand, ctx: RpcContext): Promise<NumberCreated> {
+    const accountId = requireAccount(ctx);
+    const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
+    const areaCode = command.area_code ?? areaCodeOf(command.business_phone);
+    if (command.webhook_url !== undefined) await this.checkWebhookUrl(command.webhook_url);
+
+    const begin = await this.begin(accountId, command, areaCode);
+    if (begin.kind === 'replay') return this.replay(begin.numberId);
+    const { order } = begin;
+
+    let phoneNumber: string;
+    try {
+      ({ phoneNumber } = await this.provider.buyNumber({ areaCode, orderRef: order.id }));
+    } catch (error) {
+      const noStock = error instanceof NoNumbersAvailable;
+      await this.orders.fail(this.prisma, order.id, noStock ? 'no_numbers' : 'provider_unavailable');
+      if (noStock) throw new ServiceError('no_numbers', `No numbers are available in area code ${areaCode}.`);
+      this.logger.warn({ err: error, order_id: order.id, area_code: areaCode }, 'provider purchase failed');
+      throw new ServiceError('provider_unavailable', 'The telephony provider is unavailable; nothing was charged. Retry shortly (with the same Idempotency-Key).');
+    }
+
+    const created = await this.complete(order, phoneNumber, cause);
+    this.outbox.kick();
+    if (created.kind === 'replay') return this.replay(created.numberId);
+    await this.autoTopUp.afterCharge(accountId, cause).catch((err) => this.logger.error({ err, account_id: accountId }, 'auto-top-up check failed'));
+    return { ...toNumberView(created.number), webhook_secret: created.secret };
+  }
+
+  /**
+   * 400 `invalid_request` naming `webhook_url` unless it is https and not private (ADR 0019): a private IP
+   * literal or a name resolving to a private address is refused; a name that does not resolve yet is accepted,
+   * since every delivery checks again.
+   */
+  private async checkWebhookUrl(url: string): Promise<void> {
+    try {
+      await checkWebhookUrl(url, this.config.egress);
+    } catch (error) {
+      if (error instanceof EgressRefusedError) throw new ServiceError('invalid_request', `webhook_url is not allowed: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private begin(accountId: string, command: ProvisionNumberCommand, areaCode: string): Promise<Begin> {
+    const now = new Date();
+    const fingerprint = fingerprintOf(command);
+    return this.prisma.$transaction(async (tx): Promise<Begin> => {
+      const account = await this.ledger.lockAccount(tx, accountId);
+      if (!account) throw new ServiceError('unauthorized', 'The account of this key no longer exists.');
+
+      let order: OrderRecord | null = null;
+      if (command.idempotency_key !== undefined) {
+        order = await this.orders.lockByKey(tx, accountId, command.idempotency_key);
+        if (order && order.fingerprint !== fingerprint) {
+          throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with another request body; use a new key.');
+        }
+        if (order?.status === 'completed' && order.number_id !== null) return { kind: 'replay', numberId: order.number_id };
+        if (order?.status === 'pending' && isLeaseLive(order, now)) {
+          throw new ServiceError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.');
+        }
+      }
+
+      const orderId = order?.id ?? randomUUID();
+      const holds = await this.orders.pendingHolds(tx, accountId, now, orderId);
+      if (account.balance_millicents - holds.millicents < NUMBER_MONTHLY_PRICE_MILLICENTS) {
+        throw new ServiceError('insufficient_balance', 'The balance must be at least $5.00 to provision a number.');
+      }
+      const held = await this.numbers.countHeld(tx, accountId);
+      if (held + holds.count >= account.number_limit) {
+        throw new ServiceError('number_limit', `The account already has ${account.number_limit} active numbers, its limit.`);
+      }
+      const recent = await this.numbers.countProvisionedSince(tx, accountId, new Date(now.getTime() - VELOCITY_WINDOW_MS));
+      if (recent + holds.count >= VELOCITY_LIMIT) {
+        throw new ServiceError('provision_velocity', `At most ${VELOCITY_LIMIT} numbers can be provisioned per hour; retry later.`);
+      }
+
+      if (order) {
+        // A failed order retried, or an abandoned one taken over: same id, so the provider answers the same number.
+        await this.orders.renew(tx, order.id, now);
+        return { kind: 'buy', order: { ...order, status: 'pending', updated_at: now } };
+      }
+      const fresh = {
+        id: orderId,
+        account_id: accountId,
+        idempotency_key: command.idempotency_key ?? null,
+        fingerprint,
+        business_phone: command.business_phone,
+        area_code: areaCode,
+        webhook_url: command.webhook_url ?? null,
+        hold_millicents: NUMBER_MONTHLY_PRICE_MILLICENTS,
+      };
+      await this.orders.create(tx, fresh, now);
+      return {
+        kind: 'buy',
+        order: { ...fresh, status: 'pending', number_id: null, failure_code: null, created_at: now, updated_at: now },
+      };
+    }, LOCKING_TX);
+  }
+
+  private complete(
+    order: OrderRecord,
+    phoneNumber: string,
+    cause: EventCause,
+  ): Promise<{ kind: 'created'; number: NumberRecord; secret: string } | { kind: 'replay'; numberId: bigint }> {
+    return this.prisma.$transaction(async (tx) => {
+      const account = await this.ledger.lockAccount(tx, order.account_id);
+      const current = await this.orders.lock(tx, order.id);
+      if (!account || !current) throw new Error(`order ${order.id} or its account vanished`);
+      if (current.status === 'completed' && current.number_id !== null) return { kind: 'replay' as const, numberId: current.number_id };
+
+      const createdAt = new Date();
+      const id = await this.numbers.nextId(tx);
+      const secret = newWebhookSecret();
+      const sealed = this.secrets.seal(secret, secretContext(id));
+      const number = await this.numbers.insert(tx, {
+        id,
+        account_id: order.account_id,
+        phone_number: phoneNumber,
+        business_phone: order.business_phone,
+        area_code: order.area_code,
+        webhook_url: order.webhook_url,
+        webhook_secret_key_id: sealed.keyId,
+        webhook_secret_ciphertext: sealed.ciphertext,
+        next_charge_at: periodStart(createdAt, 1),
+        created_at: createdAt,
+      });
+      // The hold becomes the charge. Step 1 guaranteed it against every other order; only talk time billed in
+      // between could have lowered the balance, and a call already taken is billed regardless.
+      await this.ledger.post(tx, {
+        accountId: order.account_id,
+        kind: 'number_month',
+        reference: monthReference(id, 0),
+        amountMillicents: -NUMBER_MONTHLY_PRICE_MILLICENTS,
+        description: `${formatNumberId(id)} (${phoneNumber}) month 1, from ${createdAt.toISOString()}`,
+      });
+      await this.orders.complete(tx, order.id, id);
+      await this.lifecycle.publish(tx, NumberProvisionedEvent, number, account, cause);
+      return { kind: 'created' as const, number, secret };
+    }, LOCKING_TX);
+  }
+
+  /** The first answer again, for a retry with the same Idempotency-Key: nothing is bought or charged. */
+  private async replay(numberId: bigint): Promise<NumberCreated> {
+    const number = await this.numbers.find(numberId);
+    if (!number) throw new Error(`order refers to a missing number ${numberId}`);
+    const secret = this.secrets.open({ keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext }, secretContext(number.id));
+    return { ...toNumberView(number), webhook_secret: secret };
+  }
+}
+
+export function requireAccount(ctx: RpcContext): string {
+  if (!ctx.accountId) throw new ServiceError('unauthorized', 'This request needs an authenticated account.');
+  return ctx.accountId;
+}
+
+/** The request as the Idempotency-Key is bound to it: the body's fields, absent ones as null. */
+export function fingerprintOf(command: ProvisionNumberCommand): string {
+  const body = [command.business_phone, command.area_code ?? null, command.webhook_url ?? null];
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}

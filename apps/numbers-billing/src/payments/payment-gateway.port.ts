@@ -1,0 +1,25 @@
+/**
+ * Card payments for auto-top-up. Card data never reaches Switchboard: the card is kept by the processor (entered
+ * on the processor's own form), and we charge the customer's payment method there by reference. A charge carries
+ * an idempotency key; the processor answers a repeated key with the first result and never charges it twice.
+ */
+export interface PaymentGateway {
+  /** Resolves with the processor's payment id, or throws `PaymentDeclined` / `PaymentUnavailable`. */
+  charge(request: { customerRef: string; amountCents: number; idempotencyKey: string; description: string }): Promise<{ paymentId: string }>;
+}
+
+export const PAYMENT_GATEWAY = Symbol('PAYMENT_GATEWAY');
+
+export class PaymentDeclined extends Error {
+  constructor(message = 'the payment was declined') {
+    super(message);
+    this.name = 'PaymentDeclined';
+  }
+}
+
+export class PaymentUnavailable extends Error {
+  constructor(message = 'the payment processor is unavailable') {
+    super(message);
+    this.name = 'PaymentUnavailable';
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import type { Tier } from '@switchboard/contracts';
+import type { EventCause } from '@switchboard/messaging';
+import { allowancePeriod } from '../billing/billing-periods';
+import type { LockedAccount } from '../ledger/ledger.repository';
+import { TIER_TERMS } from '../money/money';
+import { NumberLifecycle } from '../numbers/number-lifecycle';
+import type { Tx } from '../prisma/numbers-billing-prisma';
+
+/**
+ * A tier's monthly minutes are an allowance of answered talk time per calendar month (UTC). Once used up, the
+ * agent stops answering the account's numbers (`answering: false`; calls ring through to `business_phone`) until
+ * the next month or a tier with more minutes (docs/adr/0013-talk-time-allowance.md).
+ */
+@Injectable()
+export class TalkTimeAllowance {
+  constructor(private readonly lifecycle: NumberLifecycle) {}
+
+  /** Adds the call's seconds to the month's usage and returns the new total. */
+  async addUsage(tx: Tx, accountId: string, period: string, seconds: number): Promise<bigint> {
+    const [row] = await tx.$queryRaw<{ seconds: bigint }[]>`
+      INSERT INTO talk_time_usage (account_id, period, seconds) VALUES (${accountId}, ${period}, ${BigInt(seconds)})
+      ON CONFLICT (account_id, period) DO UPDATE SET seconds = talk_time_usage.seconds + EXCLUDED.seconds
+      RETURNING seconds`;
+    return row.seconds;
+  }
+
+  async usage(tx: Tx, accountId: string, period: string): Promise<bigint> {
+    const row = await tx.talkTimeUsage.findUnique({ where: { account_id_period: { account_id: accountId, period } } });
+    return row?.seconds ?? 0n;
+  }
+
+  /**
+   * Brings the account's answering state in line with its usage of the current month (`now`'s) under its tier:
+   * marks the allowance used up, or renews it (a new month, a bigger tier). Publishes `number.updated` for its
+   * active numbers when answering changes. The account row must be locked by the caller.
+   */
+  async reconcile(tx: Tx, account: LockedAccount, now: Date, cause: EventCause): Promise<'exhausted' | 'renewed' | 'unchanged'> {
+    const period = allowancePeriod(now);
+    const minutes = TIER_TERMS[account.tier as Tier].monthlyMinutes;
+    const used = await this.usage(tx, account.id, period);
+    const exhausted = minutes !== null && used >= BigInt(minutes * 60);
+    const wanted = exhausted ? period : null;
+    if (account.allowance_exhausted_period === wanted) return 'unchanged';
+    await tx.account.update({ where: { id: account.id }, data: { allowance_exhausted_period: wanted } });
+    account.allowance_exhausted_period = wanted;
+    await this.lifecycle.answeringChanged(tx, account.id, account, cause);
+    return wanted !== null ? 'exhausted' : 'renewed';
+  }
+}

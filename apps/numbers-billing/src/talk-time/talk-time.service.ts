@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CallCompletedData, EventEnvelope, Tier } from '@switchboard/contracts';
+import type { EventCause } from '@switchboard/messaging';
+import type { Logger } from 'pino';
+import { AutoTopUpService } from '../billing/auto-top-up.service';
+import { allowancePeriod } from '../billing/billing-periods';
+import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LedgerRepository } from '../ledger/ledger.repository';
+import { talkTimeCharge, TIER_TERMS } from '../money/money';
+import { NumbersOutbox } from '../outbox/numbers-outbox';
+import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { TalkTimeAllowance } from './allowance';
+
+export type TalkTimeOutcome = 'billed' | 'duplicate' | 'unknown_account' | 'nothing_to_bill';
+
+/** The ledger reference of a call's talk time: unique, so a call is billed once however often it is delivered. */
+export function talkTimeReference(callSid: string): string {
+  return `talk_time:${callSid}`;
+}
+
+/**
+ * Talk time (spec part 8): each completed call is billed by the second at the account's tier rate, once per call
+ * SID, and counted against the month's allowance of the month the call started in.
+ */
+@Injectable()
+export class TalkTimeService {
+  constructor(
+    private readonly prisma: NumbersBillingPrisma,
+    private readonly ledger: LedgerRepository,
+    private readonly allowance: TalkTimeAllowance,
+    private readonly outbox: NumbersOutbox,
+    private readonly autoTopUp: AutoTopUpService,
+    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async bill(event: EventEnvelope<CallCompletedData>): Promise<TalkTimeOutcome> {
+    const call = event.data;
+    if (call.duration_sec === 0) return 'nothing_to_bill';
+    const cause: EventCause = { correlationId: event.correlation_id, causationId: event.id };
+    const outcome = await this.prisma.$transaction(async (tx): Promise<TalkTimeOutcome> => {
+      const account = await this.ledger.lockAccount(tx, call.account_id);
+      if (!account) return 'unknown_account';
+      const tier = account.tier as Tier;
+      const amount = talkTimeCharge(call.duration_sec, tier);
+      const rate = TIER_TERMS[tier].ratePerMinuteMillicents;
+      const after = await this.ledger.post(tx, {
+        accountId: account.id,
+        kind: 'talk_time',
+        reference: talkTimeReference(call.call_sid),
+        amountMillicents: -amount,
+        description: `Call ${call.call_sid} on ${call.number_id}: ${call.duration_sec} s at ${Number(rate) / 1000}¢/min (${tier})`,
+      });
+      if (after === null) return 'duplicate';
+      account.balance_millicents = after;
+      const startedAt = new Date(call.started_at);
+      await this.allowance.addUsage(tx, account.id, allowancePeriod(startedAt), call.duration_sec);
+      // Usage is judged for the current month; a call reported late adds to its own month's usage only.
+      await this.allowance.reconcile(tx, account, new Date(), cause);
+      return 'billed';
+    }, LOCKING_TX);
+    if (outcome === 'unknown_account') this.logger.warn({ call_sid: call.call_sid, account_id: call.account_id }, 'call.completed for an unknown account; not billed');
+    if (outcome === 'billed') {
+      this.outbox.kick();
+      await this.autoTopUp.afterCharge(call.account_id, cause).catch((err) => this.logger.error({ err, account_id: call.account_id }, 'auto-top-up check failed'));
+    }
+    return outcome;
+  }
+}

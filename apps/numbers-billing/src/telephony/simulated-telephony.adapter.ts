@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { NumbersBillingConfig } from '../config/numbers-billing.config';
+import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
+import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { firstFreeNumber } from './phone-pool';
+import { NoNumbersAvailable, ProviderUnavailable, type TelephonyProvider } from './telephony-provider.port';
+
+const FAULTS_ROW = 1;
+
+/**
+ * The simulated telephony provider: sells numbers per area code from a stock the operator sets
+ * (`PUT /admin/provider/stock/{area_code}`; a generous default otherwise), fails the next N purchases on demand
+ * (`PUT /admin/provider/faults`), and keeps every number it sold in its own tables (`simulated_provider_*`).
+ * A purchase locks the area code's stock row, so concurrent purchases never sell one number twice or oversell.
+ */
+@Injectable()
+export class SimulatedTelephonyAdapter implements TelephonyProvider {
+  constructor(
+    private readonly prisma: NumbersBillingPrisma,
+    @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
+  ) {}
+
+  async buyNumber({ areaCode, orderRef }: { areaCode: string; orderRef: string }): Promise<{ phoneNumber: string }> {
+    const already = await this.prisma.simulatedProviderNumber.findUnique({ where: { order_ref: orderRef } });
+    if (already && already.status === 'sold') return { phoneNumber: already.phone_number };
+
+    // A fault is used up by the attempt it fails, so it is taken in its own statement (committed), not rolled back.
+    const faults = await this.prisma.$queryRaw<{ provision_failures: number }[]>`
+      UPDATE simulated_provider_faults SET provision_failures = provision_failures - 1
+       WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`;
+    if (faults.length > 0) throw new ProviderUnavailable('the simulated provider failed this purchase (operator fault injection)');
+
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`
+        INSERT INTO simulated_provider_stock (area_code, available, updated_at)
+        VALUES (${areaCode}, ${this.config.defaultProviderStock}, now()) ON CONFLICT (area_code) DO NOTHING`;
+      const [stock] = await tx.$queryRaw<{ available: number }[]>`
+        SELECT available FROM simulated_provider_stock WHERE area_code = ${areaCode} FOR UPDATE`;
+      if (stock.available <= 0) throw new NoNumbersAvailable(areaCode);
+
+      const sold = await tx.simulatedProviderNumber.findMany({ where: { area_code: areaCode, status: 'sold' }, select: { phone_number: true } });
+      const phoneNumber = firstFreeNumber(areaCode, new Set(sold.map((row) => row.phone_number)));
+      if (!phoneNumber) throw new NoNumbersAvailable(areaCode);
+
+      await tx.simulatedProviderStock.update({ where: { area_code: areaCode }, data: { available: { decrement: 1 } } });
+      const now = new Date();
+      await tx.simulatedProviderNumber.upsert({
+        where: { phone_number: phoneNumber },
+        create: { phone_number: phoneNumber, area_code: areaCode, order_ref: orderRef, status: 'sold', sold_at: now },
+        update: { order_ref: orderRef, status: 'sold', sold_at: now, released_at: null },
+      });
+      return { phoneNumber };
+    });
+  }
+
+  /** The number goes back to the pool, and the area code's stock grows by one (it can be sold again). */
+  async releaseNumber(phoneNumber: string): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const released = await tx.simulatedProviderNumber.updateMany({
+        where: { phone_number: phoneNumber, status: 'sold' },
+        data: { status: 'released', released_at: new Date() },
+      });
+      if (released.count === 0) return;
+      const row = await tx.simulatedProviderNumber.findUniqueOrThrow({ where: { phone_number: phoneNumber } });
+      await tx.simulatedProviderStock.updateMany({ where: { area_code: row.area_code }, data: { available: { increment: 1 } } });
+    });
+  }
+
+  /** Operator: how many numbers can still be sold in an area code. */
+  async setStock(areaCode: string, available: number): Promise<{ area_code: string; available: number }> {
+    const row = await this.prisma.simulatedProviderStock.upsert({
+      where: { area_code: areaCode },
+      create: { area_code: areaCode, available },
+      update: { available },
+    });
+    return { area_code: row.area_code, available: row.available };
+  }
+
+  /** Operator: the next `count` purchases fail as a transient provider error. */
+  async setFaults(count: number): Promise<{ provision_failures: number }> {
+    const row = await this.prisma.simulatedProviderFaults.upsert({
+      where: { id: FAULTS_ROW },
+      create: { id: FAULTS_ROW, provision_failures: count },
+      update: { provision_failures: count },
+    });
+    return { provision_failures: row.provision_failures };
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The telephony provider as the numbers domain sees it: buy a local number in an area code, release it. The
+ * simulated adapter is the default; a real provider is another adapter behind the same token.
+ */
+export interface TelephonyProvider {
+  /**
+   * Buys a local number in `areaCode`. `orderRef` identifies the purchase: asking again with the same reference
+   * answers the number bought the first time (a retry never buys twice).
+   * Throws `NoNumbersAvailable` or `ProviderUnavailable`.
+   */
+  buyNumber(request: { areaCode: string; orderRef: string }): Promise<{ phoneNumber: string }>;
+  /** Gives a number back. Releasing a number already released succeeds. Throws `ProviderUnavailable`. */
+  releaseNumber(phoneNumber: string): Promise<void>;
+}
+
+export const TELEPHONY_PROVIDER = Symbol('TELEPHONY_PROVIDER');
+
+/** No number can be bought in the area code (409 `no_numbers`). */
+export class NoNumbersAvailable extends Error {
+  constructor(readonly areaCode: string) {
+    super(`no numbers available in area code ${areaCode}`);
+    this.name = 'NoNumbersAvailable';
+  }
+}
+
+/** A transient failure at the provider; retrying later may succeed (503 `provider_unavailable`). */
+export class ProviderUnavailable extends Error {
+  constructor(message = 'the telephony provider is unavailable') {
+    super(message);
+    this.name = 'ProviderUnavailable';
+  }
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError } from '@switchboard/contracts';
+import { RpcClient, messagingConfigFromEnv } from '@switchboard/messaging';
+import { createLogger } from '@switchboard/observability';
+import { testNatsUrl } from '@switchboard/testing';
+import { createNumbersBillingApp } from '../src/bootstrap';
+import { numberCreate } from './factories/number.factory';
+
+jest.setTimeout(120_000);
+
+/** `npm start` with no database URL: the embedded PGlite under DATA_DIR, with its single connection. */
+describe('numbers-billing on the embedded database', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sb-nb-pglite-'));
+  const prefix = `t${randomBytes(5).toString('hex')}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, NATS_URL: testNatsUrl(), NATS_SUBJECT_PREFIX: prefix };
+  delete env.NUMBERS_BILLING_DATABASE_URL;
+  let app: INestApplicationContext;
+  let nc: NatsConnection;
+  let rpc: RpcClient;
+
+  beforeAll(async () => {
+    app = await createNumbersBillingApp(env, createLogger('numbers-billing', 'silent'));
+    nc = await connect({ servers: testNatsUrl() });
+    rpc = new RpcClient(nc, messagingConfigFromEnv(env));
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (nc) {
+      const { jetstreamManager } = await import('@nats-io/jetstream');
+      const jsm = await jetstreamManager(nc);
+      for await (const stream of jsm.streams.list()) {
+        if (stream.config.name.startsWith(`${prefix.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
+      }
+      await nc.close();
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('provisions concurrently without overspending, and bills', async () => {
+    const account = await rpc.request(AccountsRpc.create, { name: 'Embedded', balance_cents: 1_000 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => rpc.request(NumbersRpc.provision, numberCreate(), { accountId: account.id, timeoutMs: 30_000 })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    for (const r of results) if (r.status === 'rejected') expect((r.reason as ServiceError).code).toBe('insufficient_balance');
+    const run = await rpc.request(BillingRpc.runCycle, { now: new Date(Date.now() + 40 * 24 * 3600 * 1000).toISOString() }, { timeoutMs: 30_000 });
+    expect(run).toEqual({ charged: 0, past_due: 2, released: 0 });
+    const ledger = await rpc.request(BillingRpc.ledger, { account_id: account.id });
+    expect(ledger.balance_cents).toBe(0);
+  });
+});

@@ -1,0 +1,63 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { CursorPageQuery } from '../common/pagination';
+import { ACCOUNT_ID_PATTERN } from '../common/validation';
+
+/** Money in the ledger is integer millicents: 1 cent = 1000 millicents (docs/adr/0010-ledger-and-millicents.md). */
+export const MILLICENTS_PER_CENT = 1000;
+export const LEDGER_KINDS = ['top_up', 'auto_top_up', 'number_month', 'talk_time'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/** `POST /admin/billing/run` body. */
+export class RunBillingCycleBody {
+  @ApiPropertyOptional({ format: 'date-time', description: 'Run the monthly cycle as if the clock read this. Default: now.' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'now must be an ISO 8601 date-time' })
+  now?: string;
+}
+
+export class BillingRunResult {
+  @ApiProperty({ description: 'Monthly charges made (one per number and period).' }) charged: number;
+  @ApiProperty({ description: 'Numbers that became past_due because a charge could not be covered.' }) past_due: number;
+  @ApiProperty({ description: 'Numbers released because their 7-day grace ended unpaid.' }) released: number;
+}
+
+/** `GET /admin/accounts/{account_id}/ledger` query. */
+export class LedgerQuery extends CursorPageQuery {}
+
+export class ListLedgerCommand extends LedgerQuery {
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN)
+  account_id: string;
+}
+
+export class LedgerEntryView {
+  @ApiProperty({ example: 'le_12' }) id: string;
+  @ApiProperty({ enum: LEDGER_KINDS }) kind: LedgerKind;
+  @ApiProperty({ example: 'number_month:num_3:0', description: 'What the change is for; unique in the ledger.' }) reference: string;
+  @ApiProperty({ description: 'Signed amount in millicents (1 cent = 1000).' }) amount_millicents: number;
+  @ApiProperty({ description: 'The balance right after this change, in millicents.' }) balance_after_millicents: number;
+  @ApiProperty() description: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class LedgerPage {
+  @ApiProperty() account_id: string;
+  @ApiProperty({ description: 'The balance in whole cents, rounded down.' }) balance_cents: number;
+  @ApiProperty({ description: 'The exact balance: the sum of every ledger row.' }) balance_millicents: number;
+  @ApiProperty({ type: [LedgerEntryView], description: 'Newest first.' }) data: LedgerEntryView[];
+  @ApiProperty() has_more: boolean;
+}
+
+/** `PUT /admin/payments/faults` body: the simulated card processor declines the next N charges. */
+export class PaymentFaultsBody {
+  @ApiProperty({ minimum: 0, maximum: 1_000_000 })
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  charge_failures: number;
+}
+
+export class PaymentFaultsView {
+  @ApiProperty() charge_failures: number;
+}
