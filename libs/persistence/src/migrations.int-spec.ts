@@ -123,6 +123,53 @@ describe('applyMigrations on PostgreSQL', () => {
   });
 });
 
+/** A hand-written migration with `;` where a naive split breaks it: a comment, a string, a function body. */
+function migrationsWithSemicolons(): string {
+  const dir = tmpDir();
+  fs.cpSync(migrationsDir, dir, { recursive: true });
+  fs.mkdirSync(path.join(dir, '20260103000000_semicolons'));
+  fs.writeFileSync(
+    path.join(dir, '20260103000000_semicolons', 'migration.sql'),
+    `-- Hand-written; a comment with a semicolon; and another.
+CREATE TABLE "notes" ("body" TEXT NOT NULL DEFAULT 'a; b');
+CREATE FUNCTION "shout"(t TEXT) RETURNS TEXT LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN upper(t); -- inside the body;
+END;
+$$;
+INSERT INTO "notes" DEFAULT VALUES;
+`,
+  );
+  return dir;
+}
+
+describe('hand-written migrations', () => {
+  it('apply whole on PostgreSQL, with semicolons in comments, strings and function bodies', async () => {
+    const db = await createTestDatabase(appName, { migrate: false });
+    try {
+      await applyMigrations({ appName, migrationsDir: migrationsWithSemicolons(), env: urlEnv(db.url) });
+      expect(await query(db.url, 'SELECT shout(body) AS loud FROM notes')).toEqual([{ loud: 'A; B' }]);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('apply whole on PGlite, and a failing statement fails the migration', async () => {
+    const dataDir = path.join(tmpDir(), 'data');
+    const dir = migrationsWithSemicolons();
+    await applyMigrations({ appName, migrationsDir: dir, env: { DATA_DIR: dataDir } });
+    fs.mkdirSync(path.join(dir, '20260104000000_broken'));
+    fs.writeFileSync(path.join(dir, '20260104000000_broken', 'migration.sql'), 'SELECT 1; ALTER TABLE "nope" ADD COLUMN "x" INT;');
+    await expect(applyMigrations({ appName, migrationsDir: dir, env: { DATA_DIR: dataDir } })).rejects.toThrow(/nope/);
+    const pglite = await PGlite.create(path.join(dataDir, appName));
+    try {
+      expect((await pglite.query<{ loud: string }>('SELECT shout(body) AS loud FROM notes')).rows).toEqual([{ loud: 'A; B' }]);
+    } finally {
+      await pglite.close();
+    }
+  });
+});
+
 describe('applyMigrations on embedded PGlite', () => {
   it('creates DATA_DIR/<app>, applies the migrations there, and applies nothing when run again', async () => {
     const dataDir = path.join(tmpDir(), 'data');

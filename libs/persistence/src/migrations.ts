@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { databaseLocationFor, describeLocation, type Env } from './database-config.ts';
 import { closePGlite, openPGlite, type DatabaseDriver } from './driver-adapter.ts';
+import { wholeScriptAdapter } from './whole-script-adapter.ts';
 import { describeError, PersistenceError } from './errors.ts';
 import { assertPostgresLock, readMigrations, writeMigration } from './migration-files.ts';
 import { withSchemaEngine } from './schema-engine.ts';
@@ -61,7 +62,7 @@ export async function applyMigrations(options: ApplyMigrationsOptions): Promise<
   }
   assertPostgresLock(appName, migrations);
   const apply = async (adapter: SqlMigrationAwareDriverAdapterFactory): Promise<ApplyMigrationsResult> => {
-    const output = await withSchemaEngine({ appName, adapter, onLog }, `applying migrations to ${database}`, (engine) =>
+    const output = await withSchemaEngine({ appName, adapter: wholeScriptAdapter(adapter), onLog }, `applying migrations to ${database}`, (engine) =>
       engine.applyMigrations({ migrationsList: migrations, filters: NO_FILTERS }),
     );
     return { appliedMigrationNames: output.appliedMigrationNames, database };
@@ -150,12 +151,12 @@ export async function diffSchemaFromMigrations(options: SchemaMigrationsOptions)
     // PrismaPGlite's own connectToShadowDb() starts another PGlite that nothing ever closes (the process
     // then lingers ~10 s): point the shadow at the scratch instance instead.
     const base = new PrismaPGlite(scratch);
-    const adapter: SqlMigrationAwareDriverAdapterFactory = {
+    const adapter = wholeScriptAdapter({
       provider: base.provider,
       adapterName: base.adapterName,
       connect: () => base.connect(),
       connectToShadowDb: () => base.connect(),
-    };
+    });
     const result = await withSchemaEngine(
       { appName, adapter, onLog },
       `comparing ${options.schemaPath} with ${migrations.baseDir}`,
