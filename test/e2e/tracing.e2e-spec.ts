@@ -1,7 +1,10 @@
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ApiSession, startSystem, type RunningSystem } from './support';
+import { createServer, type Server } from 'node:https';
+import { listenLocally } from '../../apps/webhook-dispatcher/test/support/https-receiver';
+import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
+import { AdminClient, ApiSession, startSystem, type RunningSystem } from './support';
 
 jest.setTimeout(60_000);
 
@@ -31,7 +34,6 @@ describe('one trace per request across the gateway and the services', () => {
   });
   afterAll(async () => {
     await system?.stop();
-    await provider.shutdown();
   });
   beforeEach(() => exporter.reset());
 
@@ -58,5 +60,63 @@ describe('one trace per request across the gateway and the services', () => {
     const spans = await settledSpans(3);
     expect(spanNamed(spans, 'GET /v1/numbers').spanContext().traceId).toBe(traceId);
     expect(spanNamed(spans, 'numbers.v1.list process').spanContext().traceId).toBe(traceId);
+  });
+});
+
+/** The chain of span names from a span up to its trace's root, leaf first. */
+function ancestry(spans: ReadableSpan[], leaf: ReadableSpan): string[] {
+  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
+  const names: string[] = [];
+  for (let span: ReadableSpan | undefined = leaf; span; span = byId.get(span.parentSpanContext?.spanId ?? '')) names.push(span.name);
+  return names;
+}
+
+describe('one trace per call, from the provider report to the webhook', () => {
+  let system: RunningSystem;
+  let certificate: TestCertificate;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    certificate = selfSignedCertificate();
+    server = createServer({ key: certificate.key, cert: certificate.cert }, (_req, res) => res.writeHead(204).end());
+    port = await listenLocally(server);
+    system = await startSystem({ env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost', WEBHOOK_TEST_CA_FILE: certificate.certFile } });
+  });
+  afterAll(async () => {
+    await system?.stop();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    certificate?.remove();
+    await provider.shutdown();
+  });
+
+  it('links the operator request, calls-media, the outbox, JetStream, the consumers and the webhook POST', async () => {
+    const admin = new AdminClient(system);
+    const session = await ApiSession.create(system);
+    const number = await session.post('/numbers', { business_phone: '+14155550123', webhook_url: `https://localhost:${port}/hooks` });
+    expect(number.status).toBe(201);
+    exporter.reset();
+
+    const call = await admin.request('POST', '/admin/provider/calls', { to: number.body.phone_number, caller: '+14155550199', duration_sec: 30, outcome: 'order' });
+    expect(call.status).toBe(202);
+    let spans: ReadableSpan[] = [];
+    const complete = () => spans.some((s) => s.name === 'webhook POST') && spans.filter((s) => s.name === 'call.completed process').length >= 2;
+    for (let i = 0; i < 150 && !complete(); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      spans = exporter.getFinishedSpans();
+    }
+    const webhook = spanNamed(spans, 'webhook POST');
+    const root = spanNamed(spans, 'POST /admin/provider/calls');
+    expect(webhook.spanContext().traceId).toBe(root.spanContext().traceId);
+    const chain = ancestry(spans, webhook);
+    expect(chain[0]).toBe('webhook POST');
+    expect(chain).toContain('call.completed process');
+    expect(chain).toContain('call.completed publish');
+    expect(chain[chain.length - 1]).toBe('POST /admin/provider/calls');
+
+    // numbers-billing's talk-time consumer is a second branch of the same trace.
+    const consumers = spans.filter((s) => s.name === 'call.completed process' && s.spanContext().traceId === root.spanContext().traceId);
+    expect(consumers.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,4 +1,5 @@
 import { request as httpsRequest, Agent } from 'node:https';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from './webhook-sender.port';
@@ -10,6 +11,8 @@ export interface HttpsWebhookSenderOptions {
    */
   extraCa?: string | Buffer;
 }
+
+const tracer = trace.getTracer('switchboard.webhook-dispatcher');
 
 /** The largest part of a response body read (and thrown away) before the connection is closed. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -27,7 +30,24 @@ export class HttpsWebhookSender implements WebhookSender {
     this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
   }
 
-  send({ target, body, headers, timeoutMs }: WebhookRequest): Promise<WebhookResponse> {
+  /** One attempt, as a span in the event's trace (no trace header goes to the receiver: it is not ours). */
+  async send(request: WebhookRequest): Promise<WebhookResponse> {
+    const span = tracer.startSpan('webhook POST', {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': 'POST', 'server.address': request.target.host, 'server.port': request.target.port },
+    });
+    const response = await this.post(request);
+    if ('statusCode' in response) {
+      span.setAttribute('http.response.status_code', response.statusCode);
+      if (response.statusCode < 200 || response.statusCode >= 300) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${response.statusCode}` });
+    } else {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: response.error });
+    }
+    span.end();
+    return response;
+  }
+
+  private post({ target, body, headers, timeoutMs }: WebhookRequest): Promise<WebhookResponse> {
     return new Promise<WebhookResponse>((resolve) => {
       let settled = false;
       const settle = (response: WebhookResponse): void => {
