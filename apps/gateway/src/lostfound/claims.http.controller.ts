@@ -1,0 +1,68 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ClaimCreate,
+  ClaimCreated,
+  ClaimDetail,
+  ClaimPage,
+  ClaimsRpc,
+  IntIdParam,
+  ListClaimsQuery,
+  LocationQuery,
+  ReuniteBody,
+  Reunited,
+} from '@switchboard/contracts';
+import { RpcClient } from '@switchboard/messaging';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentCaller, type Caller } from '../auth/authenticated-request';
+
+/** Claims and reunite (spec parts 3-4; operator contract for the list and detail paths). */
+@ApiTags('lost-and-found')
+@ApiBearerAuth()
+@Controller('lostfound/claims')
+@UseGuards(ApiKeyGuard)
+export class ClaimsHttpController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'File a claim',
+    description:
+      'Low-value categories answer their candidate items in matches; high-value ones only has_match and verify_required. ' +
+      'Urgent categories (child, person, medication) get 422 urgent_category and are never stored.',
+  })
+  @ApiCreatedResponse({ type: ClaimCreated })
+  file(@Body() body: ClaimCreate, @CurrentCaller() caller: Caller): Promise<ClaimCreated> {
+    return this.rpc.request(ClaimsRpc.file, body, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List claims', description: 'Same filters and pages as the found-item list; from/to apply to lost_date.' })
+  @ApiOkResponse({ type: ClaimPage })
+  list(@Query() query: ListClaimsQuery, @CurrentCaller() caller: Caller): Promise<ClaimPage> {
+    return this.rpc.request(ClaimsRpc.list, query, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A claim with its photos and timeline' })
+  @ApiOkResponse({ type: ClaimDetail })
+  get(@Param() params: IntIdParam, @Query() query: LocationQuery, @CurrentCaller() caller: Caller): Promise<ClaimDetail> {
+    return this.rpc.request(
+      ClaimsRpc.get,
+      { id: params.id, location_id: query.location_id },
+      { accountId: caller.accountId, requestId: caller.requestId },
+    );
+  }
+
+  @Post(':id/reunite')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Release an item to a claim',
+    description: 'Errors, in this order: 404 not_found, 409 verification_required, 409 claim_not_open, 409 item_not_available.',
+  })
+  @ApiOkResponse({ type: Reunited })
+  reunite(@Param() params: IntIdParam, @Body() body: ReuniteBody, @CurrentCaller() caller: Caller): Promise<Reunited> {
+    return this.rpc.request(ClaimsRpc.reunite, { ...body, id: params.id }, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+}

@@ -1,0 +1,50 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  FoundItemCreate,
+  FoundItemDetail,
+  FoundItemPage,
+  FoundItemView,
+  FoundItemsRpc,
+  IntIdParam,
+  ListFoundItemsQuery,
+  LocationQuery,
+} from '@switchboard/contracts';
+import { RpcClient } from '@switchboard/messaging';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentCaller, type Caller } from '../auth/authenticated-request';
+
+/** Found items (spec part 4): validated here, ruled on by lostfound, which checks the location on every request. */
+@ApiTags('lost-and-found')
+@ApiBearerAuth()
+@Controller('lostfound/found-items')
+@UseGuards(ApiKeyGuard)
+export class FoundItemsHttpController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Report a found item', description: 'Open claims of the location are matched at once and their claimants texted. 404 location_not_found unless the location is yours and runs lost-and-found.' })
+  @ApiCreatedResponse({ type: FoundItemView })
+  log(@Body() body: FoundItemCreate, @CurrentCaller() caller: Caller): Promise<FoundItemView> {
+    return this.rpc.request(FoundItemsRpc.log, body, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List found items', description: 'Filters combine; pages of 25, newest first (best match first with q).' })
+  @ApiOkResponse({ type: FoundItemPage })
+  list(@Query() query: ListFoundItemsQuery, @CurrentCaller() caller: Caller): Promise<FoundItemPage> {
+    return this.rpc.request(FoundItemsRpc.list, query, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A found item with its photos and chain of custody' })
+  @ApiOkResponse({ type: FoundItemDetail })
+  get(@Param() params: IntIdParam, @Query() query: LocationQuery, @CurrentCaller() caller: Caller): Promise<FoundItemDetail> {
+    return this.rpc.request(
+      FoundItemsRpc.get,
+      { id: params.id, location_id: query.location_id },
+      { accountId: caller.accountId, requestId: caller.requestId },
+    );
+  }
+}

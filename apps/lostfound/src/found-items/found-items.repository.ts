@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { LOSTFOUND_PAGE_SIZE, type FoundItemStatus, type ValueClass } from '@switchboard/contracts';
+import { LostfoundPrisma, Prisma, type LostfoundTx } from '../prisma/lostfound-prisma';
+import { listFilters, type ListFilters } from '../search/list-filters';
+
+/** A found item as the views need it (dates already `YYYY-MM-DD`). */
+export interface FoundItemRow {
+  id: number;
+  location_id: number;
+  category: string;
+  value_class: ValueClass;
+  description: string;
+  color: string;
+  found_by: string;
+  found_area: string;
+  found_date: string;
+  storage_ref: string;
+  image_url: string;
+  status: FoundItemStatus;
+  source: string;
+  created_at: Date;
+}
+
+export interface TimelineRow {
+  created_at: Date;
+  action: string;
+  staff_name: string;
+  note: string;
+}
+
+export interface FoundItemDetailRow extends FoundItemRow {
+  photos: string[];
+  timeline: TimelineRow[];
+}
+
+export interface NewFoundItem {
+  location_id: number;
+  category: string;
+  value_class: ValueClass;
+  description: string;
+  color: string;
+  found_by: string;
+  found_area: string;
+  area_key: string;
+  found_date: string;
+  storage_ref: string;
+  image_url: string;
+}
+
+const COLUMNS = Prisma.sql`id, location_id, category, value_class, description, color, found_by, found_area,
+  to_char(found_date, 'YYYY-MM-DD') AS found_date, storage_ref, image_url, status, source, created_at`;
+
+/** How many stored items are scored for one claim at most (the best by text rank; see the matching ADR). */
+export const MAX_ITEM_CANDIDATES = 200;
+
+@Injectable()
+export class FoundItemsRepository {
+  constructor(private readonly prisma: LostfoundPrisma) {}
+
+  /** Inserts the item with its primary photo and its `logged` custody entry. */
+  async insert(tx: LostfoundTx, item: NewFoundItem, logNote: string): Promise<FoundItemRow> {
+    const rows = await tx.$queryRaw<FoundItemRow[]>`
+      INSERT INTO found_items (location_id, category, value_class, description, color, found_by, found_area, area_key,
+                               found_date, storage_ref, image_url, status, source)
+      VALUES (${item.location_id}, ${item.category}, ${item.value_class}, ${item.description}, ${item.color},
+              ${item.found_by}, ${item.found_area}, ${item.area_key}, ${item.found_date}::date, ${item.storage_ref},
+              ${item.image_url}, 'stored', 'api')
+      RETURNING ${COLUMNS}`;
+    const created = rows[0];
+    if (item.image_url) await tx.photo.create({ data: { found_item_id: created.id, url: item.image_url, is_primary: true } });
+    await tx.timelineEntry.create({ data: { found_item_id: created.id, action: 'logged', staff_name: 'API', note: logNote } });
+    return created;
+  }
+
+  async findDetail(locationId: number, id: number): Promise<FoundItemDetailRow | null> {
+    const rows = await this.prisma.$queryRaw<FoundItemRow[]>`
+      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId}`;
+    if (rows.length === 0) return null;
+    const [photos, timeline] = await Promise.all([
+      this.prisma.photo.findMany({ where: { found_item_id: id }, orderBy: [{ is_primary: 'desc' }, { id: 'asc' }], select: { url: true } }),
+      this.prisma.timelineEntry.findMany({
+        where: { found_item_id: id },
+        orderBy: { id: 'asc' },
+        select: { created_at: true, action: true, staff_name: true, note: true },
+      }),
+    ]);
+    return { ...rows[0], photos: photos.map((photo) => photo.url), timeline };
+  }
+
+  /** One page, newest first (best text match first when searching), and the total over every page. */
+  async list(locationId: number, filters: ListFilters, page: number): Promise<{ rows: FoundItemRow[]; total: number }> {
+    const { where, rank } = listFilters(locationId, filters, { date: 'found_date', area: 'area_key' });
+    const order = rank ? Prisma.sql`ts_rank(search, ${rank}) DESC, id DESC` : Prisma.sql`id DESC`;
+    const [rows, counted] = await Promise.all([
+      this.prisma.$queryRaw<FoundItemRow[]>`
+        SELECT ${COLUMNS} FROM found_items WHERE ${where} ORDER BY ${order}
+        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`,
+      this.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM found_items WHERE ${where}`,
+    ]);
+    return { rows, total: counted[0]?.total ?? 0 };
+  }
+
+  /**
+   * Stored items of the location that could match a claim, for the matching rule to score: the claim's category
+   * (or any, when either side is `other`), not found more than a day before the loss, and sharing the category
+   * or a word. Best text rank first, at most MAX_ITEM_CANDIDATES.
+   */
+  candidatesFor(
+    tx: LostfoundTx,
+    claim: { location_id: number; category: string; lost_date: string | null },
+    anyWord: string | undefined,
+  ): Promise<FoundItemRow[]> {
+    const isOther = claim.category === 'other';
+    if (isOther && !anyWord) return Promise.resolve([]);
+    const words = anyWord ? Prisma.sql`to_tsquery('english', ${anyWord})` : undefined;
+    const conditions = [Prisma.sql`location_id = ${claim.location_id}`, Prisma.sql`status = 'stored'`];
+    if (!isOther) conditions.push(Prisma.sql`category IN (${claim.category}, 'other')`);
+    if (claim.lost_date) conditions.push(Prisma.sql`found_date >= ${claim.lost_date}::date - 1`);
+    if (isOther) conditions.push(Prisma.sql`search @@ ${words}`);
+    else if (words) conditions.push(Prisma.sql`(category = ${claim.category} OR search @@ ${words})`);
+    else conditions.push(Prisma.sql`category = ${claim.category}`);
+    const rank = words ? Prisma.sql`ts_rank(search, ${words})` : Prisma.sql`0`;
+    return tx.$queryRaw<FoundItemRow[]>`
+      SELECT ${COLUMNS} FROM found_items WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY (category = ${claim.category}) DESC, ${rank} DESC, id DESC
+      LIMIT ${MAX_ITEM_CANDIDATES}`;
+  }
+
+  /** The item, locked until the transaction ends, when it is at the location. */
+  async lock(tx: LostfoundTx, locationId: number, id: number): Promise<FoundItemRow | null> {
+    const rows = await tx.$queryRaw<FoundItemRow[]>`
+      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`;
+    return rows[0] ?? null;
+  }
+
+  async markReturned(tx: LostfoundTx, id: number, note: string): Promise<void> {
+    await tx.foundItem.update({ where: { id }, data: { status: 'returned' } });
+    await tx.timelineEntry.create({ data: { found_item_id: id, action: 'released', staff_name: 'API', note } });
+  }
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  FoundLoggedEvent,
+  type FoundItemDetail,
+  type FoundItemPage,
+  type FoundItemView,
+  type GetFoundItemQuery,
+  type ListFoundItemsQuery,
+  type LogFoundItemCommand,
+} from '@switchboard/contracts';
+import type { RpcContext } from '@switchboard/messaging';
+import { categorise, normalizeTerm } from '../categories/category-vocabulary';
+import { todayUtc } from '../common/dates';
+import { accountOf, isStoredId, notFound } from '../common/scope';
+import { text } from '../common/text';
+import { LocationsService } from '../locations/locations.service';
+import { MatchingService } from '../matching/matching.service';
+import { LostfoundOutbox } from '../outbox/lostfound-outbox';
+import { writeEvent } from '../outbox/write-event';
+import { LostfoundPrisma } from '../prisma/lostfound-prisma';
+import { MatchNotifier } from '../sms/match-notifier';
+import { toFoundItemDetail, toFoundItemView, toPage } from './found-item.view';
+import { FoundItemsRepository } from './found-items.repository';
+
+@Injectable()
+export class FoundItemsService {
+  constructor(
+    private readonly prisma: LostfoundPrisma,
+    private readonly locations: LocationsService,
+    private readonly items: FoundItemsRepository,
+    private readonly matching: MatchingService,
+    private readonly outbox: LostfoundOutbox,
+    private readonly notifier: MatchNotifier,
+  ) {}
+
+  /**
+   * Logs a found item (spec part 4): stored, with its primary photo and a `logged` custody entry; open claims of
+   * the location are matched against it at once, in the same transaction, and their claimants texted after
+   * the commit; `lostfound.found_logged` goes out through the outbox.
+   */
+  async log(command: LogFoundItemCommand, ctx: RpcContext): Promise<FoundItemView> {
+    const accountId = accountOf(ctx);
+    const location = await this.locations.require(accountId, command.location_id);
+    const { category, valueClass } = categorise(command.category, command.description);
+    const foundBy = text(command.found_by);
+    const storageRef = text(command.storage_ref);
+    const foundArea = text(command.found_area);
+
+    const item = await this.prisma.$transaction(async (tx) => {
+      const created = await this.items.insert(
+        tx,
+        {
+          location_id: location.id,
+          category,
+          value_class: valueClass,
+          description: command.description.trim(),
+          color: text(command.color),
+          found_by: foundBy,
+          found_area: foundArea,
+          area_key: normalizeTerm(foundArea),
+          found_date: command.found_date ?? todayUtc(),
+          storage_ref: storageRef,
+          image_url: command.image_url ?? '',
+        },
+        logNote(foundBy, storageRef),
+      );
+      const matched = await this.matching.matchItem(tx, created);
+      await writeEvent(
+        tx,
+        FoundLoggedEvent,
+        {
+          account_id: accountId,
+          location_id: location.id,
+          found_item_id: created.id,
+          category: created.category,
+          value_class: valueClass,
+          found_date: created.found_date,
+          matched_claims: matched.length,
+          logged_at: created.created_at.toISOString(),
+        },
+        { correlationId: ctx.requestId ?? randomUUID() },
+      );
+      return created;
+    });
+    this.outbox.kick();
+    await this.notifier.flush();
+    return toFoundItemView(item);
+  }
+
+  async list(query: ListFoundItemsQuery, ctx: RpcContext): Promise<FoundItemPage> {
+    const location = await this.locations.require(accountOf(ctx), query.location_id);
+    const page = query.page ?? 1;
+    const { rows, total } = await this.items.list(location.id, query, page);
+    return toPage(rows.map(toFoundItemView), total, page);
+  }
+
+  async get(query: GetFoundItemQuery, ctx: RpcContext): Promise<FoundItemDetail> {
+    const location = await this.locations.require(accountOf(ctx), query.location_id);
+    const item = isStoredId(query.id) ? await this.items.findDetail(location.id, query.id) : null;
+    if (!item) throw notFound('found item');
+    return toFoundItemDetail(item);
+  }
+}
+
+function logNote(foundBy: string, storageRef: string): string {
+  const parts = ['Logged through the API.'];
+  if (foundBy) parts.push(`Found by ${foundBy}.`);
+  if (storageRef) parts.push(`Stored at ${storageRef}.`);
+  return parts.join(' ');
+}

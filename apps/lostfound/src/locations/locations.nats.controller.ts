@@ -1,0 +1,15 @@
+import { Injectable } from '@nestjs/common';
+import { LocationsRpc, type CreateLocationCommand, type LocationView } from '@switchboard/contracts';
+import { RpcHandler } from '@switchboard/messaging';
+import { LocationsService } from './locations.service';
+
+/** Operator requests about locations, forwarded by the gateway. */
+@Injectable()
+export class LocationsNatsController {
+  constructor(private readonly locations: LocationsService) {}
+
+  @RpcHandler(LocationsRpc.create)
+  create(request: CreateLocationCommand): Promise<LocationView> {
+    return this.locations.create(request);
+  }
+}

@@ -1,0 +1,66 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { MessagingModule, messagingConfigFromEnv } from '@switchboard/messaging';
+import type { Logger } from '@switchboard/observability';
+import { PrismaModule } from '@switchboard/persistence';
+import { join } from 'node:path';
+import { ClaimsNatsController } from './claims/claims.nats.controller';
+import { ClaimsRepository } from './claims/claims.repository';
+import { ClaimsService } from './claims/claims.service';
+import { ReuniteService } from './claims/reunite.service';
+import { LOSTFOUND_CONFIG, loadLostfoundConfig } from './config/lostfound.config';
+import { FoundItemsNatsController } from './found-items/found-items.nats.controller';
+import { FoundItemsRepository } from './found-items/found-items.repository';
+import { FoundItemsService } from './found-items/found-items.service';
+import { LocationsNatsController } from './locations/locations.nats.controller';
+import { LocationsRepository } from './locations/locations.repository';
+import { LocationsService } from './locations/locations.service';
+import { MatchesRepository } from './matching/matches.repository';
+import { MatchingService } from './matching/matching.service';
+import { LostfoundOutbox } from './outbox/lostfound-outbox';
+import { LostfoundPrisma } from './prisma/lostfound-prisma';
+import { MatchNotifier } from './sms/match-notifier';
+import { SimulatedSmsAdapter } from './sms/simulated-sms.adapter';
+import { SmsNatsController } from './sms/sms.nats.controller';
+import { SMS_SENDER } from './sms/sms.port';
+
+export interface LostfoundOptions {
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+export const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
+
+@Module({})
+export class LostfoundModule {
+  static forRoot({ env, logger }: LostfoundOptions): DynamicModule {
+    const config = loadLostfoundConfig(env);
+    return {
+      module: LostfoundModule,
+      imports: [
+        MessagingModule.forRoot({ service: 'lostfound', logger, config: messagingConfigFromEnv(env) }),
+        PrismaModule.forRoot({ client: LostfoundPrisma, appName: 'lostfound', migrationsDir: MIGRATIONS_DIR, env }),
+      ],
+      providers: [
+        { provide: LOSTFOUND_CONFIG, useValue: config },
+        // The SMS port: the simulated provider is the only adapter so far (LOSTFOUND_SMS_PROVIDER=simulated).
+        SimulatedSmsAdapter,
+        { provide: SMS_SENDER, useExisting: SimulatedSmsAdapter },
+        LostfoundOutbox,
+        MatchNotifier,
+        LocationsRepository,
+        LocationsService,
+        LocationsNatsController,
+        FoundItemsRepository,
+        FoundItemsService,
+        FoundItemsNatsController,
+        ClaimsRepository,
+        ClaimsService,
+        ReuniteService,
+        ClaimsNatsController,
+        MatchesRepository,
+        MatchingService,
+        SmsNatsController,
+      ],
+    };
+  }
+}

@@ -1,0 +1,7 @@
+import './tracing';
+import { runService } from '@switchboard/messaging';
+import { createLogger } from '@switchboard/observability';
+import { createLostfoundApp } from './bootstrap';
+
+const logger = createLogger('lostfound');
+void runService('lostfound', logger, () => createLostfoundApp(process.env, logger));

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import type { ValueClass } from '@switchboard/contracts';
+import { LostfoundPrisma, type LostfoundTx } from '../prisma/lostfound-prisma';
+import { MAX_LISTED_MATCHES } from './match-rule';
+
+export interface NewMatch {
+  claim_id: number;
+  found_item_id: number;
+  score: number;
+  /** Text the claimant about it (matches found when a new item is logged). */
+  notify: boolean;
+}
+
+export interface ListedMatchRow {
+  found_item_id: number;
+  description: string;
+  color: string;
+  found_area: string;
+  found_date: string;
+}
+
+/** A text to send: one claim, one item, and what the wording may say. */
+export interface PendingText {
+  match_id: number;
+  claim_id: number;
+  claimant_phone: string;
+  claim_class: ValueClass;
+  item_class: ValueClass;
+  category: string;
+  description: string;
+  color: string;
+  found_date: string;
+  location_name: string;
+}
+
+@Injectable()
+export class MatchesRepository {
+  constructor(private readonly prisma: LostfoundPrisma) {}
+
+  /** Records matches; a pair already recorded is left as it is (so its text is never sent twice). */
+  async record(tx: LostfoundTx, matches: NewMatch[]): Promise<void> {
+    if (matches.length === 0) return;
+    await tx.claimMatch.createMany({ data: matches, skipDuplicates: true });
+  }
+
+  /** The low-value items still in storage that a claim matched, best first (what a low-value claim may see). */
+  listedFor(claimId: number): Promise<ListedMatchRow[]> {
+    return this.prisma.$queryRaw<ListedMatchRow[]>`
+      SELECT i.id AS found_item_id, i.description, i.color, i.found_area, to_char(i.found_date, 'YYYY-MM-DD') AS found_date
+        FROM claim_matches m JOIN found_items i ON i.id = m.found_item_id
+       WHERE m.claim_id = ${claimId} AND i.status = 'stored' AND i.value_class = 'low'
+       ORDER BY m.score DESC, i.found_date DESC, i.id DESC
+       LIMIT ${MAX_LISTED_MATCHES}`;
+  }
+
+  /**
+   * Takes up to `limit` texts to send and marks them sent in the same statement, so two senders never take
+   * the same one (`SKIP LOCKED`). Only for claims still open and items still stored.
+   */
+  takePending(limit: number): Promise<PendingText[]> {
+    return this.prisma.$queryRaw<PendingText[]>`
+      WITH taken AS (
+        UPDATE claim_matches SET notified_at = now()
+         WHERE id IN (
+           SELECT m.id FROM claim_matches m
+             JOIN claims c ON c.id = m.claim_id AND c.status = 'open'
+             JOIN found_items i ON i.id = m.found_item_id AND i.status = 'stored'
+            WHERE m.notify AND m.notified_at IS NULL
+            ORDER BY m.id
+            LIMIT ${limit}
+              FOR UPDATE OF m SKIP LOCKED)
+        RETURNING id, claim_id, found_item_id)
+      SELECT t.id AS match_id, t.claim_id, c.claimant_phone, c.value_class AS claim_class, i.value_class AS item_class,
+             c.category, i.description, i.color, to_char(i.found_date, 'YYYY-MM-DD') AS found_date, l.name AS location_name
+        FROM taken t
+        JOIN claims c ON c.id = t.claim_id
+        JOIN found_items i ON i.id = t.found_item_id
+        JOIN locations l ON l.id = c.location_id
+       ORDER BY t.id`;
+  }
+
+  /** Gives a text back to be tried again later (its send failed). */
+  async release(matchId: number): Promise<void> {
+    await this.prisma.claimMatch.update({ where: { id: matchId }, data: { notified_at: null } });
+  }
+}

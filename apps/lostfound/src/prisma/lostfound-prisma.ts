@@ -1,0 +1,7 @@
+import { Prisma, PrismaClient } from '../generated/prisma/client';
+
+/** lostfound's Prisma client, injected by this class (see PrismaModule). */
+export { PrismaClient as LostfoundPrisma };
+/** The client inside an interactive transaction. */
+export type LostfoundTx = Prisma.TransactionClient;
+export { Prisma };

@@ -1,0 +1,50 @@
+import { ServiceError } from '@switchboard/contracts';
+import { normalizeTerm, resolveCategory } from '../categories/category-vocabulary';
+import { Prisma } from '../prisma/lostfound-prisma';
+import { searchTsQuery } from './search-query';
+
+/** The list filters of spec part 4, as a list request carries them. */
+export interface ListFilters {
+  status?: string;
+  category?: string;
+  area?: string;
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
+export interface ListWhere {
+  where: Prisma.Sql;
+  /** The tsquery to rank by, when `q` has a searchable word. */
+  rank?: Prisma.Sql;
+}
+
+/**
+ * The WHERE clause of a found-item or claim list (docs/adr/0042-lostfound-lists.md):
+ * - `status`: exact; `category`: through the vocabulary (`Purse` finds `handbag`);
+ * - `area`: the area compared case- and space-insensitively (an index column, `area_key`);
+ * - `from`/`to`: inclusive days over `found_date` (items) or `lost_date` (claims; a claim without one is left out);
+ * - `q`: full-text search over the generated `search` column (GIN index), every word as a prefix.
+ * A `q` with no searchable word (only punctuation or stop words) filters nothing.
+ */
+export function listFilters(locationId: number, filters: ListFilters, columns: { date: string; area: string }): ListWhere {
+  if (filters.from && filters.to && filters.from > filters.to) {
+    throw new ServiceError('invalid_request', 'from must be on or before to.');
+  }
+  const conditions = [Prisma.sql`location_id = ${locationId}`];
+  if (filters.status) conditions.push(Prisma.sql`status = ${filters.status}`);
+  const category = resolveCategory(filters.category);
+  if (category) conditions.push(Prisma.sql`category = ${category.name}`);
+  if (filters.area !== undefined && normalizeTerm(filters.area)) {
+    conditions.push(Prisma.sql`${Prisma.raw(columns.area)} = ${normalizeTerm(filters.area)}`);
+  }
+  if (filters.from) conditions.push(Prisma.sql`${Prisma.raw(columns.date)} >= ${filters.from}::date`);
+  if (filters.to) conditions.push(Prisma.sql`${Prisma.raw(columns.date)} <= ${filters.to}::date`);
+  const tsquery = searchTsQuery(filters.q);
+  let rank: Prisma.Sql | undefined;
+  if (tsquery) {
+    rank = Prisma.sql`to_tsquery('english', ${tsquery})`;
+    conditions.push(Prisma.sql`search @@ ${rank}`);
+  }
+  return { where: Prisma.join(conditions, ' AND '), rank };
+}

@@ -1,0 +1,90 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { MESSAGING_LOGGER } from '@switchboard/messaging';
+import type { Logger } from '@switchboard/observability';
+import { LOSTFOUND_CONFIG, type LostfoundConfig } from '../config/lostfound.config';
+import { MatchesRepository } from '../matching/matches.repository';
+import { matchText } from './claimant-texts';
+import { SMS_SENDER, type SmsSender } from './sms.port';
+
+const BATCH = 50;
+
+/**
+ * Texts claimants about matches recorded when an item was logged. Each (claim, item) pair is taken once, by a
+ * single statement that marks it sent (the unique pair in claim_matches makes "once" hold across requests and
+ * replicas); a failed send is given back and tried again on the next pass. `flush()` runs right after the commit
+ * that recorded the matches, and a timer catches what a failure or a restart left.
+ */
+@Injectable()
+export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly matches: MatchesRepository,
+    @Inject(SMS_SENDER) private readonly sms: SmsSender,
+    @Inject(LOSTFOUND_CONFIG) private readonly config: LostfoundConfig,
+    @Inject(MESSAGING_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.stopped = false;
+    this.schedule();
+    void this.flush();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.queued;
+    await this.running;
+  }
+
+  /**
+   * Sends every pending text. Resolves after a pass that began after this call, so a request that has just
+   * committed its matches can wait for its texts; concurrent calls share passes.
+   */
+  flush(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (!this.running) {
+      this.running = this.drain()
+        .catch((err) => this.logger.warn({ err }, 'texting claimants failed; will retry'))
+        .finally(() => {
+          this.running = undefined;
+        });
+      return this.running;
+    }
+    // The pass under way may have read before our rows were committed: queue one more after it.
+    this.queued ??= this.running.then(() => {
+      this.queued = undefined;
+      return this.flush();
+    });
+    return this.queued;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const pending = await this.matches.takePending(BATCH);
+      for (const text of pending) {
+        try {
+          await this.sms.send({ to: text.claimant_phone, body: matchText(text) });
+          this.logger.info({ claim_id: text.claim_id, match_id: text.match_id }, 'claimant texted about a match');
+        } catch (err) {
+          this.logger.warn({ err, claim_id: text.claim_id, match_id: text.match_id }, 'text to claimant failed; will retry');
+          await this.matches.release(text.match_id);
+        }
+      }
+      if (pending.length < BATCH) return;
+    }
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      void this.flush().finally(() => {
+        if (!this.stopped) this.schedule();
+      });
+    }, this.config.notifyRetryMs);
+    this.timer.unref();
+  }
+}

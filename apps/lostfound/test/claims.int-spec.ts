@@ -1,0 +1,163 @@
+import { ClaimsRpc, FoundItemsRpc } from '@switchboard/contracts';
+import { claimBody, walletClaimBody } from './factories/claim.factory';
+import { foundItemBody, foundWalletBody } from './factories/found-item.factory';
+import { startLostfound, type LostfoundUnderTest } from './support/lostfound-harness';
+
+jest.setTimeout(60_000);
+
+describe('lostfound: claims', () => {
+  let lf: LostfoundUnderTest;
+  beforeAll(async () => {
+    lf = await startLostfound();
+  });
+  afterAll(() => lf?.stop());
+
+  describe('filing a claim', () => {
+    it('answers the spec\'s claim: open, from the api, phone in E.164, has_match false when nothing matches', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { claimant_phone: '(415) 867-5309' }), accountId);
+      expect(claim).toEqual({
+        id: expect.any(Number),
+        location_id: locationId,
+        claimant_name: 'Jane Smith',
+        claimant_phone: '+14158675309',
+        category: 'umbrella',
+        description: 'Red umbrella, wooden handle',
+        color: 'red',
+        lost_area: 'Gate B12',
+        lost_date: '2026-11-17',
+        image_url: '',
+        status: 'open',
+        source: 'api',
+        created_at: expect.any(String),
+        has_match: false,
+        matches: [],
+      });
+    });
+
+    it.each(['child', 'Person', 'MEDICATION', 'kid', 'missing person', 'insulin'])(
+      'refuses the urgent category %j with 422 urgent_category and stores, queues and sends nothing',
+      async (category) => {
+        const { accountId, locationId } = await lf.newLocation();
+        const before = await lf.sql<{ claims: number; outbox: number }>(
+          'SELECT (SELECT count(*)::int FROM claims) AS claims, (SELECT count(*)::int FROM outbox_events) AS outbox',
+        );
+        expect(await lf.errorOf(ClaimsRpc.file, claimBody(locationId, { category }), accountId)).toBe('urgent_category');
+        const after = await lf.sql('SELECT (SELECT count(*)::int FROM claims) AS claims, (SELECT count(*)::int FROM outbox_events) AS outbox');
+        expect(after).toEqual(before);
+      },
+    );
+
+    it('lists a low-value claim\'s candidate items in matches, best first, and only those that match', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const red = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
+      const blue = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: 'Blue umbrella', color: 'blue' }), accountId);
+      const plain = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: 'Umbrella', color: '', found_area: '' }), accountId);
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
+      expect(claim.has_match).toBe(true);
+      expect(claim).not.toHaveProperty('verify_required');
+      expect(claim.matches).toEqual([
+        { found_item_id: red.id, description: red.description, color: 'red', found_area: 'Gate B12', found_date: '2026-11-18' },
+        { found_item_id: plain.id, description: 'Umbrella', color: '', found_area: '', found_date: '2026-11-18' },
+      ]);
+      expect(claim.matches!.map((match) => match.found_item_id)).not.toContain(blue.id);
+    });
+
+    it('matches "Umbrella" and "umbrella" alike', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'UMBRELLA' }), accountId);
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { category: 'Umbrella' }), accountId);
+      expect(claim.matches).toHaveLength(1);
+    });
+
+    it('gives a high-value claim only has_match and verify_required, never any detail of the item', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const wallet = await lf.send(FoundItemsRpc.log, foundWalletBody(locationId), accountId);
+      const claim = await lf.send(ClaimsRpc.file, walletClaimBody(locationId), accountId);
+      expect(claim).toMatchObject({ category: 'wallet', has_match: true, verify_required: true });
+      expect(claim).not.toHaveProperty('matches');
+      const detail = await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId);
+      const list = await lf.send(ClaimsRpc.list, { location_id: locationId }, accountId);
+      for (const answer of [claim, detail, list]) {
+        const json = JSON.stringify(answer);
+        for (const secret of ['initials J.S.', 'Safe 1', String(wallet.found_date), `"found_item_id"`]) expect(json).not.toContain(secret);
+      }
+      expect(detail).toMatchObject({ has_match: true, verify_required: true });
+      expect(detail).not.toHaveProperty('matches');
+    });
+
+    it('says verify_required on a high-value claim with no match, and has_match false', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const claim = await lf.send(ClaimsRpc.file, walletClaimBody(locationId, { category: 'WALLET' }), accountId);
+      expect(claim).toMatchObject({ has_match: false, verify_required: true });
+      expect(claim).not.toHaveProperty('matches');
+    });
+
+    it('never lists a high-value item to a low-value claim, though it counts for has_match', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'other', description: 'Black leather wallet, initials J.S.', color: 'black' }), accountId);
+      const claim = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { category: 'other', description: 'black leather thing with initials', color: 'black', lost_area: 'Gate B12' }),
+        accountId,
+      );
+      expect(claim).toMatchObject({ has_match: true, matches: [] });
+    });
+  });
+
+  describe('the claim detail and list', () => {
+    it('adds claimant_email, proof_note, photos (the image first) and the timeline, starting with filed by API', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const claim = await lf.send(ClaimsRpc.file, walletClaimBody(locationId, { image_url: 'https://img.example/mine.jpg' }), accountId);
+      const detail = await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId);
+      expect(detail).toEqual({
+        ...claim,
+        claimant_email: 'jane@example.com',
+        proof_note: 'Library card in the name of Jane Smith',
+        photos: ['https://img.example/mine.jpg'],
+        timeline: [{ created_at: expect.any(String), action: 'filed', staff_name: 'API', note: expect.any(String) }],
+      });
+    });
+
+    it('shows a low-value claim the items it matched later, while they are in storage', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
+      const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
+      const detail = await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId);
+      expect(detail.has_match).toBe(true);
+      expect(detail.matches).toEqual([expect.objectContaining({ found_item_id: item.id })]);
+    });
+
+    it('answers 404 not_found for an unknown claim or one of another location', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const elsewhere = await lf.newLocation({ accountId });
+      const claim = await lf.send(ClaimsRpc.file, claimBody(elsewhere.locationId), accountId);
+      expect(await lf.errorOf(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId)).toBe('not_found');
+      expect(await lf.errorOf(ClaimsRpc.get, { location_id: locationId, id: 424_242 }, accountId)).toBe('not_found');
+    });
+
+    it('lists claims with the found-item filters: status, category, area, lost_date from/to, q and pages', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const a = await lf.send(ClaimsRpc.file, claimBody(locationId, { lost_date: '2026-11-01', lost_area: 'Gate B12' }), accountId);
+      const b = await lf.send(ClaimsRpc.file, walletClaimBody(locationId, { lost_date: '2026-11-10', claimant_name: 'Ana Lopez' }), accountId);
+      const c = await lf.send(ClaimsRpc.file, claimBody(locationId, { category: 'scarf', description: 'green wool scarf', color: 'green', lost_area: 'Lobby', lost_date: undefined }), accountId);
+      const ids = async (query: Record<string, unknown>) =>
+        (await lf.send(ClaimsRpc.list, { location_id: locationId, ...query }, accountId)).data.map((claim) => claim.id);
+
+      const page = await lf.send(ClaimsRpc.list, { location_id: locationId }, accountId);
+      expect(page).toMatchObject({ total: 3, page: 1, pages: 1, per: 25 });
+      expect(page.data.map((claim) => claim.id)).toEqual([c.id, b.id, a.id]);
+      expect(page.data.find((claim) => claim.id === b.id)).toMatchObject({ verify_required: true });
+      expect(page.data.find((claim) => claim.id === b.id)).not.toHaveProperty('matches');
+      expect(await ids({ category: 'Wallet' })).toEqual([b.id]);
+      expect(await ids({ category: 'clothing' })).toEqual([c.id]);
+      expect(await ids({ area: 'gate b12' })).toEqual([a.id]);
+      expect(await ids({ from: '2026-11-01', to: '2026-11-09' })).toEqual([a.id]);
+      expect(await ids({ from: '2026-11-10' })).toEqual([b.id]);
+      expect(await ids({ q: 'wool' })).toEqual([c.id]);
+      expect(await ids({ q: 'lopez' })).toEqual([b.id]);
+      expect(await ids({ status: 'reunited' })).toEqual([]);
+      expect(await ids({ page: 2 })).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,188 @@
+import { ClaimsRpc, FoundItemsRpc, type FoundItemView } from '@switchboard/contracts';
+import { claimBody } from './factories/claim.factory';
+import { foundItemBody } from './factories/found-item.factory';
+import { startLostfound, type LostfoundUnderTest } from './support/lostfound-harness';
+
+jest.setTimeout(60_000);
+
+describe('lostfound: found items', () => {
+  let lf: LostfoundUnderTest;
+  beforeAll(async () => {
+    lf = await startLostfound();
+  });
+  afterAll(() => lf?.stop());
+
+  describe('logging an item', () => {
+    it('stores every field given, as stored and from the api, and answers the spec\'s found item', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const body = foundItemBody(locationId, { image_url: 'https://img.example/umbrella.jpg?size=large' });
+      const item = await lf.send(FoundItemsRpc.log, body, accountId);
+      expect(item).toEqual({
+        id: expect.any(Number),
+        location_id: locationId,
+        category: 'umbrella',
+        description: body.description,
+        color: 'red',
+        found_by: 'Maria',
+        found_area: 'Gate B12',
+        found_date: '2026-11-18',
+        storage_ref: 'Bin 4',
+        image_url: 'https://img.example/umbrella.jpg?size=large',
+        status: 'stored',
+        source: 'api',
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      });
+    });
+
+    it('fills the defaults: today in UTC, empty strings, the category read from the description', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const today = new Date().toISOString().slice(0, 10);
+      const item = await lf.send(FoundItemsRpc.log, { location_id: locationId, description: 'Navy blue backpack' }, accountId);
+      expect(item).toMatchObject({ category: 'bag', color: '', found_by: '', found_area: '', storage_ref: '', image_url: '', status: 'stored', source: 'api' });
+      expect([today, new Date().toISOString().slice(0, 10)]).toContain(item.found_date);
+      const other = await lf.send(FoundItemsRpc.log, { location_id: locationId, description: 'Something shiny' }, accountId);
+      expect(other.category).toBe('other');
+    });
+
+    it('reads the category case-insensitively and through its synonyms', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const wallet = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'WALLET' }), accountId);
+      const purse = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'Purse' }), accountId);
+      expect([wallet.category, purse.category]).toEqual(['wallet', 'handbag']);
+    });
+
+    it('keeps image_url exactly as given, even when it is not a URL', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { image_url: '  bin4/photo 1.png ' }), accountId);
+      expect(item.image_url).toBe('  bin4/photo 1.png ');
+    });
+  });
+
+  describe('the item detail', () => {
+    it('adds photos (the image first) and the custody timeline, starting with logged by API', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { image_url: 'https://img.example/1.jpg' }), accountId);
+      const detail = await lf.send(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId);
+      expect(detail).toEqual({
+        ...item,
+        photos: ['https://img.example/1.jpg'],
+        timeline: [{ created_at: expect.any(String), action: 'logged', staff_name: 'API', note: expect.stringContaining('Bin 4') }],
+      });
+    });
+
+    it('has no photos when no image was given', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
+      expect((await lf.send(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId)).photos).toEqual([]);
+    });
+
+    it('answers 404 not_found for an unknown id, or an item of another location of the same account', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const elsewhere = await lf.newLocation({ accountId });
+      const item = await lf.send(FoundItemsRpc.log, foundItemBody(elsewhere.locationId), accountId);
+      expect(await lf.errorOf(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId)).toBe('not_found');
+      expect(await lf.errorOf(FoundItemsRpc.get, { location_id: locationId, id: 987_654 }, accountId)).toBe('not_found');
+      expect(await lf.errorOf(FoundItemsRpc.get, { location_id: locationId, id: 2 ** 40 }, accountId)).toBe('not_found');
+    });
+  });
+
+  describe('the list', () => {
+    let accountId: string;
+    let locationId: number;
+    const logged: Record<string, FoundItemView> = {};
+
+    beforeAll(async () => {
+      ({ accountId, locationId } = await lf.newLocation());
+      const items = {
+        redUmbrella: foundItemBody(locationId, { description: 'Red umbrella with a wooden handle', color: 'red', found_area: 'Gate B12', found_date: '2026-11-01' }),
+        blueUmbrella: foundItemBody(locationId, { description: 'Blue folding umbrella', color: 'blue', found_area: 'gate  b12', found_date: '2026-11-05' }),
+        wallet: foundItemBody(locationId, { category: 'wallet', description: 'Brown leather wallet', color: 'brown', found_area: 'Food court', found_date: '2026-11-10' }),
+        purse: foundItemBody(locationId, { category: 'purse', description: 'Small beaded clutch', color: 'gold', found_area: 'Platform 2', found_date: '2026-11-15' }),
+        scarf: foundItemBody(locationId, { category: 'clothing', description: 'Green wool scarf with tassels', color: 'green', found_area: 'Platform 2', found_date: '2026-11-20' }),
+      };
+      for (const [name, body] of Object.entries(items)) logged[name] = await lf.send(FoundItemsRpc.log, body, accountId);
+      // The scarf goes back to its owner, so one item is `returned`.
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { category: 'clothing', description: 'green scarf', color: 'green', lost_date: '2026-11-19' }), accountId);
+      await lf.send(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: logged.scarf.id }, accountId);
+    });
+
+    const ids = (page: { data: FoundItemView[] }) => page.data.map((item) => item.id);
+    const list = (query: Record<string, unknown>) => lf.send(FoundItemsRpc.list, { location_id: locationId, ...query }, accountId);
+
+    it('lists the location\'s items newest first in pages of 25 with total, page, pages and per', async () => {
+      const page = await list({});
+      expect(page).toMatchObject({ total: 5, page: 1, pages: 1, per: 25 });
+      expect(ids(page)).toEqual(['scarf', 'purse', 'wallet', 'blueUmbrella', 'redUmbrella'].map((name) => logged[name].id));
+    });
+
+    it('filters by status', async () => {
+      expect(ids(await list({ status: 'returned' }))).toEqual([logged.scarf.id]);
+      expect((await list({ status: 'stored' })).total).toBe(4);
+    });
+
+    it('filters by category case-insensitively and through synonyms', async () => {
+      expect(ids(await list({ category: 'UMBRELLA' }))).toEqual([logged.blueUmbrella.id, logged.redUmbrella.id]);
+      expect(ids(await list({ category: 'handbag' }))).toEqual([logged.purse.id]);
+      expect(ids(await list({ category: 'Purse' }))).toEqual([logged.purse.id]);
+    });
+
+    it('filters by area regardless of case and spacing', async () => {
+      expect(ids(await list({ area: 'GATE B12' }))).toEqual([logged.blueUmbrella.id, logged.redUmbrella.id]);
+      expect(ids(await list({ area: 'platform 2' }))).toEqual([logged.scarf.id, logged.purse.id]);
+    });
+
+    it('filters found_date from and to, both days included', async () => {
+      expect(ids(await list({ from: '2026-11-05', to: '2026-11-15' }))).toEqual([logged.purse.id, logged.wallet.id, logged.blueUmbrella.id]);
+      expect(ids(await list({ from: '2026-11-20' }))).toEqual([logged.scarf.id]);
+      expect(ids(await list({ to: '2026-11-01' }))).toEqual([logged.redUmbrella.id]);
+    });
+
+    it('refuses from after to with 400 invalid_request', async () => {
+      expect(await lf.errorOf(FoundItemsRpc.list, { location_id: locationId, from: '2026-11-10', to: '2026-11-09' }, accountId)).toBe('invalid_request');
+    });
+
+    it('searches q over description, color, area and category, stemmed and by prefix', async () => {
+      expect(ids(await list({ q: 'umbrellas' }))).toEqual(expect.arrayContaining([logged.blueUmbrella.id, logged.redUmbrella.id]));
+      expect((await list({ q: 'umbrellas' })).total).toBe(2);
+      expect(ids(await list({ q: 'red umbr' }))).toEqual([logged.redUmbrella.id]);
+      expect(ids(await list({ q: 'leather' }))).toEqual([logged.wallet.id]);
+      expect(ids(await list({ q: 'gold' }))).toEqual([logged.purse.id]);
+      expect(ids(await list({ q: 'food court' }))).toEqual([logged.wallet.id]);
+      expect(ids(await list({ q: 'purse' }))).toEqual([logged.purse.id]);
+      expect(ids(await list({ q: 'tassel' }))).toEqual([logged.scarf.id]);
+      expect((await list({ q: 'bicycle' })).total).toBe(0);
+    });
+
+    it('treats what the caller types as words, never as query syntax', async () => {
+      expect((await list({ q: "wallet' | !x & (" })).total).toBe(1);
+      expect((await list({ q: '!!!' })).total).toBe(5);
+    });
+
+    it('combines filters', async () => {
+      expect(ids(await list({ q: 'umbrella', area: 'gate b12', from: '2026-11-03', status: 'stored' }))).toEqual([logged.blueUmbrella.id]);
+    });
+  });
+
+  describe('paging', () => {
+    it('splits 30 items into a page of 25 and a page of 5, and answers an empty page past the last', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      for (let n = 0; n < 30; n += 1) {
+        await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: `Umbrella number ${n}` }), accountId);
+      }
+      const first = await lf.send(FoundItemsRpc.list, { location_id: locationId }, accountId);
+      const second = await lf.send(FoundItemsRpc.list, { location_id: locationId, page: 2 }, accountId);
+      const beyond = await lf.send(FoundItemsRpc.list, { location_id: locationId, page: 3 }, accountId);
+      expect([first.data.length, second.data.length, beyond.data.length]).toEqual([25, 5, 0]);
+      expect(first).toMatchObject({ total: 30, page: 1, pages: 2, per: 25 });
+      expect(second).toMatchObject({ total: 30, page: 2, pages: 2, per: 25 });
+      expect(beyond).toMatchObject({ total: 30, page: 3, pages: 2, per: 25 });
+      const all = [...first.data, ...second.data].map((item) => item.id);
+      expect(new Set(all).size).toBe(30);
+    });
+
+    it('answers an empty location with no pages', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      expect(await lf.send(FoundItemsRpc.list, { location_id: locationId }, accountId)).toEqual({ data: [], total: 0, page: 1, pages: 0, per: 25 });
+    });
+  });
+});

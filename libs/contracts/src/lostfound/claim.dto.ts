@@ -1,0 +1,171 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { LocationBody, LocationQuery, LostfoundListQuery, TimelineEntryView } from './found-item.dto';
+import {
+  CLAIM_STATUSES,
+  HasText,
+  IsCalendarDate,
+  IsDialablePhone,
+  LOSTFOUND_PAGE_SIZE,
+  MAX_DESCRIPTION,
+  MAX_IMAGE_URL,
+  MAX_SHORT_TEXT,
+  QueryInt,
+  type ClaimStatus,
+} from './lostfound-validation';
+
+/** `POST /lostfound/claims` body (spec part 4). */
+export class ClaimCreate extends LocationBody {
+  @ApiProperty({ maxLength: MAX_SHORT_TEXT, example: 'Jane Smith' })
+  @IsString()
+  @HasText()
+  @MaxLength(MAX_SHORT_TEXT)
+  claimant_name: string;
+
+  @ApiProperty({ example: '+14155550123', description: 'E.164, or a US number in any common form; stored and answered in E.164. Texted when a matching item is logged.' })
+  @IsString()
+  @IsDialablePhone()
+  claimant_phone: string;
+
+  @ApiPropertyOptional({ format: 'email', maxLength: MAX_SHORT_TEXT })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  @IsEmail({}, { message: 'claimant_email must be an email address' })
+  claimant_email?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'umbrella', description: 'Case-insensitive; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: read from the description, else "other".' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  category?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION)
+  description?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  color?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  lost_area?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'YYYY-MM-DD.' })
+  @IsOptional()
+  @IsCalendarDate()
+  lost_date?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION, description: 'What the claimant can show or tell to prove ownership. Never sent in events or texts.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION)
+  proof_note?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_IMAGE_URL, description: 'Stored as given; becomes the primary photo.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_IMAGE_URL)
+  image_url?: string;
+}
+
+export class FileClaimCommand extends ClaimCreate {}
+
+/** A candidate item shown to a low-value claim (operator contract). Never built for high-value claims. */
+export class ClaimMatchView {
+  @ApiProperty({ type: 'integer' }) found_item_id: number;
+  @ApiProperty() description: string;
+  @ApiProperty() color: string;
+  @ApiProperty() found_area: string;
+  @ApiProperty({ format: 'date' }) found_date: string;
+}
+
+export class ClaimView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ type: 'integer' }) location_id: number;
+  @ApiProperty() claimant_name: string;
+  @ApiProperty({ example: '+14155550123' }) claimant_phone: string;
+  @ApiProperty({ example: 'umbrella' }) category: string;
+  @ApiProperty({ description: 'Empty string when none.' }) description: string;
+  @ApiProperty({ description: 'Empty string when none.' }) color: string;
+  @ApiProperty({ description: 'Empty string when none.' }) lost_area: string;
+  @ApiProperty({ format: 'date', nullable: true }) lost_date: string | null;
+  @ApiProperty({ description: 'Stored as given. Empty string when none.' }) image_url: string;
+  @ApiProperty({ enum: CLAIM_STATUSES }) status: ClaimStatus;
+  @ApiProperty({ example: 'api' }) source: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ description: 'Whether a stored item of the location matches the claim.' }) has_match: boolean;
+  @ApiPropertyOptional({ description: 'Present, and true, for high-value categories: the item is released only with verified: true.' })
+  verify_required?: true;
+}
+
+/** The creation answer: a low-value claim lists its candidates in `matches`; a high-value one never has it. */
+export class ClaimCreated extends ClaimView {
+  @ApiPropertyOptional({ type: [ClaimMatchView], description: 'Low-value claims only: candidate items, best first.' })
+  matches?: ClaimMatchView[];
+}
+
+export class ClaimDetail extends ClaimCreated {
+  @ApiProperty({ description: 'Empty string when none.' }) claimant_email: string;
+  @ApiProperty({ description: "What the claimant offered as proof, for the staff who verify it. Empty string when none." }) proof_note: string;
+  @ApiProperty({ type: [String], description: 'Photo URLs, primary first.' }) photos: string[];
+  @ApiProperty({ type: [TimelineEntryView], description: 'Oldest first.' }) timeline: TimelineEntryView[];
+}
+
+export class ClaimPage {
+  @ApiProperty({ type: [ClaimView] }) data: ClaimView[];
+  @ApiProperty() total: number;
+  @ApiProperty() page: number;
+  @ApiProperty({ description: 'ceil(total / per); 0 when nothing matches.' }) pages: number;
+  @ApiProperty({ example: LOSTFOUND_PAGE_SIZE }) per: number;
+}
+
+export class ListClaimsQuery extends LostfoundListQuery {
+  @ApiPropertyOptional({ enum: CLAIM_STATUSES })
+  @IsOptional()
+  @IsIn(CLAIM_STATUSES)
+  status?: ClaimStatus;
+}
+
+export class GetClaimQuery extends LocationQuery {
+  @QueryInt()
+  @IsInt({ message: 'id must be an integer' })
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  id: number;
+}
+
+/** `POST /lostfound/claims/{id}/reunite` body (spec part 4). */
+export class ReuniteBody extends LocationBody {
+  @ApiProperty({ type: 'integer', description: 'Item to release to the claim.' })
+  @IsInt()
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  found_item_id: number;
+
+  @ApiPropertyOptional({ default: false, description: 'Staff confirmed proof of ownership; required true for high-value categories.' })
+  @IsOptional()
+  @IsBoolean()
+  verified?: boolean;
+}
+
+export class ReuniteCommand extends ReuniteBody {
+  @IsInt()
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  id: number;
+}
+
+export class Reunited {
+  @ApiProperty() reunited: boolean;
+  @ApiProperty({ type: 'integer' }) claim_id: number;
+  @ApiProperty({ type: 'integer' }) found_item_id: number;
+  @ApiProperty() verified: boolean;
+}

@@ -1,0 +1,187 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  FOUND_ITEM_STATUSES,
+  HasText,
+  IsCalendarDate,
+  LOSTFOUND_PAGE_SIZE,
+  MAX_DESCRIPTION,
+  MAX_IMAGE_URL,
+  MAX_SEARCH_TEXT,
+  MAX_SHORT_TEXT,
+  QueryInt,
+  type FoundItemStatus,
+} from './lostfound-validation';
+
+const LOCATION_ID_DOC = 'A location of the account with lost-and-found enabled; otherwise 404 location_not_found.';
+
+/** `location_id` in a JSON body: a JSON integer (`"12"` is refused with 400 invalid_request). */
+export class LocationBody {
+  @ApiProperty({ example: 1, description: LOCATION_ID_DOC })
+  @IsInt()
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  location_id: number;
+}
+
+/** `location_id` in a query string: digits only. */
+export class LocationQuery {
+  @ApiProperty({ example: 1, type: 'integer', description: LOCATION_ID_DOC })
+  @QueryInt()
+  @IsInt({ message: 'location_id must be an integer' })
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  location_id: number;
+}
+
+/** A path id of an item or a claim: an integer. */
+export class IntIdParam {
+  @ApiProperty({ type: 'integer' })
+  @QueryInt()
+  @IsInt({ message: 'id must be an integer' })
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  id: number;
+}
+
+/** Filters and page shared by the found-item and claim lists (spec part 4). */
+export class LostfoundListQuery extends LocationQuery {
+  @ApiPropertyOptional({ description: 'Category, matched case-insensitively through the category vocabulary (synonyms allowed).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  category?: string;
+
+  @ApiPropertyOptional({ description: 'Area, compared case-insensitively with found_area (items) or lost_area (claims).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  area?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'YYYY-MM-DD, inclusive: found_date (items) or lost_date (claims) on or after it.' })
+  @IsOptional()
+  @IsCalendarDate()
+  from?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'YYYY-MM-DD, inclusive: found_date (items) or lost_date (claims) on or before it.' })
+  @IsOptional()
+  @IsCalendarDate()
+  to?: string;
+
+  @ApiPropertyOptional({ description: 'Free text, full-text search over description, color, area and category (words are stemmed; each word may be a prefix).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SEARCH_TEXT)
+  q?: string;
+
+  @ApiPropertyOptional({ minimum: 1, default: 1, description: `Pages hold ${LOSTFOUND_PAGE_SIZE} entries. A page past the last has empty data.` })
+  @IsOptional()
+  @QueryInt()
+  @IsInt({ message: 'page must be an integer' })
+  @Min(1)
+  @Max(1_000_000)
+  page?: number;
+}
+
+/** `POST /lostfound/found-items` body (spec part 4). */
+export class FoundItemCreate extends LocationBody {
+  @ApiProperty({ maxLength: MAX_DESCRIPTION, example: 'Black leather wallet, initials J.S.', description: 'Drives matching.' })
+  @IsString()
+  @HasText()
+  @MaxLength(MAX_DESCRIPTION)
+  description: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'wallet', description: 'Case-insensitive; synonyms map to one category (docs/adr/0041). Default: read from the description, else "other".' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  category?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'black' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  color?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'Gate B12' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  found_area?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'Bin 4', description: 'Bin or shelf.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  storage_ref?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'Maria (cleaning)', description: "Finder's name, free text." })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  found_by?: string;
+
+  @ApiPropertyOptional({ format: 'date', example: '2026-11-20', description: 'YYYY-MM-DD. Default: today in UTC.' })
+  @IsOptional()
+  @IsCalendarDate()
+  found_date?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_IMAGE_URL, description: 'Stored as given; becomes the primary photo.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_IMAGE_URL)
+  image_url?: string;
+}
+
+export class LogFoundItemCommand extends FoundItemCreate {}
+
+export class FoundItemView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ type: 'integer' }) location_id: number;
+  @ApiProperty({ example: 'wallet' }) category: string;
+  @ApiProperty() description: string;
+  @ApiProperty({ description: 'Empty string when none.' }) color: string;
+  @ApiProperty({ description: 'Empty string when none.' }) found_by: string;
+  @ApiProperty({ description: 'Empty string when none.' }) found_area: string;
+  @ApiProperty({ format: 'date' }) found_date: string;
+  @ApiProperty({ description: 'Empty string when none.' }) storage_ref: string;
+  @ApiProperty({ description: 'Stored as given. Empty string when none.' }) image_url: string;
+  @ApiProperty({ enum: FOUND_ITEM_STATUSES }) status: FoundItemStatus;
+  @ApiProperty({ example: 'api' }) source: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class TimelineEntryView {
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ example: 'logged', description: 'logged, released (items); filed, reunited (claims).' }) action: string;
+  @ApiProperty({ example: 'API' }) staff_name: string;
+  @ApiProperty() note: string;
+}
+
+export class FoundItemDetail extends FoundItemView {
+  @ApiProperty({ type: [String], description: 'Photo URLs, primary first.' }) photos: string[];
+  @ApiProperty({ type: [TimelineEntryView], description: 'Chain of custody, oldest first.' }) timeline: TimelineEntryView[];
+}
+
+export class FoundItemPage {
+  @ApiProperty({ type: [FoundItemView] }) data: FoundItemView[];
+  @ApiProperty() total: number;
+  @ApiProperty() page: number;
+  @ApiProperty({ description: 'ceil(total / per); 0 when nothing matches.' }) pages: number;
+  @ApiProperty({ example: LOSTFOUND_PAGE_SIZE }) per: number;
+}
+
+export class ListFoundItemsQuery extends LostfoundListQuery {
+  @ApiPropertyOptional({ enum: FOUND_ITEM_STATUSES })
+  @IsOptional()
+  @IsIn(FOUND_ITEM_STATUSES)
+  status?: FoundItemStatus;
+}
+
+export class GetFoundItemQuery extends LocationQuery {
+  @QueryInt()
+  @IsInt({ message: 'id must be an integer' })
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  id: number;
+}

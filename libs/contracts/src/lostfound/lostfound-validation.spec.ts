@@ -1,0 +1,74 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { ClaimCreate, ReuniteBody } from './claim.dto';
+import { FoundItemCreate, IntIdParam, ListFoundItemsQuery } from './found-item.dto';
+import { isCalendarDate, normalizePhone } from './lostfound-validation';
+import { ListSmsQuery } from './sms.dto';
+
+function problems<T extends object>(cls: new () => T, plain: object): string[] {
+  const instance = plainToInstance(cls, plain);
+  return validateSync(instance, { whitelist: true, forbidNonWhitelisted: true }).map((error) => error.property);
+}
+
+describe('lost-and-found request validation', () => {
+  it('takes only real calendar days written YYYY-MM-DD', () => {
+    expect(isCalendarDate('2026-11-20')).toBe(true);
+    expect(isCalendarDate('2024-02-29')).toBe(true);
+    for (const bad of ['2025-02-29', '2026-13-01', '2026-1-5', '20261120', '2026-11-20T00:00:00Z', 20261120, '']) {
+      expect(isCalendarDate(bad)).toBe(false);
+    }
+  });
+
+  it('reads a claimant phone as E.164, assuming the US without a country code', () => {
+    expect(normalizePhone('+14155550100')).toBe('+14155550100');
+    expect(normalizePhone('+15555550123')).toBe('+15555550123'); // possible, if not assigned: the provider decides
+    expect(normalizePhone('+1415555')).toBeUndefined();
+    expect(normalizePhone('415-CALL-NOW')).toBeUndefined();
+    expect(normalizePhone('+14158675309')).toBe('+14158675309');
+    expect(normalizePhone('(415) 867-5309')).toBe('+14158675309');
+    expect(normalizePhone('+44 20 7946 0958')).toBe('+442079460958');
+    expect(normalizePhone('not a phone')).toBeUndefined();
+  });
+
+  it('wants location_id in a body to be a JSON integer', () => {
+    const body = { description: 'Blue umbrella' };
+    expect(problems(FoundItemCreate, { ...body, location_id: 3 })).toEqual([]);
+    for (const bad of ['3', 3.5, null, true]) expect(problems(FoundItemCreate, { ...body, location_id: bad })).toEqual(['location_id']);
+    expect(problems(FoundItemCreate, body)).toEqual(['location_id']);
+  });
+
+  it('reads location_id and page in a query string as integers, and refuses anything else', () => {
+    expect(problems(ListFoundItemsQuery, { location_id: '3', page: '2' })).toEqual([]);
+    for (const bad of ['abc', '1.5', '1e3', '', ['1', '2']]) expect(problems(ListFoundItemsQuery, { location_id: bad })).toEqual(['location_id']);
+    expect(problems(ListFoundItemsQuery, { location_id: '3', page: '0' })).toEqual(['page']);
+    expect(problems(IntIdParam, { id: 'x1' })).toEqual(['id']);
+  });
+
+  it('refuses an unknown status or a malformed date in a list query', () => {
+    expect(problems(ListFoundItemsQuery, { location_id: '1', status: 'lost' })).toEqual(['status']);
+    expect(problems(ListFoundItemsQuery, { location_id: '1', from: '11/20/2026' })).toEqual(['from']);
+  });
+
+  it('requires a found item description with text in it', () => {
+    expect(problems(FoundItemCreate, { location_id: 1, description: '   ' })).toEqual(['description']);
+  });
+
+  it('requires a claimant name and a valid phone, and a real email when one is given', () => {
+    const claim = { location_id: 1, claimant_name: 'Jane', claimant_phone: '+14158675309' };
+    expect(problems(ClaimCreate, claim)).toEqual([]);
+    expect(problems(ClaimCreate, { ...claim, claimant_phone: '12' })).toEqual(['claimant_phone']);
+    expect(problems(ClaimCreate, { ...claim, claimant_email: 'nope' })).toEqual(['claimant_email']);
+    expect(problems(ClaimCreate, { ...claim, claimant_name: '' })).toEqual(['claimant_name']);
+  });
+
+  it('wants verified to be a boolean when given', () => {
+    expect(problems(ReuniteBody, { location_id: 1, found_item_id: 2, verified: 'yes' })).toEqual(['verified']);
+    expect(problems(ReuniteBody, { location_id: 1, found_item_id: 2 })).toEqual([]);
+  });
+
+  it('reads an unencoded + in ?to= (which arrives as a space) back as +', () => {
+    expect(plainToInstance(ListSmsQuery, { to: ' 14158675309' }).to).toBe('+14158675309');
+    expect(problems(ListSmsQuery, { to: ' 14158675309' })).toEqual([]);
+    expect(problems(ListSmsQuery, { to: '4158675309' })).toEqual(['to']);
+  });
+});

@@ -1,0 +1,86 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { Transform } from 'class-transformer';
+import { registerDecorator, type ValidationOptions } from 'class-validator';
+
+/** Lost-and-found page size (spec part 8). */
+export const LOSTFOUND_PAGE_SIZE = 25;
+export const FOUND_ITEM_STATUSES = ['stored', 'returned'] as const;
+export type FoundItemStatus = (typeof FOUND_ITEM_STATUSES)[number];
+export const CLAIM_STATUSES = ['open', 'reunited'] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+
+export const MAX_SHORT_TEXT = 200;
+export const MAX_DESCRIPTION = 2000;
+export const MAX_IMAGE_URL = 2048;
+export const MAX_SEARCH_TEXT = 200;
+
+/** Ids are PostgreSQL `integer` sequences: a larger integer is well-formed but names nothing. */
+export const MAX_STORED_ID = 2_147_483_647;
+
+/** `YYYY-MM-DD` naming a real calendar day (no 2025-02-30), years 1900-2999. */
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1900 || year > 2999) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+export function IsCalendarDate(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isCalendarDate',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: `${String(propertyName)} must be a date written YYYY-MM-DD`, ...options },
+      validator: { validate: isCalendarDate },
+    });
+}
+
+/**
+ * A claimant's phone in E.164, from what a person types: `+14155550123`, `(415) 555-0123` and `415-555-0123` (US
+ * assumed without a country code) all give `+14155550123`. `undefined` when it cannot be a phone number (wrong
+ * length for its country, letters). Deliberately lenient beyond that: a claim must not fail on a number the
+ * metadata does not know yet; the SMS provider is the judge of deliverability.
+ */
+export function normalizePhone(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 40 || /[a-z]/i.test(value)) return undefined;
+  const parsed = parsePhoneNumberFromString(value.trim(), 'US');
+  return parsed !== undefined && parsed.isPossible() ? parsed.number : undefined;
+}
+
+export function IsDialablePhone(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isDialablePhone',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: `${String(propertyName)} must be a valid phone number (E.164, or a US number)`, ...options },
+      validator: { validate: (value: unknown) => normalizePhone(value) !== undefined },
+    });
+}
+
+/**
+ * Query strings carry text: digits become an integer, anything else is left as it is so `@IsInt` refuses it
+ * (`1.5`, `abc`, `1e3`, a repeated parameter). JSON bodies are not converted: `"12"` there is not an integer.
+ */
+export const QueryInt = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value));
+
+/** Has something other than white space. */
+export function hasText(value: unknown): boolean {
+  return typeof value === 'string' && /\S/.test(value);
+}
+
+export function HasText(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'hasText',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: `${String(propertyName)} must not be empty`, ...options },
+      validator: { validate: hasText },
+    });
+}
