@@ -8,11 +8,17 @@ import { eventSubject, type MessagingConfig } from './messaging.config';
 import { ensureStream } from './jetstream';
 import { contextFromRecord, traceRecord } from './trace-context';
 
-/** A row of an app's `outbox_events` table (each app's Prisma schema has the same model). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * A row of an app's `outbox_events` table (each app's Prisma schema has the same model). `payload` is the
+ * event envelope as plain JSON, so it goes into a Prisma `Json` column as it is.
+ */
 export interface OutboxRow {
   id: string;
   type: string;
-  payload: EventEnvelope<unknown>;
+  payload: JsonObject;
   headers: Record<string, string>;
 }
 
@@ -40,7 +46,8 @@ export function outboxRecord<T extends object>(event: EventDescriptor<T>, data: 
     causation_id: cause.causationId ?? null,
     data,
   };
-  return { id, type: event.type, payload: envelope, headers: traceRecord() };
+  // Through JSON once: what is stored is exactly what consumers will parse (dates as strings, no undefined).
+  return { id, type: event.type, payload: JSON.parse(JSON.stringify(envelope)) as JsonObject, headers: traceRecord() };
 }
 
 /** The part of a generated Prisma client the relay needs; every app's client has it. */

@@ -122,7 +122,7 @@ export class CallReportsRepository {
         data: {
           id: outbox.id,
           type: outbox.type,
-          payload: outbox.payload as unknown as Prisma.InputJsonValue,
+          payload: outbox.payload,
           headers: outbox.headers,
         },
       });

@@ -12,7 +12,6 @@ import {
   type TransactionalSqlClient,
 } from '@switchboard/messaging';
 import type { Logger } from 'pino';
-import type { Prisma } from '../generated/prisma/client';
 import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
 /**
@@ -41,10 +40,7 @@ export class NumbersOutbox implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   async write<T extends object>(tx: Tx, event: EventDescriptor<T>, data: T, cause: EventCause): Promise<void> {
-    const row = outboxRecord(event, data, cause);
-    await tx.outboxEvent.create({
-      data: { id: row.id, type: row.type, payload: row.payload as unknown as Prisma.InputJsonValue, headers: row.headers },
-    });
+    await tx.outboxEvent.create({ data: outboxRecord(event, data, cause) });
   }
 
   /** Publish now (call after the transaction committed). */
