@@ -140,7 +140,8 @@ async function stop(code = 0) {
 process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
-if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) run('npm', ['ci', '--no-audit', '--no-fund'], 'installing dependencies');
+// `npm install` (not `npm ci`) installs the locked versions; see .ci/run for why `npm ci` cannot be used here.
+if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) run('npm', ['install', '--no-audit', '--no-fund'], 'installing dependencies');
 if (SERVICES.some((s) => !existsSync(join(root, 'apps', s, 'src', 'generated', 'prisma')))) {
   run(process.execPath, [join(root, 'tools', 'prisma', 'generate.mjs')], 'generating database clients');
 }
