@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { MessagingModule, messagingConfigFromEnv } from '@switchboard/messaging';
+import { MessagingModule, messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/messaging';
+import { STREAMS } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
 import { join } from 'node:path';
@@ -13,7 +14,6 @@ import { CALLS_MEDIA_CONFIG, loadCallsMediaConfig } from './config/calls-media.c
 import { CALLS_MEDIA_LOGGER } from './config/tokens';
 import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
-import { CallEventsRelay } from './outbox/call-events.relay';
 import { CallsMediaPrisma } from './prisma/calls-media-prisma';
 import { objectStorageProvider } from './storage/object-storage.provider';
 import { SimulatedTelephonyProvider } from './telephony/simulated-telephony.adapter';
@@ -44,7 +44,7 @@ export class CallsMediaModule {
         { provide: CALLS_MEDIA_CONFIG, useValue: config },
         { provide: CALLS_MEDIA_LOGGER, useValue: logger },
         objectStorageProvider,
-        CallEventsRelay,
+        provideOutboxRelay(CallsMediaPrisma, [STREAMS.calls]),
         NumberStatesRepository,
         NumberEventsConsumer,
         CallReportsRepository,

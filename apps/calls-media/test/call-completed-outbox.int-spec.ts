@@ -1,7 +1,7 @@
+import { OutboxRelay } from '@switchboard/messaging';
 import { NumberProvisionedEvent, SimulatedProviderRpc, STREAMS, type CallCompletedData, type EventEnvelope } from '@switchboard/contracts';
 import { callCompletedEventId } from '../src/call-reports/call-event-id';
 import { CallReportsService } from '../src/call-reports/call-reports.service';
-import { CallEventsRelay } from '../src/outbox/call-events.relay';
 import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';
 import { CallsMediaWorld, eventually } from './calls-media.harness';
 import { aNumberStateChanged } from './factories/number-state.factory';
@@ -39,7 +39,7 @@ describe('call.completed', () => {
     const number = aNumberStateChanged();
     await world.publishNumberState(NumberProvisionedEvent, number);
     // The relay stops: the call and its outbox row commit, nothing is published, then the process goes away.
-    await first.get(CallEventsRelay).stop();
+    await first.get(OutboxRelay).stop();
     const { call_sid } = await world.rpc.request(SimulatedProviderRpc.reportCall, aSimulatedCall({ to: number.phone_number }));
     const row = await first.get(CallsMediaPrisma).outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } });
     expect(row.published_at).toBeNull();
@@ -67,7 +67,7 @@ describe('call.completed', () => {
 
     // As if the relay had published and then died before its UPDATE: the row is unpublished again.
     await prisma.outboxEvent.update({ where: { id: callCompletedEventId(call_sid) }, data: { published_at: null } });
-    app.get(CallEventsRelay).kick();
+    app.get(OutboxRelay).kick();
     await eventually(async () => {
       expect((await prisma.outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } })).published_at).not.toBeNull();
     });

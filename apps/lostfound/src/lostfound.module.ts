@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { MessagingModule, messagingConfigFromEnv } from '@switchboard/messaging';
+import { STREAMS } from '@switchboard/contracts';
+import { MessagingModule, messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
 import { join } from 'node:path';
@@ -16,7 +17,6 @@ import { LocationsRepository } from './locations/locations.repository';
 import { LocationsService } from './locations/locations.service';
 import { MatchesRepository } from './matching/matches.repository';
 import { MatchingService } from './matching/matching.service';
-import { LostfoundOutbox } from './outbox/lostfound-outbox';
 import { LostfoundPrisma } from './prisma/lostfound-prisma';
 import { MatchNotifier } from './sms/match-notifier';
 import { SimulatedSmsAdapter } from './sms/simulated-sms.adapter';
@@ -45,7 +45,7 @@ export class LostfoundModule {
         // The SMS port: the simulated provider is the only adapter so far (LOSTFOUND_SMS_PROVIDER=simulated).
         SimulatedSmsAdapter,
         { provide: SMS_SENDER, useExisting: SimulatedSmsAdapter },
-        LostfoundOutbox,
+        provideOutboxRelay(LostfoundPrisma, [STREAMS.lostfound]),
         MatchNotifier,
         LocationsRepository,
         LocationsService,

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { MessagingModule, messagingConfigFromEnv } from '@switchboard/messaging';
+import { STREAMS } from '@switchboard/contracts';
+import { MessagingModule, messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
 import { join } from 'node:path';
@@ -68,6 +69,7 @@ export class NumbersBillingModule {
         { provide: TELEPHONY_PROVIDER, useExisting: SimulatedTelephonyAdapter },
         SimulatedPaymentAdapter,
         { provide: PAYMENT_GATEWAY, useExisting: SimulatedPaymentAdapter },
+        provideOutboxRelay(NumbersBillingPrisma, [STREAMS.numbers]),
         NumbersOutbox,
         LedgerRepository,
         AccountsRepository,

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap, Provider } from '@nestjs/common';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, context, trace } from '@opentelemetry/api';
-import type { EventDescriptor, EventEnvelope } from '@switchboard/contracts';
+import type { EventDescriptor, EventEnvelope, StreamDefinition } from '@switchboard/contracts';
 import type { Logger } from 'pino';
 import { eventSubject, type MessagingConfig } from './messaging.config';
 import { ensureStream } from './jetstream';
+import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION } from './tokens';
 import { contextFromRecord, traceRecord } from './trace-context';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -72,7 +74,7 @@ const tracer = trace.getTracer('switchboard.messaging');
  * publish and mark only republishes (JetStream drops the duplicate inside its window). Polls, and `kick()`
  * after a commit publishes at once.
  */
-export class OutboxRelay {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = true;
@@ -85,7 +87,7 @@ export class OutboxRelay {
     private readonly db: TransactionalSqlClient,
     private readonly nc: NatsConnection,
     private readonly config: MessagingConfig,
-    private readonly streams: EventDescriptor<object>['stream'][],
+    private readonly streams: StreamDefinition[],
     private readonly logger: Logger,
     options: OutboxRelayOptions = {},
   ) {
@@ -98,6 +100,15 @@ export class OutboxRelay {
     for (const stream of this.streams) await ensureStream(this.nc, this.config, stream);
     this.stopped = false;
     this.kick();
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  /** Stop publishing before NATS and the database close; rows committed later wait for the next start. */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
   }
 
   /** Publish now rather than at the next poll. */
@@ -167,4 +178,16 @@ export class OutboxRelay {
       span.end();
     }
   }
+}
+
+/**
+ * The app's outbox relay as a Nest provider, injectable as `OutboxRelay`: started with the app, stopped before it
+ * shuts down. `client` is the app's Prisma client class (its injection token).
+ */
+export function provideOutboxRelay(client: abstract new (...args: never[]) => unknown, streams: StreamDefinition[], options?: OutboxRelayOptions): Provider {
+  return {
+    provide: OutboxRelay,
+    useFactory: (db: TransactionalSqlClient, nc: NatsConnection, config: MessagingConfig, logger: Logger) => new OutboxRelay(db, nc, config, streams, logger, options),
+    inject: [client, NATS_CONNECTION, MESSAGING_CONFIG, MESSAGING_LOGGER],
+  };
 }

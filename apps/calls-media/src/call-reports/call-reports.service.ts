@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { CallCompletedEvent, type CallCompletedData } from '@switchboard/contracts';
-import { outboxRecord, type OutboxRow } from '@switchboard/messaging';
+import { OutboxRelay, outboxRecord, type OutboxRow } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
 import { CALLS_MEDIA_LOGGER } from '../config/tokens';
 import { attributeCall, type NumberOwnershipState } from '../number-ownership/attribution';
 import { NumberStatesRepository } from '../number-ownership/number-states.repository';
-import { CallEventsRelay } from '../outbox/call-events.relay';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 import type { ProviderCallReport } from '../telephony/provider-call-report';
 import { callCompletedEventId } from './call-event-id';
@@ -39,7 +38,7 @@ export class CallReportsService {
   constructor(
     private readonly reports: CallReportsRepository,
     private readonly numbers: NumberStatesRepository,
-    private readonly relay: CallEventsRelay,
+    private readonly relay: OutboxRelay,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
     @Inject(CALLS_MEDIA_LOGGER) private readonly logger: Logger,

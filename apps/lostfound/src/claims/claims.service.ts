@@ -11,7 +11,7 @@ import {
   type GetClaimQuery,
   type ListClaimsQuery,
 } from '@switchboard/contracts';
-import type { RpcContext } from '@switchboard/messaging';
+import { OutboxRelay, type RpcContext } from '@switchboard/messaging';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { accountOf, isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
@@ -20,7 +20,6 @@ import { LocationsService } from '../locations/locations.service';
 import { MAX_LISTED_MATCHES } from '../matching/match-rule';
 import { MatchesRepository, type ListedMatchRow } from '../matching/matches.repository';
 import { MatchingService } from '../matching/matching.service';
-import { LostfoundOutbox } from '../outbox/lostfound-outbox';
 import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 import { toClaimCreated, toClaimDetail, toClaimView } from './claim.view';
@@ -34,7 +33,7 @@ export class ClaimsService {
     private readonly claims: ClaimsRepository,
     private readonly matches: MatchesRepository,
     private readonly matching: MatchingService,
-    private readonly outbox: LostfoundOutbox,
+    private readonly outbox: OutboxRelay,
   ) {}
 
   /**

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ReunitedEvent, ServiceError, type ReuniteCommand, type Reunited } from '@switchboard/contracts';
-import type { RpcContext } from '@switchboard/messaging';
+import { OutboxRelay, type RpcContext } from '@switchboard/messaging';
 import { accountOf, isStoredId, notFound } from '../common/scope';
 import { FoundItemsRepository } from '../found-items/found-items.repository';
 import { LocationsService } from '../locations/locations.service';
-import { LostfoundOutbox } from '../outbox/lostfound-outbox';
 import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 import { ClaimsRepository } from './claims.repository';
@@ -23,7 +22,7 @@ export class ReuniteService {
     private readonly locations: LocationsService,
     private readonly claims: ClaimsRepository,
     private readonly items: FoundItemsRepository,
-    private readonly outbox: LostfoundOutbox,
+    private readonly outbox: OutboxRelay,
   ) {}
 
   async reunite(command: ReuniteCommand, ctx: RpcContext): Promise<Reunited> {

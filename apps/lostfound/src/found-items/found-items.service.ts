@@ -9,14 +9,13 @@ import {
   type ListFoundItemsQuery,
   type LogFoundItemCommand,
 } from '@switchboard/contracts';
-import type { RpcContext } from '@switchboard/messaging';
+import { OutboxRelay, type RpcContext } from '@switchboard/messaging';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { todayUtc } from '../common/dates';
 import { accountOf, isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
 import { LocationsService } from '../locations/locations.service';
 import { MatchingService } from '../matching/matching.service';
-import { LostfoundOutbox } from '../outbox/lostfound-outbox';
 import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 import { MatchNotifier } from '../sms/match-notifier';
@@ -30,7 +29,7 @@ export class FoundItemsService {
     private readonly locations: LocationsService,
     private readonly items: FoundItemsRepository,
     private readonly matching: MatchingService,
-    private readonly outbox: LostfoundOutbox,
+    private readonly outbox: OutboxRelay,
     private readonly notifier: MatchNotifier,
   ) {}
 
