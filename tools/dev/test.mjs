@@ -2,7 +2,7 @@
 // `npm test`: every check a change must pass, in the order that fails fastest.
 //   1. type check (swc does not type-check, so tsc runs on its own)
 //   2. lint, including the module-boundary rules
-//   3. migrations: each app's schema.prisma matches its committed migrations
+//   3. migrations: each app's schema.prisma matches its committed migrations; deploy/ manifests are valid
 //   4. Jest: unit, integration (real PostgreSQL and NATS) and end-to-end (the system booted, over HTTP)
 // PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and NATS with JetStream
 // (NATS_URL, default nats://127.0.0.1:4222) must answer; .ci/run starts them where they do not.
@@ -33,6 +33,7 @@ if (jestArgs.length === 0) {
   ok = step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) && ok;
   ok = step('lint', bin('eslint'), ['--max-warnings=0', '.']) && ok;
   ok = step('migrations match schemas', process.execPath, [join(root, 'tools', 'prisma', 'check-migrations.mjs')]) && ok;
+  ok = step('deploy manifests', process.execPath, [join(root, 'tools', 'deploy', 'check.mjs')]) && ok;
 }
 const report = join(tmpdir(), `switchboard-jest-${process.pid}.json`);
 // Two cores: two workers keep the suite parallel without starving the services the tests boot.
