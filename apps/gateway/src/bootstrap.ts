@@ -36,12 +36,12 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   if (config.adminTokenFile) logger.warn({ file: config.adminTokenFile }, 'ADMIN_TOKEN not set: using the development token kept in this file');
 
   const nestLogger = new PinoNestLogger(logger);
-  const publicApp = await NestFactory.create<NestFastifyApplication>(PublicApiModule.forRoot(shared), createFastifyAdapter(config, logger, { enforceHttps: true }), { logger: nestLogger, abortOnError: false });
+  const publicApp = await NestFactory.create<NestFastifyApplication>(PublicApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'public' }), { logger: nestLogger, abortOnError: false });
   configure(publicApp, shared);
   publicApp.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
   serveOpenApi(publicApp);
 
-  const adminApp = await NestFactory.create<NestFastifyApplication>(AdminApiModule.forRoot(shared), createFastifyAdapter(config, logger, { enforceHttps: false }), { logger: nestLogger, abortOnError: false });
+  const adminApp = await NestFactory.create<NestFastifyApplication>(AdminApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'admin' }), { logger: nestLogger, abortOnError: false });
   configure(adminApp, shared);
 
   await publicApp.init();

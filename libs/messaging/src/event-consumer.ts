@@ -2,6 +2,8 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMes
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { EventDescriptor, EventEnvelope } from '@switchboard/contracts';
+import { Metrics } from '@switchboard/observability';
+import type { ObservableCallback, ObservableResult } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { ensureStream } from './jetstream';
 import { eventSubject, type MessagingConfig } from './messaging.config';
@@ -52,6 +54,7 @@ export class EventConsumer<T extends object> {
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  private pendingGauge: ObservableCallback | undefined;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -86,11 +89,20 @@ export class EventConsumer<T extends object> {
     const consumer = await jetstream(this.nc).consumers.get(stream, this.options.durable);
     const concurrency = this.options.concurrency ?? 16;
     this.messages = await consumer.consume({ max_messages: concurrency });
+    // Pending and unacknowledged counts, read from JetStream at each scrape.
+    this.pendingGauge = async (result: ObservableResult) => {
+      const info = await jsm.consumers.info(stream, this.options.durable).catch(() => undefined);
+      if (!info) return;
+      result.observe(info.num_pending, { durable: this.options.durable, state: 'pending' });
+      result.observe(info.num_ack_pending, { durable: this.options.durable, state: 'ack_pending' });
+    };
+    Metrics.consumerPending().addCallback(this.pendingGauge);
     this.loop = this.run(this.messages, concurrency);
   }
 
   /** Stops pulling, lets handlers in flight finish (their messages are acknowledged or handed back). */
   async stop(): Promise<void> {
+    if (this.pendingGauge) Metrics.consumerPending().removeCallback(this.pendingGauge);
     await this.messages?.close();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);

@@ -2,12 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { errorEnvelope } from '@switchboard/contracts';
+import { serveMetrics } from '@switchboard/observability';
 import { DatabaseHealth } from '@switchboard/persistence';
 import { NATS_CONNECTION } from './tokens';
 
 /**
- * `GET /healthz` (the process lives) and `GET /readyz` (NATS connected and the database answering) on
- * `HEALTH_PORT`, for orchestrators' probes. Services speak NATS only; this is their one HTTP port.
+ * `GET /healthz` (the process lives), `GET /readyz` (NATS connected and the database answering) and
+ * `GET /metrics` (Prometheus) on `HEALTH_PORT`, for orchestrators and scrapers. Services speak NATS only; this
+ * is their one HTTP port.
  */
 export class HealthServer {
   private server: Server | undefined;
@@ -24,6 +26,7 @@ export class HealthServer {
       };
       if (req.method !== 'GET') return send(404, errorEnvelope('not_found', 'No such resource.'));
       if (path === '/healthz') return send(200, { status: 'ok' });
+      if (path === '/metrics') return serveMetrics(req, res);
       if (path === '/readyz') {
         void this.checks().then((checks) => {
           const ready = !this.draining && Object.values(checks).every((v) => v === 'ok');

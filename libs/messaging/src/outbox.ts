@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap, Provider } from '@nestjs/common';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { SpanKind, context, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, context, trace } from '@opentelemetry/api';
 import type { EventDescriptor, EventEnvelope, StreamDefinition } from '@switchboard/contracts';
 import type { Logger } from 'pino';
 import { eventSubject, type MessagingConfig } from './messaging.config';
+import { Metrics } from '@switchboard/observability';
 import { ensureStream } from './jetstream';
 import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION } from './tokens';
 import { contextFromRecord, traceRecord } from './trace-context';
@@ -119,7 +120,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       return;
     }
     clearTimeout(this.timer);
-    this.running = this.drain()
+    // Outside the caller's context: each row carries its own trace, and the polls that follow a kick must not
+    // join the trace of the request that kicked.
+    this.running = context.with(ROOT_CONTEXT, () => this.drain())
       .catch((err) => this.logger.warn({ err }, 'outbox relay pass failed; will retry'))
       .finally(() => {
         this.running = undefined;
@@ -174,6 +177,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       const h = natsHeaders();
       for (const [key, value] of Object.entries(traceRecord(trace.setSpan(context.active(), span)))) h.set(key, value);
       await this.js.publish(eventSubject(this.config, row.type), JSON.stringify(row.payload), { msgID: row.id, headers: h });
+      const occurredAt = Date.parse(String(row.payload.occurred_at));
+      if (Number.isFinite(occurredAt)) Metrics.outboxLag().record(Math.max(0, Date.now() - occurredAt) / 1000, { type: row.type });
     } finally {
       span.end();
     }

@@ -8,6 +8,7 @@ import {
   type RpcDescriptor,
   type RpcReply,
 } from '@switchboard/contracts';
+import { Metrics } from '@switchboard/observability';
 import { MESSAGING_CONFIG, NATS_CONNECTION } from './tokens';
 import { rpcSubject, type MessagingConfig } from './messaging.config';
 import { headersWithTrace } from './trace-context';
@@ -39,6 +40,8 @@ export class RpcClient {
     options: RpcCallOptions = {},
   ): Promise<Res> {
     const subject = rpcSubject(this.config, rpc.subject);
+    const started = performance.now();
+    let outcome = 'ok';
     const span = tracer.startSpan(`${rpc.subject} request`, {
       kind: SpanKind.CLIENT,
       attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject },
@@ -55,14 +58,17 @@ export class RpcClient {
       if (reply.ok) return reply.data;
       const code = isErrorCode(reply.error.code) ? reply.error.code : 'internal_error';
       span.setAttribute('switchboard.error_code', code);
+      outcome = code;
       throw new ServiceError(code, reply.error.message);
     } catch (error) {
       if (error instanceof ServiceError) throw error;
       span.recordException(error as Error);
       span.setStatus({ code: SpanStatusCode.ERROR });
+      outcome = 'unavailable';
       throw toServiceError(error, rpc.subject);
     } finally {
       span.end();
+      Metrics.rpcClientDuration().record((performance.now() - started) / 1000, { subject: rpc.subject, outcome });
     }
   }
 }

@@ -3,6 +3,7 @@ import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentation
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { startMetrics } from './metrics';
 
 let sdk: NodeSDK | undefined;
 
@@ -19,6 +20,7 @@ export interface TracingOptions {
  */
 export function startTracing(options: TracingOptions): void {
   if (sdk) return;
+  startMetrics(options.service);
   const processors: SpanProcessor[] = [];
   if (options.exporter) processors.push(new SimpleSpanProcessor(options.exporter));
   else if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
@@ -31,6 +33,8 @@ export function startTracing(options: TracingOptions): void {
         '@opentelemetry/instrumentation-fs': { enabled: false },
         '@opentelemetry/instrumentation-dns': { enabled: false },
         '@opentelemetry/instrumentation-net': { enabled: false },
+        // Background queries (outbox polls, schedulers) would each start a trace of their own.
+        '@opentelemetry/instrumentation-pg': { requireParentSpan: true },
       }),
     ],
   });

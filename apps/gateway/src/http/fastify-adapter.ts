@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { errorEnvelope } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Metrics, serveMetrics } from '@switchboard/observability';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/gateway.config';
 
@@ -13,7 +14,8 @@ const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
  * an access log line per request. What Fastify rejects before a route runs (bad JSON, too large) reaches Nest's
  * exception layer and so the ErrorEnvelopeFilter.
  */
-export function createFastifyAdapter(config: GatewayConfig, logger: Logger, options: { enforceHttps: boolean }): FastifyAdapter {
+export function createFastifyAdapter(config: GatewayConfig, logger: Logger, options: { server: 'public' | 'admin' }): FastifyAdapter {
+  const enforceHttps = options.server === 'public';
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -30,7 +32,7 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
 
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
-    if (options.enforceHttps && config.production && !config.tls && !isHttps(request) && !PLAIN_HTTP_ALLOWED.has(request.url)) {
+    if (enforceHttps && config.production && !config.tls && !isHttps(request) && !PLAIN_HTTP_ALLOWED.has(request.url)) {
       return reply.status(400).send(errorEnvelope('invalid_request', 'Requests must use HTTPS.'));
     }
     // Bodies are JSON (spec part 1): a form or text body is refused before any parser could accept it.
@@ -39,11 +41,18 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
     }
   });
   fastify.addHook('onResponse', async (request, reply) => {
-    logger.info(
-      { request_id: request.id, method: request.method, route: request.routeOptions?.url ?? request.url.split('?')[0], status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+    // The route pattern, never the raw path: ids in paths would make every request its own series.
+    const route = request.routeOptions?.url ?? 'unmatched';
+    Metrics.httpRequestDuration().record(reply.elapsedTime / 1000, { server: options.server, method: request.method, route, status_code: reply.statusCode });
+    logger.info({ request_id: request.id, method: request.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) }, 'request');
   });
+  if (options.server === 'admin') {
+    // Prometheus scrapes the operator port (internal only); no token, like the services' HEALTH_PORT.
+    fastify.get('/metrics', (request, reply) => {
+      void reply.hijack();
+      serveMetrics(request.raw, reply.raw);
+    });
+  }
   return adapter;
 }
 

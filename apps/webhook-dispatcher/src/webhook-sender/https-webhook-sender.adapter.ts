@@ -1,5 +1,6 @@
 import { request as httpsRequest, Agent } from 'node:https';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Metrics } from '@switchboard/observability';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from './webhook-sender.port';
@@ -30,7 +31,7 @@ export class HttpsWebhookSender implements WebhookSender {
     this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
   }
 
-  /** One attempt, as a span in the event's trace (no trace header goes to the receiver: it is not ours). */
+  /** One attempt, as a span in the event's trace (OpenTelemetry's HTTP instrumentation adds a W3C `traceparent`). */
   async send(request: WebhookRequest): Promise<WebhookResponse> {
     const span = tracer.startSpan('webhook POST', {
       kind: SpanKind.CLIENT,
@@ -44,6 +45,7 @@ export class HttpsWebhookSender implements WebhookSender {
       span.setStatus({ code: SpanStatusCode.ERROR, message: response.error });
     }
     span.end();
+    Metrics.webhookAttempts().add(1, { result: attemptResult(response) });
     return response;
   }
 
@@ -92,6 +94,14 @@ export class HttpsWebhookSender implements WebhookSender {
       request.end(body);
     });
   }
+}
+
+/** The attempt's result as a metric label: few values, so alerts can use them. */
+export function attemptResult(response: WebhookResponse): 'success' | 'redirect' | 'client_error' | 'server_error' | 'timeout' | 'network_error' {
+  if (!('statusCode' in response)) return response.timedOut ? 'timeout' : 'network_error';
+  if (response.statusCode >= 200 && response.statusCode < 300) return 'success';
+  if (response.statusCode >= 300 && response.statusCode < 400) return 'redirect';
+  return response.statusCode < 500 ? 'client_error' : 'server_error';
 }
 
 /** A short reason for the delivery log, without anything secret (no headers, no body). */

@@ -1,0 +1,69 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { metrics, type Counter, type Histogram, type Meter, type ObservableGauge } from '@opentelemetry/api';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+
+let exporter: PrometheusExporter | undefined;
+
+/**
+ * Metrics in Prometheus text format. The provider is registered once per process (each app's `tracing.ts`
+ * calls `startMetrics`); services serve it at `/metrics` on HEALTH_PORT, the gateway on its admin port.
+ */
+export function startMetrics(service: string): PrometheusExporter {
+  if (exporter) return exporter;
+  exporter = new PrometheusExporter({ preventServerStart: true, prefix: '' });
+  const provider = new MeterProvider({ readers: [exporter] });
+  metrics.setGlobalMeterProvider(provider);
+  serviceName = service;
+  return exporter;
+}
+
+let serviceName = 'switchboard';
+
+/** Answers a scrape; a process without metrics started answers an empty page. */
+export function serveMetrics(request: IncomingMessage, response: ServerResponse): void {
+  if (!exporter) {
+    response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+    response.end('');
+    return;
+  }
+  exporter.getMetricsRequestHandler(request, response);
+}
+
+function meter(): Meter {
+  return metrics.getMeter(`switchboard.${serviceName}`);
+}
+
+/**
+ * An instrument made on first use: the metrics API has no proxy meter, so an instrument made before
+ * `startMetrics` would stay a no-op forever.
+ */
+function lazy<T>(make: (m: Meter) => T): () => T {
+  let instrument: T | undefined;
+  let madeWith: Meter | undefined;
+  return () => {
+    const current = meter();
+    if (!instrument || madeWith !== current) {
+      instrument = make(current);
+      madeWith = current;
+    }
+    return instrument;
+  };
+}
+
+/** The instruments Switchboard records, one place for their names and units. */
+export const Metrics = {
+  httpRequestDuration: lazy<Histogram>((m) =>
+    m.createHistogram('http_server_request_duration_seconds', { description: 'HTTP requests by route and status', unit: 's' }),
+  ),
+  rpcClientDuration: lazy<Histogram>((m) =>
+    m.createHistogram('nats_request_duration_seconds', { description: 'NATS requests from the gateway to a service, by subject and outcome', unit: 's' }),
+  ),
+  outboxLag: lazy<Histogram>((m) =>
+    m.createHistogram('outbox_publish_lag_seconds', { description: 'Time from an event being committed to its publication on JetStream', unit: 's' }),
+  ),
+  consumerPending: lazy<ObservableGauge>((m) =>
+    m.createObservableGauge('jetstream_consumer_pending_messages', { description: 'Messages not yet delivered (pending) or not yet acknowledged (ack_pending), by durable consumer' }),
+  ),
+  webhookAttempts: lazy<Counter>((m) => m.createCounter('webhook_attempts_total', { description: 'Webhook delivery attempts by result' })),
+};

@@ -1,0 +1,58 @@
+import { createServer, type Server } from 'node:https';
+import { startMetrics } from '@switchboard/observability';
+import { listenLocally } from '../../apps/webhook-dispatcher/test/support/https-receiver';
+import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
+import { AdminClient, ApiSession, startSystem, type RunningSystem } from './support';
+
+jest.setTimeout(90_000);
+
+// What `src/tracing.ts` does in each deployed process: register the Prometheus reader.
+startMetrics('e2e');
+
+describe('metrics', () => {
+  let system: RunningSystem;
+  let certificate: TestCertificate;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    certificate = selfSignedCertificate();
+    server = createServer({ key: certificate.key, cert: certificate.cert }, (_req, res) => res.writeHead(500).end());
+    port = await listenLocally(server);
+    system = await startSystem({ env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost', WEBHOOK_TEST_CA_FILE: certificate.certFile, WEBHOOK_BACKOFF_BASE_MS: '50' } });
+  });
+  afterAll(async () => {
+    await system?.stop();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    certificate?.remove();
+  });
+
+  async function scrape(): Promise<string> {
+    const answer = await fetch(`${system.adminUrl}/metrics`);
+    expect(answer.status).toBe(200);
+    return answer.text();
+  }
+
+  it('exports request rate and latency by route and status, NATS request latency, outbox lag, consumer pending and webhook attempts', async () => {
+    const session = await ApiSession.create(system);
+    expect((await session.get('/numbers')).status).toBe(200);
+    expect((await session.get('/calls/CA00000000000000000000000000000000/transcript')).status).toBe(404);
+    const number = await session.post('/numbers', { business_phone: '+14155550123', webhook_url: `https://localhost:${port}/hooks` });
+    expect(number.status).toBe(201);
+    await new AdminClient(system).request('POST', '/admin/provider/calls', { to: number.body.phone_number, caller: '+14155550199', duration_sec: 5, outcome: 'order' });
+
+    let text = '';
+    for (let i = 0; i < 100 && !/webhook_attempts_total\{[^}]*result="server_error"[^}]*\} [1-9]/.test(text); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      text = await scrape();
+    }
+    expect(text).toMatch(/http_server_request_duration_seconds_count\{[^}]*route="\/v1\/numbers"[^}]*status_code="200"[^}]*\} [1-9]/);
+    expect(text).toMatch(/http_server_request_duration_seconds_count\{[^}]*route="\/v1\/calls\/:call_id\/transcript"[^}]*status_code="404"/);
+    expect(text).toMatch(/nats_request_duration_seconds_count\{[^}]*subject="numbers\.v1\.list"[^}]*outcome="ok"/);
+    expect(text).toMatch(/outbox_publish_lag_seconds_count\{[^}]*type="call\.completed"/);
+    expect(text).toMatch(/jetstream_consumer_pending_messages\{[^}]*durable="webhook-dispatcher"/);
+    expect(text).toMatch(/webhook_attempts_total\{[^}]*result="server_error"[^}]*\} [1-9]/);
+    expect(text).not.toMatch(/CA00000000000000000000000000000000/);
+  });
+});
