@@ -6,19 +6,25 @@ import { bearerToken } from '../auth/api-key.guard';
 import { GATEWAY_CONFIG } from '../config/tokens';
 import type { GatewayConfig } from '../config/gateway.config';
 
-/** Every operator route needs `Authorization: Bearer <ADMIN_TOKEN>` (operator contract). */
+/**
+ * Every operator route needs `Authorization: Bearer <ADMIN_TOKEN>` (operator contract). During a rotation
+ * `ADMIN_TOKEN_PREVIOUS` is accepted too, so callers can move over while gateway replicas roll.
+ */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  private readonly expected: Buffer;
+  private readonly accepted: Buffer[];
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.expected = digest(config.adminToken);
+    this.accepted = [config.adminToken, config.previousAdminToken].filter((t): t is string => Boolean(t)).map(digest);
   }
 
   canActivate(context: ExecutionContext): boolean {
     const token = bearerToken(context.switchToHttp().getRequest<FastifyRequest>().headers.authorization);
-    // Compare digests so the comparison takes the same time whatever the length of what was sent.
-    if (token && timingSafeEqual(digest(token), this.expected)) return true;
+    // Compare digests so the comparison takes the same time whatever the length of what was sent; try every
+    // accepted token so the time does not tell which one matched.
+    const sent = token ? digest(token) : undefined;
+    const matches = sent ? this.accepted.map((expected) => timingSafeEqual(sent, expected)) : [];
+    if (matches.includes(true)) return true;
     throw new ServiceError('unauthorized', 'The operator API needs Authorization: Bearer <ADMIN_TOKEN>.');
   }
 }

@@ -33,6 +33,12 @@ describe('gateway configuration', () => {
     expect(() => loadGatewayConfig({ ...base, RATE_LIMIT_REQUESTS: '0' })).toThrow(/RATE_LIMIT_REQUESTS/);
   });
 
+  it('accepts a previous admin token during a rotation, with the same length rule', () => {
+    expect(loadGatewayConfig({ ...base, ADMIN_TOKEN_PREVIOUS: 'the-old-admin-token-123' }).previousAdminToken).toBe('the-old-admin-token-123');
+    expect(loadGatewayConfig({ ...base }).previousAdminToken).toBeUndefined();
+    expect(() => loadGatewayConfig({ ...base, ADMIN_TOKEN_PREVIOUS: 'short' })).toThrow(/ADMIN_TOKEN_PREVIOUS/);
+  });
+
   it('reads trusted proxies as addresses and ranges', () => {
     expect(loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.0.0.0/8, ::1' }).trustedProxies).toEqual(['10.0.0.0/8', '::1']);
   });

@@ -11,6 +11,8 @@ export interface GatewayConfig {
   adminPort: number;
   adminHost: string;
   adminToken: string;
+  /** The token being retired during a rotation (`ADMIN_TOKEN_PREVIOUS`): accepted too, until it is unset. */
+  previousAdminToken: string | undefined;
   /** Where the generated development admin token was written, when ADMIN_TOKEN was not set. */
   adminTokenFile: string | undefined;
   trustedProxies: string[];
@@ -33,6 +35,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   } else if (adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
   }
+  const previousAdminToken = env.ADMIN_TOKEN_PREVIOUS || undefined;
+  if (previousAdminToken !== undefined && previousAdminToken.length < 16) throw new ConfigError('ADMIN_TOKEN_PREVIOUS must be at least 16 characters');
   const tlsCert = env.TLS_CERT;
   const tlsKey = env.TLS_KEY;
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
@@ -43,6 +47,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     adminPort: port(env, 'ADMIN_PORT', 3001),
     adminHost: env.ADMIN_HOST || '127.0.0.1',
     adminToken,
+    previousAdminToken,
     adminTokenFile,
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     tls: tlsCert && tlsKey ? { cert: readFileSync(tlsCert, 'utf8'), key: readFileSync(tlsKey, 'utf8') } : undefined,
