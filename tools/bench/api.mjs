@@ -1,0 +1,297 @@
+// API benchmark: authenticated GET /v1/numbers and GET /v1/calls through gateway -> NATS -> service -> PostgreSQL,
+// measured in the same run as its ceiling, a bare Fastify hello-world server on the same machine, reported as a
+// ratio; p99 at half the maximum rate; and the cost of each hop (HTTP stack, key lookup and rate limit, NATS,
+// service and database), one request at a time and at full load, with the CPU each process used, so the slowest
+// hop is visible. Also the services' resident memory idle and under this load.
+//
+// Run alone: node tools/bench/api.mjs [--duration 10] [--connections 32] [--no-build]
+// (tools/bench/run.mjs runs it with the other benchmarks on one system.)
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Admin, Api, callerNumber, pool, provisionFleet } from './lib/clients.mjs';
+import { fmt, int, parseOptions, require, requireTool, root, round, say, sleep, summarize, table, machine, writeResults } from './lib/common.mjs';
+import { cpuLine, measured, perRequestLine, transactionsLine } from './lib/cpu.mjs';
+import { httpLoad, natsLoad, pacedHttp, serialHttp, serialNats } from './lib/load.mjs';
+import { SERVICES, startSystem } from './lib/system.mjs';
+
+export const API_TARGETS = { ratio: 0.25, p99_ms_at_half_rate: 25 };
+
+export const API_OPTIONS = {
+  duration: { type: 'number', default: 10 },
+  'ladder-duration': { type: 'number', default: 5 },
+  connections: { type: 'number', default: 32 },
+  serial: { type: 'number', default: 400 },
+};
+
+/** The environment the system needs for this benchmark (merged into the system's env by the runner). */
+export const API_ENV = {
+  // A benchmark account must not meet the public 60/min limit: the per-key limit is configuration.
+  RATE_LIMIT_REQUESTS: '1000000000',
+  RATE_LIMIT_WINDOW_SECONDS: '3600',
+};
+
+export async function apiBenchmark(system, options) {
+  const duration = options.duration;
+  const connections = options.connections;
+  const ladderDuration = options['ladder-duration'];
+  const results = { started_at: new Date().toISOString(), connections, duration_s: duration, ladder_duration_s: ladderDuration, serial_requests: options.serial };
+  let apiKey;
+  // The benchmark account's key, for a later pass over the same data (diagnostics); never written to the results.
+  Object.defineProperty(results, 'key', { enumerable: false, get: () => apiKey });
+
+  // ---------------------------------------------------------------------------------------- data
+  say('api: one account with a key, 3 numbers and 25 calls');
+  const [{ account, key, numbers }] = await provisionFleet(system, { numbers: 3, name: 'API bench' });
+  const admin = new Admin(system);
+  await sleep(500); // number.provisioned reaches calls-media's directory
+  await pool(Array.from({ length: 25 }, (_, i) => i), 5, (i) => admin.injectCall({ to: numbers[i % 3].phone_number, caller: callerNumber(), duration_sec: 30 + i, outcome: 'order' }));
+  apiKey = key.key;
+  const api = new Api(system, key.key);
+  for (let i = 0; i < 50 && (await api.all('/calls')).length < 25; i += 1) await sleep(200);
+  const auth = { authorization: `Bearer ${key.key}` };
+  const numbersUrl = `${system.publicUrl}/v1/numbers`;
+  const callsUrl = `${system.publicUrl}/v1/calls`;
+  const sample = await api.raw('GET', '/calls');
+  results.payloads = { numbers_bytes: JSON.stringify((await api.raw('GET', '/numbers')).body).length, calls_bytes: JSON.stringify(sample.body).length, calls_listed: sample.body.data.length };
+
+  // ---------------------------------------------------------------------------------------- memory idle
+  say('api: resident memory idle (5 s)');
+  await sleep(1000);
+  const idle = system.sampleMemory(250);
+  await sleep(5000);
+  results.memory_idle = idle.stop();
+
+  // ---------------------------------------------------------------------------------------- ceiling
+  const hello = await startHello();
+  const labels = () => ({ ...systemLabels(system), [process.pid]: 'load generator', [hello.pid]: 'hello server' });
+  const retry = (label) => (foreign) => say(`api: ${label}: disturbed (other processes used ${foreign}% of a core); measuring again`);
+  const measure = async (label, load) => {
+    await httpLoad({ ...load, durationS: 2 }); // warm-up: JIT, pools, caches
+    const generator = load.rate ? pacedHttp : httpLoad;
+    const result = await measured({ run: () => generator(load), labels, system, onRetry: retry(label) });
+    say(`api: ${label}: ${int(result.rps)} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms${result.non_2xx || result.errors ? `, non-2xx ${result.non_2xx}, errors ${result.errors}` : ''} (${cpuLine(result.cpu, 4)})`);
+    return result;
+  };
+  try {
+    results.ceiling = await measure('bare Fastify hello-world', { url: hello.url, connections, durationS: duration });
+
+    // -------------------------------------------------------------------------------------- the system at full load
+    const underLoad = system.sampleMemory(250);
+    results.numbers_max = await measure('GET /v1/numbers, max', { url: numbersUrl, headers: auth, connections, durationS: duration });
+    results.calls_max = await measure('GET /v1/calls, max', { url: callsUrl, headers: auth, connections, durationS: duration });
+    results.memory_under_api_load = underLoad.stop();
+    results.numbers_half = await measure('GET /v1/numbers at half the max rate', { url: numbersUrl, headers: auth, connections, durationS: duration, rate: results.numbers_max.rps / 2 });
+    results.calls_half = await measure('GET /v1/calls at half the max rate', { url: callsUrl, headers: auth, connections, durationS: duration, rate: results.calls_max.rps / 2 });
+
+    // -------------------------------------------------------------------------------------- hops
+    say('api: hop by hop');
+    const { connect, headers: natsHeaders } = require('@nats-io/transport-node');
+    const nc = await connect({ servers: system.natsUrl, name: 'bench' });
+    const subject = (name) => `${system.prefix}.${name}`;
+    const asAccount = () => {
+      const h = natsHeaders();
+      h.set('sb-account-id', account.id);
+      return h;
+    };
+    const unknownKey = { authorization: `Bearer sk_live_${randomBytes(32).toString('base64url')}` };
+    const steps = [
+      { id: 'hello', label: 'bare Fastify hello-world', http: { url: hello.url } },
+      { id: 'healthz', label: 'gateway GET /healthz (Nest + Fastify, no auth)', http: { url: `${system.publicUrl}/healthz` } },
+      { id: 'unknown_key', label: 'gateway GET /v1/numbers, unknown key (key lookup, 401)', http: { url: numbersUrl, headers: unknownKey } },
+      { id: 'nats_health', label: 'NATS request -> numbers-billing health (no database)', nats: { subject: subject('health.v1.numbers-billing') } },
+      { id: 'nats_numbers', label: 'NATS request -> numbers.v1.list (service + PostgreSQL)', nats: { subject: subject('numbers.v1.list'), headers: asAccount } },
+      { id: 'nats_calls', label: 'NATS request -> calls.v1.list (service + PostgreSQL)', nats: { subject: subject('calls.v1.list'), headers: asAccount } },
+      { id: 'full_numbers', label: 'GET /v1/numbers (whole path)', http: { url: numbersUrl, headers: auth } },
+      { id: 'full_calls', label: 'GET /v1/calls (whole path)', http: { url: callsUrl, headers: auth } },
+    ];
+    results.hops = {};
+    try {
+      for (const step of steps) {
+        const serial = step.http
+          ? await serialHttp({ ...step.http, count: options.serial })
+          : await serialNats({ nc, ...step.nats, count: options.serial });
+        let max;
+        if (step.id === 'hello') max = results.ceiling;
+        else if (step.id === 'full_numbers') max = results.numbers_max;
+        else if (step.id === 'full_calls') max = results.calls_max;
+        else if (step.http) max = await measure(step.label, { ...step.http, connections, durationS: ladderDuration });
+        else {
+          await natsLoad({ nc, ...step.nats, concurrency: connections, durationS: 1 });
+          max = await measured({ run: () => natsLoad({ nc, ...step.nats, concurrency: connections, durationS: ladderDuration }), labels, system, onRetry: retry(step.label) });
+          say(`api: ${step.label}: ${int(max.rps)} req/s, p50 ${max.p50_ms} ms, p99 ${max.p99_ms} ms (${cpuLine(max.cpu, 4)})`);
+        }
+        results.hops[step.id] = { label: step.label, serial, max };
+      }
+    } finally {
+      await nc.close();
+    }
+    results.sql = await sqlTimings(system, key.key, options.serial);
+  } finally {
+    hello.stop();
+  }
+
+  // ---------------------------------------------------------------------------------------- verdicts
+  const h = results.hops;
+  const p50 = (id) => h[id].serial.p50_ms;
+  results.derived_p50_ms = {
+    http_stack: round(p50('healthz') - p50('hello')),
+    key_lookup: round(p50('unknown_key') - p50('healthz')),
+    auth_and_rate_limit: round(p50('full_numbers') - p50('healthz') - p50('nats_numbers')),
+    nats_round_trip: p50('nats_health'),
+    numbers_service_and_db: round(p50('nats_numbers') - p50('nats_health')),
+    calls_service_and_db: round(p50('nats_calls') - p50('nats_health')),
+  };
+  results.targets = API_TARGETS;
+  results.verdict = {
+    numbers_ratio: round(results.numbers_max.rps / results.ceiling.rps, 3),
+    calls_ratio: round(results.calls_max.rps / results.ceiling.rps, 3),
+    numbers_p99_at_half_ms: results.numbers_half.p99_ms,
+    calls_p99_at_half_ms: results.calls_half.p99_ms,
+  };
+  results.verdict.ratio_met = results.verdict.numbers_ratio >= API_TARGETS.ratio && results.verdict.calls_ratio >= API_TARGETS.ratio;
+  results.verdict.p99_met = results.numbers_half.p99_ms < API_TARGETS.p99_ms_at_half_rate && results.calls_half.p99_ms < API_TARGETS.p99_ms_at_half_rate;
+  results.finished_at = new Date().toISOString();
+  return results;
+}
+
+function systemLabels(system) {
+  return Object.fromEntries(SERVICES.map((app) => [system.pid(app), app]).filter(([pid]) => pid));
+}
+
+/** The bare Fastify server, in its own process. */
+async function startHello() {
+  const child = spawn(process.execPath, [join(root, 'tools/bench/lib/hello-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (data) => resolve(String(data).trim()));
+    child.once('exit', (code) => reject(new Error(`hello server exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid, stop: () => child.kill('SIGKILL') };
+}
+
+/** The two statements of authentication, straight to the gateway's database: what PostgreSQL alone costs. */
+async function sqlTimings(system, secret, count) {
+  const { Client } = require('pg');
+  const { databaseUrl } = await import('./lib/system.mjs');
+  const client = new Client({ connectionString: databaseUrl(system.databases.gateway) });
+  await client.connect();
+  const hash = createHash('sha256').update(secret).digest('hex');
+  const [{ id }] = (await client.query('SELECT id FROM api_keys WHERE secret_hash = $1', [hash])).rows;
+  const time = async (text, params) => {
+    for (let i = 0; i < 50; i += 1) await client.query(text, params);
+    const samples = [];
+    for (let i = 0; i < count; i += 1) {
+      const started = performance.now();
+      await client.query(text, params);
+      samples.push(performance.now() - started);
+    }
+    return summarize(samples);
+  };
+  try {
+    return {
+      key_lookup: await time('SELECT id, account_id, secret_hash, ip_allowlist, created_at FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL LIMIT 1', [hash]),
+      // The rate limiter's upsert, on a key of its own so the benchmark key's window is untouched.
+      rate_limit_upsert: await time(
+        `INSERT INTO rate_limit_windows (key_id, window_start, count) VALUES ($1, now(), 1)
+         ON CONFLICT (key_id) DO UPDATE SET
+           window_start = CASE WHEN rate_limit_windows.window_start <= now() - make_interval(secs => $2) THEN now() ELSE rate_limit_windows.window_start END,
+           count = CASE WHEN rate_limit_windows.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE rate_limit_windows.count + 1 END
+         RETURNING count, window_start`,
+        [`${id}-sql-bench`, 3600],
+      ),
+      // The same with the commit not waiting for the WAL flush (what a counter that may lose its last few
+      // milliseconds on a crash could use): the share of the upsert that is the commit's flush.
+      rate_limit_upsert_async_commit: await client.query('SET synchronous_commit = off').then(() =>
+        time(
+          `INSERT INTO rate_limit_windows (key_id, window_start, count) VALUES ($1, now(), 1)
+           ON CONFLICT (key_id) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count, window_start`,
+          [`${id}-sql-bench`],
+        ),
+      ),
+    };
+  } finally {
+    await client.query('DELETE FROM rate_limit_windows WHERE key_id = $1', [`${id}-sql-bench`]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ report
+export function apiReport(r, { memory = true } = {}) {
+  const lines = [];
+  const pct = (x) => `${fmt(x * 100, 1)}%`;
+  lines.push(`API: ${r.connections} connections, ${r.duration_s} s per measurement (hops: ${r.ladder_duration_s} s), ${r.serial_requests} one-at-a-time requests per hop`);
+  lines.push('');
+  const row = (label, m, ratio) => [label, int(m.rps), ratio, m.p50_ms, m.p99_ms, m.non_2xx, perRequestLine(m, 4), transactionsLine(m), m.disturbed ? `yes (${m.foreign_cpu_percent}%)` : ''];
+  lines.push(
+    table(
+      ['measurement', 'req/s', 'ratio to ceiling', 'p50 ms', 'p99 ms', 'non-2xx', 'CPU ms per request', 'DB transactions per request', 'disturbed'],
+      [
+        row('bare Fastify hello-world (ceiling)', r.ceiling, '100%'),
+        row('GET /v1/numbers, max', r.numbers_max, pct(r.verdict.numbers_ratio)),
+        row('GET /v1/calls, max', r.calls_max, pct(r.verdict.calls_ratio)),
+        row(`GET /v1/numbers at ${int(r.numbers_half.target_rate)} req/s (half)`, r.numbers_half, ''),
+        row(`GET /v1/calls at ${int(r.calls_half.target_rate)} req/s (half)`, r.calls_half, ''),
+      ],
+    ),
+  );
+  lines.push('');
+  lines.push(
+    `Targets: >= ${API_TARGETS.ratio * 100}% of the ceiling: ${r.verdict.ratio_met ? 'MET' : 'MISSED'} (numbers ${pct(r.verdict.numbers_ratio)}, calls ${pct(r.verdict.calls_ratio)}); ` +
+      `p99 < ${API_TARGETS.p99_ms_at_half_rate} ms at half rate: ${r.verdict.p99_met ? 'MET' : 'MISSED'} (numbers ${r.numbers_half.p99_ms} ms, calls ${r.calls_half.p99_ms} ms)`,
+  );
+  lines.push('');
+  lines.push('Hop by hop: one request at a time (exact), and at full load');
+  lines.push('');
+  lines.push(
+    table(
+      ['step', 'p50 ms (1 at a time)', 'p99 ms (1 at a time)', 'max req/s', 'CPU ms per request at max', 'DB transactions per request'],
+      Object.values(r.hops).map((hop) => [hop.label, fmt(hop.serial.p50_ms, 2), fmt(hop.serial.p99_ms, 2), int(hop.max.rps), perRequestLine(hop.max, 4), transactionsLine(hop.max)]),
+    ),
+  );
+  lines.push('');
+  const d = r.derived_p50_ms;
+  lines.push(
+    table(
+      ['hop (derived from the p50s above)', 'ms'],
+      [
+        ['gateway HTTP stack (Nest, hooks, interceptor) = healthz - hello', fmt(d.http_stack, 2)],
+        ['API key lookup = unknown key - healthz', fmt(d.key_lookup, 2)],
+        ['auth: key lookup + rate-limit upsert + validation = numbers - healthz - NATS numbers.list', fmt(d.auth_and_rate_limit, 2)],
+        ['NATS round trip to a service (health subject)', fmt(d.nats_round_trip, 2)],
+        ['numbers-billing + PostgreSQL = NATS numbers.list - NATS health', fmt(d.numbers_service_and_db, 2)],
+        ['calls-media + PostgreSQL = NATS calls.list - NATS health', fmt(d.calls_service_and_db, 2)],
+        ['SQL alone: key lookup (pg, no Prisma)', fmt(r.sql.key_lookup.p50_ms, 2)],
+        ['SQL alone: rate-limit upsert, one commit (pg, no Prisma)', fmt(r.sql.rate_limit_upsert.p50_ms, 2)],
+        ['SQL alone: the same upsert with synchronous_commit = off', fmt(r.sql.rate_limit_upsert_async_commit.p50_ms, 2)],
+      ],
+    ),
+  );
+  if (memory) lines.push('', memoryTable(r.memory_idle, r.memory_under_api_load));
+  return lines.join('\n');
+}
+
+export function memoryTable(idle, loaded, extra = {}) {
+  const rows = SERVICES.map((app) => [app, idle[app]?.mean_mib, loaded[app]?.max_mib, ...Object.values(extra).map((m) => m[app]?.max_mib)]);
+  return table(['resident memory (MiB)', 'idle (mean)', 'under API load (peak)', ...Object.keys(extra)], rows);
+}
+
+// ------------------------------------------------------------------------------------------------ alone
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const options = parseOptions(process.argv.slice(2), { ...API_OPTIONS, 'no-build': { type: 'boolean', default: false } });
+  try {
+    requireTool('autocannon', 'the HTTP load generator of tools/bench');
+  } catch (error) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  const system = await startSystem({ name: 'benchapi', env: API_ENV, build: !options['no-build'] });
+  try {
+    const results = await apiBenchmark(system, options);
+    console.log(`\n${apiReport(results)}`);
+    console.log(`\nresults: ${writeResults('bench', 'api', { benchmark: 'api', machine: machine(), ...results })}`);
+  } finally {
+    await system.stop();
+  }
+}

@@ -1,0 +1,350 @@
+// Events benchmark: provider call reports -> signed `call.completed` webhook deliveries per second to local HTTPS
+// receivers, with 1,000 numbers receiving, against its ceiling measured in the same run: a loop that signs and
+// posts the same payloads to the same receivers directly (same concurrency as the dispatcher, a fresh TLS
+// connection per post as the dispatcher makes). Then report-to-delivery latency with 1,000 numbers receiving at
+// once, at half the measured throughput.
+//
+// The path measured: POST /admin/provider/calls (operator API) -> gateway -> NATS -> calls-media (report, call,
+// outbox) -> JetStream CALLS -> webhook-dispatcher (delivery state, numbers-billing lookup of URL and secret over
+// NATS, egress check, HMAC) -> HTTPS POST -> receiver (verifies the signature with libs/signing, answers 204).
+//
+// Run alone: node tools/bench/events.mjs [--numbers 1000] [--calls 3000] [--no-build]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createSecureContext, rootCertificates } from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { Admin, callerNumber, provisionFleet } from './lib/clients.mjs';
+import { fmt, int, machine, parseOptions, require, root, round, say, sleep, summarize, table, writeResults } from './lib/common.mjs';
+import { cpuLine, measured, perRequestLine, transactionsLine } from './lib/cpu.mjs';
+import { startReceiver } from './lib/receiver.mjs';
+import { SERVICES, startSystem } from './lib/system.mjs';
+import { makeCertificates } from './lib/tls.mjs';
+
+export const EVENT_TARGETS = { ratio: 0.5, p50_ms: 50, p99_ms: 250 };
+const now = () => performance.timeOrigin + performance.now();
+
+export const EVENT_OPTIONS = {
+  numbers: { type: 'number', default: 1000 },
+  calls: { type: 'number', default: 3000 },
+  'inject-concurrency': { type: 'number', default: 64 },
+  'drain-timeout': { type: 'number', default: 180 },
+};
+
+/** Certificates for the receivers, and the environment the system needs to deliver to them. */
+export function eventsSetup() {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-tls-'));
+  const tls = makeCertificates(dir);
+  return {
+    tls,
+    env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1,localhost' },
+    serviceEnv: { 'webhook-dispatcher': { NODE_EXTRA_CA_CERTS: tls.caFile } },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export async function eventsBenchmark(system, tls, options) {
+  const results = { started_at: new Date().toISOString(), numbers: options.numbers, calls: options.calls, inject_concurrency: options['inject-concurrency'] };
+  const admin = new Admin(system);
+  const perAccount = 3;
+  const accounts = Math.ceil(options.numbers / perAccount);
+  const concurrency = Number(system.envFor('webhook-dispatcher').WEBHOOK_CONCURRENCY || 32);
+  results.dispatcher_concurrency = concurrency;
+  const receiver = await startReceiver({ tls, servers: Array.from({ length: accounts }, () => ({ mode: 'ok' })) });
+  const { ports } = receiver;
+  const labels = () => ({ ...Object.fromEntries(SERVICES.map((app) => [system.pid(app), app])), [process.pid]: 'load generator', [receiver.pid]: 'receiver' });
+
+  try {
+    // -------------------------------------------------------------------------------------- 1,000 numbers
+    say(`events: ${int(options.numbers)} numbers on ${accounts} accounts, one receiver port per account`);
+    const started = performance.now();
+    const fleet = await provisionFleet(system, {
+      numbers: options.numbers,
+      perAccount,
+      name: 'Events bench',
+      webhookUrl: (a) => `https://127.0.0.1:${ports[a]}/switchboard/${a}`,
+    });
+    const numbers = fleet.flatMap((f) => f.numbers);
+    receiver.addSecrets(Object.fromEntries(numbers.map((n) => [n.id, n.webhook_secret])));
+    results.setup_s = round((performance.now() - started) / 1000, 1);
+    say(`events: provisioned in ${results.setup_s} s`);
+
+    // Every number must be in calls-media's directory before it can take a call; a first call to each proves it
+    // (and warms the path). Not measured.
+    say('events: warm-up, one call to each number');
+    const warm = await injectBurst(admin, numbers, { concurrency: options['inject-concurrency'] });
+    await waitDelivered(receiver, warm.accepted, options['drain-timeout'] * 1000);
+
+    // -------------------------------------------------------------------------------------- ceiling
+    say(`events: ceiling, signing and posting ${int(options.calls)} payloads directly (${concurrency} at once)`);
+    {
+      results.ceiling = await measured({
+        run: () => directLoop({ numbers, ports, perAccount, tls, count: options.calls, concurrency }),
+        labels,
+        system,
+        attempts: 2,
+        onRetry: (foreign) => say(`events: ceiling disturbed (other processes used ${foreign}% of a core); measuring again`),
+      });
+      say(`events: ceiling ${int(results.ceiling.per_second)} posts/s, p50 ${fmt(results.ceiling.latency.p50_ms)} ms, p99 ${fmt(results.ceiling.latency.p99_ms)} ms (${cpuLine(results.ceiling.cpu, 4)})`);
+    }
+
+    // -------------------------------------------------------------------------------------- throughput
+    say(`events: throughput, ${int(options.calls)} call reports as fast as they are accepted`);
+    {
+      const memory = system.sampleMemory(250);
+      const order = Array.from({ length: options.calls }, (_, i) => numbers[i % numbers.length]);
+      // Not repeated when disturbed (it would take another burst): the disturbance is reported instead.
+      results.throughput = await measured({
+        run: async () => {
+          const burst = await injectBurst(admin, order, { concurrency: options['inject-concurrency'] });
+          const drained = await waitDelivered(receiver, burst.accepted, options['drain-timeout'] * 1000);
+          return summarizeRun(burst, drained);
+        },
+        labels,
+        system,
+        attempts: 1,
+      });
+      results.memory_under_event_load = memory.stop();
+      say(
+        `events: ${int(results.throughput.delivered)} of ${int(results.throughput.accepted)} delivered, ${int(results.throughput.deliveries_per_second)} deliveries/s ` +
+          `(reports accepted at ${int(results.throughput.reports_per_second)}/s; ${cpuLine(results.throughput.cpu, 5)})`,
+      );
+    }
+
+    // -------------------------------------------------------------------------------------- latency
+    const rate = Math.max(1, results.throughput.deliveries_per_second / 2);
+    say(`events: latency, one call to each of the ${int(numbers.length)} numbers at ${int(rate)} reports/s (half the throughput)`);
+    {
+      const shuffled = shuffle([...numbers]);
+      results.latency = await measured({
+        run: async () => {
+          const paced = await injectPaced(admin, shuffled, rate);
+          const drained = await waitDelivered(receiver, paced.accepted, options['drain-timeout'] * 1000);
+          return summarizeRun(paced, drained);
+        },
+        labels,
+        system,
+        attempts: 1,
+      });
+      results.latency.rate = round(rate, 1);
+      say(`events: report-to-delivery p50 ${fmt(results.latency.latency.p50_ms)} ms, p99 ${fmt(results.latency.latency.p99_ms)} ms`);
+    }
+    results.signature_failures = receiver.arrivals.filter((a) => a.valid === false).length;
+  } finally {
+    await receiver.stop();
+  }
+
+  results.targets = EVENT_TARGETS;
+  results.verdict = {
+    ratio: round(results.throughput.deliveries_per_second / results.ceiling.per_second, 3),
+    p50_ms: results.latency.latency.p50_ms,
+    p99_ms: results.latency.latency.p99_ms,
+  };
+  results.verdict.ratio_met = results.verdict.ratio >= EVENT_TARGETS.ratio;
+  results.verdict.latency_met = results.verdict.p50_ms < EVENT_TARGETS.p50_ms && results.verdict.p99_ms < EVENT_TARGETS.p99_ms;
+  results.verdict.all_delivered = results.throughput.lost === 0 && results.latency.lost === 0;
+  results.finished_at = new Date().toISOString();
+  return results;
+}
+
+/** Reports one call per entry of `targets` with `concurrency` operator requests in flight. */
+async function injectBurst(admin, targets, { concurrency }) {
+  const accepted = new Map(); // call_sid -> sent at
+  let refused = 0;
+  const first = now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, targets.length) }, async () => {
+      while (next < targets.length) {
+        const number = targets[next++];
+        const sent = now();
+        try {
+          const { call_sid } = await admin.injectCall({ to: number.phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' });
+          accepted.set(call_sid, sent);
+        } catch {
+          refused += 1;
+        }
+      }
+    }),
+  );
+  return { accepted, refused, first, last: now() };
+}
+
+/** Reports one call per entry at a steady `rate` per second (an open loop: the schedule does not wait for answers). */
+async function injectPaced(admin, targets, rate) {
+  const accepted = new Map();
+  let refused = 0;
+  const first = now();
+  const interval = 1000 / rate;
+  const pending = [];
+  for (let i = 0; i < targets.length; i += 1) {
+    const due = first + i * interval;
+    const wait = due - now();
+    if (wait > 1) await sleep(wait);
+    const sent = now();
+    pending.push(
+      admin.injectCall({ to: targets[i].phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' }).then(
+        ({ call_sid }) => accepted.set(call_sid, sent),
+        () => (refused += 1),
+      ),
+    );
+  }
+  await Promise.all(pending);
+  return { accepted, refused, first, last: now() };
+}
+
+/** Waits until every accepted call was handled by a receiver (a 2xx answer), or the timeout. */
+async function waitDelivered(receiver, accepted, timeoutMs) {
+  const delivered = new Map(); // call_sid -> first handled arrival
+  const duplicates = new Map();
+  const take = (arrival) => {
+    if (!arrival.handled || !accepted.has(arrival.call_sid)) return;
+    if (delivered.has(arrival.call_sid)) duplicates.set(arrival.call_sid, (duplicates.get(arrival.call_sid) ?? 1) + 1);
+    else delivered.set(arrival.call_sid, arrival);
+  };
+  for (const arrival of receiver.arrivals) take(arrival);
+  const unsubscribe = receiver.onArrival(take);
+  const deadline = Date.now() + timeoutMs;
+  while (delivered.size < accepted.size && Date.now() < deadline) await sleep(50);
+  await sleep(300); // late duplicates
+  unsubscribe();
+  return { delivered, duplicates };
+}
+
+function summarizeRun(injection, { delivered, duplicates }) {
+  const latencies = [];
+  let lastArrival = 0;
+  for (const [sid, sent] of injection.accepted) {
+    const arrival = delivered.get(sid);
+    if (!arrival) continue;
+    latencies.push(arrival.received - sent);
+    lastArrival = Math.max(lastArrival, arrival.received);
+  }
+  const span = (lastArrival - injection.first) / 1000;
+  return {
+    accepted: injection.accepted.size,
+    refused_reports: injection.refused,
+    delivered: delivered.size,
+    requests: delivered.size,
+    lost: injection.accepted.size - delivered.size,
+    duplicates: [...duplicates.values()].reduce((sum, n) => sum + n - 1, 0),
+    reports_per_second: round(injection.accepted.size / ((injection.last - injection.first) / 1000), 1),
+    span_s: round(span, 2),
+    deliveries_per_second: round(delivered.size / span, 1),
+    latency: summarize(latencies),
+  };
+}
+
+/**
+ * The ceiling: the same bodies a dispatcher sends (spec part 6 fields, in order), signed with each number's secret
+ * just before sending, POSTed to the same receivers with `concurrency` in flight; a fresh TLS connection per post
+ * with no session reuse, as the dispatcher does. No database, no NATS: only signing and HTTPS.
+ */
+async function directLoop({ numbers, ports, perAccount, tls, count, concurrency }) {
+  const { signedHeaders } = require(join(root, 'libs/signing/dist/index.js'));
+  const secureContext = createSecureContext({ ca: [...rootCertificates, tls.ca] });
+  const samples = [];
+  let failures = 0;
+  let next = 0;
+  const post = (number, index, body) =>
+    new Promise((resolve) => {
+      const port = ports[Math.floor(index / perAccount)];
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `/switchboard/${Math.floor(index / perAccount)}`,
+          headers: { 'Content-Type': 'application/json', 'User-Agent': 'bench-direct', 'Content-Length': String(body.length), 'X-Switchboard-Event-Id': `direct-${next}`, ...signedHeaders(number.webhook_secret, body) },
+          agent: new Agent({ keepAlive: false, maxCachedSessions: 0 }),
+          secureContext,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+        },
+      );
+      req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
+      req.on('error', () => resolve(0));
+      req.end(body);
+    });
+  const first = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const index = i % numbers.length;
+        const number = numbers[index];
+        const body = Buffer.from(
+          JSON.stringify({
+            type: 'call.completed',
+            number_id: number.id,
+            occurred_at: new Date().toISOString(),
+            call: { call_sid: `CAdirect${i}`, caller: '+14158675309', outcome: 'order_placed', duration_sec: 42, started_at: new Date().toISOString(), has_recording: false, has_transcript: false },
+          }),
+        );
+        const started = performance.now();
+        const status = await post(number, index, body);
+        samples.push(performance.now() - started);
+        if (status < 200 || status >= 300) failures += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - first) / 1000;
+  return { posts: count, requests: count, failures, elapsed_s: round(elapsed, 2), per_second: round(count / elapsed, 1), concurrency, latency: summarize(samples) };
+}
+
+function shuffle(list) {
+  let seed = 42;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let i = list.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [list[i], list[j]] = [list[j], list[i]];
+  }
+  return list;
+}
+
+// ------------------------------------------------------------------------------------------------ report
+const disturbed = (m) => (m.disturbed ? `yes (${m.foreign_cpu_percent}%)` : '');
+
+export function eventsReport(r) {
+  const lines = [];
+  lines.push(`Events: ${int(r.numbers)} numbers (3 per account, one HTTPS receiver port per account), ${int(r.calls)} calls, dispatcher concurrency ${r.dispatcher_concurrency}`);
+  lines.push('');
+  const t = r.throughput;
+  const l = r.latency;
+  lines.push(
+    table(
+      ['measurement', 'per second', 'ratio to ceiling', 'p50 ms', 'p99 ms', 'delivered', 'lost', 'duplicates', 'CPU ms per delivery', 'DB transactions per delivery', 'disturbed'],
+      [
+        ['ceiling: sign + POST directly', int(r.ceiling.per_second), '100%', fmt(r.ceiling.latency.p50_ms), fmt(r.ceiling.latency.p99_ms), `${int(r.ceiling.posts - r.ceiling.failures)}/${int(r.ceiling.posts)}`, '', '', perRequestLine(r.ceiling, 3), '', disturbed(r.ceiling)],
+        ['reports -> deliveries, as fast as accepted', int(t.deliveries_per_second), `${fmt(r.verdict.ratio * 100)}%`, fmt(t.latency.p50_ms), fmt(t.latency.p99_ms), `${int(t.delivered)}/${int(t.accepted)}`, t.lost, t.duplicates, perRequestLine(t, 6), transactionsLine(t), disturbed(t)],
+        [`1 call to each number at ${int(l.rate)}/s (latency)`, int(l.deliveries_per_second), '', fmt(l.latency.p50_ms), fmt(l.latency.p99_ms), `${int(l.delivered)}/${int(l.accepted)}`, l.lost, l.duplicates, perRequestLine(l, 6), transactionsLine(l), disturbed(l)],
+      ],
+    ),
+  );
+  lines.push('');
+  lines.push(
+    `Targets: >= ${EVENT_TARGETS.ratio * 100}% of the ceiling: ${r.verdict.ratio_met ? 'MET' : 'MISSED'} (${fmt(r.verdict.ratio * 100)}%); ` +
+      `report-to-delivery p50 < ${EVENT_TARGETS.p50_ms} ms and p99 < ${EVENT_TARGETS.p99_ms} ms: ${r.verdict.latency_met ? 'MET' : 'MISSED'} (p50 ${fmt(r.verdict.p50_ms)} ms, p99 ${fmt(r.verdict.p99_ms)} ms); ` +
+      `reports accepted at ${int(t.reports_per_second)}/s in the burst; signature failures: ${r.signature_failures}`,
+  );
+  return lines.join('\n');
+}
+
+// ------------------------------------------------------------------------------------------------ alone
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const options = parseOptions(process.argv.slice(2), { ...EVENT_OPTIONS, 'no-build': { type: 'boolean', default: false } });
+  const setup = eventsSetup();
+  const system = await startSystem({ name: 'benchevents', env: setup.env, serviceEnv: setup.serviceEnv, build: !options['no-build'] });
+  try {
+    const results = await eventsBenchmark(system, setup.tls, options);
+    console.log(`\n${eventsReport(results)}`);
+    console.log(`\nresults: ${writeResults('bench', 'events', { benchmark: 'events', machine: machine(), ...results })}`);
+  } finally {
+    await system.stop();
+    setup.cleanup();
+  }
+}

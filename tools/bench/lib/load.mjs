@@ -1,0 +1,190 @@
+// Load generators: autocannon for HTTP throughput and latency at a fixed rate; small exact loops (sub-millisecond
+// timing) for one-at-a-time latency over HTTP and over NATS request/reply; a closed loop for NATS throughput.
+// Every loop is bounded by time or count and stops by itself.
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { requireTool, round, summarize } from './common.mjs';
+
+let autocannon;
+function cannon() {
+  autocannon ??= requireTool('autocannon', 'the HTTP load generator of tools/bench');
+  return autocannon;
+}
+
+/**
+ * `connections` keep-alive connections for `durationS` seconds, as fast as the server answers (a closed loop: the
+ * maximum rate). Latency percentiles are autocannon's (whole milliseconds). For a fixed rate see `pacedHttp`.
+ */
+export async function httpLoad({ url, headers = {}, connections = 32, durationS = 10, keys }) {
+  const result = await cannon()({
+    url,
+    headers,
+    connections,
+    duration: durationS,
+    // `keys()`: an API key per connection (each connection keeps the first it is given).
+    ...(keys
+      ? {
+          requests: [
+            {
+              setupRequest: (request, context) => {
+                context.key ??= keys();
+                request.headers = { ...request.headers, authorization: `Bearer ${context.key}` };
+                return request;
+              },
+            },
+          ],
+        }
+      : {}),
+    timeout: 10,
+  });
+  const total = result.requests.total;
+  return {
+    url: new URL(url).pathname,
+    connections,
+    duration_s: durationS,
+    requests: total,
+    rps: round(total / durationS, 0),
+    p50_ms: result.latency.p50,
+    p90_ms: result.latency.p90,
+    p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+/**
+ * An open loop at a steady `rate` (requests per second) for `durationS` seconds: request n is due at start + n/rate
+ * and is sent then, whatever happened to the earlier ones, over up to `maxSockets` keep-alive connections. Latency
+ * is counted from the moment a request was due (so time spent waiting for a free connection counts, as it would
+ * for a real client). autocannon's `overallRate` is not used for this: it sends each connection's share of a
+ * second back to back and then pauses until the next second, which is full load for part of every second.
+ */
+export async function pacedHttp({ url, headers = {}, rate, durationS = 10, maxSockets = 64 }) {
+  const agent = new Agent({ keepAlive: true, maxSockets });
+  const target = new URL(url);
+  const samples = [];
+  const statuses = {};
+  let errors = 0;
+  const pending = new Set();
+  const send = (due) => {
+    const done = new Promise((resolve) => {
+      const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          samples.push(performance.now() - due);
+          statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+          resolve();
+        });
+      });
+      req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
+      req.on('error', () => {
+        errors += 1;
+        resolve();
+      });
+      req.end();
+    });
+    pending.add(done);
+    void done.then(() => pending.delete(done));
+  };
+  const total = Math.round(rate * durationS);
+  const interval = 1000 / rate;
+  const start = performance.now() + 5;
+  let next = 0;
+  while (next < total) {
+    const now = performance.now();
+    while (next < total && start + next * interval <= now) send(start + next++ * interval);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  const stats = summarize(samples);
+  const ok = Object.entries(statuses).filter(([code]) => code >= 200 && code < 300).reduce((n, [, c]) => n + c, 0);
+  return {
+    url: target.pathname,
+    target_rate: Math.round(rate),
+    duration_s: durationS,
+    requests: total,
+    rps: round(samples.length / durationS, 0),
+    p50_ms: stats.p50_ms,
+    p90_ms: stats.p90_ms,
+    p99_ms: stats.p99_ms,
+    max_ms: stats.max_ms,
+    non_2xx: samples.length - ok,
+    errors,
+    timeouts: 0,
+  };
+}
+
+/** One request at a time, `count` requests after `warmup`: exact latency of one request with nothing queued. */
+export async function serialHttp({ url, headers = {}, count = 400, warmup = 50 }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const target = new URL(url);
+  const once = () =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ ms: performance.now() - started, status: res.statusCode }));
+      });
+      req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
+      req.on('error', reject);
+      req.end();
+    });
+  for (let i = 0; i < warmup; i += 1) await once();
+  const samples = [];
+  const statuses = {};
+  for (let i = 0; i < count; i += 1) {
+    const { ms, status } = await once();
+    samples.push(ms);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  }
+  agent.destroy();
+  return { ...summarize(samples), statuses };
+}
+
+/** One NATS request at a time: exact round trip to a service with nothing queued. */
+export async function serialNats({ nc, subject, payload = {}, headers, count = 400, warmup = 50 }) {
+  const data = new TextEncoder().encode(JSON.stringify(payload));
+  const decoder = new TextDecoder();
+  let failures = 0;
+  const once = async () => {
+    const started = performance.now();
+    const msg = await nc.request(subject, data, { timeout: 10_000, headers: headers?.() });
+    const ms = performance.now() - started;
+    if (!JSON.parse(decoder.decode(msg.data)).ok) failures += 1;
+    return ms;
+  };
+  for (let i = 0; i < warmup; i += 1) await once();
+  const samples = [];
+  for (let i = 0; i < count; i += 1) samples.push(await once());
+  return { ...summarize(samples), failures };
+}
+
+/** `concurrency` requests in flight for `durationS` seconds (a closed loop): NATS request/reply throughput. */
+export async function natsLoad({ nc, subject, payload = {}, headers, concurrency = 32, durationS = 5 }) {
+  const data = new TextEncoder().encode(JSON.stringify(payload));
+  const decoder = new TextDecoder();
+  const samples = [];
+  let failures = 0;
+  const started = performance.now();
+  const deadline = started + durationS * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const t = performance.now();
+        try {
+          const msg = await nc.request(subject, data, { timeout: 10_000, headers: headers?.() });
+          if (!JSON.parse(decoder.decode(msg.data)).ok) failures += 1;
+        } catch {
+          failures += 1;
+        }
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const stats = summarize(samples);
+  return { concurrency, duration_s: round(elapsed, 1), requests: samples.length, rps: round(samples.length / elapsed, 0), p50_ms: stats.p50_ms, p99_ms: stats.p99_ms, failures };
+}
