@@ -7,6 +7,13 @@ import { startMetrics } from './metrics';
 
 let sdk: NodeSDK | undefined;
 
+const DISCARD_SPANS: SpanProcessor = {
+  onStart: () => undefined,
+  onEnd: () => undefined,
+  forceFlush: async () => undefined,
+  shutdown: async () => undefined,
+};
+
 export interface TracingOptions {
   service: string;
   /** Tests pass an in-memory exporter; production exports over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
@@ -24,6 +31,9 @@ export function startTracing(options: TracingOptions): void {
   const processors: SpanProcessor[] = [];
   if (options.exporter) processors.push(new SimpleSpanProcessor(options.exporter));
   else if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
+  // With no processor the SDK registers no tracer provider at all, and every trace id (in logs, in NATS headers)
+  // would be zeros: keep real, unexported spans instead.
+  else processors.push(DISCARD_SPANS);
   sdk = new NodeSDK({
     serviceName: options.service,
     spanProcessors: processors,
