@@ -1,22 +1,9 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { verify } from '@switchboard/signing';
+import { verify, type CallCompletedWebhookBody } from '@switchboard/signing';
 
-/** The body of a `call.completed` webhook. */
-export interface CallCompletedEvent {
-  type: 'call.completed';
-  number_id: string;
-  occurred_at: string;
-  call: {
-    call_sid: string;
-    caller: string;
-    outcome: string;
-    duration_sec: number;
-    started_at: string;
-    has_recording: boolean;
-    has_transcript: boolean;
-  };
-}
+/** The body of a `call.completed` webhook: `{ type, number_id, occurred_at, call: { call_sid, ... } }`. */
+export type CallCompletedEvent = CallCompletedWebhookBody;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

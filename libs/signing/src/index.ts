@@ -1,1 +1,2 @@
 export * from './signing';
+export * from './call-completed.webhook';

@@ -1,4 +1,5 @@
-import { CALL_COMPLETED_WEBHOOK_TYPE, type CallCompletedData, type CallCompletedWebhookBody, type EventEnvelope } from '@switchboard/contracts';
+import type { CallCompletedData, EventEnvelope } from '@switchboard/contracts';
+import { CALL_COMPLETED_WEBHOOK_TYPE, type CallCompletedWebhookBody } from '@switchboard/signing';
 
 /**
  * The public body for a `call.completed` event: exactly the fields of spec part 6, in its order. Internal

@@ -1,4 +1,3 @@
 // Contracts of the webhooks domain: DTOs (class-validator + swagger), RPC descriptors, event descriptors.
-export * from './call-completed.webhook';
 export * from './webhook-delivery.dto';
 export * from './webhooks.rpc';

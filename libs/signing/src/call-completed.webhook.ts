@@ -1,6 +1,7 @@
 /**
  * The public `call.completed` webhook body (spec part 6), exactly: what a receiver gets and what the signature
- * covers. Built by webhook-dispatcher from the internal `CallCompletedData`, which carries more.
+ * covers. Here, beside `verify`, because receivers use it; webhook-dispatcher builds it from the internal
+ * `CallCompletedData`, which carries more.
  */
 export const CALL_COMPLETED_WEBHOOK_TYPE = 'call.completed';
 
