@@ -135,13 +135,13 @@ export class OwnNats {
  * Starts the system. `env` applies to every service, `serviceEnv[app]` to one. Resolves when the gateway's
  * /readyz answers 200 (every service answers over NATS).
  */
-export async function startSystem({ name = 'bench', env = {}, serviceEnv = {}, nodeArgs = [], mains = {}, ownNats = false, build = true } = {}) {
+export async function startSystem({ name = 'bench', env = {}, serviceEnv = {}, nodeArgs = [], mains = {}, ownNats = false, build = true, profileDir } = {}) {
   installHandlers();
   if (build) buildApps();
   const run = `${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
   const dir = mkdtempSync(join(tmpdir(), `sb-${name}-`));
   const prefix = `${name.replace(/[^a-z0-9]/gi, '').slice(0, 12)}${randomBytes(4).toString('hex')}`;
-  const system = new System({ run, dir, prefix, env, serviceEnv, nodeArgs, mains });
+  const system = new System({ run, dir, prefix, env, serviceEnv, nodeArgs, mains, profileDir });
   live.add(system);
   try {
     await dropStaleDatabases().catch(() => undefined);
@@ -195,12 +195,14 @@ function missingOutputs(appDir) {
 }
 
 class System {
-  constructor({ run, dir, prefix, env, serviceEnv, nodeArgs, mains }) {
+  constructor({ run, dir, prefix, env, serviceEnv, nodeArgs, mains, profileDir }) {
     this.run = run;
     /** A service's entry point other than apps/<app>/dist/main.js (a patched copy, to measure a change). */
     this.mains = mains;
     /** Extra node flags for every service (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
     this.nodeArgs = nodeArgs;
+    /** Where each service writes a V8 CPU profile when it exits (`<profileDir>/<app>/`), if set. */
+    this.profileDir = profileDir;
     this.dir = dir;
     this.prefix = prefix;
     this.extraEnv = env;
@@ -267,7 +269,8 @@ class System {
   start(app, extraEnv = {}, key = app) {
     const log = createWriteStream(join(this.dir, `${key.replace(/[^a-z0-9-]/gi, '_')}.log`), { flags: 'a' });
     log.write(`--- start ${new Date().toISOString()}\n`);
-    const child = spawn(process.execPath, [...this.nodeArgs, this.mains[app] ?? join(root, 'apps', app, 'dist', 'main.js')], {
+    const profile = this.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(this.profileDir, key.replace(/[^a-z0-9-]/gi, '_'))}`] : [];
+    const child = spawn(process.execPath, [...this.nodeArgs, ...profile, this.mains[app] ?? join(root, 'apps', app, 'dist', 'main.js')], {
       cwd: root,
       env: this.envFor(app, extraEnv),
       stdio: ['ignore', 'pipe', 'pipe'],
