@@ -1,6 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { MessagingModule, type MessagingConfig } from '@switchboard/messaging';
+import type { SqlPool } from '@switchboard/persistence';
 import type { Logger } from 'pino';
 import { AccountsAdminController } from './admin/accounts.admin.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
@@ -9,8 +10,10 @@ import { LocationsAdminController } from './admin/locations.admin.controller';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { RequestAuthRepository } from './auth/request-auth.repository';
+import { RequestAuthenticator } from './auth/request-authenticator';
 import type { GatewayConfig } from './config/gateway.config';
-import { GATEWAY_CONFIG, GATEWAY_LOGGER } from './config/tokens';
+import { AUTH_SQL, GATEWAY_CONFIG, GATEWAY_LOGGER } from './config/tokens';
 import { HealthController } from './health/health.controller';
 import { BILLING_ADMIN_CONTROLLERS, BILLING_PROVIDERS, BILLING_PUBLIC_CONTROLLERS } from './billing';
 import { CALLS_ADMIN_CONTROLLERS, CALLS_PROVIDERS, CALLS_PUBLIC_CONTROLLERS } from './calls';
@@ -19,7 +22,6 @@ import { NUMBERS_ADMIN_CONTROLLERS, NUMBERS_PROVIDERS, NUMBERS_PUBLIC_CONTROLLER
 import { PROVIDER_ADMIN_CONTROLLERS, PROVIDER_PROVIDERS, PROVIDER_PUBLIC_CONTROLLERS } from './provider';
 import { WEBHOOKS_ADMIN_CONTROLLERS, WEBHOOKS_PROVIDERS, WEBHOOKS_PUBLIC_CONTROLLERS } from './webhooks';
 import { GatewayPrisma } from './prisma/gateway-prisma';
-import { RateLimitRepository } from './rate-limit/rate-limit.repository';
 import { RateLimiter } from './rate-limit/rate-limiter';
 
 /** What the public and operator servers share in one process: config, logger, database and NATS. */
@@ -28,6 +30,8 @@ export interface GatewayShared {
   messaging: MessagingConfig;
   logger: Logger;
   prisma: GatewayPrisma;
+  /** Plain SQL for the statements run on every authenticated request (auth/request-auth.repository.ts). */
+  authSql: SqlPool;
   nc: NatsConnection;
 }
 
@@ -44,10 +48,11 @@ export class GatewayCoreModule {
         { provide: GATEWAY_CONFIG, useValue: shared.config },
         { provide: GATEWAY_LOGGER, useValue: shared.logger },
         { provide: GatewayPrisma, useValue: shared.prisma },
+        { provide: AUTH_SQL, useValue: shared.authSql },
         ApiKeysRepository,
         ApiKeysService,
       ],
-      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GatewayPrisma, ApiKeysService, MessagingModule],
+      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GatewayPrisma, AUTH_SQL, ApiKeysService, MessagingModule],
     };
   }
 }
@@ -71,7 +76,7 @@ export class PublicApiModule {
         ...BILLING_PUBLIC_CONTROLLERS,
         ...PROVIDER_PUBLIC_CONTROLLERS,
       ],
-      providers: [RateLimitRepository, RateLimiter, ApiKeyGuard, ...FEATURE_PROVIDERS],
+      providers: [RequestAuthRepository, RequestAuthenticator, RateLimiter, ApiKeyGuard, ...FEATURE_PROVIDERS],
     };
   }
 }

@@ -35,4 +35,5 @@ export {
   type PrismaClientClass,
   type PrismaClientHandle,
 } from './prisma-client.ts';
+export { createSqlPool, type SqlPool, type SqlPoolOptions } from './sql-pool.ts';
 export { DatabaseHealth, PrismaModule, type PrismaModuleOptions } from './prisma.module.ts';

@@ -21,14 +21,6 @@ export interface NewApiKey {
 export class ApiKeysRepository {
   constructor(private readonly prisma: GatewayPrisma) {}
 
-  /** An active key by the hash of its secret (the unique index makes this one lookup). */
-  findActiveByHash(secretHash: string): Promise<ApiKeyRecord | null> {
-    return this.prisma.apiKey.findFirst({
-      where: { secret_hash: secretHash, revoked_at: null },
-      select: { id: true, account_id: true, secret_hash: true, ip_allowlist: true, created_at: true },
-    });
-  }
-
   /**
    * Inserts a key unless the account already has `max` active ones. The per-account advisory lock makes the
    * count and the insert one step, so concurrent requests cannot pass the limit together.

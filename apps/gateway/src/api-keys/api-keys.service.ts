@@ -6,14 +6,9 @@ import {
   type ApiKeyCreated,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { invalidAllowlistEntries, isAllowed, normalizeAllowlist } from '../auth/ip-allowlist';
-import { displayHint, hashSecret, looksLikeKey, newKeyId, newSecret, sameHash } from './api-key-secret';
+import { invalidAllowlistEntries, normalizeAllowlist } from '../auth/ip-allowlist';
+import { displayHint, hashSecret, newKeyId, newSecret } from './api-key-secret';
 import { ApiKeysRepository } from './api-keys.repository';
-
-export interface AuthenticatedKey {
-  keyId: string;
-  accountId: string;
-}
 
 @Injectable()
 export class ApiKeysService {
@@ -46,18 +41,5 @@ export class ApiKeysService {
 
   async revoke(accountId: string, keyId: string): Promise<void> {
     if (!(await this.keys.revoke(accountId, keyId))) throw new ServiceError('not_found', 'No active key with that id on this account.');
-  }
-
-  /**
-   * The key behind a bearer secret, if it is active and allowed from this address. Every failure (malformed,
-   * unknown, revoked, wrong address) is the same `undefined`, so callers answer them all alike (spec part 5.4).
-   */
-  async authenticate(secret: string, clientIp: string): Promise<AuthenticatedKey | undefined> {
-    if (!looksLikeKey(secret)) return undefined;
-    const hash = hashSecret(secret);
-    const key = await this.keys.findActiveByHash(hash);
-    if (!key || !sameHash(key.secret_hash, hash)) return undefined;
-    if (!isAllowed(key.ip_allowlist, clientIp)) return undefined;
-    return { keyId: key.id, accountId: key.account_id };
   }
 }

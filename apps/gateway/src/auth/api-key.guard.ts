@@ -2,8 +2,7 @@ import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from
 import { Reflector } from '@nestjs/core';
 import { ServiceError } from '@switchboard/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeysService } from '../api-keys/api-keys.service';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import { RequestAuthenticator } from './request-authenticator';
 
 export const PUBLIC_ROUTE = Symbol('PUBLIC_ROUTE');
 /** A route that needs no API key (health, OpenAPI description). */
@@ -19,8 +18,7 @@ const INVALID_KEY = 'A valid API key is required: send Authorization: Bearer <ke
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly keys: ApiKeysService,
-    private readonly limiter: RateLimiter,
+    private readonly authenticator: RequestAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -29,10 +27,10 @@ export class ApiKeyGuard implements CanActivate {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const secret = bearerToken(request.headers.authorization);
-    const key = secret ? await this.keys.authenticate(secret, request.ip) : undefined;
-    if (!key) throw new ServiceError('unauthorized', INVALID_KEY);
+    const caller = secret ? await this.authenticator.authenticate(secret, request.ip) : undefined;
+    if (!caller) throw new ServiceError('unauthorized', INVALID_KEY);
 
-    const decision = await this.limiter.hit(key.keyId);
+    const decision = caller.rateLimit;
     void reply.header('RateLimit-Limit', decision.limit);
     void reply.header('RateLimit-Remaining', decision.remaining);
     void reply.header('RateLimit-Reset', decision.resetSeconds);
@@ -40,7 +38,7 @@ export class ApiKeyGuard implements CanActivate {
       void reply.header('Retry-After', decision.resetSeconds);
       throw new ServiceError('rate_limited', `Rate limit of ${decision.limit} requests per window exceeded; retry in ${decision.resetSeconds} s.`);
     }
-    request.auth = key;
+    request.auth = caller.key;
     return true;
   }
 }

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { AuthenticatedKey } from '../api-keys/api-keys.service';
+import type { AuthenticatedKey } from './request-authenticator';
 
 declare module 'fastify' {
   interface FastifyRequest {

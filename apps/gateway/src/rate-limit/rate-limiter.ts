@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../config/tokens';
 import type { GatewayConfig } from '../config/gateway.config';
-import { RateLimitRepository } from './rate-limit.repository';
+import type { WindowCount } from '../auth/request-auth.repository';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -13,18 +13,19 @@ export interface RateLimitDecision {
 
 /**
  * 60 requests per 60 seconds per key (spec part 8), counted in fixed windows that start at a key's first
- * request (docs/adr/0002-rate-limit-window.md). Answers the IETF `RateLimit-*` fields and `Retry-After`.
+ * request (docs/adr/0002-rate-limit-window.md); the count itself is kept in PostgreSQL by
+ * RequestAuthRepository. Answers the IETF `RateLimit-*` fields and `Retry-After`.
  */
 @Injectable()
 export class RateLimiter {
-  constructor(
-    private readonly windows: RateLimitRepository,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
-  async hit(keyId: string, now = Date.now()): Promise<RateLimitDecision> {
+  get windowSeconds(): number {
+    return this.config.rateLimit.windowSeconds;
+  }
+
+  decide({ count, windowStart }: WindowCount, now = Date.now()): RateLimitDecision {
     const { limit, windowSeconds } = this.config.rateLimit;
-    const { count, windowStart } = await this.windows.hit(keyId, windowSeconds);
     const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + windowSeconds * 1000 - now) / 1000));
     return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
   }
