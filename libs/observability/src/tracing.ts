@@ -1,11 +1,17 @@
+import type { IncomingMessage } from 'node:http';
+import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { startMetrics } from './metrics';
 
 let sdk: NodeSDK | undefined;
+let unregister: (() => void) | undefined;
 
 const DISCARD_SPANS: SpanProcessor = {
   onStart: () => undefined,
@@ -14,6 +20,16 @@ const DISCARD_SPANS: SpanProcessor = {
   shutdown: async () => undefined,
 };
 
+/**
+ * Instrumentations record their own metrics (request durations by many attributes) on every request. Ours are the
+ * ones on /metrics (metrics.ts); theirs would cost CPU on every request and clash with our names, so they get a
+ * meter that records nothing.
+ */
+const NO_METRICS: MeterProvider = { getMeter: () => createNoopMeter() };
+
+/** Probes and scrapes arrive every few seconds from every orchestrator and would each start a trace of nothing. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 export interface TracingOptions {
   service: string;
   /** Tests pass an in-memory exporter; production exports over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
@@ -21,9 +37,12 @@ export interface TracingOptions {
 }
 
 /**
- * Starts OpenTelemetry for a service. Must run before the modules it instruments (http, pg) are loaded, so each
- * app's `main.ts` imports its `tracing.ts` first. Without an exporter or OTLP endpoint, spans still exist (trace
- * ids in logs and NATS headers) but are not exported.
+ * Starts OpenTelemetry for a service. Must run before the modules it instruments (http, pg, fetch) are loaded, so
+ * each app's `main.ts` imports its `tracing.ts` first. Without an exporter or OTLP endpoint, spans still exist
+ * (trace ids in logs and NATS headers) but are not exported. Only traces leave the process over OTLP: metrics are
+ * scraped from /metrics and logs are JSON on stdout, so the SDK's metric and log pipelines stay off (left to the
+ * environment, they default to OTLP exporters that record on every request and post to a collector that may not
+ * exist).
  */
 export function startTracing(options: TracingOptions): void {
   if (sdk) return;
@@ -34,25 +53,22 @@ export function startTracing(options: TracingOptions): void {
   // With no processor the SDK registers no tracer provider at all, and every trace id (in logs, in NATS headers)
   // would be zeros: keep real, unexported spans instead.
   else processors.push(DISCARD_SPANS);
-  sdk = new NodeSDK({
-    serviceName: options.service,
-    spanProcessors: processors,
-    instrumentations: [
-      getNodeAutoInstrumentations({
-        // Only what our hops need: incoming/outgoing HTTP and PostgreSQL. The rest is noise and start-up cost.
-        '@opentelemetry/instrumentation-fs': { enabled: false },
-        '@opentelemetry/instrumentation-dns': { enabled: false },
-        '@opentelemetry/instrumentation-net': { enabled: false },
-        // Background queries (outbox polls, schedulers) would each start a trace of their own.
-        '@opentelemetry/instrumentation-pg': { requireParentSpan: true },
-      }),
-    ],
-  });
+  sdk = new NodeSDK({ serviceName: options.service, spanProcessors: processors, metricReaders: [], logRecordProcessors: [], instrumentations: [] });
   sdk.start();
+  // Only what our hops need: incoming and outgoing HTTP, fetch (object storage) and PostgreSQL.
+  const instrumentations: Instrumentation[] = [
+    new HttpInstrumentation({ ignoreIncomingRequestHook: (request: IncomingMessage) => PROBE_PATHS.has((request.url ?? '').split('?')[0]) }),
+    new UndiciInstrumentation(),
+    // Background queries (outbox polls, schedulers) would each start a trace of their own.
+    new PgInstrumentation({ requireParentSpan: true }),
+  ];
+  unregister = registerInstrumentations({ instrumentations, meterProvider: NO_METRICS });
 }
 
 export async function stopTracing(): Promise<void> {
   const current = sdk;
   sdk = undefined;
+  unregister?.();
+  unregister = undefined;
   await current?.shutdown();
 }
