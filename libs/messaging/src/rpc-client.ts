@@ -25,14 +25,30 @@ const decoder = new TextDecoder();
 
 /**
  * Sends a typed request to the service that owns it and returns its reply, or throws the `ServiceError` the
- * service answered. No service listening, or none answering in time, is `service_unavailable` (503).
+ * service answered. No service listening, none answering in time, or no connection to NATS at all is
+ * `service_unavailable` (503).
  */
 @Injectable()
 export class RpcClient {
+  /**
+   * False from a disconnect until the client has reconnected. A request made meanwhile would wait its whole
+   * time-out (30 s on some operator routes) for a reply that cannot come: it is refused at once instead.
+   */
+  private connected = true;
+
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MESSAGING_CONFIG) private readonly config: MessagingConfig,
-  ) {}
+  ) {
+    void this.followConnection();
+  }
+
+  private async followConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect') this.connected = false;
+      else if (status.type === 'reconnect') this.connected = true;
+    }
+  }
 
   async request<Req extends object, Res>(
     rpc: RpcDescriptor<Req, Res>,
@@ -40,6 +56,10 @@ export class RpcClient {
     options: RpcCallOptions = {},
   ): Promise<Res> {
     const subject = rpcSubject(this.config, rpc.subject);
+    if (!this.connected || this.nc.isClosed()) {
+      Metrics.rpcClientDuration().record(0, { subject: rpc.subject, outcome: 'disconnected' });
+      throw new ServiceError('service_unavailable', `The message bus is unreachable, so ${rpc.subject} cannot be asked; retry shortly.`);
+    }
     const started = performance.now();
     let outcome = 'ok';
     const span = tracer.startSpan(`${rpc.subject} request`, {
