@@ -5,7 +5,7 @@ import {
   ServiceError,
   type NumberCreated,
 } from '@switchboard/contracts';
-import { periodStart } from '../src/billing/billing-periods';
+import { allowancePeriod, periodStart } from '../src/billing/billing-periods';
 import { SimulatedPaymentAdapter } from '../src/payments/simulated-payment.adapter';
 import { createAccount } from './factories/account.factory';
 import { callCompleted, numberCreate } from './factories/number.factory';
@@ -253,6 +253,19 @@ describe('talk time', () => {
     expect(resumed.at(-1)!.data.answering).toBe(true);
   });
 
+  it('counts a call reported late toward the month it started in, not the current month', async () => {
+    const a = await account({ balance_cents: 50_000, tier: 'starter' });
+    const n = await provision(a.id);
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15, 12));
+    await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 200 * 60, started_at: lastMonth.toISOString() }));
+    const usage = await eventually(() => h.prisma.talkTimeUsage.findMany({ where: { account_id: a.id } }), (rows) => rows.length > 0);
+    expect(usage.map((row) => [row.period, row.seconds])).toEqual([[allowancePeriod(lastMonth), 12_000n]]);
+    // Last month's allowance is used up, this month's is not: the agent keeps answering.
+    expect((await h.prisma.account.findUniqueOrThrow({ where: { id: a.id } })).allowance_exhausted_period).toBeNull();
+    expect(await eventsOf(n.id, 'number.updated')).toEqual([]);
+  });
+
   it('ignores a call of an unknown account without blocking the ones after it', async () => {
     const a = await account({ balance_cents: 10_000 });
     const n = await provision(a.id);
@@ -286,6 +299,18 @@ describe('auto-top-up', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0].amount_millicents).toBe(2_500_000n);
     expect(await h.app.get(SimulatedPaymentAdapter).chargesOf(a.id)).toEqual([expect.objectContaining({ amount_cents: 2_500, status: 'succeeded' })]);
+  });
+
+  it('tops up when a call’s charge drops the balance below the threshold', async () => {
+    const a = await account({ balance_cents: 1_530 });
+    const n = await provision(a.id); // 10.30 left
+    await h.request(AccountsRpc.update, { account_id: a.id, auto_top_up: { threshold_cents: 1_000, amount_cents: 2_000 } });
+    await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 30 })); // 0.245: 10.055 left
+    await eventually(() => balanceMillicents(a.id), (b) => b === 1_030_000n - 24_500n);
+    await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 60 })); // 0.49: 9.565 left
+    await eventually(() => h.prisma.ledgerEntry.count({ where: { account_id: a.id, kind: 'auto_top_up' } }), (count) => count === 1);
+    expect(await h.prisma.autoTopUpAttempt.count({ where: { account_id: a.id } })).toBe(1);
+    expect(await balanceMillicents(a.id)).toBe(1_030_000n - 24_500n - 49_000n + 2_000_000n);
   });
 
   it('logs a declined payment, charges nothing, and tries again at the next drop', async () => {

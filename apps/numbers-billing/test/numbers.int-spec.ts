@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   AccountsRpc,
   NumbersRpc,
@@ -8,6 +9,9 @@ import {
   isUsE164,
   type NumberCreated,
 } from '@switchboard/contracts';
+import { SecretBox } from '../src/crypto/secret-box';
+import { LedgerRepository } from '../src/ledger/ledger.repository';
+import { secretContext } from '../src/numbers/number-record';
 import { createAccount } from './factories/account.factory';
 import { numberCreate } from './factories/number.factory';
 import { balanceAndLedgerSum, eventually, startNumbersBilling, type NumbersBillingHarness } from './support/numbers-billing-harness';
@@ -237,6 +241,24 @@ describe('POST /numbers (numbers.v1.provision)', () => {
       expect(a.webhook_secret).not.toBe(b.webhook_secret);
     });
 
+    it('is handed out as stored now: a secret sealed anew is answered, not the one opened before', async () => {
+      const account = await createAccount(h);
+      const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id);
+      expect((await h.request(WebhookTargetRpc, { number_id: created.id })).webhook_secret).toBe(created.webhook_secret);
+
+      const id = BigInt(created.id.slice(4));
+      const replaced = h.app.get(SecretBox).seal('whsec_replaced', secretContext(id));
+      await h.prisma.phoneNumber.update({ where: { id }, data: { webhook_secret_key_id: replaced.keyId, webhook_secret_ciphertext: replaced.ciphertext } });
+      expect((await h.request(WebhookTargetRpc, { number_id: created.id })).webhook_secret).toBe('whsec_replaced');
+
+      // Another number's ciphertext copied onto this row does not open (it is bound to its number), cached or not.
+      const other = await h.request(NumbersRpc.provision, numberCreate(), account.id);
+      await h.request(WebhookTargetRpc, { number_id: other.id });
+      const otherRow = await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(other.id.slice(4)) } });
+      await h.prisma.phoneNumber.update({ where: { id }, data: { webhook_secret_key_id: otherRow.webhook_secret_key_id, webhook_secret_ciphertext: otherRow.webhook_secret_ciphertext } });
+      expect((await errorOf(h.request(WebhookTargetRpc, { number_id: created.id }))).code).toBe('internal_error');
+    });
+
     it('answers 404 not_found for an unknown number', async () => {
       expect((await errorOf(h.request(WebhookTargetRpc, { number_id: 'num_999999999' }))).code).toBe('not_found');
     });
@@ -274,7 +296,71 @@ describe('concurrent provisioning', () => {
   });
 });
 
+describe('bursts against one account', () => {
+  // Each request refused here must be refused before it waits for the account row lock (the pre-check in
+  // ProvisioningService.begin); counting the locks taken is how these tests see it, not timing.
+  async function burst(accountId: string, size: number): Promise<{ codes: string[]; locks: number }> {
+    const locks = jest.spyOn(h.app.get(LedgerRepository), 'lockAccount');
+    try {
+      const results = await Promise.allSettled(Array.from({ length: size }, () => h.request(NumbersRpc.provision, numberCreate(), accountId)));
+      const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as ServiceError).code : 'created'));
+      return { codes, locks: locks.mock.calls.filter(([, id]) => id === accountId).length };
+    } finally {
+      locks.mockRestore();
+    }
+  }
+
+  it('refuses a burst past the velocity limit without taking the account lock', async () => {
+    const account = await createAccount(h);
+    await h.request(AccountsRpc.update, { account_id: account.id, number_limit: 20 });
+    for (let i = 0; i < 3; i++) await h.request(NumbersRpc.provision, numberCreate(), account.id);
+    expect(await burst(account.id, 20)).toEqual({ codes: Array(20).fill('provision_velocity'), locks: 0 });
+    expect(await h.prisma.phoneNumber.count({ where: { account_id: account.id } })).toBe(3);
+  });
+
+  it('counts orders still at the provider, and lets the locked check decide once they fail', async () => {
+    const account = await createAccount(h, { balance_cents: 1_000 });
+    const pending = await Promise.all(
+      [0, 1].map(async () => {
+        const id = randomUUID();
+        const now = new Date();
+        await h.prisma.numberOrder.create({
+          data: { id, account_id: account.id, fingerprint: 'in flight', status: 'pending', business_phone: '+14155550123', area_code: '415', hold_millicents: 500_000n, created_at: now, updated_at: now },
+        });
+        return id;
+      }),
+    );
+    // $10 on the balance, $10 held by two purchases in flight: nothing left to hold for another.
+    expect(await burst(account.id, 10)).toEqual({ codes: Array(10).fill('insufficient_balance'), locks: 0 });
+
+    await h.prisma.numberOrder.updateMany({ where: { id: { in: pending } }, data: { status: 'failed', failure_code: 'no_numbers' } });
+    const after = await burst(account.id, 3);
+    expect(after.codes.filter((c) => c === 'created')).toHaveLength(2);
+    expect(after.locks).toBeGreaterThan(0);
+    expect(await balanceCents(account.id)).toBe(0);
+    await expectLedgerBalanced(account.id);
+  });
+
+  it('refuses a burst past the number limit and on a balance below $5 without taking the lock', async () => {
+    const full = await createAccount(h);
+    await h.request(AccountsRpc.update, { account_id: full.id, number_limit: 1 });
+    await h.request(NumbersRpc.provision, numberCreate(), full.id);
+    expect(await burst(full.id, 10)).toEqual({ codes: Array(10).fill('number_limit'), locks: 0 });
+
+    const poor = await createAccount(h, { balance_cents: 499 });
+    expect(await burst(poor.id, 10)).toEqual({ codes: Array(10).fill('insufficient_balance'), locks: 0 });
+  });
+});
+
 describe('Idempotency-Key', () => {
+  it('answers a retry with its first answer even once the velocity limit is reached', async () => {
+    const account = await createAccount(h);
+    const created: NumberCreated[] = [];
+    for (let i = 0; i < 3; i++) created.push(await h.request(NumbersRpc.provision, numberCreate({ idempotency_key: `velocity-${i}` }), account.id));
+    expect(await h.request(NumbersRpc.provision, numberCreate({ idempotency_key: 'velocity-2' }), account.id)).toEqual(created[2]);
+    expect((await errorOf(h.request(NumbersRpc.provision, numberCreate({ idempotency_key: 'velocity-3' }), account.id))).code).toBe('provision_velocity');
+  });
+
   it('answers a retry with the first answer without buying or charging again', async () => {
     const account = await createAccount(h);
     const body = numberCreate({ idempotency_key: 'order-1' });

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EventCause } from '@switchboard/messaging';
 import type { Logger } from 'pino';
 import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
-import { LedgerRepository } from '../ledger/ledger.repository';
+import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { centsToMillicents } from '../money/money';
 import { PAYMENT_GATEWAY, PaymentDeclined, type PaymentGateway } from '../payments/payment-gateway.port';
 import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
@@ -13,6 +13,15 @@ import { OverdueSettlement } from './overdue-settlement';
 export const ATTEMPT_LEASE_MS = 5 * 60_000;
 
 export type TopUpResult = 'not_configured' | 'not_needed' | 'in_progress' | 'succeeded' | 'failed';
+
+/**
+ * Whether the account, as read under its lock, calls for an auto-top-up: one is configured and the balance is
+ * below its threshold. A charge that leaves the balance so is a drop; `afterCharge` decides on the same rule.
+ */
+export function belowTopUpThreshold(account: Pick<LockedAccount, 'balance_millicents' | 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>): boolean {
+  if (account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null) return false;
+  return account.balance_millicents < centsToMillicents(account.auto_top_up_threshold_cents);
+}
 
 /**
  * Auto-top-up (spec part 8): when a charge leaves the balance below the account's threshold, its amount is
@@ -40,8 +49,7 @@ export class AutoTopUpService {
     const start = await this.prisma.$transaction(async (tx) => {
       const account = await this.ledger.lockAccount(tx, accountId);
       if (!account || account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null) return 'not_configured' as const;
-      const below = account.balance_millicents < centsToMillicents(account.auto_top_up_threshold_cents);
-      if (!below && !options.uncoveredCharge) return 'not_needed' as const;
+      if (!belowTopUpThreshold(account) && !options.uncoveredCharge) return 'not_needed' as const;
       const live = await tx.autoTopUpAttempt.count({
         where: { account_id: accountId, status: 'pending', created_at: { gt: new Date(now.getTime() - ATTEMPT_LEASE_MS) } },
       });

@@ -53,18 +53,28 @@ export class LedgerRepository {
   /**
    * Writes the row and moves the balance. Returns the balance after it, or null when a row with this reference
    * already exists (nothing changed: the change was made before).
+   *
+   * One statement (a round trip instead of three, on every charge and credit): it locks the account row (a no-op
+   * when the caller holds it already), inserts the row with the balance read under that lock, and moves the
+   * balance only when the row was inserted. Concurrent postings to one account still happen one after the other:
+   * a second one waits for the lock and, under READ COMMITTED, then reads the balance the first one committed.
    */
   async post(tx: Tx, posting: LedgerPosting): Promise<bigint | null> {
-    const account = await this.lockAccount(tx, posting.accountId);
-    if (!account) throw new Error(`ledger: no account ${posting.accountId}`);
-    const after = account.balance_millicents + posting.amountMillicents;
-    const inserted = await tx.$queryRaw<{ id: bigint }[]>`
-      INSERT INTO ledger_entries (account_id, kind, reference, amount_millicents, balance_after_millicents, description)
-      VALUES (${posting.accountId}, ${posting.kind}, ${posting.reference}, ${posting.amountMillicents}, ${after}, ${posting.description})
-      ON CONFLICT (reference) DO NOTHING RETURNING id`;
-    if (inserted.length === 0) return null;
-    await tx.$executeRaw`UPDATE accounts SET balance_millicents = ${after} WHERE id = ${posting.accountId}`;
-    return after;
+    const [result] = await tx.$queryRaw<{ found: boolean; after: bigint | null }[]>`
+      WITH account AS (
+        SELECT id, balance_millicents FROM accounts WHERE id = ${posting.accountId} FOR UPDATE
+      ), inserted AS (
+        INSERT INTO ledger_entries (account_id, kind, reference, amount_millicents, balance_after_millicents, description)
+        SELECT id, ${posting.kind}, ${posting.reference}, ${posting.amountMillicents}, balance_millicents + ${posting.amountMillicents}, ${posting.description}
+          FROM account
+        ON CONFLICT (reference) DO NOTHING
+        RETURNING balance_after_millicents
+      ), moved AS (
+        UPDATE accounts SET balance_millicents = inserted.balance_after_millicents FROM inserted WHERE accounts.id = ${posting.accountId}
+      )
+      SELECT EXISTS (SELECT 1 FROM account) AS found, (SELECT balance_after_millicents FROM inserted) AS after`;
+    if (!result.found) throw new Error(`ledger: no account ${posting.accountId}`);
+    return result.after;
   }
 
   /** Newest first, after the row `startingAfter` (an id) when given. */

@@ -46,6 +46,35 @@ export class NumberOrdersRepository {
     return { count: Number(row.count), millicents: row.millicents };
   }
 
+  /**
+   * The account's standing against the provisioning limits, without locks, read by one statement (so from one
+   * snapshot: an order completing meanwhile is counted once, as a hold or as a number, never twice or not at all).
+   * Counts as `countHeld`, `countProvisionedSince` and `pendingHolds` do. Null when the account does not exist or
+   * already has an order with `idempotencyKey` (its answer may be a replay, not a refusal).
+   */
+  async standing(db: Tx, accountId: string, now: Date, velocitySince: Date, idempotencyKey: string | null): Promise<ProvisioningStanding | null> {
+    const rows = await db.$queryRaw<{ balance_millicents: bigint; number_limit: number; held: bigint; recent: bigint; hold_count: bigint; hold_millicents: bigint }[]>`
+      SELECT a.balance_millicents, a.number_limit,
+             (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.status IN ('active', 'past_due'))::bigint AS held,
+             (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.created_at >= ${velocitySince})::bigint AS recent,
+             h.hold_count, h.hold_millicents
+        FROM accounts a
+       CROSS JOIN LATERAL (
+             SELECT COUNT(*)::bigint AS hold_count, COALESCE(SUM(o.hold_millicents), 0)::bigint AS hold_millicents FROM number_orders o
+              WHERE o.account_id = a.id AND o.status = 'pending' AND o.updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}) h
+       WHERE a.id = ${accountId}
+         AND NOT EXISTS (SELECT 1 FROM number_orders k WHERE k.account_id = a.id AND k.idempotency_key = ${idempotencyKey})`;
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      balance_millicents: row.balance_millicents,
+      number_limit: row.number_limit,
+      held: Number(row.held),
+      recent: Number(row.recent),
+      holds: { count: Number(row.hold_count), millicents: row.hold_millicents },
+    };
+  }
+
   async create(tx: Tx, order: Omit<OrderRecord, 'status' | 'number_id' | 'failure_code' | 'created_at' | 'updated_at'>, now: Date): Promise<void> {
     await tx.numberOrder.create({ data: { ...order, status: 'pending', created_at: now, updated_at: now } });
   }
@@ -62,6 +91,18 @@ export class NumberOrdersRepository {
   async fail(tx: Tx, id: string, code: string): Promise<void> {
     await tx.numberOrder.updateMany({ where: { id, status: 'pending' }, data: { status: 'failed', failure_code: code } });
   }
+}
+
+/** What the provisioning limits are judged on; see `ProvisioningService.begin`. */
+export interface ProvisioningStanding {
+  balance_millicents: bigint;
+  number_limit: number;
+  /** Active and past_due numbers. */
+  held: number;
+  /** Numbers provisioned in the velocity window. */
+  recent: number;
+  /** Pending orders within their lease (other than the request's own). */
+  holds: { count: number; millicents: bigint };
 }
 
 export function isLeaseLive(order: OrderRecord, now: Date): boolean {

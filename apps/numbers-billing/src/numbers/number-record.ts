@@ -20,7 +20,10 @@ export interface NumberRecord {
   created_at: Date;
 }
 
-export function toNumberView(row: NumberRecord): NumberView {
+/** What the list shows of a number. */
+export type NumberListRow = Pick<NumberRecord, 'id' | 'phone_number' | 'business_phone' | 'status' | 'webhook_url' | 'created_at'>;
+
+export function toNumberView(row: NumberListRow): NumberView {
   return {
     id: formatNumberId(row.id),
     phone_number: row.phone_number,

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
-import type { NumberRecord } from './number-record';
+import type { NumberListRow, NumberRecord } from './number-record';
 
 const NUMBER_COLUMNS = `id, account_id, phone_number, business_phone, area_code, status, webhook_url, webhook_secret_key_id,
   webhook_secret_ciphertext, periods_charged, next_charge_at, past_due_since, released_at, version, created_at`;
 
+/** The columns of the list (`NumberView`): not the sealed secret nor the billing state. */
+const LIST_COLUMNS = `id, phone_number, business_phone, status, webhook_url, created_at`;
+
 /** Sort key of the list: active first, then past_due, then released. */
 const STATUS_RANK = `CASE status WHEN 'active' THEN 0 WHEN 'past_due' THEN 1 ELSE 2 END`;
+
+export type WebhookTargetRow = Pick<NumberRecord, 'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'>;
 
 export interface NewNumber {
   id: bigint;
@@ -77,17 +82,24 @@ export class NumbersRepository {
     return tx.phoneNumber.update({ where: { id }, data: { version: { increment: 1n } } });
   }
 
+  /** Where a number's events go: the columns the webhook target needs, for every delivery. */
+  async findWebhookTarget(id: bigint): Promise<WebhookTargetRow | null> {
+    const rows = await this.prisma.$queryRaw<WebhookTargetRow[]>`
+      SELECT id, webhook_url, webhook_secret_key_id, webhook_secret_ciphertext FROM numbers WHERE id = ${id}`;
+    return rows[0] ?? null;
+  }
+
   /** Page of the account's numbers: active first, then past_due, then released; newest first within each. */
-  async page(accountId: string, limit: number, after?: { rank: number; id: bigint }): Promise<NumberRecord[]> {
+  async page(accountId: string, limit: number, after?: { rank: number; id: bigint }): Promise<NumberListRow[]> {
     if (!after) {
-      return this.prisma.$queryRawUnsafe<NumberRecord[]>(
-        `SELECT ${NUMBER_COLUMNS} FROM numbers WHERE account_id = $1 ORDER BY ${STATUS_RANK}, id DESC LIMIT $2`,
+      return this.prisma.$queryRawUnsafe<NumberListRow[]>(
+        `SELECT ${LIST_COLUMNS} FROM numbers WHERE account_id = $1 ORDER BY ${STATUS_RANK}, id DESC LIMIT $2`,
         accountId,
         limit,
       );
     }
-    return this.prisma.$queryRawUnsafe<NumberRecord[]>(
-      `SELECT ${NUMBER_COLUMNS} FROM numbers
+    return this.prisma.$queryRawUnsafe<NumberListRow[]>(
+      `SELECT ${LIST_COLUMNS} FROM numbers
         WHERE account_id = $1 AND (${STATUS_RANK} > $2 OR (${STATUS_RANK} = $2 AND id < $3))
         ORDER BY ${STATUS_RANK}, id DESC LIMIT $4`,
       accountId,

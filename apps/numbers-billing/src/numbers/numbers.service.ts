@@ -11,6 +11,7 @@ import {
 import type { EventCause } from '@switchboard/messaging';
 import type { Logger } from 'pino';
 import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { OpenedSecrets } from '../crypto/opened-secrets';
 import { SecretBox } from '../crypto/secret-box';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
@@ -23,6 +24,9 @@ import { requireAccount } from './provisioning.service';
 
 @Injectable()
 export class NumbersService implements OnApplicationBootstrap {
+  /** The dispatcher asks for a number's secret at every delivery: opened once per sealed value, not each time. */
+  private readonly openedSecrets: OpenedSecrets;
+
   constructor(
     private readonly prisma: NumbersBillingPrisma,
     private readonly numbers: NumbersRepository,
@@ -31,7 +35,9 @@ export class NumbersService implements OnApplicationBootstrap {
     private readonly secrets: SecretBox,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
     @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.openedSecrets = new OpenedSecrets(secrets);
+  }
 
   onApplicationBootstrap(): void {
     // After a key rotation, secrets sealed with an older key are sealed again with the current one.
@@ -99,9 +105,9 @@ export class NumbersService implements OnApplicationBootstrap {
 
   /** Internal (webhook-dispatcher): where a number's events go and the key that signs them. */
   async webhookTarget(numberId: string): Promise<WebhookTarget> {
-    const number = await this.numbers.find(parseNumberId(numberId));
+    const number = await this.numbers.findWebhookTarget(parseNumberId(numberId));
     if (!number) throw new ServiceError('not_found', `No number ${numberId}.`);
-    const secret = this.secrets.open({ keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext }, secretContext(number.id));
+    const secret = this.openedSecrets.open({ keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext }, secretContext(number.id));
     return { number_id: formatNumberId(number.id), webhook_url: number.webhook_url, webhook_secret: secret };
   }
 

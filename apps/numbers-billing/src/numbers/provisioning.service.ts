@@ -23,7 +23,7 @@ import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-pris
 import { NoNumbersAvailable, TELEPHONY_PROVIDER, type TelephonyProvider } from '../telephony/telephony-provider.port';
 import { formatNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
-import { NumberOrdersRepository, isLeaseLive, type OrderRecord } from './number-orders.repository';
+import { NumberOrdersRepository, isLeaseLive, type OrderRecord, type ProvisioningStanding } from './number-orders.repository';
 import { secretContext, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository } from './numbers.repository';
 
@@ -99,9 +99,32 @@ export class ProvisioningService {
     }
   }
 
-  private begin(accountId: string, command: ProvisionNumberCommand, areaCode: string): Promise<Begin> {
+  private async begin(accountId: string, command: ProvisionNumberCommand, areaCode: string): Promise<Begin> {
     const now = new Date();
+    const velocitySince = new Date(now.getTime() - VELOCITY_WINDOW_MS);
     const fingerprint = fingerprintOf(command);
+
+    // Pre-check without the lock: a burst against one account (1,000 at once) is refused here at once instead of
+    // queueing on the account row to be refused there one by one. It applies the locked check's rules, with the same
+    // `now`, to the standing read by one statement (one committed snapshot, an order counted once, as a hold or as a
+    // number), and refuses only what the locked check would refuse:
+    // - Between the snapshot and the lock, concurrent work only makes these rules stricter. Other provisions add
+    //   holds; a completing order turns its hold into a number (counted by both limits as the hold was, and created
+    //   inside the window) and its $5 hold into a $5 charge; calls and monthly charges lower the balance; numbers are
+    //   never deleted and `now` is fixed, so none leaves the velocity window. A rule broken in the snapshot is still
+    //   broken under the lock. (A rule checked before it may have become broken as well; the locked check would then
+    //   give that rule's code. Both are the locked check's answer at some moment during this request.)
+    // - What loosens a rule (a credit or auto-top-up, a release, the operator raising the limit, a pending order
+    //   failing at the provider) had not committed at the snapshot. Refusing answers as if this request had taken
+    //   the lock just before that commit, as the locked path does whenever it comes first; it, too, counts holds
+    //   that fail a moment later (`orders.fail` does not take the lock).
+    // - With an Idempotency-Key that already has an order, the answer may be a replay or a key error rather than a
+    //   refusal: `standing` is null then and the locked path decides, as for an unknown account.
+    // What passes is judged again under the lock, exactly as before.
+    const standing = await this.orders.standing(this.prisma, accountId, now, velocitySince, command.idempotency_key ?? null);
+    const early = standing && provisioningRefusal(standing);
+    if (early) throw early;
+
     return this.prisma.$transaction(async (tx): Promise<Begin> => {
       const account = await this.ledger.lockAccount(tx, accountId);
       if (!account) throw new ServiceError('unauthorized', 'The account of this key no longer exists.');
@@ -118,19 +141,17 @@ export class ProvisioningService {
         }
       }
 
+      // The same rules as the pre-check, now judged under the account's lock.
       const orderId = order?.id ?? randomUUID();
       const holds = await this.orders.pendingHolds(tx, accountId, now, orderId);
-      if (account.balance_millicents - holds.millicents < NUMBER_MONTHLY_PRICE_MILLICENTS) {
-        throw new ServiceError('insufficient_balance', 'The balance must be at least $5.00 to provision a number.');
-      }
-      const held = await this.numbers.countHeld(tx, accountId);
-      if (held + holds.count >= account.number_limit) {
-        throw new ServiceError('number_limit', `The account already has ${account.number_limit} active numbers, its limit.`);
-      }
-      const recent = await this.numbers.countProvisionedSince(tx, accountId, new Date(now.getTime() - VELOCITY_WINDOW_MS));
-      if (recent + holds.count >= VELOCITY_LIMIT) {
-        throw new ServiceError('provision_velocity', `At most ${VELOCITY_LIMIT} numbers can be provisioned per hour; retry later.`);
-      }
+      const refusal = provisioningRefusal({
+        balance_millicents: account.balance_millicents,
+        number_limit: account.number_limit,
+        held: await this.numbers.countHeld(tx, accountId),
+        recent: await this.numbers.countProvisionedSince(tx, accountId, velocitySince),
+        holds,
+      });
+      if (refusal) throw refusal;
 
       if (order) {
         // A failed order retried, or an abandoned one taken over: same id, so the provider answers the same number.
@@ -204,6 +225,26 @@ export class ProvisioningService {
     const secret = this.secrets.open({ keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext }, secretContext(number.id));
     return { ...toNumberView(number), webhook_secret: secret };
   }
+}
+
+/**
+ * The provisioning limits, in order, judged on a `ProvisioningStanding` (by the pre-check and again under the
+ * account's lock): the balance less what pending orders hold must cover $5 (402), the numbers held and on order
+ * must stay under the account's limit, and the numbers provisioned in the rolling hour and on order under the
+ * velocity limit (429). Null when all pass.
+ */
+export function provisioningRefusal(standing: ProvisioningStanding): ServiceError | null {
+  const { holds } = standing;
+  if (standing.balance_millicents - holds.millicents < NUMBER_MONTHLY_PRICE_MILLICENTS) {
+    return new ServiceError('insufficient_balance', 'The balance must be at least $5.00 to provision a number.');
+  }
+  if (standing.held + holds.count >= standing.number_limit) {
+    return new ServiceError('number_limit', `The account already has ${standing.number_limit} active numbers, its limit.`);
+  }
+  if (standing.recent + holds.count >= VELOCITY_LIMIT) {
+    return new ServiceError('provision_velocity', `At most ${VELOCITY_LIMIT} numbers can be provisioned per hour; retry later.`);
+  }
+  return null;
 }
 
 export function requireAccount(ctx: RpcContext): string {

@@ -7,6 +7,12 @@ import { TIER_TERMS } from '../money/money';
 import { NumberLifecycle } from '../numbers/number-lifecycle';
 import type { Tx } from '../prisma/numbers-billing-prisma';
 
+/** A month's usage as `addUsage` returned it. */
+export interface KnownUsage {
+  period: string;
+  seconds: bigint;
+}
+
 /**
  * A tier's monthly minutes are an allowance of answered talk time per calendar month (UTC). Once used up, the
  * agent stops answering the account's numbers (`answering: false`; calls ring through to `business_phone`) until
@@ -33,12 +39,13 @@ export class TalkTimeAllowance {
   /**
    * Brings the account's answering state in line with its usage of the current month (`now`'s) under its tier:
    * marks the allowance used up, or renews it (a new month, a bigger tier). Publishes `number.updated` for its
-   * active numbers when answering changes. The account row must be locked by the caller.
+   * active numbers when answering changes. The account row must be locked by the caller. `known` is a usage the
+   * caller read or wrote in this transaction (under the same lock, so still current): it saves reading it again.
    */
-  async reconcile(tx: Tx, account: LockedAccount, now: Date, cause: EventCause): Promise<'exhausted' | 'renewed' | 'unchanged'> {
+  async reconcile(tx: Tx, account: LockedAccount, now: Date, cause: EventCause, known?: KnownUsage): Promise<'exhausted' | 'renewed' | 'unchanged'> {
     const period = allowancePeriod(now);
     const minutes = TIER_TERMS[account.tier as Tier].monthlyMinutes;
-    const used = await this.usage(tx, account.id, period);
+    const used = known?.period === period ? known.seconds : await this.usage(tx, account.id, period);
     const exhausted = minutes !== null && used >= BigInt(minutes * 60);
     const wanted = exhausted ? period : null;
     if (account.allowance_exhausted_period === wanted) return 'unchanged';

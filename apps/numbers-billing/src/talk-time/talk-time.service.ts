@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CallCompletedData, EventEnvelope, Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
 import type { Logger } from 'pino';
-import { AutoTopUpService } from '../billing/auto-top-up.service';
+import { AutoTopUpService, belowTopUpThreshold } from '../billing/auto-top-up.service';
 import { allowancePeriod } from '../billing/billing-periods';
 import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
-import { LedgerRepository } from '../ledger/ledger.repository';
+import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { talkTimeCharge, TIER_TERMS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
@@ -37,9 +37,9 @@ export class TalkTimeService {
     const call = event.data;
     if (call.duration_sec === 0) return 'nothing_to_bill';
     const cause: EventCause = { correlationId: event.correlation_id, causationId: event.id };
-    const outcome = await this.prisma.$transaction(async (tx): Promise<TalkTimeOutcome> => {
+    const billed = await this.prisma.$transaction(async (tx): Promise<Billed> => {
       const account = await this.ledger.lockAccount(tx, call.account_id);
-      if (!account) return 'unknown_account';
+      if (!account) return { outcome: 'unknown_account' };
       const tier = account.tier as Tier;
       const amount = talkTimeCharge(call.duration_sec, tier);
       const rate = TIER_TERMS[tier].ratePerMinuteMillicents;
@@ -50,19 +50,31 @@ export class TalkTimeService {
         amountMillicents: -amount,
         description: `Call ${call.call_sid} on ${call.number_id}: ${call.duration_sec} s at ${Number(rate) / 1000}¢/min (${tier})`,
       });
-      if (after === null) return 'duplicate';
+      if (after === null) return { outcome: 'duplicate' };
       account.balance_millicents = after;
-      const startedAt = new Date(call.started_at);
-      await this.allowance.addUsage(tx, account.id, allowancePeriod(startedAt), call.duration_sec);
-      // Usage is judged for the current month; a call reported late adds to its own month's usage only.
-      await this.allowance.reconcile(tx, account, new Date(), cause);
-      return 'billed';
+      const period = allowancePeriod(new Date(call.started_at));
+      const seconds = await this.allowance.addUsage(tx, account.id, period, call.duration_sec);
+      // Usage is judged for the current month; a call reported late adds to its own month's usage only. The total
+      // just written is the current month's when the call started this month (nearly always): not read again.
+      const answering = await this.allowance.reconcile(tx, account, new Date(), cause, { period, seconds });
+      return { outcome: 'billed', account, answeringChanged: answering !== 'unchanged' };
     }, LOCKING_TX);
-    if (outcome === 'unknown_account') this.logger.warn({ call_sid: call.call_sid, account_id: call.account_id }, 'call.completed for an unknown account; not billed');
-    if (outcome === 'billed') {
-      this.outbox.kick();
-      await this.autoTopUp.afterCharge(call.account_id, cause).catch((err) => this.logger.error({ err, account_id: call.account_id }, 'auto-top-up check failed'));
+    if (billed.outcome === 'unknown_account') this.logger.warn({ call_sid: call.call_sid, account_id: call.account_id }, 'call.completed for an unknown account; not billed');
+    if (billed.outcome === 'billed') {
+      // Only a change of answering writes events (number.updated); else the relay has nothing new to publish.
+      if (billed.answeringChanged) this.outbox.kick();
+      // The account was read under the lock this charge was made with: when the balance it left is not below the
+      // threshold (or no auto-top-up is set), this charge is no drop and there is nothing to check again. A later
+      // charge that does drop it sees so in its own transaction, as do concurrent ones (each reads the balance
+      // after the ones before it).
+      if (belowTopUpThreshold(billed.account)) {
+        await this.autoTopUp.afterCharge(call.account_id, cause).catch((err) => this.logger.error({ err, account_id: call.account_id }, 'auto-top-up check failed'));
+      }
     }
-    return outcome;
+    return billed.outcome;
   }
 }
+
+type Billed =
+  | { outcome: 'unknown_account' | 'duplicate' }
+  | { outcome: 'billed'; account: LockedAccount; answeringChanged: boolean };
