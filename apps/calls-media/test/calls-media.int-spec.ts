@@ -363,6 +363,70 @@ describe('a report that arrives before the number event', () => {
   });
 });
 
+describe('a waiting report settled by several workers at once', () => {
+  it('is recorded once, with its transcript in order, its recording and one outbox row', async () => {
+    const phone = aUsPhoneNumber();
+    const audio = encodeBeepMp3({ durationSec: 3 });
+    const service = app.get(CallReportsService);
+    const early = aProviderCallReport({
+      to: phone,
+      started_at: new Date('2026-07-01T12:00:00.000Z'),
+      transcript: [
+        { role: 'agent', text: 'Pizza Planet.' },
+        { role: 'caller', text: 'Two calzones.' },
+        { role: 'agent', text: 'Fifteen minutes.' },
+      ],
+      recording: { content_type: 'audio/mpeg', bytes: audio },
+    });
+    expect(await service.receive(early)).toMatchObject({ state: 'pending', repeated: false });
+    // The owner appears without an event (no consumer settles it), then five workers race to settle it.
+    const number = aNumberStateChanged({ phone_number: phone, changed_at: '2026-07-01T00:00:00.000Z' });
+    const { number_id, account_id, phone_number, status, answering } = number;
+    await prisma.numberState.create({
+      data: { number_id, account_id, phone_number, status, answering, version: BigInt(number.version), changed_at: new Date(number.changed_at) },
+    });
+    const states = await Promise.all(Array.from({ length: 5 }, () => service.settle(early.call_sid)));
+    expect(states).toEqual(Array(5).fill('recorded'));
+    expect(await prisma.call.count({ where: { id: early.call_sid } })).toBe(1);
+    expect(await prisma.outboxEvent.count({ where: { id: callCompletedEventId(early.call_sid) } })).toBe(1);
+    expect(await prisma.callReport.findUniqueOrThrow({ where: { call_sid: early.call_sid } })).toMatchObject({ state: 'recorded', report: null });
+    expect(await world.rpc.request(CallsRpc.transcript, { call_id: early.call_sid }, as(number.account_id))).toEqual({
+      call_sid: early.call_sid,
+      turns: early.transcript,
+    });
+    expect(await world.rpc.request(CallsRpc.recording, { call_id: early.call_sid }, as(number.account_id))).toEqual({
+      call_sid: early.call_sid,
+      content_type: 'audio/mpeg',
+      size: audio.length,
+      etag: createHash('md5').update(audio).digest('hex'),
+    });
+    await eventually(async () => {
+      const published = await completedEventsFor(early.call_sid);
+      if (published.length !== 1) throw new Error('not published yet');
+      expect(published[0].envelope.data).toMatchObject({ call_sid: early.call_sid, number_id: number.number_id, has_recording: true, has_transcript: true });
+    });
+  });
+});
+
+describe('a repeat of a discarded report', () => {
+  it('leaves no audio behind: the copy it stored again is deleted', async () => {
+    const number = await aNumber();
+    await aNumber({ ...number, status: 'past_due', answering: false, version: '2', changed_at: '2026-01-02T00:00:00.000Z' }, NumberUpdatedEvent);
+    const service = app.get(CallReportsService);
+    const paused = aProviderCallReport({
+      to: number.phone_number,
+      started_at: new Date('2026-01-03T00:00:00.000Z'),
+      recording: { content_type: 'audio/mpeg', bytes: encodeBeepMp3({ durationSec: 1 }) },
+    });
+    const file = join(world.dataDir, 'calls-media', 'recordings', `${paused.call_sid}.mp3`);
+    expect(await service.receive(paused)).toMatchObject({ state: 'discarded', repeated: false });
+    expect(existsSync(file)).toBe(false);
+    expect(await service.receive(paused)).toEqual({ call_sid: paused.call_sid, state: 'discarded', repeated: true });
+    expect(existsSync(file)).toBe(false);
+    expect(await prisma.call.count({ where: { id: paused.call_sid } })).toBe(0);
+  });
+});
+
 describe('account scoping', () => {
   it('refuses a request that carries no account', async () => {
     expect((await failure(world.rpc.request(CallsRpc.list, {}))).code).toBe('unauthorized');

@@ -51,24 +51,20 @@ export class CallReportsRepository {
     return (row?.state as ReportState | undefined) ?? null;
   }
 
-  /** Inserts the report as pending; false when a report with this SID was already there (a repeat). */
-  async addPending(report: NewReport): Promise<boolean> {
-    const { count } = await this.prisma.callReport.createMany({
-      data: [
-        {
-          call_sid: report.call_sid,
-          to: report.to,
-          started_at: report.started_at,
-          state: 'pending',
-          report: { ...report.details, recording_content_type: report.recording?.content_type ?? null } as unknown as Prisma.InputJsonValue,
-          recording_key: report.recording?.key ?? null,
-          recording_size: report.recording?.size ?? null,
-          recording_etag: report.recording?.etag ?? null,
-        },
-      ],
-      skipDuplicates: true,
-    });
-    return count === 1;
+  /**
+   * Inserts the report as pending and returns it as stored (`received_at` is the database's); null when a report
+   * with this SID was already there (a repeat). One statement: the insert is also the repeat check.
+   */
+  async addPending(report: NewReport): Promise<PendingReport | null> {
+    const details = { ...report.details, recording_content_type: report.recording?.content_type ?? null };
+    const rows = await this.prisma.$queryRaw<{ received_at: Date }[]>`
+      INSERT INTO call_reports (call_sid, "to", started_at, state, report, recording_key, recording_size, recording_etag)
+      VALUES (${report.call_sid}, ${report.to}, ${report.started_at.toISOString()}::timestamptz, 'pending', ${JSON.stringify(details)}::jsonb,
+              ${report.recording?.key ?? null}, ${report.recording?.size ?? null}::int, ${report.recording?.etag ?? null})
+      ON CONFLICT (call_sid) DO NOTHING
+      RETURNING received_at`;
+    if (rows.length === 0) return null;
+    return { call_sid: report.call_sid, to: report.to, started_at: report.started_at, received_at: rows[0].received_at, details: report.details, recording: report.recording };
   }
 
   async findPending(callSid: string): Promise<PendingReport | null> {
@@ -87,47 +83,33 @@ export class CallReportsRepository {
   }
 
   /**
-   * Records the call, its transcript and its `call.completed` outbox row in one transaction, and marks the
-   * report recorded. False when the report was no longer pending (another worker settled it first).
+   * Records the call of a waiting report, its transcript and its `call.completed` outbox row, and marks the
+   * report recorded, in one statement (one transaction, one round trip). False when the report was no longer
+   * pending (another worker settled it first): the claim's row lock makes a concurrent one find it recorded.
    */
-  record(report: PendingReport, owner: NumberOwnershipState, outbox: OutboxRow): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const claimed = await tx.callReport.updateMany({
-        where: { call_sid: report.call_sid, state: 'pending' },
-        data: { state: 'recorded', settled_at: new Date(), report: Prisma.DbNull },
-      });
-      if (claimed.count === 0) return false;
-      const turns = report.details.transcript ?? [];
-      await tx.call.create({
-        data: {
-          id: report.call_sid,
-          account_id: owner.account_id,
-          number_id: owner.number_id,
-          phone_number: owner.phone_number,
-          caller: report.details.caller,
-          direction: report.details.direction,
-          status: report.details.status,
-          outcome: report.details.outcome,
-          duration_sec: report.details.duration_sec,
-          started_at: report.started_at,
-          has_transcript: turns.length > 0,
-          recording_key: report.recording?.key ?? null,
-          recording_size: report.recording?.size ?? null,
-          recording_etag: report.recording?.etag ?? null,
-          recording_content_type: report.recording?.content_type ?? null,
-          turns: { create: turns.map((turn, position) => ({ position, role: turn.role, text: turn.text })) },
-        },
-      });
-      await tx.outboxEvent.create({
-        data: {
-          id: outbox.id,
-          type: outbox.type,
-          payload: outbox.payload,
-          headers: outbox.headers,
-        },
-      });
-      return true;
-    });
+  async record(report: PendingReport, owner: NumberOwnershipState, outbox: OutboxRow): Promise<boolean> {
+    const claimed = Prisma.sql`
+      UPDATE call_reports SET state = 'recorded', settled_at = now(), report = NULL
+       WHERE call_sid = ${report.call_sid} AND state = 'pending'
+      RETURNING call_sid`;
+    return (await this.prisma.$queryRaw<unknown[]>(recordCallOnce(claimed, report, owner, outbox))).length === 1;
+  }
+
+  /**
+   * Stores a report that is settled on arrival (its owner is known) in one statement: the report, already
+   * recorded, with its call, transcript and `call.completed` outbox row. `received_at` is the instant its owner
+   * was decided at. False when a report with this SID was already there (a repeat): then nothing is written.
+   */
+  async addRecorded(report: NewReport, receivedAt: Date, owner: NumberOwnershipState, outbox: OutboxRow): Promise<boolean> {
+    const at = receivedAt.toISOString();
+    const inserted = Prisma.sql`
+      INSERT INTO call_reports (call_sid, "to", started_at, state, recording_key, recording_size, recording_etag, received_at, settled_at)
+      VALUES (${report.call_sid}, ${report.to}, ${report.started_at.toISOString()}::timestamptz, 'recorded',
+              ${report.recording?.key ?? null}, ${report.recording?.size ?? null}::int, ${report.recording?.etag ?? null},
+              ${at}::timestamptz, ${at}::timestamptz)
+      ON CONFLICT (call_sid) DO NOTHING
+      RETURNING call_sid`;
+    return (await this.prisma.$queryRaw<unknown[]>(recordCallOnce(inserted, report, owner, outbox))).length === 1;
   }
 
   /** Settles a report without a call; its details are dropped. False when it was no longer pending. */
@@ -138,6 +120,39 @@ export class CallReportsRepository {
     });
     return count === 1;
   }
+}
+
+/**
+ * One statement that writes a call, its transcript and its outbox row only if `report` (an INSERT or UPDATE of
+ * `call_reports` returning `call_sid`) returned a row, and answers that row. Data-modifying CTEs run as one
+ * statement: all of it commits, or none of it.
+ */
+function recordCallOnce(report: Prisma.Sql, call: NewReport, owner: NumberOwnershipState, outbox: OutboxRow): Prisma.Sql {
+  const turns = call.details.transcript ?? [];
+  const recording = call.recording;
+  return Prisma.sql`
+    WITH report AS (${report}),
+    call AS (
+      INSERT INTO calls (id, account_id, number_id, phone_number, caller, direction, status, outcome, duration_sec, started_at,
+                         has_transcript, recording_key, recording_size, recording_etag, recording_content_type)
+      SELECT call_sid, ${owner.account_id}, ${owner.number_id}, ${owner.phone_number}, ${call.details.caller}, ${call.details.direction},
+             ${call.details.status}, ${call.details.outcome}, ${call.details.duration_sec}::int, ${call.started_at.toISOString()}::timestamptz,
+             ${turns.length > 0}::boolean, ${recording?.key ?? null}, ${recording?.size ?? null}::int, ${recording?.etag ?? null},
+             ${recording?.content_type ?? null}
+        FROM report
+      RETURNING id
+    ),
+    turns AS (
+      INSERT INTO transcript_turns (call_id, position, role, text)
+      SELECT call.id, turn.position, turn.role, turn.text
+        FROM call, unnest(${turns.map((_, position) => position)}::int[], ${turns.map((turn) => turn.role)}::text[], ${turns.map((turn) => turn.text)}::text[])
+             AS turn(position, role, text)
+    ),
+    outbox AS (
+      INSERT INTO outbox_events (id, type, payload, headers)
+      SELECT ${outbox.id}::uuid, ${outbox.type}, ${JSON.stringify(outbox.payload)}::jsonb, ${JSON.stringify(outbox.headers)}::jsonb FROM report
+    )
+    SELECT call_sid FROM report`;
 }
 
 type CallReportRow = Awaited<ReturnType<CallsMediaPrisma['callReport']['findFirst']>> & object;

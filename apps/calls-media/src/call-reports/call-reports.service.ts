@@ -10,7 +10,7 @@ import { NumberStatesRepository } from '../number-ownership/number-states.reposi
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 import type { ProviderCallReport } from '../telephony/provider-call-report';
 import { callCompletedEventId } from './call-event-id';
-import { CallReportsRepository, type DiscardReason, type PendingReport, type ReportState, type StoredRecording } from './call-reports.repository';
+import { CallReportsRepository, type DiscardReason, type NewReport, type PendingReport, type ReportState, type StoredRecording } from './call-reports.repository';
 
 export interface ReceiveOptions {
   /** The request the report came with (the operator's, for the simulated provider), for tracing. */
@@ -45,9 +45,6 @@ export class CallReportsService {
   ) {}
 
   async receive(report: ProviderCallReport, options: ReceiveOptions = {}): Promise<ReceiveOutcome> {
-    const known = await this.reports.stateOf(report.call_sid);
-    if (known) return this.repeated(report.call_sid, known);
-
     // The audio goes first: a report row never points at audio that is not stored. A repeat racing this one
     // rewrites the same key with the same call's audio, which is harmless.
     let recording: StoredRecording | null = null;
@@ -55,7 +52,7 @@ export class CallReportsService {
       const stored = await this.storage.put(recordingKey(report.call_sid), report.recording.bytes, report.recording.content_type);
       recording = { ...stored, content_type: report.recording.content_type };
     }
-    const added = await this.reports.addPending({
+    const received: NewReport = {
       call_sid: report.call_sid,
       to: report.to,
       started_at: report.started_at,
@@ -68,14 +65,28 @@ export class CallReportsService {
         transcript: report.transcript,
       },
       recording,
-    });
-    if (!added) return this.repeated(report.call_sid, (await this.reports.stateOf(report.call_sid)) ?? 'pending');
+    };
 
-    let state = await this.settle(report.call_sid, options.requestId);
-    const deadline = Date.now() + (options.settleWithinMs ?? 0);
-    while (state === 'pending' && Date.now() < deadline) {
-      await sleep(Math.min(SETTLE_POLL_MS, Math.max(1, deadline - Date.now())));
-      state = await this.settle(report.call_sid, options.requestId);
+    // Most reports reach a number whose owner is known: the report is then stored already recorded, with its call
+    // and outbox row, in one statement whose insert is also the repeat check. Any other report is stored pending
+    // and settled as a waiting one is.
+    const receivedAt = new Date();
+    const attribution = attributeCall(await this.numbers.statesOf(report.to), { startedAt: report.started_at, reportedAt: receivedAt });
+    let state: ReportState;
+    if (attribution.kind === 'owned') {
+      const outbox = callCompletedOutboxRow(received, attribution.state, options.requestId);
+      if (!(await this.reports.addRecorded(received, receivedAt, attribution.state, outbox))) return this.repeated(received);
+      this.recorded(report.call_sid, attribution.state);
+      state = 'recorded';
+    } else {
+      const pending = await this.reports.addPending(received);
+      if (!pending) return this.repeated(received);
+      state = await this.settle(report.call_sid, options.requestId, pending);
+      const deadline = Date.now() + (options.settleWithinMs ?? 0);
+      while (state === 'pending' && Date.now() < deadline) {
+        await sleep(Math.min(SETTLE_POLL_MS, Math.max(1, deadline - Date.now())));
+        state = await this.settle(report.call_sid, options.requestId);
+      }
     }
     this.logger.info({ call_sid: report.call_sid, to: report.to, state }, 'call report received');
     return { call_sid: report.call_sid, state, repeated: false };
@@ -83,28 +94,31 @@ export class CallReportsService {
 
   /**
    * Tries to settle one waiting report: record the call for the number's owner, drop it (paused number, or the
-   * grace period for an unowned number is over), or leave it waiting. Safe to run concurrently.
+   * grace period for an unowned number is over), or leave it waiting. Safe to run concurrently. `waiting`: the
+   * report as just stored, when the caller has it (otherwise it is read).
    */
-  async settle(callSid: string, requestId?: string): Promise<ReportState> {
-    const report = await this.reports.findPending(callSid);
+  async settle(callSid: string, requestId?: string, waiting?: PendingReport): Promise<ReportState> {
+    const report = waiting ?? (await this.reports.findPending(callSid));
     if (!report) return (await this.reports.stateOf(callSid)) ?? 'discarded';
     const attribution = attributeCall(await this.numbers.statesOf(report.to), { startedAt: report.started_at, reportedAt: report.received_at });
     switch (attribution.kind) {
       case 'owned': {
         const outbox = callCompletedOutboxRow(report, attribution.state, requestId);
         if (await this.reports.record(report, attribution.state, outbox)) {
-          this.relay.kick();
-          this.logger.info({ call_sid: callSid, account_id: attribution.state.account_id, number_id: attribution.state.number_id }, 'call recorded');
+          this.recorded(callSid, attribution.state);
+          return 'recorded';
         }
         break;
       }
       case 'paused':
-        await this.discard(report, 'paused');
+        if (await this.discard(report, 'paused')) return 'discarded';
         break;
       case 'unowned':
-        if (Date.now() - report.received_at.getTime() >= this.config.attributionGraceMs) await this.discard(report, 'not_owned');
+        if (Date.now() - report.received_at.getTime() < this.config.attributionGraceMs) return 'pending';
+        if (await this.discard(report, 'not_owned')) return 'discarded';
         break;
     }
+    // Another worker settled it first: its state is the database's.
     return (await this.reports.stateOf(callSid)) ?? 'discarded';
   }
 
@@ -120,19 +134,30 @@ export class CallReportsService {
     return sids.length;
   }
 
-  private async discard(report: PendingReport, reason: DiscardReason): Promise<void> {
-    if (!(await this.reports.discard(report.call_sid, reason))) return;
-    this.logger.info({ call_sid: report.call_sid, to: report.to, reason }, 'call report discarded: no call is recorded');
-    if (report.recording) {
-      await this.storage.delete(report.recording.key).catch((err: unknown) =>
-        this.logger.warn({ err, key: report.recording?.key }, 'could not delete the recording of a discarded report'),
-      );
-    }
+  private recorded(callSid: string, owner: NumberOwnershipState): void {
+    this.relay.kick();
+    this.logger.info({ call_sid: callSid, account_id: owner.account_id, number_id: owner.number_id }, 'call recorded');
   }
 
-  private repeated(callSid: string, state: ReportState): ReceiveOutcome {
-    this.logger.info({ call_sid: callSid, state }, 'repeated call report ignored');
-    return { call_sid: callSid, state, repeated: true };
+  /** False when the report was no longer pending. */
+  private async discard(report: PendingReport, reason: DiscardReason): Promise<boolean> {
+    if (!(await this.reports.discard(report.call_sid, reason))) return false;
+    this.logger.info({ call_sid: report.call_sid, to: report.to, reason }, 'call report discarded: no call is recorded');
+    if (report.recording) await this.deleteRecording(report.recording.key);
+    return true;
+  }
+
+  /** A report with this SID was already there: nothing more is done, except for the audio this copy wrote. */
+  private async repeated(report: NewReport): Promise<ReceiveOutcome> {
+    const state = (await this.reports.stateOf(report.call_sid)) ?? 'pending';
+    // The first copy was discarded and its audio deleted: the audio this copy stored again belongs to nothing.
+    if (state === 'discarded' && report.recording) await this.deleteRecording(report.recording.key);
+    this.logger.info({ call_sid: report.call_sid, state }, 'repeated call report ignored');
+    return { call_sid: report.call_sid, state, repeated: true };
+  }
+
+  private async deleteRecording(key: string): Promise<void> {
+    await this.storage.delete(key).catch((err: unknown) => this.logger.warn({ err, key }, 'could not delete the recording of a discarded report'));
   }
 }
 
@@ -141,7 +166,7 @@ export function recordingKey(callSid: string): string {
 }
 
 /** The `call.completed` outbox row, its envelope id derived from the call SID. */
-function callCompletedOutboxRow(report: PendingReport, owner: NumberOwnershipState, requestId: string | undefined): OutboxRow {
+function callCompletedOutboxRow(report: NewReport, owner: NumberOwnershipState, requestId: string | undefined): OutboxRow {
   const data: CallCompletedData = {
     call_sid: report.call_sid,
     account_id: owner.account_id,

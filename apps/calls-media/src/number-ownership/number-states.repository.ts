@@ -11,10 +11,9 @@ export class NumberStatesRepository {
     await this.prisma.numberState.createMany({ data: [state], skipDuplicates: true });
   }
 
+  /** Every state kept for the phone number, in no particular order. A plain statement: read on every call report. */
   statesOf(phoneNumber: string): Promise<NumberOwnershipState[]> {
-    return this.prisma.numberState.findMany({
-      where: { phone_number: phoneNumber },
-      select: { number_id: true, version: true, account_id: true, phone_number: true, status: true, answering: true, changed_at: true },
-    });
+    return this.prisma.$queryRaw<NumberOwnershipState[]>`
+      SELECT number_id, version, account_id, phone_number, status, answering, changed_at FROM number_states WHERE phone_number = ${phoneNumber}`;
   }
 }
