@@ -51,6 +51,10 @@ function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; u
   return { useCase, store, sender, targets, logs, hosts, config };
 }
 
+function deliveryOf(event: ReturnType<typeof callCompletedEvent>) {
+  return { event_id: event.id, call_sid: event.data.call_sid, number_id: event.data.number_id, account_id: event.data.account_id };
+}
+
 /** Runs the use case the way JetStream would: again and again until the event is acknowledged. */
 async function runUntilAcknowledged(ctx: ReturnType<typeof setup>, event = callCompletedEvent(), limit = 20) {
   for (let run = 1; run <= limit; run += 1) {
@@ -244,7 +248,7 @@ describe('DeliverCallCompleted', () => {
     await ctx.useCase.deliver(event).catch(() => undefined);
     ctx.store.backoffOver(event.id);
     // A worker claims attempt 2 and dies on the wire: the row stays "in progress" until its lease runs out.
-    await ctx.store.claimAttempt({ eventId: event.id, url: URL_OF_NUM_1, now: new Date(), leaseUntil: new Date(Date.now() + 60_000) });
+    await ctx.store.claimAttempt({ delivery: deliveryOf(event), url: URL_OF_NUM_1, now: new Date(), leaseUntil: new Date(Date.now() + 60_000) });
 
     await expect(ctx.useCase.deliver(event)).rejects.toBeInstanceOf(RetryLater);
     expect(ctx.sender.requests).toHaveLength(1);

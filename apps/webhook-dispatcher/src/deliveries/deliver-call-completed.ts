@@ -10,7 +10,7 @@ import { WEBHOOK_SENDER, type WebhookResponse, type WebhookSender } from '../web
 import { WEBHOOK_TARGETS, type WebhookTargets } from '../webhook-target/webhook-targets.port';
 import { backoffDelayMs } from './backoff';
 import { DeliveriesRepository } from './deliveries.repository';
-import type { DeliveryStore } from './delivery-store';
+import type { DeliveryStore, NewDelivery } from './delivery-store';
 import { HostLimiter } from './host-limiter';
 import { callCompletedWebhookBody, encodeBody } from './webhook-body';
 
@@ -45,18 +45,17 @@ export class DeliverCallCompleted {
   async deliver(event: EventEnvelope<CallCompletedData>, deliveryCount = 1): Promise<Verdict> {
     const call = event.data;
     const log = { event_id: event.id, call_sid: call.call_sid, number_id: call.number_id };
-    const delivery = await this.store.open({ event_id: event.id, call_sid: call.call_sid, number_id: call.number_id, account_id: call.account_id });
-    if (delivery.status !== 'pending') return 'duplicate';
-    const wait = delivery.next_attempt_at ? delivery.next_attempt_at.getTime() - Date.now() : 0;
-    if (wait > 0) throw new RetryLater(wait, 'backoff');
+    const delivery: NewDelivery = { event_id: event.id, call_sid: call.call_sid, number_id: call.number_id, account_id: call.account_id };
 
+    // The target first: the claim that follows reads and writes the delivery in one statement, which also answers
+    // for an event that already has its verdict (a duplicate) or waits for its backoff.
     let url: string | null;
     let secret: string;
     try {
       ({ webhook_url: url, webhook_secret: secret } = await this.targets.find(call.number_id, event.correlation_id));
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'not_found') {
-        await this.store.close(event.id, 'skipped');
+        await this.store.close(delivery, 'skipped');
         this.logger.warn(log, 'webhook not sent: numbers-billing does not know the number');
         return 'skipped';
       }
@@ -66,7 +65,7 @@ export class DeliverCallCompleted {
       throw new RetryLater(delay, 'webhook target lookup failed');
     }
     if (!url) {
-      await this.store.close(event.id, 'skipped');
+      await this.store.close(delivery, 'skipped');
       this.logger.debug(log, 'number has no webhook_url; nothing to send');
       return 'skipped';
     }
@@ -74,7 +73,7 @@ export class DeliverCallCompleted {
     const slot = this.hosts.tryAcquire(HostLimiter.keyOf(url));
     if (!slot) throw new RetryLater(this.hostBusyDelay(deliveryCount), 'receiver host busy');
     try {
-      return await this.attempt(event, url, secret, log);
+      return await this.attempt(event, delivery, url, secret, log);
     } finally {
       slot.release();
     }
@@ -82,13 +81,15 @@ export class DeliverCallCompleted {
 
   private async attempt(
     event: EventEnvelope<CallCompletedData>,
+    delivery: NewDelivery,
     url: string,
     secret: string,
     log: Record<string, unknown>,
   ): Promise<Verdict> {
     const started = new Date();
-    const claim = await this.store.claimAttempt({ eventId: event.id, url, now: started, leaseUntil: new Date(started.getTime() + this.config.leaseMs) });
+    const claim = await this.store.claimAttempt({ delivery, url, now: started, leaseUntil: new Date(started.getTime() + this.config.leaseMs) });
     if (claim.kind === 'closed') return 'duplicate';
+    if (claim.kind === 'waiting') throw new RetryLater(claim.until.getTime() - started.getTime(), 'backoff');
     if (claim.kind === 'busy') throw new RetryLater(Math.max(claim.until.getTime() - started.getTime(), 0) + 100, 'another worker is sending this event');
     if (claim.interrupted > 0) this.logger.warn({ ...log, attempt: claim.attempt }, 'an attempt interrupted by a stopped dispatcher is sent again');
 

@@ -6,75 +6,87 @@ import {
   type AttemptClaim,
   type AttemptOutcome,
   type AttemptRecord,
-  type DeliveryRecord,
   type DeliveryStatus,
   type DeliveryStore,
   type DeliveryUpdate,
   type NewDelivery,
 } from './delivery-store';
 
-/** Deliveries and attempts in webhook-dispatcher's own database. */
+/**
+ * Deliveries and attempts in webhook-dispatcher's own database. Each write of the delivery path is one SQL
+ * statement (data-modifying CTEs: one round trip, one transaction, all or nothing), as every delivery makes them.
+ * Instants are sent as ISO strings cast to timestamptz, so they mean the same whatever the session's time zone.
+ */
 @Injectable()
 export class DeliveriesRepository implements DeliveryStore {
   constructor(private readonly prisma: WebhookDispatcherPrisma) {}
 
-  async open(delivery: NewDelivery): Promise<DeliveryRecord> {
+  async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
     await this.prisma.$executeRaw`
-      INSERT INTO webhook_deliveries (event_id, call_sid, number_id, account_id)
-      VALUES (${delivery.event_id}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id})
-      ON CONFLICT (event_id) DO NOTHING`;
-    const row = await this.prisma.webhookDelivery.findUniqueOrThrow({ where: { event_id: delivery.event_id } });
-    return { ...row, status: row.status as DeliveryStatus };
+      INSERT INTO webhook_deliveries AS d (event_id, call_sid, number_id, account_id, status)
+      VALUES (${delivery.event_id}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${status})
+      ON CONFLICT (event_id) DO UPDATE SET status = EXCLUDED.status, lease_until = NULL, updated_at = now()
+       WHERE d.status = 'pending'`;
   }
 
-  async close(eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
-    await this.prisma.webhookDelivery.updateMany({ where: { event_id: eventId, status: 'pending' }, data: { status, lease_until: null } });
-  }
+  async claimAttempt({ delivery, url, now, leaseUntil }: { delivery: NewDelivery; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim> {
+    const at = now.toISOString();
+    // The upsert takes the row lock: a concurrent claim of the same event waits for this one to commit, then finds
+    // the lease taken and returns no row. The attempt row is written only when the lease was taken.
+    const [claimed] = await this.prisma.$queryRaw<{ id: bigint; attempt: number; interrupted: number }[]>`
+      WITH delivery AS (
+        INSERT INTO webhook_deliveries AS d (event_id, call_sid, number_id, account_id, lease_until)
+        VALUES (${delivery.event_id}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${leaseUntil.toISOString()}::timestamptz)
+        ON CONFLICT (event_id) DO UPDATE SET lease_until = EXCLUDED.lease_until, updated_at = now()
+         WHERE d.status = 'pending'
+           AND (d.lease_until IS NULL OR d.lease_until <= ${at}::timestamptz)
+           AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ${at}::timestamptz)
+        RETURNING d.event_id, d.call_sid, d.number_id, d.attempts
+      ),
+      interrupted AS (
+        UPDATE webhook_attempts SET finished_at = ${at}::timestamptz, error = ${INTERRUPTED}
+         WHERE event_id = (SELECT event_id FROM delivery) AND finished_at IS NULL
+        RETURNING id
+      ),
+      attempt AS (
+        INSERT INTO webhook_attempts (event_id, call_sid, number_id, url, attempt, error, attempted_at)
+        SELECT event_id, call_sid, number_id, ${url}, attempts + 1, ${IN_PROGRESS}, ${at}::timestamptz FROM delivery
+        RETURNING id, attempt
+      )
+      SELECT attempt.id, attempt.attempt, (SELECT count(*)::int FROM interrupted) AS interrupted FROM attempt`;
+    if (claimed) return { kind: 'claimed', attemptId: claimed.id, attempt: claimed.attempt, leaseUntil, interrupted: claimed.interrupted };
 
-  claimAttempt({ eventId, url, now, leaseUntil }: { eventId: string; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim> {
-    return this.prisma.$transaction(async (tx): Promise<AttemptClaim> => {
-      // The row lock of this update makes concurrent claims of one event wait, then find the lease taken.
-      const { count } = await tx.webhookDelivery.updateMany({
-        where: { event_id: eventId, status: 'pending', OR: [{ lease_until: null }, { lease_until: { lte: now } }] },
-        data: { lease_until: leaseUntil },
-      });
-      const delivery = await tx.webhookDelivery.findUniqueOrThrow({ where: { event_id: eventId } });
-      if (count === 0) {
-        if (delivery.status !== 'pending') return { kind: 'closed', status: delivery.status as DeliveryStatus };
-        return { kind: 'busy', until: delivery.lease_until ?? now };
-      }
-      const interrupted = await tx.webhookAttempt.updateMany({
-        where: { event_id: eventId, finished_at: null },
-        data: { finished_at: now, error: INTERRUPTED },
-      });
-      const attempt = await tx.webhookAttempt.create({
-        data: {
-          event_id: eventId,
-          call_sid: delivery.call_sid,
-          number_id: delivery.number_id,
-          url,
-          attempt: delivery.attempts + 1,
-          error: IN_PROGRESS,
-          attempted_at: now,
-        },
-      });
-      return { kind: 'claimed', attemptId: attempt.id, attempt: attempt.attempt, leaseUntil, interrupted: interrupted.count };
+    // Not claimed: why is read afresh (a concurrent claim's commit is visible to this new statement).
+    const current = await this.prisma.webhookDelivery.findUnique({
+      where: { event_id: delivery.event_id },
+      select: { status: true, lease_until: true, next_attempt_at: true },
     });
+    if (!current) return { kind: 'busy', until: now };
+    if (current.status !== 'pending') return { kind: 'closed', status: current.status as DeliveryStatus };
+    if (current.lease_until && current.lease_until > now) return { kind: 'busy', until: current.lease_until };
+    if (current.next_attempt_at && current.next_attempt_at > now) return { kind: 'waiting', until: current.next_attempt_at };
+    // The lease was given back between the two statements: try again shortly.
+    return { kind: 'busy', until: now };
   }
 
-  finishAttempt(
+  async finishAttempt(
     claim: { eventId: string; attemptId: bigint; leaseUntil: Date },
     outcome: AttemptOutcome,
     update: DeliveryUpdate,
   ): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      await tx.webhookAttempt.update({ where: { id: claim.attemptId }, data: outcome });
-      const { count } = await tx.webhookDelivery.updateMany({
-        where: { event_id: claim.eventId, status: 'pending', lease_until: claim.leaseUntil },
-        data: { ...update, lease_until: null },
-      });
-      return count === 1;
-    });
+    // The attempt's outcome is written whether or not the lease is still held; the delivery only while it is.
+    const count = await this.prisma.$executeRaw`
+      WITH attempt AS (
+        UPDATE webhook_attempts
+           SET status_code = ${outcome.status_code}::int, error = ${outcome.error}, finished_at = ${outcome.finished_at.toISOString()}::timestamptz,
+               duration_ms = ${outcome.duration_ms}::int
+         WHERE id = ${claim.attemptId}::bigint
+      )
+      UPDATE webhook_deliveries
+         SET status = ${update.status}, attempts = ${update.attempts}::int, next_attempt_at = ${update.next_attempt_at?.toISOString() ?? null}::timestamptz,
+             lease_until = NULL, updated_at = now()
+       WHERE event_id = ${claim.eventId} AND status = 'pending' AND lease_until = ${claim.leaseUntil.toISOString()}::timestamptz`;
+    return count === 1;
   }
 
   async listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]> {

@@ -32,7 +32,9 @@ export type AttemptClaim =
   /** The event already has its verdict. */
   | { kind: 'closed'; status: DeliveryStatus }
   /** Another worker has an attempt on the wire until then. */
-  | { kind: 'busy'; until: Date };
+  | { kind: 'busy'; until: Date }
+  /** The backoff after a failed attempt runs until then. */
+  | { kind: 'waiting'; until: Date };
 
 export interface AttemptOutcome {
   status_code: number | null;
@@ -50,18 +52,23 @@ export interface DeliveryUpdate {
 export const IN_PROGRESS = 'in progress';
 export const INTERRUPTED = 'interrupted: the dispatcher stopped before the receiver answered; not counted, sent again';
 
-/** Persistence of deliveries and their attempt log (Prisma in the app, in memory in unit tests). */
+/**
+ * Persistence of deliveries and their attempt log (Prisma in the app, in memory in unit tests). A delivery is
+ * created by the first write about its event (a claim, or a close), so an event handed out again before anything
+ * was decided leaves nothing behind.
+ */
 export interface DeliveryStore {
-  /** The event's delivery, created pending on first sight. */
-  open(delivery: NewDelivery): Promise<DeliveryRecord>;
-  /** Gives a pending delivery its final status without an attempt (nothing to send). */
-  close(eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void>;
   /**
-   * Atomically takes the lease on a pending delivery and logs the start of its next attempt (number
-   * `attempts + 1`, error "in progress"). An attempt left unfinished by a crashed worker is closed as
-   * interrupted first.
+   * Gives the event's delivery its final status without an attempt (nothing to send), creating it if it is new.
+   * A delivery that already has its verdict keeps it.
    */
-  claimAttempt(input: { eventId: string; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim>;
+  close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void>;
+  /**
+   * Atomically creates the delivery pending on first sight, takes the lease on it (pending, no lease held, its
+   * backoff over) and logs the start of its next attempt (number `attempts + 1`, error "in progress"). An attempt
+   * left unfinished by a crashed worker is closed as interrupted first.
+   */
+  claimAttempt(input: { delivery: NewDelivery; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim>;
   /**
    * Records the attempt's outcome and the delivery's new state, if this worker still holds the lease.
    * Returns false when the lease was lost (another worker took over).

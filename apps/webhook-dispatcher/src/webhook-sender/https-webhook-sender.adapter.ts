@@ -1,8 +1,8 @@
-import { request as httpsRequest, Agent } from 'node:https';
+import { request as httpsRequest, Agent, type RequestOptions } from 'node:https';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Metrics } from '@switchboard/observability';
 import { isIP } from 'node:net';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type ConnectionOptions, type SecureContext } from 'node:tls';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from './webhook-sender.port';
 
 export interface HttpsWebhookSenderOptions {
@@ -25,10 +25,16 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  * node:https never follows redirects. One fresh connection per attempt (no pooling across receivers).
  */
 export class HttpsWebhookSender implements WebhookSender {
-  private readonly ca: (string | Buffer)[] | undefined;
+  /**
+   * The trusted CAs, parsed once: without it every attempt would build a context of its own from the whole root
+   * store. Without `extraCa` it is Node's default store, `NODE_EXTRA_CA_CERTS` included.
+   */
+  private readonly secureContext: SecureContext;
+  /** No keep-alive and no TLS session cache: every attempt makes a fresh connection and a full handshake. */
+  private readonly agent = new Agent({ keepAlive: false, maxCachedSessions: 0 });
 
   constructor(options: HttpsWebhookSenderOptions = {}) {
-    this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
+    this.secureContext = createSecureContext(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {});
   }
 
   /** One attempt, as a span in the event's trace (OpenTelemetry's HTTP instrumentation adds a W3C `traceparent`). */
@@ -57,7 +63,8 @@ export class HttpsWebhookSender implements WebhookSender {
         settled = true;
         resolve(response);
       };
-      const request = httpsRequest({
+      // node:https hands these to tls.connect, which takes `secureContext` (its RequestOptions type leaves it out).
+      const options: RequestOptions & Pick<ConnectionOptions, 'secureContext'> = {
         host: target.address,
         family: target.family,
         port: target.port,
@@ -66,9 +73,10 @@ export class HttpsWebhookSender implements WebhookSender {
         method: 'POST',
         path: `${target.url.pathname}${target.url.search}`,
         headers: { ...headers, Host: target.url.host, 'Content-Length': String(body.length) },
-        agent: new Agent({ keepAlive: false, maxCachedSessions: 0 }),
-        ca: this.ca,
-      });
+        agent: this.agent,
+        secureContext: this.secureContext,
+      };
+      const request = httpsRequest(options);
       const timer = setTimeout(() => {
         settle({ error: `timed out after ${timeoutMs} ms`, timedOut: true });
         request.destroy();

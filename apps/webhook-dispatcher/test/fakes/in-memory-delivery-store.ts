@@ -22,22 +22,21 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   readonly attempts: StoredAttempt[] = [];
   private nextId = 1n;
 
-  async open(delivery: NewDelivery): Promise<DeliveryRecord> {
-    if (!this.deliveries.has(delivery.event_id)) {
-      this.deliveries.set(delivery.event_id, { ...delivery, status: 'pending', attempts: 0, next_attempt_at: null, lease_until: null });
+  async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
+    const stored = this.deliveries.get(delivery.event_id);
+    if (!stored) this.deliveries.set(delivery.event_id, { ...delivery, status, attempts: 0, next_attempt_at: null, lease_until: null });
+    else if (stored.status === 'pending') Object.assign(stored, { status, lease_until: null });
+  }
+
+  async claimAttempt({ delivery: created, url, now, leaseUntil }: { delivery: NewDelivery; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim> {
+    if (!this.deliveries.has(created.event_id)) {
+      this.deliveries.set(created.event_id, { ...created, status: 'pending', attempts: 0, next_attempt_at: null, lease_until: null });
     }
-    return { ...this.deliveries.get(delivery.event_id)! };
-  }
-
-  async close(eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
-    const delivery = this.deliveries.get(eventId);
-    if (delivery?.status === 'pending') Object.assign(delivery, { status, lease_until: null });
-  }
-
-  async claimAttempt({ eventId, url, now, leaseUntil }: { eventId: string; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim> {
+    const eventId = created.event_id;
     const delivery = this.deliveries.get(eventId)!;
     if (delivery.status !== 'pending') return { kind: 'closed', status: delivery.status };
     if (delivery.lease_until && delivery.lease_until > now) return { kind: 'busy', until: delivery.lease_until };
+    if (delivery.next_attempt_at && delivery.next_attempt_at > now) return { kind: 'waiting', until: delivery.next_attempt_at };
     delivery.lease_until = leaseUntil;
     let interrupted = 0;
     for (const attempt of this.attempts) {
@@ -85,7 +84,8 @@ export class InMemoryDeliveryStore implements DeliveryStore {
 
   /** Test helper: the backoff of a pending event is over. */
   backoffOver(eventId: string): void {
-    this.deliveries.get(eventId)!.next_attempt_at = new Date(0);
+    const delivery = this.deliveries.get(eventId);
+    if (delivery) delivery.next_attempt_at = new Date(0);
   }
 
   /** Test helper: the worker holding the event's lease died (its lease ran out, its attempt never finished). */

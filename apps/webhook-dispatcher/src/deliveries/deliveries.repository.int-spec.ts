@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
+import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
+import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
+import { DeliveriesRepository } from './deliveries.repository';
+import { INTERRUPTED, IN_PROGRESS, type AttemptClaim, type NewDelivery } from './delivery-store';
+
+jest.setTimeout(60_000);
+
+const URL = 'https://hooks.example.com/switchboard';
+const LEASE_MS = 30_000;
+
+let database: TestDatabase;
+let handle: PrismaClientHandle<WebhookDispatcherPrisma>;
+let prisma: WebhookDispatcherPrisma;
+let store: DeliveriesRepository;
+
+beforeAll(async () => {
+  database = await createTestDatabase('webhook-dispatcher');
+  handle = await createPrismaClient(WebhookDispatcherPrisma, 'webhook-dispatcher', { env: { WEBHOOK_DISPATCHER_DATABASE_URL: database.url } });
+  prisma = handle.client;
+  store = new DeliveriesRepository(prisma);
+});
+
+afterAll(async () => {
+  await handle?.close();
+  await database?.drop();
+});
+
+function aDelivery(): NewDelivery {
+  return { event_id: randomUUID(), call_sid: `CA${randomUUID().replace(/-/g, '')}`, number_id: 'num_7', account_id: 'acc_7' };
+}
+
+function claim(delivery: NewDelivery, now = new Date()): Promise<AttemptClaim> {
+  return store.claimAttempt({ delivery, url: URL, now, leaseUntil: new Date(now.getTime() + LEASE_MS) });
+}
+
+function claimed(result: AttemptClaim): Extract<AttemptClaim, { kind: 'claimed' }> {
+  if (result.kind !== 'claimed') throw new Error(`expected a claim, got ${JSON.stringify(result)}`);
+  return result;
+}
+
+const row = (eventId: string) => prisma.webhookDelivery.findUnique({ where: { event_id: eventId } });
+const attempts = (eventId: string) =>
+  prisma.webhookAttempt.findMany({ where: { event_id: eventId }, orderBy: { id: 'asc' }, select: { attempt: true, status_code: true, error: true, finished_at: true, url: true, call_sid: true } });
+
+describe('DeliveriesRepository against PostgreSQL', () => {
+  it('creates the delivery with its first claim and logs the attempt in progress, in one statement', async () => {
+    const delivery = aDelivery();
+    const now = new Date();
+    const first = claimed(await claim(delivery, now));
+    expect(first).toMatchObject({ attempt: 1, interrupted: 0, leaseUntil: new Date(now.getTime() + LEASE_MS) });
+    expect(await row(delivery.event_id)).toMatchObject({ ...delivery, status: 'pending', attempts: 0, lease_until: new Date(now.getTime() + LEASE_MS) });
+    expect(await attempts(delivery.event_id)).toEqual([{ attempt: 1, status_code: null, error: IN_PROGRESS, finished_at: null, url: URL, call_sid: delivery.call_sid }]);
+  });
+
+  it('lets exactly one of many concurrent claims of a new event through; the others find the lease taken', async () => {
+    const delivery = aDelivery();
+    const now = new Date();
+    const results = await Promise.all(Array.from({ length: 8 }, () => claim(delivery, now)));
+    expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'busy')).toHaveLength(7);
+    expect(await attempts(delivery.event_id)).toHaveLength(1);
+  });
+
+  it('records the outcome and the new state only while the lease is held', async () => {
+    const delivery = aDelivery();
+    const now = new Date();
+    const first = claimed(await claim(delivery, now));
+    const outcome = { status_code: 500, error: 'receiver answered HTTP 500', finished_at: new Date(now.getTime() + 20), duration_ms: 20 };
+    const next = new Date(now.getTime() + 1000);
+    expect(await store.finishAttempt({ eventId: delivery.event_id, attemptId: first.attemptId, leaseUntil: first.leaseUntil }, outcome, { status: 'pending', attempts: 1, next_attempt_at: next })).toBe(true);
+    expect(await row(delivery.event_id)).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: next, lease_until: null });
+
+    // A worker whose lease ran out (another one took over) still logs its attempt but changes nothing else.
+    const later = new Date(next.getTime() + 1);
+    const second = claimed(await claim(delivery, later));
+    const stale = { eventId: delivery.event_id, attemptId: second.attemptId, leaseUntil: new Date(later.getTime() + 1) };
+    const late = { status_code: 200, error: null, finished_at: new Date(later.getTime() + 5), duration_ms: 5 };
+    expect(await store.finishAttempt(stale, late, { status: 'delivered', attempts: 2, next_attempt_at: null })).toBe(false);
+    expect(await row(delivery.event_id)).toMatchObject({ status: 'pending', attempts: 1, lease_until: second.leaseUntil });
+    expect((await attempts(delivery.event_id)).map((a) => [a.attempt, a.status_code, a.error])).toEqual([
+      [1, 500, 'receiver answered HTTP 500'],
+      [2, 200, null],
+    ]);
+  });
+
+  it('refuses a claim before the backoff is over, then claims the next attempt number', async () => {
+    const delivery = aDelivery();
+    const now = new Date();
+    const first = claimed(await claim(delivery, now));
+    const next = new Date(now.getTime() + 5000);
+    await store.finishAttempt(
+      { eventId: delivery.event_id, attemptId: first.attemptId, leaseUntil: first.leaseUntil },
+      { status_code: null, error: 'connection refused', finished_at: now, duration_ms: 1 },
+      { status: 'pending', attempts: 1, next_attempt_at: next },
+    );
+    expect(await claim(delivery, new Date(now.getTime() + 10))).toEqual({ kind: 'waiting', until: next });
+    expect(claimed(await claim(delivery, next)).attempt).toBe(2);
+  });
+
+  it('closes an attempt cut short by a crash as interrupted, does not count it, and sends it again under its number', async () => {
+    const delivery = aDelivery();
+    const now = new Date();
+    claimed(await claim(delivery, now));
+    // The worker died on the wire: nothing was finished; its lease runs out.
+    const afterLease = new Date(now.getTime() + LEASE_MS);
+    expect(await claim(delivery, new Date(afterLease.getTime() - 1))).toEqual({ kind: 'busy', until: afterLease });
+    const again = claimed(await claim(delivery, afterLease));
+    expect(again).toMatchObject({ attempt: 1, interrupted: 1 });
+    expect((await attempts(delivery.event_id)).map((a) => [a.attempt, a.error, a.finished_at])).toEqual([
+      [1, INTERRUPTED, afterLease],
+      [1, IN_PROGRESS, null],
+    ]);
+    expect(await row(delivery.event_id)).toMatchObject({ attempts: 0 });
+  });
+
+  it('answers closed for an event with its verdict, and never claims it again', async () => {
+    const delivery = aDelivery();
+    const now = new Date();
+    const first = claimed(await claim(delivery, now));
+    await store.finishAttempt(
+      { eventId: delivery.event_id, attemptId: first.attemptId, leaseUntil: first.leaseUntil },
+      { status_code: 204, error: null, finished_at: now, duration_ms: 3 },
+      { status: 'delivered', attempts: 1, next_attempt_at: null },
+    );
+    expect(await claim(delivery, new Date(now.getTime() + LEASE_MS * 2))).toEqual({ kind: 'closed', status: 'delivered' });
+    await store.close(delivery, 'skipped');
+    expect(await row(delivery.event_id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(await attempts(delivery.event_id)).toHaveLength(1);
+  });
+
+  it('closes a new event without an attempt, and a pending one with its lease', async () => {
+    const fresh = aDelivery();
+    await store.close(fresh, 'skipped');
+    expect(await row(fresh.event_id)).toMatchObject({ ...fresh, status: 'skipped', attempts: 0, lease_until: null });
+    expect(await claim(fresh)).toEqual({ kind: 'closed', status: 'skipped' });
+
+    const pending = aDelivery();
+    claimed(await claim(pending));
+    await store.close(pending, 'skipped');
+    expect(await row(pending.event_id)).toMatchObject({ status: 'skipped', lease_until: null });
+  });
+});
