@@ -55,4 +55,19 @@ describe('metrics', () => {
     expect(text).toMatch(/webhook_attempts_total\{[^}]*result="server_error"[^}]*\} [1-9]/);
     expect(text).not.toMatch(/CA00000000000000000000000000000000/);
   });
+
+  it('buckets durations in seconds, so a request of a few milliseconds falls under a sub-second bound', async () => {
+    const session = await ApiSession.create(system);
+    for (let i = 0; i < 5; i += 1) expect((await session.get('/numbers')).status).toBe(200);
+    const text = await scrape();
+    const bucket = (le: string) => {
+      const line = text.split('\n').find((l) => l.startsWith('http_server_request_duration_seconds_bucket{') && l.includes('route="/v1/numbers"') && l.includes('status_code="200"') && l.includes(`le="${le}"`));
+      if (!line) throw new Error(`no bucket le="${le}" for GET /v1/numbers in:\n${text}`);
+      return Number(line.split(' ').at(-1));
+    };
+    // Requests of this test are well under a second; the count under 1 s is the count of them all.
+    expect(bucket('1')).toBeGreaterThanOrEqual(5);
+    expect(bucket('1')).toBe(bucket('+Inf'));
+    expect(bucket('0.001')).toBeLessThanOrEqual(bucket('0.1'));
+  });
 });
