@@ -52,11 +52,11 @@ function lazy<T>(make: (m: Meter) => T): () => T {
 }
 
 /**
- * Buckets for durations in seconds, 1 ms to 30 s. Without them a histogram gets the SDK's default boundaries
- * (0, 5, 10, 25 ... 10000), meant for milliseconds: every request would land in the 5-second bucket and no
- * percentile or latency alert could be computed from /metrics.
+ * Buckets for durations in seconds, 1 ms to 5 min (the outbox-lag alert in docs/operations.md fires past 60 s).
+ * Without them a histogram gets the SDK's default boundaries (0, 5, 10, 25 ... 10000), meant for milliseconds:
+ * every request would land in the 5-second bucket and no percentile or latency alert could be computed.
  */
-export const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+export const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 /** The instruments Switchboard records, one place for their names and units. */
 export const Metrics = {
