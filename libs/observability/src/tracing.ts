@@ -55,6 +55,8 @@ export function startTracing(options: TracingOptions): void {
   else processors.push(DISCARD_SPANS);
   sdk = new NodeSDK({ serviceName: options.service, spanProcessors: processors, metricReaders: [], logRecordProcessors: [], instrumentations: [] });
   sdk.start();
+  // The SDK honours OTEL_SDK_DISABLED by starting nothing; the instrumentations must then stay out too.
+  if (process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return;
   // Only what our hops need: incoming and outgoing HTTP, fetch (object storage) and PostgreSQL.
   const instrumentations: Instrumentation[] = [
     new HttpInstrumentation({ ignoreIncomingRequestHook: (request: IncomingMessage) => PROBE_PATHS.has((request.url ?? '').split('?')[0]) }),
