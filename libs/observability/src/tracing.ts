@@ -7,7 +7,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { startMetrics } from './metrics';
 
 let sdk: NodeSDK | undefined;
@@ -38,8 +38,8 @@ export interface TracingOptions {
 
 /**
  * Starts OpenTelemetry for a service. Must run before the modules it instruments (http, pg, fetch) are loaded, so
- * each app's `main.ts` imports its `tracing.ts` first. Without an exporter or OTLP endpoint, spans still exist
- * (trace ids in logs and NATS headers) but are not exported. Only traces leave the process over OTLP: metrics are
+ * each app's `main.ts` imports its `tracing.ts` first. Without an exporter or OTLP endpoint, trace and span ids still
+ * exist (in logs and NATS headers) but spans are neither recorded nor exported. Only traces leave the process over OTLP: metrics are
  * scraped from /metrics and logs are JSON on stdout, so the SDK's metric and log pipelines stay off (left to the
  * environment, they default to OTLP exporters that record on every request and post to a collector that may not
  * exist).
@@ -51,9 +51,20 @@ export function startTracing(options: TracingOptions): void {
   if (options.exporter) processors.push(new SimpleSpanProcessor(options.exporter));
   else if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
   // With no processor the SDK registers no tracer provider at all, and every trace id (in logs, in NATS headers)
-  // would be zeros: keep real, unexported spans instead.
-  else processors.push(DISCARD_SPANS);
-  sdk = new NodeSDK({ serviceName: options.service, spanProcessors: processors, metricReaders: [], logRecordProcessors: [], instrumentations: [] });
+  // would be zeros: keep a provider whose spans are not recorded instead. A span that is not sampled still gets
+  // real trace and span ids, which logs and `traceparent` carry; building and ending recorded spans nobody exports
+  // cost the gateway about 30% of its CPU per request (docs/performance.md, diagnostics).
+  const exporting = processors.length > 0;
+  if (!exporting) processors.push(DISCARD_SPANS);
+  sdk = new NodeSDK({
+    serviceName: options.service,
+    spanProcessors: processors,
+    // Exporting: OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG decide (default: every trace, parent-based).
+    ...(exporting ? {} : { sampler: new AlwaysOffSampler() }),
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [],
+  });
   sdk.start();
   // The SDK honours OTEL_SDK_DISABLED by starting nothing; the instrumentations must then stay out too.
   if (process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return;
