@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Admin, callerNumber, provisionFleet } from './lib/clients.mjs';
 import { int, parseOptions, say, sleep } from './lib/common.mjs';
-import { summarizeProfile } from './lib/profile.mjs';
+import { monotonicMicros, summarizeProfile, within } from './lib/profile.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { startSystem } from './lib/system.mjs';
 import { eventsSetup } from './events.mjs';
@@ -23,8 +23,6 @@ const options = parseOptions(process.argv.slice(2), {
   'no-build': { type: 'boolean', default: false },
 });
 
-/** The monotonic clock V8 stamps profile samples with, in microseconds. */
-const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 const setup = eventsSetup();
 const profileDir = mkdtempSync(join(tmpdir(), 'sb-profile-events-'));
@@ -93,20 +91,4 @@ async function deliver(admin, receiver, targets) {
   while (count() < accepted.size && Date.now() < deadline) await sleep(50);
   unsubscribe();
   return count();
-}
-
-/** The profile with only the samples taken between `from` and `to` (monotonic microseconds). */
-function within(profile, { from, to }) {
-  const samples = [];
-  const timeDeltas = [];
-  let at = profile.startTime;
-  let last = from;
-  for (let i = 0; i < profile.samples.length; i += 1) {
-    at += profile.timeDeltas[i];
-    if (at < from || at > to) continue;
-    samples.push(profile.samples[i]);
-    timeDeltas.push(at - last);
-    last = at;
-  }
-  return { ...profile, samples, timeDeltas };
 }

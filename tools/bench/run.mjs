@@ -141,10 +141,9 @@ async function quietCheck(waitS) {
  * Where the API's time goes, one change at a time, on the same data (the API benchmark's account). This machine's
  * speed drifts by +-25% over minutes, so variants are not measured one after the other but interleaved: every
  * variant once per round, the order rotated, `rounds` rounds, and the medians compared.
- * - extra gateway processes on ports of their own, beside the benchmark's, differing only in their environment:
- *   OpenTelemetry's metrics and log exporters off (OTEL_METRICS_EXPORTER=none, OTEL_LOGS_EXPORTER=none: unset,
- *   the SDK defaults both to OTLP, so metrics are recorded on every request), and OpenTelemetry off altogether
- *   (OTEL_SDK_DISABLED=true). The gateway is the process with the most CPU per request.
+ * - an extra gateway process on ports of its own, beside the benchmark's, differing only in its environment:
+ *   OpenTelemetry off altogether (OTEL_SDK_DISABLED=true: no spans, no instrumentation). The gateway is the
+ *   process with the most CPU per request.
  * - the same load spread over one API key per connection instead of one key (one rate-limit row per key).
  */
 async function diagnostics(system, opts, api, rounds = 4) {
@@ -153,7 +152,6 @@ async function diagnostics(system, opts, api, rounds = 4) {
   const auth = { authorization: `Bearer ${api.key}` };
   const variants = [
     { id: 'as-configured', name: 'gateway as configured', key: 'gateway', port: system.ports.gateway },
-    { id: 'metrics-off', name: 'gateway with OTel metrics and log exporters off', key: 'gateway#metrics-off', env: { OTEL_METRICS_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none' } },
     { id: 'otel-off', name: 'gateway with OpenTelemetry off (OTEL_SDK_DISABLED=true)', key: 'gateway#otel-off', env: { OTEL_SDK_DISABLED: 'true' } },
   ];
   for (const v of variants.filter((x) => x.env)) {

@@ -39,3 +39,22 @@ export function summarizeProfile(profile, top = 25) {
       .join('\n');
   return `total ${(total / 1000).toFixed(0)} ms sampled\n\nby package:\n${lines(byPackage, 20)}\n\nby function (self time):\n${lines(byFunction, top)}`;
 }
+
+/** The monotonic clock V8 stamps profile samples with, in microseconds (the same in every process of a machine). */
+export const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+/** The profile with only the samples taken between `from` and `to` (monotonic microseconds). */
+export function within(profile, { from, to }) {
+  const samples = [];
+  const timeDeltas = [];
+  let at = profile.startTime;
+  let last = from;
+  for (let i = 0; i < profile.samples.length; i += 1) {
+    at += profile.timeDeltas[i];
+    if (at < from || at > to) continue;
+    samples.push(profile.samples[i]);
+    timeDeltas.push(at - last);
+    last = at;
+  }
+  return { ...profile, samples, timeDeltas };
+}
