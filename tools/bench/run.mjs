@@ -142,17 +142,27 @@ async function quietCheck(waitS) {
  * speed drifts by +-25% over minutes, so variants are not measured one after the other but interleaved: every
  * variant once per round, the order rotated, `rounds` rounds, and the medians compared.
  * - an extra gateway process on ports of its own, beside the benchmark's, differing only in its environment:
- *   OpenTelemetry off altogether (OTEL_SDK_DISABLED=true: no spans, no instrumentation). The gateway is the
- *   process with the most CPU per request.
+ *   OpenTelemetry off altogether (OTEL_SDK_DISABLED=true: no spans, no instrumentation), without the HTTP
+ *   instrumentation (OTEL_NODE_DISABLED_INSTRUMENTATIONS=http), and exporting spans over OTLP to a local sink (every
+ *   trace, and 10% of them): what tracing costs when a deployment sends it somewhere. The gateway is the process with
+ *   the most CPU per request.
  * - the same load spread over one API key per connection instead of one key (one rate-limit row per key).
  */
 async function diagnostics(system, opts, api, rounds = 4) {
   const { freePort } = await import('./lib/system.mjs');
   const { Admin } = await import('./lib/clients.mjs');
   const auth = { authorization: `Bearer ${api.key}` };
+  // Where a gateway that exports spans sends them: a sink that reads each OTLP post and answers 200.
+  const { createServer } = await import('node:http');
+  const sink = createServer((request, response) => request.resume().on('end', () => response.end()));
+  await new Promise((listening) => sink.listen(0, '127.0.0.1', listening));
+  const otlp = `http://127.0.0.1:${sink.address().port}`;
   const variants = [
-    { id: 'as-configured', name: 'gateway as configured', key: 'gateway', port: system.ports.gateway },
+    { id: 'as-configured', name: 'gateway as configured (no OTLP endpoint)', key: 'gateway', port: system.ports.gateway },
     { id: 'otel-off', name: 'gateway with OpenTelemetry off (OTEL_SDK_DISABLED=true)', key: 'gateway#otel-off', env: { OTEL_SDK_DISABLED: 'true' } },
+    { id: 'no-http-instr', name: 'gateway without the HTTP instrumentation', key: 'gateway#no-http', env: { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'http' } },
+    { id: 'exporting', name: 'gateway exporting every span over OTLP', key: 'gateway#exporting', env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp } },
+    { id: 'exporting-10', name: 'gateway exporting 10% of traces over OTLP', key: 'gateway#exporting-10', env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
   ];
   for (const v of variants.filter((x) => x.env)) {
     v.port = await freePort();
@@ -199,6 +209,7 @@ async function diagnostics(system, opts, api, rounds = 4) {
     say(`diagnostics: round ${round + 1}: ${all.map((v) => `${v.id} ${int(v.samples.at(-1).rps)}`).join(', ')} req/s`);
   }
   for (const v of variants.filter((x) => x.env)) await system.kill(v.key, 'SIGTERM');
+  sink.close();
   const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
   // Each variant against the reference of the same round: the machine's drift between rounds cancels out.
   const ratios = (v, field) => v.samples.map((x, round) => x[field] / all[0].samples[round][field]);

@@ -52,8 +52,7 @@ export function startTracing(options: TracingOptions): void {
   else if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
   // With no processor the SDK registers no tracer provider at all, and every trace id (in logs, in NATS headers)
   // would be zeros: keep a provider whose spans are not recorded instead. A span that is not sampled still gets
-  // real trace and span ids, which logs and `traceparent` carry; building and ending recorded spans nobody exports
-  // cost the gateway about 30% of its CPU per request (docs/performance.md, diagnostics).
+  // real trace and span ids, which logs and `traceparent` carry; recording spans nobody exports is wasted work.
   const exporting = processors.length > 0;
   if (!exporting) processors.push(DISCARD_SPANS);
   sdk = new NodeSDK({
@@ -68,13 +67,21 @@ export function startTracing(options: TracingOptions): void {
   sdk.start();
   // The SDK honours OTEL_SDK_DISABLED by starting nothing; the instrumentations must then stay out too.
   if (process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return;
-  // Only what our hops need: incoming and outgoing HTTP, fetch (object storage) and PostgreSQL.
-  const instrumentations: Instrumentation[] = [
-    new HttpInstrumentation({ ignoreIncomingRequestHook: (request: IncomingMessage) => PROBE_PATHS.has((request.url ?? '').split('?')[0]) }),
-    new UndiciInstrumentation(),
+  // Only what our hops need: incoming and outgoing HTTP (it also continues and passes on `traceparent`, and makes the
+  // request's context the one its log lines carry), fetch (object storage) and PostgreSQL. The pg instrumentation
+  // only makes spans, and costs the gateway about a fifth of its CPU per request even when they are not recorded
+  // (docs/performance.md, diagnostics): it is loaded only when spans are exported. An operator can turn any of them
+  // off with OTEL_NODE_DISABLED_INSTRUMENTATIONS (comma-separated: http, undici, pg), as with OpenTelemetry's
+  // auto-instrumentations.
+  const disabled = new Set((process.env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((name) => name.trim()));
+  if (!exporting) disabled.add('pg');
+  const available: Record<string, () => Instrumentation> = {
+    http: () => new HttpInstrumentation({ ignoreIncomingRequestHook: (request: IncomingMessage) => PROBE_PATHS.has((request.url ?? '').split('?')[0]) }),
+    undici: () => new UndiciInstrumentation(),
     // Background queries (outbox polls, schedulers) would each start a trace of their own.
-    new PgInstrumentation({ requireParentSpan: true }),
-  ];
+    pg: () => new PgInstrumentation({ requireParentSpan: true }),
+  };
+  const instrumentations = Object.entries(available).filter(([name]) => !disabled.has(name)).map(([, make]) => make());
   unregister = registerInstrumentations({ instrumentations, meterProvider: NO_METRICS });
 }
 
