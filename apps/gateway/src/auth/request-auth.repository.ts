@@ -35,14 +35,14 @@ const COUNT_REQUEST = `
  * outside the list must not use up the owner's limit, and the allowlist is checked in the gateway
  * (auth/ip-allowlist.ts), after which `countRequest` counts it.
  */
-const FIND_KEY_COUNTING_REQUEST = `
+export const FIND_KEY_COUNTING_REQUEST = `
   WITH k AS (
     SELECT id, account_id, secret_hash, ip_allowlist FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL
   ), hit AS (${COUNT_REQUEST.replace('%KEYS%', 'k WHERE coalesce(cardinality(k.ip_allowlist), 0) = 0')})
   SELECT k.id, k.account_id, k.secret_hash, k.ip_allowlist, hit.count, hit.window_start
   FROM k LEFT JOIN hit ON hit.key_id = k.id`;
 
-const COUNT_ONE_KEY = COUNT_REQUEST.replace('%KEYS%', '(SELECT $1::text AS id) AS one_key');
+export const COUNT_ONE_KEY = COUNT_REQUEST.replace('%KEYS%', '(SELECT $1::text AS id) AS one_key');
 
 interface KeyRow extends Omit<ActiveKey, 'ip_allowlist'> {
   ip_allowlist: string[] | null;
