@@ -12,7 +12,6 @@ export async function createCallsMediaApp(
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  app.enableShutdownHooks();
   await app.init();
   return app;
 }

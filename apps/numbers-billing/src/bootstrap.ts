@@ -13,7 +13,6 @@ export async function createNumbersBillingApp(
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  app.enableShutdownHooks();
   await app.init();
   return app;
 }

@@ -18,7 +18,6 @@ export async function createWebhookDispatcherApp(
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  app.enableShutdownHooks();
   await app.init();
   return app;
 }

@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { stopTracing } from '@switchboard/observability';
 import { HealthServer } from './health-server';
 
 /** How long a service may take to stop (finish in-flight work, close NATS and the database) before it exits anyway. */
@@ -7,7 +8,11 @@ export const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 /**
  * Runs a NATS service until SIGINT or SIGTERM, then closes it: Nest's shutdown hooks stop taking work, let
- * in-flight messages finish or hand them back, then close NATS and the database, within a bound.
+ * in-flight messages finish or hand them back, then close NATS and the database, within a bound; the spans still
+ * buffered are exported and the process exits 0.
+ *
+ * This owns the signals: the app must not call `enableShutdownHooks()`, whose handler re-raises the signal once
+ * Nest has closed, killing the process before the health server closes and the spans are flushed.
  */
 export async function runService(
   service: string,
@@ -48,6 +53,7 @@ export async function runService(
       health.drain();
       await app.close();
       await health.close();
+      await stopTracing();
       process.exit(0);
     } catch (error) {
       logger.error({ err: error }, `${service} failed to stop cleanly`);

@@ -14,5 +14,6 @@ export {
   testDatabaseServerUrl,
   testNatsUrl,
 } from './services.ts';
+export { TS_REGISTER } from './ts-register.ts';
 // The end-to-end harness (startSystem, ApiSession, AdminClient) lives in test/e2e/support/: it boots the apps,
 // and libs never import apps.

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
+import { createTestDatabase, TS_REGISTER, type TestDatabase } from '@switchboard/testing';
 import { callCompletedEvent } from '../../test/factories/call-completed.factory';
 import { createDispatcherHarness, type DispatcherHarness } from '../../test/support/dispatcher-harness';
 import { answers, startHttpsReceiver, type TestReceiver } from '../../test/support/https-receiver';
@@ -57,7 +57,7 @@ async function sendCall(url: string) {
 function startDispatcherProcess(): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...harness.env, NODE_EXTRA_CA_CERTS: certificate.certFile };
   delete env.WEBHOOK_TEST_CA_FILE;
-  const proc = spawn(process.execPath, ['-r', join(support, 'ts-register.cjs'), join(support, 'dispatcher-process.ts')], {
+  const proc = spawn(process.execPath, ['-r', TS_REGISTER, join(support, 'dispatcher-process.ts')], {
     env,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

@@ -7,7 +7,7 @@ const Module = require('node:module');
 const path = require('node:path');
 const { transformSync } = require('@swc/core');
 
-const root = path.resolve(__dirname, '../../../..');
+const root = path.resolve(__dirname, '../../..');
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   const lib = /^@switchboard\/([a-z-]+)$/.exec(request);
