@@ -17,6 +17,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
 
 const require = createRequire(import.meta.url);
 let ts, YAML, Ajv2019, composeSpecSchema, lintDockerfile, kubernetesModelsDir;
@@ -216,6 +217,10 @@ function checkDockerfile({ file, text }, problems, dockerignoreText) {
   const cmd = final.body.filter((item) => item.instruction === 'CMD' || item.instruction === 'ENTRYPOINT').at(-1);
   if (!cmd) problems.push(`${file}: the final stage has no CMD or ENTRYPOINT`);
   else if (!cmd.args.startsWith('[')) at(cmd, `${cmd.instruction} in shell form: a shell as PID 1 does not pass SIGTERM on; use the exec form ["node", ...]`);
+  else {
+    const expected = JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'dist/main.js']);
+    if (JSON.stringify(JSON.parse(cmd.args)) !== expected) at(cmd, `${cmd.instruction} ${cmd.args}: a service runs as ${expected} (the flags of deploy/service-node-flags.mjs)`);
+  }
 
   if (dockerignoreText === undefined) problems.push(`${file}: no ${file.split('/').at(-1)}.dockerignore beside it`);
   else if (!/^\**\/?node_modules\b/m.test(dockerignoreText)) problems.push(`${file}.dockerignore: does not exclude node_modules`);
@@ -578,7 +583,8 @@ const BREAKS = [
   ['deploy/docker/Dockerfile', 'ARG NODE_IMAGE=node:22.21.1-bookworm-slim', 'ARG NODE_IMAGE=node:lts-bookworm-slim', /not pinned/],
   ['deploy/docker/Dockerfile', 'npm ci --omit=dev --omit=optional', 'npm ci --omit=dev', /--omit=optional/],
   ['deploy/docker/Dockerfile', 'COPY libs/signing/package.json libs/signing/\n', '', /libs\/signing\/package\.json is not copied/],
-  ['deploy/docker/Dockerfile', 'CMD ["node", "dist/main.js"]', 'CMD node dist/main.js', /shell form/],
+  ['deploy/docker/Dockerfile', 'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]', 'CMD node dist/main.js', /shell form/],
+  ['deploy/docker/Dockerfile', 'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]', 'CMD ["node", "dist/main.js"]', /the flags of deploy\/service-node-flags\.mjs/],
   ['deploy/docker/Dockerfile', 'FROM ${NODE_IMAGE} AS runtime', 'FROM build AS runtime', /built on stage "build", which has dev dependencies/],
   ['deploy/docker/Dockerfile', 'HEALTHCHECK --interval=15s', 'HEALTHCHECK --intervall=15s', /Dockerfile: Unknown flag: intervall/],
   ['deploy/compose/compose.yaml', '  stop_grace_period: 20s', '  stop_grace_periods: 20s', /compose schema: .*stop_grace_periods/],

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const SERVICES = ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher', 'gateway'];
@@ -82,7 +83,7 @@ async function ensureNats() {
 }
 
 function startService(name) {
-  const child = spawn(process.execPath, ['--enable-source-maps', join(root, 'apps', name, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(root, 'apps', name, 'dist', 'main.js')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

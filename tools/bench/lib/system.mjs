@@ -9,6 +9,7 @@ import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, 
 import { createServer, createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../../deploy/service-node-flags.mjs';
 import { require, root, say, sleep } from './common.mjs';
 
 export const SERVICES = ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher', 'gateway'];
@@ -270,7 +271,8 @@ class System {
     const log = createWriteStream(join(this.dir, `${key.replace(/[^a-z0-9-]/gi, '_')}.log`), { flags: 'a' });
     log.write(`--- start ${new Date().toISOString()}\n`);
     const profile = this.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(this.profileDir, key.replace(/[^a-z0-9-]/gi, '_'))}`] : [];
-    const child = spawn(process.execPath, [...this.nodeArgs, ...profile, this.mains[app] ?? join(root, 'apps', app, 'dist', 'main.js')], {
+    // The flags a deployed service runs with (deploy/service-node-flags.mjs), then the run's own.
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...this.nodeArgs, ...profile, this.mains[app] ?? join(root, 'apps', app, 'dist', 'main.js')], {
       cwd: root,
       env: this.envFor(app, extraEnv),
       stdio: ['ignore', 'pipe', 'pipe'],
