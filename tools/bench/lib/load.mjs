@@ -61,19 +61,23 @@ export async function httpLoad({ url, headers = {}, connections = 32, durationS 
  * for a real client). autocannon's `overallRate` is not used for this: it sends each connection's share of a
  * second back to back and then pauses until the next second, which is full load for part of every second.
  */
-export async function pacedHttp({ url, headers = {}, rate, durationS = 10, maxSockets = 64 }) {
+export async function pacedHttp({ url, headers = {}, rate, durationS = 10, maxSockets = 64, timeline = false }) {
   const agent = new Agent({ keepAlive: true, maxSockets });
   const target = new URL(url);
   const samples = [];
+  // With `timeline`, each request's wall-clock due time, how late the generator sent it and its latency (tail-api).
+  const requests = timeline ? [] : undefined;
   const statuses = {};
   let errors = 0;
   const pending = new Set();
   const send = (due) => {
+    const lateMs = performance.now() - due;
     const done = new Promise((resolve) => {
       const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent }, (res) => {
         res.resume();
         res.on('end', () => {
           samples.push(performance.now() - due);
+          requests?.push({ at: performance.timeOrigin + due, late_ms: lateMs, ms: samples.at(-1) });
           statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
           resolve();
         });
@@ -114,6 +118,7 @@ export async function pacedHttp({ url, headers = {}, rate, durationS = 10, maxSo
     non_2xx: samples.length - ok,
     errors,
     timeouts: 0,
+    ...(requests ? { timeline: requests } : {}),
   };
 }
 
