@@ -153,7 +153,9 @@ describe('calls, transcripts and recordings', () => {
   });
 
   it('pages newest first with limit and starting_after, and filters by number and time', async () => {
-    const later = await reportCall({ to: number.phone_number, caller: '+14155550143', duration_sec: 1, outcome: 'order', started_at: '2026-11-21T10:00:00.000Z' });
+    // An hour ahead: newer than every call reported "now" by the other tests, whatever the day the suite runs.
+    const laterStart = new Date(Date.now() + 3_600_000).toISOString();
+    const later = await reportCall({ to: number.phone_number, caller: '+14155550143', duration_sec: 1, outcome: 'order', started_at: laterStart });
     const page1 = await owner.get('/calls?limit=1&number_id=' + number.id);
     expect(page1.body).toMatchObject({ data: [{ id: later }], has_more: true });
     const page2 = await owner.get(`/calls?limit=1&starting_after=${later}&since=2026-11-20T00:00:00Z&until=2026-11-21T00:00:00Z`);
