@@ -3,19 +3,7 @@
 //   *.int-spec.ts  integration tests against real PostgreSQL and NATS (own databases and subject prefix)
 //   *.e2e-spec.ts  end-to-end: the five services booted, driven over HTTP
 // Nest 12 and a few dependencies ship ESM only; swc turns them into CommonJS for Jest (notes/stack.md).
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  },
-];
+const swc = ['@swc/jest', require('./libs/testing/src/swc-options.cjs')];
 
 const esmPackages = [
   '@nestjs',

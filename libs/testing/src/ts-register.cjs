@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
 const { transformSync } = require('@swc/core');
+const swcOptions = require('./swc-options.cjs');
 
 const root = path.resolve(__dirname, '../../..');
 const resolveFilename = Module._resolveFilename;
@@ -15,16 +16,6 @@ Module._resolveFilename = function (request, ...rest) {
 };
 
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  });
+  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), { ...swcOptions, filename });
   module._compile(code, filename);
 };
