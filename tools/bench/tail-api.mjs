@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { constants, performance } from 'node:perf_hooks';
 import { API_ENV, API_TARGETS } from './api.mjs';
 import { Admin, Api, callerNumber, pool, provisionFleet } from './lib/clients.mjs';
 import { fmt, int, parseOptions, root, say, sleep, summarize, table } from './lib/common.mjs';
@@ -25,7 +25,12 @@ const options = parseOptions(process.argv.slice(2), {
   'node-args': { type: 'list', default: [] },
   'no-build': { type: 'boolean', default: false },
 });
-const GC_KINDS = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' };
+const GC_KINDS = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor (scavenge)',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
 const SLOW_MS = API_TARGETS.p99_ms_at_half_rate;
 
 const probeDir = mkdtempSync(join(tmpdir(), 'sb-pauses-'));

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const TICK_MS = 5;
 
-if (process.argv[2] === '--run') {
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--run') {
   // The canary itself: prints "<wall-clock ms> <late ms>" for every wake-up more than 2 ms late.
   const { performance } = await import('node:perf_hooks');
   let last = performance.now();
