@@ -219,7 +219,13 @@ function checkDockerfile({ file, text }, problems, dockerignoreText) {
   else if (!cmd.args.startsWith('[')) at(cmd, `${cmd.instruction} in shell form: a shell as PID 1 does not pass SIGTERM on; use the exec form ["node", ...]`);
   else {
     const expected = JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'dist/main.js']);
-    if (JSON.stringify(JSON.parse(cmd.args)) !== expected) at(cmd, `${cmd.instruction} ${cmd.args}: a service runs as ${expected} (the flags of deploy/service-node-flags.mjs)`);
+    let actual;
+    try {
+      actual = JSON.stringify(JSON.parse(cmd.args));
+    } catch {
+      actual = cmd.args; // not a JSON array: reported below as not the expected command
+    }
+    if (actual !== expected) at(cmd, `${cmd.instruction} ${cmd.args}: a service runs as ${expected} (the flags of deploy/service-node-flags.mjs)`);
   }
 
   if (dockerignoreText === undefined) problems.push(`${file}: no ${file.split('/').at(-1)}.dockerignore beside it`);
@@ -585,6 +591,7 @@ const BREAKS = [
   ['deploy/docker/Dockerfile', 'COPY libs/signing/package.json libs/signing/\n', '', /libs\/signing\/package\.json is not copied/],
   ['deploy/docker/Dockerfile', 'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]', 'CMD node dist/main.js', /shell form/],
   ['deploy/docker/Dockerfile', 'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]', 'CMD ["node", "dist/main.js"]', /the flags of deploy\/service-node-flags\.mjs/],
+  ['deploy/docker/Dockerfile', 'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]', "CMD ['node', 'dist/main.js']", /the flags of deploy\/service-node-flags\.mjs/],
   ['deploy/docker/Dockerfile', 'FROM ${NODE_IMAGE} AS runtime', 'FROM build AS runtime', /built on stage "build", which has dev dependencies/],
   ['deploy/docker/Dockerfile', 'HEALTHCHECK --interval=15s', 'HEALTHCHECK --intervall=15s', /Dockerfile: Unknown flag: intervall/],
   ['deploy/compose/compose.yaml', '  stop_grace_period: 20s', '  stop_grace_periods: 20s', /compose schema: .*stop_grace_periods/],
