@@ -11,7 +11,7 @@ import { CallsNatsController } from './calls/calls.nats.controller';
 import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
 import { CALLS_MEDIA_CONFIG, loadCallsMediaConfig } from './config/calls-media.config';
-import { CALLS_MEDIA_LOGGER } from './config/tokens';
+import { CALLS_MEDIA_LOGGER, CALLS_SQL } from './config/tokens';
 import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
 import { CallsMediaPrisma } from './prisma/calls-media-prisma';
@@ -38,6 +38,14 @@ export class CallsMediaModule {
           appName: 'calls-media',
           migrationsDir: join(__dirname, '..', 'prisma', 'migrations'),
           env,
+          // The list read as plain SQL: through Prisma it cost calls-media about 0.2 ms of CPU and 66 KiB of
+          // garbage per page (docs/performance.md); Prisma keeps every other statement.
+          sqlPool: {
+            token: CALLS_SQL,
+            max: 3,
+            applicationName: 'calls-media-list',
+            onIdleError: (error) => logger.warn({ err: error }, 'calls list database connection failed while idle; it will be replaced'),
+          },
         }),
       ],
       providers: [

@@ -1,15 +1,24 @@
-import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { Env } from './database-config.ts';
 import { createPrismaClient, type PrismaClientClass, type PrismaClientHandle } from './prisma-client.ts';
+import { createSqlPool, type SqlPool, type SqlPoolOptions } from './sql-pool.ts';
 
 const PRISMA_HANDLE = Symbol('PRISMA_HANDLE');
+const SQL_POOL = Symbol('SQL_POOL');
 
 @Injectable()
 class PrismaCloser implements OnApplicationShutdown {
-  constructor(@Inject(PRISMA_HANDLE) private readonly handle: PrismaClientHandle<unknown>) {}
+  constructor(
+    @Inject(PRISMA_HANDLE) private readonly handle: PrismaClientHandle<unknown>,
+    @Optional() @Inject(SQL_POOL) private readonly sql?: SqlPool,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.handle.close();
+    try {
+      await this.sql?.close();
+    } finally {
+      await this.handle.close();
+    }
   }
 }
 
@@ -35,6 +44,11 @@ export interface PrismaModuleOptions<Client> {
   /** Migrations applied at start, before the client is handed out. */
   migrationsDir: string;
   env?: Env;
+  /**
+   * A `SqlPool` (plain SQL for the statements run on every request) beside the client, on the same database,
+   * injectable by `token` and closed with the client.
+   */
+  sqlPool?: SqlPoolOptions & { token: symbol };
 }
 
 /**
@@ -45,6 +59,18 @@ export interface PrismaModuleOptions<Client> {
 @Module({})
 export class PrismaModule {
   static forRoot<Client>(options: PrismaModuleOptions<Client>): DynamicModule {
+    const sql: Provider[] = [];
+    if (options.sqlPool) {
+      const { token, ...poolOptions } = options.sqlPool;
+      sql.push(
+        {
+          provide: SQL_POOL,
+          useFactory: (handle: PrismaClientHandle<Parameters<typeof createSqlPool>[1]>) => createSqlPool(handle.driver, handle.client, poolOptions),
+          inject: [PRISMA_HANDLE],
+        },
+        { provide: token, useExisting: SQL_POOL },
+      );
+    }
     return {
       module: PrismaModule,
       providers: [
@@ -53,10 +79,11 @@ export class PrismaModule {
           useFactory: () => createPrismaClient(options.client, options.appName, { env: options.env, migrationsDir: options.migrationsDir }),
         },
         { provide: options.client, useFactory: (handle: PrismaClientHandle<Client>) => handle.client, inject: [PRISMA_HANDLE] },
+        ...sql,
         PrismaCloser,
         DatabaseHealth,
       ],
-      exports: [options.client, DatabaseHealth],
+      exports: [options.client, DatabaseHealth, ...(options.sqlPool ? [options.sqlPool.token] : [])],
     };
   }
 }

@@ -40,6 +40,39 @@ export function summarizeProfile(profile, top = 25) {
   return `total ${(total / 1000).toFixed(0)} ms sampled\n\nby package:\n${lines(byPackage, 20)}\n\nby function (self time):\n${lines(byFunction, top)}`;
 }
 
+/**
+ * Where a sampling heap profile (.heapprofile, from lib/alloc-probe.cjs) says the bytes were allocated: by package
+ * and by function (self bytes), per request when `requests` is given.
+ */
+export function summarizeAllocations(profile, { top = 25, requests } = {}) {
+  const byFunction = new Map();
+  const byPackage = new Map();
+  let total = 0;
+  const visit = (node) => {
+    const bytes = node.selfSize;
+    if (bytes > 0) {
+      const { callFrame } = node;
+      const name = callFrame.functionName || '(anonymous)';
+      const where = callFrame.url ? `${callFrame.url.replace(/^.*\/(node_modules|apps|libs)\//, '$1/')}:${callFrame.lineNumber + 1}` : '';
+      const fn = `${name} ${where}`.trim();
+      byFunction.set(fn, (byFunction.get(fn) ?? 0) + bytes);
+      const pkg = callFrame.url ? packageOf(callFrame.url) : name;
+      byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + bytes);
+      total += bytes;
+    }
+    for (const child of node.children) visit(child);
+  };
+  visit(profile.head);
+  const unit = requests ? (bytes) => `${(bytes / requests / 1024).toFixed(1).padStart(7)} KiB/req` : (bytes) => `${(bytes / 1048576).toFixed(1).padStart(7)} MiB`;
+  const lines = (map, n) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([label, bytes]) => `${((100 * bytes) / total).toFixed(1).padStart(5)}%  ${unit(bytes)}  ${label}`)
+      .join('\n');
+  return `total ${unit(total).trim()} allocated\n\nby package:\n${lines(byPackage, 20)}\n\nby function (self bytes):\n${lines(byFunction, top)}`;
+}
+
 /** The monotonic clock V8 stamps profile samples with, in microseconds (the same in every process of a machine). */
 export const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import type { Prisma } from '../generated/prisma/client';
+import { Inject, Injectable } from '@nestjs/common';
+import type { SqlPool } from '@switchboard/persistence';
+import { CALLS_SQL } from '../config/tokens';
 import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
 
 export interface CallRecord {
@@ -30,57 +31,71 @@ export interface CallFilter {
   after?: { started_at: Date; seq: bigint };
 }
 
-const CALL_FIELDS = {
-  id: true,
-  seq: true,
-  account_id: true,
-  number_id: true,
-  phone_number: true,
-  caller: true,
-  direction: true,
-  status: true,
-  outcome: true,
-  duration_sec: true,
-  started_at: true,
-  has_transcript: true,
-  recording_key: true,
-  recording_size: true,
-  recording_etag: true,
-  recording_content_type: true,
-} as const;
+/** The columns of a `CallRecord`, in one place for both statements. */
+const CALL_COLUMNS =
+  'id, seq, account_id, number_id, phone_number, caller, direction, status, outcome, duration_sec, started_at, ' +
+  'has_transcript, recording_key, recording_size, recording_etag, recording_content_type';
 
+/** A row as the driver returns it: `seq` (bigint) is a string from `pg`, a bigint from Prisma's raw query (PGlite). */
+type CallRow = Omit<CallRecord, 'seq'> & { seq: string | bigint };
+
+/**
+ * The calls list and the look-up of one call. Both run as plain SQL on the app's `SqlPool`: they are the statements
+ * behind every `GET /v1/calls` page (docs/performance.md); the transcript stays on Prisma.
+ */
 @Injectable()
 export class CallsRepository {
-  constructor(private readonly prisma: CallsMediaPrisma) {}
+  constructor(
+    private readonly prisma: CallsMediaPrisma,
+    @Inject(CALLS_SQL) private readonly sql: SqlPool,
+  ) {}
 
   /** The account's call with this id; null for an unknown id and for another account's call alike. */
-  findForAccount(accountId: string, callId: string): Promise<CallRecord | null> {
-    return this.prisma.call.findFirst({ where: { id: callId, account_id: accountId }, select: CALL_FIELDS });
+  async findForAccount(accountId: string, callId: string): Promise<CallRecord | null> {
+    const [row] = await this.sql.query<CallRow>({
+      name: 'calls_find_for_account',
+      text: `SELECT ${CALL_COLUMNS} FROM calls WHERE id = $1 AND account_id = $2`,
+      values: [callId, accountId],
+    });
+    return row ? toCallRecord(row) : null;
   }
 
   /** Newest first (start time, then arrival order), at most `limit`. */
-  list(filter: CallFilter, limit: number): Promise<CallRecord[]> {
-    const where: Prisma.CallWhereInput[] = [{ account_id: filter.accountId }];
-    if (filter.numberId) where.push({ number_id: filter.numberId });
-    if (filter.since) where.push({ started_at: { gte: filter.since } });
-    if (filter.until) where.push({ started_at: { lt: filter.until } });
-    if (filter.after) {
-      where.push({
-        OR: [
-          { started_at: { lt: filter.after.started_at } },
-          { started_at: filter.after.started_at, seq: { lt: filter.after.seq } },
-        ],
-      });
+  async list(filter: CallFilter, limit: number): Promise<CallRecord[]> {
+    const values: unknown[] = [filter.accountId];
+    const param = (value: unknown) => `$${values.push(value)}`;
+    const conditions = ['account_id = $1'];
+    // One statement text (and prepared statement) per combination of filters, each planned for the index it can use.
+    let shape = '';
+    if (filter.numberId) {
+      conditions.push(`number_id = ${param(filter.numberId)}`);
+      shape += 'n';
     }
-    return this.prisma.call.findMany({
-      where: { AND: where },
-      orderBy: [{ started_at: 'desc' }, { seq: 'desc' }],
-      take: limit,
-      select: CALL_FIELDS,
+    if (filter.since) {
+      conditions.push(`started_at >= ${param(filter.since.toISOString())}::timestamptz`);
+      shape += 's';
+    }
+    if (filter.until) {
+      conditions.push(`started_at < ${param(filter.until.toISOString())}::timestamptz`);
+      shape += 'u';
+    }
+    if (filter.after) {
+      conditions.push(`(started_at, seq) < (${param(filter.after.started_at.toISOString())}::timestamptz, ${param(filter.after.seq.toString())}::bigint)`);
+      shape += 'a';
+    }
+    const rows = await this.sql.query<CallRow>({
+      name: `calls_list_${shape || 'all'}`,
+      text: `SELECT ${CALL_COLUMNS} FROM calls WHERE ${conditions.join(' AND ')} ORDER BY started_at DESC, seq DESC LIMIT ${param(limit)}`,
+      values,
     });
+    return rows.map(toCallRecord);
   }
 
   async transcriptOf(callId: string): Promise<{ role: string; text: string }[]> {
     return this.prisma.transcriptTurn.findMany({ where: { call_id: callId }, orderBy: { position: 'asc' }, select: { role: true, text: true } });
   }
+}
+
+function toCallRecord(row: CallRow): CallRecord {
+  return { ...row, seq: BigInt(row.seq) };
 }

@@ -1,0 +1,145 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPrismaClient, createSqlPool, type PrismaClientHandle, type SqlPool } from '@switchboard/persistence';
+import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
+import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
+import { CallsRepository, type CallFilter } from './calls.repository';
+
+jest.setTimeout(60_000);
+
+const MIGRATIONS_DIR = join(__dirname, '..', '..', 'prisma', 'migrations');
+const ACCOUNT = 'acct_list';
+const OTHER_ACCOUNT = 'acct_other';
+
+/**
+ * The list's SQL on both databases a deployment can have: PostgreSQL through its own `pg` pool, and embedded PGlite
+ * (`npm start` without <APP>_DATABASE_URL), where the same statements go through Prisma's raw query and come back
+ * typed differently (bigint as a bigint, not a string).
+ */
+describe.each([
+  ['PostgreSQL', 'postgres'],
+  ['PGlite', 'pglite'],
+] as const)('CallsRepository on %s', (_label, kind) => {
+  let db: TestDatabase | undefined;
+  let dataDir: string | undefined;
+  let handle: PrismaClientHandle<InstanceType<typeof CallsMediaPrisma>>;
+  let sql: SqlPool;
+  let calls: CallsRepository;
+
+  beforeAll(async () => {
+    let env: Record<string, string>;
+    if (kind === 'postgres') {
+      db = await createTestDatabase('calls-media');
+      env = { CALLS_MEDIA_DATABASE_URL: db.url };
+    } else {
+      dataDir = await mkdtemp(join(tmpdir(), 'sb-calls-repository-'));
+      env = { DATA_DIR: dataDir };
+    }
+    handle = await createPrismaClient(CallsMediaPrisma, 'calls-media', { env, migrationsDir: MIGRATIONS_DIR });
+    sql = createSqlPool(handle.driver, handle.client, { max: 2, applicationName: 'calls-repository-test' });
+    calls = new CallsRepository(handle.client, sql);
+    // Inserted in this order, so `seq` breaks the tie between c and d (same start): d, reported later, comes first.
+    const plan: [string, string, string, string][] = [
+      ['a', ACCOUNT, 'num_1', '2026-05-01T10:00:00.000Z'],
+      ['b', ACCOUNT, 'num_2', '2026-05-02T10:00:00.000Z'],
+      ['c', ACCOUNT, 'num_1', '2026-05-03T10:00:00.000Z'],
+      ['d', ACCOUNT, 'num_2', '2026-05-03T10:00:00.000Z'],
+      ['x', OTHER_ACCOUNT, 'num_1', '2026-05-03T12:00:00.000Z'],
+      ['e', ACCOUNT, 'num_1', '2026-05-04T10:00:00.123Z'],
+    ];
+    for (const [name, account, numberId, startedAt] of plan) {
+      await handle.client.call.create({
+        data: {
+          id: sid(name),
+          account_id: account,
+          number_id: numberId,
+          phone_number: '+14155550100',
+          caller: '+14155550199',
+          direction: 'inbound',
+          status: 'completed',
+          outcome: 'order',
+          duration_sec: 42,
+          started_at: new Date(startedAt),
+          has_transcript: name === 'e',
+          ...(name === 'e' ? { recording_key: 'recordings/e.mp3', recording_size: 4096, recording_etag: '"e"', recording_content_type: 'audio/mpeg' } : {}),
+        },
+      });
+    }
+  });
+
+  afterAll(async () => {
+    await sql?.close();
+    await handle?.close();
+    await db?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const list = async (filter: Omit<CallFilter, 'accountId'> = {}, limit = 10) =>
+    (await calls.list({ accountId: ACCOUNT, ...filter }, limit)).map((call) => call.id);
+  const ids = (names: string) => names.split('').map(sid);
+  const cursorOf = async (name: string) => {
+    const call = await calls.findForAccount(ACCOUNT, sid(name));
+    return { started_at: call!.started_at, seq: call!.seq };
+  };
+
+  it('reads a call with every field typed as the service expects', async () => {
+    const call = await calls.findForAccount(ACCOUNT, sid('e'));
+    expect(call).toEqual({
+      id: sid('e'),
+      seq: expect.any(BigInt),
+      account_id: ACCOUNT,
+      number_id: 'num_1',
+      phone_number: '+14155550100',
+      caller: '+14155550199',
+      direction: 'inbound',
+      status: 'completed',
+      outcome: 'order',
+      duration_sec: 42,
+      started_at: new Date('2026-05-04T10:00:00.123Z'),
+      has_transcript: true,
+      recording_key: 'recordings/e.mp3',
+      recording_size: 4096,
+      recording_etag: '"e"',
+      recording_content_type: 'audio/mpeg',
+    });
+    expect((await calls.findForAccount(ACCOUNT, sid('a')))?.recording_key).toBeNull();
+  });
+
+  it("answers another account's call and an unknown id alike: null", async () => {
+    expect(await calls.findForAccount(ACCOUNT, sid('x'))).toBeNull();
+    expect(await calls.findForAccount(ACCOUNT, sid('z'))).toBeNull();
+  });
+
+  it("lists only the account's calls, newest first, the later report first on a tie, at most `limit`", async () => {
+    expect(await list()).toEqual(ids('edcba'));
+    expect(await list({}, 2)).toEqual(ids('ed'));
+  });
+
+  it('continues after a cursor without skipping or repeating a call, also across a tie', async () => {
+    expect(await list({ after: await cursorOf('e') }, 2)).toEqual(ids('dc'));
+    expect(await list({ after: await cursorOf('d') })).toEqual(ids('cba'));
+    expect(await list({ after: await cursorOf('c') })).toEqual(ids('ba'));
+    expect(await list({ after: await cursorOf('a') })).toEqual([]);
+  });
+
+  it('filters by number and by start time (since inclusive, until exclusive), alone and together', async () => {
+    expect(await list({ numberId: 'num_2' })).toEqual(ids('db'));
+    expect(await list({ since: new Date('2026-05-02T10:00:00.000Z') })).toEqual(ids('edcb'));
+    expect(await list({ until: new Date('2026-05-04T10:00:00.123Z') })).toEqual(ids('dcba'));
+    expect(await list({ since: new Date('2026-05-02T10:00:00.000Z'), until: new Date('2026-05-03T10:00:00.000Z') })).toEqual(ids('b'));
+    expect(
+      await list({
+        numberId: 'num_1',
+        since: new Date('2026-05-01T10:00:00.000Z'),
+        until: new Date('2026-05-05T00:00:00.000Z'),
+        after: await cursorOf('e'),
+      }),
+    ).toEqual(ids('ca'));
+  });
+});
+
+/** A call SID for a one-letter name: `CA` and 32 hex digits, as the simulated provider gives. */
+function sid(name: string): string {
+  return `CA${name.charCodeAt(0).toString(16).padStart(32, '0')}`;
+}
