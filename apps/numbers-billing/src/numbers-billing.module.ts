@@ -14,7 +14,7 @@ import { BillingNatsController } from './billing/billing.nats.controller';
 import { MonthlyCharges } from './billing/monthly-charges';
 import { OverdueSettlement } from './billing/overdue-settlement';
 import { loadNumbersBillingConfig, type NumbersBillingConfig } from './config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from './config/tokens';
+import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER, NUMBERS_SQL } from './config/tokens';
 import { SecretBox } from './crypto/secret-box';
 import { LedgerRepository } from './ledger/ledger.repository';
 import { NumberLifecycle } from './numbers/number-lifecycle';
@@ -58,6 +58,14 @@ export class NumbersBillingModule {
           appName: 'numbers-billing',
           migrationsDir: join(__dirname, '..', 'prisma', 'migrations'),
           env,
+          // Plain SQL for the reads run per request (the list, the webhook target): Prisma's raw query added about
+          // 18 KiB of garbage and its query machinery to each (docs/performance.md).
+          sqlPool: {
+            token: NUMBERS_SQL,
+            max: 3,
+            applicationName: 'numbers-billing-reads',
+            onIdleError: (error) => logger.warn({ err: error }, 'numbers read database connection failed while idle; it will be replaced'),
+          },
         }),
       ],
       providers: [

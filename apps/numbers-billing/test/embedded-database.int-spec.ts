@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError } from '@switchboard/contracts';
+import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError, WebhookTargetRpc } from '@switchboard/contracts';
 import { RpcClient, messagingConfigFromEnv } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
 import { testNatsUrl } from '@switchboard/testing';
@@ -52,5 +52,21 @@ describe('numbers-billing on the embedded database', () => {
     expect(run).toEqual({ charged: 0, past_due: 2, released: 0 });
     const ledger = await rpc.request(BillingRpc.ledger, { account_id: account.id });
     expect(ledger.balance_cents).toBe(0);
+  });
+
+  // The list and the webhook target are plain SQL (a `SqlPool`), which on PGlite goes through Prisma's raw query.
+  it('lists numbers page by page, and answers the webhook target with the secret opened', async () => {
+    const account = await rpc.request(AccountsRpc.create, { name: 'Embedded list', balance_cents: 10_000 });
+    const first = await rpc.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), { accountId: account.id, timeoutMs: 30_000 });
+    const second = await rpc.request(NumbersRpc.provision, numberCreate(), { accountId: account.id, timeoutMs: 30_000 });
+    const page1 = await rpc.request(NumbersRpc.list, { limit: 1 }, { accountId: account.id });
+    expect(page1).toMatchObject({ data: [{ id: second.id, status: 'active', webhook_url: null }], has_more: true });
+    const page2 = await rpc.request(NumbersRpc.list, { limit: 1, starting_after: second.id }, { accountId: account.id });
+    expect(page2).toMatchObject({ data: [{ id: first.id, webhook_url: 'https://93.184.215.14/hooks', created_at: first.created_at }], has_more: false });
+    expect(await rpc.request(WebhookTargetRpc, { number_id: first.id })).toEqual({
+      number_id: first.id,
+      webhook_url: 'https://93.184.215.14/hooks',
+      webhook_secret: first.webhook_secret,
+    });
   });
 });

@@ -1,2 +1,8 @@
 export const NUMBERS_BILLING_CONFIG = Symbol('NUMBERS_BILLING_CONFIG');
 export const NUMBERS_BILLING_LOGGER = Symbol('NUMBERS_BILLING_LOGGER');
+
+/**
+ * The `SqlPool` (libs/persistence) for the reads behind every request of their kind: the numbers list
+ * (`GET /v1/numbers`) and the webhook target (every delivery).
+ */
+export const NUMBERS_SQL = Symbol('NUMBERS_SQL');

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { SqlPool } from '@switchboard/persistence';
+import { NUMBERS_SQL } from '../config/tokens';
 import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 import type { NumberListRow, NumberRecord } from './number-record';
 
@@ -10,6 +12,9 @@ const LIST_COLUMNS = `id, phone_number, business_phone, status, webhook_url, cre
 
 /** Sort key of the list: active first, then past_due, then released. */
 const STATUS_RANK = `CASE status WHEN 'active' THEN 0 WHEN 'past_due' THEN 1 ELSE 2 END`;
+
+/** A row as the driver returns it: `id` (bigint) is a string from `pg`, a bigint from Prisma's raw query (PGlite). */
+type WithDriverId<Row extends { id: bigint }> = Omit<Row, 'id'> & { id: string | bigint };
 
 export type WebhookTargetRow = Pick<NumberRecord, 'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'>;
 
@@ -28,7 +33,10 @@ export interface NewNumber {
 
 @Injectable()
 export class NumbersRepository {
-  constructor(private readonly prisma: NumbersBillingPrisma) {}
+  constructor(
+    private readonly prisma: NumbersBillingPrisma,
+    @Inject(NUMBERS_SQL) private readonly sql: SqlPool,
+  ) {}
 
   /** The next `<n>` of `num_<n>`, from the table's sequence (taken before insert so the secret can be bound to it). */
   async nextId(tx: Tx): Promise<bigint> {
@@ -84,29 +92,32 @@ export class NumbersRepository {
 
   /** Where a number's events go: the columns the webhook target needs, for every delivery. */
   async findWebhookTarget(id: bigint): Promise<WebhookTargetRow | null> {
-    const rows = await this.prisma.$queryRaw<WebhookTargetRow[]>`
-      SELECT id, webhook_url, webhook_secret_key_id, webhook_secret_ciphertext FROM numbers WHERE id = ${id}`;
-    return rows[0] ?? null;
+    const [row] = await this.sql.query<WithDriverId<WebhookTargetRow>>({
+      name: 'numbers_webhook_target',
+      text: 'SELECT id, webhook_url, webhook_secret_key_id, webhook_secret_ciphertext FROM numbers WHERE id = $1',
+      values: [id.toString()],
+    });
+    return row ? { ...row, id: BigInt(row.id) } : null;
   }
 
   /** Page of the account's numbers: active first, then past_due, then released; newest first within each. */
   async page(accountId: string, limit: number, after?: { rank: number; id: bigint }): Promise<NumberListRow[]> {
-    if (!after) {
-      return this.prisma.$queryRawUnsafe<NumberListRow[]>(
-        `SELECT ${LIST_COLUMNS} FROM numbers WHERE account_id = $1 ORDER BY ${STATUS_RANK}, id DESC LIMIT $2`,
-        accountId,
-        limit,
-      );
-    }
-    return this.prisma.$queryRawUnsafe<NumberListRow[]>(
-      `SELECT ${LIST_COLUMNS} FROM numbers
-        WHERE account_id = $1 AND (${STATUS_RANK} > $2 OR (${STATUS_RANK} = $2 AND id < $3))
-        ORDER BY ${STATUS_RANK}, id DESC LIMIT $4`,
-      accountId,
-      after.rank,
-      after.id,
-      limit,
+    const rows = await this.sql.query<WithDriverId<NumberListRow>>(
+      after
+        ? {
+            name: 'numbers_page_after',
+            text: `SELECT ${LIST_COLUMNS} FROM numbers
+              WHERE account_id = $1 AND (${STATUS_RANK} > $2 OR (${STATUS_RANK} = $2 AND id < $3::bigint))
+              ORDER BY ${STATUS_RANK}, id DESC LIMIT $4`,
+            values: [accountId, after.rank, after.id.toString(), limit],
+          }
+        : {
+            name: 'numbers_page',
+            text: `SELECT ${LIST_COLUMNS} FROM numbers WHERE account_id = $1 ORDER BY ${STATUS_RANK}, id DESC LIMIT $2`,
+            values: [accountId, limit],
+          },
     );
+    return rows.map((row) => ({ ...row, id: BigInt(row.id) }));
   }
 
   /** Numbers that count against the limit (active and past_due). */
