@@ -69,8 +69,10 @@ export async function apiBenchmark(system, options) {
   const labels = () => ({ ...systemLabels(system), [process.pid]: 'load generator', [hello.pid]: 'hello server' });
   const retry = (label) => (foreign) => say(`api: ${label}: disturbed (other processes used ${foreign}% of a core); measuring again`);
   const measure = async (label, load) => {
-    await httpLoad({ ...load, durationS: 2 }); // warm-up: JIT, pools, caches
+    // Warm-up (JIT, pools, caches) in the same mode as the measurement: a closed loop before a fixed rate would start
+    // the measurement in the aftermath of 2 s at full load (queues, garbage) instead of at that rate.
     const generator = load.rate ? pacedHttp : httpLoad;
+    await generator({ ...load, durationS: 2 });
     const result = await measured({ run: () => generator(load), labels, system, onRetry: retry(label) });
     say(`api: ${label}: ${int(result.rps)} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms${result.non_2xx || result.errors ? `, non-2xx ${result.non_2xx}, errors ${result.errors}` : ''} (${cpuLine(result.cpu, 4)})`);
     return result;
