@@ -11,6 +11,9 @@ jest.setTimeout(60_000);
 const MIGRATIONS_DIR = join(__dirname, '..', '..', 'prisma', 'migrations');
 const ACCOUNT = 'acct_list';
 const OTHER_ACCOUNT = 'acct_other';
+/** What every seeded call has in common, and call e's recording: stored through Prisma, read back through the SQL. */
+const DETAILS = { phone_number: '+14155550100', caller: '+14155550199', direction: 'inbound', status: 'completed', outcome: 'order', duration_sec: 42 };
+const RECORDING = { recording_key: 'recordings/e.mp3', recording_size: 4096, recording_etag: '"e"', recording_content_type: 'audio/mpeg' };
 
 /**
  * The list's SQL on both databases a deployment can have: PostgreSQL through its own `pg` pool, and embedded PGlite
@@ -54,15 +57,10 @@ describe.each([
           id: sid(name),
           account_id: account,
           number_id: numberId,
-          phone_number: '+14155550100',
-          caller: '+14155550199',
-          direction: 'inbound',
-          status: 'completed',
-          outcome: 'order',
-          duration_sec: 42,
+          ...DETAILS,
           started_at: new Date(startedAt),
           has_transcript: name === 'e',
-          ...(name === 'e' ? { recording_key: 'recordings/e.mp3', recording_size: 4096, recording_etag: '"e"', recording_content_type: 'audio/mpeg' } : {}),
+          ...(name === 'e' ? RECORDING : {}),
         },
       });
     }
@@ -90,18 +88,10 @@ describe.each([
       seq: expect.any(BigInt),
       account_id: ACCOUNT,
       number_id: 'num_1',
-      phone_number: '+14155550100',
-      caller: '+14155550199',
-      direction: 'inbound',
-      status: 'completed',
-      outcome: 'order',
-      duration_sec: 42,
+      ...DETAILS,
       started_at: new Date('2026-05-04T10:00:00.123Z'),
       has_transcript: true,
-      recording_key: 'recordings/e.mp3',
-      recording_size: 4096,
-      recording_etag: '"e"',
-      recording_content_type: 'audio/mpeg',
+      ...RECORDING,
     });
     expect((await calls.findForAccount(ACCOUNT, sid('a')))?.recording_key).toBeNull();
   });
