@@ -1,7 +1,7 @@
 import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { Env } from './database-config.ts';
 import { createPrismaClient, type PrismaClientClass, type PrismaClientHandle } from './prisma-client.ts';
-import { createSqlPool, type SqlPool, type SqlPoolOptions } from './sql-pool.ts';
+import { createSqlPool, type RawQueryClient, type SqlPool, type SqlPoolOptions } from './sql-pool.ts';
 
 const PRISMA_HANDLE = Symbol('PRISMA_HANDLE');
 const SQL_POOL = Symbol('SQL_POOL');
@@ -65,7 +65,7 @@ export class PrismaModule {
       sql.push(
         {
           provide: SQL_POOL,
-          useFactory: (handle: PrismaClientHandle<Parameters<typeof createSqlPool>[1]>) => createSqlPool(handle.driver, handle.client, poolOptions),
+          useFactory: (handle: PrismaClientHandle<RawQueryClient>) => createSqlPool(handle.driver, handle.client, poolOptions),
           inject: [PRISMA_HANDLE],
         },
         { provide: token, useExisting: SQL_POOL },

@@ -30,7 +30,7 @@ export interface SqlPoolOptions {
 }
 
 /** What the PGlite fallback needs of a Prisma client. */
-interface RawQueryClient {
+export interface RawQueryClient {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
 }
 

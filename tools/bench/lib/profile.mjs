@@ -19,25 +19,12 @@ export function summarizeProfile(profile, top = 25) {
   const self = new Map();
   const deltas = profile.timeDeltas;
   for (let i = 0; i < profile.samples.length; i += 1) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
-  const total = [...self.values()].reduce((a, b) => a + b, 0);
-  const byFunction = new Map();
-  const byPackage = new Map();
-  for (const [id, micros] of self) {
-    const { callFrame } = nodes.get(id);
-    const name = callFrame.functionName || '(anonymous)';
-    const where = callFrame.url ? `${callFrame.url.replace(/^.*\/(node_modules|apps|libs)\//, '$1/')}:${callFrame.lineNumber + 1}` : '';
-    const fn = `${name} ${where}`.trim();
-    byFunction.set(fn, (byFunction.get(fn) ?? 0) + micros);
-    const pkg = ['(idle)', '(program)', '(garbage collector)'].includes(name) ? name : packageOf(callFrame.url);
-    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + micros);
-  }
-  const lines = (map, n) =>
-    [...map.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([label, micros]) => `${((100 * micros) / total).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(7)} ms  ${label}`)
-      .join('\n');
-  return `total ${(total / 1000).toFixed(0)} ms sampled\n\nby package:\n${lines(byPackage, 20)}\n\nby function (self time):\n${lines(byFunction, top)}`;
+  const costs = tally(
+    [...self].map(([id, micros]) => [nodes.get(id).callFrame, micros]),
+    (callFrame, name) => (['(idle)', '(program)', '(garbage collector)'].includes(name) ? name : packageOf(callFrame.url)),
+  );
+  const ms = (micros) => `${(micros / 1000).toFixed(0).padStart(7)} ms`;
+  return `total ${ms(costs.total).trim()} sampled\n\n${ranking(costs, ms, top, 'self time')}`;
 }
 
 /**
@@ -45,32 +32,43 @@ export function summarizeProfile(profile, top = 25) {
  * and by function (self bytes), per request when `requests` is given.
  */
 export function summarizeAllocations(profile, { top = 25, requests } = {}) {
-  const byFunction = new Map();
-  const byPackage = new Map();
-  let total = 0;
+  const frames = [];
   const visit = (node) => {
-    const bytes = node.selfSize;
-    if (bytes > 0) {
-      const { callFrame } = node;
-      const name = callFrame.functionName || '(anonymous)';
-      const where = callFrame.url ? `${callFrame.url.replace(/^.*\/(node_modules|apps|libs)\//, '$1/')}:${callFrame.lineNumber + 1}` : '';
-      const fn = `${name} ${where}`.trim();
-      byFunction.set(fn, (byFunction.get(fn) ?? 0) + bytes);
-      const pkg = callFrame.url ? packageOf(callFrame.url) : name;
-      byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + bytes);
-      total += bytes;
-    }
+    if (node.selfSize > 0) frames.push([node.callFrame, node.selfSize]);
     for (const child of node.children) visit(child);
   };
   visit(profile.head);
+  const costs = tally(frames, (callFrame, name) => (callFrame.url ? packageOf(callFrame.url) : name));
   const unit = requests ? (bytes) => `${(bytes / requests / 1024).toFixed(1).padStart(7)} KiB/req` : (bytes) => `${(bytes / 1048576).toFixed(1).padStart(7)} MiB`;
+  return `total ${unit(costs.total).trim()} allocated\n\n${ranking(costs, unit, top, 'self bytes')}`;
+}
+
+/** Self cost (time or bytes) of `[callFrame, amount]` pairs, summed by function and by package. */
+function tally(frames, packageOfFrame) {
+  const byFunction = new Map();
+  const byPackage = new Map();
+  let total = 0;
+  for (const [callFrame, amount] of frames) {
+    const name = callFrame.functionName || '(anonymous)';
+    const where = callFrame.url ? `${callFrame.url.replace(/^.*\/(node_modules|apps|libs)\//, '$1/')}:${callFrame.lineNumber + 1}` : '';
+    const fn = `${name} ${where}`.trim();
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + amount);
+    const pkg = packageOfFrame(callFrame, name);
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + amount);
+    total += amount;
+  }
+  return { byFunction, byPackage, total };
+}
+
+/** The top packages and functions of a tally, each with its share and its amount in `unit`. */
+function ranking({ byFunction, byPackage, total }, unit, top, what) {
   const lines = (map, n) =>
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
-      .map(([label, bytes]) => `${((100 * bytes) / total).toFixed(1).padStart(5)}%  ${unit(bytes)}  ${label}`)
+      .map(([label, amount]) => `${((100 * amount) / total).toFixed(1).padStart(5)}%  ${unit(amount)}  ${label}`)
       .join('\n');
-  return `total ${unit(total).trim()} allocated\n\nby package:\n${lines(byPackage, 20)}\n\nby function (self bytes):\n${lines(byFunction, top)}`;
+  return `by package:\n${lines(byPackage, 20)}\n\nby function (${what}):\n${lines(byFunction, top)}`;
 }
 
 /** The monotonic clock V8 stamps profile samples with, in microseconds (the same in every process of a machine). */
