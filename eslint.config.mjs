@@ -19,6 +19,8 @@ const projects = ['apps', 'libs'].flatMap((kind) =>
       return { kind, name, type, pkgName: pkg.name };
     }),
 );
+// Node's globals for the .mjs/.cjs tools (the `globals` package is not a dependency of ours).
+const NODE_GLOBALS = ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'Response', 'Request', 'Headers', 'performance', 'globalThis', 'WebAssembly', 'SharedArrayBuffer', 'Atomics'];
 const MAY_IMPORT = { app: ['contracts', 'util'], util: ['contracts', 'util'], test: ['contracts', 'util'], contracts: [] };
 // With the `u` flag ESLint uses, only syntax characters may be escaped ('/' and '-' may not).
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -42,7 +44,7 @@ function boundaryRules(project) {
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '.data/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '.data/**', 'coverage/**', '**/*.js'],
   },
   {
     files: ['**/*.ts'],
@@ -57,6 +59,29 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { args: 'none', ignoreRestSiblings: true, varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-unused-expressions': 'error',
     },
+  },
+  {
+    // The tools (operator CLI, dev runner, benchmarks, fault tests, deploy check) and the few CommonJS helpers are
+    // plain JavaScript run by Node: the same bug-catching rules, with Node's globals known.
+    files: ['**/*.mjs', '**/*.cjs'],
+    languageOptions: {
+      ecmaVersion: 2024,
+      globals: Object.fromEntries(NODE_GLOBALS.map((name) => [name, 'readonly'])),
+    },
+    rules: {
+      'no-debugger': 'error',
+      'no-dupe-keys': 'error',
+      'no-unreachable': 'error',
+      'no-self-assign': 'error',
+      'no-undef': 'error',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-unused-vars': ['error', { args: 'none', ignoreRestSiblings: true, varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'no-unused-expressions': 'error',
+    },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
   },
   ...projects.map((project) => ({
     files: [`${project.kind}/${project.name}/src/**/*.ts`],
