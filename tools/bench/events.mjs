@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { Admin, callerNumber, provisionFleet } from './lib/clients.mjs';
-import { fmt, int, machine, parseOptions, require, root, round, say, sleep, summarize, table, writeResults } from './lib/common.mjs';
+import { fmt, int, machine, parseOptions, require, round, say, sleep, summarize, table, writeResults } from './lib/common.mjs';
 import { cpuLine, measured, perRequestLine, transactionsLine } from './lib/cpu.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { SERVICES, startSystem } from './lib/system.mjs';
@@ -243,7 +243,7 @@ function summarizeRun(injection, { delivered, duplicates }) {
  * with no session reuse, as the dispatcher does. No database, no NATS: only signing and HTTPS.
  */
 async function directLoop({ numbers, ports, perAccount, tls, count, concurrency }) {
-  const { signedHeaders } = require(join(root, 'libs/signing/dist/index.js'));
+  const { signedHeaders } = require('@switchboard/signing');
   const secureContext = createSecureContext({ ca: [...rootCertificates, tls.ca] });
   const samples = [];
   let failures = 0;

@@ -57,9 +57,9 @@ if (build.status !== 0) {
 }
 const { createLostfoundApp } = require(join(root, 'apps/lostfound/dist/bootstrap.js'));
 const { categorise } = require(join(root, 'apps/lostfound/dist/categories/category-vocabulary.js'));
-const { RpcClient } = require(join(root, 'libs/messaging/dist/index.js'));
-const { createLogger } = require(join(root, 'libs/observability/dist/index.js'));
-const { ClaimsRpc, FoundItemsRpc, LocationsRpc } = require(join(root, 'libs/contracts/dist/index.js'));
+const { RpcClient } = require('@switchboard/messaging');
+const { createLogger } = require('@switchboard/observability');
+const { ClaimsRpc, FoundItemsRpc, LocationsRpc } = require('@switchboard/contracts');
 const { Client } = require('pg');
 const { connect } = require('@nats-io/transport-node');
 const { jetstreamManager } = require('@nats-io/jetstream');

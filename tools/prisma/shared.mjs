@@ -49,7 +49,7 @@ export function loadPersistence() {
   if (build.status !== 0) {
     fail(`building libs/persistence failed:\n${build.stdout}${build.stderr}`);
   }
-  return createRequire(import.meta.url)(join(repoRoot, 'libs/persistence/dist/index.js'));
+  return createRequire(import.meta.url)('@switchboard/persistence');
 }
 
 /** Runs `work(app)` for each app in turn; prints errors, returns whether every app succeeded. */

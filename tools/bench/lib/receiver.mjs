@@ -73,7 +73,7 @@ export async function startReceiver({ tls, servers, secrets = {} }) {
 async function child() {
   const { createRequire } = await import('node:module');
   const require = createRequire(join(root, 'package.json'));
-  const { verify } = require(join(root, 'libs/signing/dist/index.js'));
+  const { verify } = require('@switchboard/signing');
   const secrets = new Map();
   const behaviours = new Map();
   const seen = new Map(); // event id -> requests so far (for `times`)
