@@ -30,6 +30,11 @@ const esmPackages = [
   'package-json-from-dist',
   'content-disposition',
   'balanced-match',
+  // mpg123-decoder (the MP3 check of simulated recordings) and its helpers ship ESM only.
+  'mpg123-decoder',
+  '@wasm-audio-decoders',
+  'simple-yenc',
+  '@eshaz',
   'brace-expansion',
 ];
 

@@ -20,7 +20,7 @@ import {
 import { callCompletedEventId } from '../src/call-reports/call-event-id';
 import { CallReportsService } from '../src/call-reports/call-reports.service';
 import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';
-import { encodeBeepMp3 } from '../src/telephony/mp3/mp3-encoder';
+import { beepRecordingMp3 } from '../src/telephony/mp3/beep-recording';
 import { CallsMediaWorld, eventually } from './calls-media.harness';
 import { aNumberStateChanged, anAccountId, aUsPhoneNumber } from './factories/number-state.factory';
 import { aProviderCallReport, aSimulatedCall } from './factories/provider-call.factory';
@@ -143,14 +143,14 @@ describe('a call reported by the simulated provider', () => {
 
   it('reads back its recording byte for byte in bounded chunks: the MP3 of the call length', async () => {
     const info = await world.rpc.request(CallsRpc.recording, { call_id: callSid }, as(number.account_id));
-    const expected = encodeBeepMp3({ durationSec: 120 });
+    const expected = beepRecordingMp3(120);
     expect(info).toEqual({ call_sid: callSid, content_type: 'audio/mpeg', size: expected.length, etag: createHash('md5').update(expected).digest('hex') });
     expect(info.size).toBeGreaterThan(RECORDING_CHUNK_MAX_BYTES);
     expect((await readAll(number.account_id, callSid, info.size)).equals(expected)).toBe(true);
   });
 
   it('reads any byte range of the recording, and nothing past its end', async () => {
-    const expected = encodeBeepMp3({ durationSec: 120 });
+    const expected = beepRecordingMp3(120);
     const range = await world.rpc.request(CallsRpc.readRecording, { call_id: callSid, offset: 1000, length: 10 }, as(number.account_id));
     expect(Buffer.from(range.data, 'base64').equals(expected.subarray(1000, 1010))).toBe(true);
     const tail = await world.rpc.request(CallsRpc.readRecording, { call_id: callSid, offset: expected.length - 4, length: 100 }, as(number.account_id));
@@ -229,7 +229,7 @@ describe('a report the provider repeats', () => {
   it('creates one call, one outbox row and one call.completed message, even when the repeats race', async () => {
     const number = await aNumber();
     const service = app.get(CallReportsService);
-    const repeated = aProviderCallReport({ to: number.phone_number, recording: { content_type: 'audio/mpeg', bytes: encodeBeepMp3({ durationSec: 2 }) } });
+    const repeated = aProviderCallReport({ to: number.phone_number, recording: { content_type: 'audio/mpeg', bytes: beepRecordingMp3(2) } });
     const first = await service.receive(repeated);
     const again = await Promise.all([service.receive(repeated), service.receive(repeated), service.receive(repeated)]);
     expect(first).toEqual({ call_sid: repeated.call_sid, state: 'recorded', repeated: false });
@@ -366,7 +366,7 @@ describe('a report that arrives before the number event', () => {
 describe('a waiting report settled by several workers at once', () => {
   it('is recorded once, with its transcript in order, its recording and one outbox row', async () => {
     const phone = aUsPhoneNumber();
-    const audio = encodeBeepMp3({ durationSec: 3 });
+    const audio = beepRecordingMp3(3);
     const service = app.get(CallReportsService);
     const early = aProviderCallReport({
       to: phone,
@@ -416,7 +416,7 @@ describe('a repeat of a discarded report', () => {
     const paused = aProviderCallReport({
       to: number.phone_number,
       started_at: new Date('2026-01-03T00:00:00.000Z'),
-      recording: { content_type: 'audio/mpeg', bytes: encodeBeepMp3({ durationSec: 1 }) },
+      recording: { content_type: 'audio/mpeg', bytes: beepRecordingMp3(1) },
     });
     const file = join(world.dataDir, 'calls-media', 'recordings', `${paused.call_sid}.mp3`);
     expect(await service.receive(paused)).toMatchObject({ state: 'discarded', repeated: false });

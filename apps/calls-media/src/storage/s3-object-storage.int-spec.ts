@@ -5,7 +5,7 @@ import { CallsRpc, NumberProvisionedEvent, SimulatedProviderRpc } from '@switchb
 import { CallsMediaWorld } from '../../test/calls-media.harness';
 import { aNumberStateChanged } from '../../test/factories/number-state.factory';
 import { aSimulatedCall } from '../../test/factories/provider-call.factory';
-import { encodeBeepMp3 } from '../telephony/mp3/mp3-encoder';
+import { beepRecordingMp3 } from '../telephony/mp3/beep-recording';
 import { ObjectNotFoundError } from './object-storage';
 import { S3ObjectStorage } from './s3-object-storage.adapter';
 
@@ -120,7 +120,7 @@ function storage(secret = SECRET): S3ObjectStorage {
 
 describe('S3ObjectStorage', () => {
   it('stores, reads ranges of and deletes an object, every request signed as S3 checks it', async () => {
-    const bytes = encodeBeepMp3({ durationSec: 3 });
+    const bytes = beepRecordingMp3(3);
     const stored = await storage().put('CA0123456789abcdef0123456789abcdef.mp3', bytes, 'audio/mpeg');
     expect(stored).toEqual({ key: 'CA0123456789abcdef0123456789abcdef.mp3', size: bytes.length, etag: createHash('md5').update(bytes).digest('hex') });
     expect(s3.objects.get(stored.key)).toEqual({ body: bytes, contentType: 'audio/mpeg' });
@@ -155,7 +155,7 @@ describe('calls-media with S3 recording storage', () => {
       const number = aNumberStateChanged();
       await world.publishNumberState(NumberProvisionedEvent, number);
       const { call_sid } = await world.rpc.request(SimulatedProviderRpc.reportCall, aSimulatedCall({ to: number.phone_number, duration_sec: 10, recording: true }));
-      const expected = encodeBeepMp3({ durationSec: 10 });
+      const expected = beepRecordingMp3(10);
       expect(s3.objects.get(`${call_sid}.mp3`)?.body.equals(expected)).toBe(true);
       const chunk = await world.rpc.request(CallsRpc.readRecording, { call_id: call_sid, offset: 0, length: expected.length }, { accountId: number.account_id });
       expect(Buffer.from(chunk.data, 'base64').equals(expected)).toBe(true);

@@ -3,7 +3,7 @@ import { CALL_RECORDING_CONTENT_TYPE, type SimulateProviderCallBody, type Simula
 import { CallReportsService } from '../call-reports/call-reports.service';
 import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
 import { newCallSid } from './call-sid';
-import { encodeBeepMp3 } from './mp3/mp3-encoder';
+import { beepRecordingMp3 } from './mp3/beep-recording';
 import type { ProviderCallReport } from './provider-call-report';
 
 /** The simulated recording covers at most the first hour of a call (~14 MB of MP3). */
@@ -34,7 +34,7 @@ export class SimulatedTelephonyProvider {
       recording: command.recording
         ? {
             content_type: CALL_RECORDING_CONTENT_TYPE,
-            bytes: encodeBeepMp3({ durationSec: Math.min(command.duration_sec, MAX_SIMULATED_RECORDING_SECONDS) }),
+            bytes: beepRecordingMp3(Math.min(command.duration_sec, MAX_SIMULATED_RECORDING_SECONDS)),
           }
         : null,
     };
