@@ -35,6 +35,11 @@ const TYPE_RULES: Record<string, { noun: string; wrong: unknown }> = {
   isArray: { noun: 'an array', wrong: 'abc' },
 };
 
+/** Rules checked with a value of the right type and the wrong form. */
+const FORMAT_RULES = ['matches', 'isIso8601', 'isCalendarDate', 'isUsE164', 'isE164', 'isUsAreaCode', 'isDialablePhone', 'isEmail', 'isUrl'];
+/** Every rule the table makes a case for; a DTO using another must add it here, with its case. */
+const RULES_WITH_CASES = [...Object.keys(TYPE_RULES), 'isObject', 'max', 'min', 'maxLength', 'isIn', 'arrayMaxSize', 'isNotEmpty', 'hasText', ...FORMAT_RULES];
+
 /** Values tried, in order, until one passes a property's rules; a new kind of rule may need one more here. */
 const SAMPLES: unknown[] = [
   'acct_0123456789abcdefghij',
@@ -125,6 +130,11 @@ interface Case {
   message: string | RegExp;
 }
 
+/** A DTO's own message for a rule wins over the fixed wording (docs/adr/0058). */
+function wordsOf(rule: Rule, fixed: string): string {
+  return typeof rule.message === 'string' ? rule.message : fixed;
+}
+
 /** The malformed-value message a property says when its value has the right type but the wrong form. */
 function malformedMessage(property: Property, rule: Rule): string | RegExp {
   if (typeof rule.message === 'string') return rule.message;
@@ -148,13 +158,15 @@ function casesOf(cls: Dto): Case[] {
     const typeRules = property.declared.filter((rule) => rule.name !== undefined && rule.name in TYPE_RULES);
     for (const rule of typeRules.filter((candidate) => candidate.each)) {
       const { noun, wrong } = TYPE_RULES[rule.name as string];
-      cases.push({ title: `${name} with an item of the wrong type`, plain: withValue([valid, wrong].flat()), message: `${name}[${[valid].flat().length}] must be ${noun}` });
+      const index = [valid].flat().length;
+      cases.push({ title: `${name} with an item of the wrong type`, plain: withValue([valid, wrong].flat()), message: `${name}[${index}] must be ${noun}` });
     }
     const typeRule = typeRules.find((candidate) => !candidate.each);
     if (typeRule) {
       const { noun, wrong } = TYPE_RULES[typeRule.name as string];
-      cases.push({ title: `${name} of the wrong type`, plain: withValue(wrong), message: `${name} must be ${noun}` });
-      if (property.required) cases.push({ title: `${name} null`, plain: withValue(null), message: `${name} must be ${noun}` });
+      const message = wordsOf(typeRule, `${name} must be ${noun}`);
+      cases.push({ title: `${name} of the wrong type`, plain: withValue(wrong), message });
+      if (property.required) cases.push({ title: `${name} null`, plain: withValue(null), message });
     } else if (property.nested && !property.nested.each) {
       for (const wrong of ['abc', [], [1]]) cases.push({ title: `${name} as ${JSON.stringify(wrong)}`, plain: withValue(wrong), message: `${name} must be an object` });
     } else if (!property.nested) {
@@ -169,40 +181,32 @@ function casesOf(cls: Dto): Case[] {
       const text = typeof valid === 'string' ? valid : '';
       switch (rule.name) {
         case 'max':
-          cases.push({ title: `${name} above ${String(bound)}`, plain: withValue((bound as number) + 1), message: `${name} must be at most ${String(bound)}` });
+          cases.push({ title: `${name} above ${String(bound)}`, plain: withValue((bound as number) + 1), message: wordsOf(rule, `${name} must be at most ${String(bound)}`) });
           break;
         case 'min':
-          cases.push({ title: `${name} below ${String(bound)}`, plain: withValue((bound as number) - 1), message: `${name} must be at least ${String(bound)}` });
+          cases.push({ title: `${name} below ${String(bound)}`, plain: withValue((bound as number) - 1), message: wordsOf(rule, `${name} must be at least ${String(bound)}`) });
           break;
         case 'maxLength':
           cases.push({
             title: `${name} longer than ${String(bound)}`,
             plain: withValue(each(text.padEnd((bound as number) + 1, 'x'))),
-            message: typeof rule.message === 'string' ? rule.message : `${path} must be at most ${String(bound)} characters`,
+            message: wordsOf(rule, `${path} must be at most ${String(bound)} characters`),
           });
           break;
         case 'isIn':
-          cases.push({ title: `${name} not a choice`, plain: withValue('not-a-choice'), message: `${name} must be one of ${(bound as unknown[]).join(', ')}` });
+          cases.push({ title: `${name} not a choice`, plain: withValue('not-a-choice'), message: wordsOf(rule, `${name} must be one of ${(bound as unknown[]).join(', ')}`) });
           break;
         case 'arrayMaxSize': {
           const item = (valid as unknown[])[0] ?? '1';
-          cases.push({ title: `${name} with too many items`, plain: withValue(Array.from({ length: (bound as number) + 1 }, () => item)), message: `${name} must have at most ${String(bound)} items` });
+          cases.push({ title: `${name} with too many items`, plain: withValue(Array.from({ length: (bound as number) + 1 }, () => item)), message: wordsOf(rule, `${name} must have at most ${String(bound)} items`) });
           break;
         }
         case 'isNotEmpty':
         case 'hasText':
-          cases.push({ title: `${name} empty`, plain: withValue(''), message: `${name} must not be empty` });
+          cases.push({ title: `${name} empty`, plain: withValue(''), message: wordsOf(rule, `${name} must not be empty`) });
           break;
-        case 'matches':
-        case 'isIso8601':
-        case 'isCalendarDate':
-        case 'isUsE164':
-        case 'isE164':
-        case 'isUsAreaCode':
-        case 'isDialablePhone':
-        case 'isEmail':
-        case 'isUrl':
-          cases.push({ title: `${name} malformed`, plain: withValue('% %'), message: malformedMessage(property, rule) });
+        default:
+          if (FORMAT_RULES.includes(rule.name ?? '')) cases.push({ title: `${name} malformed`, plain: withValue('% %'), message: malformedMessage(property, rule) });
           break;
       }
     }
@@ -227,6 +231,11 @@ describe('validation messages, for every DTO exported by libs/contracts', () => 
   it('finds the DTOs (the table is not empty)', () => {
     expect(dtos.length).toBeGreaterThan(40);
     expect(dtos.map(([name]) => name)).toEqual(expect.arrayContaining(['NumberCreate', 'FoundItemCreate', 'SimulateProviderCallBody', 'CursorPageQuery']));
+  });
+
+  it('has cases for every rule the DTOs use', () => {
+    const used = new Set(dtos.flatMap(([, cls]) => rulesOf(cls).filter((rule) => rule.type === ValidationTypes.CUSTOM_VALIDATION).map((rule) => rule.name)));
+    expect([...used].filter((name) => !RULES_WITH_CASES.includes(name ?? ''))).toEqual([]);
   });
 
   describe.each(dtos)('%s', (_, cls) => {
