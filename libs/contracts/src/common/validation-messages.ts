@@ -78,16 +78,41 @@ export function validationProblems(errors: readonly ValidationError[], parent = 
  * (class-validator reports a subclass's own properties first: `description` before the inherited `location_id`).
  */
 function inDeclarationOrder(errors: readonly ValidationError[]): ValidationError[] {
-  const owner = errors[0]?.target?.constructor;
-  if (typeof owner !== 'function' || owner === Object || owner === Array) return [...errors];
+  const { rank } = classRules(errors[0]?.target?.constructor);
+  const rankOf = (error: ValidationError) => (error.constraints && WHITELIST in error.constraints ? -1 : (rank.get(error.property) ?? rank.size));
+  return [...errors].sort((a, b) => rankOf(a) - rankOf(b));
+}
+
+interface ClassRules {
+  /** Each property's rules, as class-validator runs them. */
+  byProperty: Map<string, ValidationMetadata[]>;
+  /** Each property's place in declaration order, a base class's properties first. */
+  rank: Map<string, number>;
+}
+
+const NO_RULES: ClassRules = { byProperty: new Map(), rank: new Map() };
+
+/**
+ * A class's rules, read once: decorators register them when the class is defined, so they never change after.
+ * Collecting them scans class-validator's whole store; a body of 500 bad items would do it 500 times.
+ */
+const rulesCache = new WeakMap<object, ClassRules>();
+
+function classRules(owner: unknown): ClassRules {
+  if (typeof owner !== 'function' || owner === Object || owner === Array) return NO_RULES;
+  const cached = rulesCache.get(owner);
+  if (cached) return cached;
   const rules = getMetadataStorage().getTargetValidationMetadatas(owner, '', false, false);
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (const rule of rules) byProperty.set(rule.propertyName, [...(byProperty.get(rule.propertyName) ?? []), rule]);
   const declared = rules
     .map((rule, index) => ({ rule, index }))
     .sort((a, b) => ancestorCount(a.rule.target) - ancestorCount(b.rule.target) || a.index - b.index);
   const rank = new Map<string, number>();
   for (const { rule } of declared) if (!rank.has(rule.propertyName)) rank.set(rule.propertyName, rank.size);
-  const rankOf = (error: ValidationError) => (error.constraints && WHITELIST in error.constraints ? -1 : (rank.get(error.property) ?? rank.size));
-  return [...errors].sort((a, b) => rankOf(a) - rankOf(b));
+  const found = { byProperty, rank };
+  rulesCache.set(owner, found);
+  return found;
 }
 
 function ancestorCount(cls: unknown): number {
@@ -129,11 +154,7 @@ function describeProperty(error: ValidationError, path: string): string {
 
 /** The rules declared for this property on the class of the object it was found in (none for array items). */
 function rulesOf(error: ValidationError): ValidationMetadata[] {
-  const owner = error.target?.constructor;
-  if (typeof owner !== 'function' || owner === Object || owner === Array) return [];
-  return getMetadataStorage()
-    .getTargetValidationMetadatas(owner, '', false, false)
-    .filter((rule) => rule.propertyName === error.property);
+  return classRules(error.target?.constructor).byProperty.get(error.property) ?? [];
 }
 
 function ruleName(rule: ValidationMetadata): string {
