@@ -115,10 +115,13 @@ function classRules(owner: unknown): ClassRules {
   return found;
 }
 
+/** How many classes a class extends: a base class's rules sort before its subclass's. */
 function ancestorCount(cls: unknown): number {
   let count = 0;
-  for (let base: unknown = Object.getPrototypeOf(cls); typeof base === 'function' && base !== Function.prototype; base = Object.getPrototypeOf(base)) {
+  let base: unknown = Object.getPrototypeOf(cls);
+  while (typeof base === 'function' && base !== Function.prototype) {
     count++;
+    base = Object.getPrototypeOf(base);
   }
   return count;
 }
