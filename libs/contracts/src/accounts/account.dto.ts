@@ -4,6 +4,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -73,6 +74,7 @@ export class UpdateAccountBody {
 
   @ApiPropertyOptional({ type: AutoTopUp, nullable: true })
   @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsObject()
   @ValidateNested()
   @Type(() => AutoTopUp)
   auto_top_up?: AutoTopUp | null;
