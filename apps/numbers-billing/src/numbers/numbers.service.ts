@@ -6,6 +6,9 @@ import {
   type ListNumbersQuery,
   type NumberList,
   type NumberReleased,
+  type NumberView,
+  type ServiceNumberStanding,
+  type UpdateNumberCommand,
   type WebhookTarget,
 } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
@@ -21,6 +24,7 @@ import { NumberLifecycle } from './number-lifecycle';
 import { secretContext, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository, statusRank } from './numbers.repository';
 import { requireAccount } from './provisioning.service';
+import { WebhookUrlPolicy } from './webhook-url';
 
 @Injectable()
 export class NumbersService implements OnApplicationBootstrap {
@@ -33,6 +37,7 @@ export class NumbersService implements OnApplicationBootstrap {
     private readonly lifecycle: NumberLifecycle,
     private readonly outbox: NumbersOutbox,
     private readonly secrets: SecretBox,
+    private readonly webhookUrls: WebhookUrlPolicy,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
     @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
   ) {
@@ -60,6 +65,58 @@ export class NumbersService implements OnApplicationBootstrap {
   }
 
   /**
+   * `GET /numbers/{id}`: the number as the list shows it, whatever its status (a released number too, as in the
+   * list). Another account's number is answered as unknown (docs/adr/0057-self-service-reads-and-updates.md).
+   */
+  async get(id: string, accountId: string | undefined): Promise<NumberView> {
+    const account = requireAccount({ accountId, requestId: undefined });
+    const numberId = parseNumberId(id);
+    const number = await this.numbers.findOwned(account, numberId);
+    if (!number) throw numberNotFound(numberId);
+    return toNumberView(number);
+  }
+
+  /**
+   * `PATCH /numbers/{id}`: a new `webhook_url` (checked and normalised as at creation; null removes it) and/or
+   * `business_phone`. A change is a new version published as `number.updated`; the same values again change
+   * nothing. A released number is final: 409 `number_released`.
+   */
+  async update(command: UpdateNumberCommand, ctx: { accountId: string | undefined; requestId: string | undefined }): Promise<NumberView> {
+    const accountId = requireAccount(ctx);
+    const numberId = parseNumberId(command.id);
+    if (command.webhook_url === undefined && command.business_phone === undefined) {
+      throw new ServiceError('invalid_request', 'The body must set at least one of webhook_url and business_phone.');
+    }
+    // Checked before any lock is taken: the check may resolve a host name.
+    const webhookUrl = typeof command.webhook_url === 'string' ? await this.webhookUrls.accept(command.webhook_url) : command.webhook_url;
+    const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
+    const updated = await this.prisma.$transaction(async (tx) => {
+      const number = await this.numbers.lockOwned(tx, accountId, numberId);
+      if (!number) throw numberNotFound(numberId);
+      if (number.status === 'released') throw new ServiceError('number_released', `${formatNumberId(numberId)} is released; a released number cannot be changed.`);
+      const changes: { webhook_url?: string | null; business_phone?: string } = {};
+      if (webhookUrl !== undefined && webhookUrl !== number.webhook_url) changes.webhook_url = webhookUrl;
+      if (command.business_phone !== undefined && command.business_phone !== number.business_phone) changes.business_phone = command.business_phone;
+      if (Object.keys(changes).length === 0) return { number, changed: false };
+      const account = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { allowance_exhausted_period: true } });
+      return { number: await this.lifecycle.changeDetails(tx, number, account, changes, cause), changed: true };
+    });
+    if (updated.changed) this.outbox.kick();
+    return toNumberView(updated.number);
+  }
+
+  /**
+   * Internal: whether `phoneNumber` was one of ours when a call started at `at`: a number with it that is not
+   * released (active or past_due, whenever it was provisioned), or one released after `at` (a call reported late).
+   */
+  async serviceNumber(phoneNumber: string, at: Date): Promise<ServiceNumberStanding> {
+    const tenures = await this.numbers.tenuresOf(phoneNumber);
+    if (tenures.length === 0) return { phone_number: phoneNumber, in_service: false, reason: 'unknown' };
+    const inService = tenures.some((n) => n.status !== 'released' || (n.released_at !== null && n.released_at.getTime() > at.getTime()));
+    return { phone_number: phoneNumber, in_service: inService, reason: inService ? null : 'released' };
+  }
+
+  /**
    * `DELETE /numbers/{id}`: final; billing stops, nothing is refunded, the provider gets the number back. Releasing
    * a number already released answers `{ released: true }` again (the request is safe to retry).
    */
@@ -74,7 +131,7 @@ export class NumbersService implements OnApplicationBootstrap {
       const account = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { allowance_exhausted_period: true } });
       return { number: await this.lifecycle.release(tx, number, account, new Date(), cause), now: true };
     });
-    if (!outcome) throw new ServiceError('not_found', `No number ${formatNumberId(numberId)} on this account.`);
+    if (!outcome) throw numberNotFound(numberId);
     if (outcome.now) {
       this.outbox.kick();
       await this.releaseAtProvider(outcome.number);
@@ -127,6 +184,10 @@ export class NumbersService implements OnApplicationBootstrap {
     if (total > 0) this.logger.info({ count: total }, 'webhook secrets sealed again with the current key');
     return total;
   }
+}
+
+function numberNotFound(id: bigint): ServiceError {
+  return new ServiceError('not_found', `No number ${formatNumberId(id)} on this account.`);
 }
 
 function parseCursor(value: string): bigint {
