@@ -160,6 +160,16 @@ export class NumbersRepository {
     return this.prisma.phoneNumber.findMany({ where: { webhook_secret_key_id: { not: keyId } }, take, orderBy: { id: 'asc' } });
   }
 
+  /** Numbers not released that have a webhook, by id after `afterId`: the start-up normalisation walks them. */
+  findWithWebhookAfter(afterId: bigint, take: number): Promise<{ id: bigint; webhook_url: string | null }[]> {
+    return this.prisma.phoneNumber.findMany({
+      where: { id: { gt: afterId }, webhook_url: { not: null }, status: { not: 'released' } },
+      select: { id: true, webhook_url: true },
+      orderBy: { id: 'asc' },
+      take,
+    });
+  }
+
   /** Released numbers the provider has not yet confirmed releasing. */
   findUnreleasedAtProvider(take: number): Promise<{ id: bigint; phone_number: string }[]> {
     return this.prisma.phoneNumber.findMany({

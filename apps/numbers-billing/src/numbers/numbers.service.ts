@@ -24,7 +24,7 @@ import { NumberLifecycle } from './number-lifecycle';
 import { secretContext, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository, statusRank } from './numbers.repository';
 import { requireAccount } from './provisioning.service';
-import { WebhookUrlPolicy } from './webhook-url';
+import { WebhookUrlPolicy, normalizeWebhookUrl } from './webhook-url';
 
 @Injectable()
 export class NumbersService implements OnApplicationBootstrap {
@@ -47,6 +47,8 @@ export class NumbersService implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     // After a key rotation, secrets sealed with an older key are sealed again with the current one.
     void this.resealStaleSecrets().catch((err) => this.logger.error({ err }, 're-sealing webhook secrets failed'));
+    // Webhook URLs stored before they were normalised are normalised once (ADR 0057); SQL cannot run WHATWG's parser.
+    void this.normalizeStoredWebhookUrls().catch((err) => this.logger.error({ err }, 'normalising stored webhook URLs failed'));
   }
 
   /** `GET /numbers`: active first, then past_due, then released; newest first within each; cursor pages. */
@@ -166,6 +168,46 @@ export class NumbersService implements OnApplicationBootstrap {
     if (!number) throw new ServiceError('not_found', `No number ${numberId}.`);
     const secret = this.openedSecrets.open({ keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext }, secretContext(number.id));
     return { number_id: formatNumberId(number.id), webhook_url: number.webhook_url, webhook_secret: secret };
+  }
+
+  /**
+   * Stores every webhook URL of a number not released in its normalised form (`normalizeWebhookUrl`), as a change
+   * published with `number.updated`. A URL changed meanwhile by its account is left to that change; one the
+   * parser refuses is left as it is and logged (its deliveries fail the egress check at send time). Returns how
+   * many were changed; a second run changes none.
+   */
+  async normalizeStoredWebhookUrls(): Promise<number> {
+    let changed = 0;
+    let after = 0n;
+    for (;;) {
+      const batch = await this.numbers.findWithWebhookAfter(after, 500);
+      for (const row of batch) {
+        const stored = row.webhook_url!;
+        let normalised: string;
+        try {
+          normalised = normalizeWebhookUrl(stored);
+        } catch {
+          this.logger.warn({ number_id: formatNumberId(row.id) }, 'stored webhook_url cannot be normalised; left as it is');
+          continue;
+        }
+        if (normalised === stored) continue;
+        const done = await this.prisma.$transaction(async (tx) => {
+          const number = await this.numbers.lock(tx, row.id);
+          if (!number || number.status === 'released' || number.webhook_url !== stored) return false;
+          const account = await tx.account.findUniqueOrThrow({ where: { id: number.account_id }, select: { allowance_exhausted_period: true } });
+          await this.lifecycle.changeDetails(tx, number, account, { webhook_url: normalised }, { correlationId: randomUUID() });
+          return true;
+        });
+        if (done) changed += 1;
+      }
+      if (batch.length < 500) break;
+      after = batch[batch.length - 1].id;
+    }
+    if (changed > 0) {
+      this.outbox.kick();
+      this.logger.info({ count: changed }, 'stored webhook URLs normalised');
+    }
+    return changed;
   }
 
   async resealStaleSecrets(): Promise<number> {
