@@ -271,6 +271,7 @@ describe('numbers through the gateway', () => {
       );
       expect(writes.length).toBeGreaterThanOrEqual(5);
       expect(writes.filter(([, documented]) => !documented)).toEqual([]);
+      expect(doc.info.description).toContain('Idempotent-Replayed: true');
     });
   });
 
