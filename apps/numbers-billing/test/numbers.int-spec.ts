@@ -4,6 +4,7 @@ import {
   NumbersRpc,
   ProviderRpc,
   ServiceError,
+  ServiceNumberRpc,
   WebhookTargetRpc,
   areaCodeOf,
   isUsE164,
@@ -532,6 +533,37 @@ describe('DELETE /numbers/{id} (numbers.v1.release)', () => {
     const row = await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(created.id.slice(4)) } });
     expect(row.status).toBe('released');
     expect(row.version).toBe(2n);
+  });
+});
+
+describe('PATCH /numbers/{id} (numbers.v1.update)', () => {
+  it('sends the next webhook to the new URL and publishes number.updated with it', async () => {
+    const account = await createAccount(h);
+    const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/old' }), account.id);
+    const updated = await h.request(NumbersRpc.update, { id: created.id, webhook_url: 'https://93.184.215.14/new' }, account.id);
+    expect(updated.webhook_url).toBe('https://93.184.215.14/new');
+    expect(await h.request(WebhookTargetRpc, { number_id: created.id })).toEqual({
+      number_id: created.id,
+      webhook_url: 'https://93.184.215.14/new',
+      webhook_secret: created.webhook_secret,
+    });
+    const events = await eventually(h.numberEvents, (all) => all.some((e) => e.data.number_id === created.id && e.type === 'number.updated'));
+    const event = events.find((e) => e.data.number_id === created.id && e.type === 'number.updated')!;
+    expect(event.data).toMatchObject({ webhook_url: 'https://93.184.215.14/new', status: 'active', version: '2' });
+  });
+});
+
+describe('numbers.v1.service-number.get (the simulated provider asks)', () => {
+  it('tells an unknown phone number, one in service, one released, and a call made before the release', async () => {
+    const account = await createAccount(h);
+    const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);
+    const now = () => new Date().toISOString();
+    expect(await h.request(ServiceNumberRpc, { phone_number: '+14155550000', at: now() })).toEqual({ phone_number: '+14155550000', in_service: false, reason: 'unknown' });
+    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({ in_service: true, reason: null });
+    const beforeRelease = now();
+    await h.request(NumbersRpc.release, { id: created.id }, account.id);
+    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({ in_service: false, reason: 'released' });
+    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: beforeRelease })).toMatchObject({ in_service: true });
   });
 });
 
