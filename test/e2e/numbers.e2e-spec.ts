@@ -272,6 +272,9 @@ describe('numbers through the gateway', () => {
       expect(writes.length).toBeGreaterThanOrEqual(5);
       expect(writes.filter(([, documented]) => !documented)).toEqual([]);
       expect(doc.info.description).toContain('Idempotent-Replayed: true');
+      // A nullable URL is a string or null, in the answer and in the PATCH body (not an object).
+      expect(doc.components.schemas.NumberView.properties.webhook_url.type).toEqual(['string', 'null']);
+      expect(doc.components.schemas.NumberUpdate.properties.webhook_url.type).toEqual(['string', 'null']);
     });
   });
 

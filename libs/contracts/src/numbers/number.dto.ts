@@ -39,7 +39,7 @@ export class NumberView {
   @ApiProperty({ example: '+14155550100' }) phone_number: string;
   @ApiProperty({ example: '+14155550123' }) business_phone: string;
   @ApiProperty({ enum: NUMBER_STATUSES }) status: NumberStatus;
-  @ApiProperty({ format: 'uri', nullable: true, description: 'Null when no webhook is set.' }) webhook_url: string | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true, description: 'Null when no webhook is set.' }) webhook_url: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
@@ -105,6 +105,7 @@ export class GetNumberQuery extends NumberIdParam {}
  */
 export class NumberUpdate {
   @ApiPropertyOptional({
+    type: String,
     example: 'https://example.com/hooks/switchboard',
     format: 'uri',
     nullable: true,
