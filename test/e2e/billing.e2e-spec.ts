@@ -171,4 +171,34 @@ describe('billing through the gateway', () => {
       await balanceEqualsLedger(session);
     });
   });
+
+  describe('GET /v1/balance', () => {
+    it("answers the caller's balance, tier and this month's talk time, nobody else's", async () => {
+      const [session, other] = await Promise.all([
+        ApiSession.create(system, { balance_cents: 10_000, tier: 'starter' }),
+        ApiSession.create(system, { balance_cents: 300, tier: 'scale' }),
+      ]);
+      const period = new Date().toISOString().slice(0, 7);
+      expect(await session.get('/balance')).toMatchObject({
+        status: 200,
+        body: { balance_cents: 10_000, tier: 'starter', period, minutes_used: 0, seconds_used: 0, minutes_included: 200 },
+      });
+      const number = (await session.post('/numbers', body)).body;
+      const call = await admin.request('POST', '/admin/provider/calls', { to: number.phone_number, caller: '+12125550142', duration_sec: 150, outcome: 'order' });
+      expect(call.status).toBe(202);
+      const after = await eventually(
+        () => session.get('/balance'),
+        (answer) => answer.body.seconds_used > 0,
+      );
+      // 150 s at 49¢/min = 122.5¢, rounded to the millicent and shown in whole cents, rounded down.
+      expect(after.body).toEqual({ balance_cents: 10_000 - 500 - 123, tier: 'starter', period, minutes_used: 2, seconds_used: 150, minutes_included: 200 });
+      expect(after.body.balance_cents).toBe((await account(session)).balance_cents);
+      expect((await other.get('/balance')).body).toEqual({ balance_cents: 300, tier: 'scale', period, minutes_used: 0, seconds_used: 0, minutes_included: null });
+    });
+
+    it('needs an API key', async () => {
+      const answer = await fetch(`${system.publicUrl}/v1/balance`);
+      expect(answer.status).toBe(401);
+    });
+  });
 });

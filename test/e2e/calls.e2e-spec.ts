@@ -164,11 +164,55 @@ describe('calls, transcripts and recordings', () => {
     expect((await owner.get('/calls?since=yesterday')).status).toBe(400);
   });
 
-  it('accepts a call to a number nobody owns but records it against no one', async () => {
+  it('refuses at once a report for a number that is not ours with 422 number_not_in_service, recording nothing', async () => {
     const before = (await owner.get('/calls?limit=100')).body.data.length;
-    await reportCall({ to: '+14155550000', caller: '+14155550199', duration_sec: 30, outcome: 'order', recording: true });
+    const started = Date.now();
+    const answer = await admin.request('POST', '/admin/provider/calls', { to: '+14155550000', caller: '+14155550199', duration_sec: 30, outcome: 'order', recording: true });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.code).toBe('number_not_in_service');
+    expect(answer.body.error.message).toContain('+14155550000');
     expect((await owner.get('/calls?limit=100')).body.data).toHaveLength(before);
     expect((await stranger.get('/calls')).body.data).toEqual([]);
+  });
+
+  it('refuses a report for a released number, but takes a late report of a call made before the release', async () => {
+    const session = await ApiSession.create(system);
+    const released = (await session.post('/numbers', { business_phone: '+14155550123' })).body;
+    const beforeRelease = new Date(Date.now() - 60_000).toISOString();
+    expect((await session.delete(`/numbers/${released.id}`)).status).toBe(200);
+    const refused = await admin.request('POST', '/admin/provider/calls', { to: released.phone_number, caller: '+14155550199', duration_sec: 30, outcome: 'order' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('number_not_in_service');
+    expect(refused.body.error.message).toContain('released');
+    expect((await session.get('/calls')).body.data).toEqual([]);
+    const late = await reportCall({ to: released.phone_number, caller: '+14155550199', duration_sec: 30, outcome: 'order', started_at: beforeRelease });
+    expect((await session.get('/calls')).body.data.map((c: { id: string }) => c.id)).toEqual([late]);
+  });
+
+  it('starts a reported call, by default, its duration before the report', async () => {
+    const before = Date.now();
+    const sid = await reportCall({ to: number.phone_number, caller: '+14155550144', duration_sec: 600, outcome: 'order' });
+    const after = Date.now();
+    const startedAt = Date.parse((await owner.get(`/calls/${sid}`)).body.started_at);
+    expect(startedAt).toBeGreaterThanOrEqual(before - 600_000);
+    expect(startedAt).toBeLessThanOrEqual(after - 600_000);
+  });
+
+  describe('GET /v1/calls/{call_id}', () => {
+    it('answers the call exactly as the list shows it', async () => {
+      const listed = (await owner.get('/calls?limit=100')).body.data.find((c: { id: string }) => c.id === callSid);
+      const answer = await owner.get(`/calls/${callSid}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(listed);
+    });
+
+    it("answers 404 not_found for another account's call and an unknown id alike", async () => {
+      const foreign = await stranger.get(`/calls/${callSid}`);
+      const unknown = await owner.get('/calls/CA00000000000000000000000000000000');
+      for (const answer of [foreign, unknown]) expect(answer).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+      expect(foreign.body.error.message).toBe(unknown.body.error.message);
+    });
   });
 
   it('refuses a malformed provider report with 400 invalid_request, and the operator route without the token with 401', async () => {
@@ -187,10 +231,12 @@ describe('calls, transcripts and recordings', () => {
     expect((await publicRequest(system, 'GET', `/v1/calls/${callSid}/recording`)).status).toBe(401);
   });
 
-  it('describes the three calls routes in the OpenAPI document, the recording as audio/mpeg', async () => {
+  it('describes the four calls routes in the OpenAPI document, the recording as audio/mpeg', async () => {
     const answer = await publicRequest(system, 'GET', '/v1/openapi.json');
     const paths = answer.body.paths;
-    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/v1/calls', '/v1/calls/{call_id}/transcript', '/v1/calls/{call_id}/recording']));
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining(['/v1/calls', '/v1/calls/{call_id}', '/v1/calls/{call_id}/transcript', '/v1/calls/{call_id}/recording']),
+    );
     expect(paths['/v1/calls/{call_id}/recording'].get.responses['200'].content['audio/mpeg']).toBeDefined();
     expect(paths['/v1/calls'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'starting_after', 'number_id', 'since', 'until']));
   });

@@ -279,4 +279,65 @@ describe('lost and found through the gateway', () => {
       expect(reunited.body.total).toBe(1);
     });
   });
+
+  describe('Idempotency-Key on every POST', () => {
+    it('logs a found item once: a retry answers the first item, marked Idempotent-Replayed', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const headers = { 'idempotency-key': 'found-1' };
+      const first = await session.post('/lostfound/found-items', umbrella(locationId), headers);
+      const retry = await session.post('/lostfound/found-items', umbrella(locationId), headers);
+      expect(first.status).toBe(201);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.body).toEqual(first.body);
+      expect((await session.get(`/lostfound/found-items?location_id=${locationId}`)).body.total).toBe(1);
+      const reused = await session.post('/lostfound/found-items', umbrella(locationId, { color: 'blue' }), headers);
+      expect(reused.status).toBe(422);
+      expect(reused.body.error.code).toBe('idempotency_key_reused');
+      expect((await session.get(`/lostfound/found-items?location_id=${locationId}`)).body.total).toBe(1);
+    });
+
+    it('files a claim once: a retry answers the first claim and files no second one', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const headers = { 'idempotency-key': 'claim-1' };
+      const body = claim(locationId);
+      const first = await session.post('/lostfound/claims', body, headers);
+      const retry = await session.post('/lostfound/claims', body, headers);
+      expect(first.status).toBe(201);
+      expect(retry).toMatchObject({ status: 201, body: first.body });
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect((await session.get(`/lostfound/claims?location_id=${locationId}`)).body.total).toBe(1);
+      const reused = await session.post('/lostfound/claims', { ...body, claimant_name: 'John Smith' }, headers);
+      expect(reused.status).toBe(422);
+      expect(reused.body.error.code).toBe('idempotency_key_reused');
+    });
+
+    it('reunites once: a retry answers the first 200, not 409 claim_not_open; the key is bound to the claim in the path', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const item = (await session.post('/lostfound/found-items', umbrella(locationId))).body;
+      const filed = (await session.post('/lostfound/claims', claim(locationId))).body;
+      const headers = { 'idempotency-key': 'reunite-1' };
+      const body = { location_id: locationId, found_item_id: item.id };
+      const first = await session.post(`/lostfound/claims/${filed.id}/reunite`, body, headers);
+      const retry = await session.post(`/lostfound/claims/${filed.id}/reunite`, body, headers);
+      expect(first).toMatchObject({ status: 200, body: { reunited: true } });
+      expect(retry).toMatchObject({ status: 200, body: first.body });
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect((await session.post(`/lostfound/claims/${filed.id}/reunite`, body)).body.error.code).toBe('claim_not_open');
+      const otherClaim = await session.post(`/lostfound/claims/${filed.id + 1}/reunite`, body, headers);
+      expect(otherClaim.status).toBe(422);
+      expect(otherClaim.body.error.code).toBe('idempotency_key_reused');
+    });
+
+    it('scopes a key to its account: another account may use the same key for its own request', async () => {
+      const [a, b] = await Promise.all([sessionWithLocation(), sessionWithLocation()]);
+      const headers = { 'idempotency-key': 'shared-key' };
+      const first = await a.session.post('/lostfound/found-items', umbrella(a.locationId), headers);
+      const second = await b.session.post('/lostfound/found-items', umbrella(b.locationId), headers);
+      expect(second.status).toBe(201);
+      expect(second.headers.get('idempotent-replayed')).toBeNull();
+      expect(second.body.id).not.toBe(first.body.id);
+    });
+  });
 });

@@ -187,6 +187,36 @@ describe('numbers through the gateway', () => {
       const answer = await session.post('/numbers', body(), { 'idempotency-key': 'x'.repeat(256) });
       expect(answer.status).toBe(400);
     });
+
+    it('marks a replayed answer with Idempotent-Replayed: true, and only a replayed one', async () => {
+      const session = await ApiSession.create(system);
+      const headers = { 'idempotency-key': 'provision-replayed' };
+      const first = await session.post('/numbers', body(), headers);
+      const retry = await session.post('/numbers', body(), headers);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect((await session.post('/numbers', body())).headers.get('idempotent-replayed')).toBeNull();
+    });
+
+    it('no longer returns the webhook_secret once the key is more than 24 hours old: 422 idempotency_key_expired', async () => {
+      const session = await ApiSession.create(system);
+      const headers = { 'idempotency-key': 'provision-old' };
+      const first = await session.post('/numbers', body(), headers);
+      expect(first.status).toBe(201);
+      // Test set-up only: the purchase and the gateway's record of it as they would be 25 hours later.
+      const numbers = system.services['numbers-billing']!.get(NumbersBillingPrisma);
+      await numbers.$executeRaw`UPDATE numbers SET created_at = created_at - interval '25 hours' WHERE account_id = ${session.accountId}`;
+      await system.gateway.shared.prisma.$executeRaw`
+        UPDATE idempotency_records SET created_at = created_at - interval '25 hours' WHERE account_id = ${session.accountId}`;
+
+      const late = await session.post('/numbers', body(), headers);
+      expect(late.status).toBe(422);
+      expect(late.body.error.code).toBe('idempotency_key_expired');
+      expect(late.body.error.message).toContain(first.body.id);
+      expect(JSON.stringify(late.body)).not.toContain(first.body.webhook_secret);
+      expect((await session.get('/numbers')).body.data).toHaveLength(1);
+      expect(await balanceOf(session)).toBe(9_500);
+    });
   });
 
   describe('GET /v1/numbers', () => {
@@ -227,6 +257,165 @@ describe('numbers through the gateway', () => {
       expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'starting_after']));
       const create = doc.paths['/v1/numbers'].post;
       expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    });
+
+    it('describes the self-service routes, and Idempotency-Key on every POST and PATCH', async () => {
+      const doc = (await publicRequest(system, 'GET', '/v1/openapi.json')).body;
+      expect(Object.keys(doc.paths['/v1/numbers/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
+      expect(doc.paths['/v1/calls/{call_id}'].get).toBeDefined();
+      expect(doc.paths['/v1/balance'].get).toBeDefined();
+      const writes = Object.entries(doc.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>).flatMap(([path, operations]) =>
+        Object.entries(operations)
+          .filter(([method]) => method === 'post' || method === 'patch')
+          .map(([method, operation]) => [`${method} ${path}`, (operation.parameters ?? []).some((p) => p.name === 'Idempotency-Key')]),
+      );
+      expect(writes.length).toBeGreaterThanOrEqual(5);
+      expect(writes.filter(([, documented]) => !documented)).toEqual([]);
+      expect(doc.info.description).toContain('Idempotent-Replayed: true');
+      // A nullable URL is a string or null, in the answer and in the PATCH body (not an object).
+      expect(doc.components.schemas.NumberView.properties.webhook_url.type).toEqual(['string', 'null']);
+      expect(doc.components.schemas.NumberUpdate.properties.webhook_url.type).toEqual(['string', 'null']);
+    });
+  });
+
+  describe('GET /v1/numbers/{id}', () => {
+    it('answers the number exactly as the list shows it, by num_<n> and by <n>, never with the secret', async () => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body({ webhook_url: 'https://93.184.215.14/hooks' }))).body;
+      const listed = (await session.get('/numbers')).body.data[0];
+      for (const id of [created.id, created.id.slice(4)]) {
+        const answer = await session.get(`/numbers/${id}`);
+        expect(answer.status).toBe(200);
+        expect(answer.body).toEqual(listed);
+      }
+      expect((await session.get(`/numbers/${created.id}`)).body.webhook_secret).toBeUndefined();
+    });
+
+    it('shows a released number with its status, as the list does', async () => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body())).body;
+      expect((await session.delete(`/numbers/${created.id}`)).status).toBe(200);
+      const answer = await session.get(`/numbers/${created.id}`);
+      expect(answer).toMatchObject({ status: 200, body: { id: created.id, status: 'released' } });
+    });
+
+    it('answers 404 not_found for an unknown id and for another account’s number alike', async () => {
+      const [session, other] = await Promise.all([ApiSession.create(system), ApiSession.create(system)]);
+      const foreign = (await other.post('/numbers', body())).body;
+      const answers = await Promise.all(['num_999999999', foreign.id, foreign.id.slice(4)].map((id) => session.get(`/numbers/${id}`)));
+      for (const answer of answers) {
+        expect(answer.status).toBe(404);
+        expect(answer.body.error.code).toBe('not_found');
+      }
+      expect(answers[0].body.error.message).toBe(answers[1].body.error.message.replace(foreign.id, 'num_999999999'));
+    });
+
+    it('refuses an id of another form with 400 invalid_request', async () => {
+      const session = await ApiSession.create(system);
+      const answer = await session.get('/numbers/abc');
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe('invalid_request');
+    });
+  });
+
+  describe('PATCH /v1/numbers/{id}', () => {
+    const numberRow = async (id: string) =>
+      system.services['numbers-billing']!.get(NumbersBillingPrisma).phoneNumber.findUniqueOrThrow({ where: { id: BigInt(id.slice(4)) } });
+
+    it('sets webhook_url and business_phone, answers the number, and the list and GET agree', async () => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body())).body;
+      const answer = await session.request('PATCH', `/numbers/${created.id}`, { webhook_url: 'https://93.184.215.14/new', business_phone: '+12125550142' });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ ...created, webhook_secret: undefined, webhook_url: 'https://93.184.215.14/new', business_phone: '+12125550142' });
+      expect((await session.get(`/numbers/${created.id}`)).body).toEqual(answer.body);
+      expect((await session.get('/numbers')).body.data[0]).toEqual(answer.body);
+      expect((await numberRow(created.id)).version).toBe(2n);
+    });
+
+    it('changes one field and leaves the other; null removes the webhook', async () => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body({ webhook_url: 'https://93.184.215.14/hooks' }))).body;
+      const phone = await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+12125550142' });
+      expect(phone.body).toMatchObject({ business_phone: '+12125550142', webhook_url: 'https://93.184.215.14/hooks' });
+      const removed = await session.request('PATCH', `/numbers/${created.id}`, { webhook_url: null });
+      expect(removed.body).toMatchObject({ business_phone: '+12125550142', webhook_url: null });
+    });
+
+    it('stores webhook_url normalised (WHATWG), at creation and on change', async () => {
+      const session = await ApiSession.create(system);
+      const created = await session.post('/numbers', body({ webhook_url: 'HTTPS://93.184.215.14:443/a/../hooks/ü' }));
+      expect(created.status).toBe(201);
+      expect(created.body.webhook_url).toBe('https://93.184.215.14/hooks/%C3%BC');
+      expect((await numberRow(created.body.id)).webhook_url).toBe('https://93.184.215.14/hooks/%C3%BC');
+      const patched = await session.request('PATCH', `/numbers/${created.body.id}`, { webhook_url: 'https://93.184.215.14:443/./other/' });
+      expect(patched.body.webhook_url).toBe('https://93.184.215.14/other/');
+      expect((await numberRow(created.body.id)).webhook_url).toBe('https://93.184.215.14/other/');
+    });
+
+    it.each([
+      ['an empty body', {}, 'webhook_url'],
+      ['a webhook_url over plain http', { webhook_url: 'http://93.184.215.14/hooks' }, 'webhook_url'],
+      ['a webhook_url on a private address', { webhook_url: 'https://10.0.0.8/hooks' }, 'webhook_url'],
+      ['a webhook_url whose name resolves to loopback', { webhook_url: 'https://localhost/hooks' }, 'webhook_url'],
+      ['a malformed business_phone', { business_phone: '4155550123' }, 'business_phone'],
+      ['a business_phone that is not a US number', { business_phone: '+442071838750' }, 'business_phone'],
+      ['a null business_phone', { business_phone: null }, 'business_phone'],
+      ['an unknown field', { area_code: '212' }, 'area_code'],
+    ])('refuses %s with 400 invalid_request naming the field, and changes nothing', async (_, patch, field) => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body({ webhook_url: 'https://93.184.215.14/hooks' }))).body;
+      const answer = await session.request('PATCH', `/numbers/${created.id}`, patch);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe('invalid_request');
+      expect(answer.body.error.message).toContain(field);
+      const row = await numberRow(created.id);
+      expect(row).toMatchObject({ webhook_url: 'https://93.184.215.14/hooks', business_phone: '+14155550123', version: 1n });
+    });
+
+    it('answers 404 not_found for an unknown id and for another account’s number, changing nothing', async () => {
+      const [session, other] = await Promise.all([ApiSession.create(system), ApiSession.create(system)]);
+      const foreign = (await other.post('/numbers', body())).body;
+      for (const id of ['num_999999999', foreign.id]) {
+        const answer = await session.request('PATCH', `/numbers/${id}`, { business_phone: '+12125550142' });
+        expect(answer.status).toBe(404);
+        expect(answer.body.error.code).toBe('not_found');
+      }
+      expect((await other.get(`/numbers/${foreign.id}`)).body.business_phone).toBe('+14155550123');
+    });
+
+    it('refuses to change a released number with 409 number_released', async () => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body())).body;
+      await session.delete(`/numbers/${created.id}`);
+      const answer = await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+12125550142' });
+      expect(answer.status).toBe(409);
+      expect(answer.body.error.code).toBe('number_released');
+      expect((await session.get(`/numbers/${created.id}`)).body.business_phone).toBe('+14155550123');
+    });
+
+    it('publishes no new version when the values are the ones it has', async () => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body())).body;
+      const answer = await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+14155550123' });
+      expect(answer.status).toBe(200);
+      expect((await numberRow(created.id)).version).toBe(1n);
+    });
+
+    it('takes an Idempotency-Key: a late retry answers the first result and does not undo a later change', async () => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body())).body;
+      const headers = { 'idempotency-key': 'patch-1' };
+      const first = await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+12125550142' }, headers);
+      await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+13125550100' });
+      const retry = await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+12125550142' }, headers);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toEqual(first.body);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect((await session.get(`/numbers/${created.id}`)).body.business_phone).toBe('+13125550100');
+      const reused = await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+13125550100' }, headers);
+      expect(reused.status).toBe(422);
+      expect(reused.body.error.code).toBe('idempotency_key_reused');
     });
   });
 

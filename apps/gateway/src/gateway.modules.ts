@@ -15,8 +15,10 @@ import { RequestAuthenticator } from './auth/request-authenticator';
 import type { GatewayConfig } from './config/gateway.config';
 import { AUTH_SQL, GATEWAY_CONFIG, GATEWAY_LOGGER } from './config/tokens';
 import { HealthController } from './health/health.controller';
+import { BALANCE_ADMIN_CONTROLLERS, BALANCE_PROVIDERS, BALANCE_PUBLIC_CONTROLLERS } from './balance';
 import { BILLING_ADMIN_CONTROLLERS, BILLING_PROVIDERS, BILLING_PUBLIC_CONTROLLERS } from './billing';
 import { CALLS_ADMIN_CONTROLLERS, CALLS_PROVIDERS, CALLS_PUBLIC_CONTROLLERS } from './calls';
+import { IDEMPOTENCY_PROVIDERS } from './idempotency';
 import { LOSTFOUND_ADMIN_CONTROLLERS, LOSTFOUND_PROVIDERS, LOSTFOUND_PUBLIC_CONTROLLERS } from './lostfound';
 import { NUMBERS_ADMIN_CONTROLLERS, NUMBERS_PROVIDERS, NUMBERS_PUBLIC_CONTROLLERS } from './numbers';
 import { PROVIDER_ADMIN_CONTROLLERS, PROVIDER_PROVIDERS, PROVIDER_PUBLIC_CONTROLLERS } from './provider';
@@ -58,7 +60,12 @@ export class GatewayCoreModule {
 }
 
 /** Feature providers both servers may need (forwarders, idempotency); each feature lists its own. */
-const FEATURE_PROVIDERS = [...NUMBERS_PROVIDERS, ...CALLS_PROVIDERS, ...LOSTFOUND_PROVIDERS, ...WEBHOOKS_PROVIDERS, ...BILLING_PROVIDERS, ...PROVIDER_PROVIDERS];
+const FEATURE_PROVIDERS = [
+  ...IDEMPOTENCY_PROVIDERS,
+  ...NUMBERS_PROVIDERS, ...CALLS_PROVIDERS, ...LOSTFOUND_PROVIDERS, ...WEBHOOKS_PROVIDERS, ...BILLING_PROVIDERS,
+  ...BALANCE_PROVIDERS,
+  ...PROVIDER_PROVIDERS,
+];
 
 /** The public API under /v1 on PORT. */
 @Module({})
@@ -74,6 +81,7 @@ export class PublicApiModule {
         ...LOSTFOUND_PUBLIC_CONTROLLERS,
         ...WEBHOOKS_PUBLIC_CONTROLLERS,
         ...BILLING_PUBLIC_CONTROLLERS,
+        ...BALANCE_PUBLIC_CONTROLLERS,
         ...PROVIDER_PUBLIC_CONTROLLERS,
       ],
       providers: [RequestAuthRepository, RequestAuthenticator, RateLimiter, ApiKeyGuard, ...FEATURE_PROVIDERS],
@@ -97,6 +105,7 @@ export class AdminApiModule {
         ...LOSTFOUND_ADMIN_CONTROLLERS,
         ...WEBHOOKS_ADMIN_CONTROLLERS,
         ...BILLING_ADMIN_CONTROLLERS,
+        ...BALANCE_ADMIN_CONTROLLERS,
         ...PROVIDER_ADMIN_CONTROLLERS,
       ],
       providers: [AdminTokenGuard, ...FEATURE_PROVIDERS],

@@ -23,6 +23,7 @@ import { NumbersNatsController } from './numbers/numbers.nats.controller';
 import { NumbersRepository } from './numbers/numbers.repository';
 import { NumbersService } from './numbers/numbers.service';
 import { ProvisioningService } from './numbers/provisioning.service';
+import { WebhookUrlPolicy } from './numbers/webhook-url';
 import { NumbersOutbox } from './outbox/numbers-outbox';
 import { PAYMENT_GATEWAY } from './payments/payment-gateway.port';
 import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
@@ -90,6 +91,7 @@ export class NumbersBillingModule {
         TalkTimeAllowance,
         TalkTimeService,
         AccountsService,
+        WebhookUrlPolicy,
         ProvisioningService,
         NumbersService,
         BillingCycleService,

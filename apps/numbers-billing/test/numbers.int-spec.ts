@@ -4,6 +4,7 @@ import {
   NumbersRpc,
   ProviderRpc,
   ServiceError,
+  ServiceNumberRpc,
   WebhookTargetRpc,
   areaCodeOf,
   isUsE164,
@@ -12,6 +13,7 @@ import {
 import { SecretBox } from '../src/crypto/secret-box';
 import { LedgerRepository } from '../src/ledger/ledger.repository';
 import { secretContext } from '../src/numbers/number-record';
+import { NumbersService } from '../src/numbers/numbers.service';
 import { createAccount } from './factories/account.factory';
 import { numberCreate } from './factories/number.factory';
 import { balanceAndLedgerSum, eventually, startNumbersBilling, type NumbersBillingHarness } from './support/numbers-billing-harness';
@@ -218,6 +220,34 @@ describe('POST /numbers (numbers.v1.provision)', () => {
       const account = await createAccount(h);
       const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14:8443/hooks?x=1' }), account.id);
       expect(created.webhook_url).toBe('https://93.184.215.14:8443/hooks?x=1');
+    });
+
+    it('normalises URLs stored before normalisation once, as number.updated, and leaves released numbers alone', async () => {
+      const account = await createAccount(h);
+      const [old, released, unparsable] = await Promise.all(
+        [0, 1, 2].map(() => h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id)),
+      );
+      await h.request(NumbersRpc.release, { id: released.id }, account.id);
+      // Test set-up only: rows as an older version stored them, as sent.
+      const store = (id: string, url: string) => h.prisma.phoneNumber.update({ where: { id: BigInt(id.slice(4)) }, data: { webhook_url: url } });
+      await store(old.id, 'HTTPS://93.184.215.14:443/a/../hooks');
+      await store(released.id, 'HTTPS://93.184.215.14:443/released');
+      await store(unparsable.id, 'https://exa mple.com/');
+      const version = async (id: string) => (await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(id.slice(4)) } })).version;
+      const before = { old: await version(old.id), unparsable: await version(unparsable.id) };
+
+      expect(await h.app.get(NumbersService).normalizeStoredWebhookUrls()).toBe(1);
+      expect((await h.request(NumbersRpc.get, { id: old.id }, account.id)).webhook_url).toBe('https://93.184.215.14/hooks');
+      expect(await version(old.id)).toBe(before.old + 1n);
+      expect((await h.request(NumbersRpc.get, { id: released.id }, account.id)).webhook_url).toBe('HTTPS://93.184.215.14:443/released');
+      expect((await h.request(NumbersRpc.get, { id: unparsable.id }, account.id)).webhook_url).toBe('https://exa mple.com/');
+      expect(await version(unparsable.id)).toBe(before.unparsable);
+      const published = await eventually(
+        () => h.numberEvents(),
+        (events) => events.some((e) => e.type === 'number.updated' && e.data.number_id === old.id),
+      );
+      expect(published.filter((e) => e.data.number_id === old.id).at(-1)!.data.webhook_url).toBe('https://93.184.215.14/hooks');
+      expect(await h.app.get(NumbersService).normalizeStoredWebhookUrls()).toBe(0);
     });
   });
 
@@ -503,6 +533,37 @@ describe('DELETE /numbers/{id} (numbers.v1.release)', () => {
     const row = await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(created.id.slice(4)) } });
     expect(row.status).toBe('released');
     expect(row.version).toBe(2n);
+  });
+});
+
+describe('PATCH /numbers/{id} (numbers.v1.update)', () => {
+  it('sends the next webhook to the new URL and publishes number.updated with it', async () => {
+    const account = await createAccount(h);
+    const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/old' }), account.id);
+    const updated = await h.request(NumbersRpc.update, { id: created.id, webhook_url: 'https://93.184.215.14/new' }, account.id);
+    expect(updated.webhook_url).toBe('https://93.184.215.14/new');
+    expect(await h.request(WebhookTargetRpc, { number_id: created.id })).toEqual({
+      number_id: created.id,
+      webhook_url: 'https://93.184.215.14/new',
+      webhook_secret: created.webhook_secret,
+    });
+    const events = await eventually(h.numberEvents, (all) => all.some((e) => e.data.number_id === created.id && e.type === 'number.updated'));
+    const event = events.find((e) => e.data.number_id === created.id && e.type === 'number.updated')!;
+    expect(event.data).toMatchObject({ webhook_url: 'https://93.184.215.14/new', status: 'active', version: '2' });
+  });
+});
+
+describe('numbers.v1.service-number.get (the simulated provider asks)', () => {
+  it('tells an unknown phone number, one in service, one released, and a call made before the release', async () => {
+    const account = await createAccount(h);
+    const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);
+    const now = () => new Date().toISOString();
+    expect(await h.request(ServiceNumberRpc, { phone_number: '+14155550000', at: now() })).toEqual({ phone_number: '+14155550000', in_service: false, reason: 'unknown' });
+    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({ in_service: true, reason: null });
+    const beforeRelease = now();
+    await h.request(NumbersRpc.release, { id: created.id }, account.id);
+    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({ in_service: false, reason: 'released' });
+    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: beforeRelease })).toMatchObject({ in_service: true });
   });
 });
 

@@ -4,6 +4,7 @@ import {
   ServiceError,
   type CallIdParam,
   type CallList,
+  type CallView,
   type GetRecordingQuery,
   type ListCallsQuery,
   type ReadRecordingQuery,
@@ -22,6 +23,11 @@ export class CallsNatsController {
   @RpcHandler(CallsRpc.list)
   list(request: ListCallsQuery, ctx: RpcContext): Promise<CallList> {
     return this.calls.list(account(ctx), request);
+  }
+
+  @RpcHandler(CallsRpc.get)
+  get(request: CallIdParam, ctx: RpcContext): Promise<CallView> {
+    return this.calls.get(account(ctx), request.call_id);
   }
 
   @RpcHandler(CallsRpc.transcript)

@@ -45,6 +45,13 @@ export class CallsService {
     return { data: rows.slice(0, limit).map(toView), has_more: rows.length > limit };
   }
 
+  /** `GET /calls/{call_id}`: one call as the list shows it; another account's call is answered as unknown. */
+  async get(accountId: string, callId: string): Promise<CallView> {
+    const call = await this.calls.findForAccount(accountId, callId);
+    if (!call) throw callNotFound();
+    return toView(call);
+  }
+
   async transcript(accountId: string, callId: string): Promise<TranscriptView> {
     const call = await this.calls.findForAccount(accountId, callId);
     if (!call) throw callNotFound();

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CALL_RECORDING_CONTENT_TYPE, type SimulateProviderCallBody, type SimulatedCallAccepted } from '@switchboard/contracts';
+import { CALL_RECORDING_CONTENT_TYPE, simulatedCallStartedAt, type SimulateProviderCallBody, type SimulatedCallAccepted } from '@switchboard/contracts';
 import { CallReportsService } from '../call-reports/call-reports.service';
 import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
 import { newCallSid } from './call-sid';
@@ -29,7 +29,7 @@ export class SimulatedTelephonyProvider {
       status: command.status ?? 'completed',
       outcome: command.outcome,
       duration_sec: command.duration_sec,
-      started_at: command.started_at ? new Date(command.started_at) : new Date(),
+      started_at: simulatedCallStartedAt(command, new Date()),
       transcript: command.transcript ? command.transcript.map((turn) => ({ role: turn.role, text: turn.text })) : null,
       recording: command.recording
         ? {

@@ -10,7 +10,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { CallIdParam, CallList, CallsRpc, ListCallsQuery, ServiceError, TranscriptView } from '@switchboard/contracts';
+import { CallIdParam, CallList, CallsRpc, CallView, ListCallsQuery, ServiceError, TranscriptView } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -36,6 +36,15 @@ export class CallsHttpController {
   @ApiOkResponse({ type: CallList })
   list(@Query() query: ListCallsQuery, @CurrentCaller() caller: Caller): Promise<CallList> {
     return this.rpc.request(CallsRpc.list, query, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+
+  @Get(':call_id')
+  @ApiOperation({ summary: 'Get a call', description: 'One call as the list shows it.' })
+  @ApiParam({ name: 'call_id', description: 'The call id (SID) from the calls list.' })
+  @ApiOkResponse({ type: CallView })
+  @ApiNotFoundResponse({ description: "not_found: unknown call or another account's call.", schema: ERROR })
+  get(@Param() params: CallIdParam, @CurrentCaller() caller: Caller): Promise<CallView> {
+    return this.rpc.request(CallsRpc.get, { call_id: params.call_id }, { accountId: caller.accountId, requestId: caller.requestId });
   }
 
   @Get(':call_id/transcript')

@@ -68,6 +68,19 @@ describe('IdempotencyService', () => {
     expect(JSON.stringify(row.response_body)).not.toContain('whsec_first');
   });
 
+  it('tells the route when its answer is a replay, and only then', async () => {
+    const calls = { run: 0, restore: 0 };
+    const replays: string[] = [];
+    const req = request({ path: '/v1/lostfound/claims', body: { claimant_name: 'Jane' } });
+    const plain = { status: 201, run: async () => ({ id: 7 }), onReplay: () => void replays.push('replayed') };
+    await service.execute(req, plain);
+    expect(replays).toEqual([]);
+    await expect(service.execute(req, plain)).resolves.toEqual({ id: 7 });
+    expect(replays).toEqual(['replayed']);
+    await service.execute(request(), { ...route(calls), onReplay: () => void replays.push('other') });
+    expect(replays).toEqual(['replayed']);
+  });
+
   it('treats the same body with its keys in another order as the same request', async () => {
     const calls = { run: 0, restore: 0 };
     const req = request({ body: { business_phone: '+14155550123', area_code: '212' } });

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { IDEMPOTENCY_KEY_PATTERN, ServiceError } from '@switchboard/contracts';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS, ServiceError } from '@switchboard/contracts';
 import type { Prisma } from '../generated/prisma/client';
 import { IdempotencyRepository, type IdempotencyScope } from './idempotency.repository';
 
-/** How long a first answer is replayed to retries. */
-export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
+/** How long a first answer is replayed to retries (the same 24 hours numbers-billing replays a secret in). */
+export const IDEMPOTENCY_RETENTION_MS = IDEMPOTENCY_KEY_RETENTION_MS;
 /** How long a request in flight holds its key; after that a retry may take the key over. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 
@@ -14,7 +14,7 @@ export interface IdempotentRequest {
   /** The `Idempotency-Key` header as sent. */
   key: string;
   method: string;
-  /** The route path (e.g. `/v1/numbers`). */
+  /** The request target (e.g. `/v1/numbers`, `/v1/numbers/num_3`). */
   path: string;
   /** The validated body. */
   body: unknown;
@@ -29,6 +29,8 @@ export interface IdempotentRoute<T extends object> {
   secretFields?: (keyof T & string)[];
   /** Completes a stored answer that had secret fields removed (the owning service answers them again). */
   restore?(stored: Partial<T>): Promise<T>;
+  /** Told when the answer is a replay of a stored one (the HTTP layer marks it `Idempotent-Replayed: true`). */
+  onReplay?(): void;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface IdempotentRoute<T extends object> {
  * `idempotency_key_in_use`). Only successful answers are kept: a failed request changed nothing, so a retry with
  * the same key runs again (integrators retry 503s). Answers are stored without their secret fields; the owning
  * service, which keeps secrets encrypted and deduplicates on the same key, supplies them on replay
- * (docs/adr/0011-provisioning-orders-and-idempotency.md).
+ * (docs/adr/0011-provisioning-orders-and-idempotency.md, docs/adr/0056-idempotency-on-every-write.md).
  */
 @Injectable()
 export class IdempotencyService {
@@ -70,7 +72,9 @@ export class IdempotencyService {
         claimed = true;
       } else {
         const stored = existing.response_body as Partial<T>;
-        return route.secretFields?.length && route.restore ? route.restore(stored) : (stored as T);
+        const answer = route.secretFields?.length && route.restore ? await route.restore(stored) : (stored as T);
+        route.onReplay?.();
+        return answer;
       }
     }
 

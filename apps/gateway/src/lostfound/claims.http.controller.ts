@@ -15,6 +15,7 @@ import {
 import { RpcClient } from '@switchboard/messaging';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/authenticated-request';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** Claims and reunite (spec parts 3-4; operator contract for the list and detail paths). */
 @ApiTags('lost-and-found')
@@ -26,6 +27,7 @@ export class ClaimsHttpController {
 
   @Post()
   @HttpCode(201)
+  @Idempotent()
   @ApiOperation({
     summary: 'File a claim',
     description:
@@ -57,6 +59,7 @@ export class ClaimsHttpController {
 
   @Post(':id/reunite')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({
     summary: 'Release an item to a claim',
     description: 'Errors, in this order: 404 not_found, 409 verification_required, 409 claim_not_open, 409 item_not_available.',

@@ -13,6 +13,7 @@ import {
 import { RpcClient } from '@switchboard/messaging';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/authenticated-request';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** Found items (spec part 4): validated here, ruled on by lostfound, which checks the location on every request. */
 @ApiTags('lost-and-found')
@@ -24,6 +25,7 @@ export class FoundItemsHttpController {
 
   @Post()
   @HttpCode(201)
+  @Idempotent()
   @ApiOperation({ summary: 'Report a found item', description: 'Open claims of the location are matched at once and their claimants texted. 404 location_not_found unless the location is yours and runs lost-and-found.' })
   @ApiCreatedResponse({ type: FoundItemView })
   log(@Body() body: FoundItemCreate, @CurrentCaller() caller: Caller): Promise<FoundItemView> {

@@ -1,9 +1,7 @@
 import type { Provider, Type } from '@nestjs/common';
-import { IdempotencyRepository } from '../idempotency/idempotency.repository';
-import { IdempotencyService } from '../idempotency/idempotency.service';
 import { NumbersHttpController } from './numbers.http.controller';
 
 /** What the numbers feature adds to the gateway's public and operator servers. */
 export const NUMBERS_PUBLIC_CONTROLLERS: Type[] = [NumbersHttpController];
 export const NUMBERS_ADMIN_CONTROLLERS: Type[] = [];
-export const NUMBERS_PROVIDERS: Provider[] = [IdempotencyRepository, IdempotencyService];
+export const NUMBERS_PROVIDERS: Provider[] = [];

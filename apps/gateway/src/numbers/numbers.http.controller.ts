@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
-  ApiHeader,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -13,27 +12,28 @@ import {
   ListNumbersQuery,
   NumberCreate,
   NumberCreated,
+  NumberIdParam,
   NumberList,
   NumberReleased,
+  NumberUpdate,
   NumbersRpc,
+  NumberView,
   ReleaseNumberCommand,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/authenticated-request';
-import { IdempotencyService } from '../idempotency/idempotency.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
+const NUMBER_ID = { name: 'id', description: 'The number id, `num_<n>`, or its digits `<n>`.', schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' } };
 
 @ApiTags('numbers')
 @ApiBearerAuth()
 @Controller('numbers')
 @UseGuards(ApiKeyGuard)
 export class NumbersHttpController {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly idempotency: IdempotencyService,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Post()
   @HttpCode(201)
@@ -42,14 +42,16 @@ export class NumbersHttpController {
     description:
       'Buys a local US number (in `area_code`, default the area of `business_phone`), charges its first month ($5) and ' +
       'returns `webhook_secret` once. A failed provision is never charged. Send an `Idempotency-Key` to retry safely: a ' +
-      'retry with the same key and body returns the first answer without buying or charging again (for 24 hours).',
+      'retry with the same key and body returns the first answer, secret included, without buying or charging again, for ' +
+      '24 hours; after that the key is 422 `idempotency_key_expired`.',
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1 to 255 visible ASCII characters, unique per request you mean.' })
+  // numbers-billing deduplicates on the same key and answers the secret of the number it bought the first time.
+  @Idempotent({ secretFields: ['webhook_secret'] })
   @ApiCreatedResponse({ type: NumberCreated })
   @ApiResponse({ status: 400, description: 'invalid_request', schema: ERROR })
   @ApiResponse({ status: 402, description: 'insufficient_balance: the balance is below $5', schema: ERROR })
   @ApiResponse({ status: 409, description: 'no_numbers; idempotency_key_in_use', schema: ERROR })
-  @ApiResponse({ status: 422, description: 'idempotency_key_reused: the key was used with another body', schema: ERROR })
+  @ApiResponse({ status: 422, description: 'idempotency_key_reused: the key was used with another body; idempotency_key_expired: used more than 24 hours ago', schema: ERROR })
   @ApiResponse({ status: 429, description: 'number_limit, provision_velocity or rate_limited', schema: ERROR })
   @ApiResponse({ status: 503, description: 'provider_unavailable: transient, nothing charged; retry', schema: ERROR })
   provision(
@@ -57,19 +59,8 @@ export class NumbersHttpController {
     @CurrentCaller() caller: Caller,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<NumberCreated> {
-    const options = { accountId: caller.accountId, requestId: caller.requestId };
-    if (idempotencyKey === undefined) return this.rpc.request(NumbersRpc.provision, body, options);
-    const forward = () => this.rpc.request(NumbersRpc.provision, { ...body, idempotency_key: idempotencyKey }, options);
-    return this.idempotency.execute<NumberCreated>(
-      { accountId: caller.accountId, key: idempotencyKey, method: 'POST', path: '/v1/numbers', body },
-      {
-        status: 201,
-        run: forward,
-        secretFields: ['webhook_secret'],
-        // numbers-billing deduplicates on the same key and answers the secret of the number it bought the first time.
-        restore: async (stored) => ({ ...(stored as NumberCreated), webhook_secret: (await forward()).webhook_secret }),
-      },
-    );
+    const command = idempotencyKey === undefined ? body : { ...body, idempotency_key: idempotencyKey };
+    return this.rpc.request(NumbersRpc.provision, command, { accountId: caller.accountId, requestId: caller.requestId });
   }
 
   @Get()
@@ -85,13 +76,45 @@ export class NumbersHttpController {
     return this.rpc.request(NumbersRpc.list, query, { accountId: caller.accountId, requestId: caller.requestId });
   }
 
+  @Get(':id')
+  @ApiOperation({
+    summary: 'Get a number',
+    description: 'One number as the list shows it, whatever its status (a released number is shown, `released`). `webhook_secret` is never included.',
+  })
+  @ApiParam(NUMBER_ID)
+  @ApiOkResponse({ type: NumberView })
+  @ApiResponse({ status: 400, description: 'invalid_request: an id of another form', schema: ERROR })
+  @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
+  get(@Param() params: NumberIdParam, @CurrentCaller() caller: Caller): Promise<NumberView> {
+    return this.rpc.request(NumbersRpc.get, { id: params.id }, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+
+  @Patch(':id')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Change a number',
+    description:
+      'Sets `webhook_url` (public HTTPS, checked as at creation and stored normalised; `null` removes the webhook) and/or ' +
+      '`business_phone` (E.164 US). At least one of them; fields not sent stay as they are. The webhook secret does not change.',
+  })
+  @ApiParam(NUMBER_ID)
+  @ApiOkResponse({ type: NumberView })
+  @ApiResponse({ status: 400, description: 'invalid_request: an empty body, a bad field, an id of another form', schema: ERROR })
+  @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
+  @ApiResponse({ status: 409, description: 'number_released: a released number cannot be changed; idempotency_key_in_use', schema: ERROR })
+  @ApiResponse({ status: 422, description: 'idempotency_key_reused: the key was used with another request', schema: ERROR })
+  update(@Param() params: NumberIdParam, @Body() body: NumberUpdate, @CurrentCaller() caller: Caller): Promise<NumberView> {
+    return this.rpc.request(NumbersRpc.update, { ...body, id: params.id }, { accountId: caller.accountId, requestId: caller.requestId });
+  }
+
   @Delete(':id')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Release a number',
     description: 'Final: billing stops, the current month is not refunded, the number goes back to the provider. Releasing it again answers `{ "released": true }`.',
   })
-  @ApiParam({ name: 'id', description: 'The number id, `num_<n>`, or its digits `<n>`.', schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' } })
+  @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: NumberReleased })
   @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
   release(@Param() params: ReleaseNumberCommand, @CurrentCaller() caller: Caller): Promise<NumberReleased> {

@@ -14,7 +14,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Switchboard API')
     .setDescription(
       'AI-answered US phone numbers, calls, transcripts and recordings, signed call webhooks, and lost-and-found. ' +
-        'Every request needs `Authorization: Bearer <API key>`. Errors are `{ "error": { "code", "message" } }`.',
+        'Every request needs `Authorization: Bearer <API key>`. Errors are `{ "error": { "code", "message" } }`. ' +
+        'Every POST and PATCH takes an optional `Idempotency-Key`: a retry with the same key and body within 24 hours ' +
+        'answers the first result again, with the header `Idempotent-Replayed: true`.',
     )
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sk_live_...).' })

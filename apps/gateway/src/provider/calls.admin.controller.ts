@@ -1,5 +1,12 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { SimulateProviderCallBody, SimulatedProviderRpc, type SimulatedCallAccepted } from '@switchboard/contracts';
+import {
+  ServiceError,
+  ServiceNumberRpc,
+  SimulateProviderCallBody,
+  SimulatedProviderRpc,
+  simulatedCallStartedAt,
+  type SimulatedCallAccepted,
+} from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { RequestId } from '../auth/authenticated-request';
@@ -9,8 +16,11 @@ const REPORT_TIMEOUT_MS = 30_000;
 
 /**
  * `POST /admin/provider/calls` (operator contract): the simulated telephony provider inside calls-media reports a
- * completed call, which then travels the path a real provider's report takes. 202 `{ call_sid }` for any valid
- * body, whether or not the number is anyone's (docs/adr/0021-provider-call-reports.md).
+ * completed call, which then travels the path a real provider's report takes. A provider reports calls only to
+ * numbers it has in service: a report for a number that is unknown, or released (before the `started_at` sent, or
+ * before now when none is sent), is refused at once with 422 `number_not_in_service` and changes nothing; any other
+ * valid body is 202 `{ call_sid }`
+ * (docs/adr/0021-provider-call-reports.md, docs/adr/0057-self-service-reads-and-updates.md).
  */
 @Controller('admin/provider/calls')
 @UseGuards(AdminTokenGuard)
@@ -19,7 +29,21 @@ export class ProviderCallsAdminController {
 
   @Post()
   @HttpCode(202)
-  report(@Body() body: SimulateProviderCallBody, @RequestId() requestId: string): Promise<SimulatedCallAccepted> {
-    return this.rpc.request(SimulatedProviderRpc.reportCall, body, { requestId, timeoutMs: REPORT_TIMEOUT_MS });
+  async report(@Body() body: SimulateProviderCallBody, @RequestId() requestId: string): Promise<SimulatedCallAccepted> {
+    const now = new Date();
+    const startedAt = simulatedCallStartedAt(body, now).toISOString();
+    // A report that says when its call started is judged then (a late report of a call taken before a release is
+    // the old owner's, ADR 0020); one that does not is judged now: a number released a moment ago takes no report.
+    const at = body.started_at !== undefined ? startedAt : now.toISOString();
+    const standing = await this.rpc.request(ServiceNumberRpc, { phone_number: body.to, at }, { requestId });
+    if (!standing.in_service) {
+      throw new ServiceError(
+        'number_not_in_service',
+        standing.reason === 'released'
+          ? `to ${body.to} was released before ${at}; no call can be reported to it.`
+          : `to ${body.to} is not a Switchboard number; no call can be reported to it.`,
+      );
+    }
+    return this.rpc.request(SimulatedProviderRpc.reportCall, { ...body, started_at: startedAt }, { requestId, timeoutMs: REPORT_TIMEOUT_MS });
   }
 }

@@ -2,17 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   AccountsRpc,
+  BillingRpc,
+  ServiceError,
+  type AccountBalance,
   type AccountView,
   type BalanceView,
   type CreateAccountBody,
   type CreditAccountCommand,
   type GetAccountQuery,
+  type GetBalanceQuery,
   type UpdateAccountCommand,
 } from '@switchboard/contracts';
 import { RpcHandler, type RpcContext } from '@switchboard/messaging';
 import { AccountsService } from './accounts.service';
 
-/** Operator requests about accounts, forwarded by the gateway. */
+/** Requests about accounts, forwarded by the gateway: the operator's, and an account's own balance. */
 @Injectable()
 export class AccountsNatsController {
   constructor(private readonly accounts: AccountsService) {}
@@ -30,6 +34,13 @@ export class AccountsNatsController {
   @RpcHandler(AccountsRpc.update)
   update(request: UpdateAccountCommand, ctx: RpcContext): Promise<AccountView> {
     return this.accounts.update(request, { correlationId: ctx.requestId ?? randomUUID() });
+  }
+
+  /** The account's own balance (`GET /balance`), forwarded by the gateway with the caller's account. */
+  @RpcHandler(BillingRpc.balance)
+  balance(_request: GetBalanceQuery, ctx: RpcContext): Promise<AccountBalance> {
+    if (!ctx.accountId) throw new ServiceError('unauthorized', 'This request needs an authenticated account.');
+    return this.accounts.balance(ctx.accountId);
   }
 
   @RpcHandler(AccountsRpc.credit)

@@ -3,23 +3,26 @@ import { Injectable } from '@nestjs/common';
 import {
   DEFAULT_NUMBER_LIMIT,
   ServiceError,
+  type AccountBalance,
   type AccountView,
   type BalanceView,
   type CreateAccountBody,
   type CreditAccountCommand,
+  type Tier,
   type UpdateAccountCommand,
 } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
+import { allowancePeriod } from '../billing/billing-periods';
 import { OverdueSettlement } from '../billing/overdue-settlement';
 import { LedgerRepository } from '../ledger/ledger.repository';
-import { centsToMillicents, millicentsToCents, toSafeNumber } from '../money/money';
+import { TIER_TERMS, centsToMillicents, millicentsToCents, toSafeNumber } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from '../talk-time/allowance';
 import { newAccountId } from './account-id';
 import { AccountsRepository, type AccountChanges, type AccountRecord } from './accounts.repository';
 
-/** Operator requests about accounts and their money (operator contract). */
+/** Requests about accounts and their money: the operator's (operator contract) and the account's balance. */
 @Injectable()
 export class AccountsService {
   constructor(
@@ -53,6 +56,27 @@ export class AccountsService {
     const account = await this.accounts.find(accountId);
     if (!account) throw notFound();
     return toView(account);
+  }
+
+  /**
+   * `GET /balance`, the account's own: its balance, tier and the talk time of the current allowance period (the
+   * calendar month in UTC, docs/adr/0013-talk-time-allowance.md). Minutes used are whole minutes rounded down, so
+   * `minutes_used` reaches `minutes_included` exactly when the allowance is used up.
+   */
+  async balance(accountId: string, now: Date = new Date()): Promise<AccountBalance> {
+    const account = await this.accounts.find(accountId);
+    if (!account) throw new ServiceError('unauthorized', 'The account of this key no longer exists.');
+    const period = allowancePeriod(now);
+    const seconds = await this.allowance.usage(this.prisma, accountId, period);
+    const tier = account.tier as Tier;
+    return {
+      balance_cents: toSafeNumber(millicentsToCents(account.balance_millicents)),
+      tier,
+      period,
+      minutes_used: toSafeNumber(seconds / 60n),
+      seconds_used: toSafeNumber(seconds),
+      minutes_included: TIER_TERMS[tier].monthlyMinutes,
+    };
   }
 
   /** Tier, number limit and auto-top-up. A new tier re-judges this month's talk-time allowance at once. */

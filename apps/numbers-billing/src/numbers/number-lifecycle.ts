@@ -45,6 +45,19 @@ export class NumberLifecycle {
     return updated;
   }
 
+  /** New details set by the account (`PATCH /numbers/{id}`): a new version, published as `number.updated`. */
+  async changeDetails(
+    tx: Tx,
+    number: NumberRecord,
+    account: AccountAnswering,
+    changes: Partial<Pick<NumberRecord, 'webhook_url' | 'business_phone'>>,
+    cause: EventCause,
+  ): Promise<NumberRecord> {
+    const updated = await this.numbers.update(tx, number.id, changes);
+    await this.publish(tx, NumberUpdatedEvent, updated, account, cause);
+    return updated;
+  }
+
   /** Whether the agent answers changed for the account's active numbers (allowance used up or renewed). */
   async answeringChanged(tx: Tx, accountId: string, account: AccountAnswering, cause: EventCause): Promise<number> {
     const active = await this.numbers.lockAccountNumbers(tx, accountId, ['active']);

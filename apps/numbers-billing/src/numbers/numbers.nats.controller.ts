@@ -1,21 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import {
   NumbersRpc,
+  ServiceNumberRpc,
   WebhookTargetRpc,
+  type GetNumberQuery,
   type GetWebhookTargetQuery,
   type ListNumbersQuery,
   type NumberCreated,
   type NumberList,
   type NumberReleased,
   type ProvisionNumberCommand,
+  type NumberView,
   type ReleaseNumberCommand,
+  type ServiceNumberQuery,
+  type ServiceNumberStanding,
+  type UpdateNumberCommand,
   type WebhookTarget,
 } from '@switchboard/contracts';
 import { RpcHandler, type RpcContext } from '@switchboard/messaging';
 import { NumbersService } from './numbers.service';
 import { ProvisioningService } from './provisioning.service';
 
-/** Account-scoped number requests forwarded by the gateway, and the dispatcher's internal webhook-target query. */
+/**
+ * Account-scoped number requests forwarded by the gateway, the dispatcher's internal webhook-target query and the
+ * gateway's internal service-number query (simulated provider).
+ */
 @Injectable()
 export class NumbersNatsController {
   constructor(
@@ -36,6 +45,21 @@ export class NumbersNatsController {
   @RpcHandler(NumbersRpc.release)
   release(request: ReleaseNumberCommand, ctx: RpcContext): Promise<NumberReleased> {
     return this.numbers.release(request.id, ctx);
+  }
+
+  @RpcHandler(NumbersRpc.get)
+  get(request: GetNumberQuery, ctx: RpcContext): Promise<NumberView> {
+    return this.numbers.get(request.id, ctx.accountId);
+  }
+
+  @RpcHandler(NumbersRpc.update)
+  update(request: UpdateNumberCommand, ctx: RpcContext): Promise<NumberView> {
+    return this.numbers.update(request, ctx);
+  }
+
+  @RpcHandler(ServiceNumberRpc)
+  serviceNumber(request: ServiceNumberQuery): Promise<ServiceNumberStanding> {
+    return this.numbers.serviceNumber(request.phone_number, new Date(request.at));
   }
 
   @RpcHandler(WebhookTargetRpc)

@@ -76,7 +76,11 @@ export class NumbersRepository {
     );
   }
 
-  async update(tx: Tx, id: bigint, changes: Partial<Pick<NumberRecord, 'status' | 'periods_charged' | 'next_charge_at' | 'past_due_since' | 'released_at'>>): Promise<NumberRecord> {
+  async update(
+    tx: Tx,
+    id: bigint,
+    changes: Partial<Pick<NumberRecord, 'status' | 'periods_charged' | 'next_charge_at' | 'past_due_since' | 'released_at' | 'webhook_url' | 'business_phone'>>,
+  ): Promise<NumberRecord> {
     return tx.phoneNumber.update({ where: { id }, data: { ...changes, version: { increment: 1n } } });
   }
 
@@ -88,6 +92,19 @@ export class NumbersRepository {
   /** A new version without other changes (the published state changed through the account, e.g. answering). */
   async bumpVersion(tx: Tx, id: bigint): Promise<NumberRecord> {
     return tx.phoneNumber.update({ where: { id }, data: { version: { increment: 1n } } });
+  }
+
+  /** One of the account's numbers as the list shows it; null for an unknown id and another account's alike. */
+  findOwned(accountId: string, id: bigint): Promise<NumberListRow | null> {
+    return this.prisma.phoneNumber.findFirst({
+      where: { id, account_id: accountId },
+      select: { id: true, phone_number: true, business_phone: true, status: true, webhook_url: true, created_at: true },
+    });
+  }
+
+  /** Every number that ever had this phone number (a released one may be sold again), with when it was released. */
+  tenuresOf(phoneNumber: string): Promise<Pick<NumberRecord, 'status' | 'released_at'>[]> {
+    return this.prisma.phoneNumber.findMany({ where: { phone_number: phoneNumber }, select: { status: true, released_at: true } });
   }
 
   /** Where a number's events go: the columns the webhook target needs, for every delivery. */
@@ -141,6 +158,16 @@ export class NumbersRepository {
   /** Numbers whose secret is sealed with another key than `keyId` (to be sealed again after a rotation). */
   findSealedWithOtherKey(keyId: string, take: number): Promise<NumberRecord[]> {
     return this.prisma.phoneNumber.findMany({ where: { webhook_secret_key_id: { not: keyId } }, take, orderBy: { id: 'asc' } });
+  }
+
+  /** Numbers not released that have a webhook, by id after `afterId`: the start-up normalisation walks them. */
+  findWithWebhookAfter(afterId: bigint, take: number): Promise<{ id: bigint; webhook_url: string | null }[]> {
+    return this.prisma.phoneNumber.findMany({
+      where: { id: { gt: afterId }, webhook_url: { not: null }, status: { not: 'released' } },
+      select: { id: true, webhook_url: true },
+      orderBy: { id: 'asc' },
+      take,
+    });
   }
 
   /** Released numbers the provider has not yet confirmed releasing. */

@@ -6,6 +6,9 @@ import {
   type ListNumbersQuery,
   type NumberList,
   type NumberReleased,
+  type NumberView,
+  type ServiceNumberStanding,
+  type UpdateNumberCommand,
   type WebhookTarget,
 } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
@@ -21,6 +24,7 @@ import { NumberLifecycle } from './number-lifecycle';
 import { secretContext, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository, statusRank } from './numbers.repository';
 import { requireAccount } from './provisioning.service';
+import { WebhookUrlPolicy, normalizeWebhookUrl } from './webhook-url';
 
 @Injectable()
 export class NumbersService implements OnApplicationBootstrap {
@@ -33,6 +37,7 @@ export class NumbersService implements OnApplicationBootstrap {
     private readonly lifecycle: NumberLifecycle,
     private readonly outbox: NumbersOutbox,
     private readonly secrets: SecretBox,
+    private readonly webhookUrls: WebhookUrlPolicy,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
     @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
   ) {
@@ -42,6 +47,8 @@ export class NumbersService implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     // After a key rotation, secrets sealed with an older key are sealed again with the current one.
     void this.resealStaleSecrets().catch((err) => this.logger.error({ err }, 're-sealing webhook secrets failed'));
+    // Webhook URLs stored before they were normalised are normalised once (ADR 0057); SQL cannot run WHATWG's parser.
+    void this.normalizeStoredWebhookUrls().catch((err) => this.logger.error({ err }, 'normalising stored webhook URLs failed'));
   }
 
   /** `GET /numbers`: active first, then past_due, then released; newest first within each; cursor pages. */
@@ -60,6 +67,58 @@ export class NumbersService implements OnApplicationBootstrap {
   }
 
   /**
+   * `GET /numbers/{id}`: the number as the list shows it, whatever its status (a released number too, as in the
+   * list). Another account's number is answered as unknown (docs/adr/0057-self-service-reads-and-updates.md).
+   */
+  async get(id: string, accountId: string | undefined): Promise<NumberView> {
+    const account = requireAccount({ accountId, requestId: undefined });
+    const numberId = parseNumberId(id);
+    const number = await this.numbers.findOwned(account, numberId);
+    if (!number) throw numberNotFound(numberId);
+    return toNumberView(number);
+  }
+
+  /**
+   * `PATCH /numbers/{id}`: a new `webhook_url` (checked and normalised as at creation; null removes it) and/or
+   * `business_phone`. A change is a new version published as `number.updated`; the same values again change
+   * nothing. A released number is final: 409 `number_released`.
+   */
+  async update(command: UpdateNumberCommand, ctx: { accountId: string | undefined; requestId: string | undefined }): Promise<NumberView> {
+    const accountId = requireAccount(ctx);
+    const numberId = parseNumberId(command.id);
+    if (command.webhook_url === undefined && command.business_phone === undefined) {
+      throw new ServiceError('invalid_request', 'The body must set at least one of webhook_url and business_phone.');
+    }
+    // Checked before any lock is taken: the check may resolve a host name.
+    const webhookUrl = typeof command.webhook_url === 'string' ? await this.webhookUrls.accept(command.webhook_url) : command.webhook_url;
+    const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
+    const updated = await this.prisma.$transaction(async (tx) => {
+      const number = await this.numbers.lockOwned(tx, accountId, numberId);
+      if (!number) throw numberNotFound(numberId);
+      if (number.status === 'released') throw new ServiceError('number_released', `${formatNumberId(numberId)} is released; a released number cannot be changed.`);
+      const changes: { webhook_url?: string | null; business_phone?: string } = {};
+      if (webhookUrl !== undefined && webhookUrl !== number.webhook_url) changes.webhook_url = webhookUrl;
+      if (command.business_phone !== undefined && command.business_phone !== number.business_phone) changes.business_phone = command.business_phone;
+      if (Object.keys(changes).length === 0) return { number, changed: false };
+      const account = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { allowance_exhausted_period: true } });
+      return { number: await this.lifecycle.changeDetails(tx, number, account, changes, cause), changed: true };
+    });
+    if (updated.changed) this.outbox.kick();
+    return toNumberView(updated.number);
+  }
+
+  /**
+   * Internal: whether `phoneNumber` was one of ours when a call started at `at`: a number with it that is not
+   * released (active or past_due, whenever it was provisioned), or one released after `at` (a call reported late).
+   */
+  async serviceNumber(phoneNumber: string, at: Date): Promise<ServiceNumberStanding> {
+    const tenures = await this.numbers.tenuresOf(phoneNumber);
+    if (tenures.length === 0) return { phone_number: phoneNumber, in_service: false, reason: 'unknown' };
+    const inService = tenures.some((n) => n.status !== 'released' || (n.released_at !== null && n.released_at.getTime() > at.getTime()));
+    return { phone_number: phoneNumber, in_service: inService, reason: inService ? null : 'released' };
+  }
+
+  /**
    * `DELETE /numbers/{id}`: final; billing stops, nothing is refunded, the provider gets the number back. Releasing
    * a number already released answers `{ released: true }` again (the request is safe to retry).
    */
@@ -74,7 +133,7 @@ export class NumbersService implements OnApplicationBootstrap {
       const account = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { allowance_exhausted_period: true } });
       return { number: await this.lifecycle.release(tx, number, account, new Date(), cause), now: true };
     });
-    if (!outcome) throw new ServiceError('not_found', `No number ${formatNumberId(numberId)} on this account.`);
+    if (!outcome) throw numberNotFound(numberId);
     if (outcome.now) {
       this.outbox.kick();
       await this.releaseAtProvider(outcome.number);
@@ -111,6 +170,46 @@ export class NumbersService implements OnApplicationBootstrap {
     return { number_id: formatNumberId(number.id), webhook_url: number.webhook_url, webhook_secret: secret };
   }
 
+  /**
+   * Stores every webhook URL of a number not released in its normalised form (`normalizeWebhookUrl`), as a change
+   * published with `number.updated`. A URL changed meanwhile by its account is left to that change; one the
+   * parser refuses is left as it is and logged (its deliveries fail the egress check at send time). Returns how
+   * many were changed; a second run changes none.
+   */
+  async normalizeStoredWebhookUrls(): Promise<number> {
+    let changed = 0;
+    let after = 0n;
+    for (;;) {
+      const batch = await this.numbers.findWithWebhookAfter(after, 500);
+      for (const row of batch) {
+        const stored = row.webhook_url!;
+        let normalised: string;
+        try {
+          normalised = normalizeWebhookUrl(stored);
+        } catch {
+          this.logger.warn({ number_id: formatNumberId(row.id) }, 'stored webhook_url cannot be normalised; left as it is');
+          continue;
+        }
+        if (normalised === stored) continue;
+        const done = await this.prisma.$transaction(async (tx) => {
+          const number = await this.numbers.lock(tx, row.id);
+          if (!number || number.status === 'released' || number.webhook_url !== stored) return false;
+          const account = await tx.account.findUniqueOrThrow({ where: { id: number.account_id }, select: { allowance_exhausted_period: true } });
+          await this.lifecycle.changeDetails(tx, number, account, { webhook_url: normalised }, { correlationId: randomUUID() });
+          return true;
+        });
+        if (done) changed += 1;
+      }
+      if (batch.length < 500) break;
+      after = batch[batch.length - 1].id;
+    }
+    if (changed > 0) {
+      this.outbox.kick();
+      this.logger.info({ count: changed }, 'stored webhook URLs normalised');
+    }
+    return changed;
+  }
+
   async resealStaleSecrets(): Promise<number> {
     let total = 0;
     for (;;) {
@@ -127,6 +226,10 @@ export class NumbersService implements OnApplicationBootstrap {
     if (total > 0) this.logger.info({ count: total }, 'webhook secrets sealed again with the current key');
     return total;
   }
+}
+
+function numberNotFound(id: bigint): ServiceError {
+  return new ServiceError('not_found', `No number ${formatNumberId(id)} on this account.`);
 }
 
 function parseCursor(value: string): bigint {

@@ -1,20 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  IDEMPOTENCY_KEY_RETENTION_MS,
   NumberProvisionedEvent,
   ServiceError,
   areaCodeOf,
   type NumberCreated,
   type ProvisionNumberCommand,
 } from '@switchboard/contracts';
-import { EgressRefusedError, checkWebhookUrl } from '@switchboard/egress';
 import type { EventCause, RpcContext } from '@switchboard/messaging';
 import type { Logger } from 'pino';
 import { AutoTopUpService } from '../billing/auto-top-up.service';
 import { periodStart } from '../billing/billing-periods';
 import { monthReference } from '../billing/monthly-charges';
-import type { NumbersBillingConfig } from '../config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
 import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { NUMBER_MONTHLY_PRICE_MILLICENTS } from '../money/money';
@@ -26,6 +25,7 @@ import { NumberLifecycle } from './number-lifecycle';
 import { NumberOrdersRepository, isLeaseLive, type OrderRecord, type ProvisioningStanding } from './number-orders.repository';
 import { secretContext, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository } from './numbers.repository';
+import { WebhookUrlPolicy } from './webhook-url';
 
 export const VELOCITY_LIMIT = 3;
 export const VELOCITY_WINDOW_MS = 3_600_000;
@@ -52,8 +52,8 @@ export class ProvisioningService {
     private readonly outbox: NumbersOutbox,
     private readonly secrets: SecretBox,
     private readonly autoTopUp: AutoTopUpService,
+    private readonly webhookUrls: WebhookUrlPolicy,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
-    @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
     @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -61,9 +61,10 @@ export class ProvisioningService {
     const accountId = requireAccount(ctx);
     const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
     const areaCode = command.area_code ?? areaCodeOf(command.business_phone);
-    if (command.webhook_url !== undefined) await this.checkWebhookUrl(command.webhook_url);
+    // Stored normalised (ADR 0057); the Idempotency-Key stays bound to the body as sent.
+    const webhookUrl = command.webhook_url !== undefined ? await this.webhookUrls.accept(command.webhook_url) : null;
 
-    const begin = await this.begin(accountId, command, areaCode);
+    const begin = await this.begin(accountId, command, areaCode, webhookUrl);
     if (begin.kind === 'replay') return this.replay(begin.numberId);
     const { order } = begin;
 
@@ -85,21 +86,7 @@ export class ProvisioningService {
     return { ...toNumberView(created.number), webhook_secret: created.secret };
   }
 
-  /**
-   * 400 `invalid_request` naming `webhook_url` unless it is https and not private (ADR 0019): a private IP
-   * literal or a name resolving to a private address is refused; a name that does not resolve yet is accepted,
-   * since every delivery checks again.
-   */
-  private async checkWebhookUrl(url: string): Promise<void> {
-    try {
-      await checkWebhookUrl(url, this.config.egress);
-    } catch (error) {
-      if (error instanceof EgressRefusedError) throw new ServiceError('invalid_request', `webhook_url is not allowed: ${error.message}`);
-      throw error;
-    }
-  }
-
-  private async begin(accountId: string, command: ProvisionNumberCommand, areaCode: string): Promise<Begin> {
+  private async begin(accountId: string, command: ProvisionNumberCommand, areaCode: string, webhookUrl: string | null): Promise<Begin> {
     const now = new Date();
     const velocitySince = new Date(now.getTime() - VELOCITY_WINDOW_MS);
     const fingerprint = fingerprintOf(command);
@@ -165,7 +152,7 @@ export class ProvisioningService {
         fingerprint,
         business_phone: command.business_phone,
         area_code: areaCode,
-        webhook_url: command.webhook_url ?? null,
+        webhook_url: webhookUrl,
         hold_millicents: NUMBER_MONTHLY_PRICE_MILLICENTS,
       };
       await this.orders.create(tx, fresh, now);
@@ -218,10 +205,20 @@ export class ProvisioningService {
     }, LOCKING_TX);
   }
 
-  /** The first answer again, for a retry with the same Idempotency-Key: nothing is bought or charged. */
+  /**
+   * The first answer again, for a retry with the same Idempotency-Key: nothing is bought or charged. Only within
+   * 24 hours of the purchase, as the gateway keeps answers: the secret is not handed out again for ever to whoever
+   * holds an old key (docs/adr/0056-idempotency-on-every-write.md).
+   */
   private async replay(numberId: bigint): Promise<NumberCreated> {
     const number = await this.numbers.find(numberId);
     if (!number) throw new Error(`order refers to a missing number ${numberId}`);
+    if (number.created_at.getTime() <= Date.now() - IDEMPOTENCY_KEY_RETENTION_MS) {
+      throw new ServiceError(
+        'idempotency_key_expired',
+        `This Idempotency-Key provisioned ${formatNumberId(number.id)} more than 24 hours ago; its answer, with the webhook secret, is no longer returned. Use a new key for a new number.`,
+      );
+    }
     const secret = this.secrets.open({ keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext }, secretContext(number.id));
     return { ...toNumberView(number), webhook_secret: secret };
   }

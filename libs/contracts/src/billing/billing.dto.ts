@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
+import { TIERS, type Tier } from '../accounts/account.dto';
 import { ACCOUNT_ID_PATTERN } from '../common/validation';
 
 /** Money in the ledger is integer millicents: 1 cent = 1000 millicents (docs/adr/0010-ledger-and-millicents.md). */
@@ -60,4 +61,18 @@ export class PaymentFaultsBody {
 
 export class PaymentFaultsView {
   @ApiProperty() charge_failures: number;
+}
+
+/** `GET /balance`: the caller's own account travels in the request's headers; the body is empty. */
+export class GetBalanceQuery {}
+
+/** `GET /balance` answer: the prepaid balance, the tier and this month's talk time (docs/adr/0057-self-service-reads-and-updates.md). */
+export class AccountBalance {
+  @ApiProperty({ example: 4250, description: 'The prepaid balance in whole cents, rounded down.' }) balance_cents: number;
+  @ApiProperty({ enum: TIERS }) tier: Tier;
+  @ApiProperty({ example: '2026-11', description: 'The talk-time period: the calendar month (UTC) the minutes count toward.' }) period: string;
+  @ApiProperty({ example: 37, description: 'Whole minutes of talk time used this period (rounded down).' }) minutes_used: number;
+  @ApiProperty({ example: 2220, description: 'Talk time used this period, exact (billed by the second).' }) seconds_used: number;
+  @ApiProperty({ example: 200, nullable: true, type: Number, description: "The tier's minutes a month; null for unlimited." })
+  minutes_included: number | null;
 }

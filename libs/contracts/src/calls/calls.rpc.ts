@@ -1,11 +1,12 @@
 import { defineRpc } from '../messaging/rpc';
-import { CallIdParam, CallList, ListCallsQuery, TranscriptView } from './call.dto';
+import { CallIdParam, CallList, CallView, ListCallsQuery, TranscriptView } from './call.dto';
 import { SimulateProviderCallBody, SimulatedCallAccepted } from './provider-call.dto';
 import { GetRecordingQuery, ReadRecordingQuery, type RecordingChunk, type RecordingInfo } from './recording.dto';
 
 /** Account-scoped: the account travels in the `sb-account-id` header, set by the gateway. */
 export const CallsRpc = {
   list: defineRpc<ListCallsQuery, CallList>('calls.v1.list', ListCallsQuery),
+  get: defineRpc<CallIdParam, CallView>('calls.v1.get', CallIdParam),
   transcript: defineRpc<CallIdParam, TranscriptView>('calls.v1.transcript.get', CallIdParam),
   recording: defineRpc<GetRecordingQuery, RecordingInfo>('calls.v1.recording.get', GetRecordingQuery),
   readRecording: defineRpc<ReadRecordingQuery, RecordingChunk>('calls.v1.recording.read', ReadRecordingQuery),

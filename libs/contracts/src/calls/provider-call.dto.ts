@@ -75,7 +75,7 @@ export class SimulateProviderCallBody {
   @MaxLength(MAX_CALL_LABEL_LENGTH)
   status?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the call started. Default: the moment of the report.' })
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the call started. Default: the moment of the report less duration_sec.' })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'started_at must be an ISO 8601 date-time' })
   started_at?: string;
@@ -96,4 +96,12 @@ export class SimulateProviderCallBody {
 
 export class SimulatedCallAccepted {
   @ApiProperty({ example: 'CA0f6c2b0e3d9a4c1b8e7f6a5d4c3b2a19' }) call_sid: string;
+}
+
+/**
+ * When a simulated call started: `started_at` as sent, else the report's moment less the call's duration (a
+ * completed call is reported when it ends). The gateway's route and the simulated provider use this one rule.
+ */
+export function simulatedCallStartedAt(body: Pick<SimulateProviderCallBody, 'started_at' | 'duration_sec'>, reportedAt: Date): Date {
+  return body.started_at !== undefined ? new Date(body.started_at) : new Date(reportedAt.getTime() - body.duration_sec * 1000);
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
-import { IsUsAreaCode, IsUsE164 } from '../common/phone';
+import { IsE164, IsUsAreaCode, IsUsE164 } from '../common/phone';
 
 export const NUMBER_STATUSES = ['active', 'past_due', 'released'] as const;
 export type NumberStatus = (typeof NUMBER_STATUSES)[number];
@@ -39,7 +39,7 @@ export class NumberView {
   @ApiProperty({ example: '+14155550100' }) phone_number: string;
   @ApiProperty({ example: '+14155550123' }) business_phone: string;
   @ApiProperty({ enum: NUMBER_STATUSES }) status: NumberStatus;
-  @ApiProperty({ format: 'uri', nullable: true, description: 'Null when no webhook is set.' }) webhook_url: string | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true, description: 'Null when no webhook is set.' }) webhook_url: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
@@ -57,6 +57,13 @@ export class ListNumbersQuery extends CursorPageQuery {}
 
 /** The `Idempotency-Key` header: 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * How long an `Idempotency-Key` answers its first result (24 hours, as Stripe's do): the gateway keeps answers that
+ * long, and numbers-billing returns a number's `webhook_secret` to a retry only within it
+ * (docs/adr/0056-idempotency-on-every-write.md).
+ */
+export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 3600 * 1000;
 
 /**
  * What the gateway sends numbers-billing: the body, plus the caller's `Idempotency-Key` when one was sent. A
@@ -78,4 +85,69 @@ export class ReleaseNumberCommand {
 
 export class NumberReleased {
   @ApiProperty() released: boolean;
+}
+
+/** `num_<n>` or `<n>`: the path parameter of the routes on one number (spec part 4: both forms appear). */
+export const NUMBER_ID_PARAM_PATTERN = /^(num_)?[1-9]\d{0,17}$/;
+
+/** `GET /numbers/{id}` and `PATCH /numbers/{id}` path parameter. */
+export class NumberIdParam {
+  @IsString()
+  @Matches(NUMBER_ID_PARAM_PATTERN, { message: 'id must be a number id (num_<n> or <n>)' })
+  id: string;
+}
+
+export class GetNumberQuery extends NumberIdParam {}
+
+/**
+ * `PATCH /numbers/{id}` body: at least one field (an empty body is 400). `webhook_url` follows the rules of
+ * creation and `null` removes the webhook; `business_phone` is an E.164 US number, as at creation.
+ */
+export class NumberUpdate {
+  @ApiPropertyOptional({
+    type: String,
+    example: 'https://example.com/hooks/switchboard',
+    format: 'uri',
+    nullable: true,
+    description: 'Public HTTPS endpoint for call events, checked as at creation and stored normalised; null removes the webhook.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_URL_LENGTH)
+  @IsUrl(
+    { protocols: ['https'], require_protocol: true, require_tld: false, allow_underscores: true },
+    { message: 'webhook_url must be an absolute https:// URL' },
+  )
+  webhook_url?: string | null;
+
+  @ApiPropertyOptional({ example: '+14155550123', description: 'E.164 US number the agent answers for.' })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsUsE164()
+  business_phone?: string;
+}
+
+export class UpdateNumberCommand extends NumberUpdate {
+  @IsString()
+  @Matches(NUMBER_ID_PARAM_PATTERN, { message: 'id must be a number id (num_<n> or <n>)' })
+  id: string;
+}
+
+/**
+ * Internal (gateway's simulated-provider route): whether a phone number was one of ours, in service, when a call
+ * started. Answered by numbers-billing, which owns numbers.
+ */
+export class ServiceNumberQuery {
+  @IsE164()
+  phone_number: string;
+
+  @IsISO8601({ strict: true }, { message: 'at must be an ISO 8601 date-time' })
+  at: string;
+}
+
+export interface ServiceNumberStanding {
+  phone_number: string;
+  /** True when a number with this phone number was not yet released at `at` (active, past_due, or released later). */
+  in_service: boolean;
+  /** Why not, when not: no number ever had it, or every number that had it was released before `at`. */
+  reason: 'unknown' | 'released' | null;
 }

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "numbers_phone_number_idx" ON "numbers"("phone_number");
