@@ -8,6 +8,7 @@ import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
+import { installWhatIsMissing } from './install-missing.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const SERVICES = ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher', 'gateway'];
@@ -141,11 +142,7 @@ async function stop(code = 0) {
 process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
-// `npm install` (not `npm ci`) installs the locked versions; see .ci/run for why `npm ci` cannot be used here.
-if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) run('npm', ['install', '--no-audit', '--no-fund'], 'installing dependencies');
-if (SERVICES.some((s) => !existsSync(join(root, 'apps', s, 'src', 'generated', 'prisma')))) {
-  run(process.execPath, [join(root, 'tools', 'prisma', 'generate.mjs')], 'generating database clients');
-}
+if (!installWhatIsMissing({ root, say, env })) process.exit(1);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], 'building');
 mkdirSync(env.DATA_DIR, { recursive: true });
 await ensureNats();

@@ -4,6 +4,7 @@
 //   2. lint, including the module-boundary rules
 //   3. migrations: each app's schema.prisma matches its committed migrations; deploy/ manifests are valid
 //   4. Jest: unit, integration (real PostgreSQL and NATS) and end-to-end (the system booted, over HTTP)
+// First it installs what is missing, as `npm start` does (install-missing.mjs), so it works on a fresh clone.
 // PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and NATS with JetStream
 // (NATS_URL, default nats://127.0.0.1:4222) must answer; .ci/run starts them where they do not.
 // Extra arguments go to Jest (e.g. `npm test -- test/e2e/gateway.e2e-spec.ts`).
@@ -11,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { installWhatIsMissing } from './install-missing.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -20,13 +22,13 @@ function step(title, command, args) {
   console.log(`\n=== ${title}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
+  // A command that could not even start (a missing binary) says so, rather than a bare FAILED.
+  if (result.error) console.log(`=== ${title}: could not run ${command}: ${result.error.message}`);
   console.log(`=== ${title}: ${result.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return result.status === 0;
 }
 
-if (!existsSync(join(root, 'apps', 'gateway', 'src', 'generated', 'prisma'))) {
-  step('generate database clients', process.execPath, [join(root, 'tools', 'prisma', 'generate.mjs')]);
-}
+if (!installWhatIsMissing({ root, say: (message) => console.log(`[npm test] ${message}`) })) process.exit(1);
 
 let ok = true;
 if (jestArgs.length === 0) {
