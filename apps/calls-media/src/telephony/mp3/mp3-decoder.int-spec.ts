@@ -6,19 +6,17 @@ import { encodeBeepMp3 } from './mp3-encoder';
 
 /**
  * The simulated recordings checked by a real decoder (FFmpeg's). Install it with `apt-get install ffmpeg`; without
- * it these tests are skipped, saying so.
+ * it these tests are skipped, and the title says why, which `npm test` prints in its summary (tools/dev/skipped-tests.mjs).
  */
 function has(tool: string): boolean {
   return spawnSync(tool, ['-version'], { stdio: 'ignore' }).status === 0;
 }
 
 const decoderPresent = has('ffprobe') && has('ffmpeg');
-if (!decoderPresent) {
-  console.warn('mp3-decoder.int-spec: ffprobe/ffmpeg not found; the decoder check of simulated recordings is SKIPPED (apt-get install ffmpeg)');
-}
 const describeWithDecoder = decoderPresent ? describe : describe.skip;
+const skipReason = decoderPresent ? '' : ' (skipped: ffprobe/ffmpeg not installed; apt-get install ffmpeg)';
 
-describeWithDecoder('a simulated recording, as FFmpeg decodes it', () => {
+describeWithDecoder(`a simulated recording, as FFmpeg decodes it${skipReason}`, () => {
   let dir: string;
   let file: string;
 
