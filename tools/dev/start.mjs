@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
 import { installWhatIsMissing } from './install-missing.mjs';
+import { removeRunFile, runFileContents, runFilePath, writeRunFile } from './run-file.mjs';
 import { Supervisor } from './supervisor.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -131,10 +132,14 @@ await ensureNats();
 // A service that dies is restarted with backoff while the others keep running (supervisor.mjs, ADR 0061).
 supervisor = new Supervisor({ services: serviceProcesses(), say });
 supervisor.start();
+// The operator CLI in another terminal finds the system through this file (run-file.mjs); it goes when npm start does.
+const runFile = runFilePath(env, root);
+writeRunFile(runFile, runFileContents(env));
+process.once('exit', () => removeRunFile(runFile));
 if (await waitUntilReady()) {
   say(`ready. Public API http://127.0.0.1:${env.PORT}/v1 (reference: /docs), operator API http://127.0.0.1:${env.ADMIN_PORT}/admin`);
   if (!process.env.ADMIN_TOKEN) say(`operator token: in ${join(env.DATA_DIR, 'admin-token')} (npm run admin reads it)`);
-  say('try: npm run admin -- accounts create --name "Acme" --balance 5000; Ctrl-C stops everything.');
+  say(`try, in another terminal here: npm run -s admin -- accounts create --name "Acme" --balance 5000 (it finds this system through ${runFile}); Ctrl-C stops everything.`);
 } else if (!stopping) {
   say('the system did not become ready in 2 minutes; see the logs above.');
 }
