@@ -22,10 +22,20 @@ export function skippedTests(report, root) {
   return skipped;
 }
 
-/** The lines npm test prints: one heading per file and reason, then the tests it covers. */
-export function describeSkipped(skipped) {
+/** Whether Jest's arguments filter tests by name (-t): Jest then reports every other test as skipped. */
+export function filtersByName(jestArgs) {
+  return jestArgs.some((arg) => arg === '-t' || arg === '--testNamePattern' || arg.startsWith('--testNamePattern=') || /^-t./.test(arg));
+}
+
+/**
+ * The lines npm test prints: one heading per file and reason, then the tests it covers. Under a name filter the
+ * tests that give no reason are the ones the filter left out: one line counts them instead of listing every file.
+ */
+export function describeSkipped(skipped, { nameFilter = false } = {}) {
   const groups = new Map();
+  const filteredOut = nameFilter ? skipped.filter((test) => test.reason === NO_REASON) : [];
   for (const test of skipped) {
+    if (filteredOut.includes(test)) continue;
     const key = `${test.file}\n${test.reason}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(test);
@@ -36,5 +46,6 @@ export function describeSkipped(skipped) {
     lines.push(`  ${tests[0].file} (${count}): ${tests[0].reason}`);
     for (const test of tests) lines.push(`    ${test.title}`);
   }
+  if (filteredOut.length > 0) lines.push(`  ${filteredOut.length === 1 ? '1 test' : `${filteredOut.length} tests`} left out by the name filter (-t)`);
   return lines;
 }

@@ -1,4 +1,4 @@
-import { describeSkipped, NO_REASON, skippedTests } from './skipped-tests.mjs';
+import { describeSkipped, filtersByName, NO_REASON, skippedTests } from './skipped-tests.mjs';
 
 const root = '/repo';
 const report = {
@@ -46,5 +46,20 @@ describe("npm test's list of skipped tests", () => {
       '  libs/signing/src/sign.spec.ts (1 test): a todo: not written yet',
       '    streams',
     ]);
+  });
+
+  it('counts, under a name filter (-t), the tests that give no reason in one line instead of listing them', () => {
+    expect(describeSkipped(skippedTests(report, root), { nameFilter: true })).toEqual([
+      '  apps/calls-media/src/telephony/mp3/mp3-decoder.int-spec.ts (2 tests): ffprobe/ffmpeg not installed (apt-get install ffmpeg)',
+      '    a simulated recording, as FFmpeg decodes it › is an MP3 stream',
+      '    a simulated recording, as FFmpeg decodes it › decodes without an error',
+      '  libs/signing/src/sign.spec.ts (1 test): the old key is gone',
+      '    signing › verifies with the old key',
+      '  libs/signing/src/sign.spec.ts (1 test): a todo: not written yet',
+      '    streams',
+      '  1 test left out by the name filter (-t)',
+    ]);
+    expect([['-t', 'signs'], ['-tsigns'], ['--testNamePattern=signs'], ['--testNamePattern', 'x']].map(filtersByName)).toEqual([true, true, true, true]);
+    expect([['libs/signing'], ['--testPathPattern', 'x'], []].map(filtersByName)).toEqual([false, false, false]);
   });
 });

@@ -14,7 +14,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { installWhatIsMissing } from './install-missing.mjs';
-import { describeSkipped, skippedTests } from './skipped-tests.mjs';
+import { describeSkipped, filtersByName, skippedTests } from './skipped-tests.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -47,7 +47,7 @@ if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   rmSync(report, { force: true });
   const skipped = skippedTests(results, root);
-  if (skipped.length > 0) console.log(`\nSkipped, and why:\n${describeSkipped(skipped).join('\n')}`);
+  if (skipped.length > 0) console.log(`\nSkipped, and why:\n${describeSkipped(skipped, { nameFilter: filtersByName(jestArgs) }).join('\n')}`);
   console.log(`\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped.length ? `, ${skipped.length} skipped` : ''}`);
   if (results.numTotalTests === 0) ok = false;
 }
