@@ -11,6 +11,9 @@ import { spawn } from 'node:child_process';
 
 export const DEFAULT_RESTART_POLICY = Object.freeze({ firstDelayMs: 1000, maxDelayMs: 30_000, stableAfterMs: 60_000, crashLoopAfter: 5 });
 
+/** How long an exited service's last output may take to arrive before its exit is handled without it. */
+const OUTPUT_AFTER_EXIT_MS = 1000;
+
 /** How long `stop()` waits for a service to exit after SIGTERM before it sends SIGKILL (they take up to 15 s). */
 export const DEFAULT_STOP_GRACE_MS = 20_000;
 
@@ -85,6 +88,7 @@ export class Supervisor {
     const child = spawn(service.command, service.args, { ...service.options, stdio: ['ignore', 'pipe', 'pipe'] });
     state.child = child;
     state.startedAt = Date.now();
+    state.exitedAt = undefined;
     const prefix = `${service.name.padEnd(this.prefixWidth)}| `;
     const flushes = [child.stdout, child.stderr].map((stream) => {
       let buffered = '';
@@ -106,15 +110,24 @@ export class Supervisor {
         resolve();
         this.#exited(service, state, error ? `could not start: ${error.message}` : signal ?? `exit ${code}`);
       };
-      // 'close' rather than 'exit': it comes after the child's output is read, so its last lines come first.
-      child.once('close', (code, signal) => onExit(code, signal));
+      // 'close' comes after the child's output is read, so its last lines are logged before its exit. A process the
+      // child left behind can hold the pipes open, though, and delay 'close' for ever: 'exit' bounds the wait.
+      let closeWait;
+      child.once('exit', (code, signal) => {
+        state.exitedAt = Date.now();
+        closeWait = setTimeout(() => onExit(code, signal), OUTPUT_AFTER_EXIT_MS);
+      });
+      child.once('close', (code, signal) => {
+        clearTimeout(closeWait);
+        onExit(code, signal);
+      });
       child.once('error', (error) => onExit(null, null, error));
     });
   }
 
   #exited(service, state, how) {
     if (this.stopping) return;
-    const ranMs = Date.now() - state.startedAt;
+    const ranMs = (state.exitedAt ?? Date.now()) - state.startedAt;
     const { crashes, delayMs, crashLoop } = nextRestart(this.policy, state.crashes, ranMs);
     state.crashes = crashes;
     if (crashLoop) {

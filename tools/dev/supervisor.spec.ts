@@ -131,4 +131,20 @@ describe('the supervisor of npm start, with stand-in services', () => {
     expect(crashes.slice(0, 3).every((line) => line.startsWith('crasher exited (exit 1)'))).toBe(true);
     expect(crashes[3]).toMatch(/^crasher is crash-looping: it exited 4 times in a row, each within 10 s of starting \(last: exit 1 after [\d.]+ s\); see its lines above\. Restarting it in 0\.08 s; Ctrl-C stops everything\.$/);
   });
+
+  it('restarts a service whose leftover child still holds its output open', async () => {
+    // The stand-in starts a grandchild that inherits its stdout and outlives it, then exits.
+    const leaver = standIn('leaver', "const g = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 8000)'], { stdio: 'inherit' }); console.log('grandchild ' + g.pid); setTimeout(() => process.exit(4), 100);");
+    make([leaver], { policy: { ...DEFAULT_RESTART_POLICY, firstDelayMs: 60_000 } }).start();
+    try {
+      await waitFor('the exit', () => said.length === 1, 4000);
+      // Within the bounded wait for its output, and timed to its exit, not to that wait's end.
+      expect(said[0]).toMatch(/^leaver exited \(exit 4\) after 0\.\d+ s; restarting it in 30 s/);
+    } finally {
+      for (const line of written) {
+        const grandchild = /grandchild (\d+)/.exec(line)?.[1];
+        if (grandchild) process.kill(Number(grandchild), 'SIGKILL');
+      }
+    }
+  });
 });
