@@ -18,8 +18,11 @@ function operatorRoutes(): string[] {
   const controllers = (AdminApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? []) as Type[];
   return controllers.flatMap((controller) => {
     const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
-    return Object.getOwnPropertyNames(controller.prototype)
-      .map((name) => controller.prototype[name])
+    // Handlers a controller inherits from a base class count too: walk the prototype chain.
+    const prototypes: object[] = [];
+    for (let p = controller.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) prototypes.push(p);
+    return prototypes
+      .flatMap((prototype) => Object.getOwnPropertyNames(prototype).map((name) => (prototype as Record<string, unknown>)[name]))
       .filter((handler) => typeof handler === 'function' && Reflect.hasMetadata(METHOD_METADATA, handler))
       .map((handler) => {
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string;
