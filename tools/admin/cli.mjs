@@ -2,114 +2,80 @@
 // The operator CLI: every route of the operator API (shared contract) from the command line.
 //   npm run admin -- accounts create --name "Acme" --balance 5000
 //   npm run admin -- keys create acct_... [--allow 203.0.113.0/24,2001:db8::/32]
-// It talks to ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT, port 3001) with ADMIN_TOKEN, or with the
-// development token `npm start` keeps in DATA_DIR/admin-token. Answers are printed as JSON; a 4xx/5xx exits 1.
+// It finds a system started by `npm start` in this checkout through the run file that npm start writes
+// (DATA_DIR/run.json, tools/dev/run-file.mjs): its operator API's address and the file holding the development
+// token. So a second terminal needs nothing exported. ADMIN_URL (or ADMIN_PORT) and ADMIN_TOKEN override it, for a
+// system started some other way. Answers are printed as JSON; a 4xx/5xx exits 1, a usage or connection error 2.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_DATA_DIR, isRunning, readRunFile, runFilePath } from '../dev/run-file.mjs';
+import { COMMANDS, OPTIONS, requestOf, usageOf, UsageError } from './commands.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
-
-const COMMANDS = {
-  'accounts create': { usage: '--name NAME [--balance CENTS] [--tier starter|growth|scale]', run: (a, o) => ['POST', '/admin/accounts', compact({ name: o.name, balance_cents: int(o.balance), tier: o.tier })] },
-  'accounts get': { usage: 'ACCOUNT_ID', run: ([id]) => ['GET', `/admin/accounts/${need(id, 'ACCOUNT_ID')}`] },
-  'accounts update': {
-    usage: 'ACCOUNT_ID [--tier T] [--number-limit N] [--top-up-threshold CENTS --top-up-amount CENTS | --no-top-up]',
-    run: ([id], o) => [
-      'PATCH',
-      `/admin/accounts/${need(id, 'ACCOUNT_ID')}`,
-      compact({
-        tier: o.tier,
-        number_limit: int(o['number-limit']),
-        auto_top_up: o['no-top-up'] ? null : o['top-up-amount'] ? { threshold_cents: int(o['top-up-threshold']) ?? 0, amount_cents: int(o['top-up-amount']) } : undefined,
-      }),
-    ],
-  },
-  'accounts credit': { usage: 'ACCOUNT_ID --amount CENTS', run: ([id], o) => ['POST', `/admin/accounts/${need(id, 'ACCOUNT_ID')}/credits`, { amount_cents: int(need(o.amount, '--amount')) }] },
-  'accounts ledger': { usage: 'ACCOUNT_ID', run: ([id]) => ['GET', `/admin/accounts/${need(id, 'ACCOUNT_ID')}/ledger`] },
-  'keys create': { usage: 'ACCOUNT_ID [--allow IP_OR_CIDR,...]', run: ([id], o) => ['POST', `/admin/accounts/${need(id, 'ACCOUNT_ID')}/api-keys`, o.allow ? { ip_allowlist: o.allow.split(',').map((s) => s.trim()) } : {}] },
-  'keys revoke': { usage: 'ACCOUNT_ID KEY_ID', run: ([id, key]) => ['DELETE', `/admin/accounts/${need(id, 'ACCOUNT_ID')}/api-keys/${need(key, 'KEY_ID')}`] },
-  'locations create': { usage: 'ACCOUNT_ID --name NAME [--no-lostfound]', run: ([id], o) => ['POST', `/admin/accounts/${need(id, 'ACCOUNT_ID')}/locations`, { name: need(o.name, '--name'), lostfound_enabled: !o['no-lostfound'] }] },
-  'provider stock': { usage: 'AREA_CODE --available N', run: ([area], o) => ['PUT', `/admin/provider/stock/${need(area, 'AREA_CODE')}`, { available: int(need(o.available, '--available')) }] },
-  'provider faults': { usage: '--provision-failures N', run: (_, o) => ['PUT', '/admin/provider/faults', { provision_failures: int(need(o['provision-failures'], '--provision-failures')) }] },
-  'provider call': {
-    usage: '--to E164 --caller E164 --duration SECONDS --outcome OUTCOME [--transcript JSON] [--recording]',
-    run: (_, o) => [
-      'POST',
-      '/admin/provider/calls',
-      compact({
-        to: need(o.to, '--to'),
-        caller: need(o.caller, '--caller'),
-        duration_sec: int(need(o.duration, '--duration')),
-        outcome: need(o.outcome, '--outcome'),
-        transcript: o.transcript ? JSON.parse(o.transcript) : undefined,
-        recording: o.recording ? true : undefined,
-      }),
-    ],
-  },
-  'billing run': { usage: '[--now ISO_DATE_TIME]', run: (_, o) => ['POST', '/admin/billing/run', { now: o.now ?? new Date().toISOString() }] },
-  'sms list': { usage: '--to E164', run: (_, o) => ['GET', `/admin/sms?to=${encodeURIComponent(need(o.to, '--to'))}`] },
-  'webhooks deliveries': { usage: '--number num_N', run: (_, o) => ['GET', `/admin/webhook-deliveries?number_id=${encodeURIComponent(need(o.number, '--number'))}`] },
-};
-
-const OPTIONS = {
-  name: { type: 'string' }, balance: { type: 'string' }, tier: { type: 'string' }, 'number-limit': { type: 'string' },
-  'top-up-threshold': { type: 'string' }, 'top-up-amount': { type: 'string' }, 'no-top-up': { type: 'boolean' },
-  amount: { type: 'string' }, allow: { type: 'string' }, 'no-lostfound': { type: 'boolean' }, available: { type: 'string' },
-  'provision-failures': { type: 'string' }, to: { type: 'string' }, caller: { type: 'string' }, duration: { type: 'string' },
-  outcome: { type: 'string' }, transcript: { type: 'string' }, recording: { type: 'boolean' }, now: { type: 'string' },
-  number: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-};
-
-class UsageError extends Error {}
-function need(value, what) {
-  if (value === undefined || value === '') throw new UsageError(`missing ${what}`);
-  return value;
-}
-function int(value) {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw new UsageError(`not a whole number: ${value}`);
-  return n;
-}
-function compact(object) {
-  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
-}
+const DEFAULT_ADMIN_URL = 'http://127.0.0.1:3001';
 
 function help() {
   console.log('usage: npm run admin -- <command> [arguments]\n');
-  for (const [name, { usage }] of Object.entries(COMMANDS)) console.log(`  ${name} ${usage}`);
-  console.log('\nenvironment: ADMIN_URL (default http://127.0.0.1:3001), ADMIN_TOKEN (default: DATA_DIR/admin-token)');
+  for (const command of COMMANDS) console.log(`  ${usageOf(command)}`);
+  console.log(`
+Where the system is: read from the run file that npm start writes, ${runFilePath({}, root)}
+(DATA_DIR/run.json; export DATA_DIR if the system runs with another one). Environment, all optional:
+  ADMIN_URL    operator API address (or ADMIN_PORT: http://127.0.0.1:ADMIN_PORT); default: the run file's, else ${DEFAULT_ADMIN_URL}
+  ADMIN_TOKEN  operator token; default: the file the run file names, else DATA_DIR/admin-token
+  DATA_DIR     where npm start keeps its data and run file; default ${DEFAULT_DATA_DIR} in this checkout`);
 }
 
-function adminToken() {
-  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
-  const file = join(resolve(root, process.env.DATA_DIR || '.data'), 'admin-token');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  throw new UsageError(`no ADMIN_TOKEN set and no ${file} (start the system with npm start first)`);
+/** Where the operator API is and which token to send, with where each came from (for the error messages). */
+function findSystem(env) {
+  const runFile = runFilePath(env, root);
+  const recorded = readRunFile(runFile);
+  const running = recorded && isRunning(recorded.pid) ? recorded : undefined;
+  const hint = [
+    `Start the system with \`npm start\` in ${root}: it writes ${runFile}, where this command finds it.`,
+    'If it runs with another DATA_DIR, export that DATA_DIR here; if it runs some other way, export ADMIN_URL',
+    `(its operator API, e.g. ${DEFAULT_ADMIN_URL}) and ADMIN_TOKEN.`,
+  ].join('\n');
+  let url = env.ADMIN_URL || (env.ADMIN_PORT ? `http://127.0.0.1:${env.ADMIN_PORT}` : undefined);
+  let urlFrom = env.ADMIN_URL ? 'ADMIN_URL' : 'ADMIN_PORT';
+  if (!url) [url, urlFrom] = running ? [running.admin_url, runFile] : [DEFAULT_ADMIN_URL, 'the default'];
+  const stale = recorded && !running ? `${runFile} names npm start pid ${recorded.pid}, which no longer runs. ` : recorded ? '' : `There is no ${runFile}. `;
+
+  if (env.ADMIN_TOKEN) return { url, urlFrom, token: env.ADMIN_TOKEN, tokenFrom: 'ADMIN_TOKEN', hint: stale + hint };
+  if (running && running.admin_token_file === null) {
+    throw new UsageError(`no ADMIN_TOKEN: the system at ${running.admin_url} was started with ADMIN_TOKEN set, so it keeps no token file.\nExport the same ADMIN_TOKEN here.`);
+  }
+  const tokenFile = running?.admin_token_file ?? join(resolve(root, env.DATA_DIR || DEFAULT_DATA_DIR), 'admin-token');
+  if (!existsSync(tokenFile)) throw new UsageError(`no operator token: ADMIN_TOKEN is not set and there is no ${tokenFile}. ${stale}\n${hint}`);
+  return { url, urlFrom, token: readFileSync(tokenFile, 'utf8').trim(), tokenFrom: tokenFile, hint: stale + hint };
 }
 
 async function main() {
   const { values, positionals } = parseArgs({ options: OPTIONS, allowPositionals: true, strict: true });
-  const name = positionals.slice(0, 2).join(' ');
-  const command = COMMANDS[name];
+  const command = COMMANDS.find((c) => c.name === positionals.slice(0, 2).join(' '));
   if (values.help || !command) {
     help();
     return values.help ? 0 : 2;
   }
-  const [method, path, body] = command.run(positionals.slice(2), values);
-  const base = process.env.ADMIN_URL || `http://127.0.0.1:${process.env.ADMIN_PORT || 3001}`;
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const { method, path, body } = requestOf(command, positionals.slice(2), values);
+  const system = findSystem(process.env);
+  let response;
+  try {
+    response = await fetch(`${system.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${system.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (error) {
+    throw new UsageError(`nothing answers at ${system.url} (from ${system.urlFrom}): ${error?.cause?.message ?? error.message}.\n${system.hint}`);
+  }
   const text = await response.text();
   try {
     console.log(JSON.stringify(JSON.parse(text), null, 2));
   } catch {
     console.log(text);
   }
+  if (response.status === 401) console.error(`error: the operator API at ${system.url} refused the token from ${system.tokenFrom}; export the ADMIN_TOKEN it runs with.`);
   return response.ok ? 0 : 1;
 }
 

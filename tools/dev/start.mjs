@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // `npm start`: the whole of Switchboard on one machine, in the foreground.
 // Installs and builds what is missing, makes sure NATS (with JetStream) answers, starts the five services with
-// embedded databases under DATA_DIR unless <APP>_DATABASE_URL is set, and stops them all on Ctrl-C.
+// embedded databases under DATA_DIR unless <APP>_DATABASE_URL is set, restarts one that dies (with backoff; the
+// others keep running), and stops them all on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
+import { installWhatIsMissing } from './install-missing.mjs';
+import { removeRunFile, runFileContents, runFilePath, writeRunFile } from './run-file.mjs';
+import { Supervisor } from './supervisor.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const SERVICES = ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher', 'gateway'];
@@ -16,7 +20,7 @@ env.DATA_DIR = resolve(root, env.DATA_DIR || '.data');
 env.NATS_URL ||= 'nats://127.0.0.1:4222';
 env.PORT ||= '3000';
 env.ADMIN_PORT ||= '3001';
-const children = new Map();
+let supervisor;
 let natsServer;
 let stopping = false;
 
@@ -82,30 +86,13 @@ async function ensureNats() {
   await stop(1);
 }
 
-function startService(name) {
-  const child = spawn(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(root, 'apps', name, 'dist', 'main.js')], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const prefix = `${name.padEnd(18)} | `;
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const line of lines) process.stdout.write(prefix + line + '\n');
-    });
-  }
-  child.once('exit', (code, signal) => {
-    children.delete(name);
-    if (!stopping) {
-      say(`${name} exited (${signal ?? code}); stopping everything.`);
-      void stop(1);
-    }
-  });
-  children.set(name, child);
+function serviceProcesses() {
+  return SERVICES.map((name) => ({
+    name,
+    command: process.execPath,
+    args: ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(root, 'apps', name, 'dist', 'main.js')],
+    options: { cwd: root, env },
+  }));
 }
 
 async function waitUntilReady() {
@@ -126,10 +113,7 @@ async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
   say('stopping...');
-  for (const child of children.values()) child.kill('SIGTERM');
-  const deadline = Date.now() + 20_000;
-  while (children.size > 0 && Date.now() < deadline) await sleep(100);
-  for (const child of children.values()) child.kill('SIGKILL');
+  await supervisor?.stop();
   if (natsServer && natsServer.exitCode === null) {
     natsServer.kill('SIGTERM');
     await sleep(300);
@@ -141,19 +125,21 @@ async function stop(code = 0) {
 process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
-// `npm install` (not `npm ci`) installs the locked versions; see .ci/run for why `npm ci` cannot be used here.
-if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) run('npm', ['install', '--no-audit', '--no-fund'], 'installing dependencies');
-if (SERVICES.some((s) => !existsSync(join(root, 'apps', s, 'src', 'generated', 'prisma')))) {
-  run(process.execPath, [join(root, 'tools', 'prisma', 'generate.mjs')], 'generating database clients');
-}
+if (!installWhatIsMissing({ root, say, env })) process.exit(1);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], 'building');
 mkdirSync(env.DATA_DIR, { recursive: true });
 await ensureNats();
-for (const name of SERVICES) startService(name);
+// A service that dies is restarted with backoff while the others keep running (supervisor.mjs, ADR 0061).
+supervisor = new Supervisor({ services: serviceProcesses(), say });
+supervisor.start();
+// The operator CLI in another terminal finds the system through this file (run-file.mjs); it goes when npm start does.
+const runFile = runFilePath(env, root);
+writeRunFile(runFile, runFileContents(env));
+process.once('exit', () => removeRunFile(runFile));
 if (await waitUntilReady()) {
   say(`ready. Public API http://127.0.0.1:${env.PORT}/v1 (reference: /docs), operator API http://127.0.0.1:${env.ADMIN_PORT}/admin`);
   if (!process.env.ADMIN_TOKEN) say(`operator token: in ${join(env.DATA_DIR, 'admin-token')} (npm run admin reads it)`);
-  say('try: npm run admin -- accounts create --name "Acme" --balance 5000; Ctrl-C stops everything.');
+  say(`try, in another terminal here: npm run -s admin -- accounts create --name "Acme" --balance 5000 (it finds this system through ${runFile}); Ctrl-C stops everything.`);
 } else if (!stopping) {
   say('the system did not become ready in 2 minutes; see the logs above.');
 }

@@ -4,13 +4,17 @@
 //   2. lint, including the module-boundary rules
 //   3. migrations: each app's schema.prisma matches its committed migrations; deploy/ manifests are valid
 //   4. Jest: unit, integration (real PostgreSQL and NATS) and end-to-end (the system booted, over HTTP)
+// First it installs what is missing, as `npm start` does (install-missing.mjs), so it works on a fresh clone.
 // PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and NATS with JetStream
 // (NATS_URL, default nats://127.0.0.1:4222) must answer; .ci/run starts them where they do not.
-// Extra arguments go to Jest (e.g. `npm test -- test/e2e/gateway.e2e-spec.ts`).
+// Extra arguments go to Jest (e.g. `npm test -- test/e2e/gateway.e2e-spec.ts`). The summary lists every skipped
+// test with its reason (skipped-tests.mjs).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { installWhatIsMissing } from './install-missing.mjs';
+import { describeSkipped, filtersByName, skippedTests } from './skipped-tests.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -20,13 +24,13 @@ function step(title, command, args) {
   console.log(`\n=== ${title}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
+  // A command that could not even start (a missing binary) says so, rather than a bare FAILED.
+  if (result.error) console.log(`=== ${title}: could not run ${command}: ${result.error.message}`);
   console.log(`=== ${title}: ${result.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return result.status === 0;
 }
 
-if (!existsSync(join(root, 'apps', 'gateway', 'src', 'generated', 'prisma'))) {
-  step('generate database clients', process.execPath, [join(root, 'tools', 'prisma', 'generate.mjs')]);
-}
+if (!installWhatIsMissing({ root, say: (message) => console.log(`[npm test] ${message}`) })) process.exit(1);
 
 let ok = true;
 if (jestArgs.length === 0) {
@@ -42,8 +46,9 @@ ok = step('jest (unit, integration, e2e)', bin('jest'), ['--maxWorkers=2', '--js
 if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   rmSync(report, { force: true });
-  const skipped = results.numPendingTests + results.numTodoTests;
-  console.log(`\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  const skipped = skippedTests(results, root);
+  if (skipped.length > 0) console.log(`\nSkipped, and why:\n${describeSkipped(skipped, { nameFilter: filtersByName(jestArgs) }).join('\n')}`);
+  console.log(`\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped.length ? `, ${skipped.length} skipped` : ''}`);
   if (results.numTotalTests === 0) ok = false;
 }
 process.exit(ok ? 0 : 1);

@@ -1,0 +1,196 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RequestMethod, type Type } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { AdminApiModule, type GatewayShared } from '../../apps/gateway/src/gateway.modules';
+import { localUrl, readRunFile, removeRunFile, runFileContents, runFilePath, writeRunFile } from '../dev/run-file.mjs';
+import { COMMANDS, requestOf } from './commands.mjs';
+
+const root = join(__dirname, '..', '..');
+const cli = join(__dirname, 'cli.mjs');
+
+/** Every route the gateway's operator server serves, as "PUT /admin/payments/faults", read from its controllers' decorators. */
+function operatorRoutes(): string[] {
+  const controllers = (AdminApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? []) as Type[];
+  return controllers.flatMap((controller) => {
+    const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
+    // Handlers a controller inherits from a base class count too: walk the prototype chain.
+    const prototypes: object[] = [];
+    for (let p = controller.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) prototypes.push(p);
+    return prototypes
+      .flatMap((prototype) => Object.getOwnPropertyNames(prototype).map((name) => (prototype as Record<string, unknown>)[name]))
+      .filter((handler) => typeof handler === 'function' && Reflect.hasMetadata(METHOD_METADATA, handler))
+      .map((handler) => {
+        const path = Reflect.getMetadata(PATH_METADATA, handler) as string;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
+        return `${method} ${`/${base}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1')}`;
+      });
+  });
+}
+
+const commandRoutes = () => COMMANDS.map((command) => `${command.method} ${command.route}`);
+
+describe('the operator CLI covers the operator API', () => {
+  it('has a command for every route of the operator server, and none for a route it lacks', () => {
+    const routes = operatorRoutes();
+    // The derivation itself found the contract's routes, e.g. the one the CLI once lacked.
+    expect(routes).toEqual(expect.arrayContaining(['POST /admin/accounts', 'DELETE /admin/accounts/:account_id/api-keys/:key_id', 'PUT /admin/payments/faults']));
+    expect(routes.filter((route) => !commandRoutes().includes(route))).toEqual([]);
+    expect(commandRoutes().filter((route) => !routes.includes(route))).toEqual([]);
+  });
+
+  it('fills route parameters from the arguments, in order, and turns options into the query', () => {
+    const revoke = COMMANDS.find((c) => c.name === 'keys revoke')!;
+    expect(requestOf(revoke, ['acct_1', 'key/2'], {})).toEqual({ method: 'DELETE', path: '/admin/accounts/acct_1/api-keys/key%2F2', body: undefined });
+    expect(() => requestOf(revoke, ['acct_1'], {})).toThrow('missing KEY_ID');
+    expect(() => requestOf(revoke, ['acct_1', 'key_2', 'extra'], {})).toThrow('unexpected argument: extra');
+    const sms = COMMANDS.find((c) => c.name === 'sms list')!;
+    expect(requestOf(sms, [], { to: '+14155550123' }).path).toBe('/admin/sms?to=%2B14155550123');
+    const ledger = COMMANDS.find((c) => c.name === 'accounts ledger')!;
+    expect(requestOf(ledger, ['acct_1'], { limit: '2' }).path).toBe('/admin/accounts/acct_1/ledger?limit=2');
+  });
+});
+
+describe('the run file npm start writes', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sb-run-file-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is DATA_DIR/run.json, DATA_DIR resolved from the project root, .data by default', () => {
+    expect(runFilePath({}, '/repo')).toBe('/repo/.data/run.json');
+    expect(runFilePath({ DATA_DIR: 'elsewhere' }, '/repo')).toBe('/repo/elsewhere/run.json');
+    expect(runFilePath({ DATA_DIR: '/var/sb' }, '/repo')).toBe('/var/sb/run.json');
+  });
+
+  it("names the operator API's local address and the token's file, never the token", () => {
+    const env = { DATA_DIR: dir, PORT: '3000', ADMIN_PORT: '3101', ADMIN_HOST: '0.0.0.0' };
+    expect(runFileContents(env, 42)).toMatchObject({ pid: 42, data_dir: dir, public_url: 'http://127.0.0.1:3000', admin_url: 'http://127.0.0.1:3101', admin_token_file: join(dir, 'admin-token') });
+    expect(runFileContents({ ...env, ADMIN_TOKEN: 'a-long-enough-admin-token' }, 42)).toMatchObject({ admin_token_file: null });
+    expect(JSON.stringify(runFileContents({ ...env, ADMIN_TOKEN: 'a-long-enough-admin-token' }, 42))).not.toContain('a-long-enough-admin-token');
+    expect(localUrl({ host: '::1', port: '3001', https: true })).toBe('https://[::1]:3001');
+  });
+
+  it('is written readable by its owner only, and removed only by the npm start that wrote it', () => {
+    const path = join(dir, 'run.json');
+    writeRunFile(path, { pid: 42, admin_url: 'http://127.0.0.1:3001' });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    removeRunFile(path, 43);
+    expect(readRunFile(path)).toEqual({ pid: 42, admin_url: 'http://127.0.0.1:3001' });
+    removeRunFile(path, 42);
+    expect(readRunFile(path)).toBeUndefined();
+  });
+});
+
+interface Seen {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  body: string;
+}
+
+/** A stand-in for the gateway's operator server: records each request, answers { ok: true } (401 for a wrong token). */
+async function standInOperatorApi(token: string): Promise<{ server: Server; url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((request: IncomingMessage, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      seen.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization, body });
+      const ok = request.headers.authorization === `Bearer ${token}`;
+      response.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(ok ? { charge_failures: 2 } : { error: { code: 'unauthorized', message: 'no' } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+/** The CLI as a person runs it in a second terminal: no ADMIN_* variables, from another directory. */
+function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['ADMIN_URL', 'ADMIN_PORT', 'ADMIN_TOKEN', 'DATA_DIR'].includes(name)));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: tmpdir(), env: { ...clean, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the operator CLI in a second terminal', () => {
+  jest.setTimeout(20_000);
+  const token = 'adm_stand-in-token-for-the-cli-test';
+  let dataDir: string;
+  let api: Awaited<ReturnType<typeof standInOperatorApi>>;
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'sb-cli-'));
+    api = await standInOperatorApi(token);
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => api.server.close(resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const startedSystem = (contents: object = {}) => {
+    writeFileSync(join(dataDir, 'admin-token'), `${token}\n`, { mode: 0o600 });
+    writeRunFile(join(dataDir, 'run.json'), { pid: process.pid, admin_url: api.url, admin_token_file: join(dataDir, 'admin-token'), ...contents });
+  };
+
+  it("finds the running system's operator API and token through the run file and sets payment faults", async () => {
+    startedSystem();
+    const result = await runCli(['payments', 'faults', '--charge-failures', '2'], { DATA_DIR: dataDir });
+    expect(result).toEqual({ code: 0, stdout: `${JSON.stringify({ charge_failures: 2 }, null, 2)}\n`, stderr: '' });
+    expect(api.seen).toEqual([{ method: 'PUT', url: '/admin/payments/faults', authorization: `Bearer ${token}`, body: '{"charge_failures":2}' }]);
+  });
+
+  it('says what to export when there is no run file and nothing answers', async () => {
+    writeFileSync(join(dataDir, 'admin-token'), `${token}\n`);
+    const result = await runCli(['accounts', 'get', 'acct_1'], { DATA_DIR: dataDir, ADMIN_URL: 'http://127.0.0.1:1' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: nothing answers at http://127.0.0.1:1 (from ADMIN_URL)');
+    expect(result.stderr).toContain(`There is no ${join(dataDir, 'run.json')}.`);
+    expect(result.stderr).toMatch(/export that DATA_DIR here; .* export ADMIN_URL\n\(its operator API, e\.g\. http:\/\/127\.0\.0\.1:3001\) and ADMIN_TOKEN/);
+  });
+
+  it('says the run file is stale when the npm start that wrote it is gone, and what to export', async () => {
+    const gone = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, ['-e', '']);
+      child.on('exit', () => resolve(child.pid!));
+    });
+    startedSystem({ pid: gone, admin_token_file: join(dataDir, 'nowhere') });
+    rmSync(join(dataDir, 'admin-token'));
+    const result = await runCli(['accounts', 'get', 'acct_1'], { DATA_DIR: dataDir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: no operator token: ADMIN_TOKEN is not set and there is no ${join(dataDir, 'admin-token')}. ${join(dataDir, 'run.json')} names npm start pid ${gone}, which no longer runs.`);
+    expect(result.stderr).toContain('export ADMIN_URL');
+    expect(api.seen).toEqual([]);
+  });
+
+  it('asks for ADMIN_TOKEN when the system was started with one, and says so when the API refuses a token', async () => {
+    startedSystem({ admin_token_file: null });
+    const missing = await runCli(['accounts', 'get', 'acct_1'], { DATA_DIR: dataDir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`error: no ADMIN_TOKEN: the system at ${api.url} was started with ADMIN_TOKEN set, so it keeps no token file.\nExport the same ADMIN_TOKEN here.\n`);
+
+    const refused = await runCli(['accounts', 'get', 'acct_1'], { DATA_DIR: dataDir, ADMIN_TOKEN: 'adm_not-the-token-it-runs-with' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`error: the operator API at ${api.url} refused the token from ADMIN_TOKEN; export the ADMIN_TOKEN it runs with.\n`);
+    expect(api.seen.map((request) => request.url)).toEqual(['/admin/accounts/acct_1']);
+  });
+
+  it('lists every command in its help, the one for payment faults included', async () => {
+    const result = await runCli(['--help'], {});
+    expect(result.code).toBe(0);
+    for (const command of COMMANDS) expect(result.stdout).toContain(`  ${command.name}`);
+    expect(result.stdout).toContain('payments faults --charge-failures N');
+    expect(result.stdout).toContain(runFilePath({}, root));
+  });
+});
