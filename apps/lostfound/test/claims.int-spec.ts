@@ -105,6 +105,37 @@ describe('lostfound: claims', () => {
     });
   });
 
+  describe('a claim whose text holds no searchable word', () => {
+    // The spec lets a claim name only its category. With no word to search for (none at all, the stop word
+    // "it", an emoji) the candidates are ranked by category alone (it used to end in `ORDER BY 0` and a 500).
+    it.each([
+      ['only a category', {}],
+      ['a description "it"', { description: 'it' }],
+      ['an emoji for a description', { description: '\u{1F302}' }],
+    ])('is filed and matched by category: %s', async (_, text) => {
+      const { accountId, locationId } = await lf.newLocation();
+      const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
+      const claim = await lf.send(
+        ClaimsRpc.file,
+        { location_id: locationId, claimant_name: 'Jane Smith', claimant_phone: '+14158675309', category: 'umbrella', ...text },
+        accountId,
+      );
+      expect(claim).toMatchObject({ category: 'umbrella', status: 'open', has_match: true });
+      expect(claim.matches?.map((match) => match.found_item_id)).toEqual([item.id]);
+      const stored = await lf.sql<{ claims: number }>('SELECT count(*)::int AS claims FROM claims WHERE id = $1', [claim.id]);
+      expect(stored).toEqual([{ claims: 1 }]);
+    });
+
+    it.each([['it'], ['\u{1F302}'], ['it \u{1F302} !']])('lists and searches claims with q=%j: the q filters nothing', async (q) => {
+      const { accountId, locationId } = await lf.newLocation();
+      const first = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: 'it', color: '', lost_area: '' }), accountId);
+      const second = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: '\u{1F302}', color: '', lost_area: '' }), accountId);
+      const page = await lf.send(ClaimsRpc.list, { location_id: locationId, q }, accountId);
+      expect(page).toMatchObject({ total: 2, pages: 1 });
+      expect(page.data.map((claim) => claim.id)).toEqual([second.id, first.id]);
+    });
+  });
+
   describe('the claim detail and list', () => {
     it('adds claimant_email, proof_note, photos (the image first) and the timeline, starting with filed by API', async () => {
       const { accountId, locationId } = await lf.newLocation();

@@ -58,6 +58,38 @@ describe('lostfound: found items', () => {
     });
   });
 
+  describe('an item whose text holds no searchable word', () => {
+    // "it" is a stop word and an emoji is no word at all: neither gives the candidate search a word to rank by,
+    // so matching must go by category alone (it used to end in `ORDER BY 0` and a 500).
+    it.each([
+      ['only a category and a stop word', 'it'],
+      ['only a category and an emoji', '\u{1F302}'],
+    ])('is logged and matched to open claims by category (%s)', async (_, description) => {
+      const { accountId, locationId } = await lf.newLocation();
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: 'umbrella', color: '', lost_area: '' }), accountId);
+      const item = await lf.send(
+        FoundItemsRpc.log,
+        { location_id: locationId, category: 'umbrella', description, found_date: '2026-11-18' },
+        accountId,
+      );
+      expect(item).toMatchObject({ category: 'umbrella', description, status: 'stored' });
+      const detail = await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId);
+      expect(detail.has_match).toBe(true);
+      expect(detail.matches?.map((match) => match.found_item_id)).toEqual([item.id]);
+    });
+
+    it.each([['it'], ['\u{1F302}'], ['it \u{1F302} !']])('lists and searches with q=%j: the q filters nothing', async (q) => {
+      const { accountId, locationId } = await lf.newLocation();
+      const first = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: 'it' }), accountId);
+      const second = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: '\u{1F302}' }), accountId);
+      const page = await lf.send(FoundItemsRpc.list, { location_id: locationId, q }, accountId);
+      expect(page).toMatchObject({ total: 2, pages: 1 });
+      expect(page.data.map((found) => found.id)).toEqual([second.id, first.id]);
+      const byCategory = await lf.send(FoundItemsRpc.list, { location_id: locationId, q, category: 'umbrella' }, accountId);
+      expect(byCategory.total).toBe(2);
+    });
+  });
+
   describe('the item detail', () => {
     it('adds photos (the image first) and the custody timeline, starting with logged by API', async () => {
       const { accountId, locationId } = await lf.newLocation();

@@ -119,10 +119,14 @@ export class FoundItemsRepository {
     if (isOther) conditions.push(Prisma.sql`search @@ ${words}`);
     else if (words) conditions.push(Prisma.sql`(category = ${claim.category} OR search @@ ${words})`);
     else conditions.push(Prisma.sql`category = ${claim.category}`);
-    const rank = words ? Prisma.sql`ts_rank(search, ${words})` : Prisma.sql`0`;
+    // Without a word (only a category; "it"; an emoji) the category alone ranks: no constant in ORDER BY, where
+    // PostgreSQL reads an integer as a column position (`ORDER BY 0` fails).
+    const order = [Prisma.sql`(category = ${claim.category}) DESC`];
+    if (words) order.push(Prisma.sql`ts_rank(search, ${words}) DESC`);
+    order.push(Prisma.sql`id DESC`);
     return tx.$queryRaw<FoundItemRow[]>`
       SELECT ${COLUMNS} FROM found_items WHERE ${Prisma.join(conditions, ' AND ')}
-      ORDER BY (category = ${claim.category}) DESC, ${rank} DESC, id DESC
+      ORDER BY ${Prisma.join(order, ', ')}
       LIMIT ${MAX_ITEM_CANDIDATES}`;
   }
 
