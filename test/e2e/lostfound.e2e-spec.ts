@@ -220,6 +220,47 @@ describe('lost and found through the gateway', () => {
     });
   });
 
+  describe('categories as sent', () => {
+    it('keeps the category the caller sent and filters on it: category=scarf lists the scarf, not the hat', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const scarf = await session.post('/lostfound/found-items', umbrella(locationId, { category: 'Scarf', description: 'Green wool scarf', color: 'green' }));
+      const hat = await session.post('/lostfound/found-items', umbrella(locationId, { category: 'hat', description: 'Grey beanie', color: 'grey' }));
+      expect([scarf.status, scarf.body.category, hat.body.category]).toEqual([201, 'scarf', 'hat']);
+      const listed = await session.get(`/lostfound/found-items?location_id=${locationId}&category=SCARF`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((item: { id: number }) => item.id)).toEqual([scarf.body.id]);
+      const filed = await session.post('/lostfound/claims', claim(locationId, { category: 'scarf', description: 'green wool scarf', color: 'green' }));
+      expect(filed.body).toMatchObject({ category: 'scarf', has_match: true });
+      const claims = await session.get(`/lostfound/claims?location_id=${locationId}&category=clothing`);
+      expect(claims.body.total).toBe(0);
+    });
+  });
+
+  describe('claims and items with no searchable word', () => {
+    it.each([
+      ['only a category', {}],
+      ['the description "it"', { description: 'it' }],
+      ['an emoji for a description', { description: '\u{1F302}' }],
+    ])('files a claim with %s (201) and matches it by category', async (_, text) => {
+      const { session, locationId } = await sessionWithLocation();
+      const item = (await session.post('/lostfound/found-items', umbrella(locationId))).body;
+      const answer = await session.post('/lostfound/claims', { location_id: locationId, claimant_name: 'Jane Smith', claimant_phone: phone(), category: 'umbrella', ...text });
+      expect(answer.status).toBe(201);
+      expect(answer.body.matches.map((match: { found_item_id: number }) => match.found_item_id)).toEqual([item.id]);
+    });
+
+    it.each([['it'], ['\u{1F302}']])('logs an item described %j (201), and q=%j filters nothing', async (description) => {
+      const { session, locationId } = await sessionWithLocation();
+      const answer = await session.post('/lostfound/found-items', { location_id: locationId, category: 'umbrella', description });
+      expect(answer.status).toBe(201);
+      for (const path of ['found-items', 'claims']) {
+        const listed = await session.get(`/lostfound/${path}?location_id=${locationId}&q=${encodeURIComponent(description)}`);
+        expect(listed.status).toBe(200);
+        expect(listed.body.total).toBe(path === 'found-items' ? 1 : 0);
+      }
+    });
+  });
+
   it('describes the lost-and-found routes in the OpenAPI document', async () => {
     const document = (await (await fetch(`${system.publicUrl}/v1/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string }[] } }> };
     for (const path of ['/v1/lostfound/found-items', '/v1/lostfound/found-items/{id}', '/v1/lostfound/claims', '/v1/lostfound/claims/{id}', '/v1/lostfound/claims/{id}/reunite']) {

@@ -63,6 +63,17 @@ describe('lostfound: claims', () => {
       expect(claim.matches!.map((match) => match.found_item_id)).not.toContain(blue.id);
     });
 
+    it('keeps the category the caller sent and matches it by its class: a lost scarf is put beside a found hat', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const hat = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'Hat', description: 'Green knitted hat', color: 'green' }), accountId);
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { category: 'SCARF', description: 'green knitted scarf', color: 'green' }), accountId);
+      expect(claim.category).toBe('scarf');
+      expect(claim.matches?.map((match) => match.found_item_id)).toEqual([hat.id]);
+      const stored = await lf.sql('SELECT category, category_class, value_class FROM claims WHERE id = $1', [claim.id]);
+      expect(stored).toEqual([{ category: 'scarf', category_class: 'clothing', value_class: 'low' }]);
+      expect((await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId)).category).toBe('scarf');
+    });
+
     it('matches "Umbrella" and "umbrella" alike', async () => {
       const { accountId, locationId } = await lf.newLocation();
       await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'UMBRELLA' }), accountId);
@@ -181,7 +192,8 @@ describe('lostfound: claims', () => {
       expect(page.data.find((claim) => claim.id === b.id)).toMatchObject({ verify_required: true });
       expect(page.data.find((claim) => claim.id === b.id)).not.toHaveProperty('matches');
       expect(await ids({ category: 'Wallet' })).toEqual([b.id]);
-      expect(await ids({ category: 'clothing' })).toEqual([c.id]);
+      expect(await ids({ category: 'Scarf' })).toEqual([c.id]);
+      expect(await ids({ category: 'clothing' })).toEqual([]);
       expect(await ids({ area: 'gate b12' })).toEqual([a.id]);
       expect(await ids({ from: '2026-11-01', to: '2026-11-09' })).toEqual([a.id]);
       expect(await ids({ from: '2026-11-10' })).toEqual([b.id]);

@@ -41,7 +41,7 @@ export class FoundItemsService {
   async log(command: LogFoundItemCommand, ctx: RpcContext): Promise<FoundItemView> {
     const accountId = accountOf(ctx);
     const location = await this.locations.require(accountId, command.location_id);
-    const { category, valueClass } = categorise(command.category, command.description);
+    const { category, categoryClass, valueClass } = categorise(command.category, command.description);
     const foundBy = text(command.found_by);
     const storageRef = text(command.storage_ref);
     const foundArea = text(command.found_area);
@@ -52,6 +52,7 @@ export class FoundItemsService {
         {
           location_id: location.id,
           category,
+          category_class: categoryClass,
           value_class: valueClass,
           description: command.description.trim(),
           color: text(command.color),

@@ -12,11 +12,11 @@ export interface Scored<T> {
 }
 
 export function claimSide(claim: ClaimRow): MatchSide {
-  return { category: claim.category, description: claim.description, color: claim.color, area: claim.lost_area, date: claim.lost_date };
+  return { category: claim.category_class, description: claim.description, color: claim.color, area: claim.lost_area, date: claim.lost_date };
 }
 
 export function itemSide(item: FoundItemRow): MatchSide {
-  return { category: item.category, description: item.description, color: item.color, area: item.found_area, date: item.found_date };
+  return { category: item.category_class, description: item.description, color: item.color, area: item.found_area, date: item.found_date };
 }
 
 /**

@@ -46,7 +46,7 @@ export class IntIdParam {
 
 /** Filters and page shared by the found-item and claim lists (spec part 4). */
 export class LostfoundListQuery extends LocationQuery {
-  @ApiPropertyOptional({ description: 'Category, matched case-insensitively through the category vocabulary (synonyms allowed).' })
+  @ApiPropertyOptional({ description: 'Category as it was sent, compared case- and space-insensitively (`scarf` lists scarves only; q also searches the category\'s class, e.g. `clothing`).' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
@@ -91,7 +91,7 @@ export class FoundItemCreate extends LocationBody {
   @MaxLength(MAX_DESCRIPTION)
   description: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'wallet', description: 'Case-insensitive; synonyms map to one category (docs/adr/0041). Default: read from the description, else "other".' })
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'wallet', description: 'Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the first vocabulary term in the description, else "other".' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
