@@ -199,7 +199,7 @@ describe('lost and found through the gateway', () => {
       await session.post('/lostfound/found-items', umbrella(locationId));
       const texts = await admin.request('GET', `/admin/sms?to=${encodeURIComponent(filed.claimant_phone)}`);
       expect(texts.status).toBe(200);
-      expect(texts.body).toEqual({ data: [{ to: filed.claimant_phone, body: expect.stringContaining('Red umbrella'), sent_at: expect.any(String) }] });
+      expect(texts.body).toEqual({ data: [{ to: filed.claimant_phone, body: expect.stringContaining('an umbrella (red)'), sent_at: expect.any(String) }] });
       // An unencoded + (which a query string reads as a space) finds the same texts.
       const raw = await admin.request('GET', `/admin/sms?to=${filed.claimant_phone}`);
       expect(raw.body.data).toHaveLength(1);
