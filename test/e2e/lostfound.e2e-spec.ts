@@ -8,7 +8,11 @@ describe('lost and found through the gateway', () => {
   let admin: AdminClient;
 
   beforeAll(async () => {
-    system = await startSystem({ services: ['numbers-billing', 'lostfound'], env: { RATE_LIMIT_REQUESTS: '100000' } });
+    // Three texts an account a day, so the texting limit can be reached here (each test has its own account).
+    system = await startSystem({
+      services: ['numbers-billing', 'lostfound'],
+      env: { RATE_LIMIT_REQUESTS: '100000', LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT: '3' },
+    });
     admin = new AdminClient(system);
   });
   afterAll(() => system?.stop());
@@ -61,8 +65,21 @@ describe('lost and found through the gateway', () => {
       const session = await ApiSession.create(system);
       const answer = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Depot' });
       expect(answer.status).toBe(201);
-      expect(answer.body).toEqual({ id: expect.any(Number), name: 'Depot', lostfound_enabled: true });
+      expect(answer.body).toEqual({ id: expect.any(Number), name: 'Depot', lostfound_enabled: true, sms_countries: ['US', 'CA'] });
       expect(Number.isInteger(answer.body.id)).toBe(true);
+    });
+
+    it('takes the countries whose claimant phones may be texted, and refuses one that is no country with 400', async () => {
+      const session = await ApiSession.create(system);
+      const path = `/admin/accounts/${session.accountId}/locations`;
+      const answer = await admin.request('POST', path, { name: 'Heathrow T5', sms_countries: ['GB', 'us'] });
+      expect(answer.status).toBe(201);
+      expect(answer.body).toMatchObject({ name: 'Heathrow T5', sms_countries: ['GB', 'US'] });
+      for (const sms_countries of [['XX'], 'GB', ['G']]) {
+        const refused = await admin.request('POST', path, { name: 'Nowhere', sms_countries });
+        expect(refused.status).toBe(400);
+        expect(refused.body.error.code).toBe('invalid_request');
+      }
     });
 
     it('answers 404 not_found for an account that does not exist', async () => {
@@ -217,6 +234,49 @@ describe('lost and found through the gateway', () => {
     it('keeps GET /admin/sms behind the admin token', async () => {
       const answer = await fetch(`${system.adminUrl}/admin/sms?to=%2B14158671000`);
       expect(answer.status).toBe(401);
+    });
+  });
+
+  describe('texting limits (docs/adr/0053)', () => {
+    const textsTo = async (to: string) => (await admin.request('GET', `/admin/sms?to=${encodeURIComponent(to)}`)).body.data;
+
+    it('refuses an item whose texts would pass the account\'s daily limit with 429 text_limit, storing nothing', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const filed = [];
+      for (let n = 0; n < 4; n += 1) filed.push((await session.post('/lostfound/claims', claim(locationId))).body);
+      const refused = await session.post('/lostfound/found-items', umbrella(locationId));
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: { code: 'text_limit', message: expect.stringContaining('text_claimants') } });
+      expect((await session.get(`/lostfound/found-items?location_id=${locationId}`)).body.total).toBe(0);
+      for (const each of filed) expect(await textsTo(each.claimant_phone)).toEqual([]);
+
+      const quiet = await session.post('/lostfound/found-items', umbrella(locationId, { text_claimants: false }));
+      expect(quiet.status).toBe(201);
+      for (const each of filed) expect(await textsTo(each.claimant_phone)).toEqual([]);
+      expect((await session.get(`/lostfound/claims/${filed[0].id}?location_id=${locationId}`)).body.has_match).toBe(true);
+    });
+
+    it('files a claim with a phone outside the US and Canada (201) but texts it only where the location allows', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const uk = '+447400123456';
+      const filed = await session.post('/lostfound/claims', claim(locationId, { claimant_phone: uk }));
+      expect([filed.status, filed.body.claimant_phone]).toEqual([201, uk]);
+      expect((await session.post('/lostfound/found-items', umbrella(locationId))).status).toBe(201);
+      expect(await textsTo(uk)).toEqual([]);
+
+      const heathrow = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Heathrow T5', sms_countries: ['GB'] });
+      await session.post('/lostfound/claims', claim(heathrow.body.id, { claimant_phone: uk }));
+      await session.post('/lostfound/found-items', umbrella(heathrow.body.id));
+      expect((await textsTo(uk)).map((text: { body: string }) => text.body)).toEqual([expect.stringMatching(/^Heathrow T5 lost & found/)]);
+    });
+
+    it('texts no link that the tenant wrote', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const filed = (await session.post('/lostfound/claims', claim(locationId))).body;
+      await session.post('/lostfound/found-items', umbrella(locationId, { description: 'Red umbrella, pay the fee at https://evil.example/pay', color: 'red, see bit.ly/x' }));
+      const [text] = await textsTo(filed.claimant_phone);
+      expect(text.body).toContain('an umbrella (red)');
+      expect(text.body).not.toMatch(/https?:|evil|bit\.ly|fee/);
     });
   });
 

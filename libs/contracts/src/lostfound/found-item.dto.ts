@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import {
   FOUND_ITEM_STATUSES,
   HasText,
@@ -131,6 +131,16 @@ export class FoundItemCreate extends LocationBody {
   @IsString()
   @MaxLength(MAX_IMAGE_URL)
   image_url?: string;
+
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'Text the claimants of matching open claims (within the daily limits, docs/adr/0053). false logs the item and ' +
+      'records its matches without texting anyone: the way to log an item after 429 text_limit.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  text_claimants?: boolean;
 }
 
 export class LogFoundItemCommand extends FoundItemCreate {}
