@@ -17,15 +17,16 @@ export interface TextCandidate {
 export interface TextingRequest {
   accountId: string;
   location: { id: number; sms_countries: readonly string[] };
-  /** The matched claims, best match first: when a phone's limit leaves room for some texts, the best get them. */
+  /** The matched claims, best match first: a phone with several is texted about the best one. */
   claims: readonly TextCandidate[];
 }
 
 /**
  * The texting rule (docs/adr/0053-lostfound-texting-limits.md), applied in the transaction that logs an item:
  * - a claimant whose phone is not of a country the location allows (US and CA by default) is not texted;
- * - a claimant phone gets at most `textsPerPhonePerDay` texts a UTC day, all accounts together; beyond, that
- *   claimant is not texted (the item is still logged: the phone is the claimant's, not the caller's);
+ * - a claimant phone gets one text about one item (for its best-matching claim), and at most
+ *   `textsPerPhonePerDay` texts a UTC day, all accounts together; beyond, that claimant is not texted (the item
+ *   is still logged: the phone is the claimant's, not the caller's);
  * - an account causes at most `textsPerAccountPerDay` texts a UTC day: an item whose texts would go beyond is
  *   refused with 429 `text_limit`, and the transaction stores nothing.
  * A text refused by a rule is never queued, so it is not sent later either.
@@ -54,11 +55,12 @@ export class TextingLimits {
     const counted = await this.counts.lock(tx, day, [account, ...phoneKeys]);
 
     const sentToPhone = new Map(phones.map((phone) => [phone, counted.get(countKey({ scope: 'phone', subject: phone })) ?? 0]));
-    const before = new Map(sentToPhone);
+    const textedPhones = new Set<string>();
     for (const claim of reachable) {
-      const sent = sentToPhone.get(claim.claimant_phone)!;
-      if (sent >= this.config.textsPerPhonePerDay) continue;
-      sentToPhone.set(claim.claimant_phone, sent + 1);
+      // One text per phone about one item, for its best claim: more would say the same thing again.
+      if (textedPhones.has(claim.claimant_phone)) continue;
+      if (sentToPhone.get(claim.claimant_phone)! >= this.config.textsPerPhonePerDay) continue;
+      textedPhones.add(claim.claimant_phone);
       texted.add(claim.id);
     }
 
@@ -73,7 +75,7 @@ export class TextingLimits {
     }
     await this.counts.add(tx, day, [
       { ...account, texts: texted.size },
-      ...phones.map((phone) => ({ scope: 'phone' as const, subject: phone, texts: sentToPhone.get(phone)! - before.get(phone)! })),
+      ...[...textedPhones].map((phone) => ({ scope: 'phone' as const, subject: phone, texts: 1 })),
     ]);
     this.report(request, reachable.length, texted.size);
     return texted;
@@ -82,10 +84,10 @@ export class TextingLimits {
   /** What the rule held back, without phone numbers (they stay out of logs). */
   private report(request: TextingRequest, reachable: number, texted: number): void {
     const outsideCountries = request.claims.length - reachable;
-    const overPhoneLimit = reachable - texted;
-    if (outsideCountries === 0 && overPhoneLimit === 0) return;
+    const heldForPhone = reachable - texted;
+    if (outsideCountries === 0 && heldForPhone === 0) return;
     this.logger.info(
-      { location_id: request.location.id, texted, outside_countries: outsideCountries, over_phone_limit: overPhoneLimit },
+      { location_id: request.location.id, texted, outside_countries: outsideCountries, held_for_phone: heldForPhone },
       'claimants not texted about a match (texting rule)',
     );
   }
