@@ -157,6 +157,29 @@ describe('lostfound: texting limits', () => {
     });
   });
 
+  it('keeps the counts of today and yesterday only', async () => {
+    const { accountId, locationId } = await lf.newLocation();
+    const claim = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
+    const old = newPhone();
+    const today = new Date().toISOString().slice(0, 10);
+    await lf.sql(
+      `INSERT INTO daily_text_counts (scope, subject, day, texts)
+       VALUES ('phone', $1, $3::date - 2, 3), ('phone', $1, $3::date - 1, 3), ('account', $2, $3::date - 9, 200)`,
+      [old, accountId, today],
+    );
+    await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
+    const kept = await lf.sql<{ subject: string; days_ago: number }>(
+      `SELECT subject, ($2::date - day)::int AS days_ago FROM daily_text_counts
+        WHERE subject = ANY($1) ORDER BY days_ago, scope`,
+      [[old, accountId, claim.claimant_phone], today],
+    );
+    expect(kept).toEqual([
+      { subject: accountId, days_ago: 0 },
+      { subject: claim.claimant_phone, days_ago: 0 },
+      { subject: old, days_ago: 1 },
+    ]);
+  });
+
   it('puts no link a tenant wrote into a text', async () => {
     const accountId = newAccountId();
     const location = await lf.send(LocationsRpc.create, { account_id: accountId, name: 'Union Station pay.evil.example/fee' });

@@ -36,6 +36,14 @@ export class DailyTextCountsRepository {
     return new Map(counted.map((row) => [countKey(row), row.texts]));
   }
 
+  /**
+   * Forgets the counts of days before yesterday: they limit nothing any more, and the phones in them are
+   * claimants'. Yesterday's stay for a request that began before midnight and is still counting it.
+   */
+  async forgetBefore(tx: LostfoundTx, day: string): Promise<void> {
+    await tx.$executeRaw`DELETE FROM daily_text_counts WHERE day < ${day}::date - 1`;
+  }
+
   /** Raises the day's counts (rows locked by `lock` in this transaction). */
   async add(tx: LostfoundTx, day: string, increments: readonly (TextCountKey & { texts: number })[]): Promise<void> {
     const raised = increments.filter((increment) => increment.texts > 0);

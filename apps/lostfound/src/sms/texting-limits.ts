@@ -52,6 +52,7 @@ export class TextingLimits {
     const account: TextCountKey = { scope: 'account', subject: request.accountId };
     const phones = [...new Set(reachable.map((claim) => claim.claimant_phone))];
     const phoneKeys = phones.map((phone): TextCountKey => ({ scope: 'phone', subject: phone }));
+    await this.counts.forgetBefore(tx, day);
     const counted = await this.counts.lock(tx, day, [account, ...phoneKeys]);
 
     const sentToPhone = new Map(phones.map((phone) => [phone, counted.get(countKey({ scope: 'phone', subject: phone })) ?? 0]));
