@@ -8,7 +8,11 @@ describe('lost and found through the gateway', () => {
   let admin: AdminClient;
 
   beforeAll(async () => {
-    system = await startSystem({ services: ['numbers-billing', 'lostfound'], env: { RATE_LIMIT_REQUESTS: '100000' } });
+    // Three texts an account a day, so the texting limit can be reached here (each test has its own account).
+    system = await startSystem({
+      services: ['numbers-billing', 'lostfound'],
+      env: { RATE_LIMIT_REQUESTS: '100000', LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT: '3' },
+    });
     admin = new AdminClient(system);
   });
   afterAll(() => system?.stop());
@@ -61,8 +65,21 @@ describe('lost and found through the gateway', () => {
       const session = await ApiSession.create(system);
       const answer = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Depot' });
       expect(answer.status).toBe(201);
-      expect(answer.body).toEqual({ id: expect.any(Number), name: 'Depot', lostfound_enabled: true });
+      expect(answer.body).toEqual({ id: expect.any(Number), name: 'Depot', lostfound_enabled: true, sms_countries: ['US', 'CA'] });
       expect(Number.isInteger(answer.body.id)).toBe(true);
+    });
+
+    it('takes the countries whose claimant phones may be texted, and refuses one that is no country with 400', async () => {
+      const session = await ApiSession.create(system);
+      const path = `/admin/accounts/${session.accountId}/locations`;
+      const answer = await admin.request('POST', path, { name: 'Heathrow T5', sms_countries: ['GB', 'us'] });
+      expect(answer.status).toBe(201);
+      expect(answer.body).toMatchObject({ name: 'Heathrow T5', sms_countries: ['GB', 'US'] });
+      for (const sms_countries of [['XX'], 'GB', ['G']]) {
+        const refused = await admin.request('POST', path, { name: 'Nowhere', sms_countries });
+        expect(refused.status).toBe(400);
+        expect(refused.body.error.code).toBe('invalid_request');
+      }
     });
 
     it('answers 404 not_found for an account that does not exist', async () => {
@@ -199,7 +216,7 @@ describe('lost and found through the gateway', () => {
       await session.post('/lostfound/found-items', umbrella(locationId));
       const texts = await admin.request('GET', `/admin/sms?to=${encodeURIComponent(filed.claimant_phone)}`);
       expect(texts.status).toBe(200);
-      expect(texts.body).toEqual({ data: [{ to: filed.claimant_phone, body: expect.stringContaining('Red umbrella'), sent_at: expect.any(String) }] });
+      expect(texts.body).toEqual({ data: [{ to: filed.claimant_phone, body: expect.stringContaining('an umbrella (red)'), sent_at: expect.any(String) }] });
       // An unencoded + (which a query string reads as a space) finds the same texts.
       const raw = await admin.request('GET', `/admin/sms?to=${filed.claimant_phone}`);
       expect(raw.body.data).toHaveLength(1);
@@ -217,6 +234,90 @@ describe('lost and found through the gateway', () => {
     it('keeps GET /admin/sms behind the admin token', async () => {
       const answer = await fetch(`${system.adminUrl}/admin/sms?to=%2B14158671000`);
       expect(answer.status).toBe(401);
+    });
+  });
+
+  describe('texting limits (docs/adr/0053)', () => {
+    const textsTo = async (to: string) => (await admin.request('GET', `/admin/sms?to=${encodeURIComponent(to)}`)).body.data;
+
+    it('refuses an item whose texts would pass the account\'s daily limit with 429 text_limit, storing nothing', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const filed = [];
+      for (let n = 0; n < 4; n += 1) filed.push((await session.post('/lostfound/claims', claim(locationId))).body);
+      const refused = await session.post('/lostfound/found-items', umbrella(locationId));
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: { code: 'text_limit', message: expect.stringContaining('text_claimants') } });
+      expect((await session.get(`/lostfound/found-items?location_id=${locationId}`)).body.total).toBe(0);
+      for (const each of filed) expect(await textsTo(each.claimant_phone)).toEqual([]);
+
+      const quiet = await session.post('/lostfound/found-items', umbrella(locationId, { text_claimants: false }));
+      expect(quiet.status).toBe(201);
+      for (const each of filed) expect(await textsTo(each.claimant_phone)).toEqual([]);
+      expect((await session.get(`/lostfound/claims/${filed[0].id}?location_id=${locationId}`)).body.has_match).toBe(true);
+    });
+
+    it('files a claim with a phone outside the US and Canada (201) but texts it only where the location allows', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const uk = '+447400123456';
+      const filed = await session.post('/lostfound/claims', claim(locationId, { claimant_phone: uk }));
+      expect([filed.status, filed.body.claimant_phone]).toEqual([201, uk]);
+      expect((await session.post('/lostfound/found-items', umbrella(locationId))).status).toBe(201);
+      expect(await textsTo(uk)).toEqual([]);
+
+      const heathrow = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Heathrow T5', sms_countries: ['GB'] });
+      await session.post('/lostfound/claims', claim(heathrow.body.id, { claimant_phone: uk }));
+      await session.post('/lostfound/found-items', umbrella(heathrow.body.id));
+      expect((await textsTo(uk)).map((text: { body: string }) => text.body)).toEqual([expect.stringMatching(/^Heathrow T5 lost & found/)]);
+    });
+
+    it('texts no link that the tenant wrote', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const filed = (await session.post('/lostfound/claims', claim(locationId))).body;
+      await session.post('/lostfound/found-items', umbrella(locationId, { description: 'Red umbrella, pay the fee at https://evil.example/pay', color: 'red, see bit.ly/x' }));
+      const [text] = await textsTo(filed.claimant_phone);
+      expect(text.body).toContain('an umbrella (red)');
+      expect(text.body).not.toMatch(/https?:|evil|bit\.ly|fee/);
+    });
+  });
+
+  describe('categories as sent', () => {
+    it('keeps the category the caller sent and filters on it: category=scarf lists the scarf, not the hat', async () => {
+      const { session, locationId } = await sessionWithLocation();
+      const scarf = await session.post('/lostfound/found-items', umbrella(locationId, { category: 'Scarf', description: 'Green wool scarf', color: 'green' }));
+      const hat = await session.post('/lostfound/found-items', umbrella(locationId, { category: 'hat', description: 'Grey beanie', color: 'grey' }));
+      expect([scarf.status, scarf.body.category, hat.body.category]).toEqual([201, 'scarf', 'hat']);
+      const listed = await session.get(`/lostfound/found-items?location_id=${locationId}&category=SCARF`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((item: { id: number }) => item.id)).toEqual([scarf.body.id]);
+      const filed = await session.post('/lostfound/claims', claim(locationId, { category: 'scarf', description: 'green wool scarf', color: 'green' }));
+      expect(filed.body).toMatchObject({ category: 'scarf', has_match: true });
+      const claims = await session.get(`/lostfound/claims?location_id=${locationId}&category=clothing`);
+      expect(claims.body.total).toBe(0);
+    });
+  });
+
+  describe('claims and items with no searchable word', () => {
+    it.each([
+      ['only a category', {}],
+      ['the description "it"', { description: 'it' }],
+      ['an emoji for a description', { description: '\u{1F302}' }],
+    ])('files a claim with %s (201) and matches it by category', async (_, text) => {
+      const { session, locationId } = await sessionWithLocation();
+      const item = (await session.post('/lostfound/found-items', umbrella(locationId))).body;
+      const answer = await session.post('/lostfound/claims', { location_id: locationId, claimant_name: 'Jane Smith', claimant_phone: phone(), category: 'umbrella', ...text });
+      expect(answer.status).toBe(201);
+      expect(answer.body.matches.map((match: { found_item_id: number }) => match.found_item_id)).toEqual([item.id]);
+    });
+
+    it.each([['it'], ['\u{1F302}']])('logs an item described %j (201), and q=%j filters nothing', async (description) => {
+      const { session, locationId } = await sessionWithLocation();
+      const answer = await session.post('/lostfound/found-items', { location_id: locationId, category: 'umbrella', description });
+      expect(answer.status).toBe(201);
+      for (const path of ['found-items', 'claims']) {
+        const listed = await session.get(`/lostfound/${path}?location_id=${locationId}&q=${encodeURIComponent(description)}`);
+        expect(listed.status).toBe(200);
+        expect(listed.body.total).toBe(path === 'found-items' ? 1 : 0);
+      }
     });
   });
 

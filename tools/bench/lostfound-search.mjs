@@ -113,6 +113,7 @@ function item(rand) {
   const area = pick(rand, AREAS);
   return {
     category: sorted.category,
+    category_class: sorted.categoryClass,
     value_class: sorted.valueClass,
     description,
     color: rand() < 0.8 ? color : '',
@@ -151,11 +152,11 @@ async function seed(pg, locationId, from, to) {
     const rows = Array.from({ length: Math.min(BATCH, to - start) }, () => item(rand));
     const column = (name) => rows.map((row) => row[name]);
     await pg.query(
-      `INSERT INTO found_items (location_id, category, value_class, description, color, found_area, area_key, found_date, status, source)
-       SELECT $1, category, value_class, description, color, found_area, area_key, found_date::date, status, 'api'
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-           AS t(category, value_class, description, color, found_area, area_key, found_date, status)`,
-      [locationId, ...['category', 'value_class', 'description', 'color', 'found_area', 'area_key', 'found_date', 'status'].map(column)],
+      `INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_area, area_key, found_date, status, source)
+       SELECT $1, category, category_class, value_class, description, color, found_area, area_key, found_date::date, status, 'api'
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+           AS t(category, category_class, value_class, description, color, found_area, area_key, found_date, status)`,
+      [locationId, ...['category', 'category_class', 'value_class', 'description', 'color', 'found_area', 'area_key', 'found_date', 'status'].map(column)],
     );
     if (process.stdout.isTTY) process.stdout.write(`\r  seeded ${(start + rows.length).toLocaleString('en-US')} items`);
   }
@@ -234,9 +235,9 @@ try {
   for (let n = 0; n < OPEN_CLAIMS; n += 1) {
     const row = item(claimRand);
     await pg.query(
-      `INSERT INTO claims (location_id, claimant_name, claimant_phone, category, value_class, description, color, lost_area, area_key, lost_date)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::date)`,
-      [locationId, `Claimant ${n}`, `+1415867${String(n).padStart(4, '0')}`, row.category, row.value_class === 'urgent' ? 'high' : row.value_class, row.description, row.color, row.found_area, row.area_key, row.found_date],
+      `INSERT INTO claims (location_id, claimant_name, claimant_phone, category, category_class, value_class, description, color, lost_area, area_key, lost_date)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date)`,
+      [locationId, `Claimant ${n}`, `+1415867${String(n).padStart(4, '0')}`, row.category, row.category_class, row.value_class === 'urgent' ? 'high' : row.value_class, row.description, row.color, row.found_area, row.area_key, row.found_date],
     );
   }
 

@@ -22,6 +22,8 @@ import { MatchNotifier } from './sms/match-notifier';
 import { SimulatedSmsAdapter } from './sms/simulated-sms.adapter';
 import { SmsNatsController } from './sms/sms.nats.controller';
 import { SMS_SENDER } from './sms/sms.port';
+import { DailyTextCountsRepository } from './sms/daily-text-counts.repository';
+import { TextingLimits } from './sms/texting-limits';
 
 export interface LostfoundOptions {
   env: NodeJS.ProcessEnv;
@@ -47,6 +49,8 @@ export class LostfoundModule {
         { provide: SMS_SENDER, useExisting: SimulatedSmsAdapter },
         provideOutboxRelay(LostfoundPrisma, [STREAMS.lostfound]),
         MatchNotifier,
+        DailyTextCountsRepository,
+        TextingLimits,
         LocationsRepository,
         LocationsService,
         LocationsNatsController,

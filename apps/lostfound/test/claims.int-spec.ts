@@ -63,6 +63,17 @@ describe('lostfound: claims', () => {
       expect(claim.matches!.map((match) => match.found_item_id)).not.toContain(blue.id);
     });
 
+    it('keeps the category the caller sent and matches it by its class: a lost scarf is put beside a found hat', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const hat = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'Hat', description: 'Green knitted hat', color: 'green' }), accountId);
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { category: 'SCARF', description: 'green knitted scarf', color: 'green' }), accountId);
+      expect(claim.category).toBe('scarf');
+      expect(claim.matches?.map((match) => match.found_item_id)).toEqual([hat.id]);
+      const stored = await lf.sql('SELECT category, category_class, value_class FROM claims WHERE id = $1', [claim.id]);
+      expect(stored).toEqual([{ category: 'scarf', category_class: 'clothing', value_class: 'low' }]);
+      expect((await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId)).category).toBe('scarf');
+    });
+
     it('matches "Umbrella" and "umbrella" alike', async () => {
       const { accountId, locationId } = await lf.newLocation();
       await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'UMBRELLA' }), accountId);
@@ -102,6 +113,37 @@ describe('lostfound: claims', () => {
         accountId,
       );
       expect(claim).toMatchObject({ has_match: true, matches: [] });
+    });
+  });
+
+  describe('a claim whose text holds no searchable word', () => {
+    // The spec lets a claim name only its category. With no word to search for (none at all, the stop word
+    // "it", an emoji) the candidates are ranked by category alone (it used to end in `ORDER BY 0` and a 500).
+    it.each([
+      ['only a category', {}],
+      ['a description "it"', { description: 'it' }],
+      ['an emoji for a description', { description: '\u{1F302}' }],
+    ])('is filed and matched by category: %s', async (_, text) => {
+      const { accountId, locationId } = await lf.newLocation();
+      const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
+      const claim = await lf.send(
+        ClaimsRpc.file,
+        { location_id: locationId, claimant_name: 'Jane Smith', claimant_phone: '+14158675309', category: 'umbrella', ...text },
+        accountId,
+      );
+      expect(claim).toMatchObject({ category: 'umbrella', status: 'open', has_match: true });
+      expect(claim.matches?.map((match) => match.found_item_id)).toEqual([item.id]);
+      const stored = await lf.sql<{ claims: number }>('SELECT count(*)::int AS claims FROM claims WHERE id = $1', [claim.id]);
+      expect(stored).toEqual([{ claims: 1 }]);
+    });
+
+    it.each([['it'], ['\u{1F302}'], ['it \u{1F302} !']])('lists and searches claims with q=%j: the q filters nothing', async (q) => {
+      const { accountId, locationId } = await lf.newLocation();
+      const first = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: 'it', color: '', lost_area: '' }), accountId);
+      const second = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: '\u{1F302}', color: '', lost_area: '' }), accountId);
+      const page = await lf.send(ClaimsRpc.list, { location_id: locationId, q }, accountId);
+      expect(page).toMatchObject({ total: 2, pages: 1 });
+      expect(page.data.map((claim) => claim.id)).toEqual([second.id, first.id]);
     });
   });
 
@@ -150,7 +192,8 @@ describe('lostfound: claims', () => {
       expect(page.data.find((claim) => claim.id === b.id)).toMatchObject({ verify_required: true });
       expect(page.data.find((claim) => claim.id === b.id)).not.toHaveProperty('matches');
       expect(await ids({ category: 'Wallet' })).toEqual([b.id]);
-      expect(await ids({ category: 'clothing' })).toEqual([c.id]);
+      expect(await ids({ category: 'Scarf' })).toEqual([c.id]);
+      expect(await ids({ category: 'clothing' })).toEqual([]);
       expect(await ids({ area: 'gate b12' })).toEqual([a.id]);
       expect(await ids({ from: '2026-11-01', to: '2026-11-09' })).toEqual([a.id]);
       expect(await ids({ from: '2026-11-10' })).toEqual([b.id]);

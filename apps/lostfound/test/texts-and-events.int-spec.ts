@@ -28,7 +28,7 @@ describe('lostfound: texting claimants and events', () => {
 
       const texts = await textsTo(matching.claimant_phone);
       expect(texts).toEqual([{ to: matching.claimant_phone, body: expect.any(String), sent_at: expect.any(String) }]);
-      expect(texts[0].body).toContain(item.description);
+      expect(texts[0].body).toContain(`an umbrella (red) handed in on ${item.found_date}`);
       expect(texts[0].body).toContain(`#${matching.id}`);
       expect(await textsTo(alsoMatching.claimant_phone)).toHaveLength(1);
       expect(await textsTo(other.claimant_phone)).toEqual([]);
@@ -90,10 +90,10 @@ describe('lostfound: texting claimants and events', () => {
     it('lists the texts to one number newest first, and refuses a `to` that is not E.164', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const claim = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
-      await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: 'Red umbrella, first one' }), accountId);
-      await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: 'Red umbrella, second one' }), accountId);
+      await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { found_date: '2026-11-18' }), accountId);
+      await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { found_date: '2026-11-19' }), accountId);
       const texts = await textsTo(claim.claimant_phone);
-      expect(texts.map((text) => text.body.includes('second one'))).toEqual([true, false]);
+      expect(texts.map((text) => text.body.includes('2026-11-19'))).toEqual([true, false]);
       expect(Date.parse(texts[0].sent_at)).toBeGreaterThanOrEqual(Date.parse(texts[1].sent_at));
       expect(await lf.errorOf(SimulatedSmsRpc.list, { to: '415-867-5309' })).toBe('invalid_request');
       expect(await textsTo('+14150000000')).toEqual([]);

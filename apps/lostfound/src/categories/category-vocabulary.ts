@@ -4,8 +4,9 @@ import type { ValueClass } from '@switchboard/contracts';
  * The category vocabulary (docs/adr/0041-lostfound-categories.md). A category is matched case-insensitively,
  * with white space, `-` and `_` treated alike, against each canonical name and its synonyms; a simple plural
  * (`wallets`, `glasses` stays) falls back to the singular. A value outside the vocabulary is kept as written
- * (normalised) and is low-value; no value at all is read from the description, else `other`. See `categorise`
- * for how the description can raise the class.
+ * (normalised) and is low-value; no value at all is read from the description, else `other`. A category is stored
+ * as the caller wrote it (normalised) and its class beside it: lists filter on the category, matching and the
+ * value rules use the class. See `categorise` for how the description can raise the value class.
  *
  * - high-value: released only with `verified: true`; claims see `has_match` and `verify_required`, never an item.
  * - low-value: claims see their candidate items in `matches`.
@@ -113,8 +114,8 @@ export function termsOf(category: string): readonly string[] {
 
 /**
  * What a description names: the first vocabulary term in it (two-word terms first: "card holder", "notebook
- * computer"), and whether any term in it is high-value. Urgent and `other` terms are skipped: a "son's jacket"
- * is a jacket, not a lost child.
+ * computer") as written and normalised, and whether any term in it is high-value. Urgent and `other` terms are
+ * skipped: a "son's jacket" is a jacket, not a lost child.
  */
 export function readDescription(description: string | null | undefined): { first?: string; mentionsHighValue: boolean } {
   const words = normalizeTerm(description ?? '')
@@ -124,10 +125,11 @@ export function readDescription(description: string | null | undefined): { first
   let first: string | undefined;
   let mentionsHighValue = false;
   for (let i = 0; i < words.length; i += 1) {
-    const pair = i + 1 < words.length ? lookup(`${words[i]} ${words[i + 1]}`) : undefined;
+    const pairTerm = i + 1 < words.length ? `${words[i]} ${words[i + 1]}` : undefined;
+    const pair = pairTerm ? lookup(pairTerm) : undefined;
     const definition = pair ?? lookup(words[i]);
     if (!definition || definition.valueClass === 'urgent' || definition.name === OTHER_CATEGORY) continue;
-    first ??= definition.name;
+    first ??= pair ? pairTerm : words[i];
     if (definition.valueClass === 'high') mentionsHighValue = true;
     if (pair) i += 1;
   }
@@ -135,21 +137,28 @@ export function readDescription(description: string | null | undefined): { first
 }
 
 export interface Categorised {
-  /** What is stored and answered as `category`. */
+  /** What is stored, answered and filtered on as `category`: the caller's word, normalised (`scarf`). */
   category: string;
+  /**
+   * The category's vocabulary class (`clothing` for `scarf`; the category itself outside the vocabulary): what
+   * matching compares, so a lost scarf and a found hat are still put side by side for staff.
+   */
+  categoryClass: string;
   /** What decides `matches` against `verify_required` and whether a release needs proof. */
   valueClass: ValueClass;
 }
 
 /**
- * The category and value class of an item or a claim. The category is the one given, else the one the
- * description names, else `other`. The class is the category's, except that a description naming a high-value
- * thing raises a low-value or unknown category to high ("umbrella, wallet tucked in the strap"): the
- * description can raise the class, never lower it, so an item is never shown by mistake.
+ * The category, its class and the value class of an item or a claim. The category is the one given (normalised
+ * for case and spacing), else the vocabulary term the description names first, else `other`. The value class is
+ * the category's, except that a description naming a high-value thing raises a low-value or unknown category to
+ * high ("umbrella, wallet tucked in the strap"): the description can raise the class, never lower it, so an
+ * item is never shown by mistake.
  */
 export function categorise(given: string | null | undefined, description: string | null | undefined): Categorised {
   const read = readDescription(description);
-  const resolved = resolveCategory(given) ?? resolveCategory(read.first) ?? resolveCategory(OTHER_CATEGORY)!;
+  const category = [given, read.first].map((value) => normalizeTerm(value ?? '')).find(Boolean) ?? OTHER_CATEGORY;
+  const resolved = resolveCategory(category)!;
   const valueClass = resolved.valueClass === 'low' && read.mentionsHighValue ? 'high' : resolved.valueClass;
-  return { category: resolved.name, valueClass };
+  return { category, categoryClass: resolved.name, valueClass };
 }

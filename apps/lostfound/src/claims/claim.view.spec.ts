@@ -8,6 +8,7 @@ function claimRow(overrides: Partial<ClaimRow> = {}): ClaimRow {
     claimant_name: 'Jane Smith',
     claimant_phone: '+14158675309',
     category: 'umbrella',
+    category_class: 'umbrella',
     value_class: 'low',
     description: 'Red umbrella',
     color: 'red',

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LOSTFOUND_PAGE_SIZE, type ClaimStatus, type ValueClass } from '@switchboard/contracts';
+import { OTHER_CATEGORY } from '../categories/category-vocabulary';
 import type { TimelineRow } from '../found-items/found-items.repository';
 import { LostfoundPrisma, Prisma, type LostfoundTx } from '../prisma/lostfound-prisma';
 import { listFilters, type ListFilters } from '../search/list-filters';
@@ -10,6 +11,8 @@ export interface ClaimRow {
   claimant_name: string;
   claimant_phone: string;
   category: string;
+  /** The category's vocabulary class: what matching compares (ADR 0041). */
+  category_class: string;
   value_class: Exclude<ValueClass, 'urgent'>;
   description: string;
   color: string;
@@ -38,6 +41,7 @@ export interface NewClaim {
   claimant_phone: string;
   claimant_email: string;
   category: string;
+  category_class: string;
   value_class: 'high' | 'low';
   description: string;
   color: string;
@@ -48,7 +52,7 @@ export interface NewClaim {
   image_url: string;
 }
 
-const COLUMNS = Prisma.sql`id, location_id, claimant_name, claimant_phone, category, value_class, description, color,
+const COLUMNS = Prisma.sql`id, location_id, claimant_name, claimant_phone, category, category_class, value_class, description, color,
   lost_area, to_char(lost_date, 'YYYY-MM-DD') AS lost_date, image_url, status, source, created_at`;
 
 /** A claim has a match while an item it matched is still in storage. */
@@ -66,10 +70,10 @@ export class ClaimsRepository {
   /** Inserts the claim with its primary photo and its `filed` entry. */
   async insert(tx: LostfoundTx, claim: NewClaim): Promise<ClaimRow> {
     const rows = await tx.$queryRaw<ClaimRow[]>`
-      INSERT INTO claims (location_id, claimant_name, claimant_phone, claimant_email, category, value_class, description,
-                          color, lost_area, area_key, lost_date, proof_note, image_url, status, source)
+      INSERT INTO claims (location_id, claimant_name, claimant_phone, claimant_email, category, category_class, value_class,
+                          description, color, lost_area, area_key, lost_date, proof_note, image_url, status, source)
       VALUES (${claim.location_id}, ${claim.claimant_name}, ${claim.claimant_phone}, ${claim.claimant_email},
-              ${claim.category}, ${claim.value_class}, ${claim.description}, ${claim.color}, ${claim.lost_area},
+              ${claim.category}, ${claim.category_class}, ${claim.value_class}, ${claim.description}, ${claim.color}, ${claim.lost_area},
               ${claim.area_key}, ${claim.lost_date}::date, ${claim.proof_note}, ${claim.image_url}, 'open', 'api')
       RETURNING ${COLUMNS}`;
     const created = rows[0];
@@ -106,27 +110,31 @@ export class ClaimsRepository {
   }
 
   /**
-   * Open claims of the location that a new item could match: the item's category (any, when either side is
-   * `other`), not lost more than a day after the item was found, sharing the category or a word.
+   * Open claims of the location that a new item could match: the item's category class (any, when either side is
+   * `other`), not lost more than a day after the item was found, sharing the class or a word.
    */
   candidatesFor(
     tx: LostfoundTx,
-    item: { location_id: number; category: string; found_date: string },
+    item: { location_id: number; category_class: string; found_date: string },
     anyWord: string | undefined,
   ): Promise<ClaimRow[]> {
-    const isOther = item.category === 'other';
+    const isOther = item.category_class === OTHER_CATEGORY;
     if (isOther && !anyWord) return Promise.resolve([]);
     const words = anyWord ? Prisma.sql`to_tsquery('english', ${anyWord})` : undefined;
     const conditions = [Prisma.sql`location_id = ${item.location_id}`, Prisma.sql`status = 'open'`];
-    if (!isOther) conditions.push(Prisma.sql`category IN (${item.category}, 'other')`);
+    if (!isOther) conditions.push(Prisma.sql`category_class IN (${item.category_class}, ${OTHER_CATEGORY})`);
     conditions.push(Prisma.sql`(lost_date IS NULL OR lost_date <= ${item.found_date}::date + 1)`);
     if (isOther) conditions.push(Prisma.sql`search @@ ${words}`);
-    else if (words) conditions.push(Prisma.sql`(category = ${item.category} OR search @@ ${words})`);
-    else conditions.push(Prisma.sql`category = ${item.category}`);
-    const rank = words ? Prisma.sql`ts_rank(search, ${words})` : Prisma.sql`0`;
+    else if (words) conditions.push(Prisma.sql`(category_class = ${item.category_class} OR search @@ ${words})`);
+    else conditions.push(Prisma.sql`category_class = ${item.category_class}`);
+    // Without a word (only a category; "it"; an emoji) the category alone ranks: no constant in ORDER BY, where
+    // PostgreSQL reads an integer as a column position (`ORDER BY 0` fails).
+    const order = [Prisma.sql`(category_class = ${item.category_class}) DESC`];
+    if (words) order.push(Prisma.sql`ts_rank(search, ${words}) DESC`);
+    order.push(Prisma.sql`id DESC`);
     return tx.$queryRaw<ClaimRow[]>`
       SELECT ${COLUMNS} FROM claims WHERE ${Prisma.join(conditions, ' AND ')}
-      ORDER BY (category = ${item.category}) DESC, ${rank} DESC, id DESC
+      ORDER BY ${Prisma.join(order, ', ')}
       LIMIT ${MAX_CLAIM_CANDIDATES}`;
   }
 

@@ -45,7 +45,7 @@ export class ClaimsService {
   async file(command: FileClaimCommand, ctx: RpcContext): Promise<ClaimCreated> {
     const accountId = accountOf(ctx);
     const location = await this.locations.require(accountId, command.location_id);
-    const { category, valueClass } = categorise(command.category, command.description);
+    const { category, categoryClass, valueClass } = categorise(command.category, command.description);
     if (valueClass === 'urgent') {
       throw new ServiceError(
         'urgent_category',
@@ -63,6 +63,7 @@ export class ClaimsService {
         claimant_phone: phone,
         claimant_email: text(command.claimant_email),
         category,
+        category_class: categoryClass,
         value_class: valueClass,
         description: text(command.description),
         color: text(command.color),

@@ -7,6 +7,13 @@ export interface LostfoundConfig {
   smsProvider: 'simulated';
   /** How often texts that could not be sent are tried again, in ms. */
   notifyRetryMs: number;
+  /**
+   * Texts to claimants one account may cause per UTC day; logging an item that would go beyond is refused with
+   * 429 `text_limit` (docs/adr/0053-lostfound-texting-limits.md).
+   */
+  textsPerAccountPerDay: number;
+  /** Texts one claimant phone may get per UTC day, all accounts together; beyond, that claimant is not texted. */
+  textsPerPhonePerDay: number;
 }
 
 export const LOSTFOUND_CONFIG = Symbol('LOSTFOUND_CONFIG');
@@ -16,9 +23,19 @@ export function loadLostfoundConfig(env: NodeJS.ProcessEnv): LostfoundConfig {
   if (provider !== 'simulated') {
     throw new Error(`LOSTFOUND_SMS_PROVIDER must be "simulated" (the only SMS adapter so far); got "${provider}"`);
   }
-  const retry = Number(env.LOSTFOUND_NOTIFY_RETRY_MS ?? 10_000);
-  if (!Number.isInteger(retry) || retry < 100 || retry > 3_600_000) {
-    throw new Error('LOSTFOUND_NOTIFY_RETRY_MS must be an integer between 100 and 3600000');
+  return {
+    smsProvider: provider,
+    notifyRetryMs: integerSetting(env, 'LOSTFOUND_NOTIFY_RETRY_MS', 10_000, 100, 3_600_000),
+    textsPerAccountPerDay: integerSetting(env, 'LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT', 200, 1, 1_000_000),
+    textsPerPhonePerDay: integerSetting(env, 'LOSTFOUND_SMS_PHONE_DAILY_LIMIT', 3, 1, 1_000),
+  };
+}
+
+function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}; got "${raw}"`);
   }
-  return { smsProvider: provider, notifyRetryMs: retry };
+  return value;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LOSTFOUND_PAGE_SIZE, type FoundItemStatus, type ValueClass } from '@switchboard/contracts';
+import { OTHER_CATEGORY } from '../categories/category-vocabulary';
 import { LostfoundPrisma, Prisma, type LostfoundTx } from '../prisma/lostfound-prisma';
 import { listFilters, type ListFilters } from '../search/list-filters';
 
@@ -8,6 +9,8 @@ export interface FoundItemRow {
   id: number;
   location_id: number;
   category: string;
+  /** The category's vocabulary class: what matching compares (ADR 0041). */
+  category_class: string;
   value_class: ValueClass;
   description: string;
   color: string;
@@ -36,6 +39,7 @@ export interface FoundItemDetailRow extends FoundItemRow {
 export interface NewFoundItem {
   location_id: number;
   category: string;
+  category_class: string;
   value_class: ValueClass;
   description: string;
   color: string;
@@ -47,7 +51,7 @@ export interface NewFoundItem {
   image_url: string;
 }
 
-const COLUMNS = Prisma.sql`id, location_id, category, value_class, description, color, found_by, found_area,
+const COLUMNS = Prisma.sql`id, location_id, category, category_class, value_class, description, color, found_by, found_area,
   to_char(found_date, 'YYYY-MM-DD') AS found_date, storage_ref, image_url, status, source, created_at`;
 
 /** How many stored items are scored for one claim at most (the best by text rank; see the matching ADR). */
@@ -60,9 +64,9 @@ export class FoundItemsRepository {
   /** Inserts the item with its primary photo and its `logged` custody entry. */
   async insert(tx: LostfoundTx, item: NewFoundItem, logNote: string): Promise<FoundItemRow> {
     const rows = await tx.$queryRaw<FoundItemRow[]>`
-      INSERT INTO found_items (location_id, category, value_class, description, color, found_by, found_area, area_key,
-                               found_date, storage_ref, image_url, status, source)
-      VALUES (${item.location_id}, ${item.category}, ${item.value_class}, ${item.description}, ${item.color},
+      INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_by, found_area,
+                               area_key, found_date, storage_ref, image_url, status, source)
+      VALUES (${item.location_id}, ${item.category}, ${item.category_class}, ${item.value_class}, ${item.description}, ${item.color},
               ${item.found_by}, ${item.found_area}, ${item.area_key}, ${item.found_date}::date, ${item.storage_ref},
               ${item.image_url}, 'stored', 'api')
       RETURNING ${COLUMNS}`;
@@ -102,27 +106,31 @@ export class FoundItemsRepository {
 
   /**
    * Stored items of the location that could match a claim, for the matching rule to score: the claim's category
-   * (or any, when either side is `other`), not found more than a day before the loss, and sharing the category
-   * or a word. Best text rank first, at most MAX_ITEM_CANDIDATES.
+   * class (or any, when either side is `other`), not found more than a day before the loss, and sharing the class
+   * or a word. Same class first, then best text rank, at most MAX_ITEM_CANDIDATES.
    */
   candidatesFor(
     tx: LostfoundTx,
-    claim: { location_id: number; category: string; lost_date: string | null },
+    claim: { location_id: number; category_class: string; lost_date: string | null },
     anyWord: string | undefined,
   ): Promise<FoundItemRow[]> {
-    const isOther = claim.category === 'other';
+    const isOther = claim.category_class === OTHER_CATEGORY;
     if (isOther && !anyWord) return Promise.resolve([]);
     const words = anyWord ? Prisma.sql`to_tsquery('english', ${anyWord})` : undefined;
     const conditions = [Prisma.sql`location_id = ${claim.location_id}`, Prisma.sql`status = 'stored'`];
-    if (!isOther) conditions.push(Prisma.sql`category IN (${claim.category}, 'other')`);
+    if (!isOther) conditions.push(Prisma.sql`category_class IN (${claim.category_class}, ${OTHER_CATEGORY})`);
     if (claim.lost_date) conditions.push(Prisma.sql`found_date >= ${claim.lost_date}::date - 1`);
     if (isOther) conditions.push(Prisma.sql`search @@ ${words}`);
-    else if (words) conditions.push(Prisma.sql`(category = ${claim.category} OR search @@ ${words})`);
-    else conditions.push(Prisma.sql`category = ${claim.category}`);
-    const rank = words ? Prisma.sql`ts_rank(search, ${words})` : Prisma.sql`0`;
+    else if (words) conditions.push(Prisma.sql`(category_class = ${claim.category_class} OR search @@ ${words})`);
+    else conditions.push(Prisma.sql`category_class = ${claim.category_class}`);
+    // Without a word (only a category; "it"; an emoji) the category alone ranks: no constant in ORDER BY, where
+    // PostgreSQL reads an integer as a column position (`ORDER BY 0` fails).
+    const order = [Prisma.sql`(category_class = ${claim.category_class}) DESC`];
+    if (words) order.push(Prisma.sql`ts_rank(search, ${words}) DESC`);
+    order.push(Prisma.sql`id DESC`);
     return tx.$queryRaw<FoundItemRow[]>`
       SELECT ${COLUMNS} FROM found_items WHERE ${Prisma.join(conditions, ' AND ')}
-      ORDER BY (category = ${claim.category}) DESC, ${rank} DESC, id DESC
+      ORDER BY ${Prisma.join(order, ', ')}
       LIMIT ${MAX_ITEM_CANDIDATES}`;
   }
 

@@ -19,6 +19,7 @@ import { MatchingService } from '../matching/matching.service';
 import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 import { MatchNotifier } from '../sms/match-notifier';
+import { TextingLimits } from '../sms/texting-limits';
 import { toFoundItemDetail, toFoundItemView, toPage } from './found-item.view';
 import { FoundItemsRepository } from './found-items.repository';
 
@@ -31,17 +32,19 @@ export class FoundItemsService {
     private readonly matching: MatchingService,
     private readonly outbox: OutboxRelay,
     private readonly notifier: MatchNotifier,
+    private readonly textingLimits: TextingLimits,
   ) {}
 
   /**
    * Logs a found item (spec part 4): stored, with its primary photo and a `logged` custody entry; open claims of
    * the location are matched against it at once, in the same transaction, and their claimants texted after
-   * the commit; `lostfound.found_logged` goes out through the outbox.
+   * the commit, within the texting rule (docs/adr/0053: 429 `text_limit` and nothing stored when the account's
+   * texts for the day would go beyond its limit); `lostfound.found_logged` goes out through the outbox.
    */
   async log(command: LogFoundItemCommand, ctx: RpcContext): Promise<FoundItemView> {
     const accountId = accountOf(ctx);
     const location = await this.locations.require(accountId, command.location_id);
-    const { category, valueClass } = categorise(command.category, command.description);
+    const { category, categoryClass, valueClass } = categorise(command.category, command.description);
     const foundBy = text(command.found_by);
     const storageRef = text(command.storage_ref);
     const foundArea = text(command.found_area);
@@ -52,6 +55,7 @@ export class FoundItemsService {
         {
           location_id: location.id,
           category,
+          category_class: categoryClass,
           value_class: valueClass,
           description: command.description.trim(),
           color: text(command.color),
@@ -64,7 +68,11 @@ export class FoundItemsService {
         },
         logNote(foundBy, storageRef),
       );
-      const matched = await this.matching.matchItem(tx, created);
+      const matched = await this.matching.matchItem(tx, created, (claims) =>
+        command.text_claimants === false
+          ? Promise.resolve(new Set<number>())
+          : this.textingLimits.allow(tx, { accountId, location, claims }),
+      );
       await writeEvent(
         tx,
         FoundLoggedEvent,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ServiceError, type CreateLocationCommand, type LocationView } from '@switchboard/contracts';
+import { DEFAULT_SMS_COUNTRIES, ServiceError, type CreateLocationCommand, type LocationView } from '@switchboard/contracts';
 import { isStoredId } from '../common/scope';
 import { LocationsRepository, type LocationRecord } from './locations.repository';
 
@@ -13,8 +13,9 @@ export class LocationsService {
       account_id: command.account_id,
       name: command.name.trim(),
       lostfound_enabled: command.lostfound_enabled ?? true,
+      sms_countries: [...new Set(command.sms_countries ?? DEFAULT_SMS_COUNTRIES)],
     });
-    return { id: location.id, name: location.name, lostfound_enabled: location.lostfound_enabled };
+    return { id: location.id, name: location.name, lostfound_enabled: location.lostfound_enabled, sms_countries: location.sms_countries };
   }
 
   /**

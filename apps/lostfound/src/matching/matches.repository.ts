@@ -26,11 +26,12 @@ export interface PendingText {
   claimant_phone: string;
   claim_class: ValueClass;
   item_class: ValueClass;
-  category: string;
   description: string;
   color: string;
   found_date: string;
   location_name: string;
+  /** The item's vocabulary category (the text names the item by it, docs/adr/0053). */
+  item_category: string;
 }
 
 @Injectable()
@@ -71,7 +72,8 @@ export class MatchesRepository {
               FOR UPDATE OF m SKIP LOCKED)
         RETURNING id, claim_id, found_item_id)
       SELECT t.id AS match_id, t.claim_id, c.claimant_phone, c.value_class AS claim_class, i.value_class AS item_class,
-             c.category, i.description, i.color, to_char(i.found_date, 'YYYY-MM-DD') AS found_date, l.name AS location_name
+             i.category_class AS item_category, i.description, i.color, to_char(i.found_date, 'YYYY-MM-DD') AS found_date,
+             l.name AS location_name
         FROM taken t
         JOIN claims c ON c.id = t.claim_id
         JOIN found_items i ON i.id = t.found_item_id

@@ -12,11 +12,11 @@ export interface Scored<T> {
 }
 
 export function claimSide(claim: ClaimRow): MatchSide {
-  return { category: claim.category, description: claim.description, color: claim.color, area: claim.lost_area, date: claim.lost_date };
+  return { category: claim.category_class, description: claim.description, color: claim.color, area: claim.lost_area, date: claim.lost_date };
 }
 
 export function itemSide(item: FoundItemRow): MatchSide {
-  return { category: item.category, description: item.description, color: item.color, area: item.found_area, date: item.found_date };
+  return { category: item.category_class, description: item.description, color: item.color, area: item.found_area, date: item.found_date };
 }
 
 /**
@@ -43,12 +43,23 @@ export class MatchingService {
     return scored;
   }
 
-  /** A new item against the open claims of its location (reverse matching); each claimant is to be texted. */
-  async matchItem(tx: LostfoundTx, item: FoundItemRow): Promise<Scored<ClaimRow>[]> {
+  /**
+   * A new item against the open claims of its location (reverse matching). `textable` picks, from the matched
+   * claims (best first), those whose claimants are to be texted (the texting rule); the others are recorded only.
+   */
+  async matchItem(
+    tx: LostfoundTx,
+    item: FoundItemRow,
+    textable: (matched: ClaimRow[]) => Promise<ReadonlySet<number>>,
+  ): Promise<Scored<ClaimRow>[]> {
     const candidates = await this.claims.candidatesFor(tx, item, anyWordTsQuery(item.description, item.color, item.found_area));
     const side = itemSide(item);
     const scored = rank(candidates.map((row) => ({ row, verdict: scoreMatch(claimSide(row), side) })));
-    await this.matches.record(tx, scored.map(({ row, score }) => ({ claim_id: row.id, found_item_id: item.id, score, notify: true })));
+    const texted = scored.length > 0 ? await textable(scored.map(({ row }) => row)) : new Set<number>();
+    await this.matches.record(
+      tx,
+      scored.map(({ row, score }) => ({ claim_id: row.id, found_item_id: item.id, score, notify: texted.has(row.id) })),
+    );
     return scored;
   }
 }

@@ -1,5 +1,5 @@
 import { ServiceError } from '@switchboard/contracts';
-import { normalizeTerm, resolveCategory } from '../categories/category-vocabulary';
+import { normalizeTerm } from '../categories/category-vocabulary';
 import { Prisma } from '../prisma/lostfound-prisma';
 import { searchTsQuery } from './search-query';
 
@@ -21,7 +21,7 @@ export interface ListWhere {
 
 /**
  * The WHERE clause of a found-item or claim list (docs/adr/0042-lostfound-lists.md):
- * - `status`: exact; `category`: through the vocabulary (`Purse` finds `handbag`);
+ * - `status`: exact; `category`: the category as the caller wrote it, normalised (`Scarf` finds `scarf`, not `hat`);
  * - `area`: the area compared case- and space-insensitively (an index column, `area_key`);
  * - `from`/`to`: inclusive days over `found_date` (items) or `lost_date` (claims; a claim without one is left out);
  * - `q`: full-text search over the generated `search` column (GIN index), every word as a prefix.
@@ -33,8 +33,9 @@ export function listFilters(locationId: number, filters: ListFilters, columns: {
   }
   const conditions = [Prisma.sql`location_id = ${locationId}`];
   if (filters.status) conditions.push(Prisma.sql`status = ${filters.status}`);
-  const category = resolveCategory(filters.category);
-  if (category) conditions.push(Prisma.sql`category = ${category.name}`);
+  // The category as stored: the caller's word, normalised (`scarf` lists scarves, not every piece of clothing).
+  const category = normalizeTerm(filters.category ?? '');
+  if (category) conditions.push(Prisma.sql`category = ${category}`);
   if (filters.area !== undefined && normalizeTerm(filters.area)) {
     conditions.push(Prisma.sql`${Prisma.raw(columns.area)} = ${normalizeTerm(filters.area)}`);
   }

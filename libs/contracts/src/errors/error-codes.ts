@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   number_limit: 429,
   provision_velocity: 429,
+  text_limit: 429,
   internal_error: 500,
   provider_unavailable: 503,
   service_unavailable: 503,

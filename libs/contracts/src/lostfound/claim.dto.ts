@@ -34,7 +34,7 @@ export class ClaimCreate extends LocationBody {
   @IsEmail({}, { message: 'claimant_email must be an email address' })
   claimant_email?: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'umbrella', description: 'Case-insensitive; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: read from the description, else "other".' })
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'umbrella', description: 'Stored and answered as sent, normalised for case and spacing; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: the first vocabulary term in the description, else "other".' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import {
   FOUND_ITEM_STATUSES,
   HasText,
@@ -46,7 +46,7 @@ export class IntIdParam {
 
 /** Filters and page shared by the found-item and claim lists (spec part 4). */
 export class LostfoundListQuery extends LocationQuery {
-  @ApiPropertyOptional({ description: 'Category, matched case-insensitively through the category vocabulary (synonyms allowed).' })
+  @ApiPropertyOptional({ description: 'Category as it was sent, compared case- and space-insensitively (`scarf` lists scarves only; q also searches the category\'s class, e.g. `clothing`).' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
@@ -91,7 +91,7 @@ export class FoundItemCreate extends LocationBody {
   @MaxLength(MAX_DESCRIPTION)
   description: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'wallet', description: 'Case-insensitive; synonyms map to one category (docs/adr/0041). Default: read from the description, else "other".' })
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'wallet', description: 'Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the first vocabulary term in the description, else "other".' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
@@ -131,6 +131,16 @@ export class FoundItemCreate extends LocationBody {
   @IsString()
   @MaxLength(MAX_IMAGE_URL)
   image_url?: string;
+
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'Text the claimants of matching open claims (within the daily limits, docs/adr/0053). false logs the item and ' +
+      'records its matches without texting anyone: the way to log an item after 429 text_limit.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  text_claimants?: boolean;
 }
 
 export class LogFoundItemCommand extends FoundItemCreate {}

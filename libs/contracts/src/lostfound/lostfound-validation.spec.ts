@@ -2,7 +2,8 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ClaimCreate, ReuniteBody } from './claim.dto';
 import { FoundItemCreate, IntIdParam, ListFoundItemsQuery } from './found-item.dto';
-import { isCalendarDate, normalizePhone } from './lostfound-validation';
+import { isCalendarDate, normalizePhone, phoneCountry } from './lostfound-validation';
+import { CreateLocationBody } from './location.dto';
 import { ListSmsQuery } from './sms.dto';
 
 function problems<T extends object>(cls: new () => T, plain: object): string[] {
@@ -28,6 +29,23 @@ describe('lost-and-found request validation', () => {
     expect(normalizePhone('(415) 867-5309')).toBe('+14158675309');
     expect(normalizePhone('+44 20 7946 0958')).toBe('+442079460958');
     expect(normalizePhone('not a phone')).toBeUndefined();
+  });
+
+  it('places a phone in its country by the numbering plan, not by its +1', () => {
+    expect(phoneCountry('+14158675309')).toBe('US');
+    expect(phoneCountry('+16132345678')).toBe('CA');
+    expect(phoneCountry('+18762345678')).toBe('JM');
+    expect(phoneCountry('+447400123456')).toBe('GB');
+    expect(phoneCountry('+15555550123')).toBeUndefined();
+  });
+
+  it('takes a location\'s texting countries as two-letter codes of known numbering plans, in any case', () => {
+    expect(plainToInstance(CreateLocationBody, { name: 'Depot', sms_countries: ['gb', 'US'] }).sms_countries).toEqual(['GB', 'US']);
+    expect(problems(CreateLocationBody, { name: 'Depot', sms_countries: ['gb', 'US'] })).toEqual([]);
+    expect(problems(CreateLocationBody, { name: 'Depot', sms_countries: [] })).toEqual([]);
+    for (const sms_countries of [['XX'], ['USA'], 'US', [1]]) {
+      expect(problems(CreateLocationBody, { name: 'Depot', sms_countries })).toEqual(['sms_countries']);
+    }
   });
 
   it('wants location_id in a body to be a JSON integer', () => {

@@ -51,6 +51,15 @@ export function normalizePhone(value: unknown): string | undefined {
   return parsed !== undefined && parsed.isPossible() ? parsed.number : undefined;
 }
 
+/**
+ * The country (ISO 3166 alpha-2) a phone in E.164 belongs to, as the numbering plan's metadata says: `US` for
+ * +1 415..., `CA` for +1 613..., `JM` for +1 876... (a +1 number is not necessarily North American).
+ * `undefined` when the metadata cannot place it (an unassigned area code): such a number is never texted.
+ */
+export function phoneCountry(e164: string): string | undefined {
+  return parsePhoneNumberFromString(e164)?.country;
+}
+
 export function IsDialablePhone(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, type LostfoundTx } from '../prisma/lostfound-prisma';
+
+/** Whose texts a count holds: an account's (all its locations) or one claimant phone's (all accounts). */
+export type TextCountScope = 'account' | 'phone';
+
+export interface TextCountKey {
+  scope: TextCountScope;
+  /** The account id, or the phone in E.164. */
+  subject: string;
+}
+
+/**
+ * The texts counted per UTC day for the daily limits (docs/adr/0053-lostfound-texting-limits.md). Counts are read
+ * and raised inside the transaction that logs the item prompting the texts, with their rows locked, so two
+ * requests of one account (or for one phone) cannot both take the last text of the day.
+ */
+@Injectable()
+export class DailyTextCountsRepository {
+  /**
+   * Locks the day's counts of the keys until the transaction ends (a missing one is created at 0) and answers
+   * them by `countKey`. Rows are taken in one order (scope, then subject) so two transactions never deadlock.
+   */
+  async lock(tx: LostfoundTx, day: string, keys: readonly TextCountKey[]): Promise<Map<string, number>> {
+    const sorted = [...keys].sort((a, b) => countKey(a).localeCompare(countKey(b)));
+    const rows = sorted.map((key) => Prisma.sql`(${key.scope}, ${key.subject}, ${day}::date, 0)`);
+    await tx.$executeRaw`
+      INSERT INTO daily_text_counts (scope, subject, day, texts) VALUES ${Prisma.join(rows)}
+      ON CONFLICT (scope, subject, day) DO NOTHING`;
+    const wanted = sorted.map((key) => Prisma.sql`(${key.scope}, ${key.subject})`);
+    const counted = await tx.$queryRaw<(TextCountKey & { texts: number })[]>`
+      SELECT scope, subject, texts FROM daily_text_counts
+       WHERE day = ${day}::date AND (scope, subject) IN (${Prisma.join(wanted)})
+       ORDER BY scope, subject
+         FOR UPDATE`;
+    return new Map(counted.map((row) => [countKey(row), row.texts]));
+  }
+
+  /**
+   * Forgets the counts of days before yesterday: they limit nothing any more, and the phones in them are
+   * claimants'. Yesterday's stay for a request that began before midnight and is still counting it.
+   */
+  async forgetBefore(tx: LostfoundTx, day: string): Promise<void> {
+    await tx.$executeRaw`DELETE FROM daily_text_counts WHERE day < ${day}::date - 1`;
+  }
+
+  /** Raises the day's counts (rows locked by `lock` in this transaction). */
+  async add(tx: LostfoundTx, day: string, increments: readonly (TextCountKey & { texts: number })[]): Promise<void> {
+    const raised = increments.filter((increment) => increment.texts > 0);
+    if (raised.length === 0) return;
+    const values = raised.map((increment) => Prisma.sql`(${increment.scope}, ${increment.subject}, ${increment.texts}::int)`);
+    await tx.$executeRaw`
+      UPDATE daily_text_counts d SET texts = d.texts + v.texts
+        FROM (VALUES ${Prisma.join(values)}) AS v(scope, subject, texts)
+       WHERE d.scope = v.scope AND d.subject = v.subject AND d.day = ${day}::date`;
+  }
+}
+
+export function countKey(key: TextCountKey): string {
+  return `${key.scope}:${key.subject}`;
+}
