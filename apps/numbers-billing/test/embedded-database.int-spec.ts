@@ -7,7 +7,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError, WebhookTargetRpc } from '@switchboard/contracts';
 import { RpcClient, messagingConfigFromEnv } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
-import { testNatsUrl } from '@switchboard/testing';
+import { testNatsEnv, testNatsOptions } from '@switchboard/testing';
 import { createNumbersBillingApp } from '../src/bootstrap';
 import { numberCreate } from './factories/number.factory';
 
@@ -17,7 +17,7 @@ jest.setTimeout(120_000);
 describe('numbers-billing on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-nb-pglite-'));
   const prefix = `t${randomBytes(5).toString('hex')}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, NATS_URL: testNatsUrl(), NATS_SUBJECT_PREFIX: prefix };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, ...testNatsEnv('numbers-billing'), NATS_SUBJECT_PREFIX: prefix };
   delete env.NUMBERS_BILLING_DATABASE_URL;
   let app: INestApplicationContext;
   let nc: NatsConnection;
@@ -25,7 +25,7 @@ describe('numbers-billing on the embedded database', () => {
 
   beforeAll(async () => {
     app = await createNumbersBillingApp(env, createLogger('numbers-billing', 'silent'));
-    nc = await connect({ servers: testNatsUrl() });
+    nc = await connect(testNatsOptions());
     rpc = new RpcClient(nc, messagingConfigFromEnv(env));
   });
   afterAll(async () => {

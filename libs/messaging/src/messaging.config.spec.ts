@@ -16,4 +16,16 @@ describe('messaging configuration', () => {
     expect(() => messagingConfigFromEnv({ NATS_SUBJECT_PREFIX: 'a.b' })).toThrow(/NATS_SUBJECT_PREFIX/);
     expect(() => messagingConfigFromEnv({ NATS_REQUEST_TIMEOUT_MS: '-1' })).toThrow(/NATS_REQUEST_TIMEOUT_MS/);
   });
+
+  it('connects as the configured NATS user, and refuses half a user', () => {
+    expect(messagingConfigFromEnv({ NATS_USER: 'gateway', NATS_PASSWORD: 'pw' }).credentials).toEqual({ user: 'gateway', password: 'pw' });
+    expect(() => messagingConfigFromEnv({ NATS_USER: 'gateway' })).toThrow(/only NATS_USER is set/);
+    expect(() => messagingConfigFromEnv({ NATS_PASSWORD: 'pw' })).toThrow(/only NATS_PASSWORD is set/);
+  });
+
+  it('requires a NATS user in production, and takes a CA for the server\'s TLS certificate', () => {
+    expect(() => messagingConfigFromEnv({ NODE_ENV: 'production' })).toThrow(/NATS_USER and NATS_PASSWORD are required/);
+    const config = messagingConfigFromEnv({ NODE_ENV: 'production', NATS_USER: 'lostfound', NATS_PASSWORD: 'pw', NATS_TLS_CA: '/etc/nats-ca/ca.crt' });
+    expect(config.tlsCaFile).toBe('/etc/nats-ca/ca.crt');
+  });
 });
