@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError, WebhookTargetRpc } from '@switchboard/contracts';
+import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError } from '@switchboard/contracts';
 import { RpcClient, messagingConfigFromEnv } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
 import { testNatsEnv, testNatsOptions } from '@switchboard/testing';
 import { createNumbersBillingApp } from '../src/bootstrap';
 import { numberCreate } from './factories/number.factory';
+import { askWebhookTarget } from './support/webhook-target';
 
 jest.setTimeout(120_000);
 
@@ -63,7 +64,7 @@ describe('numbers-billing on the embedded database', () => {
     expect(page1).toMatchObject({ data: [{ id: second.id, status: 'active', webhook_url: null }], has_more: true });
     const page2 = await rpc.request(NumbersRpc.list, { limit: 1, starting_after: second.id }, { accountId: account.id });
     expect(page2).toMatchObject({ data: [{ id: first.id, webhook_url: 'https://93.184.215.14/hooks', created_at: first.created_at }], has_more: false });
-    expect(await rpc.request(WebhookTargetRpc, { number_id: first.id })).toEqual({
+    expect(await askWebhookTarget((descriptor, query) => rpc.request(descriptor, query), first.id)).toMatchObject({
       number_id: first.id,
       webhook_url: 'https://93.184.215.14/hooks',
       webhook_secret: first.webhook_secret,

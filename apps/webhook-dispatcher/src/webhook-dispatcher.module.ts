@@ -4,8 +4,9 @@ import { MessagingModule, messagingConfigFromEnv } from '@switchboard/messaging'
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
 import { join } from 'node:path';
-import { DISPATCHER_CONFIG, DISPATCHER_LOGGER } from './config/tokens';
+import { DISPATCHER_CONFIG, DISPATCHER_LOGGER, WEBHOOK_SEALING_KEY } from './config/tokens';
 import { loadWebhookDispatcherConfig } from './config/webhook-dispatcher.config';
+import { loadSealingKey } from './config/webhook-sealing-key';
 import { CallCompletedConsumer } from './deliveries/call-completed.consumer';
 import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
 import { DeliveriesNatsController } from './deliveries/deliveries.nats.controller';
@@ -35,6 +36,8 @@ export interface WebhookDispatcherOptions {
 export class WebhookDispatcherModule {
   static forRoot({ env, logger, overrides = {} }: WebhookDispatcherOptions): DynamicModule {
     const config = loadWebhookDispatcherConfig(env);
+    const sealing = loadSealingKey(env);
+    if (sealing.file) logger.warn({ file: sealing.file }, 'WEBHOOK_SEALING_KEY not set: using the development key kept in this file');
     return {
       module: WebhookDispatcherModule,
       imports: [
@@ -50,6 +53,7 @@ export class WebhookDispatcherModule {
         { provide: DISPATCHER_CONFIG, useValue: config },
         { provide: DISPATCHER_LOGGER, useValue: logger },
         { provide: WEBHOOK_RESOLVER, useValue: overrides.resolver ?? systemResolver },
+        { provide: WEBHOOK_SEALING_KEY, useValue: sealing.key },
         { provide: WEBHOOK_TARGETS, useClass: NatsWebhookTargets },
         { provide: WEBHOOK_SENDER, useValue: new HttpsWebhookSender({ extraCa: config.testExtraCa }) },
         WebhookEgress,

@@ -4,7 +4,7 @@ describe('bus permissions', () => {
   it('lets the gateway request the services\' public subjects but not the webhook target, and serve nothing', () => {
     const gateway = busPermissions('gateway', 'sb');
     expect(gateway.publish.allow).toEqual(expect.arrayContaining(['sb.numbers.v1.>', 'sb.health.v1.lostfound']));
-    expect(gateway.publish.deny).toEqual(['sb.numbers.v1.webhook-target.get']);
+    expect(gateway.publish.deny).toEqual(['sb.numbers.v2.webhook-target.get']);
     expect(gateway.subscribe.allow).toEqual(['_INBOX.gateway.>']);
     expect(gateway.allow_responses).toBeUndefined();
     expect(gateway.publish.allow.some((subject) => subject.startsWith('$JS.') || subject.includes('.events.'))).toBe(false);
@@ -13,7 +13,7 @@ describe('bus permissions', () => {
   it('names each stream and durable a service touches, for the deployment prefix', () => {
     const dispatcher = busPermissions('webhook-dispatcher', 'sb');
     expect(dispatcher.publish.allow).toEqual(
-      expect.arrayContaining(['sb.numbers.v1.webhook-target.get', '$JS.API.STREAM.INFO.SB_CALLS', '$JS.API.CONSUMER.MSG.NEXT.SB_CALLS.webhook-dispatcher', '$JS.ACK.SB_CALLS.webhook-dispatcher.>']),
+      expect.arrayContaining(['sb.numbers.v2.webhook-target.get', '$JS.API.STREAM.INFO.SB_CALLS', '$JS.API.CONSUMER.MSG.NEXT.SB_CALLS.webhook-dispatcher', '$JS.ACK.SB_CALLS.webhook-dispatcher.>']),
     );
     expect(dispatcher.publish.allow.some((subject) => subject.startsWith('sb.events.'))).toBe(false);
     expect(dispatcher.subscribe.allow).toEqual(['_INBOX.webhook-dispatcher.>', 'sb.webhooks.v1.>', 'sb.health.v1.webhook-dispatcher']);

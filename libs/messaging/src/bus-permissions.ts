@@ -32,7 +32,7 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     refused: [WebhookTargetRpc.subject],
   },
   'numbers-billing': {
-    serves: ['billing.v1.>', 'numbers.v1.>'],
+    serves: ['billing.v1.>', 'numbers.v1.>', WebhookTargetRpc.subject],
     requests: [],
     publishes: STREAMS.numbers,
     consumes: [{ stream: STREAMS.calls, durables: ['numbers-billing-talk-time'] }],
@@ -136,6 +136,8 @@ export interface NatsServerConfigOptions {
   users: NatsUser[];
   /** Serve TLS only (`tls://` URLs), with these files. */
   tls?: { certFile: string; keyFile: string };
+  /** The monitoring port (`/healthz`, `/varz`), for the server's own probes. */
+  monitorPort?: number;
   /** Written as a comment at the top. */
   header?: string;
 }
@@ -155,6 +157,7 @@ export function natsServerConfig(options: NatsServerConfigOptions): string {
   const lines: string[] = [];
   if (options.header) lines.push(...options.header.split('\n').map((line) => `# ${line}`.trimEnd()));
   lines.push(`listen: ${q(options.listen)}`, `jetstream: { store_dir: ${q(options.storeDir)} }`);
+  if (options.monitorPort) lines.push(`http_port: ${options.monitorPort}`);
   if (options.tls) lines.push(`tls: { cert_file: ${q(options.tls.certFile)}, key_file: ${q(options.tls.keyFile)} }`);
   lines.push('authorization: {', '  users: [');
   for (const user of options.users) {

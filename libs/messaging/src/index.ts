@@ -13,3 +13,4 @@ export * from './nats-connection';
 export * from './service-runner';
 export * from './health-server';
 export * from './bus-permissions';
+export * from './sealed-secret';
