@@ -4,8 +4,8 @@
 //   2. lint, including the module-boundary rules
 //   3. migrations: each app's schema.prisma matches its committed migrations; deploy/ manifests are valid
 //   4. Jest: unit, integration (real PostgreSQL and NATS) and end-to-end (the system booted, over HTTP)
-// PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and NATS with JetStream
-// (NATS_URL, default nats://127.0.0.1:4222) must answer; .ci/run starts them where they do not.
+// PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) must answer and the
+// nats-server command be installed (each run starts its own, with the services' users); .ci/run sees to both.
 // Extra arguments go to Jest (e.g. `npm test -- test/e2e/gateway.e2e-spec.ts`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';

@@ -79,8 +79,10 @@ describe('the bus lock', () => {
     await within(refused);
   });
 
-  it('lets a service serve only its own subjects and publish only its own events', async () => {
+  it('lets a service serve only its own subjects, ask no other service, and publish only its own events', async () => {
     const calls = await connectAs('calls-media');
+    // Nor ask another service anything: only the gateway speaks for a tenant (sets the account header).
+    await refusedRequest(calls, rpcSubject(config, 'numbers.v1.list'));
     const served = violation(calls, 'subscription', rpcSubject(config, 'numbers.v1.list'));
     calls.subscribe(rpcSubject(config, 'numbers.v1.list'), { queue: 'calls-media' });
     await within(served);

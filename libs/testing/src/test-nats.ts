@@ -94,14 +94,18 @@ export async function startTestNats(): Promise<RunningTestNats | undefined> {
   const script = join(__dirname, '..', 'src', 'test-nats-config.ts');
   const written = await promisify(execFile)(process.execPath, ['-r', TS_REGISTER, script, configFile, `127.0.0.1:${port}`, join(dir, 'store')]);
   const passwords = JSON.parse(written.stdout) as Record<string, string>;
-  const server: ChildProcess = spawn(binary, ['-c', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Through a shell that stops the server when its stdin closes: at stop(), and also when Jest itself is killed
+  // (no global teardown then), so an interrupted run leaves no nats-server behind on the machine.
+  // (A background job's stdin is /dev/null, so the watcher reads the pipe through fd 3.)
+  const supervised = 'exec 3<&0; "$0" -c "$1" & server=$!; (read _ <&3; kill $server) & wait $server';
+  const server: ChildProcess = spawn('/bin/sh', ['-c', supervised, binary, configFile], { stdio: ['pipe', 'ignore', 'pipe'] });
   let log = '';
   server.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
   const url = `nats://127.0.0.1:${port}`;
   const stop = async () => {
     if (server.exitCode === null && server.signalCode === null) {
       const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
+      server.stdin?.end();
       await exited;
     }
     await rm(dir, { recursive: true, force: true });
