@@ -3,7 +3,7 @@
 //   node deploy/compose/make-env.mjs > deploy/compose/.env
 // Compose reads .env from the compose file's folder; the file is git-ignored. Keep it: the databases and the
 // sealed webhook secrets are only readable with the values it holds.
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 const hex = (bytes) => randomBytes(bytes).toString('hex');
 const lines = [
@@ -15,8 +15,6 @@ const lines = [
   ...['GATEWAY', 'NUMBERS_BILLING', 'CALLS_MEDIA', 'LOSTFOUND', 'WEBHOOK_DISPATCHER'].map((app) => `${app}_DB_PASSWORD=${hex(24)}`),
   '# Each service\'s NATS password (its user is its name); nats-server reads the same variables',
   ...['GATEWAY', 'NUMBERS_BILLING', 'CALLS_MEDIA', 'LOSTFOUND', 'WEBHOOK_DISPATCHER'].map((app) => `${app}_NATS_PASSWORD=${hex(24)}`),
-  '# webhook-dispatcher\'s X25519 key (PKCS#8, base64): webhook secrets cross NATS sealed for it (ADR 0063)',
-  `WEBHOOK_SEALING_KEY=${generateKeyPairSync('x25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')}`,
   '# Optional: NATS_SUBJECT_PREFIX=sb, LOG_LEVEL=info, SWITCHBOARD_TAG=local, WEBHOOK_BACKOFF_BASE_MS=30000,',
   '# WEBHOOK_TIMEOUT_MS=10000, WEBHOOK_ALLOWED_PRIVATE_HOSTS= (hosts that may receive webhooks on private addresses)',
 ];

@@ -218,7 +218,7 @@ try {
   created = true;
   console.log(`database ${database}, NATS prefix ${prefix}`);
   app = await createLostfoundApp(
-    { ...process.env, LOSTFOUND_DATABASE_URL: databaseUrl, NATS_URL: natsUrl, NATS_SUBJECT_PREFIX: prefix, NODE_ENV: 'development', LOG_LEVEL: 'silent' },
+    { ...process.env, LOSTFOUND_DATABASE_URL: databaseUrl, NATS_URL: natsUrl, NATS_SUBJECT_PREFIX: prefix, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
     createLogger('lostfound', 'silent'),
   );
   nc = await connect({ servers: natsUrl });

@@ -7,7 +7,10 @@ export interface MessagingConfig {
   prefix: string;
   /** How long a request waits for a reply before the caller is told the service is unavailable. */
   requestTimeoutMs: number;
-  /** This service's own NATS user (docs/operations.md, "The message bus"); none against an open server. */
+  /**
+   * This service's own NATS user (docs/operations.md, "The message bus"); none against an open server, which
+   * `connectNats` then reports as a warning.
+   */
   credentials?: NatsCredentials;
   /** A CA file to verify the server's TLS certificate with (`tls://` URLs); unset: the system's CAs. */
   tlsCaFile?: string;
@@ -33,9 +36,6 @@ export function messagingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Me
     throw new Error(`NATS_USER and NATS_PASSWORD go together (only ${user ? 'NATS_USER' : 'NATS_PASSWORD'} is set)`);
   }
   if (user && password) config.credentials = { user, password };
-  else if (env.NODE_ENV === 'production') {
-    throw new Error('NATS_USER and NATS_PASSWORD are required with NODE_ENV=production: the bus admits no anonymous client');
-  }
   if (env.NATS_TLS_CA?.trim()) config.tlsCaFile = env.NATS_TLS_CA.trim();
   return config;
 }

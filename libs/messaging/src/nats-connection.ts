@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ServiceName } from '@switchboard/contracts';
+import type { Logger } from 'pino';
 import { inboxPrefix } from './bus-permissions';
 import type { MessagingConfig } from './messaging.config';
 
@@ -8,9 +9,10 @@ import type { MessagingConfig } from './messaging.config';
  * retries for a while so services can start before NATS in any order. `noAsyncTraces`: the client would otherwise
  * build an Error (a stack trace) for every request and publish, only to enrich a time-out's stack; our errors say
  * which subject failed instead. Replies come to the service's own inbox, the only one its NATS user may read.
+ * A server that admits clients without credentials is said so in the log: the bus is then not locked.
  */
-export async function connectNats(config: MessagingConfig, service: ServiceName): Promise<NatsConnection> {
-  return connect({
+export async function connectNats(config: MessagingConfig, service: ServiceName, logger?: Logger): Promise<NatsConnection> {
+  const nc = await connect({
     servers: config.natsUrl,
     name: service,
     inboxPrefix: inboxPrefix(service),
@@ -22,4 +24,8 @@ export async function connectNats(config: MessagingConfig, service: ServiceName)
     timeout: 10_000,
     noAsyncTraces: true,
   });
+  if (nc.info && !nc.info.auth_required) {
+    logger?.warn({ nats_url: config.natsUrl }, 'NATS admits clients without credentials: the bus is not locked (docs/operations.md, "The message bus")');
+  }
+  return nc;
 }

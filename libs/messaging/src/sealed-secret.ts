@@ -1,7 +1,6 @@
 import {
   createCipheriv,
   createDecipheriv,
-  createPrivateKey,
   createPublicKey,
   diffieHellman,
   generateKeyPairSync,
@@ -59,7 +58,10 @@ export function sealFor(recipientPublicKey: string, plaintext: string, context: 
   return Buffer.concat([ephemeralRaw, iv, cipher.getAuthTag(), body]).toString('base64url');
 }
 
-/** A recipient's key pair: its public half goes out with each request, its private half never leaves the process. */
+/**
+ * A recipient's key pair, made in memory: its public half goes out with each request, its private half never leaves
+ * the process (and is never written anywhere).
+ */
 export class SealingKeyPair {
   /** base64url of the raw 32-byte public key, as `sealFor` takes it. */
   readonly publicKey: string;
@@ -72,23 +74,6 @@ export class SealingKeyPair {
 
   static generate(): SealingKeyPair {
     return new SealingKeyPair(generateKeyPairSync('x25519').privateKey);
-  }
-
-  /** From the base64 of a PKCS#8 DER X25519 private key (`openssl genpkey -algorithm X25519 -outform DER | base64 -w0`). */
-  static fromPkcs8(base64: string): SealingKeyPair {
-    let key: KeyObject;
-    try {
-      key = createPrivateKey({ key: Buffer.from(base64.trim(), 'base64'), format: 'der', type: 'pkcs8' });
-    } catch (error) {
-      throw new SealingKeyError(`not a PKCS#8 private key (${(error as Error).message})`);
-    }
-    if (key.asymmetricKeyType !== 'x25519') throw new SealingKeyError(`not an X25519 key (got ${key.asymmetricKeyType})`);
-    return new SealingKeyPair(key);
-  }
-
-  /** The private key as `fromPkcs8` reads it. */
-  toPkcs8(): string {
-    return this.privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
   }
 
   open(sealed: string, context: string): string {
@@ -106,8 +91,6 @@ export class SealingKeyPair {
     }
   }
 }
-
-export class SealingKeyError extends Error {}
 
 /**
  * A bounded memo of results keyed by everything they depend on, so a steady stream of deliveries to the same

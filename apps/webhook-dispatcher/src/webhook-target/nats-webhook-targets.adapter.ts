@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WebhookTargetRpc, webhookSecretSealContext } from '@switchboard/contracts';
 import { BoundedMemo, RpcClient, type SealingKeyPair } from '@switchboard/messaging';
-import { WEBHOOK_SEALING_KEY } from '../config/tokens';
+import { SEALING_KEY_PAIR } from '../config/tokens';
 import type { WebhookTarget, WebhookTargets } from './webhook-targets.port';
 
 /**
@@ -15,7 +15,7 @@ export class NatsWebhookTargets implements WebhookTargets {
 
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(WEBHOOK_SEALING_KEY) private readonly key: SealingKeyPair,
+    @Inject(SEALING_KEY_PAIR) private readonly key: SealingKeyPair,
   ) {}
 
   async find(numberId: string, correlationId: string): Promise<WebhookTarget> {
