@@ -56,12 +56,14 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
     },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
     },
   ],
 };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { testNatsUrl } from '@switchboard/testing';
+import { testNatsOptions } from '@switchboard/testing';
 import { AdminClient, ApiSession, publicRequest, startSystem, type RunningSystem } from './support';
 
 jest.setTimeout(90_000);
@@ -242,7 +242,7 @@ describe('calls, transcripts and recordings', () => {
   });
 
   it('publishes call.completed to JetStream exactly once for the call', async () => {
-    const nc = await connect({ servers: testNatsUrl() });
+    const nc = await connect(testNatsOptions());
     try {
       const jsm = await jetstreamManager(nc);
       const stream = `${system.prefix.toUpperCase()}_CALLS`;

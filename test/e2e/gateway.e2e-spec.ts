@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createGateway } from '../../apps/gateway/src/bootstrap';
 import { AdminClient, ApiSession, publicRequest, startSystem, type RunningSystem } from './support';
+import { testNatsEnv } from '@switchboard/testing';
 
 const run = promisify(execFile);
 
@@ -138,7 +139,7 @@ describe('gateway: keys, limits and envelopes', () => {
     });
 
     it('shares the count and revocations between gateway replicas', async () => {
-      const replica = await createGateway(system.env);
+      const replica = await createGateway({ ...system.env, ...testNatsEnv('gateway') });
       try {
         const { publicUrl: other } = await replica.listen({ port: 0, adminPort: 0 });
         const session = await ApiSession.create(system);

@@ -4,7 +4,9 @@
 // embedded databases under DATA_DIR unless <APP>_DATABASE_URL is set, restarts one that dies (with backoff; the
 // others keep running), and stops them all on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +24,8 @@ env.PORT ||= '3000';
 env.ADMIN_PORT ||= '3001';
 let supervisor;
 let natsServer;
+/** Each service's NATS password (its user is its name): generated for our own nats-server, or `<APP>_NATS_PASSWORD`. */
+let natsPasswords = {};
 let stopping = false;
 
 function say(message) {
@@ -56,9 +60,42 @@ function findNatsServer() {
   return undefined;
 }
 
+/** `<APP>_NATS_PASSWORD`, e.g. `GATEWAY_NATS_PASSWORD`: a service's password on a NATS server we did not start. */
+function passwordVariable(name) {
+  return `${name.toUpperCase().replace(/-/g, '_')}_NATS_PASSWORD`;
+}
+
+/** The variables that make one service connect as its own NATS user (none on an open server). */
+function natsEnv(name) {
+  return natsPasswords[name] ? { NATS_USER: name, NATS_PASSWORD: natsPasswords[name] } : {};
+}
+
+/**
+ * Our own nats-server's configuration, from the one definition of the services' grants (libs/messaging, built
+ * above): every service a user with a password generated once into DATA_DIR/nats/passwords.json (mode 0600).
+ */
+function writeNatsConfig(storeDir, listen) {
+  const { natsServerConfig, serviceUsers } = createRequire(import.meta.url)(join(root, 'libs', 'messaging', 'dist', 'index.js'));
+  const passwordFile = join(storeDir, 'passwords.json');
+  const saved = existsSync(passwordFile) ? JSON.parse(readFileSync(passwordFile, 'utf8')) : {};
+  const users = serviceUsers(env.NATS_SUBJECT_PREFIX || 'sb', (name) => (saved[name] ||= randomBytes(24).toString('base64url')));
+  writeFileSync(passwordFile, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
+  const configFile = join(storeDir, 'nats-server.conf');
+  const header = 'Written by npm start (tools/dev/start.mjs) from libs/messaging/src/bus-permissions.ts; rewritten at every start.';
+  writeFileSync(configFile, natsServerConfig({ listen, storeDir, users, header }), { mode: 0o600 });
+  natsPasswords = saved;
+  return configFile;
+}
+
 async function ensureNats() {
   if (await canConnect(env.NATS_URL)) {
-    say(`using NATS at ${env.NATS_URL}`);
+    for (const name of SERVICES) if (env[passwordVariable(name)]) natsPasswords[name] = env[passwordVariable(name)];
+    const given = SERVICES.filter((name) => natsPasswords[name]);
+    if (given.length > 0 && given.length < SERVICES.length) {
+      say(`NATS passwords are set for ${given.join(', ')} but not for ${SERVICES.filter((name) => !natsPasswords[name]).join(', ')}: set all ${SERVICES.map(passwordVariable).join(', ')} or none.`);
+      process.exit(1);
+    }
+    say(`using NATS at ${env.NATS_URL} ${given.length ? 'with each service\'s <APP>_NATS_PASSWORD' : 'without credentials'}`);
     return;
   }
   const binary = findNatsServer();
@@ -70,8 +107,9 @@ async function ensureNats() {
   const { hostname, port } = new URL(env.NATS_URL);
   const storeDir = join(env.DATA_DIR, 'nats');
   mkdirSync(storeDir, { recursive: true });
-  say(`starting ${binary} -js on ${hostname}:${port || 4222} (store ${storeDir})`);
-  natsServer = spawn(binary, ['-js', '-a', hostname, '-p', String(port || 4222), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const configFile = writeNatsConfig(storeDir, `${hostname}:${port || 4222}`);
+  say(`starting ${binary} -c ${configFile} on ${hostname}:${port || 4222}: JetStream, one user per service (docs/operations.md)`);
+  natsServer = spawn(binary, ['-c', configFile], { stdio: ['ignore', 'ignore', 'inherit'] });
   natsServer.once('exit', (code) => {
     if (!stopping) {
       say(`nats-server exited (${code}); stopping.`);
@@ -91,7 +129,7 @@ function serviceProcesses() {
     name,
     command: process.execPath,
     args: ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(root, 'apps', name, 'dist', 'main.js')],
-    options: { cwd: root, env },
+    options: { cwd: root, env: { ...env, ...natsEnv(name) } },
   }));
 }
 

@@ -5,8 +5,8 @@
 //   3. migrations: each app's schema.prisma matches its committed migrations; deploy/ manifests are valid
 //   4. Jest: unit, integration (real PostgreSQL and NATS) and end-to-end (the system booted, over HTTP)
 // First it installs what is missing, as `npm start` does (install-missing.mjs), so it works on a fresh clone.
-// PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and NATS with JetStream
-// (NATS_URL, default nats://127.0.0.1:4222) must answer; .ci/run starts them where they do not.
+// PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) must answer and the
+// nats-server command be installed (each run starts its own, with the services' users); .ci/run sees to both.
 // Extra arguments go to Jest (e.g. `npm test -- test/e2e/gateway.e2e-spec.ts`). The summary lists every skipped
 // test with its reason (skipped-tests.mjs).
 import { spawnSync } from 'node:child_process';

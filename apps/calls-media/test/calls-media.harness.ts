@@ -8,7 +8,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { STREAMS, type EventDescriptor, type NumberStateChanged, type StreamDefinition } from '@switchboard/contracts';
 import { ensureStream, eventSubject, messagingConfigFromEnv, RpcClient, streamName, type MessagingConfig } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@switchboard/testing';
+import { createTestDatabase, testNatsEnv, testNatsOptions, testNatsUrl, type TestDatabase } from '@switchboard/testing';
 import { createCallsMediaApp } from '../src/bootstrap';
 import { anEnvelope } from './factories/number-state.factory';
 
@@ -34,7 +34,7 @@ export class CallsMediaWorld {
     const prefix = `t${randomBytes(5).toString('hex')}`;
     const dataDir = await mkdtemp(join(tmpdir(), 'sb-calls-media-'));
     const messaging = messagingConfigFromEnv({ NATS_URL: testNatsUrl(), NATS_SUBJECT_PREFIX: prefix });
-    const nc = await connect({ servers: messaging.natsUrl });
+    const nc = await connect(testNatsOptions());
     return new CallsMediaWorld(db, prefix, dataDir, nc, messaging, new RpcClient(nc, messaging));
   }
 
@@ -42,7 +42,7 @@ export class CallsMediaWorld {
     return {
       ...process.env,
       CALLS_MEDIA_DATABASE_URL: this.db.url,
-      NATS_URL: this.messaging.natsUrl,
+      ...testNatsEnv('calls-media'),
       NATS_SUBJECT_PREFIX: this.prefix,
       DATA_DIR: this.dataDir,
       NODE_ENV: 'test',

@@ -38,7 +38,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   const logger = createLogger('gateway');
   const messaging = messagingConfigFromEnv(env);
   const database = await createPrismaClient(GatewayPrisma, 'gateway', { env, migrationsDir: MIGRATIONS_DIR });
-  const nc = await connectNats(messaging, 'gateway');
+  const nc = await connectNats(messaging, 'gateway', logger);
   const authSql = createSqlPool(database.driver, database.client, {
     max: AUTH_SQL_CONNECTIONS,
     applicationName: 'gateway-auth',

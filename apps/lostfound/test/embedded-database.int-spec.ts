@@ -8,7 +8,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ClaimsRpc, FoundItemsRpc, LocationsRpc, SimulatedSmsRpc } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
-import { testNatsUrl } from '@switchboard/testing';
+import { testNatsEnv, testNatsOptions, testNatsUrl } from '@switchboard/testing';
 import { createLostfoundApp } from '../src/bootstrap';
 import { newAccountId } from './factories/account.factory';
 import { claimBody } from './factories/claim.factory';
@@ -26,10 +26,10 @@ describe('lostfound on the embedded database (PGlite)', () => {
 
   beforeAll(async () => {
     app = await createLostfoundApp(
-      { ...process.env, LOSTFOUND_DATABASE_URL: '', DATA_DIR: dataDir, NATS_SUBJECT_PREFIX: prefix, NODE_ENV: 'test' },
+      { ...process.env, ...testNatsEnv('lostfound'), LOSTFOUND_DATABASE_URL: '', DATA_DIR: dataDir, NATS_SUBJECT_PREFIX: prefix, NODE_ENV: 'test' },
       createLogger('lostfound', 'silent'),
     );
-    nc = await connect({ servers: testNatsUrl() });
+    nc = await connect(testNatsOptions());
     rpc = new RpcClient(nc, { natsUrl: testNatsUrl(), prefix, requestTimeoutMs: 30_000 });
   });
   afterAll(async () => {

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError, WebhookTargetRpc } from '@switchboard/contracts';
+import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError } from '@switchboard/contracts';
 import { RpcClient, messagingConfigFromEnv } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
-import { testNatsUrl } from '@switchboard/testing';
+import { testNatsEnv, testNatsOptions } from '@switchboard/testing';
 import { createNumbersBillingApp } from '../src/bootstrap';
 import { numberCreate } from './factories/number.factory';
+import { askWebhookTarget } from './support/webhook-target';
 
 jest.setTimeout(120_000);
 
@@ -17,7 +18,7 @@ jest.setTimeout(120_000);
 describe('numbers-billing on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-nb-pglite-'));
   const prefix = `t${randomBytes(5).toString('hex')}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, NATS_URL: testNatsUrl(), NATS_SUBJECT_PREFIX: prefix };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, ...testNatsEnv('numbers-billing'), NATS_SUBJECT_PREFIX: prefix };
   delete env.NUMBERS_BILLING_DATABASE_URL;
   let app: INestApplicationContext;
   let nc: NatsConnection;
@@ -25,7 +26,7 @@ describe('numbers-billing on the embedded database', () => {
 
   beforeAll(async () => {
     app = await createNumbersBillingApp(env, createLogger('numbers-billing', 'silent'));
-    nc = await connect({ servers: testNatsUrl() });
+    nc = await connect(testNatsOptions());
     rpc = new RpcClient(nc, messagingConfigFromEnv(env));
   });
   afterAll(async () => {
@@ -63,7 +64,7 @@ describe('numbers-billing on the embedded database', () => {
     expect(page1).toMatchObject({ data: [{ id: second.id, status: 'active', webhook_url: null }], has_more: true });
     const page2 = await rpc.request(NumbersRpc.list, { limit: 1, starting_after: second.id }, { accountId: account.id });
     expect(page2).toMatchObject({ data: [{ id: first.id, webhook_url: 'https://93.184.215.14/hooks', created_at: first.created_at }], has_more: false });
-    expect(await rpc.request(WebhookTargetRpc, { number_id: first.id })).toEqual({
+    expect(await askWebhookTarget((descriptor, query) => rpc.request(descriptor, query), first.id)).toMatchObject({
       number_id: first.id,
       webhook_url: 'https://93.184.215.14/hooks',
       webhook_secret: first.webhook_secret,

@@ -9,7 +9,9 @@ import {
   areaCodeOf,
   isUsE164,
   type NumberCreated,
+  webhookSecretSealContext,
 } from '@switchboard/contracts';
+import { SealedSecretError, SealingKeyPair } from '@switchboard/messaging';
 import { SecretBox } from '../src/crypto/secret-box';
 import { LedgerRepository } from '../src/ledger/ledger.repository';
 import { secretContext } from '../src/numbers/number-record';
@@ -17,6 +19,7 @@ import { NumbersService } from '../src/numbers/numbers.service';
 import { createAccount } from './factories/account.factory';
 import { numberCreate } from './factories/number.factory';
 import { balanceAndLedgerSum, eventually, startNumbersBilling, type NumbersBillingHarness } from './support/numbers-billing-harness';
+import { DISPATCHER_KEY, askWebhookTarget } from './support/webhook-target';
 
 jest.setTimeout(60_000);
 
@@ -252,7 +255,7 @@ describe('POST /numbers (numbers.v1.provision)', () => {
   });
 
   describe('webhook_secret', () => {
-    it('is stored encrypted and handed to the dispatcher decrypted', async () => {
+    it('is stored encrypted and handed to the dispatcher sealed for its key', async () => {
       const account = await createAccount(h);
       const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id);
       const row = await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(created.id.slice(4)) } });
@@ -260,8 +263,29 @@ describe('POST /numbers (numbers.v1.provision)', () => {
       expect(row.webhook_secret_ciphertext).not.toContain(created.webhook_secret.slice(6, 20));
       expect(row.webhook_secret_key_id).toMatch(/^k_[0-9a-f]{16}$/);
 
-      const target = await h.request(WebhookTargetRpc, { number_id: created.id });
-      expect(target).toEqual({ number_id: created.id, webhook_url: 'https://93.184.215.14/hooks', webhook_secret: created.webhook_secret });
+      const target = await askWebhookTarget(h.request, created.id);
+      expect(target).toEqual({ number_id: created.id, webhook_url: 'https://93.184.215.14/hooks', webhook_secret: created.webhook_secret, sealed: expect.any(String) });
+    });
+
+    it('never crosses the bus in plaintext: sealed for the asker\'s key alone, bound to its number', async () => {
+      const account = await createAccount(h);
+      const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id);
+      const reply = await h.request(WebhookTargetRpc, { number_id: created.id, recipient_key: DISPATCHER_KEY.publicKey });
+      expect(Object.keys(reply).sort()).toEqual(['number_id', 'webhook_secret_sealed', 'webhook_url']);
+      expect(JSON.stringify(reply)).not.toContain(created.webhook_secret.slice(6, 20));
+      expect(() => SealingKeyPair.generate().open(reply.webhook_secret_sealed, webhookSecretSealContext(created.id))).toThrow(SealedSecretError);
+      expect(() => DISPATCHER_KEY.open(reply.webhook_secret_sealed, webhookSecretSealContext('num_1'))).toThrow(SealedSecretError);
+      // Another asker's key gets its own sealed value, which only it opens.
+      const other = SealingKeyPair.generate();
+      const forOther = await h.request(WebhookTargetRpc, { number_id: created.id, recipient_key: other.publicKey });
+      expect(other.open(forOther.webhook_secret_sealed, webhookSecretSealContext(created.id))).toBe(created.webhook_secret);
+    });
+
+    it('answers invalid_request for a recipient key no one can hold the private half of', async () => {
+      const account = await createAccount(h);
+      const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);
+      const lowOrderPoint = Buffer.alloc(32).toString('base64url');
+      expect((await errorOf(h.request(WebhookTargetRpc, { number_id: created.id, recipient_key: lowOrderPoint }))).code).toBe('invalid_request');
     });
 
     it('differs for every number', async () => {
@@ -274,23 +298,28 @@ describe('POST /numbers (numbers.v1.provision)', () => {
     it('is handed out as stored now: a secret sealed anew is answered, not the one opened before', async () => {
       const account = await createAccount(h);
       const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id);
-      expect((await h.request(WebhookTargetRpc, { number_id: created.id })).webhook_secret).toBe(created.webhook_secret);
+      const first = await askWebhookTarget(h.request, created.id);
+      expect(first.webhook_secret).toBe(created.webhook_secret);
+      // Sealed once per stored secret: asked again, the same sealed value (so the dispatcher's memo hits too).
+      expect((await askWebhookTarget(h.request, created.id)).sealed).toBe(first.sealed);
 
       const id = BigInt(created.id.slice(4));
       const replaced = h.app.get(SecretBox).seal('whsec_replaced', secretContext(id));
       await h.prisma.phoneNumber.update({ where: { id }, data: { webhook_secret_key_id: replaced.keyId, webhook_secret_ciphertext: replaced.ciphertext } });
-      expect((await h.request(WebhookTargetRpc, { number_id: created.id })).webhook_secret).toBe('whsec_replaced');
+      const replacedTarget = await askWebhookTarget(h.request, created.id);
+      expect(replacedTarget.webhook_secret).toBe('whsec_replaced');
+      expect(replacedTarget.sealed).not.toBe(first.sealed);
 
       // Another number's ciphertext copied onto this row does not open (it is bound to its number), cached or not.
       const other = await h.request(NumbersRpc.provision, numberCreate(), account.id);
-      await h.request(WebhookTargetRpc, { number_id: other.id });
+      await askWebhookTarget(h.request, other.id);
       const otherRow = await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(other.id.slice(4)) } });
       await h.prisma.phoneNumber.update({ where: { id }, data: { webhook_secret_key_id: otherRow.webhook_secret_key_id, webhook_secret_ciphertext: otherRow.webhook_secret_ciphertext } });
-      expect((await errorOf(h.request(WebhookTargetRpc, { number_id: created.id }))).code).toBe('internal_error');
+      expect((await errorOf(askWebhookTarget(h.request, created.id))).code).toBe('internal_error');
     });
 
     it('answers 404 not_found for an unknown number', async () => {
-      expect((await errorOf(h.request(WebhookTargetRpc, { number_id: 'num_999999999' }))).code).toBe('not_found');
+      expect((await errorOf(askWebhookTarget(h.request, 'num_999999999'))).code).toBe('not_found');
     });
   });
 });
@@ -542,7 +571,7 @@ describe('PATCH /numbers/{id} (numbers.v1.update)', () => {
     const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/old' }), account.id);
     const updated = await h.request(NumbersRpc.update, { id: created.id, webhook_url: 'https://93.184.215.14/new' }, account.id);
     expect(updated.webhook_url).toBe('https://93.184.215.14/new');
-    expect(await h.request(WebhookTargetRpc, { number_id: created.id })).toEqual({
+    expect(await askWebhookTarget(h.request, created.id)).toMatchObject({
       number_id: created.id,
       webhook_url: 'https://93.184.215.14/new',
       webhook_secret: created.webhook_secret,

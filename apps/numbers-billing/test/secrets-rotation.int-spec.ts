@@ -1,8 +1,9 @@
-import { NumbersRpc, WebhookTargetRpc } from '@switchboard/contracts';
+import { NumbersRpc } from '@switchboard/contracts';
 import { NumbersService } from '../src/numbers/numbers.service';
 import { createAccount } from './factories/account.factory';
 import { numberCreate } from './factories/number.factory';
 import { eventually, startNumbersBilling, testEncryptionKey, type NumbersBillingHarness } from './support/numbers-billing-harness';
+import { askWebhookTarget } from './support/webhook-target';
 
 jest.setTimeout(60_000);
 
@@ -29,7 +30,7 @@ describe('rotating SECRETS_ENCRYPTION_KEY', () => {
       (r) => r.webhook_secret_key_id !== oldKeyId,
     );
     expect(row.webhook_secret_key_id).not.toBe(oldKeyId);
-    expect(await after.request(WebhookTargetRpc, { number_id: created.id })).toMatchObject({ webhook_secret: created.webhook_secret });
+    expect(await askWebhookTarget(after.request, created.id)).toMatchObject({ webhook_secret: created.webhook_secret });
     expect(await after.app.get(NumbersService).resealStaleSecrets()).toBe(0);
   });
 });

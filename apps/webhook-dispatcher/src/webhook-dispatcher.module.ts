@@ -1,10 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Resolver } from '@switchboard/egress';
-import { MessagingModule, messagingConfigFromEnv } from '@switchboard/messaging';
+import { MessagingModule, SealingKeyPair, messagingConfigFromEnv } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
 import { join } from 'node:path';
-import { DISPATCHER_CONFIG, DISPATCHER_LOGGER } from './config/tokens';
+import { DISPATCHER_CONFIG, DISPATCHER_LOGGER, SEALING_KEY_PAIR } from './config/tokens';
 import { loadWebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { CallCompletedConsumer } from './deliveries/call-completed.consumer';
 import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
@@ -50,6 +50,9 @@ export class WebhookDispatcherModule {
         { provide: DISPATCHER_CONFIG, useValue: config },
         { provide: DISPATCHER_LOGGER, useValue: logger },
         { provide: WEBHOOK_RESOLVER, useValue: overrides.resolver ?? systemResolver },
+        // A key pair of this process's own, made at start and never stored: nothing is kept sealed for it, so each
+        // replica and each restart simply has a new one (ADR 0063).
+        { provide: SEALING_KEY_PAIR, useValue: SealingKeyPair.generate() },
         { provide: WEBHOOK_TARGETS, useClass: NatsWebhookTargets },
         { provide: WEBHOOK_SENDER, useValue: new HttpsWebhookSender({ extraCa: config.testExtraCa }) },
         WebhookEgress,

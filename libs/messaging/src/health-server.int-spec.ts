@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import pino from 'pino';
-import { testNatsUrl } from '@switchboard/testing';
+import { testNatsEnv } from '@switchboard/testing';
 import { HealthServer } from './health-server';
 import { MessagingModule } from './messaging.module';
 import { messagingConfigFromEnv } from './messaging.config';
@@ -15,7 +15,7 @@ describe('service health endpoints', () => {
   let base: string;
 
   beforeAll(async () => {
-    const config = messagingConfigFromEnv({ NATS_URL: testNatsUrl(), NATS_SUBJECT_PREFIX: `h${process.pid}` });
+    const config = messagingConfigFromEnv({ ...testNatsEnv('lostfound'), NATS_SUBJECT_PREFIX: `h${process.pid}` });
     @Module({ imports: [MessagingModule.forRoot({ service: 'lostfound', logger: pino({ level: 'silent' }), config })] })
     class ProbeModule {}
     app = await NestFactory.createApplicationContext(ProbeModule, { logger: false });

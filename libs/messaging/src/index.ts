@@ -12,3 +12,5 @@ export * from './validation';
 export * from './nats-connection';
 export * from './service-runner';
 export * from './health-server';
+export * from './bus-permissions';
+export * from './sealed-secret';

@@ -8,7 +8,7 @@ import { IsInt, IsString, Min } from 'class-validator';
 import { Pool } from 'pg';
 import pino from 'pino';
 import { ServiceError, defineEvent, defineRpc, type EventEnvelope } from '@switchboard/contracts';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@switchboard/testing';
+import { TEST_SUPERUSER, createTestDatabase, testNatsEnv, testNatsOptions, type TestDatabase } from '@switchboard/testing';
 import { EventConsumer, RetryLater } from './event-consumer';
 import { MessagingModule } from './messaging.module';
 import { messagingConfigFromEnv, streamName, type MessagingConfig } from './messaging.config';
@@ -82,8 +82,9 @@ describe('messaging over a real NATS', () => {
   let nc: NatsConnection;
 
   beforeAll(async () => {
-    config = messagingConfigFromEnv({ NATS_URL: testNatsUrl(), NATS_SUBJECT_PREFIX: `t${randomBytes(4).toString('hex')}`, NATS_REQUEST_TIMEOUT_MS: '1000' });
-    nc = await connect({ servers: config.natsUrl });
+    // The library's mechanics on test subjects no service is granted: as the tests' superuser.
+    config = messagingConfigFromEnv({ ...testNatsEnv(TEST_SUPERUSER), NATS_SUBJECT_PREFIX: `t${randomBytes(4).toString('hex')}`, NATS_REQUEST_TIMEOUT_MS: '1000' });
+    nc = await connect(testNatsOptions());
   });
   afterAll(async () => {
     const jsm = await jetstreamManager(nc);

@@ -51,7 +51,7 @@ export class MessagingModule {
         { provide: MESSAGING_LOGGER, useValue: options.logger },
         options.connection
           ? { provide: NATS_CONNECTION, useValue: options.connection }
-          : { provide: NATS_CONNECTION, useFactory: () => connectNats(config, options.service) },
+          : { provide: NATS_CONNECTION, useFactory: () => connectNats(config, options.service, options.logger) },
         ...(options.connection ? [] : [NatsConnectionCloser]),
         RpcClient,
         ...(options.serve === false ? [] : [RpcServer]),

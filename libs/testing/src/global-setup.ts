@@ -1,14 +1,19 @@
 import { describeFailure } from './describe-failure.ts';
-import { pingNats, pingPostgres, redact, testDatabaseServerUrl, testNatsUrl } from './services.ts';
+import { pingPostgres, redact, testDatabaseServerUrl } from './services.ts';
+import { startTestNats, type RunningTestNats } from './test-nats.ts';
+
+/** Handed from the global setup to the global teardown (both run in Jest's main process). */
+export const RUNNING_TEST_NATS = Symbol.for('switchboard.testNats');
+type WithTestNats = typeof globalThis & { [RUNNING_TEST_NATS]?: RunningTestNats };
 
 /**
- * Jest globalSetup of the integration and e2e projects: fails the run at once, with what to do, when
- * PostgreSQL or NATS is not answering (instead of a timeout in every test).
+ * Jest globalSetup of the integration and e2e projects: fails the run at once, with what to do, when PostgreSQL
+ * is not answering (instead of a timeout in every test), and starts the tests' own auth-enabled nats-server
+ * (test-nats.ts).
  */
 export default async function globalSetup(): Promise<void> {
   const postgresUrl = testDatabaseServerUrl();
-  const natsUrl = testNatsUrl();
-  const [postgres, nats] = await Promise.allSettled([pingPostgres(postgresUrl), pingNats(natsUrl)]);
+  const [postgres, nats] = await Promise.allSettled([pingPostgres(postgresUrl), startTestNats()]);
   const problems: string[] = [];
   if (postgres.status === 'rejected') {
     problems.push(
@@ -16,13 +21,10 @@ export default async function globalSetup(): Promise<void> {
         '  Start it, or point TEST_DATABASE_URL at a server where this user may CREATE DATABASE.',
     );
   }
-  if (nats.status === 'rejected') {
-    problems.push(
-      `NATS at ${redact(natsUrl)} does not answer: ${describeFailure(nats.reason)}\n` +
-        '  Start it (nats-server -a 127.0.0.1 -p 4222 -js -sd <dir>), or set NATS_URL.',
-    );
-  }
+  if (nats.status === 'rejected') problems.push(`NATS: ${describeFailure(nats.reason)}`);
+  else if (nats.value) (globalThis as WithTestNats)[RUNNING_TEST_NATS] = nats.value;
   if (problems.length > 0) {
+    await (globalThis as WithTestNats)[RUNNING_TEST_NATS]?.stop();
     throw new Error(`Integration tests need their services:\n- ${problems.join('\n- ')}`);
   }
 }

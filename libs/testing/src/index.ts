@@ -6,14 +6,8 @@ export {
   type CreateTestDatabaseOptions,
   type TestDatabase,
 } from './test-database.ts';
-export {
-  DEFAULT_NATS_URL,
-  DEFAULT_TEST_DATABASE_URL,
-  pingNats,
-  pingPostgres,
-  testDatabaseServerUrl,
-  testNatsUrl,
-} from './services.ts';
+export { DEFAULT_TEST_DATABASE_URL, pingNats, pingPostgres, testDatabaseServerUrl } from './services.ts';
+export { TEST_SUPERUSER, testNatsEnv, testNatsOptions, testNatsUrl } from './test-nats.ts';
 export { TS_REGISTER } from './ts-register.ts';
 // The end-to-end harness (startSystem, ApiSession, AdminClient) lives in test/e2e/support/: it boots the apps,
 // and libs never import apps.

@@ -2,18 +2,12 @@ import * as net from 'node:net';
 import { Client } from 'pg';
 
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The PostgreSQL server tests create their databases on (`TEST_DATABASE_URL`). */
 export function testDatabaseServerUrl(env: Env = process.env): string {
   return env.TEST_DATABASE_URL?.trim() || DEFAULT_TEST_DATABASE_URL;
-}
-
-/** The NATS server tests use (`NATS_URL`; the first one when a list is given). */
-export function testNatsUrl(env: Env = process.env): string {
-  return (env.NATS_URL?.trim() || DEFAULT_NATS_URL).split(',')[0].trim();
 }
 
 export function redact(url: string): string {

@@ -6,7 +6,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createLogger } from '@switchboard/observability';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@switchboard/testing';
+import { createTestDatabase, testNatsEnv, testNatsOptions, type TestDatabase } from '@switchboard/testing';
 import type { Logger } from '@switchboard/observability';
 import { createGateway, type GatewayRuntime } from '../../../apps/gateway/src/bootstrap';
 
@@ -30,6 +30,7 @@ export interface RunningSystem {
   adminToken: string;
   /** The NATS subject prefix of this system: its subjects and streams are its own. */
   prefix: string;
+  /** What every service was started with, less each one's own NATS user (`testNatsEnv(app)` adds it). */
   env: NodeJS.ProcessEnv;
   gateway: GatewayRuntime;
   services: Partial<Record<ServiceApp, INestApplicationContext>>;
@@ -59,7 +60,6 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Run
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
-    NATS_URL: testNatsUrl(),
     NATS_SUBJECT_PREFIX: prefix,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     DATA_DIR: dataDir,
@@ -80,12 +80,13 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Run
     const services: Partial<Record<ServiceApp, INestApplicationContext>> = {};
     await Promise.all(
       wanted.map(async (name) => {
-        const app = await (await FACTORIES[name]())(env, quiet(name));
+        // Each service as its own NATS user, as in production: a grant missing from BUS_GRANTS fails here.
+        const app = await (await FACTORIES[name]())({ ...env, ...testNatsEnv(name) }, quiet(name));
         started.push(app);
         services[name] = app;
       }),
     );
-    gateway = await createGateway(env);
+    gateway = await createGateway({ ...env, ...testNatsEnv('gateway') });
     const { publicUrl, adminUrl } = await gateway.listen({ port: 0, adminPort: 0 });
     return {
       publicUrl,
@@ -105,7 +106,7 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Run
 
 /** Removes every JetStream stream of one prefix (its consumers go with it). */
 export async function deleteStreams(prefix: string): Promise<void> {
-  const nc = await connect({ servers: testNatsUrl() });
+  const nc = await connect(testNatsOptions());
   try {
     const jsm = await jetstreamManager(nc);
     const upper = `${prefix.toUpperCase().replace(/-/g, '_')}_`;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@switchboard/testing';
+import { createTestDatabase, testNatsEnv, type TestDatabase } from '@switchboard/testing';
 import { createGateway, type GatewayRuntime } from '../bootstrap';
 
 jest.setTimeout(60_000);
@@ -30,7 +30,7 @@ function httpsGet(url: string, ca: string): Promise<{ status: number; body: stri
 describe('gateway HTTPS', () => {
   let db: TestDatabase;
   let dir: string;
-  const baseEnv = () => ({ ...process.env, NATS_URL: testNatsUrl(), NATS_SUBJECT_PREFIX: `https${process.pid}`, GATEWAY_DATABASE_URL: db.url, ADMIN_TOKEN: 'a-long-enough-admin-token', DATA_DIR: dir, LOG_LEVEL: 'silent' });
+  const baseEnv = () => ({ ...process.env, ...testNatsEnv('gateway'), NATS_SUBJECT_PREFIX: `https${process.pid}`, GATEWAY_DATABASE_URL: db.url, ADMIN_TOKEN: 'a-long-enough-admin-token', DATA_DIR: dir, LOG_LEVEL: 'silent' });
 
   beforeAll(async () => {
     db = await createTestDatabase('gateway');

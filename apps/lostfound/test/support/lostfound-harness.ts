@@ -5,7 +5,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { LocationsRpc, ServiceError, STREAMS, type EventEnvelope, type RpcDescriptor } from '@switchboard/contracts';
 import { RpcClient, streamName, type MessagingConfig } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@switchboard/testing';
+import { createTestDatabase, testNatsEnv, testNatsOptions, testNatsUrl, type TestDatabase } from '@switchboard/testing';
 import { Client } from 'pg';
 import { createLostfoundApp } from '../../src/bootstrap';
 import { newAccountId } from '../factories/account.factory';
@@ -38,10 +38,10 @@ export async function startLostfound(env: Record<string, string> = {}): Promise<
   const pg = new Client({ connectionString: db.url });
   try {
     app = await createLostfoundApp(
-      { ...process.env, LOSTFOUND_DATABASE_URL: db.url, NATS_SUBJECT_PREFIX: prefix, NODE_ENV: 'test', ...env },
+      { ...process.env, ...testNatsEnv('lostfound'), LOSTFOUND_DATABASE_URL: db.url, NATS_SUBJECT_PREFIX: prefix, NODE_ENV: 'test', ...env },
       createLogger('lostfound', process.env.TEST_LOG_LEVEL ?? 'silent'),
     );
-    nc = await connect({ servers: testNatsUrl() });
+    nc = await connect(testNatsOptions());
     await pg.connect();
   } catch (error) {
     await app?.close();

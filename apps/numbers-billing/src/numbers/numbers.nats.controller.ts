@@ -64,6 +64,6 @@ export class NumbersNatsController {
 
   @RpcHandler(WebhookTargetRpc)
   webhookTarget(request: GetWebhookTargetQuery): Promise<WebhookTarget> {
-    return this.numbers.webhookTarget(request.number_id);
+    return this.numbers.webhookTarget(request.number_id, request.recipient_key);
   }
 }

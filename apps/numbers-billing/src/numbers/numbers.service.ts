@@ -10,8 +10,9 @@ import {
   type ServiceNumberStanding,
   type UpdateNumberCommand,
   type WebhookTarget,
+  webhookSecretSealContext,
 } from '@switchboard/contracts';
-import type { EventCause } from '@switchboard/messaging';
+import { BoundedMemo, SealedSecretError, sealFor, type EventCause } from '@switchboard/messaging';
 import type { Logger } from 'pino';
 import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
 import { OpenedSecrets } from '../crypto/opened-secrets';
@@ -30,6 +31,12 @@ import { WebhookUrlPolicy, normalizeWebhookUrl } from './webhook-url';
 export class NumbersService implements OnApplicationBootstrap {
   /** The dispatcher asks for a number's secret at every delivery: opened once per sealed value, not each time. */
   private readonly openedSecrets: OpenedSecrets;
+  /**
+   * And sealed once per stored secret and asker's key: the same sealed value is answered until the secret is
+   * rotated or re-sealed at rest (another ciphertext) or the dispatcher's key changes, so its own memo of opened
+   * values hits too (docs/adr/0063-sealed-webhook-secrets.md).
+   */
+  private readonly sealedSecrets = new BoundedMemo();
 
   constructor(
     private readonly prisma: NumbersBillingPrisma,
@@ -162,12 +169,24 @@ export class NumbersService implements OnApplicationBootstrap {
     return done;
   }
 
-  /** Internal (webhook-dispatcher): where a number's events go and the key that signs them. */
-  async webhookTarget(numberId: string): Promise<WebhookTarget> {
+  /**
+   * Internal (webhook-dispatcher): where a number's events go and the key that signs them, sealed for the asker's
+   * key: the secret never crosses the bus in plaintext.
+   */
+  async webhookTarget(numberId: string, recipientKey: string): Promise<WebhookTarget> {
     const number = await this.numbers.findWebhookTarget(parseNumberId(numberId));
     if (!number) throw new ServiceError('not_found', `No number ${numberId}.`);
-    const secret = this.openedSecrets.open({ keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext }, secretContext(number.id));
-    return { number_id: formatNumberId(number.id), webhook_url: number.webhook_url, webhook_secret: secret };
+    const id = formatNumberId(number.id);
+    const stored = { keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext };
+    const memoKey = `${recipientKey}\n${id}\n${stored.keyId}\n${stored.ciphertext}`;
+    let sealed: string;
+    try {
+      sealed = this.sealedSecrets.get(memoKey, () => sealFor(recipientKey, this.openedSecrets.open(stored, secretContext(number.id)), webhookSecretSealContext(id)));
+    } catch (error) {
+      if (error instanceof SealedSecretError) throw new ServiceError('invalid_request', 'recipient_key is not a usable X25519 public key.');
+      throw error;
+    }
+    return { number_id: id, webhook_url: number.webhook_url, webhook_secret_sealed: sealed };
   }
 
   /**

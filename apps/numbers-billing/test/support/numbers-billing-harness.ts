@@ -12,7 +12,7 @@ import {
 } from '@switchboard/contracts';
 import { RpcClient, eventSubject, messagingConfigFromEnv, streamName, type MessagingConfig } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@switchboard/testing';
+import { createTestDatabase, testNatsEnv, testNatsOptions, type TestDatabase } from '@switchboard/testing';
 import { createNumbersBillingApp } from '../../src/bootstrap';
 import { NumbersBillingPrisma } from '../../src/prisma/numbers-billing-prisma';
 
@@ -53,7 +53,7 @@ export async function startNumbersBilling(options: StartOptions = {}): Promise<N
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
-    NATS_URL: testNatsUrl(),
+    ...testNatsEnv('numbers-billing'),
     NATS_SUBJECT_PREFIX: prefix,
     NUMBERS_BILLING_DATABASE_URL: db.url,
     SECRETS_ENCRYPTION_KEY: testEncryptionKey(),
@@ -71,7 +71,7 @@ export async function startNumbersBilling(options: StartOptions = {}): Promise<N
   };
   try {
     app = await createNumbersBillingApp(env, createLogger('numbers-billing', process.env.TEST_LOG_LEVEL ?? 'silent'));
-    nc = await connect({ servers: testNatsUrl() });
+    nc = await connect(testNatsOptions());
     const config = messagingConfigFromEnv(env);
     const rpc = new RpcClient(nc, config);
     const connection = nc;

@@ -1,14 +1,27 @@
-import { Injectable } from '@nestjs/common';
-import { WebhookTargetRpc, type WebhookTarget } from '@switchboard/contracts';
-import { RpcClient } from '@switchboard/messaging';
-import type { WebhookTargets } from './webhook-targets.port';
+import { Inject, Injectable } from '@nestjs/common';
+import { WebhookTargetRpc, webhookSecretSealContext } from '@switchboard/contracts';
+import { BoundedMemo, RpcClient, type SealingKeyPair } from '@switchboard/messaging';
+import { SEALING_KEY_PAIR } from '../config/tokens';
+import type { WebhookTarget, WebhookTargets } from './webhook-targets.port';
 
-/** Asks numbers-billing over NATS (`WebhookTargetRpc`). */
+/**
+ * Asks numbers-billing over NATS (`WebhookTargetRpc`) with this dispatcher's public key, and opens the secret it
+ * answers sealed for that key. numbers-billing answers the same sealed value until the secret changes, so an
+ * opened one is remembered by its sealed form: a new secret (a rotation) is a new entry, never the old answer.
+ */
 @Injectable()
 export class NatsWebhookTargets implements WebhookTargets {
-  constructor(private readonly rpc: RpcClient) {}
+  private readonly opened = new BoundedMemo();
 
-  find(numberId: string, correlationId: string): Promise<WebhookTarget> {
-    return this.rpc.request(WebhookTargetRpc, { number_id: numberId }, { requestId: correlationId });
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(SEALING_KEY_PAIR) private readonly key: SealingKeyPair,
+  ) {}
+
+  async find(numberId: string, correlationId: string): Promise<WebhookTarget> {
+    const target = await this.rpc.request(WebhookTargetRpc, { number_id: numberId, recipient_key: this.key.publicKey }, { requestId: correlationId });
+    const context = webhookSecretSealContext(target.number_id);
+    const secret = this.opened.get(`${context}\n${target.webhook_secret_sealed}`, () => this.key.open(target.webhook_secret_sealed, context));
+    return { number_id: target.number_id, webhook_url: target.webhook_url, webhook_secret: secret };
   }
 }

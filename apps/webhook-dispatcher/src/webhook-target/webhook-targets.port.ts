@@ -1,4 +1,11 @@
-import type { WebhookTarget } from '@switchboard/contracts';
+/** A number's webhook as the dispatcher uses it: the URL and the secret to sign with, opened. */
+export interface WebhookTarget {
+  number_id: string;
+  /** Null when the number has no webhook (nothing is sent). */
+  webhook_url: string | null;
+  /** Never logged, never stored: held only while an attempt is signed. */
+  webhook_secret: string;
+}
 
 /**
  * Where a number's events go and the key to sign them with, asked of numbers-billing at send time (the

@@ -1,5 +1,5 @@
-import type { ServiceError, WebhookTarget } from '@switchboard/contracts';
-import type { WebhookTargets } from '../../src/webhook-target/webhook-targets.port';
+import type { ServiceError } from '@switchboard/contracts';
+import type { WebhookTarget, WebhookTargets } from '../../src/webhook-target/webhook-targets.port';
 
 /** numbers-billing's answers, per number id; an error is thrown as numbers-billing's RpcClient would. */
 export class FakeWebhookTargets implements WebhookTargets {

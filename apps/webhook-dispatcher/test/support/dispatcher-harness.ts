@@ -14,7 +14,7 @@ import {
 import type { Resolver } from '@switchboard/egress';
 import { ensureStream, eventSubject, messagingConfigFromEnv, rpcSubject } from '@switchboard/messaging';
 import { createLogger, type Logger } from '@switchboard/observability';
-import { testNatsUrl, type TestDatabase } from '@switchboard/testing';
+import { testNatsEnv, testNatsOptions, type TestDatabase } from '@switchboard/testing';
 import { Client } from 'pg';
 import { createWebhookDispatcherApp } from '../../src/bootstrap';
 import { FakeNumbersBilling } from './fake-numbers-billing';
@@ -58,7 +58,7 @@ export async function createDispatcherHarness(database: TestDatabase, extraEnv: 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
-    NATS_URL: testNatsUrl(),
+    ...testNatsEnv('webhook-dispatcher'),
     NATS_SUBJECT_PREFIX: prefix,
     WEBHOOK_DISPATCHER_DATABASE_URL: database.url,
     WEBHOOK_ALLOWED_PRIVATE_HOSTS: '',
@@ -66,7 +66,7 @@ export async function createDispatcherHarness(database: TestDatabase, extraEnv: 
     ...extraEnv,
   };
   const messaging = messagingConfigFromEnv(env);
-  const nc = await connect({ servers: messaging.natsUrl, name: `test-${prefix}` });
+  const nc = await connect({ ...testNatsOptions(), name: `test-${prefix}` });
   await ensureStream(nc, messaging, CallCompletedEvent.stream);
   const numbersBilling = new FakeNumbersBilling(nc, prefix).start();
   const apps = new Set<INestApplicationContext>();

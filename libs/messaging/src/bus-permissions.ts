@@ -1,0 +1,176 @@
+import { STREAMS, SERVICES, WebhookTargetRpc, healthRpc, type ServiceName, type StreamDefinition } from '@switchboard/contracts';
+import { eventSubject, rpcSubject, streamName } from './messaging.config';
+
+/**
+ * Who may do what on the bus: the one definition of every service's NATS grants (docs/adr/0062-bus-permissions.md).
+ * `natsServerConfig` renders it into the nats-server users of `npm start`, the tests and the deploy manifests, so
+ * a grant missing here fails a test the same way it would fail in production.
+ *
+ * Subjects are written below the deployment prefix; streams and durables name exactly what the service touches.
+ */
+export interface ServiceGrants {
+  /** Request subjects the service answers (in its queue group); its health subject is added. */
+  readonly serves: readonly string[];
+  /** Request subjects the service may send. */
+  readonly requests: readonly string[];
+  /** Subjects inside `requests` it may not send after all (internal subjects of a served wildcard). */
+  readonly refused?: readonly string[];
+  /** The stream it owns: it publishes its events there (through its outbox relay). */
+  readonly publishes?: StreamDefinition;
+  /** Streams it reads, with its durable consumers on each (names as the consumers declare them). */
+  readonly consumes?: readonly { stream: StreamDefinition; durables: readonly string[] }[];
+}
+
+/** Every service's public request subjects, as the gateway forwards them. */
+const PUBLIC_REQUESTS = ['billing.v1.>', 'numbers.v1.>', 'calls.v1.>', 'lostfound.v1.>', 'webhooks.v1.>'];
+
+export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
+  gateway: {
+    serves: [],
+    requests: [...PUBLIC_REQUESTS, ...SERVICES.filter((service) => service !== 'gateway').map((service) => healthRpc(service).subject)],
+    // Internal: only webhook-dispatcher asks where a number's webhooks go (refused even if a wildcard above grew).
+    refused: [WebhookTargetRpc.subject],
+  },
+  'numbers-billing': {
+    serves: ['billing.v1.>', 'numbers.v1.>', WebhookTargetRpc.subject],
+    requests: [],
+    publishes: STREAMS.numbers,
+    consumes: [{ stream: STREAMS.calls, durables: ['numbers-billing-talk-time'] }],
+  },
+  'calls-media': {
+    serves: ['calls.v1.>'],
+    requests: [],
+    publishes: STREAMS.calls,
+    consumes: [
+      {
+        stream: STREAMS.numbers,
+        durables: ['calls-media-number-provisioned', 'calls-media-number-updated', 'calls-media-number-released'],
+      },
+    ],
+  },
+  lostfound: {
+    serves: ['lostfound.v1.>'],
+    requests: [],
+    publishes: STREAMS.lostfound,
+  },
+  'webhook-dispatcher': {
+    serves: ['webhooks.v1.>'],
+    requests: [WebhookTargetRpc.subject],
+    consumes: [{ stream: STREAMS.calls, durables: ['webhook-dispatcher'] }],
+  },
+};
+
+/**
+ * Written in place of the prefix, a permission covers every deployment on the server: the tests' server, where each
+ * test file has a prefix of its own. Stream names then become a wildcard token too (a token cannot be half a
+ * wildcard), so on that server a service may manage same-named streams of any prefix.
+ */
+export const ANY_PREFIX = '*';
+
+/** nats-server's `permissions` block of one user. */
+export interface NatsPermissions {
+  publish: { allow: string[]; deny?: string[] };
+  subscribe: { allow: string[] };
+  /** Reply once to each request received (the reply subject is the requester's inbox). */
+  allow_responses?: boolean;
+}
+
+/**
+ * The inbox a service's connection receives its replies on (`inboxPrefix`). Each user subscribes only below its
+ * own, so no client can read the replies sent to another (the default `_INBOX.>` would be shared by all).
+ */
+export function inboxPrefix(service: ServiceName): string {
+  return `_INBOX.${service}`;
+}
+
+/** The nats-server permissions of one service's user, for one deployment prefix (or `ANY_PREFIX`). */
+export function busPermissions(service: ServiceName, prefix: string): NatsPermissions {
+  const grants = BUS_GRANTS[service];
+  const config = { prefix };
+  const stream = (definition: StreamDefinition) => (prefix === ANY_PREFIX ? '*' : streamName(config, definition.name));
+  const publish: string[] = grants.requests.map((subject) => rpcSubject(config, subject));
+  const subscribe: string[] = [`${inboxPrefix(service)}.>`];
+  if (grants.serves.length > 0) {
+    subscribe.push(...grants.serves.map((subject) => rpcSubject(config, subject)), rpcSubject(config, healthRpc(service).subject));
+  }
+  const streams = [...(grants.publishes ? [grants.publishes] : []), ...(grants.consumes ?? []).map((c) => c.stream)];
+  if (streams.length > 0) publish.push('$JS.API.INFO');
+  for (const definition of new Set(streams)) {
+    // Publishers and consumers both create a missing stream, so start-up order does not matter (jetstream.ts).
+    publish.push(`$JS.API.STREAM.INFO.${stream(definition)}`, `$JS.API.STREAM.CREATE.${stream(definition)}`);
+  }
+  if (grants.publishes) publish.push(eventSubject(config, grants.publishes.types));
+  for (const { stream: definition, durables } of grants.consumes ?? []) {
+    for (const durable of durables) {
+      const at = `${stream(definition)}.${durable}`;
+      publish.push(
+        `$JS.API.CONSUMER.INFO.${at}`,
+        `$JS.API.CONSUMER.DURABLE.CREATE.${at}`,
+        `$JS.API.CONSUMER.CREATE.${at}`,
+        `$JS.API.CONSUMER.CREATE.${at}.>`,
+        `$JS.API.CONSUMER.MSG.NEXT.${at}`,
+        `$JS.ACK.${at}.>`,
+      );
+    }
+  }
+  const permissions: NatsPermissions = { publish: { allow: publish }, subscribe: { allow: subscribe } };
+  if (grants.refused?.length) permissions.publish.deny = grants.refused.map((subject) => rpcSubject(config, subject));
+  if (grants.serves.length > 0) permissions.allow_responses = true;
+  return permissions;
+}
+
+/** One user of the generated server configuration. */
+export interface NatsUser {
+  user: string;
+  /** The password itself, or `{ env }`: a variable nats-server reads when it loads the file (deploy manifests). */
+  password: string | { env: string };
+  /** None: every subject (a test-only inspector; never in a deployment). */
+  permissions?: NatsPermissions;
+}
+
+export interface NatsServerConfigOptions {
+  /** `host:port` to listen on. */
+  listen: string;
+  /** JetStream's store directory. */
+  storeDir: string;
+  users: NatsUser[];
+  /** Serve TLS only (`tls://` URLs), with these files. */
+  tls?: { certFile: string; keyFile: string };
+  /** The monitoring port (`/healthz`, `/varz`), for the server's own probes. */
+  monitorPort?: number;
+  /** Written as a comment at the top. */
+  header?: string;
+}
+
+/** The users of one deployment: each service with its own password and its grants for `prefix`. */
+export function serviceUsers(prefix: string, password: (service: ServiceName) => NatsUser['password']): NatsUser[] {
+  return SERVICES.map((service) => ({ user: service, password: password(service), permissions: busPermissions(service, prefix) }));
+}
+
+/**
+ * A nats-server configuration file (nats-server 2.9 syntax) with JetStream, the given users and optionally TLS.
+ * There is no anonymous user: a client without credentials is refused.
+ */
+export function natsServerConfig(options: NatsServerConfigOptions): string {
+  const q = (value: string) => JSON.stringify(value);
+  const list = (values: readonly string[]) => `[${values.map(q).join(', ')}]`;
+  const lines: string[] = [];
+  if (options.header) lines.push(...options.header.split('\n').map((line) => `# ${line}`.trimEnd()));
+  lines.push(`listen: ${q(options.listen)}`, `jetstream: { store_dir: ${q(options.storeDir)} }`);
+  if (options.monitorPort) lines.push(`http_port: ${options.monitorPort}`);
+  if (options.tls) lines.push(`tls: { cert_file: ${q(options.tls.certFile)}, key_file: ${q(options.tls.keyFile)} }`);
+  lines.push('authorization: {', '  users: [');
+  for (const user of options.users) {
+    // A variable reference must stay unquoted for nats-server to expand it.
+    const password = typeof user.password === 'string' ? q(user.password) : `$${user.password.env}`;
+    lines.push(`    { user: ${q(user.user)}, password: ${password}${user.permissions ? ', permissions: {' : ' }'}`);
+    const p = user.permissions;
+    if (!p) continue;
+    lines.push(`        publish: { allow: ${list(p.publish.allow)}${p.publish.deny ? `, deny: ${list(p.publish.deny)}` : ''} }`);
+    lines.push(`        subscribe: { allow: ${list(p.subscribe.allow)} }`);
+    if (p.allow_responses) lines.push('        allow_responses: true');
+    lines.push('    } }');
+  }
+  lines.push('  ]', '}', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { testNatsEnv } from '@switchboard/testing';
+import pino from 'pino';
+import { messagingConfigFromEnv } from './messaging.config';
+import { connectNats } from './nats-connection';
+
+/** A logger that keeps what was warned. */
+function recordingLogger(): { logger: pino.Logger; warnings: string[] } {
+  const warnings: string[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg as string) });
+  return { logger, warnings };
+}
+
+/** An open nats-server (no users at all) on a random port, as an unlocked deployment would run. */
+async function openNatsServer(): Promise<{ url: string; process: ChildProcess }> {
+  const binary = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'].find(existsSync) ?? 'nats-server';
+  const child = spawn(binary, ['-a', '127.0.0.1', '-p', '-1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let log = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      const port = /Listening for client connections on 127\.0\.0\.1:(\d+)/.exec(log)?.[1];
+      if (port) resolve(`nats://127.0.0.1:${port}`);
+    });
+    child.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${log}`)));
+  });
+  return { url, process: child };
+}
+
+describe('connecting to NATS', () => {
+  const connections: NatsConnection[] = [];
+  let open: { url: string; process: ChildProcess } | undefined;
+  afterAll(async () => {
+    await Promise.all(connections.map((nc) => nc.close()));
+    open?.process.kill('SIGTERM');
+  });
+
+  it('warns when the server admits clients without credentials: the bus is not locked', async () => {
+    open = await openNatsServer();
+    const { logger, warnings } = recordingLogger();
+    connections.push(await connectNats(messagingConfigFromEnv({ NATS_URL: open.url }), 'lostfound', logger));
+    expect(warnings).toEqual([expect.stringContaining('NATS admits clients without credentials')]);
+  });
+
+  it('says nothing on a locked server, connecting as the service\'s own user', async () => {
+    const { logger, warnings } = recordingLogger();
+    const nc = await connectNats(messagingConfigFromEnv(testNatsEnv('lostfound')), 'lostfound', logger);
+    connections.push(nc);
+    expect(nc.info?.auth_required).toBe(true);
+    expect(warnings).toEqual([]);
+  });
+});
