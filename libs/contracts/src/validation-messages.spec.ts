@@ -38,7 +38,7 @@ const TYPE_RULES: Record<string, { noun: string; wrong: unknown }> = {
 /** Rules checked with a value of the right type and the wrong form. */
 const FORMAT_RULES = ['matches', 'isIso8601', 'isCalendarDate', 'isUsE164', 'isE164', 'isUsAreaCode', 'isDialablePhone', 'isEmail', 'isUrl'];
 /** Every rule the table makes a case for; a DTO using another must add it here, with its case. */
-const RULES_WITH_CASES = [...Object.keys(TYPE_RULES), 'isObject', 'max', 'min', 'maxLength', 'isIn', 'arrayMaxSize', 'isNotEmpty', 'hasText', ...FORMAT_RULES];
+const RULES_WITH_CASES = [...Object.keys(TYPE_RULES), 'isObject', 'max', 'min', 'maxLength', 'isIn', 'arrayMaxSize', 'isNotEmpty', 'hasText', 'isTextingCountry', ...FORMAT_RULES];
 
 /** Values tried, in order, until one passes a property's rules; a new kind of rule may need one more here. */
 const SAMPLES: unknown[] = [
@@ -55,6 +55,8 @@ const SAMPLES: unknown[] = [
   1,
   true,
   ['1'],
+  ['US'],
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
 ];
 
 class Property {
@@ -143,6 +145,11 @@ function malformedMessage(property: Property, rule: Rule): string | RegExp {
   return new RegExp(`^${property.name} must `);
 }
 
+/** A rule checked on each item names the item (`sms_countries[0] ...`), its own message included. */
+function atPath(message: string | RegExp, name: string, path: string): string | RegExp {
+  return typeof message === 'string' ? message.replace(name, path) : message;
+}
+
 function casesOf(cls: Dto): Case[] {
   const body = validBody(cls);
   const cases: Case[] = [
@@ -205,8 +212,12 @@ function casesOf(cls: Dto): Case[] {
         case 'hasText':
           cases.push({ title: `${name} empty`, plain: withValue(''), message: wordsOf(rule, `${name} must not be empty`) });
           break;
+        case 'isTextingCountry':
+          // Well formed (two letters) but no numbering plan: the rule after the format's.
+          cases.push({ title: `${name} with an unknown country`, plain: withValue(each('XX')), message: wordsOf(rule, `${path} must be a known country`).replace(name, path) });
+          break;
         default:
-          if (FORMAT_RULES.includes(rule.name ?? '')) cases.push({ title: `${name} malformed`, plain: withValue('% %'), message: malformedMessage(property, rule) });
+          if (FORMAT_RULES.includes(rule.name ?? '')) cases.push({ title: `${name} malformed`, plain: withValue(each('% %')), message: atPath(malformedMessage(property, rule), name, path) });
           break;
       }
     }
