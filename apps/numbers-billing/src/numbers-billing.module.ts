@@ -25,6 +25,8 @@ import { NumbersService } from './numbers/numbers.service';
 import { ProvisioningService } from './numbers/provisioning.service';
 import { NumbersOutbox } from './outbox/numbers-outbox';
 import { PAYMENT_GATEWAY } from './payments/payment-gateway.port';
+import { ProviderReconciliation } from './provisioning/provider-reconciliation';
+import { ProviderReconciliationScheduler } from './provisioning/provider-reconciliation.scheduler';
 import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
 import { NumbersBillingPrisma } from './prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './talk-time/allowance';
@@ -94,6 +96,8 @@ export class NumbersBillingModule {
         NumbersService,
         BillingCycleService,
         BillingCycleScheduler,
+        ProviderReconciliation,
+        ProviderReconciliationScheduler,
         TalkTimeConsumer,
         AccountsNatsController,
         NumbersNatsController,
