@@ -13,6 +13,12 @@ const DATABASE_UNAVAILABLE: HttpErrorAnswer = {
   unexpected: false,
 };
 
+/** What a 503 says is down, as its outage is logged (the first request's message says which service). */
+function outageOf(answer: HttpErrorAnswer, databaseDown: boolean): string {
+  if (databaseDown) return 'gateway database';
+  return answer.body.error.code === 'provider_unavailable' ? 'telephony provider' : 'a service or NATS';
+}
+
 /**
  * Every error, Nest's or ours, leaves as `{ error: { code, message } }` with the matching status. A 503 (NATS,
  * a service or a database down, the provider unavailable) carries `Retry-After` and is logged once per incident,
@@ -35,7 +41,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const retryAfter = exception instanceof ServiceError ? exception.retryAfter : answer.status === 503 ? DEFAULT_RETRY_AFTER_SECONDS.service_unavailable : undefined;
     if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
     if (answer.status === 503) {
-      this.outages.failed(databaseDown ? 'gateway database' : answer.body.error.code, exception, { request_id: request.id, route: request.routeOptions?.url, message: answer.body.error.message });
+      this.outages.failed(outageOf(answer, databaseDown), exception, { request_id: request.id, route: request.routeOptions?.url, message: answer.body.error.message });
     } else if (answer.unexpected) {
       this.logger.error({ err: exception, request_id: request.id, route: request.routeOptions?.url }, 'request failed');
     }
