@@ -58,4 +58,26 @@ describe('a database outage, through the public API', () => {
     expect(ready.status).toBe(200);
     expect(Object.values(ready.body.checks).every((value) => value === 'ok')).toBe(true);
   });
+
+  it('answers a provider outage 503 provider_unavailable with Retry-After 30, and charges nothing', async () => {
+    const faults = await admin.request('PUT', '/admin/provider/faults', { provision_failures: 1 });
+    expect(faults.status).toBe(200);
+    const answer = await session.post('/numbers', { business_phone: '+14155550123' });
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('provider_unavailable');
+    expect(answer.headers.get('retry-after')).toBe('30');
+    expect((await admin.request('GET', `/admin/accounts/${session.accountId}`)).body.balance_cents).toBe(10_000);
+  });
+
+  // Last: it stops a service.
+  it('answers 503 service_unavailable with Retry-After 5 when no service is there to ask, and /readyz names it', async () => {
+    await system.services.lostfound!.close();
+    const answer = await probes.lostfound.request();
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('service_unavailable');
+    expect(answer.headers.get('retry-after')).toBe('5');
+    const ready = await publicRequest(system, 'GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks.lostfound).toBe('down');
+  });
 });

@@ -123,10 +123,15 @@ describe('a gateway whose NATS is down', () => {
     expect(refused.status).toBe(503);
     expect(refused.retryAfter).toBe('5');
     expect(refused.body).toEqual({ error: { code: 'service_unavailable', message: expect.stringContaining('message bus is unreachable') } });
+    for (const answer of await Promise.all([createAccount(), createAccount(), ready()])) expect(answer.status).toBe(503);
 
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // several more connect attempts, none logged
     expect(logged('NATS unreachable')).toHaveLength(1);
     expect(logged('NATS unreachable')[0]).toMatchObject({ level: 'warn', nats_url: `nats://127.0.0.1:${natsPort}` });
+    // Three refused requests, one outage: logged once, as a warning without a stack trace.
+    expect(logged('a service or NATS unavailable')).toHaveLength(1);
+    expect(logged('a service or NATS unavailable')[0]).toMatchObject({ level: 'warn', reason: expect.stringContaining('message bus is unreachable') });
+    expect(logged('request failed')).toHaveLength(0);
 
     await startNats();
     const connected = await until(ready, (answer) => answer.body.checks.nats === 'ok');
