@@ -110,7 +110,7 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
         const body = msg.data.length ? JSON.parse(decoder.decode(msg.data)) : {};
         const request = await validateMessage(rpc.request, body);
         reply = { ok: true, data: await handler(request, ctx) };
-        if (this.database) this.outages.recovered('database');
+        this.outages.recovered('database');
       } catch (error) {
         if (error instanceof ServiceError) {
           span.setAttribute('switchboard.error_code', error.code);
