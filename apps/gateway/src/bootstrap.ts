@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { connectNats, messagingConfigFromEnv } from '@switchboard/messaging';
+import { NatsLink, messagingConfigFromEnv } from '@switchboard/messaging';
 import { PinoNestLogger, createLogger } from '@switchboard/observability';
 import { createPrismaClient, createSqlPool } from '@switchboard/persistence';
 import { loadGatewayConfig } from './config/gateway.config';
@@ -23,6 +23,9 @@ export const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
  */
 const AUTH_SQL_CONNECTIONS = 4;
 
+/** How long start-up waits for the first NATS connect attempt (a refused one fails at once; see NatsLink.settled). */
+const NATS_FIRST_ATTEMPT_WAIT_MS = 2_000;
+
 export interface GatewayRuntime {
   publicApp: NestFastifyApplication;
   adminApp: NestFastifyApplication;
@@ -38,14 +41,17 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   const logger = createLogger('gateway');
   const messaging = messagingConfigFromEnv(env);
   const database = await createPrismaClient(GatewayPrisma, 'gateway', { env, migrationsDir: MIGRATIONS_DIR });
-  const nc = await connectNats(messaging, 'gateway', logger);
+  // Not awaited: a gateway started while NATS is down listens at once, answers 503 with Retry-After where NATS is
+  // needed and says so on /readyz, and logs when NATS is unreachable and when it connects.
+  const nats = NatsLink.connectInBackground(messaging, 'gateway', logger);
+  await nats.settled(NATS_FIRST_ATTEMPT_WAIT_MS);
   const authSql = createSqlPool(database.driver, database.client, {
     max: AUTH_SQL_CONNECTIONS,
     applicationName: 'gateway-auth',
     asynchronousCommit: true,
     onIdleError: (error) => logger.warn({ err: error }, 'authentication database connection failed while idle; it will be replaced'),
   });
-  const shared: GatewayShared = { config, messaging, logger, prisma: database.client, authSql, nc };
+  const shared: GatewayShared = { config, messaging, logger, prisma: database.client, authSql, nats };
   if (config.adminTokenFile) logger.warn({ file: config.adminTokenFile }, 'ADMIN_TOKEN not set: using the development token kept in this file');
 
   const nestLogger = new PinoNestLogger(logger);
@@ -65,7 +71,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   } catch (error) {
     // A gateway that cannot start must not keep its connections open (a test or a supervisor would hang on them).
     await Promise.allSettled([publicApp?.close(), adminApp?.close()]);
-    await nc.close().catch(() => undefined);
+    await nats.close().catch(() => undefined);
     await authSql.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
@@ -88,7 +94,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
       if (closed) return;
       closed = true;
       await Promise.allSettled([publicApp.close(), adminApp.close()]);
-      await nc.drain().catch(() => nc.close());
+      await nats.close();
       await authSql.close();
       await database.close();
     },

@@ -1,6 +1,5 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { MessagingModule, type MessagingConfig } from '@switchboard/messaging';
+import { MessagingModule, type MessagingConfig, type NatsLink } from '@switchboard/messaging';
 import type { SqlPool } from '@switchboard/persistence';
 import type { Logger } from 'pino';
 import { AccountsAdminController } from './admin/accounts.admin.controller';
@@ -34,7 +33,8 @@ export interface GatewayShared {
   prisma: GatewayPrisma;
   /** Plain SQL for the statements run on every authenticated request (auth/request-auth.repository.ts). */
   authSql: SqlPool;
-  nc: NatsConnection;
+  /** NATS, connected in the background: the gateway listens (and answers 503) before NATS answers. */
+  nats: NatsLink;
 }
 
 @Global()
@@ -44,7 +44,7 @@ export class GatewayCoreModule {
     return {
       module: GatewayCoreModule,
       imports: [
-        MessagingModule.forRoot({ service: 'gateway', logger: shared.logger, config: shared.messaging, connection: shared.nc, serve: false }),
+        MessagingModule.forRoot({ service: 'gateway', logger: shared.logger, config: shared.messaging, link: shared.nats, serve: false }),
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: shared.config },

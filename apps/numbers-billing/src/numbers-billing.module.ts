@@ -26,6 +26,8 @@ import { ProvisioningService } from './numbers/provisioning.service';
 import { WebhookUrlPolicy } from './numbers/webhook-url';
 import { NumbersOutbox } from './outbox/numbers-outbox';
 import { PAYMENT_GATEWAY } from './payments/payment-gateway.port';
+import { ProviderReconciliation } from './provisioning/provider-reconciliation';
+import { ProviderReconciliationScheduler } from './provisioning/provider-reconciliation.scheduler';
 import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
 import { NumbersBillingPrisma } from './prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './talk-time/allowance';
@@ -96,6 +98,8 @@ export class NumbersBillingModule {
         NumbersService,
         BillingCycleService,
         BillingCycleScheduler,
+        ProviderReconciliation,
+        ProviderReconciliationScheduler,
         TalkTimeConsumer,
         AccountsNatsController,
         NumbersNatsController,

@@ -5,7 +5,9 @@ import type { EventDescriptor, EventEnvelope } from '@switchboard/contracts';
 import { Metrics } from '@switchboard/observability';
 import type { ObservableCallback, ObservableResult } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '@switchboard/persistence';
 import { ensureStream } from './jetstream';
+import { OutageLog } from './outage-log';
 import { eventSubject, type MessagingConfig } from './messaging.config';
 import { contextFromHeaders } from './trace-context';
 import { validateMessage } from './validation';
@@ -55,13 +57,16 @@ export class EventConsumer<T extends object> {
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   private pendingGauge: ObservableCallback | undefined;
+  private readonly outages: OutageLog;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly config: MessagingConfig,
     private readonly options: EventConsumerOptions<T>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.outages = new OutageLog(logger);
+  }
 
   async start(): Promise<void> {
     const jsm = await jetstreamManager(this.nc);
@@ -136,9 +141,15 @@ export class EventConsumer<T extends object> {
       try {
         await this.options.handler(envelope, { deliveryCount: msg.info.deliveryCount, working: () => msg.working() });
         msg.ack();
+        this.outages.recovered('database');
       } catch (error) {
         if (error instanceof RetryLater) {
           msg.nak(error.delayMs);
+        } else if (isDatabaseUnavailable(error)) {
+          // Every event fails alike until the database is back: logged once per incident, each one retried.
+          span.setStatus({ code: SpanStatusCode.ERROR, message: 'database unavailable' });
+          this.outages.failed('database', error, { consumer: this.options.durable });
+          msg.nak(this.options.retryDelayMs ?? 1000);
         } else {
           span.recordException(error as Error);
           span.setStatus({ code: SpanStatusCode.ERROR });

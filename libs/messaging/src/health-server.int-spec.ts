@@ -43,10 +43,12 @@ describe('service health endpoints', () => {
 
   it('turns /readyz to 503 once draining, and when NATS is gone', async () => {
     health.drain();
-    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    const draining = await fetch(`${base}/readyz`);
+    expect(draining.status).toBe(503);
+    expect(draining.headers.get('retry-after')).toBe('5');
     await app.get<NatsConnection>(NATS_CONNECTION).close();
     const answer = await fetch(`${base}/readyz`);
     expect(answer.status).toBe(503);
-    expect(((await answer.json()) as { checks: Record<string, string> }).checks.nats).toBe('down');
+    expect(((await answer.json()) as { checks: Record<string, string> }).checks.nats).toBe('closed');
   });
 });

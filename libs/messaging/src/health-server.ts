@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { errorEnvelope } from '@switchboard/contracts';
+import { DEFAULT_RETRY_AFTER_SECONDS, errorEnvelope } from '@switchboard/contracts';
 import { serveMetrics } from '@switchboard/observability';
 import { DatabaseHealth } from '@switchboard/persistence';
-import { NATS_CONNECTION } from './tokens';
+import type { NatsLink } from './nats-link';
+import { NATS_LINK } from './tokens';
 
 /**
- * `GET /healthz` (the process lives), `GET /readyz` (NATS connected and the database answering) and
+ * `GET /healthz` (the process lives), `GET /readyz` (NATS connected, not reconnecting, and the database
+ * answering; else 503 with `Retry-After` and each check) and
  * `GET /metrics` (Prometheus) on `HEALTH_PORT`, for orchestrators and scrapers. Services speak NATS only; this
  * is their one HTTP port.
  */
@@ -21,7 +22,8 @@ export class HealthServer {
     this.server = createServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
       const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+        const retry = status === 503 ? { 'retry-after': String(DEFAULT_RETRY_AFTER_SECONDS.service_unavailable) } : {};
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...retry });
         res.end(JSON.stringify(body));
       };
       if (req.method !== 'GET') return send(404, errorEnvelope('not_found', 'No such resource.'));
@@ -51,8 +53,8 @@ export class HealthServer {
   }
 
   private async checks(): Promise<Record<string, string>> {
-    const nc = this.app.get<NatsConnection>(NATS_CONNECTION, { strict: false });
-    const checks: Record<string, string> = { nats: nc.isClosed() ? 'down' : 'ok' };
+    const nats = this.app.get<NatsLink>(NATS_LINK, { strict: false }).state;
+    const checks: Record<string, string> = { nats: nats === 'connected' ? 'ok' : nats };
     let database: DatabaseHealth | undefined;
     try {
       database = this.app.get(DatabaseHealth, { strict: false });

@@ -10,6 +10,8 @@ export * from './jetstream';
 export * from './trace-context';
 export * from './validation';
 export * from './nats-connection';
+export * from './nats-link';
+export * from './outage-log';
 export * from './service-runner';
 export * from './health-server';
 export * from './bus-permissions';

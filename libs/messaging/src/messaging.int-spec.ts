@@ -27,6 +27,7 @@ const Echo = defineRpc<EchoRequest, { echoed: string; account: string | null }>(
 const Fail = defineRpc<EchoRequest, never>('test.v1.fail', EchoRequest);
 const Crash = defineRpc<EchoRequest, never>('test.v1.crash', EchoRequest);
 const Missing = defineRpc<EchoRequest, never>('test.v1.nobody', EchoRequest);
+const DatabaseDown = defineRpc<EchoRequest, never>('test.v1.database-down', EchoRequest);
 
 @Injectable()
 class EchoHandlers {
@@ -43,6 +44,12 @@ class EchoHandlers {
   @RpcHandler(Crash)
   async crash(): Promise<never> {
     throw new TypeError('a bug');
+  }
+
+  @RpcHandler(DatabaseDown)
+  async databaseDown(): Promise<never> {
+    // As node-postgres fails while PostgreSQL is down.
+    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
   }
 }
 
@@ -96,9 +103,11 @@ describe('messaging over a real NATS', () => {
     let server: INestApplicationContext;
     let client: INestApplicationContext;
     let rpc: RpcClient;
+    const serverLogs: { level: number; msg: string; [field: string]: unknown }[] = [];
+    const serverLogger = pino({ level: 'info' }, { write: (line: string) => void serverLogs.push(JSON.parse(line)) });
 
     beforeAll(async () => {
-      @Module({ imports: [MessagingModule.forRoot({ service: 'numbers-billing', logger, config })], providers: [EchoHandlers] })
+      @Module({ imports: [MessagingModule.forRoot({ service: 'numbers-billing', logger: serverLogger, config })], providers: [EchoHandlers] })
       class ServerModule {}
       @Module({ imports: [MessagingModule.forRoot({ service: 'gateway', logger, config, serve: false })] })
       class ClientModule {}
@@ -128,6 +137,22 @@ describe('messaging over a real NATS', () => {
 
     it('hides an unexpected error behind internal_error', async () => {
       await expect(rpc.request(Crash, { text: 'a', times: 1 })).rejects.toMatchObject({ code: 'internal_error', message: 'An unexpected error occurred.' });
+    });
+
+    it('answers service_unavailable with Retry-After when the database is unreachable, and logs the outage once', async () => {
+      for (let i = 0; i < 3; i++) {
+        await expect(rpc.request(DatabaseDown, { text: 'a', times: 1 })).rejects.toMatchObject({
+          code: 'service_unavailable',
+          message: 'The numbers-billing database is unavailable; retry shortly.',
+          retryAfter: 5,
+        });
+      }
+      await rpc.request(Echo, { text: 'a', times: 1 });
+      expect(serverLogs.filter((line) => line.msg === 'rpc handler failed' && line.subject === DatabaseDown.subject)).toEqual([]);
+      expect(serverLogs.filter((line) => line.outage === 'database').map((line) => [line.msg, line.reason ?? line.failures])).toEqual([
+        ['database unavailable: answering 503 until it recovers (logged once per incident)', 'connect ECONNREFUSED 127.0.0.1:5432'],
+        ['database available again', 3],
+      ]);
     });
 
     it('answers service_unavailable when nobody serves the subject', async () => {

@@ -5,23 +5,28 @@ import {
   Module,
   type DynamicModule,
   type OnApplicationShutdown,
+  type Provider,
 } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ServiceName } from '@switchboard/contracts';
 import type { Logger } from 'pino';
 import { connectNats } from './nats-connection';
+import { NatsLink } from './nats-link';
 import { messagingConfigFromEnv, type MessagingConfig } from './messaging.config';
 import { RpcClient } from './rpc-client';
 import { RpcServer } from './rpc-server';
-import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION, SERVICE_NAME } from './tokens';
+import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION, NATS_LINK, SERVICE_NAME } from './tokens';
 
 export interface MessagingModuleOptions {
   service: ServiceName;
   logger: Logger;
   config?: MessagingConfig;
-  /** A connection the caller owns and closes (the gateway shares one between its two servers). */
-  connection?: NatsConnection;
+  /**
+   * A link the caller owns and closes (the gateway shares one between its two servers, and starts before NATS
+   * answers). Without it the module connects, waiting for NATS, and closes the connection on shutdown.
+   */
+  link?: NatsLink;
   /** Serve `@RpcHandler`s and the health subject (default true; the gateway only sends). */
   serve?: boolean;
 }
@@ -42,6 +47,14 @@ class NatsConnectionCloser implements OnApplicationShutdown {
 export class MessagingModule {
   static forRoot(options: MessagingModuleOptions): DynamicModule {
     const config = options.config ?? messagingConfigFromEnv();
+    const serve = options.serve !== false;
+    const { link, logger } = options;
+    // With a link, the connection exists only once NATS answered: provided only to a server, which needs it to start.
+    const connection: Provider[] = link
+      ? serve
+        ? [{ provide: NATS_CONNECTION, useFactory: () => link.connected() }]
+        : []
+      : [{ provide: NATS_CONNECTION, useFactory: () => connectNats(config, options.service, logger) }, NatsConnectionCloser];
     return {
       module: MessagingModule,
       imports: [DiscoveryModule],
@@ -49,14 +62,14 @@ export class MessagingModule {
         { provide: MESSAGING_CONFIG, useValue: config },
         { provide: SERVICE_NAME, useValue: options.service },
         { provide: MESSAGING_LOGGER, useValue: options.logger },
-        options.connection
-          ? { provide: NATS_CONNECTION, useValue: options.connection }
-          : { provide: NATS_CONNECTION, useFactory: () => connectNats(config, options.service, options.logger) },
-        ...(options.connection ? [] : [NatsConnectionCloser]),
+        ...connection,
+        link
+          ? { provide: NATS_LINK, useValue: link }
+          : { provide: NATS_LINK, useFactory: (nc: NatsConnection) => NatsLink.follow(nc, logger), inject: [NATS_CONNECTION] },
         RpcClient,
-        ...(options.serve === false ? [] : [RpcServer]),
+        ...(serve ? [RpcServer] : []),
       ],
-      exports: [MESSAGING_CONFIG, SERVICE_NAME, MESSAGING_LOGGER, NATS_CONNECTION, RpcClient],
+      exports: [MESSAGING_CONFIG, SERVICE_NAME, MESSAGING_LOGGER, NATS_LINK, ...(connection.length ? [NATS_CONNECTION] : []), RpcClient],
     };
   }
 }

@@ -7,7 +7,9 @@ import type { EventDescriptor, EventEnvelope, StreamDefinition } from '@switchbo
 import type { Logger } from 'pino';
 import { eventSubject, type MessagingConfig } from './messaging.config';
 import { Metrics } from '@switchboard/observability';
+import { isDatabaseUnavailable } from '@switchboard/persistence';
 import { ensureStream } from './jetstream';
+import { OutageLog } from './outage-log';
 import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION } from './tokens';
 import { contextFromRecord, traceRecord } from './trace-context';
 
@@ -83,6 +85,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly js: JetStreamClient;
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
+  private readonly outages: OutageLog;
 
   constructor(
     private readonly db: TransactionalSqlClient,
@@ -95,6 +98,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.js = jetstream(nc);
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.batchSize = options.batchSize ?? 100;
+    this.outages = new OutageLog(logger);
   }
 
   async start(): Promise<void> {
@@ -123,7 +127,12 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     // Outside the caller's context: each row carries its own trace, and the polls that follow a kick must not
     // join the trace of the request that kicked.
     this.running = context.with(ROOT_CONTEXT, () => this.drain())
-      .catch((err) => this.logger.warn({ err }, 'outbox relay pass failed; will retry'))
+      .then(() => this.outages.recovered('database'))
+      .catch((err) => {
+        // A database outage fails every poll (twice a second): logged once per incident, not with a stack each time.
+        if (isDatabaseUnavailable(err)) this.outages.failed('database', err, { worker: 'outbox relay' });
+        else this.logger.warn({ err }, 'outbox relay pass failed; will retry');
+      })
       .finally(() => {
         this.running = undefined;
         if (this.stopped) return;

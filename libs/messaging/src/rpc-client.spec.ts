@@ -10,6 +10,7 @@ function fakeConnection() {
   const nc = {
     request,
     isClosed: () => false,
+    closed: () => new Promise(() => undefined),
     status: () => ({
       [Symbol.asyncIterator]: () => ({
         next: () => new Promise<IteratorResult<Status>>((resolve) => (queued.length ? resolve({ value: queued.shift()!, done: false }) : waiting.push(resolve))),

@@ -9,7 +9,8 @@ import {
   type RpcReply,
 } from '@switchboard/contracts';
 import { Metrics } from '@switchboard/observability';
-import { MESSAGING_CONFIG, NATS_CONNECTION } from './tokens';
+import { NatsLink } from './nats-link';
+import { MESSAGING_CONFIG, NATS_LINK } from './tokens';
 import { rpcSubject, type MessagingConfig } from './messaging.config';
 import { headersWithTrace } from './trace-context';
 
@@ -30,24 +31,14 @@ const decoder = new TextDecoder();
  */
 @Injectable()
 export class RpcClient {
-  /**
-   * False from a disconnect until the client has reconnected. A request made meanwhile would wait its whole
-   * time-out (30 s on some operator routes) for a reply that cannot come: it is refused at once instead.
-   */
-  private connected = true;
+  private readonly link: NatsLink;
 
+  /** `nc`: the process's link to NATS (which may not be connected yet), or an open connection to follow. */
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_LINK) nc: NatsLink | NatsConnection,
     @Inject(MESSAGING_CONFIG) private readonly config: MessagingConfig,
   ) {
-    void this.followConnection();
-  }
-
-  private async followConnection(): Promise<void> {
-    for await (const status of this.nc.status()) {
-      if (status.type === 'disconnect') this.connected = false;
-      else if (status.type === 'reconnect') this.connected = true;
-    }
+    this.link = nc instanceof NatsLink ? nc : NatsLink.follow(nc);
   }
 
   async request<Req extends object, Res>(
@@ -56,7 +47,10 @@ export class RpcClient {
     options: RpcCallOptions = {},
   ): Promise<Res> {
     const subject = rpcSubject(this.config, rpc.subject);
-    if (!this.connected || this.nc.isClosed()) {
+    // Not connected (not yet, or reconnecting): a request would wait its whole time-out (30 s on some operator
+    // routes) for a reply that cannot come, so it is refused at once.
+    const nc = this.link.connection;
+    if (!nc || this.link.state !== 'connected' || nc.isClosed()) {
       Metrics.rpcClientDuration().record(0, { subject: rpc.subject, outcome: 'disconnected' });
       throw new ServiceError('service_unavailable', `The message bus is unreachable, so ${rpc.subject} cannot be asked; retry shortly.`);
     }
@@ -70,7 +64,7 @@ export class RpcClient {
       const headers = headersWithTrace(trace.setSpan(context.active(), span));
       if (options.accountId) headers.set(HEADERS.accountId, options.accountId);
       if (options.requestId) headers.set(HEADERS.requestId, options.requestId);
-      const msg = await this.nc.request(subject, encoder.encode(JSON.stringify(payload)), {
+      const msg = await nc.request(subject, encoder.encode(JSON.stringify(payload)), {
         timeout: options.timeoutMs ?? this.config.requestTimeoutMs,
         headers,
       });
@@ -79,7 +73,7 @@ export class RpcClient {
       const code = isErrorCode(reply.error.code) ? reply.error.code : 'internal_error';
       span.setAttribute('switchboard.error_code', code);
       outcome = code;
-      throw new ServiceError(code, reply.error.message);
+      throw new ServiceError(code, reply.error.message, reply.retry_after_seconds);
     } catch (error) {
       if (error instanceof ServiceError) throw error;
       span.recordException(error as Error);

@@ -1,12 +1,23 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
-import { HEADERS, ServiceError, healthRpc, type RpcDescriptor, type RpcReply, type ServiceName } from '@switchboard/contracts';
+import {
+  DEFAULT_RETRY_AFTER_SECONDS,
+  HEADERS,
+  ServiceError,
+  healthRpc,
+  type HealthReply,
+  type RpcDescriptor,
+  type RpcReply,
+  type ServiceName,
+} from '@switchboard/contracts';
+import { DatabaseHealth, isDatabaseUnavailable } from '@switchboard/persistence';
 import type { Logger } from 'pino';
 import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION, SERVICE_NAME } from './tokens';
 import { rpcSubject, type MessagingConfig } from './messaging.config';
 import { contextFromHeaders } from './trace-context';
+import { OutageLog } from './outage-log';
 import { RPC_HANDLER, type RpcContext } from './rpc-handler.decorator';
 import { validateMessage } from './validation';
 
@@ -20,11 +31,14 @@ type BoundHandler = (request: object, ctx: RpcContext) => Promise<unknown>;
  * Finds every `@RpcHandler` method at start-up and serves it on its subject in a queue group named after the
  * service, so replicas share the load. Each request is validated, run in a span that continues the caller's
  * trace, and answered with `{ ok, data }` or `{ ok: false, error }`; unexpected errors are logged, not leaked.
+ * A handler that failed because the database is unreachable is answered `service_unavailable` (503, retryable),
+ * not `internal_error`, and the outage is logged once per incident (docs/adr/0059-retryable-answers-and-outages.md).
  */
 @Injectable()
 export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly outages: OutageLog;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -34,11 +48,14 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
     @Inject(MESSAGING_CONFIG) private readonly config: MessagingConfig,
     @Inject(SERVICE_NAME) private readonly service: ServiceName,
     @Inject(MESSAGING_LOGGER) private readonly logger: Logger,
-  ) {}
+    @Optional() private readonly database?: DatabaseHealth,
+  ) {
+    this.outages = new OutageLog(logger);
+  }
 
   onApplicationBootstrap(): void {
-    // Every service answers its health subject; the gateway's /readyz asks each one.
-    this.serve(healthRpc(this.service), async () => ({ service: this.service, status: 'ok' }));
+    // Every service answers its health subject; the gateway's /readyz asks each one, and shows a database that is down.
+    this.serve(healthRpc(this.service), () => this.health());
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as Record<string, unknown> | undefined;
       if (!instance || typeof instance !== 'object') continue;
@@ -54,6 +71,13 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
     // Stop taking requests, then let the ones already started finish, before the connection is drained.
     for (const sub of this.subscriptions) sub.unsubscribe();
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async health(): Promise<HealthReply> {
+    if (!this.database) return { service: this.service, status: 'ok' };
+    const database = (await this.database.ping()) ? 'ok' : 'down';
+    if (database === 'ok') this.outages.recovered('database');
+    return { service: this.service, status: database === 'ok' ? 'ok' : 'unavailable', checks: { database } };
   }
 
   private serve(rpc: RpcDescriptor<object, unknown>, handler: BoundHandler): void {
@@ -86,10 +110,20 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
         const body = msg.data.length ? JSON.parse(decoder.decode(msg.data)) : {};
         const request = await validateMessage(rpc.request, body);
         reply = { ok: true, data: await handler(request, ctx) };
+        this.outages.recovered('database');
       } catch (error) {
         if (error instanceof ServiceError) {
           span.setAttribute('switchboard.error_code', error.code);
-          reply = { ok: false, error: error.toBody() };
+          reply = { ok: false, error: error.toBody(), ...(error.retryAfterSeconds !== undefined ? { retry_after_seconds: error.retryAfterSeconds } : {}) };
+        } else if (isDatabaseUnavailable(error)) {
+          span.setAttribute('switchboard.error_code', 'service_unavailable');
+          span.setStatus({ code: SpanStatusCode.ERROR, message: 'database unavailable' });
+          this.outages.failed('database', error, { service: this.service, subject: rpc.subject });
+          reply = {
+            ok: false,
+            error: { code: 'service_unavailable', message: `The ${this.service} database is unavailable; retry shortly.` },
+            retry_after_seconds: DEFAULT_RETRY_AFTER_SECONDS.service_unavailable,
+          };
         } else if (error instanceof SyntaxError) {
           reply = { ok: false, error: { code: 'invalid_request', message: 'The message is not valid JSON.' } };
         } else {

@@ -1,2 +1,4 @@
 export * from './system';
 export * from './session';
+export * from './outages';
+export * from './service-process';

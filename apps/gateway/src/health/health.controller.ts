@@ -1,8 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { SERVICES, errorEnvelope, healthRpc } from '@switchboard/contracts';
-import { NATS_CONNECTION, RpcClient } from '@switchboard/messaging';
+import { DEFAULT_RETRY_AFTER_SECONDS, SERVICES, errorEnvelope, healthRpc } from '@switchboard/contracts';
+import { NATS_LINK, RpcClient, type NatsLink } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
 
@@ -15,7 +14,7 @@ export class HealthController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly prisma: GatewayPrisma,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(NATS_LINK) private readonly nats: NatsLink,
   ) {}
 
   @Get('healthz')
@@ -24,14 +23,23 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** 200 only when NATS, the gateway's database and every service answer; otherwise 503 with what is down. */
+  /**
+   * 200 only when NATS is connected, the gateway's database answers and every service answers with its own
+   * database up; otherwise 503 with `Retry-After` and each check: `nats` is the client's real state (`connecting`,
+   * `reconnecting`, `closed`), a service is `down` (not answering), `database down`, or `unknown` without NATS.
+   */
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
-    const checks: Record<string, string> = { nats: this.nc.isClosed() ? 'down' : 'ok' };
+    const natsState = this.nats.state;
+    const checks: Record<string, string> = { nats: natsState === 'connected' ? 'ok' : natsState };
     const probes = SERVICES.filter((s) => s !== 'gateway').map(async (service) => {
+      if (natsState !== 'connected') {
+        checks[service] = 'unknown';
+        return;
+      }
       try {
-        await this.rpc.request(healthRpc(service), {}, { timeoutMs: READY_TIMEOUT_MS });
-        checks[service] = 'ok';
+        const health = await this.rpc.request(healthRpc(service), {}, { timeoutMs: READY_TIMEOUT_MS });
+        checks[service] = health.checks?.database === 'down' ? 'database down' : 'ok';
       } catch {
         checks[service] = 'down';
       }
@@ -44,8 +52,10 @@ export class HealthController {
     );
     await Promise.all(probes);
     if (Object.values(checks).every((v) => v === 'ok')) return { status: 'ok', checks };
-    const down = Object.keys(checks).filter((name) => checks[name] !== 'ok');
-    void reply.status(503);
-    return { ...errorEnvelope('service_unavailable', `Not ready: ${down.join(', ')} not answering.`), checks };
+    const notReady = Object.keys(checks)
+      .filter((name) => checks[name] !== 'ok')
+      .map((name) => `${name} ${checks[name]}`);
+    void reply.status(503).header('retry-after', String(DEFAULT_RETRY_AFTER_SECONDS.service_unavailable));
+    return { ...errorEnvelope('service_unavailable', `Not ready: ${notReady.join(', ')}.`), checks };
   }
 }

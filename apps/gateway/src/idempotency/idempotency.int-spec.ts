@@ -129,7 +129,7 @@ describe('IdempotencyService', () => {
     expect(calls.run).toBe(2);
   });
 
-  it('lets a retry take over a request abandoned in flight, once its lease is over', async () => {
+  it('lets a retry take over a request abandoned in flight, once its lease is over, and says when (Retry-After)', async () => {
     const calls = { run: 0, restore: 0 };
     const req = request();
     const abandoned = (age: number) => ({
@@ -141,7 +141,10 @@ describe('IdempotencyService', () => {
       created_at: new Date(Date.now() - age),
     });
     await handle.client.idempotencyRecord.create({ data: abandoned(1000) });
-    expect(await codeOf(service.execute(req, route(calls)))).toBe('idempotency_key_in_use');
+    const refused = await service.execute(req, route(calls)).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'idempotency_key_in_use' });
+    // The lease started a second ago: the key frees up in the lease's remaining 59 seconds.
+    expect((refused as ServiceError).retryAfter).toBe(IDEMPOTENCY_LEASE_MS / 1000 - 1);
     await handle.client.idempotencyRecord.updateMany({ where: { account_id: req.accountId }, data: { created_at: abandoned(IDEMPOTENCY_LEASE_MS + 1000).created_at } });
     await expect(service.execute(req, route(calls))).resolves.toEqual({ id: 'num_1', secret: 'whsec_first' });
     expect(calls.run).toBe(1);

@@ -60,15 +60,15 @@ export class IdempotencyService {
       const existing = await this.records.find(scope);
       if (!existing) {
         claimed = await this.records.claim(scope, fingerprint, now);
-        if (!claimed) throw inUse();
+        if (!claimed) throw inUse(now, now);
       } else if (existing.created_at.getTime() <= now.getTime() - IDEMPOTENCY_RETENTION_MS) {
-        if (!(await this.records.takeOver(scope, existing.created_at, fingerprint, now))) throw inUse();
+        if (!(await this.records.takeOver(scope, existing.created_at, fingerprint, now))) throw inUse(now, now);
         claimed = true;
       } else if (existing.method !== fingerprint.method || existing.path !== fingerprint.path || existing.request_hash !== fingerprint.hash) {
         throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with another request; use a new key for a new request.');
       } else if (existing.response_status === null) {
-        if (existing.created_at.getTime() > now.getTime() - IDEMPOTENCY_LEASE_MS) throw inUse();
-        if (!(await this.records.takeOver(scope, existing.created_at, fingerprint, now))) throw inUse();
+        if (existing.created_at.getTime() > now.getTime() - IDEMPOTENCY_LEASE_MS) throw inUse(existing.created_at, now);
+        if (!(await this.records.takeOver(scope, existing.created_at, fingerprint, now))) throw inUse(now, now);
         claimed = true;
       } else {
         const stored = existing.response_body as Partial<T>;
@@ -90,8 +90,13 @@ export class IdempotencyService {
   }
 }
 
-function inUse(): ServiceError {
-  return new ServiceError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.');
+/**
+ * 409, with `Retry-After` at the end of the running request's lease (`leaseFrom`: when it took the key; `now` when
+ * another request took it just now).
+ */
+function inUse(leaseFrom: Date, now: Date): ServiceError {
+  const seconds = Math.max(1, Math.ceil((leaseFrom.getTime() + IDEMPOTENCY_LEASE_MS - now.getTime()) / 1000));
+  return new ServiceError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.', seconds);
 }
 
 /** SHA-256 over the method, path and the body as canonical JSON (keys sorted), so key order does not matter. */

@@ -14,11 +14,16 @@ export interface NumbersBillingConfig {
   egress: EgressPolicy;
   /** Numbers the simulated provider sells per area code when the operator has not set a stock. */
   defaultProviderStock: number;
+  /** How often numbers owned at the provider are reconciled with ours (also once at start); 0 turns it off. */
+  providerReconcileIntervalMs: number;
+  /** Test-only fault: the simulated provider's purchase never answers after the sale (kill tests). */
+  simulatedProviderHangAfterSale: boolean;
 }
 
 export class ConfigError extends Error {}
 
 const HOUR_MS = 3_600_000;
+const FIVE_MINUTES_MS = 300_000;
 
 export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): NumbersBillingConfig {
   const production = env.NODE_ENV === 'production';
@@ -30,7 +35,18 @@ export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): 
     billingCycleIntervalMs: nonNegativeInt(env, 'BILLING_CYCLE_INTERVAL_MS', env.NODE_ENV === 'test' ? 0 : HOUR_MS),
     egress: egressPolicyFromEnv(env),
     defaultProviderStock: nonNegativeInt(env, 'SIMULATED_PROVIDER_DEFAULT_STOCK', 100),
+    providerReconcileIntervalMs: nonNegativeInt(env, 'PROVIDER_RECONCILE_INTERVAL_MS', FIVE_MINUTES_MS),
+    simulatedProviderHangAfterSale: testFault(env, 'SIMULATED_PROVIDER_HANG_AFTER_SALE', production),
   };
+}
+
+/** A fault hook for tests: `1` turns it on; refused in production, where it would strand real purchases. */
+function testFault(env: NodeJS.ProcessEnv, name: string, production: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw !== '1') throw new ConfigError(`${name} must be 1 or unset (got "${raw}")`);
+  if (production) throw new ConfigError(`${name} is a test-only fault and cannot be set with NODE_ENV=production`);
+  return true;
 }
 
 function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

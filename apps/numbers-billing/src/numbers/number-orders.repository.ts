@@ -32,6 +32,12 @@ export class NumberOrdersRepository {
     return rows[0] ?? null;
   }
 
+  /** The orders among `ids` (purchase references at the provider: ours are order ids; any other matches none). */
+  async findByIds(db: Tx, ids: string[]): Promise<OrderRecord[]> {
+    if (ids.length === 0) return [];
+    return db.$queryRaw<OrderRecord[]>`SELECT * FROM number_orders WHERE id::text = ANY(${ids}::text[])`;
+  }
+
   async lock(tx: Tx, id: string): Promise<OrderRecord | null> {
     const rows = await tx.$queryRaw<OrderRecord[]>`SELECT * FROM number_orders WHERE id = ${id}::uuid FOR UPDATE`;
     return rows[0] ?? null;
@@ -107,4 +113,9 @@ export interface ProvisioningStanding {
 
 export function isLeaseLive(order: OrderRecord, now: Date): boolean {
   return order.updated_at.getTime() > now.getTime() - ORDER_LEASE_MS;
+}
+
+/** Whole seconds until a pending order's lease ends (at least 1): the `Retry-After` of a retry refused meanwhile. */
+export function leaseSecondsLeft(order: OrderRecord, now: Date): number {
+  return Math.max(1, Math.ceil((order.updated_at.getTime() + ORDER_LEASE_MS - now.getTime()) / 1000));
 }

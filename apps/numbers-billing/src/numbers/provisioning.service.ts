@@ -22,7 +22,7 @@ import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-pris
 import { NoNumbersAvailable, TELEPHONY_PROVIDER, type TelephonyProvider } from '../telephony/telephony-provider.port';
 import { formatNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
-import { NumberOrdersRepository, isLeaseLive, type OrderRecord, type ProvisioningStanding } from './number-orders.repository';
+import { NumberOrdersRepository, isLeaseLive, leaseSecondsLeft, type OrderRecord, type ProvisioningStanding } from './number-orders.repository';
 import { secretContext, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository } from './numbers.repository';
 import { WebhookUrlPolicy } from './webhook-url';
@@ -124,7 +124,8 @@ export class ProvisioningService {
         }
         if (order?.status === 'completed' && order.number_id !== null) return { kind: 'replay', numberId: order.number_id };
         if (order?.status === 'pending' && isLeaseLive(order, now)) {
-          throw new ServiceError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.');
+          // Also what a retry meets after a crash mid-provision, until the lease ends: Retry-After says when.
+          throw new ServiceError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.', leaseSecondsLeft(order, now));
         }
       }
 
@@ -173,6 +174,11 @@ export class ProvisioningService {
       const current = await this.orders.lock(tx, order.id);
       if (!account || !current) throw new Error(`order ${order.id} or its account vanished`);
       if (current.status === 'completed' && current.number_id !== null) return { kind: 'replay' as const, numberId: current.number_id };
+      if (current.status !== 'pending') {
+        // Failed meanwhile: reconciliation found it abandoned past its lease and gave the number back to the provider
+        // (docs/adr/0060-provider-reconciliation.md). Recording it now would charge for a number we no longer own.
+        throw new ServiceError('provider_unavailable', 'The purchase took too long and was given up; nothing was charged. Retry (with the same Idempotency-Key).');
+      }
 
       const createdAt = new Date();
       const id = await this.numbers.nextId(tx);

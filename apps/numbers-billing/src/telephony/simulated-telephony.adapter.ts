@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
+import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from '../config/tokens';
 import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { firstFreeNumber } from './phone-pool';
-import { NoNumbersAvailable, ProviderUnavailable, type TelephonyProvider } from './telephony-provider.port';
+import { NoNumbersAvailable, ProviderUnavailable, type OwnedNumber, type TelephonyProvider } from './telephony-provider.port';
 
 const FAULTS_ROW = 1;
 
@@ -18,6 +19,7 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
   constructor(
     private readonly prisma: NumbersBillingPrisma,
     @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
+    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
   ) {}
 
   async buyNumber({ areaCode, orderRef }: { areaCode: string; orderRef: string }): Promise<{ phoneNumber: string }> {
@@ -30,7 +32,7 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
        WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`;
     if (faults.length > 0) throw new ProviderUnavailable('the simulated provider failed this purchase (operator fault injection)');
 
-    return this.prisma.$transaction(async (tx) => {
+    const sold = await this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`
         INSERT INTO simulated_provider_stock (area_code, available, updated_at)
         VALUES (${areaCode}, ${this.config.defaultProviderStock}, now()) ON CONFLICT (area_code) DO NOTHING`;
@@ -51,6 +53,18 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
       });
       return { phoneNumber };
     });
+    if (this.config.simulatedProviderHangAfterSale) {
+      // Test-only fault (refused in production): the sale is committed and the answer never comes, so a test can
+      // kill the service in the window between the provider selling a number and our recording it.
+      this.logger.warn({ phone_number: sold.phoneNumber, order_ref: orderRef }, 'simulated provider sold a number and hangs (SIMULATED_PROVIDER_HANG_AFTER_SALE)');
+      await new Promise<never>(() => undefined);
+    }
+    return sold;
+  }
+
+  async listOwnedNumbers(): Promise<OwnedNumber[]> {
+    const rows = await this.prisma.simulatedProviderNumber.findMany({ where: { status: 'sold' }, orderBy: { sold_at: 'asc' } });
+    return rows.map((row) => ({ phoneNumber: row.phone_number, orderRef: row.order_ref, purchasedAt: row.sold_at }));
   }
 
   /** The number goes back to the pool, and the area code's stock grows by one (it can be sold again). */

@@ -1,6 +1,7 @@
 /**
- * The telephony provider as the numbers domain sees it: buy a local number in an area code, release it. The
- * simulated adapter is the default; a real provider is another adapter behind the same token.
+ * The telephony provider as the numbers domain sees it: buy a local number in an area code, release it, and list
+ * what we own there (for reconciliation). The simulated adapter is the default; a real provider is another adapter
+ * behind the same token.
  */
 export interface TelephonyProvider {
   /**
@@ -11,6 +12,19 @@ export interface TelephonyProvider {
   buyNumber(request: { areaCode: string; orderRef: string }): Promise<{ phoneNumber: string }>;
   /** Gives a number back. Releasing a number already released succeeds. Throws `ProviderUnavailable`. */
   releaseNumber(phoneNumber: string): Promise<void>;
+  /**
+   * Every number we own at the provider now, with the purchase reference it was bought under (our order id), so
+   * reconciliation can find what it sold us that we never recorded. Throws `ProviderUnavailable`.
+   */
+  listOwnedNumbers(): Promise<OwnedNumber[]>;
+}
+
+/** A number we own at the provider. */
+export interface OwnedNumber {
+  phoneNumber: string;
+  /** The `orderRef` of the purchase that bought it. */
+  orderRef: string;
+  purchasedAt: Date;
 }
 
 export const TELEPHONY_PROVIDER = Symbol('TELEPHONY_PROVIDER');

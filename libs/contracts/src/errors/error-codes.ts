@@ -35,6 +35,17 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * `Retry-After` (seconds) of the retryable answers when the error does not say better (an order's lease does):
+ * the message bus, a service or its database being down clears within seconds (clients reconnect every 0.5 s,
+ * a restarted service is back in a few), while a telephony provider outage is its own and rarely that short.
+ * docs/adr/0059-retryable-answers-and-outages.md.
+ */
+export const DEFAULT_RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
+  service_unavailable: 5,
+  provider_unavailable: 30,
+};
+
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
@@ -61,6 +72,8 @@ export class ServiceError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** When retrying may succeed, if the raiser knows better than `DEFAULT_RETRY_AFTER_SECONDS` (a lease's end). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ServiceError';
@@ -68,6 +81,11 @@ export class ServiceError extends Error {
 
   get status(): number {
     return ERROR_STATUS[this.code];
+  }
+
+  /** Seconds for `Retry-After`: the raiser's own, else the code's default; undefined for answers not worth retrying as is. */
+  get retryAfter(): number | undefined {
+    return this.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS[this.code];
   }
 
   toBody(): ErrorBody {
