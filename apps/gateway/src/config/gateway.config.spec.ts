@@ -33,10 +33,28 @@ describe('gateway configuration', () => {
     expect(() => loadGatewayConfig({ ...base, RATE_LIMIT_REQUESTS: '0' })).toThrow(/RATE_LIMIT_REQUESTS/);
   });
 
+  it('refuses a guessable ADMIN_TOKEN: blank, spaced, repeated or patterned, with the reason and how to make one', () => {
+    expect(() => loadGatewayConfig({ ADMIN_TOKEN: ' '.repeat(16) })).toThrow(/ADMIN_TOKEN must be visible ASCII characters only.*openssl rand/);
+    expect(() => loadGatewayConfig({ ADMIN_TOKEN: 'correct horse battery staple' })).toThrow(/visible ASCII/);
+    expect(() => loadGatewayConfig({ ADMIN_TOKEN: 'tab\there-and-long-enough' })).toThrow(/visible ASCII/);
+    expect(() => loadGatewayConfig({ ADMIN_TOKEN: 'a'.repeat(40) })).toThrow(/ADMIN_TOKEN is too easy to guess \(about 0 bits; at least 64 needed\)/);
+    expect(() => loadGatewayConfig({ ADMIN_TOKEN: 'ab'.repeat(20) })).toThrow(/too easy to guess/);
+    expect(() => loadGatewayConfig({ ADMIN_TOKEN: 'passwordpassword' })).toThrow(/too easy to guess/);
+    expect(() => loadGatewayConfig({ ADMIN_TOKEN: 'x'.repeat(15) })).toThrow(/at least 16 characters/);
+  });
+
+  it('accepts random tokens and the end-to-end tests token', () => {
+    for (const token of ['test-admin-token-0123456789abcdef', 'adm_2Vq0bS9dQk3W1vJ7yN4fHc8LmPzXeR5t', 'Zk4+Qp9/Lm2xWv7rT0bYcN3g8Hs6Jd1f', '0123456789abcdef']) {
+      expect(loadGatewayConfig({ ADMIN_TOKEN: token }).adminToken).toBe(token);
+    }
+  });
+
   it('accepts a previous admin token during a rotation, with the same length rule', () => {
     expect(loadGatewayConfig({ ...base, ADMIN_TOKEN_PREVIOUS: 'the-old-admin-token-123' }).previousAdminToken).toBe('the-old-admin-token-123');
     expect(loadGatewayConfig({ ...base }).previousAdminToken).toBeUndefined();
     expect(() => loadGatewayConfig({ ...base, ADMIN_TOKEN_PREVIOUS: 'short' })).toThrow(/ADMIN_TOKEN_PREVIOUS/);
+    expect(() => loadGatewayConfig({ ...base, ADMIN_TOKEN_PREVIOUS: ' '.repeat(16) })).toThrow(/ADMIN_TOKEN_PREVIOUS must be visible ASCII/);
+    expect(() => loadGatewayConfig({ ...base, ADMIN_TOKEN_PREVIOUS: '1'.repeat(32) })).toThrow(/ADMIN_TOKEN_PREVIOUS is too easy to guess/);
   });
 
   it('reads trusted proxies as addresses and ranges', () => {

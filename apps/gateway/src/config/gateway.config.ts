@@ -32,11 +32,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   if (!adminToken) {
     if (production) throw new ConfigError('ADMIN_TOKEN is required when NODE_ENV=production');
     ({ token: adminToken, file: adminTokenFile } = developmentAdminToken(dataDir));
-  } else if (adminToken.length < 16) {
-    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+  } else {
+    checkAdminToken('ADMIN_TOKEN', adminToken);
   }
   const previousAdminToken = env.ADMIN_TOKEN_PREVIOUS || undefined;
-  if (previousAdminToken !== undefined && previousAdminToken.length < 16) throw new ConfigError('ADMIN_TOKEN_PREVIOUS must be at least 16 characters');
+  if (previousAdminToken !== undefined) checkAdminToken('ADMIN_TOKEN_PREVIOUS', previousAdminToken);
   const tlsCert = env.TLS_CERT;
   const tlsKey = env.TLS_KEY;
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
@@ -58,6 +58,29 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     },
     dataDir,
   };
+}
+
+export const ADMIN_TOKEN_MIN_LENGTH = 16;
+export const ADMIN_TOKEN_MIN_BITS = 64;
+
+/**
+ * An operator token must be hard to guess: at least 16 visible ASCII characters (no spaces or control characters,
+ * which are paste mistakes and do not survive every HTTP client) and an estimated entropy of at least 64 bits,
+ * counted as length x log2(distinct characters). That refuses repeated and patterned tokens (sixteen spaces,
+ * `aaaaaaaaaaaaaaaa`, `passwordpassword`) and lets any random token of 22 or more base64 characters through.
+ */
+function checkAdminToken(name: string, token: string): void {
+  const advice = 'e.g. `openssl rand -base64 32`';
+  if (!/^[\x21-\x7e]*$/.test(token)) throw new ConfigError(`${name} must be visible ASCII characters only (no spaces or control characters); generate one with ${advice}`);
+  if (token.length < ADMIN_TOKEN_MIN_LENGTH) throw new ConfigError(`${name} must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters; generate one with ${advice}`);
+  const bits = estimatedBits(token);
+  if (bits < ADMIN_TOKEN_MIN_BITS) {
+    throw new ConfigError(`${name} is too easy to guess (about ${Math.floor(bits)} bits; at least ${ADMIN_TOKEN_MIN_BITS} needed): use random characters, ${advice}`);
+  }
+}
+
+function estimatedBits(token: string): number {
+  return token.length * Math.log2(new Set(token).size);
 }
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
