@@ -123,7 +123,8 @@ export class ClaimsRepository {
     if (isOther) conditions.push(Prisma.sql`search @@ ${words}`);
     else if (words) conditions.push(Prisma.sql`(category = ${item.category} OR search @@ ${words})`);
     else conditions.push(Prisma.sql`category = ${item.category}`);
-    const rank = words ? Prisma.sql`ts_rank(search, ${words})` : Prisma.sql`0`;
+    // `0::real`, not `0`: a bare integer in ORDER BY is a column position, and there is no column 0 (a 500).
+    const rank = words ? Prisma.sql`ts_rank(search, ${words})` : Prisma.sql`0::real`;
     return tx.$queryRaw<ClaimRow[]>`
       SELECT ${COLUMNS} FROM claims WHERE ${Prisma.join(conditions, ' AND ')}
       ORDER BY (category = ${item.category}) DESC, ${rank} DESC, id DESC

@@ -119,7 +119,8 @@ export class FoundItemsRepository {
     if (isOther) conditions.push(Prisma.sql`search @@ ${words}`);
     else if (words) conditions.push(Prisma.sql`(category = ${claim.category} OR search @@ ${words})`);
     else conditions.push(Prisma.sql`category = ${claim.category}`);
-    const rank = words ? Prisma.sql`ts_rank(search, ${words})` : Prisma.sql`0`;
+    // `0::real`, not `0`: a bare integer in ORDER BY is a column position, and there is no column 0 (a 500).
+    const rank = words ? Prisma.sql`ts_rank(search, ${words})` : Prisma.sql`0::real`;
     return tx.$queryRaw<FoundItemRow[]>`
       SELECT ${COLUMNS} FROM found_items WHERE ${Prisma.join(conditions, ' AND ')}
       ORDER BY (category = ${claim.category}) DESC, ${rank} DESC, id DESC
