@@ -5,14 +5,21 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Metrics, serveMetrics } from '@switchboard/observability';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/gateway.config';
+import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './framework-errors';
+import { describeUnusableParameter } from './hostile-input';
+import { createJsonBodyParser } from './json-body-parser';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
 
 /**
  * Fastify as both gateway servers use it: body limit, trusted proxies, request ids, TLS, HTTPS enforcement and
- * an access log line per request. What Fastify rejects before a route runs (bad JSON, too large) reaches Nest's
- * exception layer and so the ErrorEnvelopeFilter.
+ * an access log line per request. What Fastify rejects while reading a request (bad JSON, too large) reaches
+ * Nest's exception layer and so the ErrorEnvelopeFilter; what its router and Node's HTTP parser refuse before that
+ * (a malformed URL, an over-long path parameter, broken framing) is answered by framework-errors.ts, in the same
+ * envelope. Text no route can use (NUL, unpaired surrogates, deep JSON) is refused here for every route
+ * (hostile-input.ts). Every answer carries `Cache-Control: no-store`: API answers are per caller, and some hold
+ * secrets (a new API key, a number's webhook secret) that no cache may keep.
  */
 export function createFastifyAdapter(config: GatewayConfig, logger: Logger, options: { server: 'public' | 'admin' }): FastifyAdapter {
   const enforceHttps = options.server === 'public';
@@ -26,12 +33,17 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`;
     },
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  // Registered through Nest so that Nest does not put its default JSON parser in its place at init.
+  adapter.useBodyParser('application/json', false, { bodyLimit: config.bodyLimitBytes }, createJsonBodyParser(fastify));
 
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
+    void reply.header('Cache-Control', 'no-store');
     if (enforceHttps && config.production && !config.tls && !isHttps(request) && !PLAIN_HTTP_ALLOWED.has(request.url)) {
       return reply.status(400).send(errorEnvelope('invalid_request', 'Requests must use HTTPS.'));
     }
@@ -39,6 +51,12 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
     if (hasBody(request) && !isJson(request.headers['content-type'])) {
       return reply.status(415).send(errorEnvelope('unsupported_media_type', 'Send the body as application/json.'));
     }
+  });
+  // After parsing, before guards, pipes and handlers: path parameters and query values (the body was checked by
+  // its parser).
+  fastify.addHook('preValidation', async (request, reply) => {
+    const problem = describeUnusableParameter(request.params, request.query);
+    if (problem) return reply.status(400).send(errorEnvelope('invalid_request', problem));
   });
   fastify.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw path: ids in paths would make every request its own series.
