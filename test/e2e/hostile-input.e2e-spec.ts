@@ -89,10 +89,11 @@ describe('gateway edge: hostile input', () => {
       expectRefusal(twoLengths, 400, 'invalid_request', /Content-Length was sent more than once/);
     });
 
-    it('malformed requests Node refuses: bad method, bad header, headers over 16 KiB', async () => {
+    it('malformed requests Node refuses: bad method, bad header, headers over 16 KiB, no Host', async () => {
       expectRefusal(await rawRequest(system.publicUrl, 'FO(O /v1/numbers HTTP/1.1\r\nHost: x\r\n\r\n'), 400, 'invalid_request', /method/);
       expectRefusal(await rawRequest(system.publicUrl, 'GET /v1/numbers HTTP/1.1\r\nHost x\r\n\r\n'), 400, 'invalid_request', /header is malformed/);
       expectRefusal(await publicCall('GET', `/v1/numbers?q=${'a'.repeat(20_000)}`), 431, 'headers_too_large');
+      expectRefusal(await rawRequest(system.publicUrl, 'GET /v1/numbers HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'invalid_request', /Host header/);
     });
   });
 

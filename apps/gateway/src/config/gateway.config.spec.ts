@@ -57,6 +57,15 @@ describe('gateway configuration', () => {
     expect(() => loadGatewayConfig({ ...base, ADMIN_TOKEN_PREVIOUS: '1'.repeat(32) })).toThrow(/ADMIN_TOKEN_PREVIOUS is too easy to guess/);
   });
 
+  it('reads the HTTP time-outs and connection caps, with documented defaults and consistent values', () => {
+    expect(loadGatewayConfig({ ...base }).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, maxConnections: 10_000, maxConnectionsPerClient: 100 });
+    const env = { ...base, HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '4000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '5000', HTTP_MAX_CONNECTIONS: '500', HTTP_MAX_CONNECTIONS_PER_CLIENT: '20' };
+    expect(loadGatewayConfig(env).http).toEqual({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 5000, maxConnections: 500, maxConnectionsPerClient: 20 });
+    expect(() => loadGatewayConfig({ ...base, HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS/);
+    expect(() => loadGatewayConfig({ ...base, HTTP_MAX_CONNECTIONS_PER_CLIENT: '20000' })).toThrow(/HTTP_MAX_CONNECTIONS_PER_CLIENT must not be larger/);
+    expect(() => loadGatewayConfig({ ...base, HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS must be a positive integer/);
+  });
+
   it('reads trusted proxies as addresses and ranges', () => {
     expect(loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.0.0.0/8, ::1' }).trustedProxies).toEqual(['10.0.0.0/8', '::1']);
   });

@@ -18,8 +18,24 @@ export interface GatewayConfig {
   trustedProxies: string[];
   tls: { cert: string; key: string } | undefined;
   bodyLimitBytes: number;
+  /** Connection time-outs and caps of both HTTP servers (docs/adr/0055-connection-limits.md). */
+  http: HttpLimits;
   rateLimit: { limit: number; windowSeconds: number };
   dataDir: string;
+}
+
+/** How long a connection may take to send a request, how long it may idle, and how many a client may hold. */
+export interface HttpLimits {
+  /** `HTTP_HEADERS_TIMEOUT_MS`: the request line and headers must arrive within this time of the connection opening (or of the previous answer). */
+  headersTimeoutMs: number;
+  /** `HTTP_REQUEST_TIMEOUT_MS`: the whole request, body included, must arrive within this time. */
+  requestTimeoutMs: number;
+  /** `HTTP_KEEP_ALIVE_TIMEOUT_MS`: an idle keep-alive connection is closed after this time. */
+  keepAliveTimeoutMs: number;
+  /** `HTTP_MAX_CONNECTIONS`: open connections on each server, all clients together. */
+  maxConnections: number;
+  /** `HTTP_MAX_CONNECTIONS_PER_CLIENT`: open connections from one client address (trusted proxies excepted). */
+  maxConnectionsPerClient: number;
 }
 
 export class ConfigError extends Error {}
@@ -52,6 +68,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     tls: tlsCert && tlsKey ? { cert: readFileSync(tlsCert, 'utf8'), key: readFileSync(tlsKey, 'utf8') } : undefined,
     bodyLimitBytes: positiveInt(env, 'BODY_LIMIT_BYTES', 64 * 1024),
+    http: httpLimits(env),
     rateLimit: {
       limit: positiveInt(env, 'RATE_LIMIT_REQUESTS', 60),
       windowSeconds: positiveInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
@@ -81,6 +98,20 @@ function checkAdminToken(name: string, token: string): void {
 
 function estimatedBits(token: string): number {
   return token.length * Math.log2(new Set(token).size);
+}
+
+function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
+  const limits: HttpLimits = {
+    headersTimeoutMs: positiveInt(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
+    requestTimeoutMs: positiveInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000),
+    keepAliveTimeoutMs: positiveInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    maxConnections: positiveInt(env, 'HTTP_MAX_CONNECTIONS', 10_000),
+    maxConnectionsPerClient: positiveInt(env, 'HTTP_MAX_CONNECTIONS_PER_CLIENT', 100),
+  };
+  // Node refuses to start a server whose headers time-out is longer than its request time-out.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
+  if (limits.maxConnectionsPerClient > limits.maxConnections) throw new ConfigError('HTTP_MAX_CONNECTIONS_PER_CLIENT must not be larger than HTTP_MAX_CONNECTIONS');
+  return limits;
 }
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

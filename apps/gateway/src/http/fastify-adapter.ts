@@ -4,7 +4,9 @@ import { errorEnvelope } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Metrics, serveMetrics } from '@switchboard/observability';
 import type { Logger } from 'pino';
+import { isAllowed } from '../auth/ip-allowlist';
 import type { GatewayConfig } from '../config/gateway.config';
+import { limitConnections, nodeServerOptions } from './connection-limits';
 import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './framework-errors';
 import { describeUnusableParameter } from './hostile-input';
 import { createJsonBodyParser } from './json-body-parser';
@@ -23,10 +25,14 @@ const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
  */
 export function createFastifyAdapter(config: GatewayConfig, logger: Logger, options: { server: 'public' | 'admin' }): FastifyAdapter {
   const enforceHttps = options.server === 'public';
+  const serverOptions = nodeServerOptions(config.http);
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
-    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key, ...serverOptions } } : { http: serverOptions }),
+    // Fastify sets these two on the server after creating it (0, never, and 72 s by default): the same values.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
@@ -38,12 +44,17 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
     clientErrorHandler: answerClientError,
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  const isTrustedProxy = (address: string) => config.trustedProxies.length > 0 && isAllowed(config.trustedProxies, address);
+  limitConnections(fastify.server, config.http, { tls: Boolean(config.tls), isTrustedProxy });
   // Registered through Nest so that Nest does not put its default JSON parser in its place at init.
   adapter.useBodyParser('application/json', false, { bodyLimit: config.bodyLimitBytes }, createJsonBodyParser(fastify));
 
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
     void reply.header('Cache-Control', 'no-store');
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      return reply.status(400).send(errorEnvelope('invalid_request', 'HTTP/1.1 requests need a Host header.'));
+    }
     if (enforceHttps && config.production && !config.tls && !isHttps(request) && !PLAIN_HTTP_ALLOWED.has(request.url)) {
       return reply.status(400).send(errorEnvelope('invalid_request', 'Requests must use HTTPS.'));
     }
