@@ -67,6 +67,13 @@ describe('gateway configuration', () => {
   });
 
   it('reads trusted proxies as addresses and ranges', () => {
-    expect(loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.0.0.0/8, ::1' }).trustedProxies).toEqual(['10.0.0.0/8', '::1']);
+    expect(loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.20.0.0/16, ::1, 2001:db8::/64' }).trustedProxies).toEqual(['10.20.0.0/16', '::1', '2001:db8::/64']);
+  });
+
+  it('refuses trusted ranges wider than an ingress needs, and ranges with host bits set', () => {
+    expect(() => loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.0.0.0/8' })).toThrow(/TRUSTED_PROXIES: 10\.0\.0\.0\/8 trusts far more than an ingress \(at most a \/16\)/);
+    expect(() => loadGatewayConfig({ ...base, TRUSTED_PROXIES: '192.0.2.1, 0.0.0.0/0' })).toThrow(/0\.0\.0\.0\/0 trusts far more/);
+    expect(() => loadGatewayConfig({ ...base, TRUSTED_PROXIES: '2001:db8::/32' })).toThrow(/at most a \/64/);
+    expect(() => loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.1.2.3/16' })).toThrow(/TRUSTED_PROXIES: 10\.1\.2\.3\/16 has host bits set/);
   });
 });

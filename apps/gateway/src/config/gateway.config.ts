@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { allowlistProblems } from '../auth/ip-allowlist';
 
 /** Every variable the gateway reads, validated once at start (a bad value stops it with a clear message). */
 export interface GatewayConfig {
@@ -130,11 +131,28 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
+/** The widest range TRUSTED_PROXIES may name: a cluster's per-node pod range fits, a whole private block does not. */
+export const WIDEST_TRUSTED_RANGE = { ipv4: 16, ipv6: 64 };
+
+/**
+ * A trusted proxy can claim any client address, which IP allowlists and the HTTPS rule rely on: trust only the
+ * ingress. A range wider than a /16 (IPv4) or /64 (IPv6), such as the 10.0.0.0/8 every pod and node of a cluster
+ * connects from, is refused, and so is a range with host bits set, whose prefix trusts more than it says.
+ */
 function trustedProxies(raw: string | undefined): string[] {
   const entries = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const entry of entries) {
     const ok = entry.includes('/') ? safe(() => ipaddr.parseCIDR(entry)) : ipaddr.isValid(entry);
     if (!ok) throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+    const [problem] = allowlistProblems([entry]);
+    if (problem) throw new ConfigError(`TRUSTED_PROXIES: ${problem}`);
+    if (entry.includes('/')) {
+      const [address, bits] = ipaddr.parseCIDR(entry);
+      const widest = address.kind() === 'ipv4' ? WIDEST_TRUSTED_RANGE.ipv4 : WIDEST_TRUSTED_RANGE.ipv6;
+      if (bits < widest) {
+        throw new ConfigError(`TRUSTED_PROXIES: ${entry} trusts far more than an ingress (at most a /${widest}); name the addresses your ingress or load balancer connects from`);
+      }
+    }
   }
   return entries;
 }
