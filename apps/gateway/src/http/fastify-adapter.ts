@@ -38,7 +38,8 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`;
     },
-    return503OnClosing: true,
+    // Fastify's own 503 while closing is outside the envelope; the onRequest hook below answers it instead.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
@@ -49,9 +50,18 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
   // Registered through Nest so that Nest does not put its default JSON parser in its place at init.
   adapter.useBodyParser('application/json', false, { bodyLimit: config.bodyLimitBytes }, createJsonBodyParser(fastify));
 
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
     void reply.header('Cache-Control', 'no-store');
+    // A request that arrives on a kept-alive connection while the server drains: another replica should take it.
+    if (closing) {
+      return reply.status(503).header('Connection', 'close').send(errorEnvelope('service_unavailable', 'The gateway is shutting down; send the request again.'));
+    }
     if (request.raw.httpVersion === '1.1' && !request.headers.host) {
       return reply.status(400).send(errorEnvelope('invalid_request', 'HTTP/1.1 requests need a Host header.'));
     }
