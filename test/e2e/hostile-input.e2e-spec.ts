@@ -132,6 +132,18 @@ describe('gateway edge: hostile input', () => {
     });
   });
 
+  describe('webhook egress', () => {
+    it('refuses a webhook_url at an IPv4-compatible IPv6 address (::/96) when the number is created, charging nothing', async () => {
+      const before = (await admin.request('GET', `/admin/accounts/${session.accountId}`)).body.balance_cents;
+      for (const url of ['https://[::127.0.0.1]/hooks', 'https://[::a9fe:a9fe]/latest', 'https://[::10.0.0.1]:8443/']) {
+        const answer = await session.post('/numbers', { business_phone: '+14155550123', webhook_url: url });
+        expect({ url, status: answer.status, code: answer.body.error?.code }).toEqual({ url, status: 400, code: 'invalid_request' });
+        expect(answer.body.error.message).toMatch(/webhook_url.*ipv4Compatible/);
+      }
+      expect((await admin.request('GET', `/admin/accounts/${session.accountId}`)).body.balance_cents).toBe(before);
+    });
+  });
+
   describe('IP allowlist ranges through the operator API', () => {
     it('refuses a range with host bits set (127.0.0.1/0) with 400 naming the network, and stores mapped ranges as IPv4', async () => {
       const refused = await admin.request('POST', `/admin/accounts/${session.accountId}/api-keys`, { ip_allowlist: ['127.0.0.1/0'] });
