@@ -17,6 +17,10 @@ describe('public-address rule', () => {
     expect(isPublicAddress(address)).toBe(true);
   });
 
+  it.each(['::127.0.0.1', '::7f00:1', '::10.0.0.1', '::169.254.169.254', '::8.8.8.8', '::0.0.0.2'])('refuses the IPv4-compatible IPv6 address %s (::/96)', (address) => {
+    expect(classifyAddress(address)).toEqual({ public: false, reason: 'ipv4Compatible address' });
+  });
+
   it('says why an address is refused', () => {
     expect(classifyAddress('169.254.169.254')).toEqual({ public: false, reason: 'linkLocal address' });
     expect(classifyAddress('nope')).toEqual({ public: false, reason: 'not an IP address' });
@@ -37,6 +41,7 @@ describe('resolveWebhookTarget', () => {
   it('refuses private IP literals, http, credentials and names that do not resolve', async () => {
     await expect(resolveWebhookTarget('https://[::1]/', noPolicy)).rejects.toThrow(/loopback/);
     await expect(resolveWebhookTarget('https://169.254.169.254/latest', noPolicy)).rejects.toThrow(/linkLocal/);
+    await expect(resolveWebhookTarget('https://[::127.0.0.1]/', noPolicy)).rejects.toThrow(/ipv4Compatible/);
     await expect(resolveWebhookTarget('http://93.184.216.34/', noPolicy)).rejects.toThrow(/https/);
     await expect(resolveWebhookTarget('https://user:pw@example.com/', noPolicy, resolvesTo('93.184.216.34'))).rejects.toThrow(/credentials/);
     await expect(resolveWebhookTarget('https://nowhere.invalid/', noPolicy, async () => { throw new Error('ENOTFOUND'); })).rejects.toThrow(/does not resolve/);
@@ -65,6 +70,8 @@ describe('checkWebhookUrl (when a URL is set)', () => {
 
   it('refuses private literals, names resolving to private addresses, http and credentials', async () => {
     await expect(checkWebhookUrl('https://10.0.0.1/', noPolicy)).rejects.toThrow(EgressRefusedError);
+    await expect(checkWebhookUrl('https://[::127.0.0.1]:8443/in', noPolicy)).rejects.toThrow(/ipv4Compatible/);
+    await expect(checkWebhookUrl('https://compat.example/', noPolicy, resolvesTo('::7f00:1'))).rejects.toThrow(/not public/);
     await expect(checkWebhookUrl('https://internal.example/', noPolicy, resolvesTo('192.168.0.10'))).rejects.toThrow(/not public/);
     await expect(checkWebhookUrl('http://hooks.example.com/', noPolicy, resolvesTo('93.184.216.34'))).rejects.toThrow(/https/);
     await expect(checkWebhookUrl('https://a:b@hooks.example.com/', noPolicy, resolvesTo('93.184.216.34'))).rejects.toThrow(/credentials/);

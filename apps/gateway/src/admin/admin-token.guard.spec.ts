@@ -18,6 +18,13 @@ describe('AdminTokenGuard', () => {
     }
   });
 
+  it('reads the Bearer scheme case-insensitively, like the API key guard (RFC 9110)', () => {
+    const guard = new AdminTokenGuard(loadGatewayConfig({ ADMIN_TOKEN: current }));
+    expect(guard.canActivate(withAuthorization(`bearer ${current}`))).toBe(true);
+    expect(guard.canActivate(withAuthorization(`BEARER ${current}`))).toBe(true);
+    expect(() => guard.canActivate(withAuthorization(`bearer ${previous}`))).toThrow(ServiceError);
+  });
+
   it('also accepts ADMIN_TOKEN_PREVIOUS while a rotation is under way', () => {
     const guard = new AdminTokenGuard(loadGatewayConfig({ ADMIN_TOKEN: current, ADMIN_TOKEN_PREVIOUS: previous }));
     expect(guard.canActivate(withAuthorization(`Bearer ${current}`))).toBe(true);

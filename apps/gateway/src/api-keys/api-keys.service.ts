@@ -6,7 +6,7 @@ import {
   type ApiKeyCreated,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { invalidAllowlistEntries, normalizeAllowlist } from '../auth/ip-allowlist';
+import { allowlistProblems, normalizeAllowlist } from '../auth/ip-allowlist';
 import { displayHint, hashSecret, newKeyId, newSecret } from './api-key-secret';
 import { ApiKeysRepository } from './api-keys.repository';
 
@@ -18,10 +18,8 @@ export class ApiKeysService {
   ) {}
 
   async create(accountId: string, ipAllowlist: string[] = [], requestId?: string): Promise<ApiKeyCreated> {
-    const invalid = invalidAllowlistEntries(ipAllowlist);
-    if (invalid.length > 0) {
-      throw new ServiceError('invalid_request', `ip_allowlist: not an IP address or CIDR range: ${invalid.slice(0, 5).join(', ')}`);
-    }
+    const problems = allowlistProblems(ipAllowlist);
+    if (problems.length > 0) throw new ServiceError('invalid_request', `ip_allowlist: ${problems.slice(0, 5).join('; ')}`);
     // The account must exist: numbers-billing owns accounts and answers 404 not_found otherwise.
     await this.rpc.request(AccountsRpc.get, { account_id: accountId }, { requestId });
     const secret = newSecret();

@@ -11,7 +11,7 @@ export const NoApiKey = (): MethodDecorator & ClassDecorator => SetMetadata(PUBL
 const INVALID_KEY = 'A valid API key is required: send Authorization: Bearer <key>.';
 
 /**
- * Spec part 5: `Authorization: Bearer <key>` only; a missing, malformed, unknown or revoked key and a key used
+ * Spec part 5: `Authorization: Bearer <key>` only (the scheme in any case); a missing, malformed, unknown or revoked key and a key used
  * from an address outside its allowlist all get the same 401. Then the key's rate limit (spec part 8).
  */
 @Injectable()
@@ -43,8 +43,12 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
+/**
+ * The credentials of a `Bearer` authorization header. The scheme name is case-insensitive and may be followed by
+ * more than one space (RFC 9110 section 11.1, `auth-scheme 1*SP token68`): many clients send `bearer`.
+ */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const match = /^Bearer ([^\s]+)$/.exec(header.trim());
+  const match = /^Bearer +([^\s]+)$/i.exec(header.trim());
   return match?.[1];
 }

@@ -2,52 +2,96 @@ import ipaddr from 'ipaddr.js';
 
 export const MAX_ALLOWLIST_ENTRIES = 100;
 
-type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+type Range = [Address, number];
+
+/** The bits of the IPv4-mapped prefix `::ffff:0:0/96`. */
+const MAPPED_PREFIX_BITS = 96;
 
 /** Normalises an address so `::ffff:203.0.113.7` and `203.0.113.7` are the same caller. */
-function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+function parseAddress(value: string): Address | undefined {
   if (!ipaddr.isValid(value)) return undefined;
   const parsed = ipaddr.parse(value);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return (parsed as ipaddr.IPv6).toIPv4Address();
   return parsed;
 }
 
-function parseEntry(entry: string): Range | undefined {
-  try {
-    if (entry.includes('/')) {
-      const [address, bits] = ipaddr.parseCIDR(entry);
-      return [address, bits];
-    }
+type ParsedEntry = { range: Range } | { problem: string };
+
+/**
+ * One allowlist entry as the range it allows, or why it is refused. Clients are compared as IPv4 when they
+ * connect over an IPv4-mapped address, so an IPv4-mapped range (`::ffff:203.0.113.0/120`) is read as the IPv4
+ * range it covers (`203.0.113.0/24`); otherwise it could never match anyone. A range with host bits set
+ * (`127.0.0.1/0`, `10.1.2.3/8`) is refused: its prefix length, not its address, decides what it allows, so it
+ * almost always allows far more than the writer meant (`127.0.0.1/0` is every IPv4 address).
+ */
+function parseEntry(entry: string): ParsedEntry {
+  const notAnAddress = { problem: `${entry} is not an IP address or CIDR range` };
+  if (!entry.includes('/')) {
     const address = parseAddress(entry);
-    if (!address) return undefined;
-    return [address, address.kind() === 'ipv4' ? 32 : 128];
-  } catch {
-    return undefined;
+    return address ? { range: [address, address.kind() === 'ipv4' ? 32 : 128] } : notAnAddress;
   }
+  let range: Range;
+  try {
+    range = ipaddr.parseCIDR(entry);
+  } catch {
+    return notAnAddress;
+  }
+  let [address, bits] = range;
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
+    if (bits < MAPPED_PREFIX_BITS) return { problem: `${entry} reaches beyond the IPv4-mapped range ::ffff:0:0/96; write the IPv4 range instead` };
+    [address, bits] = [(address as ipaddr.IPv6).toIPv4Address(), bits - MAPPED_PREFIX_BITS];
+  }
+  const network = networkOf(address, bits);
+  if (network.toString() !== address.toString()) {
+    return { problem: `${entry} has host bits set (the range of /${bits} starts at ${network.toString()}); write ${network.toString()}/${bits} or a single address` };
+  }
+  return { range: [address, bits] };
 }
 
-/** The entries that are not an IPv4/IPv6 address or CIDR range (for a 400 that names them). */
+function networkOf(address: Address, bits: number): Address {
+  return address.kind() === 'ipv4'
+    ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`)
+    : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
+}
+
+/** What is wrong with each refused entry, in words fit for a 400 message (empty when all are fine). */
+export function allowlistProblems(entries: unknown[]): string[] {
+  return entries.flatMap((entry) => {
+    if (typeof entry !== 'string') return [`${String(entry)} is not an IP address or CIDR range`];
+    const parsed = parseEntry(entry.trim());
+    return 'problem' in parsed ? [parsed.problem] : [];
+  });
+}
+
+/** The entries that are not an IPv4/IPv6 address or a CIDR range written by its network address. */
 export function invalidAllowlistEntries(entries: string[]): string[] {
-  return entries.filter((entry) => typeof entry !== 'string' || parseEntry(entry.trim()) === undefined);
+  return entries.filter((entry) => typeof entry !== 'string' || 'problem' in parseEntry(entry.trim()));
 }
 
-/** Canonical text of each entry, as stored and answered. */
+/** Canonical text of each (valid) entry, as stored and answered: IPv4-mapped ranges as IPv4 ranges. */
 export function normalizeAllowlist(entries: string[]): string[] {
   return entries.map((entry) => {
-    const [address, bits] = parseEntry(entry.trim()) as Range;
+    const parsed = parseEntry(entry.trim());
+    if ('problem' in parsed) throw new Error(parsed.problem);
+    const [address, bits] = parsed.range;
     const full = address.kind() === 'ipv4' ? 32 : 128;
     return bits === full && !entry.includes('/') ? address.toString() : `${address.toString()}/${bits}`;
   });
 }
 
-/** An empty allowlist allows every address. */
+/**
+ * An empty allowlist allows every address. An entry that is refused today but was stored before (a range with
+ * host bits set) allows no one: failing closed locks its key's owner out until they replace the key, where
+ * failing open would let everyone in.
+ */
 export function isAllowed(allowlist: string[], clientIp: string): boolean {
   if (allowlist.length === 0) return true;
   const address = parseAddress(clientIp);
   if (!address) return false;
   return allowlist.some((entry) => {
-    const range = parseEntry(entry);
-    if (!range || range[0].kind() !== address.kind()) return false;
-    return address.match(range);
+    const parsed = parseEntry(entry);
+    if ('problem' in parsed || parsed.range[0].kind() !== address.kind()) return false;
+    return address.match(parsed.range);
   });
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { allowlistProblems } from '../auth/ip-allowlist';
 
 /** Every variable the gateway reads, validated once at start (a bad value stops it with a clear message). */
 export interface GatewayConfig {
@@ -18,8 +19,24 @@ export interface GatewayConfig {
   trustedProxies: string[];
   tls: { cert: string; key: string } | undefined;
   bodyLimitBytes: number;
+  /** Connection time-outs and caps of both HTTP servers (docs/adr/0055-connection-limits.md). */
+  http: HttpLimits;
   rateLimit: { limit: number; windowSeconds: number };
   dataDir: string;
+}
+
+/** How long a connection may take to send a request, how long it may idle, and how many a client may hold. */
+export interface HttpLimits {
+  /** `HTTP_HEADERS_TIMEOUT_MS`: the request line and headers must arrive within this time of the connection opening (or of the previous answer). */
+  headersTimeoutMs: number;
+  /** `HTTP_REQUEST_TIMEOUT_MS`: the whole request, body included, must arrive within this time. */
+  requestTimeoutMs: number;
+  /** `HTTP_KEEP_ALIVE_TIMEOUT_MS`: an idle keep-alive connection is closed after this time. */
+  keepAliveTimeoutMs: number;
+  /** `HTTP_MAX_CONNECTIONS`: open connections on each server, all clients together. */
+  maxConnections: number;
+  /** `HTTP_MAX_CONNECTIONS_PER_CLIENT`: open connections from one client address (trusted proxies excepted). */
+  maxConnectionsPerClient: number;
 }
 
 export class ConfigError extends Error {}
@@ -32,11 +49,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   if (!adminToken) {
     if (production) throw new ConfigError('ADMIN_TOKEN is required when NODE_ENV=production');
     ({ token: adminToken, file: adminTokenFile } = developmentAdminToken(dataDir));
-  } else if (adminToken.length < 16) {
-    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+  } else {
+    checkAdminToken('ADMIN_TOKEN', adminToken);
   }
   const previousAdminToken = env.ADMIN_TOKEN_PREVIOUS || undefined;
-  if (previousAdminToken !== undefined && previousAdminToken.length < 16) throw new ConfigError('ADMIN_TOKEN_PREVIOUS must be at least 16 characters');
+  if (previousAdminToken !== undefined) checkAdminToken('ADMIN_TOKEN_PREVIOUS', previousAdminToken);
   const tlsCert = env.TLS_CERT;
   const tlsKey = env.TLS_KEY;
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
@@ -52,12 +69,50 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     tls: tlsCert && tlsKey ? { cert: readFileSync(tlsCert, 'utf8'), key: readFileSync(tlsKey, 'utf8') } : undefined,
     bodyLimitBytes: positiveInt(env, 'BODY_LIMIT_BYTES', 64 * 1024),
+    http: httpLimits(env),
     rateLimit: {
       limit: positiveInt(env, 'RATE_LIMIT_REQUESTS', 60),
       windowSeconds: positiveInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
     },
     dataDir,
   };
+}
+
+export const ADMIN_TOKEN_MIN_LENGTH = 16;
+export const ADMIN_TOKEN_MIN_BITS = 64;
+
+/**
+ * An operator token must be hard to guess: at least 16 visible ASCII characters (no spaces or control characters,
+ * which are paste mistakes and do not survive every HTTP client) and an estimated entropy of at least 64 bits,
+ * counted as length x log2(distinct characters). That refuses repeated and patterned tokens (sixteen spaces,
+ * `aaaaaaaaaaaaaaaa`, `passwordpassword`) and lets any random token of 22 or more base64 characters through.
+ */
+function checkAdminToken(name: string, token: string): void {
+  const advice = 'e.g. `openssl rand -base64 32`';
+  if (!/^[\x21-\x7e]*$/.test(token)) throw new ConfigError(`${name} must be visible ASCII characters only (no spaces or control characters); generate one with ${advice}`);
+  if (token.length < ADMIN_TOKEN_MIN_LENGTH) throw new ConfigError(`${name} must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters; generate one with ${advice}`);
+  const bits = estimatedBits(token);
+  if (bits < ADMIN_TOKEN_MIN_BITS) {
+    throw new ConfigError(`${name} is too easy to guess (about ${Math.floor(bits)} bits; at least ${ADMIN_TOKEN_MIN_BITS} needed): use random characters, ${advice}`);
+  }
+}
+
+function estimatedBits(token: string): number {
+  return token.length * Math.log2(new Set(token).size);
+}
+
+function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
+  const limits: HttpLimits = {
+    headersTimeoutMs: positiveInt(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
+    requestTimeoutMs: positiveInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000),
+    keepAliveTimeoutMs: positiveInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    maxConnections: positiveInt(env, 'HTTP_MAX_CONNECTIONS', 10_000),
+    maxConnectionsPerClient: positiveInt(env, 'HTTP_MAX_CONNECTIONS_PER_CLIENT', 100),
+  };
+  // Node refuses to start a server whose headers time-out is longer than its request time-out.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
+  if (limits.maxConnectionsPerClient > limits.maxConnections) throw new ConfigError('HTTP_MAX_CONNECTIONS_PER_CLIENT must not be larger than HTTP_MAX_CONNECTIONS');
+  return limits;
 }
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -76,11 +131,28 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
+/** The widest range TRUSTED_PROXIES may name: a cluster's per-node pod range fits, a whole private block does not. */
+export const WIDEST_TRUSTED_RANGE = { ipv4: 16, ipv6: 64 };
+
+/**
+ * A trusted proxy can claim any client address, which IP allowlists and the HTTPS rule rely on: trust only the
+ * ingress. A range wider than a /16 (IPv4) or /64 (IPv6), such as the 10.0.0.0/8 every pod and node of a cluster
+ * connects from, is refused, and so is a range with host bits set, whose prefix trusts more than it says.
+ */
 function trustedProxies(raw: string | undefined): string[] {
   const entries = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const entry of entries) {
     const ok = entry.includes('/') ? safe(() => ipaddr.parseCIDR(entry)) : ipaddr.isValid(entry);
     if (!ok) throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+    const [problem] = allowlistProblems([entry]);
+    if (problem) throw new ConfigError(`TRUSTED_PROXIES: ${problem}`);
+    if (entry.includes('/')) {
+      const [address, bits] = ipaddr.parseCIDR(entry);
+      const widest = address.kind() === 'ipv4' ? WIDEST_TRUSTED_RANGE.ipv4 : WIDEST_TRUSTED_RANGE.ipv6;
+      if (bits < widest) {
+        throw new ConfigError(`TRUSTED_PROXIES: ${entry} trusts far more than an ingress (at most a /${widest}); name the addresses your ingress or load balancer connects from`);
+      }
+    }
   }
   return entries;
 }

@@ -4,34 +4,67 @@ import { errorEnvelope } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Metrics, serveMetrics } from '@switchboard/observability';
 import type { Logger } from 'pino';
+import { isAllowed } from '../auth/ip-allowlist';
 import type { GatewayConfig } from '../config/gateway.config';
+import { limitConnections, nodeServerOptions } from './connection-limits';
+import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './framework-errors';
+import { describeUnusableParameter } from './hostile-input';
+import { createJsonBodyParser } from './json-body-parser';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
 
 /**
- * Fastify as both gateway servers use it: body limit, trusted proxies, request ids, TLS, HTTPS enforcement and
- * an access log line per request. What Fastify rejects before a route runs (bad JSON, too large) reaches Nest's
- * exception layer and so the ErrorEnvelopeFilter.
+ * Fastify as both gateway servers use it: body limit, trusted proxies, request ids, TLS, HTTPS enforcement,
+ * connection time-outs and caps (connection-limits.ts, ADR 0055) and an access log line per request. What Fastify rejects while reading a request (bad JSON, too large) reaches
+ * Nest's exception layer and so the ErrorEnvelopeFilter; what its router and Node's HTTP parser refuse before that
+ * (a malformed URL, an over-long path parameter, broken framing) is answered by framework-errors.ts, in the same
+ * envelope. Text no route can use (NUL, unpaired surrogates, deep JSON) is refused here for every route
+ * (hostile-input.ts). Every answer carries `Cache-Control: no-store`: API answers are per caller, and some hold
+ * secrets (a new API key, a number's webhook secret) that no cache may keep.
  */
 export function createFastifyAdapter(config: GatewayConfig, logger: Logger, options: { server: 'public' | 'admin' }): FastifyAdapter {
   const enforceHttps = options.server === 'public';
+  const serverOptions = nodeServerOptions(config.http);
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
-    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key, ...serverOptions } } : { http: serverOptions }),
+    // Fastify sets these two on the server after creating it (0, never, and 72 s by default): the same values.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`;
     },
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Fastify's own 503 while closing is outside the envelope; the onRequest hook below answers it instead.
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  const isTrustedProxy = (address: string) => config.trustedProxies.length > 0 && isAllowed(config.trustedProxies, address);
+  limitConnections(fastify.server, config.http, { tls: Boolean(config.tls), isTrustedProxy });
+  // Registered through Nest so that Nest does not put its default JSON parser in its place at init.
+  adapter.useBodyParser('application/json', false, { bodyLimit: config.bodyLimitBytes }, createJsonBodyParser(fastify));
+
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
 
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
+    void reply.header('Cache-Control', 'no-store');
+    // A request that arrives on a kept-alive connection while the server drains: another replica should take it.
+    if (closing) {
+      return reply.status(503).header('Connection', 'close').send(errorEnvelope('service_unavailable', 'The gateway is shutting down; send the request again.'));
+    }
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      return reply.status(400).send(errorEnvelope('invalid_request', 'HTTP/1.1 requests need a Host header.'));
+    }
     if (enforceHttps && config.production && !config.tls && !isHttps(request) && !PLAIN_HTTP_ALLOWED.has(request.url)) {
       return reply.status(400).send(errorEnvelope('invalid_request', 'Requests must use HTTPS.'));
     }
@@ -39,6 +72,12 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
     if (hasBody(request) && !isJson(request.headers['content-type'])) {
       return reply.status(415).send(errorEnvelope('unsupported_media_type', 'Send the body as application/json.'));
     }
+  });
+  // After parsing, before guards, pipes and handlers: path parameters and query values (the body was checked by
+  // its parser).
+  fastify.addHook('preValidation', async (request, reply) => {
+    const problem = describeUnusableParameter(request.params, request.query);
+    if (problem) return reply.status(400).send(errorEnvelope('invalid_request', problem));
   });
   fastify.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw path: ids in paths would make every request its own series.
