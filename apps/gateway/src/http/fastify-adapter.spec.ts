@@ -40,6 +40,7 @@ describe('the gateway Fastify adapter', () => {
     expect(answers).toHaveLength(2);
     expect(answers[0]).toMatch(/^HTTP\/1\.1 200/);
     expect(answers[1]).toMatch(/^HTTP\/1\.1 503/);
+    expect(answers[1]).toMatch(/\r\nretry-after: 5\r\n/i);
     expect(answers[1]).toContain('{"error":{"code":"service_unavailable","message":"The gateway is shutting down; send the request again."}}');
   });
 });

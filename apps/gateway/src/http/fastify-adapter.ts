@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { errorEnvelope } from '@switchboard/contracts';
+import { DEFAULT_RETRY_AFTER_SECONDS, errorEnvelope } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Metrics, serveMetrics } from '@switchboard/observability';
 import type { Logger } from 'pino';
@@ -60,7 +60,11 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
     void reply.header('Cache-Control', 'no-store');
     // A request that arrives on a kept-alive connection while the server drains: another replica should take it.
     if (closing) {
-      return reply.status(503).header('Connection', 'close').send(errorEnvelope('service_unavailable', 'The gateway is shutting down; send the request again.'));
+      return reply
+        .status(503)
+        .header('Connection', 'close')
+        .header('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS.service_unavailable))
+        .send(errorEnvelope('service_unavailable', 'The gateway is shutting down; send the request again.'));
     }
     if (request.raw.httpVersion === '1.1' && !request.headers.host) {
       return reply.status(400).send(errorEnvelope('invalid_request', 'HTTP/1.1 requests need a Host header.'));
