@@ -64,10 +64,14 @@ export class AccountsService {
    * `minutes_used` reaches `minutes_included` exactly when the allowance is used up.
    */
   async balance(accountId: string, now: Date = new Date()): Promise<AccountBalance> {
-    const account = await this.accounts.find(accountId);
-    if (!account) throw new ServiceError('unauthorized', 'The account of this key no longer exists.');
     const period = allowancePeriod(now);
-    const seconds = await this.allowance.usage(this.prisma, accountId, period);
+    // One snapshot for both reads: a call's talk time posts the usage and the charge in one transaction, and two
+    // separate reads could straddle it (the usage counted, the charge not yet).
+    const [account, seconds] = await this.prisma.$transaction(
+      async (tx) => [await this.accounts.find(accountId, tx), await this.allowance.usage(tx, accountId, period)] as const,
+      { isolationLevel: 'RepeatableRead' },
+    );
+    if (!account) throw new ServiceError('unauthorized', 'The account of this key no longer exists.');
     const tier = account.tier as Tier;
     return {
       balance_cents: toSafeNumber(millicentsToCents(account.balance_millicents)),
