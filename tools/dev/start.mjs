@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
@@ -19,6 +19,8 @@ const root = resolve(import.meta.dirname, '..', '..');
 const SERVICES = ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher', 'gateway'];
 const env = { ...process.env };
 env.DATA_DIR = resolve(root, env.DATA_DIR || '.data');
+// Whether the person chose a NATS server; without a choice we run our own locked one (ensureNats).
+const natsUrlGiven = Boolean(env.NATS_URL);
 env.NATS_URL ||= 'nats://127.0.0.1:4222';
 env.PORT ||= '3000';
 env.ADMIN_PORT ||= '3001';
@@ -87,7 +89,24 @@ function writeNatsConfig(storeDir, listen) {
   return configFile;
 }
 
+/** A TCP port nothing listens on now, for our own nats-server when the default one is taken. */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
 async function ensureNats() {
+  // With no NATS_URL chosen and nats-server installed, the system runs on a nats-server of its own with one user per
+  // service, as the tests do (a missing grant fails here too), even when an open server already answers on 4222.
+  if (!natsUrlGiven && findNatsServer() && (await canConnect(env.NATS_URL))) {
+    env.NATS_URL = `nats://127.0.0.1:${await freePort()}`;
+  }
   if (await canConnect(env.NATS_URL)) {
     for (const name of SERVICES) if (env[passwordVariable(name)]) natsPasswords[name] = env[passwordVariable(name)];
     const given = SERVICES.filter((name) => natsPasswords[name]);
