@@ -1,6 +1,6 @@
 import { ERROR_STATUS } from '@switchboard/contracts';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { buildOpenApiDocument } from '../../apps/gateway/src/openapi/openapi';
+import { buildOpenApiDocument } from '../../apps/gateway/src/public/openapi';
 import { AdminClient, ApiSession, startSystem, type RunningSystem } from './support';
 import { httpRequestText, rawRequest, type RawAnswer } from './support/raw-http';
 

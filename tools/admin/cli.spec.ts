@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { AdminApiModule, type GatewayShared } from '../../apps/gateway/src/gateway.modules';
+import type { GatewayShared } from '../../apps/gateway/src/gateway-core.module';
+import { OperatorApiModule } from '../../apps/gateway/src/operator/operator-api.module';
 import { localUrl, readRunFile, removeRunFile, runFileContents, runFilePath, writeRunFile } from '../dev/run-file.mjs';
 import { COMMANDS, requestOf } from './commands.mjs';
 
@@ -15,7 +16,7 @@ const cli = join(__dirname, 'cli.mjs');
 
 /** Every route the gateway's operator server serves, as "PUT /admin/payments/faults", read from its controllers' decorators. */
 function operatorRoutes(): string[] {
-  const controllers = (AdminApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? []) as Type[];
+  const controllers = (OperatorApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? []) as Type[];
   return controllers.flatMap((controller) => {
     const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
     // Handlers a controller inherits from a base class count too: walk the prototype chain.

@@ -6,13 +6,15 @@ import { NatsLink, messagingConfigFromEnv } from '@switchboard/messaging';
 import { PinoNestLogger, createLogger } from '@switchboard/observability';
 import { createPrismaClient, createSqlPool } from '@switchboard/persistence';
 import { loadGatewayConfig } from './config/gateway.config';
-import { AdminApiModule, PublicApiModule, type GatewayShared } from './gateway.modules';
+import type { GatewayShared } from './gateway-core.module';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { createFastifyAdapter } from './http/fastify-adapter';
 import { RequestSpanInterceptor } from './http/request-span.interceptor';
 import { createValidationPipe } from './http/validation.pipe';
-import { serveOpenApi } from './openapi/openapi';
+import { OperatorApiModule } from './operator/operator-api.module';
 import { GatewayPrisma } from './prisma/gateway-prisma';
+import { serveOpenApi } from './public/openapi';
+import { PublicApiModule } from './public/public-api.module';
 
 export const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
 
@@ -63,7 +65,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     publicApp.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
     serveOpenApi(publicApp);
 
-    adminApp = await NestFactory.create<NestFastifyApplication>(AdminApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'admin' }), { logger: nestLogger, abortOnError: false });
+    adminApp = await NestFactory.create<NestFastifyApplication>(OperatorApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'admin' }), { logger: nestLogger, abortOnError: false });
     configure(adminApp, shared);
 
     await publicApp.init();

@@ -7,7 +7,7 @@ import {
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { allowlistProblems, normalizeAllowlist } from '../auth/ip-allowlist';
-import { displayHint, hashSecret, newKeyId, newSecret } from './api-key-secret';
+import { displayHint, hashSecret, newKeyId, newSecret } from '../auth/api-key-secret';
 import { ApiKeysRepository } from './api-keys.repository';
 
 @Injectable()

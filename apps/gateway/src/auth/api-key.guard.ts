@@ -1,12 +1,7 @@
-import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ServiceError } from '@switchboard/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestAuthenticator } from './request-authenticator';
-
-export const PUBLIC_ROUTE = Symbol('PUBLIC_ROUTE');
-/** A route that needs no API key (health, OpenAPI description). */
-export const NoApiKey = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE, true);
 
 const INVALID_KEY = 'A valid API key is required: send Authorization: Bearer <key>.';
 
@@ -16,13 +11,9 @@ const INVALID_KEY = 'A valid API key is required: send Authorization: Bearer <ke
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly authenticator: RequestAuthenticator,
-  ) {}
+  constructor(private readonly authenticator: RequestAuthenticator) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();

@@ -1,7 +1,5 @@
 import ipaddr from 'ipaddr.js';
 
-export const MAX_ALLOWLIST_ENTRIES = 100;
-
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];
 

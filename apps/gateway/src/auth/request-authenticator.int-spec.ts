@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient, createSqlPool, type PrismaClientHandle, type SqlPool } from '@switchboard/persistence';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
-import { hashSecret, newKeyId, newSecret } from '../api-keys/api-key-secret';
+import { hashSecret, newKeyId, newSecret } from './api-key-secret';
 import { MIGRATIONS_DIR } from '../bootstrap';
 import type { GatewayConfig } from '../config/gateway.config';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import { RateLimiter } from './rate-limiter';
 import { RequestAuthRepository } from './request-auth.repository';
 import { RequestAuthenticator } from './request-authenticator';
 

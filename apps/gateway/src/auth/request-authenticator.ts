@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { hashSecret, looksLikeKey, sameHash } from '../api-keys/api-key-secret';
-import { RateLimiter, type RateLimitDecision } from '../rate-limit/rate-limiter';
+import { hashSecret, looksLikeKey, sameHash } from './api-key-secret';
+import { RateLimiter, type RateLimitDecision } from './rate-limiter';
 import { isAllowed } from './ip-allowlist';
 import { RequestAuthRepository } from './request-auth.repository';
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ServiceError } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
-import { bearerToken } from '../auth/api-key.guard';
+import { bearerToken } from './api-key.guard';
 import { GATEWAY_CONFIG } from '../config/tokens';
 import type { GatewayConfig } from '../config/gateway.config';
 

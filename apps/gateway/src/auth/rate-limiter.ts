@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../config/tokens';
 import type { GatewayConfig } from '../config/gateway.config';
-import type { WindowCount } from '../auth/request-auth.repository';
+import type { WindowCount } from './request-auth.repository';
 
 export interface RateLimitDecision {
   allowed: boolean;

@@ -1,8 +1,7 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ListWebhookDeliveriesQuery, WebhookDeliveriesRpc, type WebhookDeliveryList } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { AdminTokenGuard } from '../admin/admin-token.guard';
-import { RequestId } from '../auth/authenticated-request';
+import { AdminTokenGuard, Caller, type CallerOptions } from '../auth';
 
 /** The webhook attempt log is owned by webhook-dispatcher; this route forwards to it (operator contract). */
 @Controller('admin/webhook-deliveries')
@@ -11,7 +10,7 @@ export class WebhookDeliveriesAdminController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  list(@Query() query: ListWebhookDeliveriesQuery, @RequestId() requestId: string): Promise<WebhookDeliveryList> {
-    return this.rpc.request(WebhookDeliveriesRpc.list, query, { requestId });
+  list(@Query() query: ListWebhookDeliveriesQuery, @Caller() caller: CallerOptions): Promise<WebhookDeliveryList> {
+    return this.rpc.request(WebhookDeliveriesRpc.list, query, caller);
   }
 }

@@ -11,9 +11,8 @@ import {
   LocationQuery,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import { CurrentCaller, type Caller } from '../auth/authenticated-request';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
+import { Idempotent } from '../idempotency';
 
 /** Found items (spec part 4): validated here, ruled on by lostfound, which checks the location on every request. */
 @ApiTags('lost-and-found')
@@ -28,25 +27,25 @@ export class FoundItemsHttpController {
   @Idempotent()
   @ApiOperation({ summary: 'Report a found item', description: 'Open claims of the location are matched at once and their claimants texted. 404 location_not_found unless the location is yours and runs lost-and-found.' })
   @ApiCreatedResponse({ type: FoundItemView })
-  log(@Body() body: FoundItemCreate, @CurrentCaller() caller: Caller): Promise<FoundItemView> {
-    return this.rpc.request(FoundItemsRpc.log, body, { accountId: caller.accountId, requestId: caller.requestId });
+  log(@Body() body: FoundItemCreate, @Caller() caller: CallerOptions): Promise<FoundItemView> {
+    return this.rpc.request(FoundItemsRpc.log, body, caller);
   }
 
   @Get()
   @ApiOperation({ summary: 'List found items', description: 'Filters combine; pages of 25, newest first (best match first with q).' })
   @ApiOkResponse({ type: FoundItemPage })
-  list(@Query() query: ListFoundItemsQuery, @CurrentCaller() caller: Caller): Promise<FoundItemPage> {
-    return this.rpc.request(FoundItemsRpc.list, query, { accountId: caller.accountId, requestId: caller.requestId });
+  list(@Query() query: ListFoundItemsQuery, @Caller() caller: CallerOptions): Promise<FoundItemPage> {
+    return this.rpc.request(FoundItemsRpc.list, query, caller);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'A found item with its photos and chain of custody' })
   @ApiOkResponse({ type: FoundItemDetail })
-  get(@Param() params: IntIdParam, @Query() query: LocationQuery, @CurrentCaller() caller: Caller): Promise<FoundItemDetail> {
+  get(@Param() params: IntIdParam, @Query() query: LocationQuery, @Caller() caller: CallerOptions): Promise<FoundItemDetail> {
     return this.rpc.request(
       FoundItemsRpc.get,
       { id: params.id, location_id: query.location_id },
-      { accountId: caller.accountId, requestId: caller.requestId },
+      caller,
     );
   }
 }

@@ -10,8 +10,7 @@ import {
   type PaymentFaultsView,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { AdminTokenGuard } from '../admin/admin-token.guard';
-import { RequestId } from '../auth/authenticated-request';
+import { AdminTokenGuard, Caller, type CallerOptions } from '../auth';
 
 /** A billing run touches every due number; it may take longer than an ordinary request. */
 const BILLING_RUN_TIMEOUT_MS = 120_000;
@@ -24,17 +23,17 @@ export class BillingAdminController {
 
   @Post('billing/run')
   @HttpCode(200)
-  run(@Body() body: RunBillingCycleBody, @RequestId() requestId: string): Promise<BillingRunResult> {
-    return this.rpc.request(BillingRpc.runCycle, body, { requestId, timeoutMs: BILLING_RUN_TIMEOUT_MS });
+  run(@Body() body: RunBillingCycleBody, @Caller() caller: CallerOptions): Promise<BillingRunResult> {
+    return this.rpc.request(BillingRpc.runCycle, body, { ...caller, timeoutMs: BILLING_RUN_TIMEOUT_MS });
   }
 
   @Get('accounts/:account_id/ledger')
-  ledger(@Param() params: AccountIdParam, @Query() query: LedgerQuery, @RequestId() requestId: string): Promise<LedgerPage> {
-    return this.rpc.request(BillingRpc.ledger, { ...query, account_id: params.account_id }, { requestId });
+  ledger(@Param() params: AccountIdParam, @Query() query: LedgerQuery, @Caller() caller: CallerOptions): Promise<LedgerPage> {
+    return this.rpc.request(BillingRpc.ledger, { ...query, account_id: params.account_id }, caller);
   }
 
   @Put('payments/faults')
-  setPaymentFaults(@Body() body: PaymentFaultsBody, @RequestId() requestId: string): Promise<PaymentFaultsView> {
-    return this.rpc.request(BillingRpc.setPaymentFaults, body, { requestId });
+  setPaymentFaults(@Body() body: PaymentFaultsBody, @Caller() caller: CallerOptions): Promise<PaymentFaultsView> {
+    return this.rpc.request(BillingRpc.setPaymentFaults, body, caller);
   }
 }

@@ -2,8 +2,7 @@ import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nes
 import { IsString, Matches } from 'class-validator';
 import { AccountIdParam, CreateApiKeyBody, type ApiKeyCreated, type ApiKeyRevoked } from '@switchboard/contracts';
 import { ApiKeysService } from '../api-keys/api-keys.service';
-import { RequestId } from '../auth/authenticated-request';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AdminTokenGuard, Caller, type CallerOptions } from '../auth';
 
 class ApiKeyParams extends AccountIdParam {
   @IsString()
@@ -18,8 +17,8 @@ export class ApiKeysAdminController {
 
   @Post()
   @HttpCode(201)
-  create(@Param() params: AccountIdParam, @Body() body: CreateApiKeyBody, @RequestId() requestId: string): Promise<ApiKeyCreated> {
-    return this.keys.create(params.account_id, body.ip_allowlist ?? [], requestId);
+  create(@Param() params: AccountIdParam, @Body() body: CreateApiKeyBody, @Caller() caller: CallerOptions): Promise<ApiKeyCreated> {
+    return this.keys.create(params.account_id, body.ip_allowlist ?? [], caller.requestId);
   }
 
   @Delete(':key_id')

@@ -13,8 +13,7 @@ import {
 import { CallIdParam, CallList, CallsRpc, CallView, ListCallsQuery, ServiceError, TranscriptView } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import { CurrentCaller, type Caller } from '../auth/authenticated-request';
+import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
 import { decideRange, etagMatches, quoteEtag } from './recording-range';
 import { recordingStream } from './recording-stream';
 
@@ -34,8 +33,8 @@ export class CallsHttpController {
     description: "The account's calls across all its numbers, newest first. Pages with limit and starting_after; filters number_id, since (inclusive), until (exclusive).",
   })
   @ApiOkResponse({ type: CallList })
-  list(@Query() query: ListCallsQuery, @CurrentCaller() caller: Caller): Promise<CallList> {
-    return this.rpc.request(CallsRpc.list, query, { accountId: caller.accountId, requestId: caller.requestId });
+  list(@Query() query: ListCallsQuery, @Caller() caller: CallerOptions): Promise<CallList> {
+    return this.rpc.request(CallsRpc.list, query, caller);
   }
 
   @Get(':call_id')
@@ -43,8 +42,8 @@ export class CallsHttpController {
   @ApiParam({ name: 'call_id', description: 'The call id (SID) from the calls list.' })
   @ApiOkResponse({ type: CallView })
   @ApiNotFoundResponse({ description: "not_found: unknown call or another account's call.", schema: ERROR })
-  get(@Param() params: CallIdParam, @CurrentCaller() caller: Caller): Promise<CallView> {
-    return this.rpc.request(CallsRpc.get, { call_id: params.call_id }, { accountId: caller.accountId, requestId: caller.requestId });
+  get(@Param() params: CallIdParam, @Caller() caller: CallerOptions): Promise<CallView> {
+    return this.rpc.request(CallsRpc.get, { call_id: params.call_id }, caller);
   }
 
   @Get(':call_id/transcript')
@@ -52,8 +51,8 @@ export class CallsHttpController {
   @ApiParam({ name: 'call_id', description: 'The call id (SID) from the calls list.' })
   @ApiOkResponse({ type: TranscriptView })
   @ApiNotFoundResponse({ description: 'not_found: unknown call, another account\'s call, or no transcript.', schema: ERROR })
-  transcript(@Param() params: CallIdParam, @CurrentCaller() caller: Caller): Promise<TranscriptView> {
-    return this.rpc.request(CallsRpc.transcript, { call_id: params.call_id }, { accountId: caller.accountId, requestId: caller.requestId });
+  transcript(@Param() params: CallIdParam, @Caller() caller: CallerOptions): Promise<TranscriptView> {
+    return this.rpc.request(CallsRpc.transcript, { call_id: params.call_id }, caller);
   }
 
   @Get(':call_id/recording')
@@ -74,11 +73,10 @@ export class CallsHttpController {
     @Headers('range') range: string | undefined,
     @Headers('if-range') ifRange: string | undefined,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @CurrentCaller() caller: Caller,
+    @Caller() caller: CallerOptions,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const options = { accountId: caller.accountId, requestId: caller.requestId };
-    const info = await this.rpc.request(CallsRpc.recording, { call_id: params.call_id }, options);
+    const info = await this.rpc.request(CallsRpc.recording, { call_id: params.call_id }, caller);
     void reply
       .header('Accept-Ranges', 'bytes')
       .header('ETag', quoteEtag(info.etag))
@@ -97,6 +95,6 @@ export class CallsHttpController {
     void reply.header('Content-Type', info.content_type).header('Content-Length', String(end - start + 1));
     if (decision.kind === 'partial') void reply.status(206).header('Content-Range', `bytes ${start}-${end}/${info.size}`);
     else void reply.status(200);
-    await reply.send(recordingStream(this.rpc, info.call_sid, start, end, options));
+    await reply.send(recordingStream(this.rpc, info.call_sid, start, end, caller));
   }
 }

@@ -8,8 +8,7 @@ import {
   type SimulatedCallAccepted,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { AdminTokenGuard } from '../admin/admin-token.guard';
-import { RequestId } from '../auth/authenticated-request';
+import { AdminTokenGuard, Caller, type CallerOptions } from '../auth';
 
 /** Long enough for the simulated provider to write an hour of MP3 and settle the report. */
 const REPORT_TIMEOUT_MS = 30_000;
@@ -29,13 +28,13 @@ export class ProviderCallsAdminController {
 
   @Post()
   @HttpCode(202)
-  async report(@Body() body: SimulateProviderCallBody, @RequestId() requestId: string): Promise<SimulatedCallAccepted> {
+  async report(@Body() body: SimulateProviderCallBody, @Caller() caller: CallerOptions): Promise<SimulatedCallAccepted> {
     const now = new Date();
     const startedAt = simulatedCallStartedAt(body, now).toISOString();
     // A report that says when its call started is judged then (a late report of a call taken before a release is
     // the old owner's, ADR 0020); one that does not is judged now: a number released a moment ago takes no report.
     const at = body.started_at !== undefined ? startedAt : now.toISOString();
-    const standing = await this.rpc.request(ServiceNumberRpc, { phone_number: body.to, at }, { requestId });
+    const standing = await this.rpc.request(ServiceNumberRpc, { phone_number: body.to, at }, caller);
     if (!standing.in_service) {
       throw new ServiceError(
         'number_not_in_service',
@@ -44,6 +43,6 @@ export class ProviderCallsAdminController {
           : `to ${body.to} is not a Switchboard number; no call can be reported to it.`,
       );
     }
-    return this.rpc.request(SimulatedProviderRpc.reportCall, { ...body, started_at: startedAt }, { requestId, timeoutMs: REPORT_TIMEOUT_MS });
+    return this.rpc.request(SimulatedProviderRpc.reportCall, { ...body, started_at: startedAt }, { ...caller, timeoutMs: REPORT_TIMEOUT_MS });
   }
 }

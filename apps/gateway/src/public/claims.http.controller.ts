@@ -13,9 +13,8 @@ import {
   Reunited,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import { CurrentCaller, type Caller } from '../auth/authenticated-request';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
+import { Idempotent } from '../idempotency';
 
 /** Claims and reunite (spec parts 3-4; operator contract for the list and detail paths). */
 @ApiTags('lost-and-found')
@@ -35,25 +34,25 @@ export class ClaimsHttpController {
       'Urgent categories (child, person, medication) get 422 urgent_category and are never stored.',
   })
   @ApiCreatedResponse({ type: ClaimCreated })
-  file(@Body() body: ClaimCreate, @CurrentCaller() caller: Caller): Promise<ClaimCreated> {
-    return this.rpc.request(ClaimsRpc.file, body, { accountId: caller.accountId, requestId: caller.requestId });
+  file(@Body() body: ClaimCreate, @Caller() caller: CallerOptions): Promise<ClaimCreated> {
+    return this.rpc.request(ClaimsRpc.file, body, caller);
   }
 
   @Get()
   @ApiOperation({ summary: 'List claims', description: 'Same filters and pages as the found-item list; from/to apply to lost_date.' })
   @ApiOkResponse({ type: ClaimPage })
-  list(@Query() query: ListClaimsQuery, @CurrentCaller() caller: Caller): Promise<ClaimPage> {
-    return this.rpc.request(ClaimsRpc.list, query, { accountId: caller.accountId, requestId: caller.requestId });
+  list(@Query() query: ListClaimsQuery, @Caller() caller: CallerOptions): Promise<ClaimPage> {
+    return this.rpc.request(ClaimsRpc.list, query, caller);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'A claim with its photos and timeline' })
   @ApiOkResponse({ type: ClaimDetail })
-  get(@Param() params: IntIdParam, @Query() query: LocationQuery, @CurrentCaller() caller: Caller): Promise<ClaimDetail> {
+  get(@Param() params: IntIdParam, @Query() query: LocationQuery, @Caller() caller: CallerOptions): Promise<ClaimDetail> {
     return this.rpc.request(
       ClaimsRpc.get,
       { id: params.id, location_id: query.location_id },
-      { accountId: caller.accountId, requestId: caller.requestId },
+      caller,
     );
   }
 
@@ -65,7 +64,7 @@ export class ClaimsHttpController {
     description: 'Errors, in this order: 404 not_found, 409 verification_required, 409 claim_not_open, 409 item_not_available.',
   })
   @ApiOkResponse({ type: Reunited })
-  reunite(@Param() params: IntIdParam, @Body() body: ReuniteBody, @CurrentCaller() caller: Caller): Promise<Reunited> {
-    return this.rpc.request(ClaimsRpc.reunite, { ...body, id: params.id }, { accountId: caller.accountId, requestId: caller.requestId });
+  reunite(@Param() params: IntIdParam, @Body() body: ReuniteBody, @Caller() caller: CallerOptions): Promise<Reunited> {
+    return this.rpc.request(ClaimsRpc.reunite, { ...body, id: params.id }, caller);
   }
 }

@@ -21,9 +21,8 @@ import {
   ReleaseNumberCommand,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import { CurrentCaller, type Caller } from '../auth/authenticated-request';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
+import { Idempotent } from '../idempotency';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
 const NUMBER_ID = { name: 'id', description: 'The number id, `num_<n>`, or its digits `<n>`.', schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' } };
@@ -56,11 +55,11 @@ export class NumbersHttpController {
   @ApiResponse({ status: 503, description: 'provider_unavailable: transient, nothing charged; retry', schema: ERROR })
   provision(
     @Body() body: NumberCreate,
-    @CurrentCaller() caller: Caller,
+    @Caller() caller: CallerOptions,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<NumberCreated> {
     const command = idempotencyKey === undefined ? body : { ...body, idempotency_key: idempotencyKey };
-    return this.rpc.request(NumbersRpc.provision, command, { accountId: caller.accountId, requestId: caller.requestId });
+    return this.rpc.request(NumbersRpc.provision, command, caller);
   }
 
   @Get()
@@ -72,8 +71,8 @@ export class NumbersHttpController {
       'ask again with `starting_after` set to the `id` of the last number of this page.',
   })
   @ApiOkResponse({ type: NumberList })
-  list(@Query() query: ListNumbersQuery, @CurrentCaller() caller: Caller): Promise<NumberList> {
-    return this.rpc.request(NumbersRpc.list, query, { accountId: caller.accountId, requestId: caller.requestId });
+  list(@Query() query: ListNumbersQuery, @Caller() caller: CallerOptions): Promise<NumberList> {
+    return this.rpc.request(NumbersRpc.list, query, caller);
   }
 
   @Get(':id')
@@ -85,8 +84,8 @@ export class NumbersHttpController {
   @ApiOkResponse({ type: NumberView })
   @ApiResponse({ status: 400, description: 'invalid_request: an id of another form', schema: ERROR })
   @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
-  get(@Param() params: NumberIdParam, @CurrentCaller() caller: Caller): Promise<NumberView> {
-    return this.rpc.request(NumbersRpc.get, { id: params.id }, { accountId: caller.accountId, requestId: caller.requestId });
+  get(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<NumberView> {
+    return this.rpc.request(NumbersRpc.get, { id: params.id }, caller);
   }
 
   @Patch(':id')
@@ -104,8 +103,8 @@ export class NumbersHttpController {
   @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
   @ApiResponse({ status: 409, description: 'number_released: a released number cannot be changed; idempotency_key_in_use', schema: ERROR })
   @ApiResponse({ status: 422, description: 'idempotency_key_reused: the key was used with another request', schema: ERROR })
-  update(@Param() params: NumberIdParam, @Body() body: NumberUpdate, @CurrentCaller() caller: Caller): Promise<NumberView> {
-    return this.rpc.request(NumbersRpc.update, { ...body, id: params.id }, { accountId: caller.accountId, requestId: caller.requestId });
+  update(@Param() params: NumberIdParam, @Body() body: NumberUpdate, @Caller() caller: CallerOptions): Promise<NumberView> {
+    return this.rpc.request(NumbersRpc.update, { ...body, id: params.id }, caller);
   }
 
   @Delete(':id')
@@ -117,7 +116,7 @@ export class NumbersHttpController {
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: NumberReleased })
   @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
-  release(@Param() params: ReleaseNumberCommand, @CurrentCaller() caller: Caller): Promise<NumberReleased> {
-    return this.rpc.request(NumbersRpc.release, { id: params.id }, { accountId: caller.accountId, requestId: caller.requestId });
+  release(@Param() params: ReleaseNumberCommand, @Caller() caller: CallerOptions): Promise<NumberReleased> {
+    return this.rpc.request(NumbersRpc.release, { id: params.id }, caller);
   }
 }

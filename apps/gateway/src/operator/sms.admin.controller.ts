@@ -1,8 +1,7 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ListSmsQuery, SimulatedSmsRpc, type SmsList } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { RequestId } from '../auth/authenticated-request';
-import { AdminTokenGuard } from '../admin/admin-token.guard';
+import { AdminTokenGuard, Caller, type CallerOptions } from '../auth';
 
 /** `GET /admin/sms?to=E.164`: the texts the simulated SMS provider (in lostfound) sent to one number, newest first. */
 @Controller('admin/sms')
@@ -11,7 +10,7 @@ export class SmsAdminController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  list(@Query() query: ListSmsQuery, @RequestId() requestId: string): Promise<SmsList> {
-    return this.rpc.request(SimulatedSmsRpc.list, { to: query.to }, { requestId });
+  list(@Query() query: ListSmsQuery, @Caller() caller: CallerOptions): Promise<SmsList> {
+    return this.rpc.request(SimulatedSmsRpc.list, { to: query.to }, caller);
   }
 }

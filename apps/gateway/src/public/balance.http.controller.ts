@@ -2,8 +2,7 @@ import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountBalance, BillingRpc } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import { CurrentCaller, type Caller } from '../auth/authenticated-request';
+import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
 
 /** `GET /balance`: the caller's own account, answered by numbers-billing (docs/adr/0057-self-service-reads-and-updates.md). */
 @ApiTags('balance')
@@ -21,7 +20,7 @@ export class BalanceHttpController {
       'in UTC): `minutes_used` in whole minutes, `seconds_used` exact, `minutes_included` the tier\'s monthly minutes (null: unlimited).',
   })
   @ApiOkResponse({ type: AccountBalance })
-  get(@CurrentCaller() caller: Caller): Promise<AccountBalance> {
-    return this.rpc.request(BillingRpc.balance, {}, { accountId: caller.accountId, requestId: caller.requestId });
+  get(@Caller() caller: CallerOptions): Promise<AccountBalance> {
+    return this.rpc.request(BillingRpc.balance, {}, caller);
   }
 }

@@ -8,8 +8,7 @@ import {
   type ProviderStockView,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import { AdminTokenGuard } from '../admin/admin-token.guard';
-import { RequestId } from '../auth/authenticated-request';
+import { AdminTokenGuard, Caller, type CallerOptions } from '../auth';
 
 /** The simulated telephony provider lives in numbers-billing; these operator routes drive it. */
 @Controller('admin/provider')
@@ -18,12 +17,12 @@ export class ProviderAdminController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Put('stock/:area_code')
-  setStock(@Param() params: AreaCodeParam, @Body() body: ProviderStockBody, @RequestId() requestId: string): Promise<ProviderStockView> {
-    return this.rpc.request(ProviderRpc.setStock, { area_code: params.area_code, available: body.available }, { requestId });
+  setStock(@Param() params: AreaCodeParam, @Body() body: ProviderStockBody, @Caller() caller: CallerOptions): Promise<ProviderStockView> {
+    return this.rpc.request(ProviderRpc.setStock, { area_code: params.area_code, available: body.available }, caller);
   }
 
   @Put('faults')
-  setFaults(@Body() body: ProviderFaultsBody, @RequestId() requestId: string): Promise<ProviderFaultsView> {
-    return this.rpc.request(ProviderRpc.setFaults, body, { requestId });
+  setFaults(@Body() body: ProviderFaultsBody, @Caller() caller: CallerOptions): Promise<ProviderFaultsView> {
+    return this.rpc.request(ProviderRpc.setFaults, body, caller);
   }
 }

@@ -1,0 +1,43 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { MessagingModule, type MessagingConfig, type NatsLink } from '@switchboard/messaging';
+import type { SqlPool } from '@switchboard/persistence';
+import type { Logger } from 'pino';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import type { GatewayConfig } from './config/gateway.config';
+import { AUTH_SQL, GATEWAY_CONFIG, GATEWAY_LOGGER } from './config/tokens';
+import { GatewayPrisma } from './prisma/gateway-prisma';
+
+/** What the public and operator servers share in one process: config, logger, database and NATS. */
+export interface GatewayShared {
+  config: GatewayConfig;
+  messaging: MessagingConfig;
+  logger: Logger;
+  prisma: GatewayPrisma;
+  /** Plain SQL for the statements run on every authenticated request (auth/request-auth.repository.ts). */
+  authSql: SqlPool;
+  /** NATS, connected in the background: the gateway listens (and answers 503) before NATS answers. */
+  nats: NatsLink;
+}
+
+@Global()
+@Module({})
+export class GatewayCoreModule {
+  static forRoot(shared: GatewayShared): DynamicModule {
+    return {
+      module: GatewayCoreModule,
+      imports: [
+        MessagingModule.forRoot({ service: 'gateway', logger: shared.logger, config: shared.messaging, link: shared.nats, serve: false }),
+      ],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: shared.config },
+        { provide: GATEWAY_LOGGER, useValue: shared.logger },
+        { provide: GatewayPrisma, useValue: shared.prisma },
+        { provide: AUTH_SQL, useValue: shared.authSql },
+        ApiKeysRepository,
+        ApiKeysService,
+      ],
+      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GatewayPrisma, AUTH_SQL, ApiKeysService, MessagingModule],
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import type { Type } from '@nestjs/common';
+import { GUARDS_METADATA } from '@nestjs/common/constants';
+import { AdminTokenGuard, ApiKeyGuard } from './auth';
+import type { GatewayShared } from './gateway-core.module';
+import { OperatorApiModule } from './operator/operator-api.module';
+import { HealthController } from './public/health.controller';
+import { PublicApiModule } from './public/public-api.module';
+
+const shared = { messaging: {} } as unknown as GatewayShared;
+
+function controllersOf(module: { forRoot(shared: GatewayShared): { controllers?: Type[] } }): Type[] {
+  return module.forRoot(shared).controllers ?? [];
+}
+
+function classGuards(controller: Type): unknown[] {
+  return (Reflect.getMetadata(GUARDS_METADATA, controller) as unknown[] | undefined) ?? [];
+}
+
+// `@Caller()` sends `accountId` only when ApiKeyGuard has authenticated the request: a public controller without
+// the guard would reach the services for no account, so each surface's guard is checked on every controller.
+describe('gateway surfaces', () => {
+  it('puts every public controller but the health probes behind ApiKeyGuard', () => {
+    const controllers = controllersOf(PublicApiModule).filter((controller) => controller !== HealthController);
+    expect(controllers.length).toBeGreaterThan(0);
+    expect(controllers.filter((controller) => !classGuards(controller).includes(ApiKeyGuard)).map((c) => c.name)).toEqual([]);
+  });
+
+  it('puts every operator controller behind AdminTokenGuard', () => {
+    const controllers = controllersOf(OperatorApiModule);
+    expect(controllers.length).toBeGreaterThan(0);
+    expect(controllers.filter((controller) => !classGuards(controller).includes(AdminTokenGuard)).map((c) => c.name)).toEqual([]);
+  });
+});
