@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LOSTFOUND_PAGE_SIZE, type ClaimStatus, type ValueClass } from '@switchboard/contracts';
 import { OTHER_CATEGORY } from '../categories/category-vocabulary';
+import type { ClaimCandidates } from '../found-items/claim-candidates.port';
 import type { TimelineRow } from '../found-items/found-items.repository';
 import { LostfoundPrisma, Prisma, type LostfoundTx } from '../prisma/lostfound-prisma';
 import { listFilters, type ListFilters } from '../search/list-filters';
@@ -64,7 +65,7 @@ const HAS_MATCH = Prisma.sql`EXISTS (
 export const MAX_CLAIM_CANDIDATES = 200;
 
 @Injectable()
-export class ClaimsRepository {
+export class ClaimsRepository implements ClaimCandidates {
   constructor(private readonly prisma: LostfoundPrisma) {}
 
   /** Inserts the claim with its primary photo and its `filed` entry. */
