@@ -5,7 +5,7 @@ import { callCompletedEvent } from '../../test/factories/call-completed.factory'
 import { createDispatcherHarness, type DispatcherHarness } from '../../test/support/dispatcher-harness';
 import { answers, startHttpsReceiver, type TestReceiver } from '../../test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../test/support/tls';
-import { INTERRUPTED } from './delivery-store';
+import { INTERRUPTED } from './delivery-store.port';
 
 jest.setTimeout(90_000);
 

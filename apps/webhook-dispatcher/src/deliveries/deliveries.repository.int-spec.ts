@@ -3,7 +3,7 @@ import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persis
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import { DeliveriesRepository } from './deliveries.repository';
-import { INTERRUPTED, IN_PROGRESS, type AttemptClaim, type NewDelivery } from './delivery-store';
+import { INTERRUPTED, IN_PROGRESS, type AttemptClaim, type NewDelivery } from './delivery-store.port';
 
 jest.setTimeout(60_000);
 
