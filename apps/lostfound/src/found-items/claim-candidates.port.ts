@@ -1,5 +1,5 @@
 import type { MatchableClaim } from '../matching/matching.service';
-import type { LostfoundTx } from '../prisma/lostfound-prisma';
+import type { Tx } from '../prisma/lostfound-prisma';
 import type { TextCandidate } from '../sms/texting-limits';
 
 /** A claim a new item may match, as far as matching and texting read it. */
@@ -11,7 +11,7 @@ export type ClaimCandidate = MatchableClaim & TextCandidate;
  * each other in a circle.
  */
 export interface ClaimCandidates {
-  candidatesFor(tx: LostfoundTx, item: { location_id: number; category_class: string; found_date: string }, anyWord: string | undefined): Promise<ClaimCandidate[]>;
+  candidatesFor(tx: Tx, item: { location_id: number; category_class: string; found_date: string }, anyWord: string | undefined): Promise<ClaimCandidate[]>;
 }
 
 export const CLAIM_CANDIDATES = Symbol('CLAIM_CANDIDATES');

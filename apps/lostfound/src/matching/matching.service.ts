@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { LostfoundTx } from '../prisma/lostfound-prisma';
+import type { Tx } from '../prisma/lostfound-prisma';
 import { MAX_RECORDED_MATCHES, scoreMatch, type MatchSide } from './match-rule';
 import { MatchesRepository } from './matches.repository';
 
@@ -51,7 +51,7 @@ export class MatchingService {
    * A new claim against the stored items of its location; best first, at most MAX_RECORDED_MATCHES. Claimants
    * are not texted for these: the answer to the claim tells them.
    */
-  async matchClaim<Item extends MatchableItem>(tx: LostfoundTx, claim: MatchableClaim, candidates: Item[]): Promise<Scored<Item>[]> {
+  async matchClaim<Item extends MatchableItem>(tx: Tx, claim: MatchableClaim, candidates: Item[]): Promise<Scored<Item>[]> {
     const side = claimSide(claim);
     const scored = rank(candidates.map((row) => ({ row, verdict: scoreMatch(side, itemSide(row)) })));
     await this.matches.record(tx, scored.map(({ row, score }) => ({ claim_id: claim.id, found_item_id: row.id, score, notify: false })));
@@ -63,7 +63,7 @@ export class MatchingService {
    * claims (best first), those whose claimants are to be texted (the texting rule); the others are recorded only.
    */
   async matchItem<Claim extends MatchableClaim>(
-    tx: LostfoundTx,
+    tx: Tx,
     item: MatchableItem,
     candidates: Claim[],
     textable: (matched: Claim[]) => Promise<ReadonlySet<number>>,
