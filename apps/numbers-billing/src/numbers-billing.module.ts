@@ -36,7 +36,7 @@ import { TalkTimeAllowance } from './talk-time/allowance';
 import { TalkTimeConsumer } from './talk-time/talk-time.consumer';
 import { TALK_TIME_BILLING } from './talk-time/talk-time-billing.port';
 import { TalkTimeService } from './talk-time/talk-time.service';
-import { SimulatedProviderNatsController } from './telephony/simulated-provider.nats.controller';
+import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
 import { TELEPHONY_PROVIDER } from './telephony/telephony-provider.port';
 
@@ -110,7 +110,7 @@ export class NumbersBillingModule {
         TalkTimeConsumer,
         AccountsNatsController,
         NumbersNatsController,
-        SimulatedProviderNatsController,
+        SimulatedTelephonyNatsController,
         BillingNatsController,
       ],
     };
