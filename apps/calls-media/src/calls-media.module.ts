@@ -16,7 +16,7 @@ import { NumberEventsConsumer } from './number-ownership/number-events.consumer'
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
 import { CallsMediaPrisma } from './prisma/calls-media-prisma';
 import { objectStorageProvider } from './storage/object-storage.provider';
-import { SimulatedTelephonyProvider } from './telephony/simulated-telephony.adapter';
+import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
 import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
 
 export interface CallsMediaOptions {
@@ -61,7 +61,7 @@ export class CallsMediaModule {
         CallsRepository,
         CallsService,
         CallsNatsController,
-        SimulatedTelephonyProvider,
+        SimulatedTelephonyAdapter,
         SimulatedTelephonyNatsController,
       ],
     };

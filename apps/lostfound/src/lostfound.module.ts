@@ -10,6 +10,7 @@ import { ClaimsService } from './claims/claims.service';
 import { ReuniteService } from './claims/reunite.service';
 import { LOSTFOUND_CONFIG, loadLostfoundConfig } from './config/lostfound.config';
 import { FoundItemsNatsController } from './found-items/found-items.nats.controller';
+import { CLAIM_CANDIDATES } from './found-items/claim-candidates.port';
 import { FoundItemsRepository } from './found-items/found-items.repository';
 import { FoundItemsService } from './found-items/found-items.service';
 import { LocationsNatsController } from './locations/locations.nats.controller';
@@ -58,6 +59,8 @@ export class LostfoundModule {
         FoundItemsService,
         FoundItemsNatsController,
         ClaimsRepository,
+        // Found items match new items against claims through their port: claims import found items, not back.
+        { provide: CLAIM_CANDIDATES, useExisting: ClaimsRepository },
         ClaimsService,
         ReuniteService,
         ClaimsNatsController,

@@ -8,6 +8,7 @@ import { AccountsNatsController } from './accounts/accounts.nats.controller';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { AccountsService } from './accounts/accounts.service';
 import { AutoTopUpService } from './billing/auto-top-up.service';
+import { BillingAdapter } from './billing/billing.adapter';
 import { BillingCycleScheduler } from './billing/billing-cycle.scheduler';
 import { BillingCycleService } from './billing/billing-cycle.service';
 import { BillingNatsController } from './billing/billing.nats.controller';
@@ -17,6 +18,7 @@ import { loadNumbersBillingConfig, type NumbersBillingConfig } from './config/nu
 import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER, NUMBERS_SQL } from './config/tokens';
 import { SecretBox } from './crypto/secret-box';
 import { LedgerRepository } from './ledger/ledger.repository';
+import { NUMBER_CHARGING } from './numbers/number-charging.port';
 import { NumberLifecycle } from './numbers/number-lifecycle';
 import { NumberOrdersRepository } from './numbers/number-orders.repository';
 import { NumbersNatsController } from './numbers/numbers.nats.controller';
@@ -32,8 +34,9 @@ import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
 import { NumbersBillingPrisma } from './prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './talk-time/allowance';
 import { TalkTimeConsumer } from './talk-time/talk-time.consumer';
+import { TALK_TIME_BILLING } from './talk-time/talk-time-billing.port';
 import { TalkTimeService } from './talk-time/talk-time.service';
-import { SimulatedProviderNatsController } from './telephony/simulated-provider.nats.controller';
+import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
 import { TELEPHONY_PROVIDER } from './telephony/telephony-provider.port';
 
@@ -90,6 +93,10 @@ export class NumbersBillingModule {
         MonthlyCharges,
         OverdueSettlement,
         AutoTopUpService,
+        // Numbers and talk time reach billing through their ports: billing imports them, not the other way round.
+        BillingAdapter,
+        { provide: NUMBER_CHARGING, useExisting: BillingAdapter },
+        { provide: TALK_TIME_BILLING, useExisting: BillingAdapter },
         TalkTimeAllowance,
         TalkTimeService,
         AccountsService,
@@ -103,7 +110,7 @@ export class NumbersBillingModule {
         TalkTimeConsumer,
         AccountsNatsController,
         NumbersNatsController,
-        SimulatedProviderNatsController,
+        SimulatedTelephonyNatsController,
         BillingNatsController,
       ],
     };

@@ -14,7 +14,7 @@ export const MAX_SIMULATED_RECORDING_SECONDS = 3600;
  * real provider's webhook adapter would, through `CallReportsService.receive`. It knows nothing of accounts.
  */
 @Injectable()
-export class SimulatedTelephonyProvider {
+export class SimulatedTelephonyAdapter {
   constructor(
     private readonly reports: CallReportsService,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { LOSTFOUND_PAGE_SIZE, type ClaimStatus, type ValueClass } from '@switchboard/contracts';
 import { OTHER_CATEGORY } from '../categories/category-vocabulary';
+import type { ClaimCandidates } from '../found-items/claim-candidates.port';
 import type { TimelineRow } from '../found-items/found-items.repository';
-import { LostfoundPrisma, Prisma, type LostfoundTx } from '../prisma/lostfound-prisma';
+import { LostfoundPrisma, Prisma, type Tx } from '../prisma/lostfound-prisma';
 import { listFilters, type ListFilters } from '../search/list-filters';
 
 export interface ClaimRow {
@@ -64,11 +65,11 @@ const HAS_MATCH = Prisma.sql`EXISTS (
 export const MAX_CLAIM_CANDIDATES = 200;
 
 @Injectable()
-export class ClaimsRepository {
+export class ClaimsRepository implements ClaimCandidates {
   constructor(private readonly prisma: LostfoundPrisma) {}
 
   /** Inserts the claim with its primary photo and its `filed` entry. */
-  async insert(tx: LostfoundTx, claim: NewClaim): Promise<ClaimRow> {
+  async insert(tx: Tx, claim: NewClaim): Promise<ClaimRow> {
     const rows = await tx.$queryRaw<ClaimRow[]>`
       INSERT INTO claims (location_id, claimant_name, claimant_phone, claimant_email, category, category_class, value_class,
                           description, color, lost_area, area_key, lost_date, proof_note, image_url, status, source)
@@ -114,7 +115,7 @@ export class ClaimsRepository {
    * `other`), not lost more than a day after the item was found, sharing the class or a word.
    */
   candidatesFor(
-    tx: LostfoundTx,
+    tx: Tx,
     item: { location_id: number; category_class: string; found_date: string },
     anyWord: string | undefined,
   ): Promise<ClaimRow[]> {
@@ -138,13 +139,13 @@ export class ClaimsRepository {
       LIMIT ${MAX_CLAIM_CANDIDATES}`;
   }
 
-  async lock(tx: LostfoundTx, locationId: number, id: number): Promise<ClaimRow | null> {
+  async lock(tx: Tx, locationId: number, id: number): Promise<ClaimRow | null> {
     const rows = await tx.$queryRaw<ClaimRow[]>`
       SELECT ${COLUMNS} FROM claims WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`;
     return rows[0] ?? null;
   }
 
-  async markReunited(tx: LostfoundTx, id: number, note: string): Promise<void> {
+  async markReunited(tx: Tx, id: number, note: string): Promise<void> {
     await tx.claim.update({ where: { id }, data: { status: 'reunited' } });
     await tx.timelineEntry.create({ data: { claim_id: id, action: 'reunited', staff_name: 'API', note } });
   }

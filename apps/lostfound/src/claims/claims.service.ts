@@ -16,12 +16,14 @@ import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { accountOf, isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
 import { toPage } from '../found-items/found-item.view';
+import { FoundItemsRepository } from '../found-items/found-items.repository';
 import { LocationsService } from '../locations/locations.service';
 import { MAX_LISTED_MATCHES } from '../matching/match-rule';
 import { MatchesRepository, type ListedMatchRow } from '../matching/matches.repository';
 import { MatchingService } from '../matching/matching.service';
 import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
+import { anyWordTsQuery } from '../search/search-query';
 import { toClaimCreated, toClaimDetail, toClaimView } from './claim.view';
 import { ClaimsRepository } from './claims.repository';
 
@@ -31,6 +33,7 @@ export class ClaimsService {
     private readonly prisma: LostfoundPrisma,
     private readonly locations: LocationsService,
     private readonly claims: ClaimsRepository,
+    private readonly items: FoundItemsRepository,
     private readonly matches: MatchesRepository,
     private readonly matching: MatchingService,
     private readonly outbox: OutboxRelay,
@@ -73,7 +76,8 @@ export class ClaimsService {
         proof_note: text(command.proof_note),
         image_url: command.image_url ?? '',
       });
-      const matched = await this.matching.matchClaim(tx, claim);
+      const candidates = await this.items.candidatesFor(tx, claim, anyWordTsQuery(claim.description, claim.color, claim.lost_area));
+      const matched = await this.matching.matchClaim(tx, claim, candidates);
       await writeEvent(
         tx,
         ClaimFiledEvent,

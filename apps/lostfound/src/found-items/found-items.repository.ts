@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LOSTFOUND_PAGE_SIZE, type FoundItemStatus, type ValueClass } from '@switchboard/contracts';
 import { OTHER_CATEGORY } from '../categories/category-vocabulary';
-import { LostfoundPrisma, Prisma, type LostfoundTx } from '../prisma/lostfound-prisma';
+import { LostfoundPrisma, Prisma, type Tx } from '../prisma/lostfound-prisma';
 import { listFilters, type ListFilters } from '../search/list-filters';
 
 /** A found item as the views need it (dates already `YYYY-MM-DD`). */
@@ -62,7 +62,7 @@ export class FoundItemsRepository {
   constructor(private readonly prisma: LostfoundPrisma) {}
 
   /** Inserts the item with its primary photo and its `logged` custody entry. */
-  async insert(tx: LostfoundTx, item: NewFoundItem, logNote: string): Promise<FoundItemRow> {
+  async insert(tx: Tx, item: NewFoundItem, logNote: string): Promise<FoundItemRow> {
     const rows = await tx.$queryRaw<FoundItemRow[]>`
       INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_by, found_area,
                                area_key, found_date, storage_ref, image_url, status, source)
@@ -110,7 +110,7 @@ export class FoundItemsRepository {
    * or a word. Same class first, then best text rank, at most MAX_ITEM_CANDIDATES.
    */
   candidatesFor(
-    tx: LostfoundTx,
+    tx: Tx,
     claim: { location_id: number; category_class: string; lost_date: string | null },
     anyWord: string | undefined,
   ): Promise<FoundItemRow[]> {
@@ -135,13 +135,13 @@ export class FoundItemsRepository {
   }
 
   /** The item, locked until the transaction ends, when it is at the location. */
-  async lock(tx: LostfoundTx, locationId: number, id: number): Promise<FoundItemRow | null> {
+  async lock(tx: Tx, locationId: number, id: number): Promise<FoundItemRow | null> {
     const rows = await tx.$queryRaw<FoundItemRow[]>`
       SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`;
     return rows[0] ?? null;
   }
 
-  async markReturned(tx: LostfoundTx, id: number, note: string): Promise<void> {
+  async markReturned(tx: Tx, id: number, note: string): Promise<void> {
     await tx.foundItem.update({ where: { id }, data: { status: 'returned' } });
     await tx.timelineEntry.create({ data: { found_item_id: id, action: 'released', staff_name: 'API', note } });
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   FoundLoggedEvent,
   type FoundItemDetail,
@@ -18,8 +18,10 @@ import { LocationsService } from '../locations/locations.service';
 import { MatchingService } from '../matching/matching.service';
 import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
+import { anyWordTsQuery } from '../search/search-query';
 import { MatchNotifier } from '../sms/match-notifier';
 import { TextingLimits } from '../sms/texting-limits';
+import { CLAIM_CANDIDATES, type ClaimCandidates } from './claim-candidates.port';
 import { toFoundItemDetail, toFoundItemView, toPage } from './found-item.view';
 import { FoundItemsRepository } from './found-items.repository';
 
@@ -29,6 +31,7 @@ export class FoundItemsService {
     private readonly prisma: LostfoundPrisma,
     private readonly locations: LocationsService,
     private readonly items: FoundItemsRepository,
+    @Inject(CLAIM_CANDIDATES) private readonly claims: ClaimCandidates,
     private readonly matching: MatchingService,
     private readonly outbox: OutboxRelay,
     private readonly notifier: MatchNotifier,
@@ -68,7 +71,8 @@ export class FoundItemsService {
         },
         logNote(foundBy, storageRef),
       );
-      const matched = await this.matching.matchItem(tx, created, (claims) =>
+      const candidates = await this.claims.candidatesFor(tx, created, anyWordTsQuery(created.description, created.color, created.found_area));
+      const matched = await this.matching.matchItem(tx, created, candidates, (claims) =>
         command.text_claimants === false
           ? Promise.resolve(new Set<number>())
           : this.textingLimits.allow(tx, { accountId, location, claims }),

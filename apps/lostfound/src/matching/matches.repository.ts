@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ValueClass } from '@switchboard/contracts';
-import { LostfoundPrisma, type LostfoundTx } from '../prisma/lostfound-prisma';
+import { LostfoundPrisma, type Tx } from '../prisma/lostfound-prisma';
 import { MAX_LISTED_MATCHES } from './match-rule';
 
 export interface NewMatch {
@@ -39,7 +39,7 @@ export class MatchesRepository {
   constructor(private readonly prisma: LostfoundPrisma) {}
 
   /** Records matches; a pair already recorded is left as it is (so its text is never sent twice). */
-  async record(tx: LostfoundTx, matches: NewMatch[]): Promise<void> {
+  async record(tx: Tx, matches: NewMatch[]): Promise<void> {
     if (matches.length === 0) return;
     await tx.claimMatch.createMany({ data: matches, skipDuplicates: true });
   }

@@ -3,5 +3,5 @@ import { Prisma, PrismaClient } from '../generated/prisma/client';
 /** lostfound's Prisma client, injected by this class (see PrismaModule). */
 export { PrismaClient as LostfoundPrisma };
 /** The client inside an interactive transaction. */
-export type LostfoundTx = Prisma.TransactionClient;
+export type Tx = Prisma.TransactionClient;
 export { Prisma };

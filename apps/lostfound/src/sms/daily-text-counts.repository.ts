@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, type LostfoundTx } from '../prisma/lostfound-prisma';
+import { Prisma, type Tx } from '../prisma/lostfound-prisma';
 
 /** Whose texts a count holds: an account's (all its locations) or one claimant phone's (all accounts). */
 export type TextCountScope = 'account' | 'phone';
@@ -21,7 +21,7 @@ export class DailyTextCountsRepository {
    * Locks the day's counts of the keys until the transaction ends (a missing one is created at 0) and answers
    * them by `countKey`. Rows are taken in one order (scope, then subject) so two transactions never deadlock.
    */
-  async lock(tx: LostfoundTx, day: string, keys: readonly TextCountKey[]): Promise<Map<string, number>> {
+  async lock(tx: Tx, day: string, keys: readonly TextCountKey[]): Promise<Map<string, number>> {
     const sorted = [...keys].sort((a, b) => countKey(a).localeCompare(countKey(b)));
     const rows = sorted.map((key) => Prisma.sql`(${key.scope}, ${key.subject}, ${day}::date, 0)`);
     await tx.$executeRaw`
@@ -40,12 +40,12 @@ export class DailyTextCountsRepository {
    * Forgets the counts of days before yesterday: they limit nothing any more, and the phones in them are
    * claimants'. Yesterday's stay for a request that began before midnight and is still counting it.
    */
-  async forgetBefore(tx: LostfoundTx, day: string): Promise<void> {
+  async forgetBefore(tx: Tx, day: string): Promise<void> {
     await tx.$executeRaw`DELETE FROM daily_text_counts WHERE day < ${day}::date - 1`;
   }
 
   /** Raises the day's counts (rows locked by `lock` in this transaction). */
-  async add(tx: LostfoundTx, day: string, increments: readonly (TextCountKey & { texts: number })[]): Promise<void> {
+  async add(tx: Tx, day: string, increments: readonly (TextCountKey & { texts: number })[]): Promise<void> {
     const raised = increments.filter((increment) => increment.texts > 0);
     if (raised.length === 0) return;
     const values = raised.map((increment) => Prisma.sql`(${increment.scope}, ${increment.subject}, ${increment.texts}::int)`);

@@ -4,7 +4,7 @@ import { MESSAGING_LOGGER } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { todayUtc } from '../common/dates';
 import { LOSTFOUND_CONFIG, type LostfoundConfig } from '../config/lostfound.config';
-import type { LostfoundTx } from '../prisma/lostfound-prisma';
+import type { Tx } from '../prisma/lostfound-prisma';
 import { DailyTextCountsRepository, countKey, type TextCountKey } from './daily-text-counts.repository';
 
 /** A claim a new item matched, as far as texting it goes. */
@@ -40,7 +40,7 @@ export class TextingLimits {
   ) {}
 
   /** The ids of the claims to text; counts them against today's limits. */
-  async allow(tx: LostfoundTx, request: TextingRequest, day: string = todayUtc()): Promise<Set<number>> {
+  async allow(tx: Tx, request: TextingRequest, day: string = todayUtc()): Promise<Set<number>> {
     const countries = new Set(request.location.sms_countries);
     const reachable = request.claims.filter((claim) => countries.has(phoneCountry(claim.claimant_phone) ?? ''));
     const texted = new Set<number>();

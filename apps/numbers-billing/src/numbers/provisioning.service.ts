@@ -10,9 +10,6 @@ import {
 } from '@switchboard/contracts';
 import type { EventCause, RpcContext } from '@switchboard/messaging';
 import type { Logger } from 'pino';
-import { AutoTopUpService } from '../billing/auto-top-up.service';
-import { periodStart } from '../billing/billing-periods';
-import { monthReference } from '../billing/monthly-charges';
 import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
 import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
 import { LedgerRepository } from '../ledger/ledger.repository';
@@ -20,6 +17,7 @@ import { NUMBER_MONTHLY_PRICE_MILLICENTS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { NoNumbersAvailable, TELEPHONY_PROVIDER, type TelephonyProvider } from '../telephony/telephony-provider.port';
+import { NUMBER_CHARGING, type NumberCharging } from './number-charging.port';
 import { formatNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
 import { NumberOrdersRepository, isLeaseLive, leaseSecondsLeft, type OrderRecord, type ProvisioningStanding } from './number-orders.repository';
@@ -51,7 +49,7 @@ export class ProvisioningService {
     private readonly lifecycle: NumberLifecycle,
     private readonly outbox: NumbersOutbox,
     private readonly secrets: SecretBox,
-    private readonly autoTopUp: AutoTopUpService,
+    @Inject(NUMBER_CHARGING) private readonly charging: NumberCharging,
     private readonly webhookUrls: WebhookUrlPolicy,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
     @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
@@ -82,7 +80,7 @@ export class ProvisioningService {
     const created = await this.complete(order, phoneNumber, cause);
     this.outbox.kick();
     if (created.kind === 'replay') return this.replay(created.numberId);
-    await this.autoTopUp.afterCharge(accountId, cause).catch((err) => this.logger.error({ err, account_id: accountId }, 'auto-top-up check failed'));
+    await this.charging.afterCharge(accountId, cause).catch((err) => this.logger.error({ err, account_id: accountId }, 'auto-top-up check failed'));
     return { ...toNumberView(created.number), webhook_secret: created.secret };
   }
 
@@ -193,7 +191,7 @@ export class ProvisioningService {
         webhook_url: order.webhook_url,
         webhook_secret_key_id: sealed.keyId,
         webhook_secret_ciphertext: sealed.ciphertext,
-        next_charge_at: periodStart(createdAt, 1),
+        next_charge_at: this.charging.secondMonthStart(createdAt),
         created_at: createdAt,
       });
       // The hold becomes the charge. Step 1 guaranteed it against every other order; only talk time billed in
@@ -201,7 +199,7 @@ export class ProvisioningService {
       await this.ledger.post(tx, {
         accountId: order.account_id,
         kind: 'number_month',
-        reference: monthReference(id, 0),
+        reference: this.charging.firstMonthReference(id),
         amountMillicents: -NUMBER_MONTHLY_PRICE_MILLICENTS,
         description: `${formatNumberId(id)} (${phoneNumber}) month 1, from ${createdAt.toISOString()}`,
       });

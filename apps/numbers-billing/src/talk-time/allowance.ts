@@ -1,11 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
-import { allowancePeriod } from '../billing/billing-periods';
 import type { LockedAccount } from '../ledger/ledger.repository';
 import { TIER_TERMS } from '../money/money';
 import { NumberLifecycle } from '../numbers/number-lifecycle';
 import type { Tx } from '../prisma/numbers-billing-prisma';
+import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
 
 /** A month's usage as `addUsage` returned it. */
 export interface KnownUsage {
@@ -20,7 +20,10 @@ export interface KnownUsage {
  */
 @Injectable()
 export class TalkTimeAllowance {
-  constructor(private readonly lifecycle: NumberLifecycle) {}
+  constructor(
+    private readonly lifecycle: NumberLifecycle,
+    @Inject(TALK_TIME_BILLING) private readonly billing: TalkTimeBilling,
+  ) {}
 
   /** Adds the call's seconds to the month's usage and returns the new total. */
   async addUsage(tx: Tx, accountId: string, period: string, seconds: number): Promise<bigint> {
@@ -43,7 +46,7 @@ export class TalkTimeAllowance {
    * caller read or wrote in this transaction (under the same lock, so still current): it saves reading it again.
    */
   async reconcile(tx: Tx, account: LockedAccount, now: Date, cause: EventCause, known?: KnownUsage): Promise<'exhausted' | 'renewed' | 'unchanged'> {
-    const period = allowancePeriod(now);
+    const period = this.billing.allowancePeriod(now);
     const minutes = TIER_TERMS[account.tier as Tier].monthlyMinutes;
     const used = known?.period === period ? known.seconds : await this.usage(tx, account.id, period);
     const exhausted = minutes !== null && used >= BigInt(minutes * 60);

@@ -2,14 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CallCompletedData, EventEnvelope, Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
 import type { Logger } from 'pino';
-import { AutoTopUpService, belowTopUpThreshold } from '../billing/auto-top-up.service';
-import { allowancePeriod } from '../billing/billing-periods';
 import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { talkTimeCharge, TIER_TERMS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './allowance';
+import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
 
 export type TalkTimeOutcome = 'billed' | 'duplicate' | 'unknown_account' | 'nothing_to_bill';
 
@@ -29,7 +28,7 @@ export class TalkTimeService {
     private readonly ledger: LedgerRepository,
     private readonly allowance: TalkTimeAllowance,
     private readonly outbox: NumbersOutbox,
-    private readonly autoTopUp: AutoTopUpService,
+    @Inject(TALK_TIME_BILLING) private readonly billing: TalkTimeBilling,
     @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -52,7 +51,7 @@ export class TalkTimeService {
       });
       if (after === null) return { outcome: 'duplicate' };
       account.balance_millicents = after;
-      const period = allowancePeriod(new Date(call.started_at));
+      const period = this.billing.allowancePeriod(new Date(call.started_at));
       const seconds = await this.allowance.addUsage(tx, account.id, period, call.duration_sec);
       // Usage is judged for the current month; a call reported late adds to its own month's usage only. The total
       // just written is the current month's when the call started this month (nearly always): not read again.
@@ -67,8 +66,8 @@ export class TalkTimeService {
       // threshold (or no auto-top-up is set), this charge is no drop and there is nothing to check again. A later
       // charge that does drop it sees so in its own transaction, as do concurrent ones (each reads the balance
       // after the ones before it).
-      if (belowTopUpThreshold(billed.account)) {
-        await this.autoTopUp.afterCharge(call.account_id, cause).catch((err) => this.logger.error({ err, account_id: call.account_id }, 'auto-top-up check failed'));
+      if (this.billing.belowTopUpThreshold(billed.account)) {
+        await this.billing.afterCharge(call.account_id, cause).catch((err) => this.logger.error({ err, account_id: call.account_id }, 'auto-top-up check failed'));
       }
     }
     return billed.outcome;

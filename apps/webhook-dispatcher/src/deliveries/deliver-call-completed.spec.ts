@@ -12,7 +12,7 @@ import { loadWebhookDispatcherConfig } from '../config/webhook-dispatcher.config
 import { WebhookEgress } from '../egress/webhook-egress';
 import type { WebhookResponse } from '../webhook-sender/webhook-sender.port';
 import { DeliverCallCompleted } from './deliver-call-completed';
-import { IN_PROGRESS, INTERRUPTED } from './delivery-store';
+import { IN_PROGRESS, INTERRUPTED } from './delivery-store.port';
 import { HostLimiter } from './host-limiter';
 
 const SECRET = 'whsec_unit_3f9a1c0de6b24e7a9c51';

@@ -10,7 +10,7 @@ import { WEBHOOK_SENDER, type WebhookResponse, type WebhookSender } from '../web
 import { WEBHOOK_TARGETS, type WebhookTargets } from '../webhook-target/webhook-targets.port';
 import { backoffDelayMs } from './backoff';
 import { DeliveriesRepository } from './deliveries.repository';
-import type { DeliveryStore, NewDelivery } from './delivery-store';
+import type { DeliveryStore, NewDelivery } from './delivery-store.port';
 import { HostLimiter } from './host-limiter';
 import { callCompletedWebhookBody, encodeBody } from './webhook-body';
 

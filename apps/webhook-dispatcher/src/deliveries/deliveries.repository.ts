@@ -10,7 +10,7 @@ import {
   type DeliveryStore,
   type DeliveryUpdate,
   type NewDelivery,
-} from './delivery-store';
+} from './delivery-store.port';
 
 /**
  * Deliveries and attempts in webhook-dispatcher's own database. Each write of the delivery path is one SQL

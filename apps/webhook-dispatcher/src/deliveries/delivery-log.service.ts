@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DEFAULT_DELIVERY_LOG_LIMIT, type ListWebhookDeliveriesQuery, type WebhookDeliveryList } from '@switchboard/contracts';
 import { DeliveriesRepository } from './deliveries.repository';
-import type { DeliveryStore } from './delivery-store';
+import type { DeliveryStore } from './delivery-store.port';
 
 /** The operator's view of the attempt log: `GET /admin/webhook-deliveries?number_id=num_N`. */
 @Injectable()

@@ -9,7 +9,7 @@ import {
   type DeliveryStore,
   type DeliveryUpdate,
   type NewDelivery,
-} from '../../src/deliveries/delivery-store';
+} from '../../src/deliveries/delivery-store.port';
 
 interface StoredAttempt extends AttemptRecord {
   id: bigint;

@@ -1,5 +1,5 @@
 import { MPEGDecoder } from 'mpg123-decoder';
-import { FRAMES_PER_BEEP, MP3_SAMPLES_PER_FRAME, beepRecordingMp3 } from './beep-recording';
+import { FRAMES_PER_BEEP, MP3_SAMPLES_PER_FRAME, beepRecordingMp3 } from '../src/telephony/mp3/beep-recording';
 
 /** Level in dBFS of a run of samples: the peak, and the root mean square. */
 function levels(samples: Float32Array): { peakDb: number; rmsDb: number } {

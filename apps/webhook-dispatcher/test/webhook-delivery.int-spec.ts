@@ -4,16 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { verify } from '@switchboard/signing';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
-import { startReceiver, type CallCompletedEvent } from '../../../../libs/signing/examples/receiver';
-import { callCompletedEvent } from '../../test/factories/call-completed.factory';
-import { createDispatcherHarness, type DispatcherHarness } from '../../test/support/dispatcher-harness';
-import { answers, startHttpsReceiver, type TestReceiver } from '../../test/support/https-receiver';
-import { selfSignedCertificate, type TestCertificate } from '../../test/support/tls';
+import { startReceiver, type CallCompletedEvent } from '../../../libs/signing/examples/receiver';
+import { callCompletedEvent } from './factories/call-completed.factory';
+import { createDispatcherHarness, type DispatcherHarness } from './support/dispatcher-harness';
+import { answers, startHttpsReceiver, type TestReceiver } from './support/https-receiver';
+import { selfSignedCertificate, type TestCertificate } from './support/tls';
 
 jest.setTimeout(60_000);
 
 const SECRET = 'whsec_int_8c1f0b9e2d7a4c36b5e1';
-const repoRoot = join(__dirname, '..', '..', '..', '..');
+const repoRoot = join(__dirname, '..', '..', '..');
 
 let database: TestDatabase;
 let certificate: TestCertificate;

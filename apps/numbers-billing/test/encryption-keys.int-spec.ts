@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadEncryptionKeys } from './encryption-keys';
+import { loadEncryptionKeys } from '../src/crypto/encryption-keys';
 
 describe('loadEncryptionKeys', () => {
   const dirs: string[] = [];

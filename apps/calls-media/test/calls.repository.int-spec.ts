@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient, createSqlPool, type PrismaClientHandle, type SqlPool } from '@switchboard/persistence';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
-import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
-import { CallsRepository, type CallFilter } from './calls.repository';
+import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';
+import { CallsRepository, type CallFilter } from '../src/calls/calls.repository';
 
 jest.setTimeout(60_000);
 
-const MIGRATIONS_DIR = join(__dirname, '..', '..', 'prisma', 'migrations');
+const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
 const ACCOUNT = 'acct_list';
 const OTHER_ACCOUNT = 'acct_other';
 /** What every seeded call has in common, and call e's recording: stored through Prisma, read back through the SQL. */

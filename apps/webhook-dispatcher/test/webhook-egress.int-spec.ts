@@ -2,10 +2,10 @@ import { Writable } from 'node:stream';
 import type { Resolver } from '@switchboard/egress';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import pino from 'pino';
-import { callCompletedEvent } from '../../test/factories/call-completed.factory';
-import { createDispatcherHarness, type DispatcherHarness } from '../../test/support/dispatcher-harness';
-import { answers, startHttpsReceiver, type TestReceiver } from '../../test/support/https-receiver';
-import { selfSignedCertificate, type TestCertificate } from '../../test/support/tls';
+import { callCompletedEvent } from './factories/call-completed.factory';
+import { createDispatcherHarness, type DispatcherHarness } from './support/dispatcher-harness';
+import { answers, startHttpsReceiver, type TestReceiver } from './support/https-receiver';
+import { selfSignedCertificate, type TestCertificate } from './support/tls';
 
 jest.setTimeout(60_000);
 

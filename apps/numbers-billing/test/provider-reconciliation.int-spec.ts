@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { NumbersRpc, ServiceError, areaCodeOf } from '@switchboard/contracts';
-import { createAccount } from '../../test/factories/account.factory';
-import { numberCreate } from '../../test/factories/number.factory';
-import { startNumbersBilling, type NumbersBillingHarness } from '../../test/support/numbers-billing-harness';
-import { NumberOrdersRepository, ORDER_LEASE_MS } from '../numbers/number-orders.repository';
-import { fingerprintOf } from '../numbers/provisioning.service';
-import { SimulatedTelephonyAdapter } from '../telephony/simulated-telephony.adapter';
-import { ProviderReconciliation } from './provider-reconciliation';
+import { createAccount } from './factories/account.factory';
+import { numberCreate } from './factories/number.factory';
+import { startNumbersBilling, type NumbersBillingHarness } from './support/numbers-billing-harness';
+import { NumberOrdersRepository, ORDER_LEASE_MS } from '../src/numbers/number-orders.repository';
+import { fingerprintOf } from '../src/numbers/provisioning.service';
+import { SimulatedTelephonyAdapter } from '../src/telephony/simulated-telephony.adapter';
+import { ProviderReconciliation } from '../src/provisioning/provider-reconciliation';
 
 jest.setTimeout(60_000);
 

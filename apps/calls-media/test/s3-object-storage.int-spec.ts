@@ -2,12 +2,12 @@ import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CallsRpc, NumberProvisionedEvent, SimulatedProviderRpc } from '@switchboard/contracts';
-import { CallsMediaWorld } from '../../test/calls-media.harness';
-import { aNumberStateChanged } from '../../test/factories/number-state.factory';
-import { aSimulatedCall } from '../../test/factories/provider-call.factory';
-import { beepRecordingMp3 } from '../telephony/mp3/beep-recording';
-import { ObjectNotFoundError } from './object-storage';
-import { S3ObjectStorage } from './s3-object-storage.adapter';
+import { CallsMediaWorld } from './calls-media.harness';
+import { aNumberStateChanged } from './factories/number-state.factory';
+import { aSimulatedCall } from './factories/provider-call.factory';
+import { beepRecordingMp3 } from '../src/telephony/mp3/beep-recording';
+import { ObjectNotFoundError } from '../src/storage/object-storage';
+import { S3ObjectStorage } from '../src/storage/s3-object-storage.adapter';
 
 jest.setTimeout(60_000);
 

@@ -11,7 +11,7 @@ import { SimulatedTelephonyAdapter } from './simulated-telephony.adapter';
 
 /** Operator controls of the simulated provider (`PUT /admin/provider/stock/{area_code}`, `PUT /admin/provider/faults`). */
 @Injectable()
-export class SimulatedProviderNatsController {
+export class SimulatedTelephonyNatsController {
   constructor(private readonly simulated: SimulatedTelephonyAdapter) {}
 
   @RpcHandler(ProviderRpc.setStock)

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
-import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
-import { DeliveriesRepository } from './deliveries.repository';
-import { INTERRUPTED, IN_PROGRESS, type AttemptClaim, type NewDelivery } from './delivery-store';
+import { WebhookDispatcherPrisma } from '../src/prisma/webhook-dispatcher-prisma';
+import { DeliveriesRepository } from '../src/deliveries/deliveries.repository';
+import { INTERRUPTED, IN_PROGRESS, type AttemptClaim, type NewDelivery } from '../src/deliveries/delivery-store.port';
 
 jest.setTimeout(60_000);
 

@@ -1,16 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestDatabase, TS_REGISTER, type TestDatabase } from '@switchboard/testing';
-import { callCompletedEvent } from '../../test/factories/call-completed.factory';
-import { createDispatcherHarness, type DispatcherHarness } from '../../test/support/dispatcher-harness';
-import { answers, startHttpsReceiver, type TestReceiver } from '../../test/support/https-receiver';
-import { selfSignedCertificate, type TestCertificate } from '../../test/support/tls';
-import { INTERRUPTED } from './delivery-store';
+import { callCompletedEvent } from './factories/call-completed.factory';
+import { createDispatcherHarness, type DispatcherHarness } from './support/dispatcher-harness';
+import { answers, startHttpsReceiver, type TestReceiver } from './support/https-receiver';
+import { selfSignedCertificate, type TestCertificate } from './support/tls';
+import { INTERRUPTED } from '../src/deliveries/delivery-store.port';
 
 jest.setTimeout(90_000);
 
 const SECRET = 'whsec_crash_2e6b90f1c3a84d57b9e0';
-const support = join(__dirname, '..', '..', 'test', 'support');
+const support = join(__dirname, 'support');
 
 let database: TestDatabase;
 let certificate: TestCertificate;

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FilesystemObjectStorage } from './filesystem-object-storage.adapter';
-import { ObjectNotFoundError } from './object-storage';
+import { FilesystemObjectStorage } from '../src/storage/filesystem-object-storage.adapter';
+import { ObjectNotFoundError } from '../src/storage/object-storage';
 
 let root: string;
 
