@@ -1,0 +1,4 @@
+export * from './env';
+export * from './readiness';
+export * from './health-server';
+export * from './service-runner';
