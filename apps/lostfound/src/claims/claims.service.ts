@@ -11,7 +11,7 @@ import {
   type GetClaimQuery,
   type ListClaimsQuery,
 } from '@switchboard/contracts';
-import { OutboxRelay, requireAccount, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
@@ -20,7 +20,6 @@ import { LocationsService } from '../locations/locations.service';
 import { MAX_LISTED_MATCHES } from '../matching/match-rule';
 import { MatchesRepository, type ListedMatchRow } from '../matching/matches.repository';
 import { MatchingService } from '../matching/matching.service';
-import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 import { toClaimCreated, toClaimDetail, toClaimView } from './claim.view';
 import { ClaimsRepository } from './claims.repository';
@@ -74,7 +73,7 @@ export class ClaimsService {
         image_url: command.image_url ?? '',
       });
       const matched = await this.matching.matchClaim(tx, claim);
-      await writeEvent(
+      await writeOutboxEvent(
         tx,
         ClaimFiledEvent,
         {

@@ -9,14 +9,13 @@ import {
   type ListFoundItemsQuery,
   type LogFoundItemCommand,
 } from '@switchboard/contracts';
-import { OutboxRelay, requireAccount, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { todayUtc } from '../common/dates';
 import { isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
 import { LocationsService } from '../locations/locations.service';
 import { MatchingService } from '../matching/matching.service';
-import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 import { MatchNotifier } from '../sms/match-notifier';
 import { TextingLimits } from '../sms/texting-limits';
@@ -73,7 +72,7 @@ export class FoundItemsService {
           ? Promise.resolve(new Set<number>())
           : this.textingLimits.allow(tx, { accountId, location, claims }),
       );
-      await writeEvent(
+      await writeOutboxEvent(
         tx,
         FoundLoggedEvent,
         {
