@@ -2,3 +2,4 @@ export * from './env';
 export * from './readiness';
 export * from './health-server';
 export * from './service-runner';
+export * from './polling-worker';
