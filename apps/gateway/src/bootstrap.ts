@@ -5,6 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NatsLink, messagingConfigFromEnv } from '@switchboard/messaging';
 import { PinoNestLogger, createLogger } from '@switchboard/observability';
 import { createPrismaClient, createSqlPool } from '@switchboard/persistence';
+import { Readiness, type SelfServingProcess } from '@switchboard/service-runtime';
 import { loadGatewayConfig } from './config/gateway.config';
 import type { GatewayShared } from './gateway-core.module';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
@@ -28,7 +29,8 @@ const AUTH_SQL_CONNECTIONS = 4;
 /** How long start-up waits for the first NATS connect attempt (a refused one fails at once; see NatsLink.settled). */
 const NATS_FIRST_ATTEMPT_WAIT_MS = 2_000;
 
-export interface GatewayRuntime {
+/** The gateway as `runService` runs it: `drain` turns /readyz to 503, `close` closes both servers, NATS and the database. */
+export interface GatewayRuntime extends SelfServingProcess {
   publicApp: NestFastifyApplication;
   adminApp: NestFastifyApplication;
   shared: GatewayShared;
@@ -53,7 +55,8 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     asynchronousCommit: true,
     onIdleError: (error) => logger.warn({ err: error }, 'authentication database connection failed while idle; it will be replaced'),
   });
-  const shared: GatewayShared = { config, messaging, logger, prisma: database.client, authSql, nats };
+  const readiness = new Readiness();
+  const shared: GatewayShared = { config, messaging, logger, prisma: database.client, authSql, nats, readiness };
   if (config.adminTokenFile) logger.warn({ file: config.adminTokenFile }, 'ADMIN_TOKEN not set: using the development token kept in this file');
 
   const nestLogger = new PinoNestLogger(logger);
@@ -91,6 +94,9 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
       const adminUrl = (await adminApp.getUrl()).replace('[::1]', '127.0.0.1');
       logger.info({ public: publicUrl, admin: adminUrl }, 'gateway listening');
       return { publicUrl, adminUrl };
+    },
+    drain() {
+      readiness.drain();
     },
     async close() {
       if (closed) return;

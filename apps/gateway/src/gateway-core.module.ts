@@ -1,6 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, type MessagingConfig, type NatsLink } from '@switchboard/messaging';
 import type { SqlPool } from '@switchboard/persistence';
+import { Readiness } from '@switchboard/service-runtime';
 import type { Logger } from 'pino';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -18,6 +19,8 @@ export interface GatewayShared {
   authSql: SqlPool;
   /** NATS, connected in the background: the gateway listens (and answers 503) before NATS answers. */
   nats: NatsLink;
+  /** Drained by `runService` on SIGTERM: /readyz answers 503 while the servers close. */
+  readiness: Readiness;
 }
 
 @Global()
@@ -34,10 +37,11 @@ export class GatewayCoreModule {
         { provide: GATEWAY_LOGGER, useValue: shared.logger },
         { provide: GatewayPrisma, useValue: shared.prisma },
         { provide: AUTH_SQL, useValue: shared.authSql },
+        { provide: Readiness, useValue: shared.readiness },
         ApiKeysRepository,
         ApiKeysService,
       ],
-      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GatewayPrisma, AUTH_SQL, ApiKeysService, MessagingModule],
+      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GatewayPrisma, AUTH_SQL, Readiness, ApiKeysService, MessagingModule],
     };
   }
 }

@@ -1,5 +1,5 @@
 import './tracing';
-import { runService } from '@switchboard/messaging';
+import { runService } from '@switchboard/service-runtime';
 import { createLogger } from '@switchboard/observability';
 import { createWebhookDispatcherApp } from './bootstrap';
 

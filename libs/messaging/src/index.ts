@@ -12,7 +12,5 @@ export * from './validation';
 export * from './nats-connection';
 export * from './nats-link';
 export * from './outage-log';
-export * from './service-runner';
-export * from './health-server';
 export * from './bus-permissions';
 export * from './sealed-secret';

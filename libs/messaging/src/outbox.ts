@@ -55,6 +55,19 @@ export function outboxRecord<T extends object>(event: EventDescriptor<T>, data: 
   return { id, type: event.type, payload: JSON.parse(JSON.stringify(envelope)) as JsonObject, headers: traceRecord() };
 }
 
+/** The part of a Prisma transaction client an event is written with; every app's schema has `OutboxEvent`. */
+export interface OutboxTransaction {
+  outboxEvent: { create(args: { data: OutboxRow }): PromiseLike<unknown> };
+}
+
+/**
+ * Writes an event to the outbox inside the caller's transaction, beside the change it reports; the relay publishes
+ * it after commit (at once after `OutboxRelay.kick()`, else at its next poll).
+ */
+export async function writeOutboxEvent<T extends object>(tx: OutboxTransaction, event: EventDescriptor<T>, data: T, cause: EventCause): Promise<void> {
+  await tx.outboxEvent.create({ data: outboxRecord(event, data, cause) });
+}
+
 /** The part of a generated Prisma client the relay needs; every app's client has it. */
 export interface RawSqlClient {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;

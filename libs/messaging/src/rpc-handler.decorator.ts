@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { RpcDescriptor } from '@switchboard/contracts';
+import { ServiceError, type RpcDescriptor } from '@switchboard/contracts';
 
 export const RPC_HANDLER = Symbol('RPC_HANDLER');
 
@@ -8,6 +8,15 @@ export interface RpcContext {
   /** The authenticated account, for account-scoped requests. */
   accountId: string | undefined;
   requestId: string | undefined;
+}
+
+/**
+ * The account an account-scoped request acts for: set by the gateway after it authenticated the key, never taken
+ * from a body. A request without one is refused as `unauthorized`.
+ */
+export function requireAccount(ctx: RpcContext): string {
+  if (!ctx.accountId) throw new ServiceError('unauthorized', 'This request needs an authenticated account.');
+  return ctx.accountId;
 }
 
 /**

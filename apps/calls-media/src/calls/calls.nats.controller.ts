@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   CallsRpc,
-  ServiceError,
   type CallIdParam,
   type CallList,
   type CallView,
@@ -12,7 +11,7 @@ import {
   type RecordingInfo,
   type TranscriptView,
 } from '@switchboard/contracts';
-import { RpcHandler, type RpcContext } from '@switchboard/messaging';
+import { RpcHandler, requireAccount, type RpcContext } from '@switchboard/messaging';
 import { CallsService } from './calls.service';
 
 /** The public calls routes, forwarded by the gateway with the caller's account in `ctx`. */
@@ -22,31 +21,26 @@ export class CallsNatsController {
 
   @RpcHandler(CallsRpc.list)
   list(request: ListCallsQuery, ctx: RpcContext): Promise<CallList> {
-    return this.calls.list(account(ctx), request);
+    return this.calls.list(requireAccount(ctx), request);
   }
 
   @RpcHandler(CallsRpc.get)
   get(request: CallIdParam, ctx: RpcContext): Promise<CallView> {
-    return this.calls.get(account(ctx), request.call_id);
+    return this.calls.get(requireAccount(ctx), request.call_id);
   }
 
   @RpcHandler(CallsRpc.transcript)
   transcript(request: CallIdParam, ctx: RpcContext): Promise<TranscriptView> {
-    return this.calls.transcript(account(ctx), request.call_id);
+    return this.calls.transcript(requireAccount(ctx), request.call_id);
   }
 
   @RpcHandler(CallsRpc.recording)
   recording(request: GetRecordingQuery, ctx: RpcContext): Promise<RecordingInfo> {
-    return this.calls.recording(account(ctx), request.call_id);
+    return this.calls.recording(requireAccount(ctx), request.call_id);
   }
 
   @RpcHandler(CallsRpc.readRecording)
   readRecording(request: ReadRecordingQuery, ctx: RpcContext): Promise<RecordingChunk> {
-    return this.calls.readRecording(account(ctx), request.call_id, request.offset, request.length);
+    return this.calls.readRecording(requireAccount(ctx), request.call_id, request.offset, request.length);
   }
-}
-
-function account(ctx: RpcContext): string {
-  if (!ctx.accountId) throw new ServiceError('unauthorized', 'This request needs an authenticated account.');
-  return ctx.accountId;
 }

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { ConfigError, envNonNegativeInt, envPositiveInt } from '@switchboard/service-runtime';
 
 /** Where recordings are kept: a directory (the default) or an S3-compatible bucket. */
 export type RecordingStorageConfig =
@@ -18,18 +19,14 @@ export interface CallsMediaConfig {
 
 export const CALLS_MEDIA_CONFIG = Symbol('CALLS_MEDIA_CONFIG');
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 
 export function loadCallsMediaConfig(env: NodeJS.ProcessEnv = process.env): CallsMediaConfig {
   return {
     storage: storageConfig(env),
-    attributionGraceMs: positiveInt(env, 'CALL_ATTRIBUTION_GRACE_MS', 60_000),
-    attributionSweepMs: positiveInt(env, 'CALL_ATTRIBUTION_SWEEP_MS', 5_000),
-    simulatedSettleMs: nonNegativeInt(env, 'SIMULATED_CALL_SETTLE_MS', 2_000),
+    attributionGraceMs: envPositiveInt(env, 'CALL_ATTRIBUTION_GRACE_MS', 60_000),
+    attributionSweepMs: envPositiveInt(env, 'CALL_ATTRIBUTION_SWEEP_MS', 5_000),
+    simulatedSettleMs: envNonNegativeInt(env, 'SIMULATED_CALL_SETTLE_MS', 2_000),
   };
 }
 
@@ -63,18 +60,4 @@ function storageConfig(env: NodeJS.ProcessEnv): RecordingStorageConfig {
     accessKeyId: env.S3_ACCESS_KEY_ID!.trim(),
     secretAccessKey: env.S3_SECRET_ACCESS_KEY!.trim(),
   };
-}
-
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const value = nonNegativeInt(env, name, fallback);
-  if (value === 0) throw new ConfigError(`${name} must be a positive integer`);
-  return value;
-}
-
-function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer (got "${raw}")`);
-  return value;
 }

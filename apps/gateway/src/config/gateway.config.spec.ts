@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadGatewayConfig } from './gateway.config';
+import { ConfigError } from '@switchboard/service-runtime';
+import { loadGatewayConfig } from './gateway.config';
 
 const base = { ADMIN_TOKEN: 'a-long-enough-admin-token' };
 

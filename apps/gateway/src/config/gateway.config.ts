@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { ConfigError, envPort, envPositiveInt } from '@switchboard/service-runtime';
 import { allowlistProblems } from '../auth/ip-allowlist';
 
 /** Every variable the gateway reads, validated once at start (a bad value stops it with a clear message). */
@@ -39,8 +40,6 @@ export interface HttpLimits {
   maxConnectionsPerClient: number;
 }
 
-export class ConfigError extends Error {}
-
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const production = env.NODE_ENV === 'production';
   const dataDir = env.DATA_DIR || '.data';
@@ -59,20 +58,20 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
   return {
     production,
-    port: port(env, 'PORT', 3000),
+    port: envPort(env, 'PORT', 3000),
     host: env.HOST || '0.0.0.0',
-    adminPort: port(env, 'ADMIN_PORT', 3001),
+    adminPort: envPort(env, 'ADMIN_PORT', 3001),
     adminHost: env.ADMIN_HOST || '127.0.0.1',
     adminToken,
     previousAdminToken,
     adminTokenFile,
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     tls: tlsCert && tlsKey ? { cert: readFileSync(tlsCert, 'utf8'), key: readFileSync(tlsKey, 'utf8') } : undefined,
-    bodyLimitBytes: positiveInt(env, 'BODY_LIMIT_BYTES', 64 * 1024),
+    bodyLimitBytes: envPositiveInt(env, 'BODY_LIMIT_BYTES', 64 * 1024),
     http: httpLimits(env),
     rateLimit: {
-      limit: positiveInt(env, 'RATE_LIMIT_REQUESTS', 60),
-      windowSeconds: positiveInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
+      limit: envPositiveInt(env, 'RATE_LIMIT_REQUESTS', 60),
+      windowSeconds: envPositiveInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
     },
     dataDir,
   };
@@ -103,32 +102,16 @@ function estimatedBits(token: string): number {
 
 function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
   const limits: HttpLimits = {
-    headersTimeoutMs: positiveInt(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
-    requestTimeoutMs: positiveInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000),
-    keepAliveTimeoutMs: positiveInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000),
-    maxConnections: positiveInt(env, 'HTTP_MAX_CONNECTIONS', 10_000),
-    maxConnectionsPerClient: positiveInt(env, 'HTTP_MAX_CONNECTIONS_PER_CLIENT', 100),
+    headersTimeoutMs: envPositiveInt(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
+    requestTimeoutMs: envPositiveInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000),
+    keepAliveTimeoutMs: envPositiveInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    maxConnections: envPositiveInt(env, 'HTTP_MAX_CONNECTIONS', 10_000),
+    maxConnectionsPerClient: envPositiveInt(env, 'HTTP_MAX_CONNECTIONS_PER_CLIENT', 100),
   };
   // Node refuses to start a server whose headers time-out is longer than its request time-out.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
   if (limits.maxConnectionsPerClient > limits.maxConnections) throw new ConfigError('HTTP_MAX_CONNECTIONS_PER_CLIENT must not be larger than HTTP_MAX_CONNECTIONS');
   return limits;
-}
-
-function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(`${name} must be a port number (0-65535)`);
-  return value;
-}
-
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer`);
-  return value;
 }
 
 /** The widest range TRUSTED_PROXIES may name: a cluster's per-node pod range fits, a whole private block does not. */

@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DEFAULT_RETRY_AFTER_SECONDS, SERVICES, errorEnvelope, healthRpc } from '@switchboard/contracts';
 import { NATS_LINK, RpcClient, type NatsLink } from '@switchboard/messaging';
+import { Readiness } from '@switchboard/service-runtime';
 import type { FastifyReply } from 'fastify';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
 
@@ -15,6 +16,7 @@ export class HealthController {
     private readonly rpc: RpcClient,
     private readonly prisma: GatewayPrisma,
     @Inject(NATS_LINK) private readonly nats: NatsLink,
+    private readonly readiness: Readiness,
   ) {}
 
   @Get('healthz')
@@ -26,7 +28,8 @@ export class HealthController {
   /**
    * 200 only when NATS is connected, the gateway's database answers and every service answers with its own
    * database up; otherwise 503 with `Retry-After` and each check: `nats` is the client's real state (`connecting`,
-   * `reconnecting`, `closed`), a service is `down` (not answering), `database down`, or `unknown` without NATS.
+   * `reconnecting`, `closed`), a service is `down` (not answering), `database down`, or `unknown` without NATS;
+   * `shutdown: in progress` once SIGTERM has drained the gateway (`runService`), so traffic moves before it stops.
    */
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
@@ -51,6 +54,7 @@ export class HealthController {
       ),
     );
     await Promise.all(probes);
+    if (this.readiness.draining) checks.shutdown = 'in progress';
     if (Object.values(checks).every((v) => v === 'ok')) return { status: 'ok', checks };
     const notReady = Object.keys(checks)
       .filter((name) => checks[name] !== 'ok')

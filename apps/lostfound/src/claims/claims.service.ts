@@ -11,9 +11,9 @@ import {
   type GetClaimQuery,
   type ListClaimsQuery,
 } from '@switchboard/contracts';
-import { OutboxRelay, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
-import { accountOf, isStoredId, notFound } from '../common/scope';
+import { isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
 import { toPage } from '../found-items/found-item.view';
 import { FoundItemsRepository } from '../found-items/found-items.repository';
@@ -21,7 +21,6 @@ import { LocationsService } from '../locations/locations.service';
 import { MAX_LISTED_MATCHES } from '../matching/match-rule';
 import { MatchesRepository, type ListedMatchRow } from '../matching/matches.repository';
 import { MatchingService } from '../matching/matching.service';
-import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 import { anyWordTsQuery } from '../search/search-query';
 import { toClaimCreated, toClaimDetail, toClaimView } from './claim.view';
@@ -46,7 +45,7 @@ export class ClaimsService {
    * its low-value candidates; a high-value one only says whether there is a match.
    */
   async file(command: FileClaimCommand, ctx: RpcContext): Promise<ClaimCreated> {
-    const accountId = accountOf(ctx);
+    const accountId = requireAccount(ctx);
     const location = await this.locations.require(accountId, command.location_id);
     const { category, categoryClass, valueClass } = categorise(command.category, command.description);
     if (valueClass === 'urgent') {
@@ -78,7 +77,7 @@ export class ClaimsService {
       });
       const candidates = await this.items.candidatesFor(tx, claim, anyWordTsQuery(claim.description, claim.color, claim.lost_area));
       const matched = await this.matching.matchClaim(tx, claim, candidates);
-      await writeEvent(
+      await writeOutboxEvent(
         tx,
         ClaimFiledEvent,
         {
@@ -110,7 +109,7 @@ export class ClaimsService {
   }
 
   async list(query: ListClaimsQuery, ctx: RpcContext): Promise<ClaimPage> {
-    const location = await this.locations.require(accountOf(ctx), query.location_id);
+    const location = await this.locations.require(requireAccount(ctx), query.location_id);
     const page = query.page ?? 1;
     const { rows, total } = await this.claims.list(location.id, query, page);
     return toPage(
@@ -121,7 +120,7 @@ export class ClaimsService {
   }
 
   async get(query: GetClaimQuery, ctx: RpcContext): Promise<ClaimDetail> {
-    const location = await this.locations.require(accountOf(ctx), query.location_id);
+    const location = await this.locations.require(requireAccount(ctx), query.location_id);
     const claim = isStoredId(query.id) ? await this.claims.findDetail(location.id, query.id) : null;
     if (!claim) throw notFound('claim');
     const listed = claim.value_class === 'low' ? await this.matches.listedFor(claim.id) : [];

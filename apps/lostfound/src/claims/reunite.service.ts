@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ReunitedEvent, ServiceError, type ReuniteCommand, type Reunited } from '@switchboard/contracts';
-import { OutboxRelay, type RpcContext } from '@switchboard/messaging';
-import { accountOf, isStoredId, notFound } from '../common/scope';
+import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { isStoredId, notFound } from '../common/scope';
 import { FoundItemsRepository } from '../found-items/found-items.repository';
 import { LocationsService } from '../locations/locations.service';
-import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 import { ClaimsRepository } from './claims.repository';
 
@@ -26,7 +25,7 @@ export class ReuniteService {
   ) {}
 
   async reunite(command: ReuniteCommand, ctx: RpcContext): Promise<Reunited> {
-    const accountId = accountOf(ctx);
+    const accountId = requireAccount(ctx);
     const location = await this.locations.require(accountId, command.location_id);
     const verified = command.verified === true;
     if (!isStoredId(command.id)) throw notFound('claim');
@@ -50,7 +49,7 @@ export class ReuniteService {
         `Released to claim #${claim.id}${verified ? '; proof of ownership verified by staff' : ''}.`,
       );
       await this.claims.markReunited(tx, claim.id, `Reunited with found item #${item.id}.`);
-      await writeEvent(
+      await writeOutboxEvent(
         tx,
         ReunitedEvent,
         {

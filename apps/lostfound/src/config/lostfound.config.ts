@@ -1,3 +1,5 @@
+import { ConfigError, envIntBetween } from '@switchboard/service-runtime';
+
 /**
  * lostfound's settings, read and checked once at start (the database and NATS settings are read by
  * @switchboard/persistence and @switchboard/messaging).
@@ -21,21 +23,12 @@ export const LOSTFOUND_CONFIG = Symbol('LOSTFOUND_CONFIG');
 export function loadLostfoundConfig(env: NodeJS.ProcessEnv): LostfoundConfig {
   const provider = (env.LOSTFOUND_SMS_PROVIDER ?? 'simulated').trim() || 'simulated';
   if (provider !== 'simulated') {
-    throw new Error(`LOSTFOUND_SMS_PROVIDER must be "simulated" (the only SMS adapter so far); got "${provider}"`);
+    throw new ConfigError(`LOSTFOUND_SMS_PROVIDER must be "simulated" (the only SMS adapter so far); got "${provider}"`);
   }
   return {
     smsProvider: provider,
-    notifyRetryMs: integerSetting(env, 'LOSTFOUND_NOTIFY_RETRY_MS', 10_000, 100, 3_600_000),
-    textsPerAccountPerDay: integerSetting(env, 'LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT', 200, 1, 1_000_000),
-    textsPerPhonePerDay: integerSetting(env, 'LOSTFOUND_SMS_PHONE_DAILY_LIMIT', 3, 1, 1_000),
+    notifyRetryMs: envIntBetween(env, 'LOSTFOUND_NOTIFY_RETRY_MS', 10_000, 100, 3_600_000),
+    textsPerAccountPerDay: envIntBetween(env, 'LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT', 200, 1, 1_000_000),
+    textsPerPhonePerDay: envIntBetween(env, 'LOSTFOUND_SMS_PHONE_DAILY_LIMIT', 3, 1, 1_000),
   };
-}
-
-function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  const value = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer between ${min} and ${max}; got "${raw}"`);
-  }
-  return value;
 }

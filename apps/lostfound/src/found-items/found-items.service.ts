@@ -9,14 +9,13 @@ import {
   type ListFoundItemsQuery,
   type LogFoundItemCommand,
 } from '@switchboard/contracts';
-import { OutboxRelay, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { todayUtc } from '../common/dates';
-import { accountOf, isStoredId, notFound } from '../common/scope';
+import { isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
 import { LocationsService } from '../locations/locations.service';
 import { MatchingService } from '../matching/matching.service';
-import { writeEvent } from '../outbox/write-event';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 import { anyWordTsQuery } from '../search/search-query';
 import { MatchNotifier } from '../sms/match-notifier';
@@ -45,7 +44,7 @@ export class FoundItemsService {
    * texts for the day would go beyond its limit); `lostfound.found_logged` goes out through the outbox.
    */
   async log(command: LogFoundItemCommand, ctx: RpcContext): Promise<FoundItemView> {
-    const accountId = accountOf(ctx);
+    const accountId = requireAccount(ctx);
     const location = await this.locations.require(accountId, command.location_id);
     const { category, categoryClass, valueClass } = categorise(command.category, command.description);
     const foundBy = text(command.found_by);
@@ -77,7 +76,7 @@ export class FoundItemsService {
           ? Promise.resolve(new Set<number>())
           : this.textingLimits.allow(tx, { accountId, location, claims }),
       );
-      await writeEvent(
+      await writeOutboxEvent(
         tx,
         FoundLoggedEvent,
         {
@@ -100,14 +99,14 @@ export class FoundItemsService {
   }
 
   async list(query: ListFoundItemsQuery, ctx: RpcContext): Promise<FoundItemPage> {
-    const location = await this.locations.require(accountOf(ctx), query.location_id);
+    const location = await this.locations.require(requireAccount(ctx), query.location_id);
     const page = query.page ?? 1;
     const { rows, total } = await this.items.list(location.id, query, page);
     return toPage(rows.map(toFoundItemView), total, page);
   }
 
   async get(query: GetFoundItemQuery, ctx: RpcContext): Promise<FoundItemDetail> {
-    const location = await this.locations.require(accountOf(ctx), query.location_id);
+    const location = await this.locations.require(requireAccount(ctx), query.location_id);
     const item = isStoredId(query.id) ? await this.items.findDetail(location.id, query.id) : null;
     if (!item) throw notFound('found item');
     return toFoundItemDetail(item);

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { MESSAGING_LOGGER } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
+import { PollingWorker } from '@switchboard/service-runtime';
 import { LOSTFOUND_CONFIG, type LostfoundConfig } from '../config/lostfound.config';
 import { MatchesRepository } from '../matching/matches.repository';
 import { matchText } from './claimant-texts';
@@ -16,29 +17,28 @@ const BATCH = 50;
  */
 @Injectable()
 export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
-  private stopped = true;
+  private readonly worker: PollingWorker;
 
   constructor(
     private readonly matches: MatchesRepository,
     @Inject(SMS_SENDER) private readonly sms: SmsSender,
-    @Inject(LOSTFOUND_CONFIG) private readonly config: LostfoundConfig,
+    @Inject(LOSTFOUND_CONFIG) config: LostfoundConfig,
     @Inject(MESSAGING_LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.stopped = false;
-    this.schedule();
-    void this.flush();
+  ) {
+    this.worker = new PollingWorker({
+      intervalMs: config.notifyRetryMs,
+      pass: () => this.drain(),
+      onError: (err) => this.logger.warn({ err }, 'texting claimants failed; will retry'),
+      passAtStart: true,
+    });
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.queued;
-    await this.running;
+  onApplicationBootstrap(): void {
+    this.worker.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.worker.stop();
   }
 
   /**
@@ -46,21 +46,7 @@ export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationS
    * committed its matches can wait for its texts; concurrent calls share passes.
    */
   flush(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (!this.running) {
-      this.running = this.drain()
-        .catch((err) => this.logger.warn({ err }, 'texting claimants failed; will retry'))
-        .finally(() => {
-          this.running = undefined;
-        });
-      return this.running;
-    }
-    // The pass under way may have read before our rows were committed: queue one more after it.
-    this.queued ??= this.running.then(() => {
-      this.queued = undefined;
-      return this.flush();
-    });
-    return this.queued;
+    return this.worker.kick();
   }
 
   private async drain(): Promise<void> {
@@ -77,14 +63,5 @@ export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationS
       }
       if (pending.length < BATCH) return;
     }
-  }
-
-  private schedule(): void {
-    this.timer = setTimeout(() => {
-      void this.flush().finally(() => {
-        if (!this.stopped) this.schedule();
-      });
-    }, this.config.notifyRetryMs);
-    this.timer.unref();
   }
 }

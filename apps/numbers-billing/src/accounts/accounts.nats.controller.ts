@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import {
   AccountsRpc,
   BillingRpc,
-  ServiceError,
   type AccountBalance,
   type AccountView,
   type BalanceView,
@@ -13,7 +12,7 @@ import {
   type GetBalanceQuery,
   type UpdateAccountCommand,
 } from '@switchboard/contracts';
-import { RpcHandler, type RpcContext } from '@switchboard/messaging';
+import { RpcHandler, requireAccount, type RpcContext } from '@switchboard/messaging';
 import { AccountsService } from './accounts.service';
 
 /** Requests about accounts, forwarded by the gateway: the operator's, and an account's own balance. */
@@ -39,8 +38,7 @@ export class AccountsNatsController {
   /** The account's own balance (`GET /balance`), forwarded by the gateway with the caller's account. */
   @RpcHandler(BillingRpc.balance)
   balance(_request: GetBalanceQuery, ctx: RpcContext): Promise<AccountBalance> {
-    if (!ctx.accountId) throw new ServiceError('unauthorized', 'This request needs an authenticated account.');
-    return this.accounts.balance(ctx.accountId);
+    return this.accounts.balance(requireAccount(ctx));
   }
 
   @RpcHandler(AccountsRpc.credit)

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { PollingWorker } from '@switchboard/service-runtime';
 import type { Logger } from 'pino';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
 import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from '../config/tokens';
@@ -10,31 +11,26 @@ import { BillingCycleService } from './billing-cycle.service';
  */
 @Injectable()
 export class BillingCycleScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly worker: PollingWorker;
 
   constructor(
-    private readonly cycle: BillingCycleService,
+    cycle: BillingCycleService,
     @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(NUMBERS_BILLING_LOGGER) logger: Logger,
+  ) {
+    this.worker = new PollingWorker({
+      intervalMs: config.billingCycleIntervalMs,
+      pass: () => cycle.run(new Date(), `billing-schedule-${Date.now()}`),
+      onError: (err) => logger.error({ err }, 'scheduled billing cycle failed'),
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.billingCycleIntervalMs <= 0) return;
-    this.timer = setInterval(() => this.tick(), this.config.billingCycleIntervalMs);
-    this.timer.unref();
+    this.worker.start();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private tick(): void {
-    if (this.running) return;
-    this.running = this.cycle
-      .run(new Date(), `billing-schedule-${Date.now()}`)
-      .catch((err) => this.logger.error({ err }, 'scheduled billing cycle failed'))
-      .finally(() => (this.running = undefined));
+  beforeApplicationShutdown(): Promise<void> {
+    return this.worker.stop();
   }
 }

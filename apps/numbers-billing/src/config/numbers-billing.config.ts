@@ -1,4 +1,5 @@
 import { egressPolicyFromEnv, type EgressPolicy } from '@switchboard/egress';
+import { ConfigError, envNonNegativeInt } from '@switchboard/service-runtime';
 import { loadEncryptionKeys, type EncryptionKeys } from '../crypto/encryption-keys';
 
 /** Every variable numbers-billing reads, validated once at start (a bad value stops it with a clear message). */
@@ -20,8 +21,6 @@ export interface NumbersBillingConfig {
   simulatedProviderHangAfterSale: boolean;
 }
 
-export class ConfigError extends Error {}
-
 const HOUR_MS = 3_600_000;
 const FIVE_MINUTES_MS = 300_000;
 
@@ -32,10 +31,10 @@ export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): 
     production,
     encryption: keys,
     encryptionKeyFile: file,
-    billingCycleIntervalMs: nonNegativeInt(env, 'BILLING_CYCLE_INTERVAL_MS', env.NODE_ENV === 'test' ? 0 : HOUR_MS),
+    billingCycleIntervalMs: envNonNegativeInt(env, 'BILLING_CYCLE_INTERVAL_MS', env.NODE_ENV === 'test' ? 0 : HOUR_MS),
     egress: egressPolicyFromEnv(env),
-    defaultProviderStock: nonNegativeInt(env, 'SIMULATED_PROVIDER_DEFAULT_STOCK', 100),
-    providerReconcileIntervalMs: nonNegativeInt(env, 'PROVIDER_RECONCILE_INTERVAL_MS', FIVE_MINUTES_MS),
+    defaultProviderStock: envNonNegativeInt(env, 'SIMULATED_PROVIDER_DEFAULT_STOCK', 100),
+    providerReconcileIntervalMs: envNonNegativeInt(env, 'PROVIDER_RECONCILE_INTERVAL_MS', FIVE_MINUTES_MS),
     simulatedProviderHangAfterSale: testFault(env, 'SIMULATED_PROVIDER_HANG_AFTER_SALE', production),
   };
 }
@@ -47,12 +46,4 @@ function testFault(env: NodeJS.ProcessEnv, name: string, production: boolean): b
   if (raw !== '1') throw new ConfigError(`${name} must be 1 or unset (got "${raw}")`);
   if (production) throw new ConfigError(`${name} is a test-only fault and cannot be set with NODE_ENV=production`);
   return true;
-}
-
-function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer (got "${raw}")`);
-  return value;
 }

@@ -12,7 +12,7 @@ import {
   type WebhookTarget,
   webhookSecretSealContext,
 } from '@switchboard/contracts';
-import { BoundedMemo, SealedSecretError, sealFor, type EventCause } from '@switchboard/messaging';
+import { BoundedMemo, SealedSecretError, requireAccount, sealFor, type EventCause } from '@switchboard/messaging';
 import type { Logger } from 'pino';
 import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
 import { OpenedSecrets } from '../crypto/opened-secrets';
@@ -24,7 +24,6 @@ import { formatNumberId, parseNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
 import { secretContext, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository, statusRank } from './numbers.repository';
-import { requireAccount } from './provisioning.service';
 import { WebhookUrlPolicy, normalizeWebhookUrl } from './webhook-url';
 
 @Injectable()

@@ -8,7 +8,7 @@ import {
   type NumberCreated,
   type ProvisionNumberCommand,
 } from '@switchboard/contracts';
-import type { EventCause, RpcContext } from '@switchboard/messaging';
+import { requireAccount, type EventCause, type RpcContext } from '@switchboard/messaging';
 import type { Logger } from 'pino';
 import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
 import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
@@ -246,11 +246,6 @@ export function provisioningRefusal(standing: ProvisioningStanding): ServiceErro
     return new ServiceError('provision_velocity', `At most ${VELOCITY_LIMIT} numbers can be provisioned per hour; retry later.`);
   }
   return null;
-}
-
-export function requireAccount(ctx: RpcContext): string {
-  if (!ctx.accountId) throw new ServiceError('unauthorized', 'This request needs an authenticated account.');
-  return ctx.accountId;
 }
 
 /** The request as the Idempotency-Key is bound to it: the body's fields, absent ones as null. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EventDescriptor } from '@switchboard/contracts';
-import { OutboxRelay, outboxRecord, type EventCause } from '@switchboard/messaging';
+import { OutboxRelay, writeOutboxEvent, type EventCause } from '@switchboard/messaging';
 import type { Tx } from '../prisma/numbers-billing-prisma';
 
 /**
@@ -13,7 +13,7 @@ export class NumbersOutbox {
   constructor(private readonly relay: OutboxRelay) {}
 
   async write<T extends object>(tx: Tx, event: EventDescriptor<T>, data: T, cause: EventCause): Promise<void> {
-    await tx.outboxEvent.create({ data: outboxRecord(event, data, cause) });
+    await writeOutboxEvent(tx, event, data, cause);
   }
 
   /** Publish now (call after the transaction committed). */

@@ -1,4 +1,5 @@
-import { ConfigError, loadWebhookDispatcherConfig } from './webhook-dispatcher.config';
+import { ConfigError } from '@switchboard/service-runtime';
+import { loadWebhookDispatcherConfig } from './webhook-dispatcher.config';
 
 describe('loadWebhookDispatcherConfig', () => {
   it('uses the documented defaults when nothing is set', () => {

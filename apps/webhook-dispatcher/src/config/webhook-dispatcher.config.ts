@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { egressPolicyFromEnv, type EgressPolicy } from '@switchboard/egress';
 import { messagingConfigFromEnv } from '@switchboard/messaging';
+import { ConfigError, envIntAtLeast } from '@switchboard/service-runtime';
 
 /** Spec part 8: webhook delivery attempts. Not configurable. */
 export const MAX_ATTEMPTS = 5;
@@ -31,18 +32,16 @@ export interface WebhookDispatcherConfig {
   leaseMs: number;
 }
 
-export class ConfigError extends Error {}
-
 /** Slack for database round trips on top of the bounded parts of handling one event. */
 const MARGIN_MS = 10_000;
 
 export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env): WebhookDispatcherConfig {
-  const backoffBaseMs = integer(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000, 1);
-  const backoffMaxMs = integer(env, 'WEBHOOK_BACKOFF_MAX_MS', 600_000, 1);
+  const backoffBaseMs = envIntAtLeast(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000, 1);
+  const backoffMaxMs = envIntAtLeast(env, 'WEBHOOK_BACKOFF_MAX_MS', 600_000, 1);
   if (backoffMaxMs < backoffBaseMs) throw new ConfigError('WEBHOOK_BACKOFF_MAX_MS must be at least WEBHOOK_BACKOFF_BASE_MS');
-  const timeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);
-  const concurrency = integer(env, 'WEBHOOK_CONCURRENCY', 32, 1);
-  const hostConcurrency = integer(env, 'WEBHOOK_HOST_CONCURRENCY', 4, 1);
+  const timeoutMs = envIntAtLeast(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);
+  const concurrency = envIntAtLeast(env, 'WEBHOOK_CONCURRENCY', 32, 1);
+  const hostConcurrency = envIntAtLeast(env, 'WEBHOOK_HOST_CONCURRENCY', 4, 1);
   const { requestTimeoutMs } = messagingConfigFromEnv(env);
   const caFile = env.WEBHOOK_TEST_CA_FILE?.trim();
   if (caFile && env.NODE_ENV !== 'test') throw new ConfigError('WEBHOOK_TEST_CA_FILE is for tests only (NODE_ENV=test); use NODE_EXTRA_CA_CERTS');
@@ -58,14 +57,6 @@ export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env
     ackWaitMs: requestTimeoutMs + timeoutMs + MARGIN_MS,
     leaseMs: timeoutMs + MARGIN_MS,
   };
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
-  return value;
 }
 
 function readCa(file: string): string {

@@ -1,6 +1,6 @@
 // A webhook-dispatcher in a process of its own, configured by its environment like a deployed one (no
 // in-process overrides: receivers are trusted through NODE_EXTRA_CA_CERTS). Started by tests that kill it.
-import { runService } from '@switchboard/messaging';
+import { runService } from '@switchboard/service-runtime';
 import { createLogger } from '@switchboard/observability';
 import { createWebhookDispatcherApp } from '../../src/bootstrap';
 

@@ -3,8 +3,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { DEFAULT_RETRY_AFTER_SECONDS, errorEnvelope } from '@switchboard/contracts';
 import { serveMetrics } from '@switchboard/observability';
 import { DatabaseHealth } from '@switchboard/persistence';
-import type { NatsLink } from './nats-link';
-import { NATS_LINK } from './tokens';
+import { NATS_LINK, type NatsLink } from '@switchboard/messaging';
+import { Readiness } from './readiness';
 
 /**
  * `GET /healthz` (the process lives), `GET /readyz` (NATS connected, not reconnecting, and the database
@@ -14,9 +14,10 @@ import { NATS_LINK } from './tokens';
  */
 export class HealthServer {
   private server: Server | undefined;
-  private draining = false;
-
-  constructor(private readonly app: INestApplicationContext) {}
+  constructor(
+    private readonly app: INestApplicationContext,
+    private readonly readiness = new Readiness(),
+  ) {}
 
   async listen(port: number, host = '0.0.0.0'): Promise<number> {
     this.server = createServer((req, res) => {
@@ -31,7 +32,7 @@ export class HealthServer {
       if (path === '/metrics') return serveMetrics(req, res);
       if (path === '/readyz') {
         void this.checks().then((checks) => {
-          const ready = !this.draining && Object.values(checks).every((v) => v === 'ok');
+          const ready = !this.readiness.draining && Object.values(checks).every((v) => v === 'ok');
           send(ready ? 200 : 503, ready ? { status: 'ok', checks } : { ...errorEnvelope('service_unavailable', 'Not ready.'), checks });
         });
         return;
@@ -45,7 +46,7 @@ export class HealthServer {
 
   /** From now on /readyz answers 503, so traffic stops before the service does. */
   drain(): void {
-    this.draining = true;
+    this.readiness.drain();
   }
 
   async close(): Promise<void> {
@@ -62,7 +63,7 @@ export class HealthServer {
       database = undefined;
     }
     if (database) checks.database = (await database.ping()) ? 'ok' : 'down';
-    if (this.draining) checks.shutdown = 'in progress';
+    if (this.readiness.draining) checks.shutdown = 'in progress';
     return checks;
   }
 }

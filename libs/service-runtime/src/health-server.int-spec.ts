@@ -3,11 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import pino from 'pino';
+import { MessagingModule, NATS_CONNECTION, messagingConfigFromEnv } from '@switchboard/messaging';
 import { testNatsEnv } from '@switchboard/testing';
 import { HealthServer } from './health-server';
-import { MessagingModule } from './messaging.module';
-import { messagingConfigFromEnv } from './messaging.config';
-import { NATS_CONNECTION } from './tokens';
 
 describe('service health endpoints', () => {
   let app: INestApplicationContext;

@@ -1,0 +1,5 @@
+export * from './env';
+export * from './readiness';
+export * from './health-server';
+export * from './service-runner';
+export * from './polling-worker';
