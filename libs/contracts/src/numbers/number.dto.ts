@@ -8,6 +8,20 @@ export type NumberStatus = (typeof NUMBER_STATUSES)[number];
 export const NUMBER_ID_PATTERN = /^num_[1-9]\d{0,17}$/;
 export const MAX_URL_LENGTH = 2048;
 
+/**
+ * The rules a `webhook_url` meets wherever it is set (creation and PATCH): a string, at most MAX_URL_LENGTH long,
+ * an absolute https:// URL. Applied as the decorator stack `@IsString() @MaxLength() @IsUrl()` would be (bottom
+ * first), so the messages keep their declared order (docs/adr/0058).
+ */
+function IsWebhookUrl(): PropertyDecorator {
+  const rules = [
+    IsUrl({ protocols: ['https'], require_protocol: true, require_tld: false, allow_underscores: true }, { message: 'webhook_url must be an absolute https:// URL' }),
+    MaxLength(MAX_URL_LENGTH),
+    IsString(),
+  ];
+  return (target, property) => rules.forEach((rule) => rule(target, property));
+}
+
 /** `POST /numbers` body (spec part 2, NumberCreate). */
 export class NumberCreate {
   @ApiProperty({ example: '+14155550123', description: 'E.164 US number the agent answers for.' })
@@ -25,12 +39,7 @@ export class NumberCreate {
     description: 'Public HTTPS endpoint for call events. Private, loopback and link-local hosts are refused.',
   })
   @IsOptional()
-  @IsString()
-  @MaxLength(MAX_URL_LENGTH)
-  @IsUrl(
-    { protocols: ['https'], require_protocol: true, require_tld: false, allow_underscores: true },
-    { message: 'webhook_url must be an absolute https:// URL' },
-  )
+  @IsWebhookUrl()
   webhook_url?: string;
 }
 
@@ -112,12 +121,7 @@ export class NumberUpdate {
     description: 'Public HTTPS endpoint for call events, checked as at creation and stored normalised; null removes the webhook.',
   })
   @IsOptional()
-  @IsString()
-  @MaxLength(MAX_URL_LENGTH)
-  @IsUrl(
-    { protocols: ['https'], require_protocol: true, require_tld: false, allow_underscores: true },
-    { message: 'webhook_url must be an absolute https:// URL' },
-  )
+  @IsWebhookUrl()
   webhook_url?: string | null;
 
   @ApiPropertyOptional({ example: '+14155550123', description: 'E.164 US number the agent answers for.' })
