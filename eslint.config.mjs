@@ -48,7 +48,8 @@ export default tseslint.config(
   },
   {
     files: ['**/*.ts'],
-    languageOptions: { parser: tseslint.parser },
+    // Type-aware (the project service reads tsconfig.json), for the promise rules below.
+    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: root } },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {
       'no-debugger': 'error',
@@ -58,6 +59,9 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       '@typescript-eslint/no-unused-vars': ['error', { args: 'none', ignoreRestSiblings: true, varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-unused-expressions': 'error',
+      // A promise nobody awaits loses its error (an unhandled rejection) and its ordering; say `void` when meant.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
     },
   },
   {

@@ -24,7 +24,7 @@ function operatorRoutes(): string[] {
     for (let p = controller.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) prototypes.push(p);
     return prototypes
       .flatMap((prototype) => Object.getOwnPropertyNames(prototype).map((name) => (prototype as Record<string, unknown>)[name]))
-      .filter((handler) => typeof handler === 'function' && Reflect.hasMetadata(METHOD_METADATA, handler))
+      .filter((handler): handler is object => typeof handler === 'function' && Reflect.hasMetadata(METHOD_METADATA, handler))
       .map((handler) => {
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];

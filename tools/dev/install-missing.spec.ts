@@ -42,7 +42,7 @@ describe('what npm start and npm test install first', () => {
 
   it('names three missing packages and counts the rest', () => {
     const many = { packages: Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((name) => [`node_modules/${name}`, { version: '1.0.0' }])) };
-    expect(missingDependencies(many, (path) => (path === 'node_modules/f' ? '1.0.0' : undefined))?.reason).toBe('node_modules lacks a@1.0.0, b@1.0.0, c@1.0.0 and 2 more at the locked version');
+    expect(missingDependencies(many, (path: string) => (path === 'node_modules/f' ? '1.0.0' : undefined))?.reason).toBe('node_modules lacks a@1.0.0, b@1.0.0, c@1.0.0 and 2 more at the locked version');
   });
 
   describe('on disk', () => {

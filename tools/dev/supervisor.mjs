@@ -33,6 +33,9 @@ export class Supervisor {
   /**
    * services: [{ name, command, args, options }] (options as for child_process.spawn; stdio is the supervisor's).
    * say: one line of the supervisor's own log. write: a service's output, line by line, prefixed by its name.
+   * @param {{ services: { name: string, command: string, args: string[], options: object }[],
+   *   policy?: { firstDelayMs: number, maxDelayMs: number, stableAfterMs: number, crashLoopAfter: number },
+   *   stopGraceMs?: number, say: (line: string) => void, write?: (line: string) => unknown }} options
    */
   constructor({ services, policy = DEFAULT_RESTART_POLICY, stopGraceMs = DEFAULT_STOP_GRACE_MS, say, write = (line) => process.stdout.write(line) }) {
     this.services = services;

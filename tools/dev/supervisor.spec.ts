@@ -1,5 +1,7 @@
 import { DEFAULT_RESTART_POLICY, nextRestart, Supervisor } from './supervisor.mjs';
 
+type RestartPolicy = { firstDelayMs: number; maxDelayMs: number; stableAfterMs: number; crashLoopAfter: number };
+
 describe('the restart policy of npm start', () => {
   const policy = { firstDelayMs: 1000, maxDelayMs: 30_000, stableAfterMs: 60_000, crashLoopAfter: 5 };
 
@@ -56,8 +58,8 @@ describe('the supervisor of npm start, with stand-in services', () => {
   let said: string[];
   let written: string[];
   let supervisor: Supervisor | undefined;
-  const make = (services: ReturnType<typeof standIn>[], options: { policy?: object; stopGraceMs?: number } = {}) => {
-    supervisor = new Supervisor({ services, say: (line: string) => said.push(line), write: (line: string) => written.push(line), ...options });
+  const make = (services: ReturnType<typeof standIn>[], options: { policy?: RestartPolicy; stopGraceMs?: number } = {}) => {
+    supervisor = new Supervisor({ services, say: (line: string) => void said.push(line), write: (line: string) => written.push(line) > 0, ...options });
     return supervisor;
   };
   const upLines = (name: string) => written.filter((line) => line.startsWith(name) && line.includes('| up '));

@@ -5,7 +5,12 @@ const root = join(__dirname, '..', '..');
 
 /** Lints a would-be file with the project's real ESLint config (in a child: its config loader needs ESM). */
 async function problems(filePath: string, code: string): Promise<string[]> {
-  const result = spawnSync(process.execPath, [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--stdin', '--stdin-filename', filePath, '--format', 'json'], {
+  const result = spawnSync(process.execPath, [
+      join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'),
+      // The would-be file is not on disk, so no type information: only the syntactic boundary rules apply.
+      ...['--parser-options', 'projectService:false', '--rule', '@typescript-eslint/no-floating-promises: off', '--rule', '@typescript-eslint/no-misused-promises: off'],
+      ...['--stdin', '--stdin-filename', filePath, '--format', 'json'],
+    ], {
     cwd: root,
     input: code,
     encoding: 'utf8',

@@ -26,7 +26,9 @@ export function switchboardWebhookHandler(
       if (size > MAX_BODY_BYTES) req.destroy();
       else chunks.push(chunk);
     });
-    req.on('end', async () => {
+    // `void`: node's emitter ignores a returned promise; every failure is answered inside.
+    req.on('end', () => void answer());
+    const answer = async (): Promise<void> => {
       // 1. Verify the raw bytes exactly as received, before parsing them.
       const rawBody = Buffer.concat(chunks);
       const result = verify({
@@ -57,7 +59,7 @@ export function switchboardWebhookHandler(
       } catch {
         res.writeHead(500).end();
       }
-    });
+    };
   };
 }
 

@@ -18,7 +18,8 @@ export function createJsonBodyParser(fastify: FastifyInstance): (request: Fastif
     if (jsonNestingExceeds(text)) {
       return done(new ServiceError('invalid_request', `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep.`));
     }
-    parseJson(request, text, (error: Error | null, parsed?: unknown) => {
+    // Fastify's parser answers through `done` (its promise-typed return is unused).
+    void parseJson(request, text, (error: Error | null, parsed?: unknown) => {
       if (error) return done(error);
       const unusable = findUnusableText(parsed);
       if (unusable) return done(new ServiceError('invalid_request', describeUnusableBodyText(unusable)));
