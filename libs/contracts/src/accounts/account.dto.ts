@@ -20,8 +20,8 @@ export const TIERS = ['starter', 'growth', 'scale'] as const;
 export type Tier = (typeof TIERS)[number];
 
 /** Auto-top-up bounds of spec part 8: $5 to $500 per top-up. */
-export const AUTO_TOP_UP_MIN_CENTS = 500;
-export const AUTO_TOP_UP_MAX_CENTS = 50_000;
+const AUTO_TOP_UP_MIN_CENTS = 500;
+const AUTO_TOP_UP_MAX_CENTS = 50_000;
 export const DEFAULT_NUMBER_LIMIT = 5;
 
 export class AutoTopUp {

@@ -6,7 +6,7 @@ import { ACCOUNT_ID_PATTERN } from '../common/validation';
 
 /** Money in the ledger is integer millicents: 1 cent = 1000 millicents (docs/adr/0010-ledger-and-millicents.md). */
 export const MILLICENTS_PER_CENT = 1000;
-export const LEDGER_KINDS = ['top_up', 'auto_top_up', 'number_month', 'talk_time'] as const;
+const LEDGER_KINDS = ['top_up', 'auto_top_up', 'number_month', 'talk_time'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /** `POST /admin/billing/run` body. */

@@ -18,10 +18,10 @@ import { IsE164 } from '../common/phone';
 import { MAX_TEXT_LENGTH } from '../common/validation';
 
 /** The longest call the simulated provider reports: a day (longer is a mistake, 400). */
-export const MAX_SIMULATED_CALL_SECONDS = 86_400;
-export const MAX_TRANSCRIPT_TURNS = 500;
-export const MAX_TURN_TEXT_LENGTH = MAX_TEXT_LENGTH;
-export const MAX_CALL_LABEL_LENGTH = 100;
+const MAX_SIMULATED_CALL_SECONDS = 86_400;
+const MAX_TRANSCRIPT_TURNS = 500;
+const MAX_TURN_TEXT_LENGTH = MAX_TEXT_LENGTH;
+const MAX_CALL_LABEL_LENGTH = 100;
 
 export class TranscriptTurnBody {
   @ApiProperty({ example: 'caller', maxLength: MAX_CALL_LABEL_LENGTH })

@@ -6,7 +6,7 @@ import { defineEvent, STREAMS } from '../messaging/event';
  * Lost-and-found integration events (spec part 6). They carry ids, categories and dates only: never the
  * claimant's name, phone, email or proof note, and never an item's description (docs/adr/0046).
  */
-export const VALUE_CLASSES = ['high', 'low', 'urgent'] as const;
+const VALUE_CLASSES = ['high', 'low', 'urgent'] as const;
 export type ValueClass = (typeof VALUE_CLASSES)[number];
 
 export class FoundLoggedData {

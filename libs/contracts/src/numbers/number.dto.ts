@@ -97,7 +97,7 @@ export class NumberReleased {
 }
 
 /** `num_<n>` or `<n>`: the path parameter of the routes on one number (spec part 4: both forms appear). */
-export const NUMBER_ID_PARAM_PATTERN = /^(num_)?[1-9]\d{0,17}$/;
+const NUMBER_ID_PARAM_PATTERN = /^(num_)?[1-9]\d{0,17}$/;
 
 /** `GET /numbers/{id}` and `PATCH /numbers/{id}` path parameter. */
 export class NumberIdParam {

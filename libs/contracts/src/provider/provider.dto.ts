@@ -3,7 +3,7 @@ import { IsInt, Max, Min } from 'class-validator';
 import { IsUsAreaCode } from '../common/phone';
 
 /** Upper bound of operator-set counters, so a typo cannot overflow a column. */
-export const MAX_PROVIDER_COUNTER = 1_000_000;
+const MAX_PROVIDER_COUNTER = 1_000_000;
 
 export class AreaCodeParam {
   @IsUsAreaCode()

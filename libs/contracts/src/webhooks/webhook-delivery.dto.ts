@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 export const DEFAULT_DELIVERY_LOG_LIMIT = 100;
-export const MAX_DELIVERY_LOG_LIMIT = 1000;
+const MAX_DELIVERY_LOG_LIMIT = 1000;
 
 /** `GET /admin/webhook-deliveries?number_id=num_N` (operator contract); `N` alone is accepted too. */
 export class ListWebhookDeliveriesQuery {
