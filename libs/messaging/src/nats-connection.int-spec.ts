@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { testNatsEnv } from '@switchboard/testing';
+import { findNatsServer, testNatsEnv } from '@switchboard/testing';
 import pino from 'pino';
 import { messagingConfigFromEnv } from './messaging.config';
 import { connectNats } from './nats-connection';
@@ -15,8 +14,7 @@ function recordingLogger(): { logger: pino.Logger; warnings: string[] } {
 
 /** An open nats-server (no users at all) on a random port, as an unlocked deployment would run. */
 async function openNatsServer(): Promise<{ url: string; process: ChildProcess }> {
-  const binary = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'].find(existsSync) ?? 'nats-server';
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', '-1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(findNatsServer(), ['-a', '127.0.0.1', '-p', '-1'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let log = '';
     child.stderr!.on('data', (chunk: Buffer) => {

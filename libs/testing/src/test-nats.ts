@@ -58,14 +58,16 @@ export function testNatsOptions(user: TestNatsUser = TEST_SUPERUSER): { servers:
   return { servers: url, user, pass: passwords[user] };
 }
 
-function findNatsServer(): string {
+/** The nats-server command (PATH, then the usual install places), for the tests that run a server of their own. */
+export function findNatsServer(): string {
   const dirs = (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/local/bin', '/usr/bin']);
   const found = dirs.filter(Boolean).map((dir) => join(dir, 'nats-server')).find((file) => existsSync(file));
   if (!found) throw new Error('nats-server is not installed (Debian/Ubuntu: apt-get install nats-server; macOS: brew install nats-server)');
   return found;
 }
 
-function freePort(): Promise<number> {
+/** A loopback TCP port nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

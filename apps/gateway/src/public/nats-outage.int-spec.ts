@@ -1,13 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, TS_REGISTER, type TestDatabase } from '@switchboard/testing';
+import { createTestDatabase, findNatsServer, freePort, TS_REGISTER, type TestDatabase } from '@switchboard/testing';
 
 jest.setTimeout(90_000);
 
-const NATS_SERVER = '/usr/sbin/nats-server';
 const ADMIN_TOKEN = 'nats-outage-admin-token-0123456789';
 
 interface LogLine {
@@ -43,7 +41,7 @@ describe('a gateway whose NATS is down', () => {
   });
 
   function startNats(): Promise<void> {
-    nats = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    nats = spawn(findNatsServer(), ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
     let output = '';
     return new Promise((resolve, reject) => {
       nats!.stderr!.on('data', (chunk) => {
@@ -159,15 +157,4 @@ describe('a gateway whose NATS is down', () => {
 async function getJson(url: string, init: RequestInit = {}): Promise<{ status: number; retryAfter: string | null; body: any }> {
   const response = await fetch(url, init);
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
