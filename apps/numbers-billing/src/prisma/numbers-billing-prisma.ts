@@ -1,3 +1,5 @@
+import { sqlBuilder } from '@switchboard/persistence';
+import type { DB } from '../generated/kysely/database';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
 /** numbers-billing's Prisma client, injected by this class (see PrismaModule). */
@@ -11,3 +13,6 @@ export type Tx = Prisma.TransactionClient;
  * normal, so they may wait for a connection and run longer than Prisma's defaults (2 s, 5 s).
  */
 export const LOCKING_TX = { maxWait: 15_000, timeout: 30_000 } as const;
+
+/** Kysely over numbers-billing's generated table types: builds its hand-written statements (ADR 0070). */
+export const db = sqlBuilder<DB>();
