@@ -18,7 +18,7 @@ import { LocationsRepository } from './locations/locations.repository';
 import { LocationsService } from './locations/locations.service';
 import { MatchesRepository } from './matching/matches.repository';
 import { MatchingService } from './matching/matching.service';
-import { LostfoundPrisma } from './prisma/lostfound-prisma';
+import { LostfoundPrisma, LostfoundTransactions } from './prisma/lostfound-prisma';
 import { MatchNotifier } from './sms/match-notifier';
 import { SimulatedSmsAdapter } from './sms/simulated-sms.adapter';
 import { SmsNatsController } from './sms/sms.nats.controller';
@@ -49,6 +49,7 @@ export class LostfoundModule {
         SimulatedSmsAdapter,
         { provide: SMS_SENDER, useExisting: SimulatedSmsAdapter },
         provideOutboxRelay(LostfoundPrisma, [STREAMS.lostfound]),
+        LostfoundTransactions,
         MatchNotifier,
         DailyTextCountsRepository,
         TextingLimits,
