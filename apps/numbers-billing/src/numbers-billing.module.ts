@@ -31,7 +31,8 @@ import { PAYMENT_GATEWAY } from './payments/payment-gateway.port';
 import { ProviderReconciliation } from './provisioning/provider-reconciliation';
 import { ProviderReconciliationScheduler } from './provisioning/provider-reconciliation.scheduler';
 import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
-import { NumbersBillingPrisma } from './prisma/numbers-billing-prisma';
+import { AutoTopUpAttemptsRepository } from './billing/auto-top-up-attempts.repository';
+import { NumbersBillingPrisma, NumbersBillingTransactions } from './prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './talk-time/allowance';
 import { TalkTimeConsumer } from './talk-time/talk-time.consumer';
 import { TALK_TIME_BILLING } from './talk-time/talk-time-billing.port';
@@ -84,6 +85,8 @@ export class NumbersBillingModule {
         SimulatedPaymentAdapter,
         { provide: PAYMENT_GATEWAY, useExisting: SimulatedPaymentAdapter },
         provideOutboxRelay(NumbersBillingPrisma, [STREAMS.numbers]),
+        NumbersBillingTransactions,
+        AutoTopUpAttemptsRepository,
         NumbersOutbox,
         LedgerRepository,
         AccountsRepository,

@@ -76,6 +76,19 @@ export class LedgerRepository {
     });
   }
 
+  /**
+   * The account's answering state (whether its talk-time allowance is used up), read in the caller's transaction.
+   * Here beside `lockAccount` because numbers and billing read it, and the accounts feature imports both.
+   */
+  answeringState(tx: Tx, accountId: string): Promise<Pick<Selectable<Account>, 'allowance_exhausted_period'>> {
+    return tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { allowance_exhausted_period: true } });
+  }
+
+  /** Accounts whose talk-time allowance ran out in a month before `period` (the billing run renews them). */
+  withAllowanceExhaustedBefore(period: string): Promise<Pick<Selectable<Account>, 'id'>[]> {
+    return this.prisma.account.findMany({ where: { allowance_exhausted_period: { not: null, lt: period } }, select: { id: true } });
+  }
+
   /** The balance and the ledger's sum, read in one snapshot (they are equal; tests and checks assert it). */
   async reconcile(accountId: string): Promise<{ balance: bigint; ledgerSum: bigint } | null> {
     const rows = await sqlRows(this.prisma, sql<{ balance: Selectable<Account>['balance_millicents']; ledger_sum: bigint }>`

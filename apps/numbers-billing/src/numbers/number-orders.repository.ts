@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { Account, NumberOrder } from '../generated/kysely/database';
-import { db, type Tx } from '../prisma/numbers-billing-prisma';
+import { db, NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
 export type OrderRecord = Selectable<NumberOrder>;
 
@@ -15,6 +15,8 @@ export const ORDER_LEASE_MS = 2 * 60_000;
 
 @Injectable()
 export class NumberOrdersRepository {
+  constructor(private readonly prisma: NumbersBillingPrisma) {}
+
   async lockByKey(tx: Tx, accountId: string, idempotencyKey: string): Promise<OrderRecord | null> {
     const rows = await sqlRows(
       tx,
@@ -49,8 +51,8 @@ export class NumberOrdersRepository {
    * Counts as `countHeld`, `countProvisionedSince` and `pendingHolds` do. Null when the account does not exist or
    * already has an order with `idempotencyKey` (its answer may be a replay, not a refusal).
    */
-  async standing(client: Tx, accountId: string, now: Date, velocitySince: Date, idempotencyKey: string | null): Promise<ProvisioningStanding | null> {
-    const rows = await sqlRows(client, sql<StandingRow>`
+  async standing(accountId: string, now: Date, velocitySince: Date, idempotencyKey: string | null): Promise<ProvisioningStanding | null> {
+    const rows = await sqlRows(this.prisma, sql<StandingRow>`
       SELECT a.balance_millicents, a.number_limit,
              (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.status IN ('active', 'past_due'))::bigint AS held,
              (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.created_at >= ${velocitySince})::bigint AS recent,
@@ -85,7 +87,8 @@ export class NumberOrdersRepository {
     await tx.numberOrder.update({ where: { id }, data: { status: 'completed', number_id: numberId } });
   }
 
-  async fail(tx: Tx, id: string, code: string): Promise<void> {
+  /** Fails a pending order: in the caller's transaction when given one, else on its own. */
+  async fail(id: string, code: string, tx: Tx = this.prisma): Promise<void> {
     await tx.numberOrder.updateMany({ where: { id, status: 'pending' }, data: { status: 'failed', failure_code: code } });
   }
 }

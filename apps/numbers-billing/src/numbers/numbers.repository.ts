@@ -143,6 +143,16 @@ export class NumbersRepository {
     });
   }
 
+  /** Active numbers whose next charge is due at `now`, by id: the billing run charges them. */
+  findDue(now: Date): Promise<Pick<NumberRecord, 'id' | 'account_id'>[]> {
+    return this.prisma.phoneNumber.findMany({ where: { status: 'active', next_charge_at: { lte: now } }, select: { id: true, account_id: true }, orderBy: { id: 'asc' } });
+  }
+
+  /** Past-due numbers, by id: the billing run settles or releases them. */
+  findPastDue(): Promise<Pick<NumberRecord, 'id' | 'account_id'>[]> {
+    return this.prisma.phoneNumber.findMany({ where: { status: 'past_due' }, select: { id: true, account_id: true }, orderBy: { id: 'asc' } });
+  }
+
   /** Released numbers the provider has not yet confirmed releasing. */
   findUnreleasedAtProvider(take: number): Promise<{ id: bigint; phone_number: string }[]> {
     return this.prisma.phoneNumber.findMany({

@@ -69,7 +69,7 @@ export class ProviderReconciliation {
       const order = seen ? await this.orders.lock(tx, seen.id) : null;
       if (order && standingOf(order, now) !== 'stray') return 'in_flight';
       await this.provider.releaseNumber(number.phoneNumber);
-      if (order?.status === 'pending') await this.orders.fail(tx, order.id, 'abandoned');
+      if (order?.status === 'pending') await this.orders.fail(order.id, 'abandoned', tx);
       this.logger.warn(
         {
           phone_number: number.phoneNumber,

@@ -6,7 +6,7 @@ import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { talkTimeCharge, TIER_TERMS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './allowance';
 import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
 
@@ -24,7 +24,7 @@ export function talkTimeReference(callSid: string): string {
 @Injectable()
 export class TalkTimeService {
   constructor(
-    private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     private readonly ledger: LedgerRepository,
     private readonly allowance: TalkTimeAllowance,
     private readonly outbox: NumbersOutbox,
@@ -36,7 +36,7 @@ export class TalkTimeService {
     const call = event.data;
     if (call.duration_sec === 0) return 'nothing_to_bill';
     const cause: EventCause = { correlationId: event.correlation_id, causationId: event.id };
-    const billed = await this.prisma.$transaction(async (tx): Promise<Billed> => {
+    const billed = await this.transactions.run(async (tx): Promise<Billed> => {
       const account = await this.ledger.lockAccount(tx, call.account_id);
       if (!account) return { outcome: 'unknown_account' };
       const tier = account.tier as Tier;
