@@ -7,7 +7,8 @@ import type { EventDescriptor, EventEnvelope, StreamDefinition } from '@switchbo
 import type { Logger } from 'pino';
 import { eventSubject, type MessagingConfig } from './messaging.config';
 import { Metrics } from '@switchboard/observability';
-import { isDatabaseUnavailable } from '@switchboard/persistence';
+import { isDatabaseUnavailable, sqlExecute, sqlRows, type RawSqlClient } from '@switchboard/persistence';
+import { sql } from 'kysely';
 import { ensureStream } from './jetstream';
 import { OutageLog } from './outage-log';
 import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION } from './tokens';
@@ -68,11 +69,9 @@ export async function writeOutboxEvent<T extends object>(tx: OutboxTransaction, 
   await tx.outboxEvent.create({ data: outboxRecord(event, data, cause) });
 }
 
+export type { RawSqlClient };
+
 /** The part of a generated Prisma client the relay needs; every app's client has it. */
-export interface RawSqlClient {
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
-  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
-}
 export interface TransactionalSqlClient extends RawSqlClient {
   $transaction<R>(fn: (tx: RawSqlClient) => Promise<R>, options?: { timeout?: number; maxWait?: number }): Promise<R>;
 }
@@ -177,17 +176,15 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   private publishBatch(): Promise<number> {
     return this.db.$transaction(async (tx) => {
-      const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
-        `SELECT id::text AS id, type, payload, headers FROM outbox_events
-          WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        this.batchSize,
+      // Kysely's `sql` tag: the lib knows the outbox table by `OutboxRow` only (each app generates its own types).
+      const rows = await sqlRows(
+        tx,
+        sql<OutboxRow>`SELECT id::text AS id, type, payload, headers FROM outbox_events
+          WHERE published_at IS NULL ORDER BY created_at, id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
       );
       if (rows.length === 0) return 0;
       await Promise.all(rows.map((row) => this.publish(row)));
-      await tx.$executeRawUnsafe(
-        `UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`,
-        rows.map((row) => row.id),
-      );
+      await sqlExecute(tx, sql`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`);
       return rows.length;
     }, { timeout: 30_000 });
   }

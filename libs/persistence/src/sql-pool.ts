@@ -1,6 +1,6 @@
 import { Pool, types } from 'pg';
 import type { DatabaseDriver } from './driver-adapter.ts';
-import { compileSql, type SqlStatement } from './sql.ts';
+import { compileSql, sqlRows, type RawSqlClient, type SqlStatement } from './sql.ts';
 
 /**
  * Plain SQL for a hot path, beside the app's Prisma client: one statement, one round trip, no query planning in
@@ -33,9 +33,7 @@ export interface SqlPoolOptions {
 }
 
 /** What the PGlite fallback needs of a Prisma client. */
-export interface RawQueryClient {
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
-}
+export type RawQueryClient = Pick<RawSqlClient, '$queryRawUnsafe'>;
 
 /**
  * A `pg` pool on the app's PostgreSQL database; with embedded PGlite (one connection, development), the same
@@ -44,10 +42,7 @@ export interface RawQueryClient {
 export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, options: SqlPoolOptions): SqlPool {
   if (driver.location.kind !== 'postgres') {
     return {
-      rows: <Row>(_name: string, statement: SqlStatement<Row>) => {
-        const { sql, parameters } = compileSql(statement);
-        return client.$queryRawUnsafe<Row[]>(sql, ...parameters);
-      },
+      rows: <Row>(_name: string, statement: SqlStatement<Row>) => sqlRows(client, statement),
       close: () => Promise.resolve(),
     };
   }
