@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 import { stopTracing } from '@switchboard/observability';
 import { HealthServer } from './health-server';
 
