@@ -1,8 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { MessagingModule, messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/messaging';
+import { MessagingModule } from '@switchboard/messaging';
 import { STREAMS } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
+import { messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/service-runtime';
 import { join } from 'node:path';
 import { CallReportsRepository } from './call-reports/call-reports.repository';
 import { CallReportsService } from './call-reports/call-reports.service';
@@ -10,8 +11,8 @@ import { CallReportsSweeper } from './call-reports/call-reports.sweeper';
 import { CallsNatsController } from './calls/calls.nats.controller';
 import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
-import { CALLS_MEDIA_CONFIG, loadCallsMediaConfig } from './config/calls-media.config';
-import { CALLS_MEDIA_LOGGER, CALLS_SQL } from './config/tokens';
+import { loadCallsMediaConfig } from './config/calls-media.config';
+import { CALLS_MEDIA_CONFIG, CALLS_SQL } from './config/tokens';
 import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
 import { CallsMediaPrisma } from './prisma/calls-media-prisma';
@@ -50,7 +51,6 @@ export class CallsMediaModule {
       ],
       providers: [
         { provide: CALLS_MEDIA_CONFIG, useValue: config },
-        { provide: CALLS_MEDIA_LOGGER, useValue: logger },
         objectStorageProvider,
         provideOutboxRelay(CallsMediaPrisma, [STREAMS.calls]),
         NumberStatesRepository,

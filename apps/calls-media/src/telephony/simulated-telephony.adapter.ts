@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CALL_RECORDING_CONTENT_TYPE, simulatedCallStartedAt, type SimulateProviderCallBody, type SimulatedCallAccepted } from '@switchboard/contracts';
+import { CALLS_MEDIA_CONFIG } from '../config/tokens';
 import { CallReportsService } from '../call-reports/call-reports.service';
-import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
+import type { CallsMediaConfig } from '../config/calls-media.config';
 import { newCallSid } from './call-sid';
 import { beepRecordingMp3 } from './mp3/beep-recording';
 import type { ProviderCallReport } from './provider-call-report';
