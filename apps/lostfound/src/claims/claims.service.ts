@@ -11,7 +11,8 @@ import {
   type GetClaimQuery,
   type ListClaimsQuery,
 } from '@switchboard/contracts';
-import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay } from '@switchboard/service-runtime';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ReunitedEvent, ServiceError, type ReuniteCommand, type Reunited } from '@switchboard/contracts';
-import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay } from '@switchboard/service-runtime';
 import { isStoredId, notFound } from '../common/scope';
 import { FoundItemsRepository } from '../found-items/found-items.repository';
 import { LocationsService } from '../locations/locations.service';

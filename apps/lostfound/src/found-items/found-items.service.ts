@@ -9,7 +9,8 @@ import {
   type ListFoundItemsQuery,
   type LogFoundItemCommand,
 } from '@switchboard/contracts';
-import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay } from '@switchboard/service-runtime';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { todayUtc } from '../common/dates';
 import { isStoredId, notFound } from '../common/scope';
