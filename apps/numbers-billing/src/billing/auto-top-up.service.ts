@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventCause } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { centsToMillicents } from '../money/money';
 import { PAYMENT_GATEWAY, PaymentDeclined, type PaymentGateway } from '../payments/payment-gateway.port';
@@ -39,7 +38,7 @@ export class AutoTopUpService {
     private readonly ledger: LedgerRepository,
     private readonly settlement: OverdueSettlement,
     @Inject(PAYMENT_GATEWAY) private readonly payments: PaymentGateway,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /**

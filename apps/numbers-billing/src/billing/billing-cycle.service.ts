@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { BillingRunResult } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { NumbersService } from '../numbers/numbers.service';
 import { NumberLifecycle } from '../numbers/number-lifecycle';
@@ -37,7 +36,7 @@ export class BillingCycleService {
     private readonly allowance: TalkTimeAllowance,
     private readonly autoTopUp: AutoTopUpService,
     private readonly outbox: NumbersOutbox,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(now: Date, correlationId: string = `billing-run-${randomUUID()}`): Promise<BillingRunResult> {

@@ -13,8 +13,7 @@ import {
   webhookSecretSealContext,
 } from '@switchboard/contracts';
 import { BoundedMemo, SealedSecretError, requireAccount, sealFor, type EventCause } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { OpenedSecrets } from '../crypto/opened-secrets';
 import { SecretBox } from '../crypto/secret-box';
 import { LedgerRepository } from '../ledger/ledger.repository';
@@ -47,7 +46,7 @@ export class NumbersService implements OnApplicationBootstrap {
     private readonly secrets: SecretBox,
     private readonly webhookUrls: WebhookUrlPolicy,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.openedSecrets = new OpenedSecrets(secrets);
   }

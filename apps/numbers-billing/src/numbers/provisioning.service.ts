@@ -9,8 +9,7 @@ import {
   type ProvisionNumberCommand,
 } from '@switchboard/contracts';
 import { requireAccount, type EventCause, type RpcContext } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { NUMBER_MONTHLY_PRICE_MILLICENTS } from '../money/money';
@@ -52,7 +51,7 @@ export class ProvisioningService {
     @Inject(NUMBER_CHARGING) private readonly charging: NumberCharging,
     private readonly webhookUrls: WebhookUrlPolicy,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async provision(command: ProvisionNumberCommand, ctx: RpcContext): Promise<NumberCreated> {

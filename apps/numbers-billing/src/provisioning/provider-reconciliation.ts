@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { NumberOrdersRepository, isLeaseLive, type OrderRecord } from '../numbers/number-orders.repository';
 import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { TELEPHONY_PROVIDER, type OwnedNumber, type TelephonyProvider } from '../telephony/telephony-provider.port';
@@ -33,7 +32,7 @@ export class ProviderReconciliation {
     private readonly prisma: NumbersBillingPrisma,
     private readonly orders: NumberOrdersRepository,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(now: Date = new Date()): Promise<ReconciliationReport> {

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CallCompletedData, EventEnvelope, Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { talkTimeCharge, TIER_TERMS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
@@ -29,7 +28,7 @@ export class TalkTimeService {
     private readonly allowance: TalkTimeAllowance,
     private readonly outbox: NumbersOutbox,
     @Inject(TALK_TIME_BILLING) private readonly billing: TalkTimeBilling,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async bill(event: EventEnvelope<CallCompletedData>): Promise<TalkTimeOutcome> {

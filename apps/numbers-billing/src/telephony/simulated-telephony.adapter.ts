@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
-import type { Logger } from 'pino';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
 import type { SimulatedProviderFaults, SimulatedProviderStock } from '../generated/kysely/database';
 import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { firstFreeNumber } from './phone-pool';
@@ -22,7 +22,7 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
   constructor(
     private readonly prisma: NumbersBillingPrisma,
     @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async buyNumber({ areaCode, orderRef }: { areaCode: string; orderRef: string }): Promise<{ phoneNumber: string }> {
