@@ -14,9 +14,11 @@ import { CallsService } from './calls/calls.service';
 import { loadCallsMediaConfig } from './config/calls-media.config';
 import { CALLS_MEDIA_CONFIG, CALLS_SQL } from './config/tokens';
 import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
+import { WAITING_REPORTS } from './number-ownership/waiting-reports.port';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
 import { CallsMediaPrisma } from './prisma/calls-media-prisma';
 import { objectStorageProvider } from './storage/object-storage.provider';
+import { CALL_REPORT_SINK } from './telephony/call-report-sink.port';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
 import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
 
@@ -57,6 +59,9 @@ export class CallsMediaModule {
         NumberEventsConsumer,
         CallReportsRepository,
         CallReportsService,
+        // number-ownership and telephony reach call-reports through their ports: call-reports imports them.
+        { provide: WAITING_REPORTS, useExisting: CallReportsService },
+        { provide: CALL_REPORT_SINK, useExisting: CallReportsService },
         CallReportsSweeper,
         CallsRepository,
         CallsService,

@@ -9,8 +9,8 @@ import {
 } from '@switchboard/contracts';
 import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
-import { CallReportsService } from '../call-reports/call-reports.service';
 import { NumberStatesRepository } from './number-states.repository';
+import { WAITING_REPORTS, type WaitingReports } from './waiting-reports.port';
 
 const MAX_VERSION = 2n ** 63n - 1n;
 
@@ -27,7 +27,7 @@ export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     @Inject(MESSAGING_CONFIG) config: MessagingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly states: NumberStatesRepository,
-    private readonly reports: CallReportsService,
+    @Inject(WAITING_REPORTS) private readonly reports: WaitingReports,
   ) {
     const events = [
       [NumberProvisionedEvent, 'calls-media-number-provisioned'],
