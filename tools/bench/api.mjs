@@ -181,7 +181,7 @@ async function startHello() {
 async function sqlTimings(system, secret, count) {
   const { Client } = require('pg');
   const { databaseUrl } = await import('./lib/system.mjs');
-  const { FIND_KEY_COUNTING_REQUEST } = require(join(root, 'apps/gateway/dist/auth/request-auth.repository.js'));
+  const { FIND_KEY_COUNTING_REQUEST } = require('@switchboard/gateway/auth-statements');
   const client = new Client({ connectionString: databaseUrl(system.databases.gateway) });
   await client.connect();
   const hash = createHash('sha256').update(secret).digest('hex');
