@@ -181,7 +181,7 @@ async function startHello() {
 async function sqlTimings(system, secret, count) {
   const { Client } = require('pg');
   const { databaseUrl } = await import('./lib/system.mjs');
-  const { FIND_KEY_COUNTING_REQUEST } = require(join(root, 'apps/gateway/dist/auth/request-auth.repository.js'));
+  const { FIND_KEY_COUNTING_REQUEST } = require('@switchboard/gateway/auth-statements');
   const client = new Client({ connectionString: databaseUrl(system.databases.gateway) });
   await client.connect();
   const hash = createHash('sha256').update(secret).digest('hex');
@@ -198,10 +198,10 @@ async function sqlTimings(system, secret, count) {
   try {
     return {
       // An unknown hash: the lookup finds nothing and nothing is written (a 401).
-      key_lookup: await time([createHash('sha256').update(`${secret}-unknown`).digest('hex'), 3600]),
+      key_lookup: await time([createHash('sha256').update(`${secret}-unknown`).digest('hex'), 3600, 3600]),
       // The benchmark key: found, and its request counted (the benchmark's rate limit is far out of reach).
-      auth_statement_durable_commit: await time([hash, 3600]),
-      auth_statement: await client.query('SET synchronous_commit = off').then(() => time([hash, 3600])),
+      auth_statement_durable_commit: await time([hash, 3600, 3600]),
+      auth_statement: await client.query('SET synchronous_commit = off').then(() => time([hash, 3600, 3600])),
     };
   } finally {
     await client.end();

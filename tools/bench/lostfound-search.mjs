@@ -55,8 +55,9 @@ if (build.status !== 0) {
   console.error(`build failed:\n${build.stdout}${build.stderr}`);
   process.exit(1);
 }
-const { createLostfoundApp } = require(join(root, 'apps/lostfound/dist/bootstrap.js'));
-const { categorise } = require(join(root, 'apps/lostfound/dist/categories/category-vocabulary.js'));
+// The built app, through its package's exports (apps/lostfound/package.json), as tools require libs.
+const { createLostfoundApp } = require('@switchboard/lostfound/bootstrap');
+const { categorise } = require('@switchboard/lostfound/category-vocabulary');
 const { RpcClient } = require('@switchboard/messaging');
 const { createLogger } = require('@switchboard/observability');
 const { ClaimsRpc, FoundItemsRpc, LocationsRpc } = require('@switchboard/contracts');

@@ -8,7 +8,7 @@ const root = join(__dirname, '..', '..');
  * reorganised on its own (auth <-> api-keys, auth <-> rate-limit, auth <-> config), and calls-media
  * (call-reports <-> number-ownership, call-reports <-> telephony). Add an app once its folders are free of them.
  */
-const CHECKED_APPS = ['numbers-billing', 'lostfound', 'webhook-dispatcher'];
+const CHECKED_APPS = ['gateway', 'calls-media', 'numbers-billing', 'lostfound', 'webhook-dispatcher'];
 
 /** Relative import specifiers (`from '../x'`, `import('../x')`, `export … from '../x'`), type-only ones included. */
 const RELATIVE_IMPORT = /(?:\bfrom\s+|\bimport\s*\(?\s*)'(\.{1,2}\/[^']+)'/g;

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // node tools/prisma/generate.mjs [app...]
-// `prisma generate` for every app with prisma/schema.prisma (the root postinstall runs this). Offline-safe:
+// `prisma generate` for every app with prisma/schema.prisma (the root postinstall runs this): the Prisma client
+// and, through the `prisma-kysely` generator, the Kysely table types of the app's hand-written SQL, both into the
+// app's git-ignored `src/generated/` (ADR 0070). Offline-safe:
 // generation is Wasm, but the CLI insists on a schema engine binary, so PRISMA_SCHEMA_ENGINE_BINARY points at a
 // dummy unless already set (migrations never go through the CLI: see tools/prisma/migrate.mjs). No
 // prisma.config.ts is needed: the schemas name no URL, and generate needs none.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { appsWithSchema, fail, rel, repoRoot, requireApp, schemaPathOf } from './shared.mjs';
 
 const usage = 'node tools/prisma/generate.mjs [app...]';
@@ -24,6 +26,8 @@ if (!existsSync(cli)) {
 
 const env = {
   ...process.env,
+  // The schemas name generators by their bin (`prisma-kysely`), found here when not run through npm.
+  PATH: [join(repoRoot, 'node_modules/.bin'), process.env.PATH].filter(Boolean).join(delimiter),
   PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY || '/bin/true',
   CHECKPOINT_DISABLE: '1',
   PRISMA_HIDE_UPDATE_MESSAGE: '1',

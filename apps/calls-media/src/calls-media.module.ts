@@ -1,8 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { MessagingModule, messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/messaging';
+import { MessagingModule } from '@switchboard/messaging';
 import { STREAMS } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
+import { messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/service-runtime';
 import { join } from 'node:path';
 import { CallReportsRepository } from './call-reports/call-reports.repository';
 import { CallReportsService } from './call-reports/call-reports.service';
@@ -10,12 +11,14 @@ import { CallReportsSweeper } from './call-reports/call-reports.sweeper';
 import { CallsNatsController } from './calls/calls.nats.controller';
 import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
-import { CALLS_MEDIA_CONFIG, loadCallsMediaConfig } from './config/calls-media.config';
-import { CALLS_MEDIA_LOGGER, CALLS_SQL } from './config/tokens';
+import { loadCallsMediaConfig } from './config/calls-media.config';
+import { CALLS_MEDIA_CONFIG, CALLS_SQL } from './config/tokens';
 import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
+import { WAITING_REPORTS } from './number-ownership/waiting-reports.port';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
 import { CallsMediaPrisma } from './prisma/calls-media-prisma';
 import { objectStorageProvider } from './storage/object-storage.provider';
+import { CALL_REPORT_SINK } from './telephony/call-report-sink.port';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
 import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
 
@@ -50,13 +53,15 @@ export class CallsMediaModule {
       ],
       providers: [
         { provide: CALLS_MEDIA_CONFIG, useValue: config },
-        { provide: CALLS_MEDIA_LOGGER, useValue: logger },
         objectStorageProvider,
         provideOutboxRelay(CallsMediaPrisma, [STREAMS.calls]),
         NumberStatesRepository,
         NumberEventsConsumer,
         CallReportsRepository,
         CallReportsService,
+        // number-ownership and telephony reach call-reports through their ports: call-reports imports them.
+        { provide: WAITING_REPORTS, useExisting: CallReportsService },
+        { provide: CALL_REPORT_SINK, useExisting: CallReportsService },
         CallReportsSweeper,
         CallsRepository,
         CallsService,

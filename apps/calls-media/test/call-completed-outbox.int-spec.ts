@@ -1,5 +1,6 @@
-import { OutboxRelay } from '@switchboard/messaging';
+
 import { NumberProvisionedEvent, SimulatedProviderRpc, STREAMS, type CallCompletedData, type EventEnvelope } from '@switchboard/contracts';
+import { OutboxRelay } from '@switchboard/service-runtime';
 import { callCompletedEventId } from '../src/call-reports/call-event-id';
 import { CallReportsService } from '../src/call-reports/call-reports.service';
 import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';

@@ -6,9 +6,10 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { jetstream, jetstreamManager, type StoredMsg } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { STREAMS, type EventDescriptor, type NumberStateChanged, type StreamDefinition } from '@switchboard/contracts';
-import { ensureStream, eventSubject, messagingConfigFromEnv, RpcClient, streamName, type MessagingConfig } from '@switchboard/messaging';
+import { ensureStream, eventSubject, RpcClient, streamName, type MessagingConfig } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
 import { createTestDatabase, testNatsEnv, testNatsOptions, testNatsUrl, type TestDatabase } from '@switchboard/testing';
+import { messagingConfigFromEnv } from '@switchboard/service-runtime';
 import { createCallsMediaApp } from '../src/bootstrap';
 import { anEnvelope } from './factories/number-state.factory';
 

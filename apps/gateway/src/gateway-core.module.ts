@@ -2,11 +2,11 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, type MessagingConfig, type NatsLink } from '@switchboard/messaging';
 import type { SqlPool } from '@switchboard/persistence';
 import { Readiness } from '@switchboard/service-runtime';
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import type { GatewayConfig } from './config/gateway.config';
-import { AUTH_SQL, GATEWAY_CONFIG, GATEWAY_LOGGER } from './config/tokens';
+import { AUTH_SQL, GATEWAY_CONFIG } from './config/tokens';
 import { GatewayPrisma } from './prisma/gateway-prisma';
 
 /** What the public and operator servers share in one process: config, logger, database and NATS. */
@@ -34,14 +34,13 @@ export class GatewayCoreModule {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: shared.config },
-        { provide: GATEWAY_LOGGER, useValue: shared.logger },
         { provide: GatewayPrisma, useValue: shared.prisma },
         { provide: AUTH_SQL, useValue: shared.authSql },
         { provide: Readiness, useValue: shared.readiness },
         ApiKeysRepository,
         ApiKeysService,
       ],
-      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GatewayPrisma, AUTH_SQL, Readiness, ApiKeysService, MessagingModule],
+      exports: [GATEWAY_CONFIG, GatewayPrisma, AUTH_SQL, Readiness, ApiKeysService, MessagingModule],
     };
   }
 }

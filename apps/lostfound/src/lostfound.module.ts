@@ -1,14 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { STREAMS } from '@switchboard/contracts';
-import { MessagingModule, messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/messaging';
+import { MessagingModule } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
+import { messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/service-runtime';
 import { join } from 'node:path';
+import { LOSTFOUND_CONFIG } from './config/tokens';
 import { ClaimsNatsController } from './claims/claims.nats.controller';
 import { ClaimsRepository } from './claims/claims.repository';
 import { ClaimsService } from './claims/claims.service';
 import { ReuniteService } from './claims/reunite.service';
-import { LOSTFOUND_CONFIG, loadLostfoundConfig } from './config/lostfound.config';
+import { loadLostfoundConfig } from './config/lostfound.config';
 import { FoundItemsNatsController } from './found-items/found-items.nats.controller';
 import { CLAIM_CANDIDATES } from './found-items/claim-candidates.port';
 import { FoundItemsRepository } from './found-items/found-items.repository';
@@ -18,7 +20,7 @@ import { LocationsRepository } from './locations/locations.repository';
 import { LocationsService } from './locations/locations.service';
 import { MatchesRepository } from './matching/matches.repository';
 import { MatchingService } from './matching/matching.service';
-import { LostfoundPrisma } from './prisma/lostfound-prisma';
+import { LostfoundPrisma, LostfoundTransactions } from './prisma/lostfound-prisma';
 import { MatchNotifier } from './sms/match-notifier';
 import { SimulatedSmsAdapter } from './sms/simulated-sms.adapter';
 import { SmsNatsController } from './sms/sms.nats.controller';
@@ -49,6 +51,7 @@ export class LostfoundModule {
         SimulatedSmsAdapter,
         { provide: SMS_SENDER, useExisting: SimulatedSmsAdapter },
         provideOutboxRelay(LostfoundPrisma, [STREAMS.lostfound]),
+        LostfoundTransactions,
         MatchNotifier,
         DailyTextCountsRepository,
         TextingLimits,

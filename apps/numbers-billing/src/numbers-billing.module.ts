@@ -1,8 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { STREAMS } from '@switchboard/contracts';
-import { MessagingModule, messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/messaging';
+import { MessagingModule } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
+import { messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/service-runtime';
 import { join } from 'node:path';
 import { AccountsNatsController } from './accounts/accounts.nats.controller';
 import { AccountsRepository } from './accounts/accounts.repository';
@@ -15,7 +16,7 @@ import { BillingNatsController } from './billing/billing.nats.controller';
 import { MonthlyCharges } from './billing/monthly-charges';
 import { OverdueSettlement } from './billing/overdue-settlement';
 import { loadNumbersBillingConfig, type NumbersBillingConfig } from './config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER, NUMBERS_SQL } from './config/tokens';
+import { NUMBERS_BILLING_CONFIG, NUMBERS_SQL } from './config/tokens';
 import { SecretBox } from './crypto/secret-box';
 import { LedgerRepository } from './ledger/ledger.repository';
 import { NUMBER_CHARGING } from './numbers/number-charging.port';
@@ -31,7 +32,8 @@ import { PAYMENT_GATEWAY } from './payments/payment-gateway.port';
 import { ProviderReconciliation } from './provisioning/provider-reconciliation';
 import { ProviderReconciliationScheduler } from './provisioning/provider-reconciliation.scheduler';
 import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
-import { NumbersBillingPrisma } from './prisma/numbers-billing-prisma';
+import { AutoTopUpAttemptsRepository } from './billing/auto-top-up-attempts.repository';
+import { NumbersBillingPrisma, NumbersBillingTransactions } from './prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './talk-time/allowance';
 import { TalkTimeConsumer } from './talk-time/talk-time.consumer';
 import { TALK_TIME_BILLING } from './talk-time/talk-time-billing.port';
@@ -76,7 +78,6 @@ export class NumbersBillingModule {
       ],
       providers: [
         { provide: NUMBERS_BILLING_CONFIG, useValue: config },
-        { provide: NUMBERS_BILLING_LOGGER, useValue: logger },
         { provide: SecretBox, useFactory: (c: NumbersBillingConfig) => new SecretBox(c.encryption), inject: [NUMBERS_BILLING_CONFIG] },
         // Ports: the simulated adapters are the default (and the operator routes drive them).
         SimulatedTelephonyAdapter,
@@ -84,6 +85,8 @@ export class NumbersBillingModule {
         SimulatedPaymentAdapter,
         { provide: PAYMENT_GATEWAY, useExisting: SimulatedPaymentAdapter },
         provideOutboxRelay(NumbersBillingPrisma, [STREAMS.numbers]),
+        NumbersBillingTransactions,
+        AutoTopUpAttemptsRepository,
         NumbersOutbox,
         LedgerRepository,
         AccountsRepository,

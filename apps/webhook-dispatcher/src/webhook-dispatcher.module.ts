@@ -1,10 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Resolver } from '@switchboard/egress';
-import { MessagingModule, SealingKeyPair, messagingConfigFromEnv } from '@switchboard/messaging';
+import { MessagingModule, SealingKeyPair } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
+import { messagingConfigFromEnv } from '@switchboard/service-runtime';
 import { join } from 'node:path';
-import { DISPATCHER_CONFIG, DISPATCHER_LOGGER, SEALING_KEY_PAIR } from './config/tokens';
+import { DISPATCHER_CONFIG, SEALING_KEY_PAIR } from './config/tokens';
 import { loadWebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { CallCompletedConsumer } from './deliveries/call-completed.consumer';
 import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
@@ -48,7 +49,6 @@ export class WebhookDispatcherModule {
       ],
       providers: [
         { provide: DISPATCHER_CONFIG, useValue: config },
-        { provide: DISPATCHER_LOGGER, useValue: logger },
         { provide: WEBHOOK_RESOLVER, useValue: overrides.resolver ?? systemResolver },
         // A key pair of this process's own, made at start and never stored: nothing is kept sealed for it, so each
         // replica and each restart simply has a new one (ADR 0063).

@@ -4,7 +4,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { EventDescriptor, EventEnvelope } from '@switchboard/contracts';
 import { Metrics } from '@switchboard/observability';
 import type { ObservableCallback, ObservableResult } from '@opentelemetry/api';
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 import { isDatabaseUnavailable } from '@switchboard/persistence';
 import { ensureStream } from './jetstream';
 import { OutageLog } from './outage-log';

@@ -8,11 +8,11 @@ import { IsInt, IsString, Min } from 'class-validator';
 import { Pool } from 'pg';
 import pino from 'pino';
 import { ServiceError, defineEvent, defineRpc, type EventEnvelope } from '@switchboard/contracts';
-import { TEST_SUPERUSER, createTestDatabase, testNatsEnv, testNatsOptions, type TestDatabase } from '@switchboard/testing';
+import { TEST_SUPERUSER, createTestDatabase, testMessagingConfig, testNatsOptions, type TestDatabase } from '@switchboard/testing';
 import { EventConsumer, RetryLater } from './event-consumer';
 import { MessagingModule } from './messaging.module';
-import { messagingConfigFromEnv, streamName, type MessagingConfig } from './messaging.config';
-import { OutboxRelay, outboxRecord, type RawSqlClient, type TransactionalSqlClient } from './outbox';
+import { streamName, type MessagingConfig } from './messaging.config';
+import { OutboxPublisher, outboxRecord, type RawSqlClient, type TransactionalSqlClient } from './outbox';
 import { RpcClient } from './rpc-client';
 import { RpcHandler, type RpcContext } from './rpc-handler.decorator';
 
@@ -90,7 +90,7 @@ describe('messaging over a real NATS', () => {
 
   beforeAll(async () => {
     // The library's mechanics on test subjects no service is granted: as the tests' superuser.
-    config = messagingConfigFromEnv({ ...testNatsEnv(TEST_SUPERUSER), NATS_SUBJECT_PREFIX: `t${randomBytes(4).toString('hex')}`, NATS_REQUEST_TIMEOUT_MS: '1000' });
+    config = testMessagingConfig(TEST_SUPERUSER, { prefix: `t${randomBytes(4).toString('hex')}`, requestTimeoutMs: 1000 });
     nc = await connect(testNatsOptions());
   });
   afterAll(async () => {
@@ -168,17 +168,16 @@ describe('messaging over a real NATS', () => {
   describe('outbox relay and durable consumer', () => {
     let db: TestDatabase;
     let pool: Pool;
-    let relay: OutboxRelay;
+    let relay: OutboxPublisher;
 
     beforeAll(async () => {
       db = await createTestDatabase('messaging', { migrate: false });
       pool = new Pool({ connectionString: db.url, max: 4 });
       await pool.query(`CREATE TABLE outbox_events (id uuid PRIMARY KEY, type text NOT NULL, payload jsonb NOT NULL, headers jsonb NOT NULL,
         created_at timestamptz(3) NOT NULL DEFAULT now(), published_at timestamptz(3))`);
-      relay = new OutboxRelay(pgClient(pool), nc, config, [stream], logger, { pollIntervalMs: 50, batchSize: 2 });
+      relay = new OutboxPublisher(pgClient(pool), nc, config, [stream], { batchSize: 2 });
     });
     afterAll(async () => {
-      await relay?.stop();
       await pool?.end();
       await db?.drop();
     });
@@ -195,8 +194,7 @@ describe('messaging over a real NATS', () => {
     }
 
     it('publishes committed rows once each, in batches, and marks them published', async () => {
-      await relay.start();
-      await relay.stop();
+      await relay.ensureStreams();
       const before = await streamCount();
       for (const id of ['a', 'b', 'c', 'd', 'e']) await insert(id);
       expect(await relay.drain()).toBe(5);

@@ -10,18 +10,19 @@ import {
 import { DiscoveryModule } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ServiceName } from '@switchboard/contracts';
-import type { Logger } from 'pino';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { connectNats } from './nats-connection';
 import { NatsLink } from './nats-link';
-import { messagingConfigFromEnv, type MessagingConfig } from './messaging.config';
+import type { MessagingConfig } from './messaging.config';
 import { RpcClient } from './rpc-client';
 import { RpcServer } from './rpc-server';
-import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION, NATS_LINK, SERVICE_NAME } from './tokens';
+import { MESSAGING_CONFIG, NATS_CONNECTION, NATS_LINK, SERVICE_NAME } from './tokens';
 
 export interface MessagingModuleOptions {
   service: ServiceName;
   logger: Logger;
-  config?: MessagingConfig;
+  /** From `messagingConfigFromEnv` (libs/service-runtime). */
+  config: MessagingConfig;
   /**
    * A link the caller owns and closes (the gateway shares one between its two servers, and starts before NATS
    * answers). Without it the module connects, waiting for NATS, and closes the connection on shutdown.
@@ -46,7 +47,7 @@ class NatsConnectionCloser implements OnApplicationShutdown {
 @Module({})
 export class MessagingModule {
   static forRoot(options: MessagingModuleOptions): DynamicModule {
-    const config = options.config ?? messagingConfigFromEnv();
+    const { config } = options;
     const serve = options.serve !== false;
     const { link, logger } = options;
     // With a link, the connection exists only once NATS answered: provided only to a server, which needs it to start.
@@ -61,7 +62,7 @@ export class MessagingModule {
       providers: [
         { provide: MESSAGING_CONFIG, useValue: config },
         { provide: SERVICE_NAME, useValue: options.service },
-        { provide: MESSAGING_LOGGER, useValue: options.logger },
+        { provide: LOGGER, useValue: options.logger },
         ...connection,
         link
           ? { provide: NATS_LINK, useValue: link }
@@ -69,7 +70,7 @@ export class MessagingModule {
         RpcClient,
         ...(serve ? [RpcServer] : []),
       ],
-      exports: [MESSAGING_CONFIG, SERVICE_NAME, MESSAGING_LOGGER, NATS_LINK, ...(connection.length ? [NATS_CONNECTION] : []), RpcClient],
+      exports: [MESSAGING_CONFIG, SERVICE_NAME, LOGGER, NATS_LINK, ...(connection.length ? [NATS_CONNECTION] : []), RpcClient],
     };
   }
 }

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { findNatsServer, testNatsEnv } from '@switchboard/testing';
+import { findNatsServer, testMessagingConfig } from '@switchboard/testing';
 import pino from 'pino';
-import { messagingConfigFromEnv } from './messaging.config';
 import { connectNats } from './nats-connection';
 
 /** A logger that keeps what was warned. */
@@ -38,13 +37,13 @@ describe('connecting to NATS', () => {
   it('warns when the server admits clients without credentials: the bus is not locked', async () => {
     open = await openNatsServer();
     const { logger, warnings } = recordingLogger();
-    connections.push(await connectNats(messagingConfigFromEnv({ NATS_URL: open.url }), 'lostfound', logger));
+    connections.push(await connectNats({ natsUrl: open.url, prefix: 'sb', requestTimeoutMs: 5000 }, 'lostfound', logger));
     expect(warnings).toEqual([expect.stringContaining('NATS admits clients without credentials')]);
   });
 
   it('says nothing on a locked server, connecting as the service\'s own user', async () => {
     const { logger, warnings } = recordingLogger();
-    const nc = await connectNats(messagingConfigFromEnv(testNatsEnv('lostfound')), 'lostfound', logger);
+    const nc = await connectNats(testMessagingConfig('lostfound'), 'lostfound', logger);
     connections.push(nc);
     expect(nc.info?.auth_required).toBe(true);
     expect(warnings).toEqual([]);

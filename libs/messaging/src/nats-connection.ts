@@ -1,6 +1,6 @@
 import { connect, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import type { ServiceName } from '@switchboard/contracts';
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 import { inboxPrefix } from './bus-permissions';
 import type { MessagingConfig } from './messaging.config';
 

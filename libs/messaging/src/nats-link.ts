@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ServiceName } from '@switchboard/contracts';
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 import { connectNats } from './nats-connection';
 import type { MessagingConfig } from './messaging.config';
 

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 import { OUTAGE_QUIET_MS, OutageLog } from './outage-log';
 
 function recordingLogger() {

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 
 /** A failure of the same thing this long after the previous one starts a new incident (and is logged again). */
 export const OUTAGE_QUIET_MS = 60_000;

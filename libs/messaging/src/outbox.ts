@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { BeforeApplicationShutdown, OnApplicationBootstrap, Provider } from '@nestjs/common';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { ROOT_CONTEXT, SpanKind, context, trace } from '@opentelemetry/api';
+import { SpanKind, context, trace } from '@opentelemetry/api';
 import type { EventDescriptor, EventEnvelope, StreamDefinition } from '@switchboard/contracts';
-import type { Logger } from 'pino';
-import { eventSubject, type MessagingConfig } from './messaging.config';
 import { Metrics } from '@switchboard/observability';
-import { isDatabaseUnavailable } from '@switchboard/persistence';
+import { eventSubject, type MessagingConfig } from './messaging.config';
+import { sqlExecute, sqlRows, type RawSqlClient } from '@switchboard/persistence';
+import { sql } from 'kysely';
 import { ensureStream } from './jetstream';
-import { OutageLog } from './outage-log';
-import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION } from './tokens';
 import { contextFromRecord, traceRecord } from './trace-context';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -68,17 +65,15 @@ export async function writeOutboxEvent<T extends object>(tx: OutboxTransaction, 
   await tx.outboxEvent.create({ data: outboxRecord(event, data, cause) });
 }
 
+export type { RawSqlClient };
+
 /** The part of a generated Prisma client the relay needs; every app's client has it. */
-export interface RawSqlClient {
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
-  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
-}
 export interface TransactionalSqlClient extends RawSqlClient {
   $transaction<R>(fn: (tx: RawSqlClient) => Promise<R>, options?: { timeout?: number; maxWait?: number }): Promise<R>;
 }
 
-export interface OutboxRelayOptions {
-  pollIntervalMs?: number;
+export interface OutboxPublisherOptions {
+  /** Rows claimed per transaction. */
   batchSize?: number;
 }
 
@@ -87,82 +82,27 @@ const tracer = trace.getTracer('switchboard.messaging');
 /**
  * Publishes committed outbox rows to JetStream, oldest first, with the row id as message id, then marks them
  * published. Rows are claimed with `FOR UPDATE SKIP LOCKED`, so replicas share the work and a crash between
- * publish and mark only republishes (JetStream drops the duplicate inside its window). Polls, and `kick()`
- * after a commit publishes at once.
+ * publish and mark only republishes (JetStream drops the duplicate inside its window). It has no loop of its own:
+ * the app's `OutboxRelay` (libs/service-runtime) runs `drain()` on a `PollingWorker`, kicked after commits.
  */
-export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
-  private again = false;
+export class OutboxPublisher {
   private readonly js: JetStreamClient;
-  private readonly pollIntervalMs: number;
-  private readonly batchSize: number;
-  private readonly outages: OutageLog;
+  readonly batchSize: number;
 
   constructor(
     private readonly db: TransactionalSqlClient,
     private readonly nc: NatsConnection,
     private readonly config: MessagingConfig,
     private readonly streams: StreamDefinition[],
-    private readonly logger: Logger,
-    options: OutboxRelayOptions = {},
+    options: OutboxPublisherOptions = {},
   ) {
     this.js = jetstream(nc);
-    this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.batchSize = options.batchSize ?? 100;
-    this.outages = new OutageLog(logger);
   }
 
-  async start(): Promise<void> {
+  /** Creates (or updates) the streams the rows are published to; before the first `drain()`. */
+  async ensureStreams(): Promise<void> {
     for (const stream of this.streams) await ensureStream(this.nc, this.config, stream);
-    this.stopped = false;
-    this.kick();
-  }
-
-  onApplicationBootstrap(): Promise<void> {
-    return this.start();
-  }
-
-  /** Stop publishing before NATS and the database close; rows committed later wait for the next start. */
-  beforeApplicationShutdown(): Promise<void> {
-    return this.stop();
-  }
-
-  /** Publish now rather than at the next poll. */
-  kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    // Outside the caller's context: each row carries its own trace, and the polls that follow a kick must not
-    // join the trace of the request that kicked.
-    this.running = context.with(ROOT_CONTEXT, () => this.drain())
-      .then(() => this.outages.recovered('database'))
-      .catch((err) => {
-        // A database outage fails every poll (twice a second): logged once per incident, not with a stack each time.
-        if (isDatabaseUnavailable(err)) this.outages.failed('database', err, { worker: 'outbox relay' });
-        else this.logger.warn({ err }, 'outbox relay pass failed; will retry');
-      })
-      .finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        } else {
-          this.timer = setTimeout(() => this.kick(), this.pollIntervalMs);
-          this.timer.unref();
-        }
-      });
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
   }
 
   /** Publishes until no unpublished row is left. Returns how many it published. */
@@ -177,17 +117,15 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   private publishBatch(): Promise<number> {
     return this.db.$transaction(async (tx) => {
-      const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
-        `SELECT id::text AS id, type, payload, headers FROM outbox_events
-          WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        this.batchSize,
+      // Kysely's `sql` tag: the lib knows the outbox table by `OutboxRow` only (each app generates its own types).
+      const rows = await sqlRows(
+        tx,
+        sql<OutboxRow>`SELECT id::text AS id, type, payload, headers FROM outbox_events
+          WHERE published_at IS NULL ORDER BY created_at, id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
       );
       if (rows.length === 0) return 0;
       await Promise.all(rows.map((row) => this.publish(row)));
-      await tx.$executeRawUnsafe(
-        `UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])`,
-        rows.map((row) => row.id),
-      );
+      await sqlExecute(tx, sql`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`);
       return rows.length;
     }, { timeout: 30_000 });
   }
@@ -205,16 +143,4 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       span.end();
     }
   }
-}
-
-/**
- * The app's outbox relay as a Nest provider, injectable as `OutboxRelay`: started with the app, stopped before it
- * shuts down. `client` is the app's Prisma client class (its injection token).
- */
-export function provideOutboxRelay(client: abstract new (...args: never[]) => unknown, streams: StreamDefinition[], options?: OutboxRelayOptions): Provider {
-  return {
-    provide: OutboxRelay,
-    useFactory: (db: TransactionalSqlClient, nc: NatsConnection, config: MessagingConfig, logger: Logger) => new OutboxRelay(db, nc, config, streams, logger, options),
-    inject: [client, NATS_CONNECTION, MESSAGING_CONFIG, MESSAGING_LOGGER],
-  };
 }

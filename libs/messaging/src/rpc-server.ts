@@ -13,8 +13,8 @@ import {
   type ServiceName,
 } from '@switchboard/contracts';
 import { DatabaseHealth, isDatabaseUnavailable } from '@switchboard/persistence';
-import type { Logger } from 'pino';
-import { MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION, SERVICE_NAME } from './tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
+import { MESSAGING_CONFIG, NATS_CONNECTION, SERVICE_NAME } from './tokens';
 import { rpcSubject, type MessagingConfig } from './messaging.config';
 import { contextFromHeaders } from './trace-context';
 import { OutageLog } from './outage-log';
@@ -47,7 +47,7 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MESSAGING_CONFIG) private readonly config: MessagingConfig,
     @Inject(SERVICE_NAME) private readonly service: ServiceName,
-    @Inject(MESSAGING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
     @Optional() private readonly database?: DatabaseHealth,
   ) {
     this.outages = new OutageLog(logger);

@@ -1,6 +1,5 @@
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 export const MESSAGING_CONFIG = Symbol('MESSAGING_CONFIG');
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
-export const MESSAGING_LOGGER = Symbol('MESSAGING_LOGGER');
 /** The process's `NatsLink`: the connection once there is one, and its real state. */
 export const NATS_LINK = Symbol('NATS_LINK');

@@ -46,3 +46,9 @@ function defaultLevel(): string {
 }
 
 export type { Logger };
+
+/**
+ * The one injection token of a service's logger (the pino `Logger` of `createLogger`), provided once per app by
+ * `MessagingModule.forRoot({ logger })` and injected everywhere as `@Inject(LOGGER) logger: Logger`.
+ */
+export const LOGGER = Symbol('LOGGER');

@@ -36,5 +36,7 @@ export {
   type PrismaClientClass,
   type PrismaClientHandle,
 } from './prisma-client.ts';
+export { compileSql, sqlBuilder, sqlExecute, sqlRows, type RawSqlClient, type SqlStatement } from './sql.ts';
+export { Transactions, type TransactionalClient, type TransactionOptions } from './transactions.ts';
 export { createSqlPool, type SqlPool, type SqlPoolOptions } from './sql-pool.ts';
 export { DatabaseHealth, PrismaModule, type PrismaModuleOptions } from './prisma.module.ts';

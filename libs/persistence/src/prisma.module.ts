@@ -1,7 +1,9 @@
 import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { Env } from './database-config.ts';
 import { createPrismaClient, type PrismaClientClass, type PrismaClientHandle } from './prisma-client.ts';
+import { sql } from 'kysely';
 import { createSqlPool, type RawQueryClient, type SqlPool, type SqlPoolOptions } from './sql-pool.ts';
+import { sqlRows } from './sql.ts';
 
 const PRISMA_HANDLE = Symbol('PRISMA_HANDLE');
 const SQL_POOL = Symbol('SQL_POOL');
@@ -25,11 +27,11 @@ class PrismaCloser implements OnApplicationShutdown {
 /** Whether the app's database answers; used by the service's /readyz. */
 @Injectable()
 export class DatabaseHealth {
-  constructor(@Inject(PRISMA_HANDLE) private readonly handle: PrismaClientHandle<{ $queryRawUnsafe(sql: string): Promise<unknown> }>) {}
+  constructor(@Inject(PRISMA_HANDLE) private readonly handle: PrismaClientHandle<RawQueryClient>) {}
 
   async ping(): Promise<boolean> {
     try {
-      await this.handle.client.$queryRawUnsafe('SELECT 1');
+      await sqlRows(this.handle.client, sql`SELECT 1`);
       return true;
     } catch {
       return false;

@@ -1,5 +1,6 @@
-import { Pool } from 'pg';
+import { Pool, types } from 'pg';
 import type { DatabaseDriver } from './driver-adapter.ts';
+import { compileSql, sqlRows, type RawSqlClient, type SqlStatement } from './sql.ts';
 
 /**
  * Plain SQL for a hot path, beside the app's Prisma client: one statement, one round trip, no query planning in
@@ -7,10 +8,12 @@ import type { DatabaseDriver } from './driver-adapter.ts';
  */
 export interface SqlPool {
   /**
-   * Runs one parameterised statement and returns its rows. `name` makes it a prepared statement on PostgreSQL
-   * (parsed and planned once per connection); use one name per distinct text.
+   * Runs one statement (Kysely over the app's generated tables, libs/persistence `sql.ts`) and returns its rows.
+   * `name` makes it a prepared statement on PostgreSQL (parsed and planned once per connection); use one name per
+   * distinct text. `bigint` columns come back as `bigint`, as through Prisma, so the generated row types hold for
+   * both drivers.
    */
-  query<Row>(statement: { name?: string; text: string; values: unknown[] }): Promise<Row[]>;
+  rows<Row>(name: string, statement: SqlStatement<Row>): Promise<Row[]>;
   /** Idempotent. */
   close(): Promise<void>;
 }
@@ -30,9 +33,7 @@ export interface SqlPoolOptions {
 }
 
 /** What the PGlite fallback needs of a Prisma client. */
-export interface RawQueryClient {
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
-}
+export type RawQueryClient = Pick<RawSqlClient, '$queryRawUnsafe'>;
 
 /**
  * A `pg` pool on the app's PostgreSQL database; with embedded PGlite (one connection, development), the same
@@ -41,7 +42,7 @@ export interface RawQueryClient {
 export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, options: SqlPoolOptions): SqlPool {
   if (driver.location.kind !== 'postgres') {
     return {
-      query: ({ text, values }) => client.$queryRawUnsafe(text, ...values),
+      rows: <Row>(_name: string, statement: SqlStatement<Row>) => sqlRows(client, statement),
       close: () => Promise.resolve(),
     };
   }
@@ -49,15 +50,23 @@ export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, op
     connectionString: driver.location.url,
     max: options.max,
     application_name: options.applicationName,
+    types: { getTypeParser: bigintAsBigInt },
     ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
   });
   pool.on('error', (error) => options.onIdleError?.(error));
   let closing: Promise<void> | undefined;
   return {
-    async query<Row>({ name, text, values }: { name?: string; text: string; values: unknown[] }) {
-      const result = await pool.query({ name, text, values });
+    async rows<Row>(name: string, statement: SqlStatement<Row>) {
+      const { sql, parameters } = compileSql(statement);
+      const result = await pool.query({ name, text: sql, values: parameters as unknown[] });
       return result.rows as Row[];
     },
     close: () => (closing ??= pool.end()),
   };
 }
+
+const INT8_OID = 20;
+
+/** `pg`'s parsers, but `bigint` (int8) as a JavaScript `bigint`, as Prisma's raw query returns it. */
+const bigintAsBigInt = ((oid: number, format?: 'text' | 'binary') =>
+  oid === INT8_OID && format !== 'binary' ? (value: string) => BigInt(value) : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser;

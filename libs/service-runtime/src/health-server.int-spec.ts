@@ -3,9 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import pino from 'pino';
-import { MessagingModule, NATS_CONNECTION, messagingConfigFromEnv } from '@switchboard/messaging';
+import { MessagingModule, NATS_CONNECTION } from '@switchboard/messaging';
 import { testNatsEnv } from '@switchboard/testing';
 import { HealthServer } from './health-server';
+import { messagingConfigFromEnv } from './messaging-env';
 
 describe('service health endpoints', () => {
   let app: INestApplicationContext;

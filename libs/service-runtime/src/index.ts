@@ -3,3 +3,5 @@ export * from './readiness';
 export * from './health-server';
 export * from './service-runner';
 export * from './polling-worker';
+export * from './outbox-relay';
+export * from './messaging-env';

@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 import { stopTracing } from '@switchboard/observability';
 import { HealthServer } from './health-server';
 
@@ -55,8 +55,10 @@ export async function runService(
       running.drain();
       await running.close();
       await stopTracing();
+      clearTimeout(force);
       process.exit(0);
     } catch (error) {
+      clearTimeout(force);
       logger.error({ err: error }, `${service} failed to stop cleanly`);
       process.exit(1);
     }

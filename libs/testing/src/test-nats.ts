@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ServiceName } from '@switchboard/contracts';
+import type { MessagingConfig } from '@switchboard/messaging';
 import { describeFailure } from './describe-failure.ts';
 import { pingNats } from './services.ts';
 import { TS_REGISTER } from './ts-register.ts';
@@ -50,6 +51,12 @@ type TestNatsUser = ServiceName | typeof TEST_SUPERUSER;
 export function testNatsEnv(user: TestNatsUser): { NATS_URL: string; NATS_USER: string; NATS_PASSWORD: string } {
   const { url, passwords } = state();
   return { NATS_URL: url, NATS_USER: user, NATS_PASSWORD: passwords[user] };
+}
+
+/** A `MessagingConfig` on the test run's nats-server as `user` (libs/messaging's own tests, which read no environment). */
+export function testMessagingConfig(user: TestNatsUser, options: { prefix?: string; requestTimeoutMs?: number } = {}): MessagingConfig {
+  const { url, passwords } = state();
+  return { natsUrl: url, prefix: options.prefix ?? 'sb', requestTimeoutMs: options.requestTimeoutMs ?? 5000, credentials: { user, password: passwords[user] } };
 }
 
 /** Options for `connect()`: the superuser by default (test code that is no service), or one service's user. */

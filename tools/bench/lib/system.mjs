@@ -1,4 +1,4 @@
-// The whole of Switchboard as real processes, for benchmarks and fault tests: one `node apps/<app>/dist/main.js`
+// The whole of Switchboard as real processes, for benchmarks and fault tests: one `node <@switchboard/app's main>`
 // per service, each with a throwaway PostgreSQL database (sb_bench_*), one NATS subject prefix for the run, free
 // ports and a temporary DATA_DIR. Optionally a nats-server of its own (own port, own store dir), which fault tests
 // may stop and start without touching the machine's shared NATS. `stop()` removes every trace: processes,
@@ -198,7 +198,7 @@ function missingOutputs(appDir) {
 class System {
   constructor({ run, dir, prefix, env, serviceEnv, nodeArgs, mains, profileDir }) {
     this.run = run;
-    /** A service's entry point other than apps/<app>/dist/main.js (a patched copy, to measure a change). */
+    /** A service's entry point other than its package's main (a patched copy, to measure a change). */
     this.mains = mains;
     /** Extra node flags for every service (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
     this.nodeArgs = nodeArgs;
@@ -272,7 +272,7 @@ class System {
     log.write(`--- start ${new Date().toISOString()}\n`);
     const profile = this.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(this.profileDir, key.replace(/[^a-z0-9-]/gi, '_'))}`] : [];
     // The flags a deployed service runs with (deploy/service-node-flags.mjs), then the run's own.
-    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...this.nodeArgs, ...profile, this.mains[app] ?? join(root, 'apps', app, 'dist', 'main.js')], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...this.nodeArgs, ...profile, this.mains[app] ?? require.resolve(`@switchboard/${app}`)], {
       cwd: root,
       env: this.envFor(app, extraEnv),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { OutboxRow } from '@switchboard/messaging';
+import { sqlRows } from '@switchboard/persistence';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
+import type { CallReport } from '../generated/kysely/database';
 import { Prisma } from '../generated/prisma/client';
 import type { NumberOwnershipState } from '../number-ownership/attribution';
 import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
@@ -57,12 +60,12 @@ export class CallReportsRepository {
    */
   async addPending(report: NewReport): Promise<PendingReport | null> {
     const details = { ...report.details, recording_content_type: report.recording?.content_type ?? null };
-    const rows = await this.prisma.$queryRaw<{ received_at: Date }[]>`
+    const rows = await sqlRows(this.prisma, sql<Pick<Selectable<CallReport>, 'received_at'>>`
       INSERT INTO call_reports (call_sid, "to", started_at, state, report, recording_key, recording_size, recording_etag)
       VALUES (${report.call_sid}, ${report.to}, ${report.started_at.toISOString()}::timestamptz, 'pending', ${JSON.stringify(details)}::jsonb,
               ${report.recording?.key ?? null}, ${report.recording?.size ?? null}::int, ${report.recording?.etag ?? null})
       ON CONFLICT (call_sid) DO NOTHING
-      RETURNING received_at`;
+      RETURNING received_at`);
     if (rows.length === 0) return null;
     return { call_sid: report.call_sid, to: report.to, started_at: report.started_at, received_at: rows[0].received_at, details: report.details, recording: report.recording };
   }
@@ -88,11 +91,11 @@ export class CallReportsRepository {
    * pending (another worker settled it first): the claim's row lock makes a concurrent one find it recorded.
    */
   async record(report: PendingReport, owner: NumberOwnershipState, outbox: OutboxRow): Promise<boolean> {
-    const claimed = Prisma.sql`
+    const claimed = sql<CallSid>`
       UPDATE call_reports SET state = 'recorded', settled_at = now(), report = NULL
        WHERE call_sid = ${report.call_sid} AND state = 'pending'
       RETURNING call_sid`;
-    return (await this.prisma.$queryRaw<unknown[]>(recordCallOnce(claimed, report, owner, outbox))).length === 1;
+    return (await sqlRows(this.prisma, recordCallOnce(claimed, report, owner, outbox))).length === 1;
   }
 
   /**
@@ -102,14 +105,14 @@ export class CallReportsRepository {
    */
   async addRecorded(report: NewReport, receivedAt: Date, owner: NumberOwnershipState, outbox: OutboxRow): Promise<boolean> {
     const at = receivedAt.toISOString();
-    const inserted = Prisma.sql`
+    const inserted = sql<CallSid>`
       INSERT INTO call_reports (call_sid, "to", started_at, state, recording_key, recording_size, recording_etag, received_at, settled_at)
       VALUES (${report.call_sid}, ${report.to}, ${report.started_at.toISOString()}::timestamptz, 'recorded',
               ${report.recording?.key ?? null}, ${report.recording?.size ?? null}::int, ${report.recording?.etag ?? null},
               ${at}::timestamptz, ${at}::timestamptz)
       ON CONFLICT (call_sid) DO NOTHING
       RETURNING call_sid`;
-    return (await this.prisma.$queryRaw<unknown[]>(recordCallOnce(inserted, report, owner, outbox))).length === 1;
+    return (await sqlRows(this.prisma, recordCallOnce(inserted, report, owner, outbox))).length === 1;
   }
 
   /** Settles a report without a call; its details are dropped. False when it was no longer pending. */
@@ -127,10 +130,10 @@ export class CallReportsRepository {
  * `call_reports` returning `call_sid`) returned a row, and answers that row. Data-modifying CTEs run as one
  * statement: all of it commits, or none of it.
  */
-function recordCallOnce(report: Prisma.Sql, call: NewReport, owner: NumberOwnershipState, outbox: OutboxRow): Prisma.Sql {
+function recordCallOnce(report: RawBuilder<CallSid>, call: NewReport, owner: NumberOwnershipState, outbox: OutboxRow): RawBuilder<CallSid> {
   const turns = call.details.transcript ?? [];
   const recording = call.recording;
-  return Prisma.sql`
+  return sql<CallSid>`
     WITH report AS (${report}),
     call AS (
       INSERT INTO calls (id, account_id, number_id, phone_number, caller, direction, status, outcome, duration_sec, started_at,
@@ -155,7 +158,9 @@ function recordCallOnce(report: Prisma.Sql, call: NewReport, owner: NumberOwners
     SELECT call_sid FROM report`;
 }
 
-type CallReportRow = Awaited<ReturnType<CallsMediaPrisma['callReport']['findFirst']>> & object;
+type CallSid = Pick<Selectable<CallReport>, 'call_sid'>;
+
+type CallReportRow = Selectable<CallReport>;
 
 function toPending(row: CallReportRow): PendingReport {
   const stored = row.report as unknown as ReportDetails & { recording_content_type: string | null };

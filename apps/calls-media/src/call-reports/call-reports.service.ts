@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { CallCompletedEvent, type CallCompletedData } from '@switchboard/contracts';
-import { OutboxRelay, outboxRecord, type OutboxRow } from '@switchboard/messaging';
-import type { Logger } from '@switchboard/observability';
-import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
-import { CALLS_MEDIA_LOGGER } from '../config/tokens';
+import { outboxRecord, type OutboxRow } from '@switchboard/messaging';
+import { LOGGER, type Logger } from '@switchboard/observability';
+import { OutboxRelay } from '@switchboard/service-runtime';
+import { CALLS_MEDIA_CONFIG } from '../config/tokens';
+import type { CallsMediaConfig } from '../config/calls-media.config';
 import { attributeCall, type NumberOwnershipState } from '../number-ownership/attribution';
 import { NumberStatesRepository } from '../number-ownership/number-states.repository';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
@@ -41,7 +42,7 @@ export class CallReportsService {
     private readonly relay: OutboxRelay,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
-    @Inject(CALLS_MEDIA_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async receive(report: ProviderCallReport, options: ReceiveOptions = {}): Promise<ReceiveOutcome> {

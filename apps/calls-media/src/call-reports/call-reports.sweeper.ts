@@ -1,8 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { Logger } from '@switchboard/observability';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { PollingWorker } from '@switchboard/service-runtime';
-import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
-import { CALLS_MEDIA_LOGGER } from '../config/tokens';
+import { CALLS_MEDIA_CONFIG } from '../config/tokens';
+import type { CallsMediaConfig } from '../config/calls-media.config';
 import { CallReportsService } from './call-reports.service';
 
 /** Every few seconds, tries waiting reports again and discards the ones whose grace period is over. */
@@ -10,7 +10,7 @@ import { CallReportsService } from './call-reports.service';
 export class CallReportsSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly worker: PollingWorker;
 
-  constructor(reports: CallReportsService, @Inject(CALLS_MEDIA_CONFIG) config: CallsMediaConfig, @Inject(CALLS_MEDIA_LOGGER) logger: Logger) {
+  constructor(reports: CallReportsService, @Inject(CALLS_MEDIA_CONFIG) config: CallsMediaConfig, @Inject(LOGGER) logger: Logger) {
     this.worker = new PollingWorker({
       intervalMs: config.attributionSweepMs,
       pass: () => reports.sweep(),

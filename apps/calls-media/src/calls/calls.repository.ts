@@ -1,26 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SqlPool } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
 import { CALLS_SQL } from '../config/tokens';
-import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
+import type { Call } from '../generated/kysely/database';
+import { CallsMediaPrisma, db } from '../prisma/calls-media-prisma';
 
-export interface CallRecord {
-  id: string;
-  seq: bigint;
-  account_id: string;
-  number_id: string;
-  phone_number: string;
-  caller: string;
-  direction: string;
-  status: string;
-  outcome: string;
-  duration_sec: number;
-  started_at: Date;
-  has_transcript: boolean;
-  recording_key: string | null;
-  recording_size: number | null;
-  recording_etag: string | null;
-  recording_content_type: string | null;
-}
+/** A call as the list and the look-up return it: every column but the arrival order's companions. */
+export type CallRecord = Pick<Selectable<Call>, (typeof CALL_COLUMNS)[number]>;
 
 export interface CallFilter {
   accountId: string;
@@ -32,12 +18,10 @@ export interface CallFilter {
 }
 
 /** The columns of a `CallRecord`, in one place for both statements. */
-const CALL_COLUMNS =
-  'id, seq, account_id, number_id, phone_number, caller, direction, status, outcome, duration_sec, started_at, ' +
-  'has_transcript, recording_key, recording_size, recording_etag, recording_content_type';
-
-/** A row as the driver returns it: `seq` (bigint) is a string from `pg`, a bigint from Prisma's raw query (PGlite). */
-type CallRow = Omit<CallRecord, 'seq'> & { seq: string | bigint };
+const CALL_COLUMNS = [
+  'id', 'seq', 'account_id', 'number_id', 'phone_number', 'caller', 'direction', 'status', 'outcome', 'duration_sec', 'started_at',
+  'has_transcript', 'recording_key', 'recording_size', 'recording_etag', 'recording_content_type',
+] as const;
 
 /**
  * The calls list and the look-up of one call. Both run as plain SQL on the app's `SqlPool`: they are the statements
@@ -52,50 +36,39 @@ export class CallsRepository {
 
   /** The account's call with this id; null for an unknown id and for another account's call alike. */
   async findForAccount(accountId: string, callId: string): Promise<CallRecord | null> {
-    const [row] = await this.sql.query<CallRow>({
-      name: 'calls_find_for_account',
-      text: `SELECT ${CALL_COLUMNS} FROM calls WHERE id = $1 AND account_id = $2`,
-      values: [callId, accountId],
-    });
-    return row ? toCallRecord(row) : null;
+    const [row] = await this.sql.rows(
+      'calls_find_for_account',
+      db.selectFrom('calls').select(CALL_COLUMNS).where('id', '=', callId).where('account_id', '=', accountId),
+    );
+    return row ?? null;
   }
 
   /** Newest first (start time, then arrival order), at most `limit`. */
   async list(filter: CallFilter, limit: number): Promise<CallRecord[]> {
-    const values: unknown[] = [filter.accountId];
-    const param = (value: unknown) => `$${values.push(value)}`;
-    const conditions = ['account_id = $1'];
+    let query = db.selectFrom('calls').select(CALL_COLUMNS).where('account_id', '=', filter.accountId);
     // One statement text (and prepared statement) per combination of filters, each planned for the index it can use.
     let shape = '';
     if (filter.numberId) {
-      conditions.push(`number_id = ${param(filter.numberId)}`);
+      query = query.where('number_id', '=', filter.numberId);
       shape += 'n';
     }
     if (filter.since) {
-      conditions.push(`started_at >= ${param(filter.since.toISOString())}::timestamptz`);
+      query = query.where('started_at', '>=', sql<Date>`${filter.since.toISOString()}::timestamptz`);
       shape += 's';
     }
     if (filter.until) {
-      conditions.push(`started_at < ${param(filter.until.toISOString())}::timestamptz`);
+      query = query.where('started_at', '<', sql<Date>`${filter.until.toISOString()}::timestamptz`);
       shape += 'u';
     }
     if (filter.after) {
-      conditions.push(`(started_at, seq) < (${param(filter.after.started_at.toISOString())}::timestamptz, ${param(filter.after.seq.toString())}::bigint)`);
+      // A row comparison, which PostgreSQL uses as an index condition on (account_id, started_at DESC, seq DESC).
+      query = query.where(sql<boolean>`(started_at, seq) < (${filter.after.started_at.toISOString()}::timestamptz, ${filter.after.seq.toString()}::bigint)`);
       shape += 'a';
     }
-    const rows = await this.sql.query<CallRow>({
-      name: `calls_list_${shape || 'all'}`,
-      text: `SELECT ${CALL_COLUMNS} FROM calls WHERE ${conditions.join(' AND ')} ORDER BY started_at DESC, seq DESC LIMIT ${param(limit)}`,
-      values,
-    });
-    return rows.map(toCallRecord);
+    return this.sql.rows(`calls_list_${shape || 'all'}`, query.orderBy('started_at', 'desc').orderBy('seq', 'desc').limit(limit));
   }
 
   async transcriptOf(callId: string): Promise<{ role: string; text: string }[]> {
     return this.prisma.transcriptTurn.findMany({ where: { call_id: callId }, orderBy: { position: 'asc' }, select: { role: true, text: true } });
   }
-}
-
-function toCallRecord(row: CallRow): CallRecord {
-  return { ...row, seq: BigInt(row.seq) };
 }

@@ -17,8 +17,6 @@ export interface CallsMediaConfig {
   simulatedSettleMs: number;
 }
 
-export const CALLS_MEDIA_CONFIG = Symbol('CALLS_MEDIA_CONFIG');
-
 const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 
 export function loadCallsMediaConfig(env: NodeJS.ProcessEnv = process.env): CallsMediaConfig {

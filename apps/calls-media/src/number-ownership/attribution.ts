@@ -1,16 +1,14 @@
+import type { Selectable } from 'kysely';
+import type { NumberState } from '../generated/kysely/database';
+
 /**
  * Who a call belongs to: the account that owned the called number when the call started
  * (docs/adr/0020-call-ownership.md). Pure: given every state calls-media knows for the phone number.
  */
-export interface NumberOwnershipState {
-  number_id: string;
-  version: bigint;
-  account_id: string;
-  phone_number: string;
-  status: string;
-  answering: boolean;
-  changed_at: Date;
-}
+/**
+ * One state of a phone number as calls-media keeps it (a `number_states` row, without when it arrived).
+ */
+export type NumberOwnershipState = Omit<Selectable<NumberState>, 'received_at'>;
 
 export type Attribution =
   /** The number was the account's and its agent was answering: the call is theirs. */

@@ -8,10 +8,9 @@ import {
   type NumberStateChanged,
 } from '@switchboard/contracts';
 import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
-import type { Logger } from '@switchboard/observability';
-import { CallReportsService } from '../call-reports/call-reports.service';
-import { CALLS_MEDIA_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { NumberStatesRepository } from './number-states.repository';
+import { WAITING_REPORTS, type WaitingReports } from './waiting-reports.port';
 
 const MAX_VERSION = 2n ** 63n - 1n;
 
@@ -26,9 +25,9 @@ export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeAppli
   constructor(
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     @Inject(MESSAGING_CONFIG) config: MessagingConfig,
-    @Inject(CALLS_MEDIA_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
     private readonly states: NumberStatesRepository,
-    private readonly reports: CallReportsService,
+    @Inject(WAITING_REPORTS) private readonly reports: WaitingReports,
   ) {
     const events = [
       [NumberProvisionedEvent, 'calls-media-number-provisioned'],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
+import { sqlRows } from '@switchboard/persistence';
+import { CallsMediaPrisma, db } from '../prisma/calls-media-prisma';
 import type { NumberOwnershipState } from './attribution';
 
 @Injectable()
@@ -13,7 +14,12 @@ export class NumberStatesRepository {
 
   /** Every state kept for the phone number, in no particular order. A plain statement: read on every call report. */
   statesOf(phoneNumber: string): Promise<NumberOwnershipState[]> {
-    return this.prisma.$queryRaw<NumberOwnershipState[]>`
-      SELECT number_id, version, account_id, phone_number, status, answering, changed_at FROM number_states WHERE phone_number = ${phoneNumber}`;
+    return sqlRows(
+      this.prisma,
+      db
+        .selectFrom('number_states')
+        .select(['number_id', 'version', 'account_id', 'phone_number', 'status', 'answering', 'changed_at'])
+        .where('phone_number', '=', phoneNumber),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import type { Provider } from '@nestjs/common';
-import type { Logger } from '@switchboard/observability';
-import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
-import { CALLS_MEDIA_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
+import { CALLS_MEDIA_CONFIG } from '../config/tokens';
+import type { CallsMediaConfig } from '../config/calls-media.config';
 import { FilesystemObjectStorage } from './filesystem-object-storage.adapter';
 import { OBJECT_STORAGE, type ObjectStorage } from './object-storage';
 import { S3ObjectStorage } from './s3-object-storage.adapter';
@@ -9,7 +9,7 @@ import { S3ObjectStorage } from './s3-object-storage.adapter';
 /** The one place that chooses the recording store, from the config read at start. */
 export const objectStorageProvider: Provider = {
   provide: OBJECT_STORAGE,
-  inject: [CALLS_MEDIA_CONFIG, CALLS_MEDIA_LOGGER],
+  inject: [CALLS_MEDIA_CONFIG, LOGGER],
   useFactory: (config: CallsMediaConfig, logger: Logger): ObjectStorage => {
     const storage =
       config.storage.kind === 's3'

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CALL_RECORDING_CONTENT_TYPE, simulatedCallStartedAt, type SimulateProviderCallBody, type SimulatedCallAccepted } from '@switchboard/contracts';
-import { CallReportsService } from '../call-reports/call-reports.service';
-import { CALLS_MEDIA_CONFIG, type CallsMediaConfig } from '../config/calls-media.config';
+import { CALLS_MEDIA_CONFIG } from '../config/tokens';
+import type { CallsMediaConfig } from '../config/calls-media.config';
+import { CALL_REPORT_SINK, type CallReportSink } from './call-report-sink.port';
 import { newCallSid } from './call-sid';
 import { beepRecordingMp3 } from './mp3/beep-recording';
 import type { ProviderCallReport } from './provider-call-report';
@@ -11,12 +12,12 @@ export const MAX_SIMULATED_RECORDING_SECONDS = 3600;
 
 /**
  * The simulated telephony provider: on the operator's word it "completes" a call and reports it exactly as a
- * real provider's webhook adapter would, through `CallReportsService.receive`. It knows nothing of accounts.
+ * real provider's webhook adapter would, through the call report sink (`CallReportsService.receive`). It knows nothing of accounts.
  */
 @Injectable()
 export class SimulatedTelephonyAdapter {
   constructor(
-    private readonly reports: CallReportsService,
+    @Inject(CALL_REPORT_SINK) private readonly reports: CallReportSink,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
   ) {}
 

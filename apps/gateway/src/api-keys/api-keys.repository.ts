@@ -1,21 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { sqlExecute } from '@switchboard/persistence';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { ApiKey } from '../generated/kysely/database';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
 
-export interface ApiKeyRecord {
-  id: string;
-  account_id: string;
-  secret_hash: string;
-  ip_allowlist: string[];
-  created_at: Date;
-}
+export type ApiKeyRecord = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'ip_allowlist' | 'created_at'>;
 
-export interface NewApiKey {
-  id: string;
-  account_id: string;
-  secret_hash: string;
-  display_hint: string;
-  ip_allowlist: string[];
-}
+export type NewApiKey = Pick<Insertable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'display_hint'> & { ip_allowlist: string[] };
 
 @Injectable()
 export class ApiKeysRepository {
@@ -27,7 +18,7 @@ export class ApiKeysRepository {
    */
   async createWithinLimit(key: NewApiKey, max: number): Promise<ApiKeyRecord | null> {
     return this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('api_keys:' || ${key.account_id}))`;
+      await sqlExecute(tx, sql`SELECT pg_advisory_xact_lock(hashtext('api_keys:' || ${key.account_id}))`);
       const active = await tx.apiKey.count({ where: { account_id: key.account_id, revoked_at: null } });
       if (active >= max) return null;
       return tx.apiKey.create({

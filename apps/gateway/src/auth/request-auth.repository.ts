@@ -1,14 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SqlPool } from '@switchboard/persistence';
+import { compileSql, type SqlPool } from '@switchboard/persistence';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { AUTH_SQL } from '../config/tokens';
+import type { ApiKey, RateLimitWindow } from '../generated/kysely/database';
 
 /** An active key found by the hash of its secret. */
-export interface ActiveKey {
-  id: string;
-  account_id: string;
-  secret_hash: string;
-  ip_allowlist: string[];
-}
+export type ActiveKey = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'ip_allowlist'>;
 
 /** The key's fixed rate-limit window after counting this request (docs/adr/0002-rate-limit-window.md). */
 export interface WindowCount {
@@ -18,16 +15,22 @@ export interface WindowCount {
 
 /**
  * Counts one request in the key's window, starting a new window when the current one is older than its length.
- * `%KEYS%` is a row source with an `id` column: the keys whose request counts. One atomic upsert, so every
+ * `keys` is a row source with an `id` column: the keys whose request counts. One atomic upsert, so every
  * gateway replica shares the count and no request is lost to a race.
  */
-const COUNT_REQUEST = `
+function countRequest(keys: RawBuilder<unknown>, windowSeconds: number) {
+  const expired = sql`w.window_start <= now() - make_interval(secs => ${windowSeconds}::double precision)`;
+  return sql`
   INSERT INTO rate_limit_windows AS w (key_id, window_start, count)
-  SELECT id, now(), 1 FROM %KEYS%
+  SELECT id, now(), 1 FROM ${keys}
   ON CONFLICT (key_id) DO UPDATE SET
-    window_start = CASE WHEN w.window_start <= now() - make_interval(secs => $2::double precision) THEN now() ELSE w.window_start END,
-    count        = CASE WHEN w.window_start <= now() - make_interval(secs => $2::double precision) THEN 1 ELSE w.count + 1 END
+    window_start = CASE WHEN ${expired} THEN now() ELSE w.window_start END,
+    count        = CASE WHEN ${expired} THEN 1 ELSE w.count + 1 END
   RETURNING key_id, count, window_start`;
+}
+
+type KeyRow = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash'> &
+  Nullable<Pick<Selectable<ApiKey>, 'ip_allowlist'> & Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>>;
 
 /**
  * The active key behind a secret hash and, for a key without an IP allowlist, its request counted: one
@@ -35,20 +38,23 @@ const COUNT_REQUEST = `
  * outside the list must not use up the owner's limit, and the allowlist is checked in the gateway
  * (auth/ip-allowlist.ts), after which `countRequest` counts it.
  */
-export const FIND_KEY_COUNTING_REQUEST = `
+export function findKeyCountingRequest(secretHash: string, windowSeconds: number): RawBuilder<KeyRow> {
+  return sql<KeyRow>`
   WITH k AS (
-    SELECT id, account_id, secret_hash, ip_allowlist FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL
-  ), hit AS (${COUNT_REQUEST.replace('%KEYS%', 'k WHERE coalesce(cardinality(k.ip_allowlist), 0) = 0')})
+    SELECT id, account_id, secret_hash, ip_allowlist FROM api_keys WHERE secret_hash = ${secretHash} AND revoked_at IS NULL
+  ), hit AS (${countRequest(sql`k WHERE coalesce(cardinality(k.ip_allowlist), 0) = 0`, windowSeconds)})
   SELECT k.id, k.account_id, k.secret_hash, k.ip_allowlist, hit.count, hit.window_start
   FROM k LEFT JOIN hit ON hit.key_id = k.id`;
-
-export const COUNT_ONE_KEY = COUNT_REQUEST.replace('%KEYS%', '(SELECT $1::text AS id) AS one_key');
-
-interface KeyRow extends Omit<ActiveKey, 'ip_allowlist'> {
-  ip_allowlist: string[] | null;
-  count: number | null;
-  window_start: Date | null;
 }
+
+function countOneKey(keyId: string, windowSeconds: number): RawBuilder<Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>> {
+  return countRequest(sql`(SELECT ${keyId}::text AS id) AS one_key`, windowSeconds) as RawBuilder<Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>>;
+}
+
+/** The text of `findKeyCountingRequest` (its parameters: secret hash, window seconds, window seconds). */
+export const FIND_KEY_COUNTING_REQUEST = compileSql(findKeyCountingRequest('', 0)).sql;
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 /**
  * The statements behind every authenticated request, outside Prisma (a plain `pg` pool whose commits do not wait
@@ -61,7 +67,7 @@ export class RequestAuthRepository {
 
   /** The active key by secret hash, with this request counted unless the key has an IP allowlist. */
   async findKeyCountingRequest(secretHash: string, windowSeconds: number): Promise<{ key: ActiveKey; window?: WindowCount } | undefined> {
-    const [row] = await this.sql.query<KeyRow>({ name: 'gateway_find_key_counting_request', text: FIND_KEY_COUNTING_REQUEST, values: [secretHash, windowSeconds] });
+    const [row] = await this.sql.rows('gateway_find_key_counting_request', findKeyCountingRequest(secretHash, windowSeconds));
     if (!row) return undefined;
     const key = { id: row.id, account_id: row.account_id, secret_hash: row.secret_hash, ip_allowlist: row.ip_allowlist ?? [] };
     return row.count === null || row.window_start === null ? { key } : { key, window: { count: Number(row.count), windowStart: row.window_start } };
@@ -69,7 +75,7 @@ export class RequestAuthRepository {
 
   /** Counts one request of a key (a key with an allowlist, once its caller's address was allowed). */
   async countRequest(keyId: string, windowSeconds: number): Promise<WindowCount> {
-    const [row] = await this.sql.query<{ count: number; window_start: Date }>({ name: 'gateway_count_request', text: COUNT_ONE_KEY, values: [keyId, windowSeconds] });
+    const [row] = await this.sql.rows('gateway_count_request', countOneKey(keyId, windowSeconds));
     return { count: Number(row.count), windowStart: row.window_start };
   }
 }

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { ConfigError, envPort, envPositiveInt } from '@switchboard/service-runtime';
-import { allowlistProblems } from '../auth/ip-allowlist';
+import { addressRangeProblems } from '../address-ranges/address-ranges';
 
 /** Every variable the gateway reads, validated once at start (a bad value stops it with a clear message). */
 export interface GatewayConfig {
@@ -127,7 +127,7 @@ function trustedProxies(raw: string | undefined): string[] {
   for (const entry of entries) {
     const ok = entry.includes('/') ? safe(() => ipaddr.parseCIDR(entry)) : ipaddr.isValid(entry);
     if (!ok) throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
-    const [problem] = allowlistProblems([entry]);
+    const [problem] = addressRangeProblems([entry]);
     if (problem) throw new ConfigError(`TRUSTED_PROXIES: ${problem}`);
     if (entry.includes('/')) {
       const [address, bits] = ipaddr.parseCIDR(entry);

@@ -1,4 +1,3 @@
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
-export const GATEWAY_LOGGER = Symbol('GATEWAY_LOGGER');
 /** The `SqlPool` (libs/persistence) for the statements run on every authenticated request. */
 export const AUTH_SQL = Symbol('AUTH_SQL');

@@ -3,7 +3,7 @@ import { DEFAULT_RETRY_AFTER_SECONDS, ServiceError, errorEnvelope } from '@switc
 import { OutageLog } from '@switchboard/messaging';
 import { isDatabaseUnavailable } from '@switchboard/persistence';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 import { toHttpError, type HttpErrorAnswer } from './http-error';
 
 /** The gateway's own database unreachable (key lookup, rate limit, idempotency): an outage, not a bug. */

@@ -3,7 +3,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DEFAULT_RETRY_AFTER_SECONDS, errorEnvelope } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Metrics, serveMetrics } from '@switchboard/observability';
-import type { Logger } from 'pino';
+import type { Logger } from '@switchboard/observability';
 import { isAllowed } from '../auth/ip-allowlist';
 import type { GatewayConfig } from '../config/gateway.config';
 import { limitConnections, nodeServerOptions } from './connection-limits';

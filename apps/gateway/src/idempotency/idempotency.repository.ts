@@ -1,17 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { sqlExecute, sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
+import type { IdempotencyRecord } from '../generated/kysely/database';
 import { Prisma } from '../generated/prisma/client';
-import { GatewayPrisma } from '../prisma/gateway-prisma';
+import { db, GatewayPrisma } from '../prisma/gateway-prisma';
 
-export interface IdempotencyRow {
-  account_id: string;
-  key: string;
-  method: string;
-  path: string;
-  request_hash: string;
-  response_status: number | null;
-  response_body: unknown;
-  created_at: Date;
-}
+export type IdempotencyRow = Selectable<IdempotencyRecord>;
+
+/** A stored answer's body (JSON). */
+export type StoredBody = Prisma.InputJsonValue;
 
 export interface IdempotencyScope {
   accountId: string;
@@ -26,10 +23,14 @@ export class IdempotencyRepository {
 
   /** Claims the key for a new request; false when a record for it already exists. */
   async claim(scope: IdempotencyScope, request: { method: string; path: string; hash: string }, at: Date): Promise<boolean> {
-    const rows = await this.prisma.$queryRaw<unknown[]>`
-      INSERT INTO idempotency_records (account_id, key, method, path, request_hash, created_at)
-      VALUES (${scope.accountId}, ${scope.key}, ${request.method}, ${request.path}, ${request.hash}, ${at})
-      ON CONFLICT (account_id, key) DO NOTHING RETURNING key`;
+    const rows = await sqlRows(
+      this.prisma,
+      db
+        .insertInto('idempotency_records')
+        .values({ account_id: scope.accountId, key: scope.key, method: request.method, path: request.path, request_hash: request.hash, created_at: at })
+        .onConflict((conflict) => conflict.columns(['account_id', 'key']).doNothing())
+        .returning('key'),
+    );
     return rows.length === 1;
   }
 
@@ -50,7 +51,7 @@ export class IdempotencyRepository {
   }
 
   /** Stores the answer of the claim made at `claimedAt`. */
-  async complete(scope: IdempotencyScope, claimedAt: Date, status: number, body: Prisma.InputJsonValue): Promise<void> {
+  async complete(scope: IdempotencyScope, claimedAt: Date, status: number, body: StoredBody): Promise<void> {
     await this.prisma.idempotencyRecord.updateMany({
       where: { account_id: scope.accountId, key: scope.key, created_at: claimedAt },
       data: { response_status: status, response_body: body },
@@ -66,7 +67,10 @@ export class IdempotencyRepository {
   async sweep(olderThan: Date): Promise<void> {
     this.calls += 1;
     if (this.calls % 100 !== 1) return;
-    await this.prisma.$executeRaw`
-      DELETE FROM idempotency_records WHERE ctid IN (SELECT ctid FROM idempotency_records WHERE created_at < ${olderThan} LIMIT 500)`;
+    // `ctid` is a system column, outside the generated table types.
+    await sqlExecute(
+      this.prisma,
+      db.deleteFrom('idempotency_records').where(sql.ref('ctid'), 'in', db.selectFrom('idempotency_records').select(sql.ref('ctid').as('ctid')).where('created_at', '<', olderThan).limit(500)),
+    );
   }
 }

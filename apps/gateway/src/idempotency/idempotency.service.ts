@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS, ServiceError } from '@switchboard/contracts';
-import type { Prisma } from '../generated/prisma/client';
-import { IdempotencyRepository, type IdempotencyScope } from './idempotency.repository';
+import { IdempotencyRepository, type IdempotencyScope, type StoredBody } from './idempotency.repository';
 
 /** How long a first answer is replayed to retries (the same 24 hours numbers-billing replays a secret in). */
 export const IDEMPOTENCY_RETENTION_MS = IDEMPOTENCY_KEY_RETENTION_MS;
@@ -85,7 +84,7 @@ export class IdempotencyService {
       await this.records.release(scope, now).catch(() => undefined);
       throw error;
     }
-    await this.records.complete(scope, now, route.status, withoutFields(answer, route.secretFields ?? []) as Prisma.InputJsonValue);
+    await this.records.complete(scope, now, route.status, withoutFields(answer, route.secretFields ?? []) as StoredBody);
     return answer;
   }
 }

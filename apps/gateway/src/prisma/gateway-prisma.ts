@@ -1,3 +1,5 @@
+import { sqlBuilder } from '@switchboard/persistence';
+import type { DB } from '../generated/kysely/database';
 import { PrismaClient } from '../generated/prisma/client';
 
 /**
@@ -5,3 +7,6 @@ import { PrismaClient } from '../generated/prisma/client';
  * operator servers share one connection pool (and, on PGlite, one embedded database).
  */
 export { PrismaClient as GatewayPrisma };
+
+/** Kysely over the gateway's generated table types: builds its hand-written statements (ADR 0070). */
+export const db = sqlBuilder<DB>();

@@ -2,8 +2,10 @@ import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DEFAULT_RETRY_AFTER_SECONDS, SERVICES, errorEnvelope, healthRpc } from '@switchboard/contracts';
 import { NATS_LINK, RpcClient, type NatsLink } from '@switchboard/messaging';
+import { sqlRows } from '@switchboard/persistence';
 import { Readiness } from '@switchboard/service-runtime';
 import type { FastifyReply } from 'fastify';
+import { sql } from 'kysely';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
 
 const READY_TIMEOUT_MS = 1500;
@@ -48,7 +50,7 @@ export class HealthController {
       }
     });
     probes.push(
-      this.prisma.$queryRaw`SELECT 1`.then(
+      sqlRows(this.prisma, sql`SELECT 1`).then(
         () => void (checks.database = 'ok'),
         () => void (checks.database = 'down'),
       ),

@@ -1,63 +1,39 @@
 import { Injectable } from '@nestjs/common';
+import { sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
 import { LOSTFOUND_PAGE_SIZE, type ClaimStatus, type ValueClass } from '@switchboard/contracts';
 import { OTHER_CATEGORY } from '../categories/category-vocabulary';
 import type { ClaimCandidates } from '../found-items/claim-candidates.port';
 import type { TimelineRow } from '../found-items/found-items.repository';
-import { LostfoundPrisma, Prisma, type Tx } from '../prisma/lostfound-prisma';
+import type { Claim } from '../generated/kysely/database';
+import { LostfoundPrisma, type Tx } from '../prisma/lostfound-prisma';
 import { listFilters, type ListFilters } from '../search/list-filters';
 
-export interface ClaimRow {
-  id: number;
-  location_id: number;
-  claimant_name: string;
-  claimant_phone: string;
-  category: string;
-  /** The category's vocabulary class: what matching compares (ADR 0041). */
-  category_class: string;
-  value_class: Exclude<ValueClass, 'urgent'>;
-  description: string;
-  color: string;
-  lost_area: string;
-  lost_date: string | null;
-  image_url: string;
-  status: ClaimStatus;
-  source: string;
-  created_at: Date;
-}
+type StoredClaim = Selectable<Claim>;
 
-export interface ClaimListRow extends ClaimRow {
-  has_match: boolean;
-}
+/** A claim as the views need it (`lost_date` as `YYYY-MM-DD`; `category_class` is what matching compares, ADR 0041). */
+export type ClaimRow = Pick<
+  StoredClaim,
+  'id' | 'location_id' | 'claimant_name' | 'claimant_phone' | 'category' | 'category_class' | 'description' | 'color' | 'lost_area' | 'image_url' | 'source' | 'created_at'
+> & { lost_date: string | null; value_class: Exclude<ValueClass, 'urgent'>; status: ClaimStatus };
 
-export interface ClaimDetailRow extends ClaimListRow {
-  claimant_email: string;
-  proof_note: string;
-  photos: string[];
-  timeline: TimelineRow[];
-}
+export type ClaimListRow = ClaimRow & { has_match: boolean };
 
-export interface NewClaim {
-  location_id: number;
-  claimant_name: string;
-  claimant_phone: string;
-  claimant_email: string;
-  category: string;
-  category_class: string;
-  value_class: 'high' | 'low';
-  description: string;
-  color: string;
-  lost_area: string;
-  area_key: string;
-  lost_date: string | null;
-  proof_note: string;
-  image_url: string;
-}
+type ClaimDetailColumns = ClaimListRow & Pick<StoredClaim, 'claimant_email' | 'proof_note'>;
 
-const COLUMNS = Prisma.sql`id, location_id, claimant_name, claimant_phone, category, category_class, value_class, description, color,
+export type ClaimDetailRow = ClaimDetailColumns & { photos: string[]; timeline: TimelineRow[] };
+
+export type NewClaim = Pick<
+  ClaimRow,
+  'location_id' | 'claimant_name' | 'claimant_phone' | 'category' | 'category_class' | 'value_class' | 'description' | 'color' | 'lost_area' | 'lost_date' | 'image_url'
+> &
+  Pick<StoredClaim, 'claimant_email' | 'area_key' | 'proof_note'>;
+
+const COLUMNS = sql`id, location_id, claimant_name, claimant_phone, category, category_class, value_class, description, color,
   lost_area, to_char(lost_date, 'YYYY-MM-DD') AS lost_date, image_url, status, source, created_at`;
 
 /** A claim has a match while an item it matched is still in storage. */
-const HAS_MATCH = Prisma.sql`EXISTS (
+const HAS_MATCH = sql`EXISTS (
   SELECT 1 FROM claim_matches m JOIN found_items i ON i.id = m.found_item_id
    WHERE m.claim_id = claims.id AND i.status = 'stored') AS has_match`;
 
@@ -70,13 +46,13 @@ export class ClaimsRepository implements ClaimCandidates {
 
   /** Inserts the claim with its primary photo and its `filed` entry. */
   async insert(tx: Tx, claim: NewClaim): Promise<ClaimRow> {
-    const rows = await tx.$queryRaw<ClaimRow[]>`
+    const rows = await sqlRows(tx, sql<ClaimRow>`
       INSERT INTO claims (location_id, claimant_name, claimant_phone, claimant_email, category, category_class, value_class,
                           description, color, lost_area, area_key, lost_date, proof_note, image_url, status, source)
       VALUES (${claim.location_id}, ${claim.claimant_name}, ${claim.claimant_phone}, ${claim.claimant_email},
               ${claim.category}, ${claim.category_class}, ${claim.value_class}, ${claim.description}, ${claim.color}, ${claim.lost_area},
               ${claim.area_key}, ${claim.lost_date}::date, ${claim.proof_note}, ${claim.image_url}, 'open', 'api')
-      RETURNING ${COLUMNS}`;
+      RETURNING ${COLUMNS}`);
     const created = rows[0];
     if (claim.image_url) await tx.photo.create({ data: { claim_id: created.id, url: claim.image_url, is_primary: true } });
     await tx.timelineEntry.create({ data: { claim_id: created.id, action: 'filed', staff_name: 'API', note: 'Filed through the API.' } });
@@ -84,8 +60,8 @@ export class ClaimsRepository implements ClaimCandidates {
   }
 
   async findDetail(locationId: number, id: number): Promise<ClaimDetailRow | null> {
-    const rows = await this.prisma.$queryRaw<(ClaimListRow & { claimant_email: string; proof_note: string })[]>`
-      SELECT ${COLUMNS}, claimant_email, proof_note, ${HAS_MATCH} FROM claims WHERE id = ${id} AND location_id = ${locationId}`;
+    const rows = await sqlRows(this.prisma, sql<ClaimListRow & { claimant_email: string; proof_note: string }>`
+      SELECT ${COLUMNS}, claimant_email, proof_note, ${HAS_MATCH} FROM claims WHERE id = ${id} AND location_id = ${locationId}`);
     if (rows.length === 0) return null;
     const [photos, timeline] = await Promise.all([
       this.prisma.photo.findMany({ where: { claim_id: id }, orderBy: [{ is_primary: 'desc' }, { id: 'asc' }], select: { url: true } }),
@@ -100,12 +76,12 @@ export class ClaimsRepository implements ClaimCandidates {
 
   async list(locationId: number, filters: ListFilters, page: number): Promise<{ rows: ClaimListRow[]; total: number }> {
     const { where, rank } = listFilters(locationId, filters, { date: 'lost_date', area: 'area_key' });
-    const order = rank ? Prisma.sql`ts_rank(search, ${rank}) DESC, id DESC` : Prisma.sql`id DESC`;
+    const order = rank ? sql`ts_rank(search, ${rank}) DESC, id DESC` : sql`id DESC`;
     const [rows, counted] = await Promise.all([
-      this.prisma.$queryRaw<ClaimListRow[]>`
+      sqlRows(this.prisma, sql<ClaimListRow>`
         SELECT ${COLUMNS}, ${HAS_MATCH} FROM claims WHERE ${where} ORDER BY ${order}
-        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`,
-      this.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM claims WHERE ${where}`,
+        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`),
+      sqlRows(this.prisma, sql<{ total: number }>`SELECT count(*)::int AS total FROM claims WHERE ${where}`),
     ]);
     return { rows, total: counted[0]?.total ?? 0 };
   }
@@ -121,27 +97,27 @@ export class ClaimsRepository implements ClaimCandidates {
   ): Promise<ClaimRow[]> {
     const isOther = item.category_class === OTHER_CATEGORY;
     if (isOther && !anyWord) return Promise.resolve([]);
-    const words = anyWord ? Prisma.sql`to_tsquery('english', ${anyWord})` : undefined;
-    const conditions = [Prisma.sql`location_id = ${item.location_id}`, Prisma.sql`status = 'open'`];
-    if (!isOther) conditions.push(Prisma.sql`category_class IN (${item.category_class}, ${OTHER_CATEGORY})`);
-    conditions.push(Prisma.sql`(lost_date IS NULL OR lost_date <= ${item.found_date}::date + 1)`);
-    if (isOther) conditions.push(Prisma.sql`search @@ ${words}`);
-    else if (words) conditions.push(Prisma.sql`(category_class = ${item.category_class} OR search @@ ${words})`);
-    else conditions.push(Prisma.sql`category_class = ${item.category_class}`);
+    const words = anyWord ? sql`to_tsquery('english', ${anyWord})` : undefined;
+    const conditions = [sql`location_id = ${item.location_id}`, sql`status = 'open'`];
+    if (!isOther) conditions.push(sql`category_class IN (${item.category_class}, ${OTHER_CATEGORY})`);
+    conditions.push(sql`(lost_date IS NULL OR lost_date <= ${item.found_date}::date + 1)`);
+    if (isOther) conditions.push(sql`search @@ ${words}`);
+    else if (words) conditions.push(sql`(category_class = ${item.category_class} OR search @@ ${words})`);
+    else conditions.push(sql`category_class = ${item.category_class}`);
     // Without a word (only a category; "it"; an emoji) the category alone ranks: no constant in ORDER BY, where
     // PostgreSQL reads an integer as a column position (`ORDER BY 0` fails).
-    const order = [Prisma.sql`(category_class = ${item.category_class}) DESC`];
-    if (words) order.push(Prisma.sql`ts_rank(search, ${words}) DESC`);
-    order.push(Prisma.sql`id DESC`);
-    return tx.$queryRaw<ClaimRow[]>`
-      SELECT ${COLUMNS} FROM claims WHERE ${Prisma.join(conditions, ' AND ')}
-      ORDER BY ${Prisma.join(order, ', ')}
-      LIMIT ${MAX_CLAIM_CANDIDATES}`;
+    const order = [sql`(category_class = ${item.category_class}) DESC`];
+    if (words) order.push(sql`ts_rank(search, ${words}) DESC`);
+    order.push(sql`id DESC`);
+    return sqlRows(tx, sql<ClaimRow>`
+      SELECT ${COLUMNS} FROM claims WHERE ${sql.join(conditions, sql` AND `)}
+      ORDER BY ${sql.join(order)}
+      LIMIT ${MAX_CLAIM_CANDIDATES}`);
   }
 
   async lock(tx: Tx, locationId: number, id: number): Promise<ClaimRow | null> {
-    const rows = await tx.$queryRaw<ClaimRow[]>`
-      SELECT ${COLUMNS} FROM claims WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`;
+    const rows = await sqlRows(tx, sql<ClaimRow>`
+      SELECT ${COLUMNS} FROM claims WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`);
     return rows[0] ?? null;
   }
 

@@ -11,7 +11,8 @@ import {
   type GetClaimQuery,
   type ListClaimsQuery,
 } from '@switchboard/contracts';
-import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay } from '@switchboard/service-runtime';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
@@ -21,7 +22,7 @@ import { LocationsService } from '../locations/locations.service';
 import { MAX_LISTED_MATCHES } from '../matching/match-rule';
 import { MatchesRepository, type ListedMatchRow } from '../matching/matches.repository';
 import { MatchingService } from '../matching/matching.service';
-import { LostfoundPrisma } from '../prisma/lostfound-prisma';
+import { LostfoundTransactions } from '../prisma/lostfound-prisma';
 import { anyWordTsQuery } from '../search/search-query';
 import { toClaimCreated, toClaimDetail, toClaimView } from './claim.view';
 import { ClaimsRepository } from './claims.repository';
@@ -29,7 +30,7 @@ import { ClaimsRepository } from './claims.repository';
 @Injectable()
 export class ClaimsService {
   constructor(
-    private readonly prisma: LostfoundPrisma,
+    private readonly transactions: LostfoundTransactions,
     private readonly locations: LocationsService,
     private readonly claims: ClaimsRepository,
     private readonly items: FoundItemsRepository,
@@ -58,7 +59,7 @@ export class ClaimsService {
     if (!phone) throw new ServiceError('invalid_request', 'claimant_phone must be a valid phone number.');
     const lostArea = text(command.lost_area);
 
-    const { claim, matched } = await this.prisma.$transaction(async (tx) => {
+    const { claim, matched } = await this.transactions.run(async (tx) => {
       const claim = await this.claims.insert(tx, {
         location_id: location.id,
         claimant_name: command.claimant_name.trim(),

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ReunitedEvent, ServiceError, type ReuniteCommand, type Reunited } from '@switchboard/contracts';
-import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay } from '@switchboard/service-runtime';
 import { isStoredId, notFound } from '../common/scope';
 import { FoundItemsRepository } from '../found-items/found-items.repository';
 import { LocationsService } from '../locations/locations.service';
-import { LostfoundPrisma } from '../prisma/lostfound-prisma';
+import { LostfoundTransactions } from '../prisma/lostfound-prisma';
 import { ClaimsRepository } from './claims.repository';
 
 /**
@@ -17,7 +18,7 @@ import { ClaimsRepository } from './claims.repository';
 @Injectable()
 export class ReuniteService {
   constructor(
-    private readonly prisma: LostfoundPrisma,
+    private readonly transactions: LostfoundTransactions,
     private readonly locations: LocationsService,
     private readonly claims: ClaimsRepository,
     private readonly items: FoundItemsRepository,
@@ -31,7 +32,7 @@ export class ReuniteService {
     if (!isStoredId(command.id)) throw notFound('claim');
     if (!isStoredId(command.found_item_id)) throw notFound('found item');
 
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       const claim = await this.claims.lock(tx, location.id, command.id);
       if (!claim) throw notFound('claim');
       const item = await this.items.lock(tx, location.id, command.found_item_id);

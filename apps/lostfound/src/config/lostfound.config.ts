@@ -18,8 +18,6 @@ export interface LostfoundConfig {
   textsPerPhonePerDay: number;
 }
 
-export const LOSTFOUND_CONFIG = Symbol('LOSTFOUND_CONFIG');
-
 export function loadLostfoundConfig(env: NodeJS.ProcessEnv): LostfoundConfig {
   const provider = (env.LOSTFOUND_SMS_PROVIDER ?? 'simulated').trim() || 'simulated';
   if (provider !== 'simulated') {

@@ -1,57 +1,31 @@
 import { Injectable } from '@nestjs/common';
+import { sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
 import { LOSTFOUND_PAGE_SIZE, type FoundItemStatus, type ValueClass } from '@switchboard/contracts';
 import { OTHER_CATEGORY } from '../categories/category-vocabulary';
-import { LostfoundPrisma, Prisma, type Tx } from '../prisma/lostfound-prisma';
+import type { FoundItem, TimelineEntry } from '../generated/kysely/database';
+import { LostfoundPrisma, type Tx } from '../prisma/lostfound-prisma';
 import { listFilters, type ListFilters } from '../search/list-filters';
 
-/** A found item as the views need it (dates already `YYYY-MM-DD`). */
-export interface FoundItemRow {
-  id: number;
-  location_id: number;
-  category: string;
-  /** The category's vocabulary class: what matching compares (ADR 0041). */
-  category_class: string;
-  value_class: ValueClass;
-  description: string;
-  color: string;
-  found_by: string;
-  found_area: string;
-  found_date: string;
-  storage_ref: string;
-  image_url: string;
-  status: FoundItemStatus;
-  source: string;
-  created_at: Date;
-}
+type Item = Selectable<FoundItem>;
 
-export interface TimelineRow {
-  created_at: Date;
-  action: string;
-  staff_name: string;
-  note: string;
-}
+/** A found item as the views need it (dates already `YYYY-MM-DD`; `category_class` is what matching compares, ADR 0041). */
+export type FoundItemRow = Pick<
+  Item,
+  'id' | 'location_id' | 'category' | 'category_class' | 'description' | 'color' | 'found_by' | 'found_area' | 'storage_ref' | 'image_url' | 'source' | 'created_at'
+> & { found_date: string; value_class: ValueClass; status: FoundItemStatus };
 
-export interface FoundItemDetailRow extends FoundItemRow {
-  photos: string[];
-  timeline: TimelineRow[];
-}
+export type TimelineRow = Pick<Selectable<TimelineEntry>, 'created_at' | 'action' | 'staff_name' | 'note'>;
 
-export interface NewFoundItem {
-  location_id: number;
-  category: string;
-  category_class: string;
-  value_class: ValueClass;
-  description: string;
-  color: string;
-  found_by: string;
-  found_area: string;
-  area_key: string;
-  found_date: string;
-  storage_ref: string;
-  image_url: string;
-}
+export type FoundItemDetailRow = FoundItemRow & { photos: string[]; timeline: TimelineRow[] };
 
-const COLUMNS = Prisma.sql`id, location_id, category, category_class, value_class, description, color, found_by, found_area,
+export type NewFoundItem = Pick<
+  FoundItemRow,
+  'location_id' | 'category' | 'category_class' | 'value_class' | 'description' | 'color' | 'found_by' | 'found_area' | 'found_date' | 'storage_ref' | 'image_url'
+> &
+  Pick<Item, 'area_key'>;
+
+const COLUMNS = sql`id, location_id, category, category_class, value_class, description, color, found_by, found_area,
   to_char(found_date, 'YYYY-MM-DD') AS found_date, storage_ref, image_url, status, source, created_at`;
 
 /** How many stored items are scored for one claim at most (the best by text rank; see the matching ADR). */
@@ -63,13 +37,13 @@ export class FoundItemsRepository {
 
   /** Inserts the item with its primary photo and its `logged` custody entry. */
   async insert(tx: Tx, item: NewFoundItem, logNote: string): Promise<FoundItemRow> {
-    const rows = await tx.$queryRaw<FoundItemRow[]>`
+    const rows = await sqlRows(tx, sql<FoundItemRow>`
       INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_by, found_area,
                                area_key, found_date, storage_ref, image_url, status, source)
       VALUES (${item.location_id}, ${item.category}, ${item.category_class}, ${item.value_class}, ${item.description}, ${item.color},
               ${item.found_by}, ${item.found_area}, ${item.area_key}, ${item.found_date}::date, ${item.storage_ref},
               ${item.image_url}, 'stored', 'api')
-      RETURNING ${COLUMNS}`;
+      RETURNING ${COLUMNS}`);
     const created = rows[0];
     if (item.image_url) await tx.photo.create({ data: { found_item_id: created.id, url: item.image_url, is_primary: true } });
     await tx.timelineEntry.create({ data: { found_item_id: created.id, action: 'logged', staff_name: 'API', note: logNote } });
@@ -77,8 +51,8 @@ export class FoundItemsRepository {
   }
 
   async findDetail(locationId: number, id: number): Promise<FoundItemDetailRow | null> {
-    const rows = await this.prisma.$queryRaw<FoundItemRow[]>`
-      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId}`;
+    const rows = await sqlRows(this.prisma, sql<FoundItemRow>`
+      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId}`);
     if (rows.length === 0) return null;
     const [photos, timeline] = await Promise.all([
       this.prisma.photo.findMany({ where: { found_item_id: id }, orderBy: [{ is_primary: 'desc' }, { id: 'asc' }], select: { url: true } }),
@@ -94,12 +68,12 @@ export class FoundItemsRepository {
   /** One page, newest first (best text match first when searching), and the total over every page. */
   async list(locationId: number, filters: ListFilters, page: number): Promise<{ rows: FoundItemRow[]; total: number }> {
     const { where, rank } = listFilters(locationId, filters, { date: 'found_date', area: 'area_key' });
-    const order = rank ? Prisma.sql`ts_rank(search, ${rank}) DESC, id DESC` : Prisma.sql`id DESC`;
+    const order = rank ? sql`ts_rank(search, ${rank}) DESC, id DESC` : sql`id DESC`;
     const [rows, counted] = await Promise.all([
-      this.prisma.$queryRaw<FoundItemRow[]>`
+      sqlRows(this.prisma, sql<FoundItemRow>`
         SELECT ${COLUMNS} FROM found_items WHERE ${where} ORDER BY ${order}
-        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`,
-      this.prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM found_items WHERE ${where}`,
+        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`),
+      sqlRows(this.prisma, sql<{ total: number }>`SELECT count(*)::int AS total FROM found_items WHERE ${where}`),
     ]);
     return { rows, total: counted[0]?.total ?? 0 };
   }
@@ -116,28 +90,28 @@ export class FoundItemsRepository {
   ): Promise<FoundItemRow[]> {
     const isOther = claim.category_class === OTHER_CATEGORY;
     if (isOther && !anyWord) return Promise.resolve([]);
-    const words = anyWord ? Prisma.sql`to_tsquery('english', ${anyWord})` : undefined;
-    const conditions = [Prisma.sql`location_id = ${claim.location_id}`, Prisma.sql`status = 'stored'`];
-    if (!isOther) conditions.push(Prisma.sql`category_class IN (${claim.category_class}, ${OTHER_CATEGORY})`);
-    if (claim.lost_date) conditions.push(Prisma.sql`found_date >= ${claim.lost_date}::date - 1`);
-    if (isOther) conditions.push(Prisma.sql`search @@ ${words}`);
-    else if (words) conditions.push(Prisma.sql`(category_class = ${claim.category_class} OR search @@ ${words})`);
-    else conditions.push(Prisma.sql`category_class = ${claim.category_class}`);
+    const words = anyWord ? sql`to_tsquery('english', ${anyWord})` : undefined;
+    const conditions = [sql`location_id = ${claim.location_id}`, sql`status = 'stored'`];
+    if (!isOther) conditions.push(sql`category_class IN (${claim.category_class}, ${OTHER_CATEGORY})`);
+    if (claim.lost_date) conditions.push(sql`found_date >= ${claim.lost_date}::date - 1`);
+    if (isOther) conditions.push(sql`search @@ ${words}`);
+    else if (words) conditions.push(sql`(category_class = ${claim.category_class} OR search @@ ${words})`);
+    else conditions.push(sql`category_class = ${claim.category_class}`);
     // Without a word (only a category; "it"; an emoji) the category alone ranks: no constant in ORDER BY, where
     // PostgreSQL reads an integer as a column position (`ORDER BY 0` fails).
-    const order = [Prisma.sql`(category_class = ${claim.category_class}) DESC`];
-    if (words) order.push(Prisma.sql`ts_rank(search, ${words}) DESC`);
-    order.push(Prisma.sql`id DESC`);
-    return tx.$queryRaw<FoundItemRow[]>`
-      SELECT ${COLUMNS} FROM found_items WHERE ${Prisma.join(conditions, ' AND ')}
-      ORDER BY ${Prisma.join(order, ', ')}
-      LIMIT ${MAX_ITEM_CANDIDATES}`;
+    const order = [sql`(category_class = ${claim.category_class}) DESC`];
+    if (words) order.push(sql`ts_rank(search, ${words}) DESC`);
+    order.push(sql`id DESC`);
+    return sqlRows(tx, sql<FoundItemRow>`
+      SELECT ${COLUMNS} FROM found_items WHERE ${sql.join(conditions, sql` AND `)}
+      ORDER BY ${sql.join(order)}
+      LIMIT ${MAX_ITEM_CANDIDATES}`);
   }
 
   /** The item, locked until the transaction ends, when it is at the location. */
   async lock(tx: Tx, locationId: number, id: number): Promise<FoundItemRow | null> {
-    const rows = await tx.$queryRaw<FoundItemRow[]>`
-      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`;
+    const rows = await sqlRows(tx, sql<FoundItemRow>`
+      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`);
     return rows[0] ?? null;
   }
 

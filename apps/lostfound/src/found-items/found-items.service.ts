@@ -9,14 +9,15 @@ import {
   type ListFoundItemsQuery,
   type LogFoundItemCommand,
 } from '@switchboard/contracts';
-import { OutboxRelay, requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { OutboxRelay } from '@switchboard/service-runtime';
 import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { todayUtc } from '../common/dates';
 import { isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
 import { LocationsService } from '../locations/locations.service';
 import { MatchingService } from '../matching/matching.service';
-import { LostfoundPrisma } from '../prisma/lostfound-prisma';
+import { LostfoundTransactions } from '../prisma/lostfound-prisma';
 import { anyWordTsQuery } from '../search/search-query';
 import { MatchNotifier } from '../sms/match-notifier';
 import { TextingLimits } from '../sms/texting-limits';
@@ -27,7 +28,7 @@ import { FoundItemsRepository } from './found-items.repository';
 @Injectable()
 export class FoundItemsService {
   constructor(
-    private readonly prisma: LostfoundPrisma,
+    private readonly transactions: LostfoundTransactions,
     private readonly locations: LocationsService,
     private readonly items: FoundItemsRepository,
     @Inject(CLAIM_CANDIDATES) private readonly claims: ClaimCandidates,
@@ -51,7 +52,7 @@ export class FoundItemsService {
     const storageRef = text(command.storage_ref);
     const foundArea = text(command.found_area);
 
-    const item = await this.prisma.$transaction(async (tx) => {
+    const item = await this.transactions.run(async (tx) => {
       const created = await this.items.insert(
         tx,
         {

@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { Selectable } from 'kysely';
+import type { Location } from '../generated/kysely/database';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 
-export interface LocationRecord {
-  id: number;
-  account_id: string;
-  name: string;
-  lostfound_enabled: boolean;
-  /** Countries whose claimant phones may be texted (docs/adr/0053-lostfound-texting-limits.md). */
-  sms_countries: string[];
-}
+/** A location as the app reads it; `sms_countries`: whose claimant phones may be texted (docs/adr/0053). */
+export type LocationRecord = Omit<Selectable<Location>, 'created_at'>;
 
 const SELECTED = { id: true, account_id: true, name: true, lostfound_enabled: true, sms_countries: true } as const;
 

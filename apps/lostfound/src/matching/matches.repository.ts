@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ValueClass } from '@switchboard/contracts';
+import { sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
+import type { Claim, ClaimMatch, FoundItem, Location } from '../generated/kysely/database';
 import { LostfoundPrisma, type Tx } from '../prisma/lostfound-prisma';
 import { MAX_LISTED_MATCHES } from './match-rule';
 
@@ -11,28 +14,23 @@ export interface NewMatch {
   notify: boolean;
 }
 
-export interface ListedMatchRow {
-  found_item_id: number;
-  description: string;
-  color: string;
-  found_area: string;
-  found_date: string;
-}
+type Item = Selectable<FoundItem>;
+
+/** A matched item as a low-value claim may see it (`found_date` as `YYYY-MM-DD`). */
+export type ListedMatchRow = Pick<Selectable<ClaimMatch>, 'found_item_id'> & Pick<Item, 'description' | 'color' | 'found_area'> & { found_date: string };
 
 /** A text to send: one claim, one item, and what the wording may say. */
-export interface PendingText {
-  match_id: number;
-  claim_id: number;
-  claimant_phone: string;
-  claim_class: ValueClass;
-  item_class: ValueClass;
-  description: string;
-  color: string;
-  found_date: string;
-  location_name: string;
-  /** The item's vocabulary category (the text names the item by it, docs/adr/0053). */
-  item_category: string;
-}
+export type PendingText = { match_id: Selectable<ClaimMatch>['id'] } & Pick<Selectable<ClaimMatch>, 'claim_id'> &
+  Pick<Selectable<Claim>, 'claimant_phone'> &
+  Pick<Item, 'description' | 'color'> & {
+    claim_class: ValueClass;
+    item_class: ValueClass;
+    /** `YYYY-MM-DD`. */
+    found_date: string;
+    location_name: Selectable<Location>['name'];
+    /** The item's vocabulary category (the text names the item by it, docs/adr/0053). */
+    item_category: Item['category_class'];
+  };
 
 @Injectable()
 export class MatchesRepository {
@@ -46,12 +44,12 @@ export class MatchesRepository {
 
   /** The low-value items still in storage that a claim matched, best first (what a low-value claim may see). */
   listedFor(claimId: number): Promise<ListedMatchRow[]> {
-    return this.prisma.$queryRaw<ListedMatchRow[]>`
+    return sqlRows(this.prisma, sql<ListedMatchRow>`
       SELECT i.id AS found_item_id, i.description, i.color, i.found_area, to_char(i.found_date, 'YYYY-MM-DD') AS found_date
         FROM claim_matches m JOIN found_items i ON i.id = m.found_item_id
        WHERE m.claim_id = ${claimId} AND i.status = 'stored' AND i.value_class = 'low'
        ORDER BY m.score DESC, i.found_date DESC, i.id DESC
-       LIMIT ${MAX_LISTED_MATCHES}`;
+       LIMIT ${MAX_LISTED_MATCHES}`);
   }
 
   /**
@@ -59,7 +57,7 @@ export class MatchesRepository {
    * the same one (`SKIP LOCKED`). Only for claims still open and items still stored.
    */
   takePending(limit: number): Promise<PendingText[]> {
-    return this.prisma.$queryRaw<PendingText[]>`
+    return sqlRows(this.prisma, sql<PendingText>`
       WITH taken AS (
         UPDATE claim_matches SET notified_at = now()
          WHERE id IN (
@@ -78,7 +76,7 @@ export class MatchesRepository {
         JOIN claims c ON c.id = t.claim_id
         JOIN found_items i ON i.id = t.found_item_id
         JOIN locations l ON l.id = c.location_id
-       ORDER BY t.id`;
+       ORDER BY t.id`);
   }
 
   /** Gives a text back to be tried again later (its send failed). */

@@ -1,6 +1,6 @@
 import { ServiceError } from '@switchboard/contracts';
+import { sql, type RawBuilder } from 'kysely';
 import { normalizeTerm } from '../categories/category-vocabulary';
-import { Prisma } from '../prisma/lostfound-prisma';
 import { searchTsQuery } from './search-query';
 
 /** The list filters of spec part 4, as a list request carries them. */
@@ -14,9 +14,9 @@ export interface ListFilters {
 }
 
 export interface ListWhere {
-  where: Prisma.Sql;
+  where: RawBuilder<unknown>;
   /** The tsquery to rank by, when `q` has a searchable word. */
-  rank?: Prisma.Sql;
+  rank?: RawBuilder<unknown>;
 }
 
 /**
@@ -31,21 +31,21 @@ export function listFilters(locationId: number, filters: ListFilters, columns: {
   if (filters.from && filters.to && filters.from > filters.to) {
     throw new ServiceError('invalid_request', 'from must be on or before to.');
   }
-  const conditions = [Prisma.sql`location_id = ${locationId}`];
-  if (filters.status) conditions.push(Prisma.sql`status = ${filters.status}`);
+  const conditions = [sql`location_id = ${locationId}`];
+  if (filters.status) conditions.push(sql`status = ${filters.status}`);
   // The category as stored: the caller's word, normalised (`scarf` lists scarves, not every piece of clothing).
   const category = normalizeTerm(filters.category ?? '');
-  if (category) conditions.push(Prisma.sql`category = ${category}`);
+  if (category) conditions.push(sql`category = ${category}`);
   if (filters.area !== undefined && normalizeTerm(filters.area)) {
-    conditions.push(Prisma.sql`${Prisma.raw(columns.area)} = ${normalizeTerm(filters.area)}`);
+    conditions.push(sql`${sql.raw(columns.area)} = ${normalizeTerm(filters.area)}`);
   }
-  if (filters.from) conditions.push(Prisma.sql`${Prisma.raw(columns.date)} >= ${filters.from}::date`);
-  if (filters.to) conditions.push(Prisma.sql`${Prisma.raw(columns.date)} <= ${filters.to}::date`);
+  if (filters.from) conditions.push(sql`${sql.raw(columns.date)} >= ${filters.from}::date`);
+  if (filters.to) conditions.push(sql`${sql.raw(columns.date)} <= ${filters.to}::date`);
   const tsquery = searchTsQuery(filters.q);
-  let rank: Prisma.Sql | undefined;
+  let rank: RawBuilder<unknown> | undefined;
   if (tsquery) {
-    rank = Prisma.sql`to_tsquery('english', ${tsquery})`;
-    conditions.push(Prisma.sql`search @@ ${rank}`);
+    rank = sql`to_tsquery('english', ${tsquery})`;
+    conditions.push(sql`search @@ ${rank}`);
   }
-  return { where: Prisma.join(conditions, ' AND '), rank };
+  return { where: sql.join(conditions, sql` AND `), rank };
 }

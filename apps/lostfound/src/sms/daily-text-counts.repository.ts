@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, type Tx } from '../prisma/lostfound-prisma';
+import { sqlExecute, sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
+import type { DailyTextCount } from '../generated/kysely/database';
+import type { Tx } from '../prisma/lostfound-prisma';
 
 /** Whose texts a count holds: an account's (all its locations) or one claimant phone's (all accounts). */
 export type TextCountScope = 'account' | 'phone';
@@ -23,16 +26,16 @@ export class DailyTextCountsRepository {
    */
   async lock(tx: Tx, day: string, keys: readonly TextCountKey[]): Promise<Map<string, number>> {
     const sorted = [...keys].sort((a, b) => countKey(a).localeCompare(countKey(b)));
-    const rows = sorted.map((key) => Prisma.sql`(${key.scope}, ${key.subject}, ${day}::date, 0)`);
-    await tx.$executeRaw`
-      INSERT INTO daily_text_counts (scope, subject, day, texts) VALUES ${Prisma.join(rows)}
-      ON CONFLICT (scope, subject, day) DO NOTHING`;
-    const wanted = sorted.map((key) => Prisma.sql`(${key.scope}, ${key.subject})`);
-    const counted = await tx.$queryRaw<(TextCountKey & { texts: number })[]>`
+    const rows = sorted.map((key) => sql`(${key.scope}, ${key.subject}, ${day}::date, 0)`);
+    await sqlExecute(tx, sql`
+      INSERT INTO daily_text_counts (scope, subject, day, texts) VALUES ${sql.join(rows)}
+      ON CONFLICT (scope, subject, day) DO NOTHING`);
+    const wanted = sorted.map((key) => sql`(${key.scope}, ${key.subject})`);
+    const counted = await sqlRows(tx, sql<TextCountKey & Pick<Selectable<DailyTextCount>, 'texts'>>`
       SELECT scope, subject, texts FROM daily_text_counts
-       WHERE day = ${day}::date AND (scope, subject) IN (${Prisma.join(wanted)})
+       WHERE day = ${day}::date AND (scope, subject) IN (${sql.join(wanted)})
        ORDER BY scope, subject
-         FOR UPDATE`;
+         FOR UPDATE`);
     return new Map(counted.map((row) => [countKey(row), row.texts]));
   }
 
@@ -41,18 +44,18 @@ export class DailyTextCountsRepository {
    * claimants'. Yesterday's stay for a request that began before midnight and is still counting it.
    */
   async forgetBefore(tx: Tx, day: string): Promise<void> {
-    await tx.$executeRaw`DELETE FROM daily_text_counts WHERE day < ${day}::date - 1`;
+    await sqlExecute(tx, sql`DELETE FROM daily_text_counts WHERE day < ${day}::date - 1`);
   }
 
   /** Raises the day's counts (rows locked by `lock` in this transaction). */
   async add(tx: Tx, day: string, increments: readonly (TextCountKey & { texts: number })[]): Promise<void> {
     const raised = increments.filter((increment) => increment.texts > 0);
     if (raised.length === 0) return;
-    const values = raised.map((increment) => Prisma.sql`(${increment.scope}, ${increment.subject}, ${increment.texts}::int)`);
-    await tx.$executeRaw`
+    const values = raised.map((increment) => sql`(${increment.scope}, ${increment.subject}, ${increment.texts}::int)`);
+    await sqlExecute(tx, sql`
       UPDATE daily_text_counts d SET texts = d.texts + v.texts
-        FROM (VALUES ${Prisma.join(values)}) AS v(scope, subject, texts)
-       WHERE d.scope = v.scope AND d.subject = v.subject AND d.day = ${day}::date`;
+        FROM (VALUES ${sql.join(values)}) AS v(scope, subject, texts)
+       WHERE d.scope = v.scope AND d.subject = v.subject AND d.day = ${day}::date`);
   }
 }
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { MESSAGING_LOGGER } from '@switchboard/messaging';
-import type { Logger } from '@switchboard/observability';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { PollingWorker } from '@switchboard/service-runtime';
-import { LOSTFOUND_CONFIG, type LostfoundConfig } from '../config/lostfound.config';
+import { LOSTFOUND_CONFIG } from '../config/tokens';
+import type { LostfoundConfig } from '../config/lostfound.config';
 import { MatchesRepository } from '../matching/matches.repository';
 import { matchText } from './claimant-texts';
 import { SMS_SENDER, type SmsSender } from './sms.port';
@@ -23,7 +23,7 @@ export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationS
     private readonly matches: MatchesRepository,
     @Inject(SMS_SENDER) private readonly sms: SmsSender,
     @Inject(LOSTFOUND_CONFIG) config: LostfoundConfig,
-    @Inject(MESSAGING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.worker = new PollingWorker({
       intervalMs: config.notifyRetryMs,

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceError, phoneCountry } from '@switchboard/contracts';
-import { MESSAGING_LOGGER } from '@switchboard/messaging';
-import type { Logger } from '@switchboard/observability';
+import { LOGGER, type Logger } from '@switchboard/observability';
+import { LOSTFOUND_CONFIG } from '../config/tokens';
 import { todayUtc } from '../common/dates';
-import { LOSTFOUND_CONFIG, type LostfoundConfig } from '../config/lostfound.config';
+import type { LostfoundConfig } from '../config/lostfound.config';
 import type { Tx } from '../prisma/lostfound-prisma';
 import { DailyTextCountsRepository, countKey, type TextCountKey } from './daily-text-counts.repository';
 
@@ -36,7 +36,7 @@ export class TextingLimits {
   constructor(
     private readonly counts: DailyTextCountsRepository,
     @Inject(LOSTFOUND_CONFIG) private readonly config: LostfoundConfig,
-    @Inject(MESSAGING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** The ids of the claims to text; counts them against today's limits. */

@@ -1,18 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Tier } from '@switchboard/contracts';
+import type { Selectable } from 'kysely';
+import type { Account } from '../generated/kysely/database';
 import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
-export interface AccountRecord {
-  id: string;
-  name: string;
-  balance_millicents: bigint;
-  tier: string;
-  number_limit: number;
-  auto_top_up_threshold_cents: number | null;
-  auto_top_up_amount_cents: number | null;
-  allowance_exhausted_period: string | null;
-  created_at: Date;
-}
+export type AccountRecord = Selectable<Account>;
 
 export interface AccountChanges {
   tier?: Tier;

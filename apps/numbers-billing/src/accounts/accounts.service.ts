@@ -17,7 +17,7 @@ import { OverdueSettlement } from '../billing/overdue-settlement';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { TIER_TERMS, centsToMillicents, millicentsToCents, toSafeNumber } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from '../talk-time/allowance';
 import { newAccountId } from './account-id';
 import { AccountsRepository, type AccountChanges, type AccountRecord } from './accounts.repository';
@@ -26,7 +26,7 @@ import { AccountsRepository, type AccountChanges, type AccountRecord } from './a
 @Injectable()
 export class AccountsService {
   constructor(
-    private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     private readonly accounts: AccountsRepository,
     private readonly ledger: LedgerRepository,
     private readonly allowance: TalkTimeAllowance,
@@ -36,7 +36,7 @@ export class AccountsService {
 
   /** An opening balance is written to the ledger as the account's first top-up. */
   async create(command: CreateAccountBody): Promise<AccountView> {
-    const account = await this.prisma.$transaction(async (tx) => {
+    const account = await this.transactions.run(async (tx) => {
       const created = await this.accounts.create(tx, { id: newAccountId(), name: command.name, tier: command.tier ?? 'starter' });
       if (command.balance_cents) {
         await this.ledger.post(tx, {
@@ -67,7 +67,7 @@ export class AccountsService {
     const period = allowancePeriod(now);
     // One snapshot for both reads: a call's talk time posts the usage and the charge in one transaction, and two
     // separate reads could straddle it (the usage counted, the charge not yet).
-    const [account, seconds] = await this.prisma.$transaction(
+    const [account, seconds] = await this.transactions.run(
       async (tx) => [await this.accounts.find(accountId, tx), await this.allowance.usage(tx, accountId, period)] as const,
       { isolationLevel: 'RepeatableRead' },
     );
@@ -93,7 +93,7 @@ export class AccountsService {
       changes.auto_top_up_threshold_cents = command.auto_top_up.threshold_cents;
       changes.auto_top_up_amount_cents = command.auto_top_up.amount_cents;
     }
-    const updated = await this.prisma.$transaction(async (tx) => {
+    const updated = await this.transactions.run(async (tx) => {
       const locked = await this.ledger.lockAccount(tx, command.account_id);
       if (!locked) throw notFound();
       await this.accounts.update(tx, command.account_id, changes);
@@ -111,7 +111,7 @@ export class AccountsService {
    * the answer is the balance after that.
    */
   async credit(command: CreditAccountCommand, cause: EventCause): Promise<BalanceView> {
-    const posted = await this.prisma.$transaction(
+    const posted = await this.transactions.run(
       (tx) =>
         this.ledger.lockAccount(tx, command.account_id).then(async (account) => {
           if (!account) throw notFound();

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventCause } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { centsToMillicents } from '../money/money';
 import { PAYMENT_GATEWAY, PaymentDeclined, type PaymentGateway } from '../payments/payment-gateway.port';
-import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
+import { AutoTopUpAttemptsRepository } from './auto-top-up-attempts.repository';
 import { OverdueSettlement } from './overdue-settlement';
 
 /** An attempt pending longer than this is presumed abandoned (a crash mid-payment) and is driven to its end. */
@@ -33,11 +33,12 @@ export function belowTopUpThreshold(account: Pick<LockedAccount, 'balance_millic
 @Injectable()
 export class AutoTopUpService {
   constructor(
-    private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
+    private readonly attempts: AutoTopUpAttemptsRepository,
     private readonly ledger: LedgerRepository,
     private readonly settlement: OverdueSettlement,
     @Inject(PAYMENT_GATEWAY) private readonly payments: PaymentGateway,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /**
@@ -46,18 +47,13 @@ export class AutoTopUpService {
    */
   async afterCharge(accountId: string, cause: EventCause, options: { uncoveredCharge?: boolean } = {}): Promise<TopUpResult> {
     const now = new Date();
-    const start = await this.prisma.$transaction(async (tx) => {
+    const start = await this.transactions.run(async (tx) => {
       const account = await this.ledger.lockAccount(tx, accountId);
       if (!account || account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null) return 'not_configured' as const;
       if (!belowTopUpThreshold(account) && !options.uncoveredCharge) return 'not_needed' as const;
-      const live = await tx.autoTopUpAttempt.count({
-        where: { account_id: accountId, status: 'pending', created_at: { gt: new Date(now.getTime() - ATTEMPT_LEASE_MS) } },
-      });
+      const live = await this.attempts.countLive(tx, accountId, new Date(now.getTime() - ATTEMPT_LEASE_MS));
       if (live > 0) return 'in_progress' as const;
-      const attempt = await tx.autoTopUpAttempt.create({
-        data: { id: randomUUID(), account_id: accountId, amount_cents: account.auto_top_up_amount_cents, status: 'pending', created_at: now },
-      });
-      return attempt;
+      return this.attempts.start(tx, { id: randomUUID(), account_id: accountId, amount_cents: account.auto_top_up_amount_cents, created_at: now });
     }, LOCKING_TX);
     if (typeof start === 'string') return start;
     return this.pay(start, cause);
@@ -65,10 +61,7 @@ export class AutoTopUpService {
 
   /** Drives attempts left pending past their lease to their end (same idempotency key: never charged twice). */
   async recoverAbandoned(cause: EventCause, now: Date = new Date()): Promise<number> {
-    const stale = await this.prisma.autoTopUpAttempt.findMany({
-      where: { status: 'pending', created_at: { lte: new Date(now.getTime() - ATTEMPT_LEASE_MS) } },
-      take: 100,
-    });
+    const stale = await this.attempts.findAbandoned(new Date(now.getTime() - ATTEMPT_LEASE_MS), 100);
     for (const attempt of stale) await this.pay(attempt, cause);
     return stale.length;
   }
@@ -89,19 +82,12 @@ export class AutoTopUpService {
         this.logger.warn({ account_id: attempt.account_id, attempt_id: attempt.id, err: error }, 'auto-top-up payment outcome unknown; will ask again');
         return 'in_progress';
       }
-      await this.prisma.autoTopUpAttempt.updateMany({
-        where: { id: attempt.id, status: 'pending' },
-        data: { status: 'failed', error: (error as Error).message.slice(0, 500), finished_at: new Date() },
-      });
+      await this.attempts.markFailed(attempt.id, (error as Error).message.slice(0, 500));
       this.logger.warn({ account_id: attempt.account_id, attempt_id: attempt.id, err: error }, 'auto-top-up payment failed; will try again at the next drop');
       return 'failed';
     }
-    const credited = await this.prisma.$transaction(async (tx) => {
-      const claimed = await tx.autoTopUpAttempt.updateMany({
-        where: { id: attempt.id, status: 'pending' },
-        data: { status: 'succeeded', payment_id: paymentId, finished_at: new Date() },
-      });
-      if (claimed.count === 0) return false;
+    const credited = await this.transactions.run(async (tx) => {
+      if (!(await this.attempts.markSucceeded(tx, attempt.id, paymentId))) return false;
       await this.ledger.post(tx, {
         accountId: attempt.account_id,
         kind: 'auto_top_up',

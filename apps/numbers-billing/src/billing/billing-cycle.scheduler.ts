@@ -1,8 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { PollingWorker } from '@switchboard/service-runtime';
-import type { Logger } from 'pino';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
 import { BillingCycleService } from './billing-cycle.service';
 
 /**
@@ -16,7 +16,7 @@ export class BillingCycleScheduler implements OnApplicationBootstrap, BeforeAppl
   constructor(
     cycle: BillingCycleService,
     @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
-    @Inject(NUMBERS_BILLING_LOGGER) logger: Logger,
+    @Inject(LOGGER) logger: Logger,
   ) {
     this.worker = new PollingWorker({
       intervalMs: config.billingCycleIntervalMs,

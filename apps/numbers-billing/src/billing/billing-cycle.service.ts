@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { BillingRunResult } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { NumbersService } from '../numbers/numbers.service';
 import { NumberLifecycle } from '../numbers/number-lifecycle';
 import { NumbersRepository } from '../numbers/numbers.repository';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from '../talk-time/allowance';
 import { AutoTopUpService } from './auto-top-up.service';
 import { GRACE_PERIOD_MS, allowancePeriod } from './billing-periods';
@@ -28,7 +27,7 @@ import { MonthlyCharges } from './monthly-charges';
 @Injectable()
 export class BillingCycleService {
   constructor(
-    private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     private readonly ledger: LedgerRepository,
     private readonly numbers: NumbersRepository,
     private readonly numbersService: NumbersService,
@@ -37,18 +36,14 @@ export class BillingCycleService {
     private readonly allowance: TalkTimeAllowance,
     private readonly autoTopUp: AutoTopUpService,
     private readonly outbox: NumbersOutbox,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(now: Date, correlationId: string = `billing-run-${randomUUID()}`): Promise<BillingRunResult> {
     const cause: EventCause = { correlationId };
     const result: BillingRunResult = { charged: 0, past_due: 0, released: 0 };
 
-    const due = await this.prisma.phoneNumber.findMany({
-      where: { status: 'active', next_charge_at: { lte: now } },
-      select: { id: true, account_id: true },
-      orderBy: { id: 'asc' },
-    });
+    const due = await this.numbers.findDue(now);
     for (const { id, account_id } of due) {
       const first = await this.chargeOne(account_id, id, now, cause, false);
       result.charged += first.charged;
@@ -63,11 +58,7 @@ export class BillingCycleService {
       if (first.charged > 0) await this.autoTopUp.afterCharge(account_id, cause).catch((err) => this.logger.error({ err }, 'auto-top-up check failed'));
     }
 
-    const pastDue = await this.prisma.phoneNumber.findMany({
-      where: { status: 'past_due' },
-      select: { id: true, account_id: true },
-      orderBy: { id: 'asc' },
-    });
+    const pastDue = await this.numbers.findPastDue();
     for (const { id, account_id } of pastDue) {
       const outcome = await this.settleOrRelease(account_id, id, now, cause);
       if (outcome.released) {
@@ -86,7 +77,7 @@ export class BillingCycleService {
   }
 
   private chargeOne(accountId: string, numberId: bigint, now: Date, cause: EventCause, lastTry: boolean) {
-    return this.prisma.$transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const account = await this.ledger.lockAccount(tx, accountId);
       const number = await this.numbers.lock(tx, numberId);
       const none = { charged: 0, uncovered: false, becamePastDue: false, canTopUp: false };
@@ -99,7 +90,7 @@ export class BillingCycleService {
   }
 
   private settleOrRelease(accountId: string, numberId: bigint, now: Date, cause: EventCause) {
-    return this.prisma.$transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const account = await this.ledger.lockAccount(tx, accountId);
       const number = await this.numbers.lock(tx, numberId);
       if (!account || !number || number.status !== 'past_due') return { charged: 0, released: null };
@@ -115,12 +106,9 @@ export class BillingCycleService {
   /** Accounts whose allowance ran out in an earlier month answer again in `now`'s month. */
   private async renewAllowances(now: Date, cause: EventCause): Promise<void> {
     const period = allowancePeriod(now);
-    const accounts = await this.prisma.account.findMany({
-      where: { allowance_exhausted_period: { not: null, lt: period } },
-      select: { id: true },
-    });
+    const accounts = await this.ledger.withAllowanceExhaustedBefore(period);
     for (const { id } of accounts) {
-      await this.prisma.$transaction(async (tx) => {
+      await this.transactions.run(async (tx) => {
         const account = await this.ledger.lockAccount(tx, id);
         if (account) await this.allowance.reconcile(tx, account, now, cause);
       }, LOCKING_TX);

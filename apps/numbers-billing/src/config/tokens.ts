@@ -1,5 +1,4 @@
 export const NUMBERS_BILLING_CONFIG = Symbol('NUMBERS_BILLING_CONFIG');
-export const NUMBERS_BILLING_LOGGER = Symbol('NUMBERS_BILLING_LOGGER');
 
 /**
  * The `SqlPool` (libs/persistence) for the reads behind every request of their kind: the numbers list

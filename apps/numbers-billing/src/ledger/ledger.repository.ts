@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
 import type { LedgerKind } from '@switchboard/contracts';
-import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
+import type { Account, LedgerEntry } from '../generated/kysely/database';
+import { db, NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
 export interface LedgerPosting {
   accountId: string;
@@ -12,25 +15,14 @@ export interface LedgerPosting {
   description: string;
 }
 
-export interface LockedAccount {
-  id: string;
-  balance_millicents: bigint;
-  tier: string;
-  number_limit: number;
-  auto_top_up_threshold_cents: number | null;
-  auto_top_up_amount_cents: number | null;
-  allowance_exhausted_period: string | null;
-}
+/** The columns of an account its locking reads return. */
+const LOCKED_ACCOUNT_COLUMNS = [
+  'id', 'balance_millicents', 'tier', 'number_limit', 'auto_top_up_threshold_cents', 'auto_top_up_amount_cents', 'allowance_exhausted_period',
+] as const;
 
-export interface LedgerRow {
-  id: bigint;
-  kind: string;
-  reference: string;
-  amount_millicents: bigint;
-  balance_after_millicents: bigint;
-  description: string;
-  created_at: Date;
-}
+export type LockedAccount = Pick<Selectable<Account>, (typeof LOCKED_ACCOUNT_COLUMNS)[number]>;
+
+export type LedgerRow = Omit<Selectable<LedgerEntry>, 'account_id'>;
 
 /**
  * The only way a balance changes: one ledger row and the balance update, in the caller's transaction, with the
@@ -43,10 +35,7 @@ export class LedgerRepository {
 
   /** Locks the account row for the rest of the transaction (`SELECT … FOR UPDATE`); null when it does not exist. */
   async lockAccount(tx: Tx, accountId: string): Promise<LockedAccount | null> {
-    const rows = await tx.$queryRaw<LockedAccount[]>`
-      SELECT id, balance_millicents, tier, number_limit, auto_top_up_threshold_cents, auto_top_up_amount_cents,
-             allowance_exhausted_period
-        FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    const rows = await sqlRows(tx, db.selectFrom('accounts').select(LOCKED_ACCOUNT_COLUMNS).where('id', '=', accountId).forUpdate());
     return rows[0] ?? null;
   }
 
@@ -60,7 +49,7 @@ export class LedgerRepository {
    * a second one waits for the lock and, under READ COMMITTED, then reads the balance the first one committed.
    */
   async post(tx: Tx, posting: LedgerPosting): Promise<bigint | null> {
-    const [result] = await tx.$queryRaw<{ found: boolean; after: bigint | null }[]>`
+    const [result] = await sqlRows(tx, sql<{ found: boolean; after: Selectable<LedgerEntry>['balance_after_millicents'] | null }>`
       WITH account AS (
         SELECT id, balance_millicents FROM accounts WHERE id = ${posting.accountId} FOR UPDATE
       ), inserted AS (
@@ -72,7 +61,7 @@ export class LedgerRepository {
       ), moved AS (
         UPDATE accounts SET balance_millicents = inserted.balance_after_millicents FROM inserted WHERE accounts.id = ${posting.accountId}
       )
-      SELECT EXISTS (SELECT 1 FROM account) AS found, (SELECT balance_after_millicents FROM inserted) AS after`;
+      SELECT EXISTS (SELECT 1 FROM account) AS found, (SELECT balance_after_millicents FROM inserted) AS after`);
     if (!result.found) throw new Error(`ledger: no account ${posting.accountId}`);
     return result.after;
   }
@@ -87,12 +76,25 @@ export class LedgerRepository {
     });
   }
 
+  /**
+   * The account's answering state (whether its talk-time allowance is used up), read in the caller's transaction.
+   * Here beside `lockAccount` because numbers and billing read it, and the accounts feature imports both.
+   */
+  answeringState(tx: Tx, accountId: string): Promise<Pick<Selectable<Account>, 'allowance_exhausted_period'>> {
+    return tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { allowance_exhausted_period: true } });
+  }
+
+  /** Accounts whose talk-time allowance ran out in a month before `period` (the billing run renews them). */
+  withAllowanceExhaustedBefore(period: string): Promise<Pick<Selectable<Account>, 'id'>[]> {
+    return this.prisma.account.findMany({ where: { allowance_exhausted_period: { not: null, lt: period } }, select: { id: true } });
+  }
+
   /** The balance and the ledger's sum, read in one snapshot (they are equal; tests and checks assert it). */
   async reconcile(accountId: string): Promise<{ balance: bigint; ledgerSum: bigint } | null> {
-    const rows = await this.prisma.$queryRaw<{ balance: bigint; ledger_sum: bigint }[]>`
+    const rows = await sqlRows(this.prisma, sql<{ balance: Selectable<Account>['balance_millicents']; ledger_sum: bigint }>`
       SELECT a.balance_millicents AS balance,
              COALESCE((SELECT SUM(amount_millicents) FROM ledger_entries l WHERE l.account_id = a.id), 0)::bigint AS ledger_sum
-        FROM accounts a WHERE a.id = ${accountId}`;
+        FROM accounts a WHERE a.id = ${accountId}`);
     return rows[0] ? { balance: rows[0].balance, ledgerSum: rows[0].ledger_sum } : null;
   }
 }

@@ -1,21 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { type Tx } from '../prisma/numbers-billing-prisma';
+import { sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
+import type { Account, NumberOrder } from '../generated/kysely/database';
+import { db, NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
-export interface OrderRecord {
-  id: string;
-  account_id: string;
-  idempotency_key: string | null;
-  fingerprint: string;
-  status: string;
-  business_phone: string;
-  area_code: string;
-  webhook_url: string | null;
-  hold_millicents: bigint;
-  number_id: bigint | null;
-  failure_code: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type OrderRecord = Selectable<NumberOrder>;
 
 /**
  * Provisioning orders. A pending order holds its price against the balance, the number limit and the velocity
@@ -26,29 +15,33 @@ export const ORDER_LEASE_MS = 2 * 60_000;
 
 @Injectable()
 export class NumberOrdersRepository {
+  constructor(private readonly prisma: NumbersBillingPrisma) {}
+
   async lockByKey(tx: Tx, accountId: string, idempotencyKey: string): Promise<OrderRecord | null> {
-    const rows = await tx.$queryRaw<OrderRecord[]>`
-      SELECT * FROM number_orders WHERE account_id = ${accountId} AND idempotency_key = ${idempotencyKey} FOR UPDATE`;
+    const rows = await sqlRows(
+      tx,
+      db.selectFrom('number_orders').selectAll().where('account_id', '=', accountId).where('idempotency_key', '=', idempotencyKey).forUpdate(),
+    );
     return rows[0] ?? null;
   }
 
   /** The orders among `ids` (purchase references at the provider: ours are order ids; any other matches none). */
-  async findByIds(db: Tx, ids: string[]): Promise<OrderRecord[]> {
+  async findByIds(client: Tx, ids: string[]): Promise<OrderRecord[]> {
     if (ids.length === 0) return [];
-    return db.$queryRaw<OrderRecord[]>`SELECT * FROM number_orders WHERE id::text = ANY(${ids}::text[])`;
+    return sqlRows(client, db.selectFrom('number_orders').selectAll().where(sql<boolean>`id::text = ANY(${ids}::text[])`));
   }
 
   async lock(tx: Tx, id: string): Promise<OrderRecord | null> {
-    const rows = await tx.$queryRaw<OrderRecord[]>`SELECT * FROM number_orders WHERE id = ${id}::uuid FOR UPDATE`;
+    const rows = await sqlRows(tx, db.selectFrom('number_orders').selectAll().where('id', '=', sql<string>`${id}::uuid`).forUpdate());
     return rows[0] ?? null;
   }
 
   /** Holds of the account's pending orders within their lease, other than `exceptId`. */
   async pendingHolds(tx: Tx, accountId: string, now: Date, exceptId: string): Promise<{ count: number; millicents: bigint }> {
-    const [row] = await tx.$queryRaw<{ count: bigint; millicents: bigint }[]>`
+    const [row] = await sqlRows(tx, sql<{ count: bigint; millicents: Selectable<NumberOrder>['hold_millicents'] }>`
       SELECT COUNT(*)::bigint AS count, COALESCE(SUM(hold_millicents), 0)::bigint AS millicents FROM number_orders
        WHERE account_id = ${accountId} AND status = 'pending' AND id <> ${exceptId}::uuid
-         AND updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}`;
+         AND updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}`);
     return { count: Number(row.count), millicents: row.millicents };
   }
 
@@ -58,8 +51,8 @@ export class NumberOrdersRepository {
    * Counts as `countHeld`, `countProvisionedSince` and `pendingHolds` do. Null when the account does not exist or
    * already has an order with `idempotencyKey` (its answer may be a replay, not a refusal).
    */
-  async standing(db: Tx, accountId: string, now: Date, velocitySince: Date, idempotencyKey: string | null): Promise<ProvisioningStanding | null> {
-    const rows = await db.$queryRaw<{ balance_millicents: bigint; number_limit: number; held: bigint; recent: bigint; hold_count: bigint; hold_millicents: bigint }[]>`
+  async standing(accountId: string, now: Date, velocitySince: Date, idempotencyKey: string | null): Promise<ProvisioningStanding | null> {
+    const rows = await sqlRows(this.prisma, sql<StandingRow>`
       SELECT a.balance_millicents, a.number_limit,
              (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.status IN ('active', 'past_due'))::bigint AS held,
              (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.created_at >= ${velocitySince})::bigint AS recent,
@@ -69,7 +62,7 @@ export class NumberOrdersRepository {
              SELECT COUNT(*)::bigint AS hold_count, COALESCE(SUM(o.hold_millicents), 0)::bigint AS hold_millicents FROM number_orders o
               WHERE o.account_id = a.id AND o.status = 'pending' AND o.updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}) h
        WHERE a.id = ${accountId}
-         AND NOT EXISTS (SELECT 1 FROM number_orders k WHERE k.account_id = a.id AND k.idempotency_key = ${idempotencyKey})`;
+         AND NOT EXISTS (SELECT 1 FROM number_orders k WHERE k.account_id = a.id AND k.idempotency_key = ${idempotencyKey})`);
     const row = rows[0];
     if (!row) return null;
     return {
@@ -94,10 +87,19 @@ export class NumberOrdersRepository {
     await tx.numberOrder.update({ where: { id }, data: { status: 'completed', number_id: numberId } });
   }
 
-  async fail(tx: Tx, id: string, code: string): Promise<void> {
+  /** Fails a pending order: in the caller's transaction when given one, else on its own. */
+  async fail(id: string, code: string, tx: Tx = this.prisma): Promise<void> {
     await tx.numberOrder.updateMany({ where: { id, status: 'pending' }, data: { status: 'failed', failure_code: code } });
   }
 }
+
+/** `standing`'s row: the account's columns and the counts, as the statement returns them. */
+type StandingRow = Pick<Selectable<Account>, 'balance_millicents' | 'number_limit'> & {
+  held: bigint;
+  recent: bigint;
+  hold_count: bigint;
+  hold_millicents: Selectable<NumberOrder>['hold_millicents'];
+};
 
 /** What the provisioning limits are judged on; see `ProvisioningService.begin`. */
 export interface ProvisioningStanding {

@@ -1,27 +1,22 @@
 import type { NumberStateChanged, NumberStatus, NumberView } from '@switchboard/contracts';
+import type { Selectable } from 'kysely';
+import type { PhoneNumber } from '../generated/kysely/database';
 import { formatNumberId } from './number-id';
 
+/** The columns of a `numbers` row the domain reads (not the provider's release mark nor `updated_at`). */
+export const NUMBER_COLUMNS = [
+  'id', 'account_id', 'phone_number', 'business_phone', 'area_code', 'status', 'webhook_url', 'webhook_secret_key_id',
+  'webhook_secret_ciphertext', 'periods_charged', 'next_charge_at', 'past_due_since', 'released_at', 'version', 'created_at',
+] as const;
+
 /** A `numbers` row as the domain reads it. */
-export interface NumberRecord {
-  id: bigint;
-  account_id: string;
-  phone_number: string;
-  business_phone: string;
-  area_code: string;
-  status: string;
-  webhook_url: string | null;
-  webhook_secret_key_id: string;
-  webhook_secret_ciphertext: string;
-  periods_charged: number;
-  next_charge_at: Date;
-  past_due_since: Date | null;
-  released_at: Date | null;
-  version: bigint;
-  created_at: Date;
-}
+export type NumberRecord = Pick<Selectable<PhoneNumber>, (typeof NUMBER_COLUMNS)[number]>;
+
+/** The columns of the list (`NumberView`): not the sealed secret nor the billing state. */
+export const LIST_COLUMNS = ['id', 'phone_number', 'business_phone', 'status', 'webhook_url', 'created_at'] as const;
 
 /** What the list shows of a number. */
-export type NumberListRow = Pick<NumberRecord, 'id' | 'phone_number' | 'business_phone' | 'status' | 'webhook_url' | 'created_at'>;
+export type NumberListRow = Pick<NumberRecord, (typeof LIST_COLUMNS)[number]>;
 
 export function toNumberView(row: NumberListRow): NumberView {
   return {

@@ -1,35 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SqlPool } from '@switchboard/persistence';
+import { sqlRows, type SqlPool } from '@switchboard/persistence';
+import { sql } from 'kysely';
 import { NUMBERS_SQL } from '../config/tokens';
-import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
-import type { NumberListRow, NumberRecord } from './number-record';
-
-const NUMBER_COLUMNS = `id, account_id, phone_number, business_phone, area_code, status, webhook_url, webhook_secret_key_id,
-  webhook_secret_ciphertext, periods_charged, next_charge_at, past_due_since, released_at, version, created_at`;
-
-/** The columns of the list (`NumberView`): not the sealed secret nor the billing state. */
-const LIST_COLUMNS = `id, phone_number, business_phone, status, webhook_url, created_at`;
+import { db, NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
+import { LIST_COLUMNS, NUMBER_COLUMNS, type NumberListRow, type NumberRecord } from './number-record';
 
 /** Sort key of the list: active first, then past_due, then released. */
-const STATUS_RANK = `CASE status WHEN 'active' THEN 0 WHEN 'past_due' THEN 1 ELSE 2 END`;
-
-/** A row as the driver returns it: `id` (bigint) is a string from `pg`, a bigint from Prisma's raw query (PGlite). */
-type WithDriverId<Row extends { id: bigint }> = Omit<Row, 'id'> & { id: string | bigint };
+const STATUS_RANK = sql<number>`CASE status WHEN 'active' THEN 0 WHEN 'past_due' THEN 1 ELSE 2 END`;
 
 export type WebhookTargetRow = Pick<NumberRecord, 'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'>;
 
-export interface NewNumber {
-  id: bigint;
-  account_id: string;
-  phone_number: string;
-  business_phone: string;
-  area_code: string;
-  webhook_url: string | null;
-  webhook_secret_key_id: string;
-  webhook_secret_ciphertext: string;
-  next_charge_at: Date;
-  created_at: Date;
-}
+export type NewNumber = Pick<
+  NumberRecord,
+  'id' | 'account_id' | 'phone_number' | 'business_phone' | 'area_code' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext' | 'next_charge_at' | 'created_at'
+>;
 
 @Injectable()
 export class NumbersRepository {
@@ -40,7 +24,7 @@ export class NumbersRepository {
 
   /** The next `<n>` of `num_<n>`, from the table's sequence (taken before insert so the secret can be bound to it). */
   async nextId(tx: Tx): Promise<bigint> {
-    const [row] = await tx.$queryRaw<{ id: bigint }[]>`SELECT nextval(pg_get_serial_sequence('numbers', 'id')) AS id`;
+    const [row] = await sqlRows(tx, sql<Pick<NumberRecord, 'id'>>`SELECT nextval(pg_get_serial_sequence('numbers', 'id')) AS id`);
     return row.id;
   }
 
@@ -54,25 +38,20 @@ export class NumbersRepository {
 
   /** Locks one of the account's numbers for the rest of the transaction; null when it is not the account's. */
   async lockOwned(tx: Tx, accountId: string, id: bigint): Promise<NumberRecord | null> {
-    const rows = await tx.$queryRawUnsafe<NumberRecord[]>(
-      `SELECT ${NUMBER_COLUMNS} FROM numbers WHERE id = $1 AND account_id = $2 FOR UPDATE`,
-      id,
-      accountId,
-    );
+    const rows = await sqlRows(tx, db.selectFrom('numbers').select(NUMBER_COLUMNS).where('id', '=', id).where('account_id', '=', accountId).forUpdate());
     return rows[0] ?? null;
   }
 
   async lock(tx: Tx, id: bigint): Promise<NumberRecord | null> {
-    const rows = await tx.$queryRawUnsafe<NumberRecord[]>(`SELECT ${NUMBER_COLUMNS} FROM numbers WHERE id = $1 FOR UPDATE`, id);
+    const rows = await sqlRows(tx, db.selectFrom('numbers').select(NUMBER_COLUMNS).where('id', '=', id).forUpdate());
     return rows[0] ?? null;
   }
 
   /** The account's numbers in `statuses`, locked, oldest first. */
   async lockAccountNumbers(tx: Tx, accountId: string, statuses: string[]): Promise<NumberRecord[]> {
-    return tx.$queryRawUnsafe<NumberRecord[]>(
-      `SELECT ${NUMBER_COLUMNS} FROM numbers WHERE account_id = $1 AND status = ANY($2::text[]) ORDER BY id FOR UPDATE`,
-      accountId,
-      statuses,
+    return sqlRows(
+      tx,
+      db.selectFrom('numbers').select(NUMBER_COLUMNS).where('account_id', '=', accountId).where(sql<boolean>`status = ANY(${statuses}::text[])`).orderBy('id').forUpdate(),
     );
   }
 
@@ -109,32 +88,26 @@ export class NumbersRepository {
 
   /** Where a number's events go: the columns the webhook target needs, for every delivery. */
   async findWebhookTarget(id: bigint): Promise<WebhookTargetRow | null> {
-    const [row] = await this.sql.query<WithDriverId<WebhookTargetRow>>({
-      name: 'numbers_webhook_target',
-      text: 'SELECT id, webhook_url, webhook_secret_key_id, webhook_secret_ciphertext FROM numbers WHERE id = $1',
-      values: [id.toString()],
-    });
-    return row ? { ...row, id: BigInt(row.id) } : null;
+    const [row] = await this.sql.rows(
+      'numbers_webhook_target',
+      db.selectFrom('numbers').select(['id', 'webhook_url', 'webhook_secret_key_id', 'webhook_secret_ciphertext']).where('id', '=', sql<bigint>`${id.toString()}`),
+    );
+    return row ?? null;
   }
 
   /** Page of the account's numbers: active first, then past_due, then released; newest first within each. */
   async page(accountId: string, limit: number, after?: { rank: number; id: bigint }): Promise<NumberListRow[]> {
-    const rows = await this.sql.query<WithDriverId<NumberListRow>>(
-      after
-        ? {
-            name: 'numbers_page_after',
-            text: `SELECT ${LIST_COLUMNS} FROM numbers
-              WHERE account_id = $1 AND (${STATUS_RANK} > $2 OR (${STATUS_RANK} = $2 AND id < $3::bigint))
-              ORDER BY ${STATUS_RANK}, id DESC LIMIT $4`,
-            values: [accountId, after.rank, after.id.toString(), limit],
-          }
-        : {
-            name: 'numbers_page',
-            text: `SELECT ${LIST_COLUMNS} FROM numbers WHERE account_id = $1 ORDER BY ${STATUS_RANK}, id DESC LIMIT $2`,
-            values: [accountId, limit],
-          },
+    const list = db.selectFrom('numbers').select(LIST_COLUMNS).where('account_id', '=', accountId);
+    return this.sql.rows(
+      after ? 'numbers_page_after' : 'numbers_page',
+      (after
+        ? list.where(sql<boolean>`(${STATUS_RANK} > ${after.rank} OR (${STATUS_RANK} = ${after.rank} AND id < ${after.id.toString()}::bigint))`)
+        : list
+      )
+        .orderBy(STATUS_RANK)
+        .orderBy('id', 'desc')
+        .limit(limit),
     );
-    return rows.map((row) => ({ ...row, id: BigInt(row.id) }));
   }
 
   /** Numbers that count against the limit (active and past_due). */
@@ -168,6 +141,16 @@ export class NumbersRepository {
       orderBy: { id: 'asc' },
       take,
     });
+  }
+
+  /** Active numbers whose next charge is due at `now`, by id: the billing run charges them. */
+  findDue(now: Date): Promise<Pick<NumberRecord, 'id' | 'account_id'>[]> {
+    return this.prisma.phoneNumber.findMany({ where: { status: 'active', next_charge_at: { lte: now } }, select: { id: true, account_id: true }, orderBy: { id: 'asc' } });
+  }
+
+  /** Past-due numbers, by id: the billing run settles or releases them. */
+  findPastDue(): Promise<Pick<NumberRecord, 'id' | 'account_id'>[]> {
+    return this.prisma.phoneNumber.findMany({ where: { status: 'past_due' }, select: { id: true, account_id: true }, orderBy: { id: 'asc' } });
   }
 
   /** Released numbers the provider has not yet confirmed releasing. */

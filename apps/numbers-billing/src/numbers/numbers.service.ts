@@ -13,12 +13,12 @@ import {
   webhookSecretSealContext,
 } from '@switchboard/contracts';
 import { BoundedMemo, SealedSecretError, requireAccount, sealFor, type EventCause } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { OpenedSecrets } from '../crypto/opened-secrets';
 import { SecretBox } from '../crypto/secret-box';
+import { LedgerRepository } from '../ledger/ledger.repository';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { TELEPHONY_PROVIDER, type TelephonyProvider } from '../telephony/telephony-provider.port';
 import { formatNumberId, parseNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
@@ -38,14 +38,15 @@ export class NumbersService implements OnApplicationBootstrap {
   private readonly sealedSecrets = new BoundedMemo();
 
   constructor(
-    private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     private readonly numbers: NumbersRepository,
+    private readonly ledger: LedgerRepository,
     private readonly lifecycle: NumberLifecycle,
     private readonly outbox: NumbersOutbox,
     private readonly secrets: SecretBox,
     private readonly webhookUrls: WebhookUrlPolicy,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.openedSecrets = new OpenedSecrets(secrets);
   }
@@ -98,7 +99,7 @@ export class NumbersService implements OnApplicationBootstrap {
     // Checked before any lock is taken: the check may resolve a host name.
     const webhookUrl = typeof command.webhook_url === 'string' ? await this.webhookUrls.accept(command.webhook_url) : command.webhook_url;
     const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
-    const updated = await this.prisma.$transaction(async (tx) => {
+    const updated = await this.transactions.run(async (tx) => {
       const number = await this.numbers.lockOwned(tx, accountId, numberId);
       if (!number) throw numberNotFound(numberId);
       if (number.status === 'released') throw new ServiceError('number_released', `${formatNumberId(numberId)} is released; a released number cannot be changed.`);
@@ -106,7 +107,7 @@ export class NumbersService implements OnApplicationBootstrap {
       if (webhookUrl !== undefined && webhookUrl !== number.webhook_url) changes.webhook_url = webhookUrl;
       if (command.business_phone !== undefined && command.business_phone !== number.business_phone) changes.business_phone = command.business_phone;
       if (Object.keys(changes).length === 0) return { number, changed: false };
-      const account = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { allowance_exhausted_period: true } });
+      const account = await this.ledger.answeringState(tx, accountId);
       return { number: await this.lifecycle.changeDetails(tx, number, account, changes, cause), changed: true };
     });
     if (updated.changed) this.outbox.kick();
@@ -132,11 +133,11 @@ export class NumbersService implements OnApplicationBootstrap {
     const accountId = requireAccount(ctx);
     const numberId = parseNumberId(id);
     const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
-    const outcome = await this.prisma.$transaction(async (tx) => {
+    const outcome = await this.transactions.run(async (tx) => {
       const number = await this.numbers.lockOwned(tx, accountId, numberId);
       if (!number) return null;
       if (number.status === 'released') return { number, now: false };
-      const account = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { allowance_exhausted_period: true } });
+      const account = await this.ledger.answeringState(tx, accountId);
       return { number: await this.lifecycle.release(tx, number, account, new Date(), cause), now: true };
     });
     if (!outcome) throw numberNotFound(numberId);
@@ -209,10 +210,10 @@ export class NumbersService implements OnApplicationBootstrap {
           continue;
         }
         if (normalised === stored) continue;
-        const done = await this.prisma.$transaction(async (tx) => {
+        const done = await this.transactions.run(async (tx) => {
           const number = await this.numbers.lock(tx, row.id);
           if (!number || number.status === 'released' || number.webhook_url !== stored) return false;
-          const account = await tx.account.findUniqueOrThrow({ where: { id: number.account_id }, select: { allowance_exhausted_period: true } });
+          const account = await this.ledger.answeringState(tx, number.account_id);
           await this.lifecycle.changeDetails(tx, number, account, { webhook_url: normalised }, { correlationId: randomUUID() });
           return true;
         });

@@ -9,13 +9,12 @@ import {
   type ProvisionNumberCommand,
 } from '@switchboard/contracts';
 import { requireAccount, type EventCause, type RpcContext } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { NUMBER_MONTHLY_PRICE_MILLICENTS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { NoNumbersAvailable, TELEPHONY_PROVIDER, type TelephonyProvider } from '../telephony/telephony-provider.port';
 import { NUMBER_CHARGING, type NumberCharging } from './number-charging.port';
 import { formatNumberId } from './number-id';
@@ -42,7 +41,7 @@ type Begin = { kind: 'buy'; order: OrderRecord } | { kind: 'replay'; numberId: b
 @Injectable()
 export class ProvisioningService {
   constructor(
-    private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     private readonly ledger: LedgerRepository,
     private readonly numbers: NumbersRepository,
     private readonly orders: NumberOrdersRepository,
@@ -52,7 +51,7 @@ export class ProvisioningService {
     @Inject(NUMBER_CHARGING) private readonly charging: NumberCharging,
     private readonly webhookUrls: WebhookUrlPolicy,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async provision(command: ProvisionNumberCommand, ctx: RpcContext): Promise<NumberCreated> {
@@ -71,7 +70,7 @@ export class ProvisioningService {
       ({ phoneNumber } = await this.provider.buyNumber({ areaCode, orderRef: order.id }));
     } catch (error) {
       const noStock = error instanceof NoNumbersAvailable;
-      await this.orders.fail(this.prisma, order.id, noStock ? 'no_numbers' : 'provider_unavailable');
+      await this.orders.fail(order.id, noStock ? 'no_numbers' : 'provider_unavailable');
       if (noStock) throw new ServiceError('no_numbers', `No numbers are available in area code ${areaCode}.`);
       this.logger.warn({ err: error, order_id: order.id, area_code: areaCode }, 'provider purchase failed');
       throw new ServiceError('provider_unavailable', 'The telephony provider is unavailable; nothing was charged. Retry shortly (with the same Idempotency-Key).');
@@ -106,11 +105,11 @@ export class ProvisioningService {
     // - With an Idempotency-Key that already has an order, the answer may be a replay or a key error rather than a
     //   refusal: `standing` is null then and the locked path decides, as for an unknown account.
     // What passes is judged again under the lock, exactly as before.
-    const standing = await this.orders.standing(this.prisma, accountId, now, velocitySince, command.idempotency_key ?? null);
+    const standing = await this.orders.standing(accountId, now, velocitySince, command.idempotency_key ?? null);
     const early = standing && provisioningRefusal(standing);
     if (early) throw early;
 
-    return this.prisma.$transaction(async (tx): Promise<Begin> => {
+    return this.transactions.run(async (tx): Promise<Begin> => {
       const account = await this.ledger.lockAccount(tx, accountId);
       if (!account) throw new ServiceError('unauthorized', 'The account of this key no longer exists.');
 
@@ -167,7 +166,7 @@ export class ProvisioningService {
     phoneNumber: string,
     cause: EventCause,
   ): Promise<{ kind: 'created'; number: NumberRecord; secret: string } | { kind: 'replay'; numberId: bigint }> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const account = await this.ledger.lockAccount(tx, order.account_id);
       const current = await this.orders.lock(tx, order.id);
       if (!account || !current) throw new Error(`order ${order.id} or its account vanished`);

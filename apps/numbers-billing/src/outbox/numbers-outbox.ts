@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventDescriptor } from '@switchboard/contracts';
-import { OutboxRelay, writeOutboxEvent, type EventCause } from '@switchboard/messaging';
+import { writeOutboxEvent, type EventCause } from '@switchboard/messaging';
+import { OutboxRelay } from '@switchboard/service-runtime';
 import type { Tx } from '../prisma/numbers-billing-prisma';
 
 /**

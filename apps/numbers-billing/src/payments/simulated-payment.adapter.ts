@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
+import type { SimulatedPaymentFaults } from '../generated/kysely/database';
 import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { PaymentDeclined, type PaymentGateway } from './payment-gateway.port';
 
@@ -16,9 +19,9 @@ export class SimulatedPaymentAdapter implements PaymentGateway {
   async charge(request: { customerRef: string; amountCents: number; idempotencyKey: string }): Promise<{ paymentId: string }> {
     const previous = await this.prisma.simulatedPaymentCharge.findUnique({ where: { idempotency_key: request.idempotencyKey } });
     if (previous) return this.answer(previous.status, previous.idempotency_key);
-    const declined = await this.prisma.$queryRaw<unknown[]>`
+    const declined = await sqlRows(this.prisma, sql<Pick<Selectable<SimulatedPaymentFaults>, 'charge_failures'>>`
       UPDATE simulated_payment_faults SET charge_failures = charge_failures - 1
-       WHERE id = ${FAULTS_ROW} AND charge_failures > 0 RETURNING charge_failures`;
+       WHERE id = ${FAULTS_ROW} AND charge_failures > 0 RETURNING charge_failures`);
     const status = declined.length > 0 ? 'failed' : 'succeeded';
     await this.prisma.simulatedPaymentCharge.createMany({
       data: [{ idempotency_key: request.idempotencyKey, customer_ref: request.customerRef, amount_cents: request.amountCents, status }],

@@ -1,3 +1,6 @@
+import { Injectable } from '@nestjs/common';
+import { sqlBuilder, Transactions } from '@switchboard/persistence';
+import type { DB } from '../generated/kysely/database';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
 /** numbers-billing's Prisma client, injected by this class (see PrismaModule). */
@@ -11,3 +14,14 @@ export type Tx = Prisma.TransactionClient;
  * normal, so they may wait for a connection and run longer than Prisma's defaults (2 s, 5 s).
  */
 export const LOCKING_TX = { maxWait: 15_000, timeout: 30_000 } as const;
+
+/** Kysely over numbers-billing's generated table types: builds its hand-written statements (ADR 0070). */
+export const db = sqlBuilder<DB>();
+
+/** numbers-billing's transactions: what services open, handing `tx` to repositories (they do not hold the client). */
+@Injectable()
+export class NumbersBillingTransactions extends Transactions<Tx> {
+  constructor(prisma: PrismaClient) {
+    super(prisma);
+  }
+}

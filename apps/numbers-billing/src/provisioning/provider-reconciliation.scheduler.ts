@@ -1,7 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { Logger } from 'pino';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
 import { ProviderReconciliation } from './provider-reconciliation';
 
 /**
@@ -17,7 +17,7 @@ export class ProviderReconciliationScheduler implements OnApplicationBootstrap, 
   constructor(
     private readonly reconciliation: ProviderReconciliation,
     @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   onApplicationBootstrap(): void {

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { NumberOrdersRepository, isLeaseLive, type OrderRecord } from '../numbers/number-orders.repository';
 import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { TELEPHONY_PROVIDER, type OwnedNumber, type TelephonyProvider } from '../telephony/telephony-provider.port';
@@ -33,7 +32,7 @@ export class ProviderReconciliation {
     private readonly prisma: NumbersBillingPrisma,
     private readonly orders: NumberOrdersRepository,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(now: Date = new Date()): Promise<ReconciliationReport> {
@@ -69,7 +68,7 @@ export class ProviderReconciliation {
       const order = seen ? await this.orders.lock(tx, seen.id) : null;
       if (order && standingOf(order, now) !== 'stray') return 'in_flight';
       await this.provider.releaseNumber(number.phoneNumber);
-      if (order?.status === 'pending') await this.orders.fail(tx, order.id, 'abandoned');
+      if (order?.status === 'pending') await this.orders.fail(order.id, 'abandoned', tx);
       this.logger.warn(
         {
           phone_number: number.phoneNumber,

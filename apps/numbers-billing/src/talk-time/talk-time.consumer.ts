@@ -1,8 +1,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { CallCompletedEvent, type CallCompletedData } from '@switchboard/contracts';
-import { EventConsumer, MESSAGING_CONFIG, MESSAGING_LOGGER, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
-import type { Logger } from 'pino';
+import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { TalkTimeService } from './talk-time.service';
 
 export const TALK_TIME_DURABLE = 'numbers-billing-talk-time';
@@ -16,7 +16,7 @@ export class TalkTimeConsumer implements OnApplicationBootstrap, BeforeApplicati
     talkTime: TalkTimeService,
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     @Inject(MESSAGING_CONFIG) config: MessagingConfig,
-    @Inject(MESSAGING_LOGGER) logger: Logger,
+    @Inject(LOGGER) logger: Logger,
   ) {
     this.consumer = new EventConsumer(
       nc,

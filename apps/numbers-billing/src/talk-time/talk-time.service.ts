@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CallCompletedData, EventEnvelope, Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { talkTimeCharge, TIER_TERMS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './allowance';
 import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
 
@@ -24,19 +23,19 @@ export function talkTimeReference(callSid: string): string {
 @Injectable()
 export class TalkTimeService {
   constructor(
-    private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     private readonly ledger: LedgerRepository,
     private readonly allowance: TalkTimeAllowance,
     private readonly outbox: NumbersOutbox,
     @Inject(TALK_TIME_BILLING) private readonly billing: TalkTimeBilling,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async bill(event: EventEnvelope<CallCompletedData>): Promise<TalkTimeOutcome> {
     const call = event.data;
     if (call.duration_sec === 0) return 'nothing_to_bill';
     const cause: EventCause = { correlationId: event.correlation_id, causationId: event.id };
-    const billed = await this.prisma.$transaction(async (tx): Promise<Billed> => {
+    const billed = await this.transactions.run(async (tx): Promise<Billed> => {
       const account = await this.ledger.lockAccount(tx, call.account_id);
       if (!account) return { outcome: 'unknown_account' };
       const tier = account.tier as Tier;

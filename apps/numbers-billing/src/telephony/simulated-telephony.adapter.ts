@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
+import { sqlExecute, sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG, NUMBERS_BILLING_LOGGER } from '../config/tokens';
+import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
+import type { SimulatedProviderFaults, SimulatedProviderStock } from '../generated/kysely/database';
 import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { firstFreeNumber } from './phone-pool';
 import { NoNumbersAvailable, ProviderUnavailable, type OwnedNumber, type TelephonyProvider } from './telephony-provider.port';
@@ -19,7 +22,7 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
   constructor(
     private readonly prisma: NumbersBillingPrisma,
     @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
-    @Inject(NUMBERS_BILLING_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async buyNumber({ areaCode, orderRef }: { areaCode: string; orderRef: string }): Promise<{ phoneNumber: string }> {
@@ -27,17 +30,17 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
     if (already && already.status === 'sold') return { phoneNumber: already.phone_number };
 
     // A fault is used up by the attempt it fails, so it is taken in its own statement (committed), not rolled back.
-    const faults = await this.prisma.$queryRaw<{ provision_failures: number }[]>`
+    const faults = await sqlRows(this.prisma, sql<Pick<Selectable<SimulatedProviderFaults>, 'provision_failures'>>`
       UPDATE simulated_provider_faults SET provision_failures = provision_failures - 1
-       WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`;
+       WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`);
     if (faults.length > 0) throw new ProviderUnavailable('the simulated provider failed this purchase (operator fault injection)');
 
     const sold = await this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`
+      await sqlExecute(tx, sql`
         INSERT INTO simulated_provider_stock (area_code, available, updated_at)
-        VALUES (${areaCode}, ${this.config.defaultProviderStock}, now()) ON CONFLICT (area_code) DO NOTHING`;
-      const [stock] = await tx.$queryRaw<{ available: number }[]>`
-        SELECT available FROM simulated_provider_stock WHERE area_code = ${areaCode} FOR UPDATE`;
+        VALUES (${areaCode}, ${this.config.defaultProviderStock}, now()) ON CONFLICT (area_code) DO NOTHING`);
+      const [stock] = await sqlRows(tx, sql<Pick<Selectable<SimulatedProviderStock>, 'available'>>`
+        SELECT available FROM simulated_provider_stock WHERE area_code = ${areaCode} FOR UPDATE`);
       if (stock.available <= 0) throw new NoNumbersAvailable(areaCode);
 
       const sold = await tx.simulatedProviderNumber.findMany({ where: { area_code: areaCode, status: 'sold' }, select: { phone_number: true } });

@@ -10,9 +10,10 @@ import {
   type NumberStateChanged,
   type RpcDescriptor,
 } from '@switchboard/contracts';
-import { RpcClient, eventSubject, messagingConfigFromEnv, streamName, type MessagingConfig } from '@switchboard/messaging';
+import { RpcClient, eventSubject, streamName, type MessagingConfig } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
 import { createTestDatabase, testNatsEnv, testNatsOptions, type TestDatabase } from '@switchboard/testing';
+import { messagingConfigFromEnv } from '@switchboard/service-runtime';
 import { createNumbersBillingApp } from '../../src/bootstrap';
 import { NumbersBillingPrisma } from '../../src/prisma/numbers-billing-prisma';
 

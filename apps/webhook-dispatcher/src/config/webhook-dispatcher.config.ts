@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { egressPolicyFromEnv, type EgressPolicy } from '@switchboard/egress';
-import { messagingConfigFromEnv } from '@switchboard/messaging';
-import { ConfigError, envIntAtLeast } from '@switchboard/service-runtime';
+
+import { ConfigError, envIntAtLeast, messagingConfigFromEnv } from '@switchboard/service-runtime';
 
 /** Spec part 8: webhook delivery attempts. Not configurable. */
 export const MAX_ATTEMPTS = 5;

@@ -2,8 +2,8 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import type { NatsConnection } from '@nats-io/transport-node';
 import { CallCompletedEvent, type CallCompletedData } from '@switchboard/contracts';
 import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
-import type { Logger } from 'pino';
-import { DISPATCHER_CONFIG, DISPATCHER_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
+import { DISPATCHER_CONFIG } from '../config/tokens';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { DeliverCallCompleted } from './deliver-call-completed';
 
@@ -24,7 +24,7 @@ export class CallCompletedConsumer implements OnApplicationBootstrap, BeforeAppl
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MESSAGING_CONFIG) private readonly messaging: MessagingConfig,
     @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
-    @Inject(DISPATCHER_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
     private readonly deliver: DeliverCallCompleted,
   ) {}
 

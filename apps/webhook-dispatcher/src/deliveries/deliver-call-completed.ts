@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ServiceError, type CallCompletedData, type EventEnvelope } from '@switchboard/contracts';
 import { RetryLater } from '@switchboard/messaging';
 import { EVENT_ID_HEADER, signedHeaders } from '@switchboard/signing';
-import type { Logger } from 'pino';
-import { DISPATCHER_CONFIG, DISPATCHER_LOGGER } from '../config/tokens';
+import { LOGGER, type Logger } from '@switchboard/observability';
+import { DISPATCHER_CONFIG } from '../config/tokens';
 import { MAX_ATTEMPTS, type WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { WebhookEgress } from '../egress/webhook-egress';
 import { WEBHOOK_SENDER, type WebhookResponse, type WebhookSender } from '../webhook-sender/webhook-sender.port';
@@ -38,7 +38,7 @@ export class DeliverCallCompleted {
     private readonly egress: WebhookEgress,
     private readonly hosts: HostLimiter,
     @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
-    @Inject(DISPATCHER_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** `deliveryCount`: how many times JetStream has handed this message out (1 the first time). */

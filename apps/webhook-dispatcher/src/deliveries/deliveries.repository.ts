@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { sqlExecute, sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
+import type { WebhookAttempt } from '../generated/kysely/database';
 import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import {
   INTERRUPTED,
@@ -22,18 +25,18 @@ export class DeliveriesRepository implements DeliveryStore {
   constructor(private readonly prisma: WebhookDispatcherPrisma) {}
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
-    await this.prisma.$executeRaw`
+    await sqlExecute(this.prisma, sql`
       INSERT INTO webhook_deliveries AS d (event_id, call_sid, number_id, account_id, status)
       VALUES (${delivery.event_id}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${status})
       ON CONFLICT (event_id) DO UPDATE SET status = EXCLUDED.status, lease_until = NULL, updated_at = now()
-       WHERE d.status = 'pending'`;
+       WHERE d.status = 'pending'`);
   }
 
   async claimAttempt({ delivery, url, now, leaseUntil }: { delivery: NewDelivery; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim> {
     const at = now.toISOString();
     // The upsert takes the row lock: a concurrent claim of the same event waits for this one to commit, then finds
     // the lease taken and returns no row. The attempt row is written only when the lease was taken.
-    const [claimed] = await this.prisma.$queryRaw<{ id: bigint; attempt: number; interrupted: number }[]>`
+    const [claimed] = await sqlRows(this.prisma, sql<Pick<Selectable<WebhookAttempt>, 'id' | 'attempt'> & { interrupted: number }>`
       WITH delivery AS (
         INSERT INTO webhook_deliveries AS d (event_id, call_sid, number_id, account_id, lease_until)
         VALUES (${delivery.event_id}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${leaseUntil.toISOString()}::timestamptz)
@@ -53,7 +56,7 @@ export class DeliveriesRepository implements DeliveryStore {
         SELECT event_id, call_sid, number_id, ${url}, attempts + 1, ${IN_PROGRESS}, ${at}::timestamptz FROM delivery
         RETURNING id, attempt
       )
-      SELECT attempt.id, attempt.attempt, (SELECT count(*)::int FROM interrupted) AS interrupted FROM attempt`;
+      SELECT attempt.id, attempt.attempt, (SELECT count(*)::int FROM interrupted) AS interrupted FROM attempt`);
     if (claimed) return { kind: 'claimed', attemptId: claimed.id, attempt: claimed.attempt, leaseUntil, interrupted: claimed.interrupted };
 
     // Not claimed: why is read afresh (a concurrent claim's commit is visible to this new statement).
@@ -75,7 +78,7 @@ export class DeliveriesRepository implements DeliveryStore {
     update: DeliveryUpdate,
   ): Promise<boolean> {
     // The attempt's outcome is written whether or not the lease is still held; the delivery only while it is.
-    const count = await this.prisma.$executeRaw`
+    const count = await sqlExecute(this.prisma, sql`
       WITH attempt AS (
         UPDATE webhook_attempts
            SET status_code = ${outcome.status_code}::int, error = ${outcome.error}, finished_at = ${outcome.finished_at.toISOString()}::timestamptz,
@@ -85,7 +88,7 @@ export class DeliveriesRepository implements DeliveryStore {
       UPDATE webhook_deliveries
          SET status = ${update.status}, attempts = ${update.attempts}::int, next_attempt_at = ${update.next_attempt_at?.toISOString() ?? null}::timestamptz,
              lease_until = NULL, updated_at = now()
-       WHERE event_id = ${claim.eventId} AND status = 'pending' AND lease_until = ${claim.leaseUntil.toISOString()}::timestamptz`;
+       WHERE event_id = ${claim.eventId} AND status = 'pending' AND lease_until = ${claim.leaseUntil.toISOString()}::timestamptz`);
     return count === 1;
   }
 

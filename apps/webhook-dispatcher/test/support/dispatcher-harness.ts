@@ -12,9 +12,10 @@ import {
   type WebhookDeliveryList,
 } from '@switchboard/contracts';
 import type { Resolver } from '@switchboard/egress';
-import { ensureStream, eventSubject, messagingConfigFromEnv, rpcSubject } from '@switchboard/messaging';
+import { ensureStream, eventSubject, rpcSubject } from '@switchboard/messaging';
 import { createLogger, type Logger } from '@switchboard/observability';
 import { testNatsEnv, testNatsOptions, type TestDatabase } from '@switchboard/testing';
+import { messagingConfigFromEnv } from '@switchboard/service-runtime';
 import { Client } from 'pg';
 import { createWebhookDispatcherApp } from '../../src/bootstrap';
 import { FakeNumbersBilling } from './fake-numbers-billing';

@@ -1,0 +1,93 @@
+import type { BeforeApplicationShutdown, OnApplicationBootstrap, Provider } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { ROOT_CONTEXT, context } from '@opentelemetry/api';
+import type { StreamDefinition } from '@switchboard/contracts';
+import {
+  MESSAGING_CONFIG,
+  NATS_CONNECTION,
+  OutageLog,
+  OutboxPublisher,
+  type MessagingConfig,
+  type OutboxPublisherOptions,
+  type TransactionalSqlClient,
+} from '@switchboard/messaging';
+import { LOGGER, type Logger } from '@switchboard/observability';
+import { isDatabaseUnavailable } from '@switchboard/persistence';
+import { PollingWorker } from './polling-worker';
+
+export interface OutboxRelayOptions extends OutboxPublisherOptions {
+  /** Time between the end of one pass and the next, when nothing kicks it. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * The app's outbox relay: libs/messaging's `OutboxPublisher` run on a `PollingWorker`, a pass (publish until no
+ * unpublished row is left) every `pollIntervalMs` and at once after `kick()`. Started with the app (streams ensured
+ * first), stopped before it shuts down, waiting for the pass under way, so nothing publishes once NATS closes.
+ */
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly worker: PollingWorker;
+  private readonly outages: OutageLog;
+
+  constructor(
+    private readonly publisher: OutboxPublisher,
+    logger: Logger,
+    options: { pollIntervalMs?: number } = {},
+  ) {
+    this.outages = new OutageLog(logger);
+    this.worker = new PollingWorker({
+      intervalMs: options.pollIntervalMs ?? 500,
+      passAtStart: true,
+      // Outside the kicking caller's context: each row carries its own trace, and the passes that follow a kick
+      // must not join the trace of the request that kicked.
+      pass: () => context.with(ROOT_CONTEXT, () => this.publisher.drain()).then(() => this.outages.recovered('database')),
+      onError: (err) => {
+        // A database outage fails every pass (twice a second): logged once per incident, not with a stack each time.
+        if (isDatabaseUnavailable(err)) this.outages.failed('database', err, { worker: 'outbox relay' });
+        else logger.warn({ err }, 'outbox relay pass failed; will retry');
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.publisher.ensureStreams();
+    this.worker.start();
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  /** Stop publishing before NATS and the database close; rows committed later wait for the next start. */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
+  }
+
+  /** Publish now rather than at the next poll. */
+  kick(): void {
+    void this.worker.kick();
+  }
+
+  stop(): Promise<void> {
+    return this.worker.stop();
+  }
+
+  /** Publishes until no unpublished row is left. Returns how many it published. */
+  drain(): Promise<number> {
+    return this.publisher.drain();
+  }
+}
+
+/**
+ * The app's outbox relay as a Nest provider, injectable as `OutboxRelay`: started with the app, stopped before it
+ * shuts down. `client` is the app's Prisma client class (its injection token).
+ */
+export function provideOutboxRelay(client: abstract new (...args: never[]) => unknown, streams: StreamDefinition[], options: OutboxRelayOptions = {}): Provider {
+  const { pollIntervalMs, ...publisherOptions } = options;
+  return {
+    provide: OutboxRelay,
+    useFactory: (db: TransactionalSqlClient, nc: NatsConnection, config: MessagingConfig, logger: Logger) =>
+      new OutboxRelay(new OutboxPublisher(db, nc, config, streams, publisherOptions), logger, { pollIntervalMs }),
+    inject: [client, NATS_CONNECTION, MESSAGING_CONFIG, LOGGER],
+  };
+}
