@@ -8,9 +8,13 @@ export interface LocationRecord {
   lostfound_enabled: boolean;
   /** Countries whose claimant phones may be texted (docs/adr/0053-lostfound-texting-limits.md). */
   sms_countries: string[];
+  /** Days an unclaimed item is held before disposal (docs/adr/0077-lostfound-custody-and-disposal.md). */
+  hold_days: number;
+  /** The claimant page's address part (docs/adr/0078-lostfound-claimant-page.md). */
+  public_slug: string;
 }
 
-const SELECTED = { id: true, account_id: true, name: true, lostfound_enabled: true, sms_countries: true } as const;
+const SELECTED = { id: true, account_id: true, name: true, lostfound_enabled: true, sms_countries: true, hold_days: true, public_slug: true } as const;
 
 @Injectable()
 export class LocationsRepository {
@@ -23,5 +27,17 @@ export class LocationsRepository {
   /** The location when it belongs to the account and runs lost-and-found; null otherwise. */
   findEnabled(accountId: string, id: number): Promise<LocationRecord | null> {
     return this.prisma.location.findFirst({ where: { id, account_id: accountId, lostfound_enabled: true }, select: SELECTED });
+  }
+
+  /** The location behind a claimant-page slug, when it runs lost-and-found; null otherwise. */
+  findEnabledBySlug(slug: string): Promise<LocationRecord | null> {
+    return this.prisma.location.findFirst({ where: { public_slug: slug, lostfound_enabled: true }, select: SELECTED });
+  }
+
+  /** Changes the account's location; null when it has none with that id. */
+  async update(accountId: string, id: number, data: Partial<Pick<LocationRecord, 'lostfound_enabled' | 'hold_days' | 'public_slug'>>): Promise<LocationRecord | null> {
+    const { count } = await this.prisma.location.updateMany({ where: { id, account_id: accountId }, data });
+    if (count === 0) return null;
+    return this.prisma.location.findUnique({ where: { id }, select: SELECTED });
   }
 }
