@@ -8,6 +8,7 @@ import { CallReportsRepository } from './call-reports/call-reports.repository';
 import { CallReportsService } from './call-reports/call-reports.service';
 import { CallReportsSweeper } from './call-reports/call-reports.sweeper';
 import { CallsNatsController } from './calls/calls.nats.controller';
+import { LostItemReportsNatsController } from './lost-item-reports/lost-item-reports.nats.controller';
 import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
 import { CALLS_MEDIA_CONFIG, loadCallsMediaConfig } from './config/calls-media.config';
@@ -61,6 +62,7 @@ export class CallsMediaModule {
         CallsRepository,
         CallsService,
         CallsNatsController,
+        LostItemReportsNatsController,
         SimulatedTelephonyAdapter,
         SimulatedTelephonyNatsController,
       ],
