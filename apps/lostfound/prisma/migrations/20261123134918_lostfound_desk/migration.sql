@@ -32,3 +32,11 @@ CREATE UNIQUE INDEX "locations_public_slug_key" ON "locations"("public_slug");
 
 -- AddForeignKey
 ALTER TABLE "phone_lines" ADD CONSTRAINT "phone_lines_location_id_fkey" FOREIGN KEY ("location_id") REFERENCES "locations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Hand-written: Prisma cannot express CHECK constraints. Items leave custody by disposal too (docs/adr/0077);
+-- claims come from three sources; a location holds items at least a day.
+ALTER TABLE "found_items" DROP CONSTRAINT "found_items_status_check";
+ALTER TABLE "found_items" ADD CONSTRAINT "found_items_status_check" CHECK ("status" IN ('stored', 'returned', 'donated', 'disposed'));
+ALTER TABLE "claims" ADD CONSTRAINT "claims_source_check" CHECK ("source" IN ('api', 'web', 'phone'));
+ALTER TABLE "claims" ADD CONSTRAINT "claims_call_sid_phone_check" CHECK (("call_sid" IS NULL) OR ("source" = 'phone'));
+ALTER TABLE "locations" ADD CONSTRAINT "locations_hold_days_check" CHECK ("hold_days" >= 1);
