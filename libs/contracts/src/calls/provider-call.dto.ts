@@ -7,6 +7,7 @@ import {
   IsInt,
   IsISO8601,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Max,
@@ -70,7 +71,7 @@ export class LostItemBody {
 
   @ApiPropertyOptional({ example: '2026-11-22', description: 'YYYY-MM-DD or an ISO 8601 date-time (its UTC day is the claim\'s lost_date).' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'lost_item.lost_at must be an ISO 8601 date or date-time' })
+  @IsISO8601({ strict: true }, { message: 'lost_at must be an ISO 8601 date or date-time' })
   lost_at?: string;
 
   @ApiPropertyOptional({ example: 'Jane Smith', maxLength: MAX_LOST_ITEM_TEXT })
@@ -139,6 +140,7 @@ export class SimulateProviderCallBody {
 
   @ApiPropertyOptional({ type: LostItemBody, description: 'With outcome lost_item_report only: what the agent gathered (docs/adr/0079).' })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => LostItemBody)
   lost_item?: LostItemBody;
