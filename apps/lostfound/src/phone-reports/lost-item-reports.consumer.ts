@@ -73,7 +73,16 @@ export class LostItemReportsConsumer implements OnApplicationBootstrap, BeforeAp
       this.logger.info(log, 'lost-item report on a number that is no lost-and-found line; no claim filed');
       return 'no_line';
     }
-    const report = await this.rpc.request(LostItemReportRpc, { call_sid: data.call_sid, account_id: data.account_id }, { requestId: envelope.correlation_id });
+    const report = await this.rpc.request(LostItemReportRpc, { call_sid: data.call_sid, account_id: data.account_id }, { requestId: envelope.correlation_id }).catch((error: unknown) => {
+      // calls-media has no such report for the account: asking again cannot find one. Anything else (calls-media
+      // away, a time-out) is thrown, and the event comes back later.
+      if (error instanceof ServiceError && error.code === 'not_found') return null;
+      throw error;
+    });
+    if (!report) {
+      this.logger.warn(log, 'calls-media has no lost-item report for this call; no claim filed');
+      return 'unusable';
+    }
     try {
       const filed = await this.claims.fileAt(location, claimInput(report), {
         source: 'phone',

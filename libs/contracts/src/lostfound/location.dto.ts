@@ -12,6 +12,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateIf,
   registerDecorator,
   type ValidationOptions,
 } from 'class-validator';
@@ -107,15 +108,18 @@ export class LocationView {
   public_slug: string;
 }
 
-/** `PATCH /admin/accounts/{account_id}/locations/{location_id}` body: any of the fields. */
+/**
+ * `PATCH /admin/accounts/{account_id}/locations/{location_id}` body: any of the fields. `null` is no value for
+ * either (400), not "unchanged".
+ */
 export class UpdateLocationBody {
   @ApiPropertyOptional()
-  @IsOptional()
+  @ValidateIf((_, value) => value !== undefined)
   @IsBoolean()
   lostfound_enabled?: boolean;
 
   @ApiPropertyOptional({ minimum: MIN_HOLD_DAYS, maximum: MAX_HOLD_DAYS })
-  @IsOptional()
+  @ValidateIf((_, value) => value !== undefined)
   @IsInt({ message: 'hold_days must be an integer' })
   @Min(MIN_HOLD_DAYS)
   @Max(MAX_HOLD_DAYS)
