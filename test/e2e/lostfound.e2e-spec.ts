@@ -65,7 +65,7 @@ describe('lost and found through the gateway', () => {
       const session = await ApiSession.create(system);
       const answer = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Depot' });
       expect(answer.status).toBe(201);
-      expect(answer.body).toEqual({ id: expect.any(Number), name: 'Depot', lostfound_enabled: true, sms_countries: ['US', 'CA'] });
+      expect(answer.body).toEqual({ id: expect.any(Number), name: 'Depot', lostfound_enabled: true, sms_countries: ['US', 'CA'], hold_days: 60, public_slug: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
       expect(Number.isInteger(answer.body.id)).toBe(true);
     });
 

@@ -36,7 +36,7 @@ describe('validation messages through the gateway', () => {
     ['a claim list without location_id', 'GET', '/lostfound/claims', undefined, 'location_id is required'],
     ['a non-integer location_id in the query', 'GET', '/lostfound/claims?location_id=abc', undefined, 'location_id must be an integer'],
     ['a fractional page', 'GET', '/lostfound/found-items?location_id=1&page=1.5', undefined, 'page must be an integer'],
-    ['an unknown status', 'GET', '/lostfound/found-items?location_id=1&status=lost', undefined, 'status must be one of stored, returned'],
+    ['an unknown status', 'GET', '/lostfound/found-items?location_id=1&status=lost', undefined, 'status must be one of stored, returned, donated, disposed'],
     ['a non-integer item id', 'GET', '/lostfound/found-items/abc?location_id=1', undefined, 'id must be an integer'],
     ['a non-boolean verified', 'POST', '/lostfound/claims/1/reunite', { location_id: 1, found_item_id: 1, verified: 'yes' }, 'verified must be a boolean'],
   ])('public API: %s', async (_, method, path, body, message) => {

@@ -61,9 +61,17 @@ export const COMMANDS = [
     name: 'locations create',
     method: 'POST',
     route: '/admin/accounts/:account_id/locations',
-    options: '--name NAME [--no-lostfound]',
-    body: (o) => ({ name: need(o.name, '--name'), lostfound_enabled: !o['no-lostfound'] }),
+    options: '--name NAME [--no-lostfound] [--hold-days N]',
+    body: (o) => compact({ name: need(o.name, '--name'), lostfound_enabled: !o['no-lostfound'], hold_days: int(o['hold-days']) }),
   },
+  {
+    name: 'locations update',
+    method: 'PATCH',
+    route: '/admin/accounts/:account_id/locations/:location_id',
+    options: '[--hold-days N] [--lostfound | --no-lostfound]',
+    body: (o) => compact({ hold_days: int(o['hold-days']), lostfound_enabled: o['no-lostfound'] ? false : o.lostfound ? true : undefined }),
+  },
+  { name: 'locations rotate-slug', method: 'POST', route: '/admin/accounts/:account_id/locations/:location_id/public-slug' },
   { name: 'provider stock', method: 'PUT', route: '/admin/provider/stock/:area_code', options: '--available N', body: (o) => ({ available: int(need(o.available, '--available')) }) },
   {
     name: 'provider faults',
@@ -76,7 +84,7 @@ export const COMMANDS = [
     name: 'provider call',
     method: 'POST',
     route: '/admin/provider/calls',
-    options: '--to E164 --caller E164 --duration SECONDS --outcome OUTCOME [--direction D] [--status S] [--started-at ISO_DATE_TIME] [--transcript JSON] [--recording]',
+    options: '--to E164 --caller E164 --duration SECONDS --outcome OUTCOME [--direction D] [--status S] [--started-at ISO_DATE_TIME] [--transcript JSON] [--recording] [--lost-item JSON]',
     body: (o) =>
       compact({
         to: need(o.to, '--to'),
@@ -88,6 +96,7 @@ export const COMMANDS = [
         started_at: o['started-at'],
         transcript: o.transcript ? parseJson(o.transcript, '--transcript') : undefined,
         recording: o.recording ? true : undefined,
+        lost_item: o['lost-item'] ? parseJson(o['lost-item'], '--lost-item') : undefined,
       }),
   },
   {

@@ -9,6 +9,8 @@ import { CallReportsRepository } from './call-reports/call-reports.repository';
 import { CallReportsService } from './call-reports/call-reports.service';
 import { CallReportsSweeper } from './call-reports/call-reports.sweeper';
 import { CallsNatsController } from './calls/calls.nats.controller';
+import { LostItemReportsNatsController } from './lost-item-reports/lost-item-reports.nats.controller';
+import { LostItemReportsRepository } from './lost-item-reports/lost-item-reports.repository';
 import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
 import { loadCallsMediaConfig } from './config/calls-media.config';
@@ -66,6 +68,8 @@ export class CallsMediaModule {
         CallsRepository,
         CallsService,
         CallsNatsController,
+        LostItemReportsRepository,
+        LostItemReportsNatsController,
         SimulatedTelephonyAdapter,
         SimulatedTelephonyNatsController,
       ],

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { INestApplication } from '@nestjs/common';
+import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NatsLink } from '@switchboard/messaging';
@@ -65,7 +65,15 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   try {
     publicApp = await NestFactory.create<NestFastifyApplication>(PublicApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'public' }), { logger: nestLogger, abortOnError: false });
     configure(publicApp, shared);
-    publicApp.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
+    publicApp.setGlobalPrefix('v1', {
+      exclude: [
+        'healthz',
+        'readyz',
+        // The claimant page's backend lives beside /v1, not in it (docs/adr/0078).
+        { path: 'claim/api/locations/:slug', method: RequestMethod.GET },
+        { path: 'claim/api/locations/:slug/claims', method: RequestMethod.POST },
+      ],
+    });
     serveOpenApi(publicApp);
 
     adminApp = await NestFactory.create<NestFastifyApplication>(OperatorApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'admin' }), { logger: nestLogger, abortOnError: false });

@@ -1,6 +1,8 @@
 import type { Type } from '@nestjs/common';
 import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { AdminTokenGuard, ApiKeyGuard } from './auth';
+import { ClaimantGuard } from './claimant/claimant.guard';
+import { ClaimantHttpController } from './claimant/claimant.http.controller';
 import type { GatewayShared } from './gateway-core.module';
 import { OperatorApiModule } from './operator/operator-api.module';
 import { HealthController } from './public/health.controller';
@@ -20,9 +22,14 @@ function classGuards(controller: Type): unknown[] {
 // the guard would reach the services for no account, so each surface's guard is checked on every controller.
 describe('gateway surfaces', () => {
   it('puts every public controller but the health probes behind ApiKeyGuard', () => {
-    const controllers = controllersOf(PublicApiModule).filter((controller) => controller !== HealthController);
+    const controllers = controllersOf(PublicApiModule).filter((controller) => controller !== HealthController && controller !== ClaimantHttpController);
     expect(controllers.length).toBeGreaterThan(0);
     expect(controllers.filter((controller) => !classGuards(controller).includes(ApiKeyGuard)).map((c) => c.name)).toEqual([]);
+  });
+
+  it('puts the claimant page, the one public surface without a key, behind ClaimantGuard (a limit per address)', () => {
+    expect(controllersOf(PublicApiModule)).toContain(ClaimantHttpController);
+    expect(classGuards(ClaimantHttpController)).toEqual([ClaimantGuard]);
   });
 
   it('puts every operator controller behind AdminTokenGuard', () => {

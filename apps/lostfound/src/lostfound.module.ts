@@ -6,7 +6,10 @@ import { PrismaModule } from '@switchboard/persistence';
 import { messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/service-runtime';
 import { join } from 'node:path';
 import { LOSTFOUND_CONFIG } from './config/tokens';
+import { ClaimantNatsController } from './claimant/claimant.nats.controller';
+import { ClaimantService } from './claimant/claimant.service';
 import { ClaimsNatsController } from './claims/claims.nats.controller';
+import { LostfoundClock } from './common/clock';
 import { ClaimsRepository } from './claims/claims.repository';
 import { ClaimsService } from './claims/claims.service';
 import { ReuniteService } from './claims/reunite.service';
@@ -20,6 +23,10 @@ import { LocationsRepository } from './locations/locations.repository';
 import { LocationsService } from './locations/locations.service';
 import { MatchesRepository } from './matching/matches.repository';
 import { MatchingService } from './matching/matching.service';
+import { LostItemReportsConsumer } from './phone-reports/lost-item-reports.consumer';
+import { PhoneLinesNatsController } from './phone-reports/phone-lines.nats.controller';
+import { PhoneLinesRepository } from './phone-reports/phone-lines.repository';
+import { PhoneLinesService } from './phone-reports/phone-lines.service';
 import { LostfoundPrisma, LostfoundTransactions } from './prisma/lostfound-prisma';
 import { MatchNotifier } from './sms/match-notifier';
 import { SimulatedSmsAdapter } from './sms/simulated-sms.adapter';
@@ -70,6 +77,13 @@ export class LostfoundModule {
         MatchesRepository,
         MatchingService,
         SmsNatsController,
+        LostfoundClock,
+        ClaimantService,
+        ClaimantNatsController,
+        PhoneLinesRepository,
+        PhoneLinesService,
+        PhoneLinesNatsController,
+        LostItemReportsConsumer,
       ],
     };
   }

@@ -108,6 +108,8 @@ describe('lostfound: found items', () => {
       const detail = await lf.send(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId);
       expect(detail).toEqual({
         ...item,
+        // Added field (docs/adr/0077): found_date 2026-11-18 + the default 60 days.
+        hold_until: '2027-01-17',
         photos: ['https://img.example/1.jpg'],
         timeline: [{ created_at: expect.any(String), action: 'logged', staff_name: 'API', note: expect.stringContaining('Bin 4') }],
       });

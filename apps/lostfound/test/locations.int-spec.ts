@@ -17,7 +17,7 @@ describe('lostfound: locations and the location check', () => {
     const accountId = newAccountId();
     const first = await lf.send(LocationsRpc.create, { account_id: accountId, name: ' Union Station ' });
     const second = await lf.send(LocationsRpc.create, { account_id: accountId, name: 'Depot', lostfound_enabled: false });
-    expect(first).toEqual({ id: expect.any(Number), name: 'Union Station', lostfound_enabled: true, sms_countries: ['US', 'CA'] });
+    expect(first).toEqual({ id: expect.any(Number), name: 'Union Station', lostfound_enabled: true, sms_countries: ['US', 'CA'], hold_days: 60, public_slug: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
     expect(Number.isInteger(first.id)).toBe(true);
     expect(second).toMatchObject({ name: 'Depot', lostfound_enabled: false });
     expect(second.id).toBeGreaterThan(first.id);

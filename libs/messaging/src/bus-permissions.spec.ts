@@ -4,7 +4,7 @@ describe('bus permissions', () => {
   it('lets the gateway request the services\' public subjects but not the webhook target, and serve nothing', () => {
     const gateway = busPermissions('gateway', 'sb');
     expect(gateway.publish.allow).toEqual(expect.arrayContaining(['sb.numbers.v1.>', 'sb.health.v1.lostfound']));
-    expect(gateway.publish.deny).toEqual(['sb.numbers.v2.webhook-target.get']);
+    expect(gateway.publish.deny).toEqual(['sb.numbers.v2.webhook-target.get', 'sb.calls.v2.lost-item-report.get']);
     expect(gateway.subscribe.allow).toEqual(['_INBOX.gateway.>']);
     expect(gateway.allow_responses).toBeUndefined();
     expect(gateway.publish.allow.some((subject) => subject.startsWith('$JS.') || subject.includes('.events.'))).toBe(false);

@@ -1,4 +1,4 @@
-import { STREAMS, SERVICES, WebhookTargetRpc, healthRpc, type ServiceName, type StreamDefinition } from '@switchboard/contracts';
+import { LostItemReportRpc, STREAMS, SERVICES, WebhookTargetRpc, healthRpc, type ServiceName, type StreamDefinition } from '@switchboard/contracts';
 import { eventSubject, rpcSubject, streamName } from './messaging.config';
 
 /**
@@ -29,7 +29,7 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     serves: [],
     requests: [...PUBLIC_REQUESTS, ...SERVICES.filter((service) => service !== 'gateway').map((service) => healthRpc(service).subject)],
     // Internal: only webhook-dispatcher asks where a number's webhooks go (refused even if a wildcard above grew).
-    refused: [WebhookTargetRpc.subject],
+    refused: [WebhookTargetRpc.subject, LostItemReportRpc.subject],
   },
   'numbers-billing': {
     serves: ['billing.v1.>', 'numbers.v1.>', WebhookTargetRpc.subject],
@@ -38,7 +38,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     consumes: [{ stream: STREAMS.calls, durables: ['numbers-billing-talk-time'] }],
   },
   'calls-media': {
-    serves: ['calls.v1.>'],
+    // Internal: only lostfound reads a call's lost-item report, the caller's phone included (ADR 0079).
+    serves: ['calls.v1.>', LostItemReportRpc.subject],
     requests: [],
     publishes: STREAMS.calls,
     consumes: [
@@ -50,8 +51,10 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
   },
   lostfound: {
     serves: ['lostfound.v1.>'],
-    requests: [],
+    requests: [LostItemReportRpc.subject],
     publishes: STREAMS.lostfound,
+    // Calls whose agent took a lost-item report become claims (docs/adr/0079-lostfound-reports-by-phone.md).
+    consumes: [{ stream: STREAMS.calls, durables: ['lostfound-lost-item-reports'] }],
   },
   'webhook-dispatcher': {
     serves: ['webhooks.v1.>'],

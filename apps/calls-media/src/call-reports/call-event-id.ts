@@ -9,7 +9,16 @@ const NAMESPACE = Buffer.from('6b1f3c2e9a4d4f0b8c7e5a2d1f0e9c8b', 'hex');
  * de-duplicate on it (docs/adr/0025-call-completed-event-id.md).
  */
 export function callCompletedEventId(callSid: string): string {
-  const hash = createHash('sha1').update(NAMESPACE).update(`call.completed/${callSid}`, 'utf8').digest();
+  return eventIdOf('call.completed', callSid);
+}
+
+/** The id of a call's `call.lost_item_reported` envelope, made the same way (docs/adr/0079). */
+export function lostItemReportedEventId(callSid: string): string {
+  return eventIdOf('call.lost_item_reported', callSid);
+}
+
+function eventIdOf(type: string, callSid: string): string {
+  const hash = createHash('sha1').update(NAMESPACE).update(`${type}/${callSid}`, 'utf8').digest();
   const bytes = hash.subarray(0, 16);
   bytes[6] = (bytes[6] & 0x0f) | 0x50;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;

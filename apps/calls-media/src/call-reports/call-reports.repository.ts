@@ -6,7 +6,7 @@ import type { CallReport } from '../generated/kysely/database';
 import { Prisma } from '../generated/prisma/client';
 import type { NumberOwnershipState } from '../number-ownership/attribution';
 import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
-import type { ProviderTranscriptTurn } from '../telephony/provider-call-report';
+import type { ProviderLostItem, ProviderTranscriptTurn } from '../telephony/provider-call-report';
 
 export type ReportState = 'pending' | 'recorded' | 'discarded';
 export type DiscardReason = 'not_owned' | 'paused';
@@ -19,6 +19,8 @@ export interface ReportDetails {
   outcome: string;
   duration_sec: number;
   transcript: ProviderTranscriptTurn[] | null;
+  /** Kept only with the outcome `lost_item_report` (docs/adr/0079). */
+  lost_item?: ProviderLostItem | null;
 }
 
 export interface StoredRecording {
@@ -90,7 +92,7 @@ export class CallReportsRepository {
    * report recorded, in one statement (one transaction, one round trip). False when the report was no longer
    * pending (another worker settled it first): the claim's row lock makes a concurrent one find it recorded.
    */
-  async record(report: PendingReport, owner: NumberOwnershipState, outbox: OutboxRow): Promise<boolean> {
+  async record(report: PendingReport, owner: NumberOwnershipState, outbox: OutboxRow[]): Promise<boolean> {
     const claimed = sql<CallSid>`
       UPDATE call_reports SET state = 'recorded', settled_at = now(), report = NULL
        WHERE call_sid = ${report.call_sid} AND state = 'pending'
@@ -103,7 +105,7 @@ export class CallReportsRepository {
    * recorded, with its call, transcript and `call.completed` outbox row. `received_at` is the instant its owner
    * was decided at. False when a report with this SID was already there (a repeat): then nothing is written.
    */
-  async addRecorded(report: NewReport, receivedAt: Date, owner: NumberOwnershipState, outbox: OutboxRow): Promise<boolean> {
+  async addRecorded(report: NewReport, receivedAt: Date, owner: NumberOwnershipState, outbox: OutboxRow[]): Promise<boolean> {
     const at = receivedAt.toISOString();
     const inserted = sql<CallSid>`
       INSERT INTO call_reports (call_sid, "to", started_at, state, recording_key, recording_size, recording_etag, received_at, settled_at)
@@ -130,9 +132,18 @@ export class CallReportsRepository {
  * `call_reports` returning `call_sid`) returned a row, and answers that row. Data-modifying CTEs run as one
  * statement: all of it commits, or none of it.
  */
-function recordCallOnce(report: RawBuilder<CallSid>, call: NewReport, owner: NumberOwnershipState, outbox: OutboxRow): RawBuilder<CallSid> {
+function recordCallOnce(report: RawBuilder<CallSid>, call: NewReport, owner: NumberOwnershipState, outbox: OutboxRow[]): RawBuilder<CallSid> {
   const turns = call.details.transcript ?? [];
   const recording = call.recording;
+  const lost = call.details.lost_item ?? null;
+  // The lost-item report, when there is one, goes with its call (docs/adr/0079): `WHERE` keeps the row out otherwise.
+  const lostItem = sql`
+    lost_item AS (
+      INSERT INTO lost_item_reports (call_sid, account_id, number_id, caller, caller_name, category, description, color, where_lost, lost_at)
+      SELECT call_sid, ${owner.account_id}, ${owner.number_id}, ${call.details.caller}, ${lost?.caller_name ?? ''}, ${lost?.category ?? ''},
+             ${lost?.description ?? ''}, ${lost?.color ?? ''}, ${lost?.where_lost ?? ''}, ${lost?.lost_at ?? ''}
+        FROM report WHERE ${lost !== null}::boolean
+    ),`;
   return sql<CallSid>`
     WITH report AS (${report}),
     call AS (
@@ -151,9 +162,13 @@ function recordCallOnce(report: RawBuilder<CallSid>, call: NewReport, owner: Num
         FROM call, unnest(${turns.map((_, position) => position)}::int[], ${turns.map((turn) => turn.role)}::text[], ${turns.map((turn) => turn.text)}::text[])
              AS turn(position, role, text)
     ),
+    ${lostItem}
     outbox AS (
       INSERT INTO outbox_events (id, type, payload, headers)
-      SELECT ${outbox.id}::uuid, ${outbox.type}, ${JSON.stringify(outbox.payload)}::jsonb, ${JSON.stringify(outbox.headers)}::jsonb FROM report
+      SELECT row.id, row.type, row.payload, row.headers
+        FROM report, unnest(${outbox.map((row) => row.id)}::uuid[], ${outbox.map((row) => row.type)}::text[],
+                            ${outbox.map((row) => JSON.stringify(row.payload))}::jsonb[], ${outbox.map((row) => JSON.stringify(row.headers))}::jsonb[])
+             AS row(id, type, payload, headers)
     )
     SELECT call_sid FROM report`;
 }
@@ -176,6 +191,7 @@ function toPending(row: CallReportRow): PendingReport {
       outcome: stored.outcome,
       duration_sec: stored.duration_sec,
       transcript: stored.transcript,
+      lost_item: stored.lost_item ?? null,
     },
     recording:
       row.recording_key && row.recording_size !== null && row.recording_etag

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { CallCompletedEvent, type CallCompletedData } from '@switchboard/contracts';
+import { CallCompletedEvent, LOST_ITEM_REPORT_OUTCOME, LostItemReportedEvent, type CallCompletedData } from '@switchboard/contracts';
 import { outboxRecord, type OutboxRow } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { OutboxRelay } from '@switchboard/service-runtime';
@@ -10,7 +10,7 @@ import { attributeCall, type NumberOwnershipState } from '../number-ownership/at
 import { NumberStatesRepository } from '../number-ownership/number-states.repository';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 import type { ProviderCallReport } from '../telephony/provider-call-report';
-import { callCompletedEventId } from './call-event-id';
+import { callCompletedEventId, lostItemReportedEventId } from './call-event-id';
 import { CallReportsRepository, type DiscardReason, type NewReport, type PendingReport, type ReportState, type StoredRecording } from './call-reports.repository';
 
 export interface ReceiveOptions {
@@ -64,6 +64,7 @@ export class CallReportsService {
         outcome: report.outcome,
         duration_sec: report.duration_sec,
         transcript: report.transcript,
+        lost_item: report.outcome === LOST_ITEM_REPORT_OUTCOME ? (report.lost_item ?? null) : null,
       },
       recording,
     };
@@ -75,7 +76,7 @@ export class CallReportsService {
     const attribution = attributeCall(await this.numbers.statesOf(report.to), { startedAt: report.started_at, reportedAt: receivedAt });
     let state: ReportState;
     if (attribution.kind === 'owned') {
-      const outbox = callCompletedOutboxRow(received, attribution.state, options.requestId);
+      const outbox = outboxRows(received, attribution.state, options.requestId);
       if (!(await this.reports.addRecorded(received, receivedAt, attribution.state, outbox))) return this.repeated(received);
       this.recorded(report.call_sid, attribution.state);
       state = 'recorded';
@@ -104,7 +105,7 @@ export class CallReportsService {
     const attribution = attributeCall(await this.numbers.statesOf(report.to), { startedAt: report.started_at, reportedAt: report.received_at });
     switch (attribution.kind) {
       case 'owned': {
-        const outbox = callCompletedOutboxRow(report, attribution.state, requestId);
+        const outbox = outboxRows(report, attribution.state, requestId);
         if (await this.reports.record(report, attribution.state, outbox)) {
           this.recorded(callSid, attribution.state);
           return 'recorded';
@@ -164,6 +165,31 @@ export class CallReportsService {
 
 export function recordingKey(callSid: string): string {
   return `${callSid}.mp3`;
+}
+
+/**
+ * The call's outbox rows: `call.completed`, and `call.lost_item_reported` when the agent took a lost-item report
+ * (ids and category only: the caller's phone and words stay here, docs/adr/0079). Ids derived from the call SID.
+ */
+function outboxRows(report: NewReport, owner: NumberOwnershipState, requestId: string | undefined): OutboxRow[] {
+  const rows = [callCompletedOutboxRow(report, owner, requestId)];
+  const lost = report.details.lost_item;
+  if (lost) {
+    rows.push(
+      outboxRecord(
+        LostItemReportedEvent,
+        {
+          call_sid: report.call_sid,
+          account_id: owner.account_id,
+          number_id: owner.number_id,
+          category: lost.category,
+          reported_at: new Date(report.started_at.getTime() + report.details.duration_sec * 1000).toISOString(),
+        },
+        { correlationId: requestId ?? report.call_sid, causationId: report.call_sid, id: lostItemReportedEventId(report.call_sid) },
+      ),
+    );
+  }
+  return rows;
 }
 
 /** The `call.completed` outbox row, its envelope id derived from the call SID. */

@@ -18,6 +18,17 @@ export interface ProviderCallReport {
   transcript: ProviderTranscriptTurn[] | null;
   /** The audio, fetched by the adapter; null when the call was not recorded. */
   recording: ProviderRecording | null;
+  /** What the agent gathered when the outcome is `lost_item_report` (docs/adr/0079); null otherwise. */
+  lost_item?: ProviderLostItem | null;
+}
+
+export interface ProviderLostItem {
+  category: string;
+  description: string;
+  color?: string;
+  where_lost?: string;
+  lost_at?: string;
+  caller_name?: string;
 }
 
 export interface ProviderTranscriptTurn {

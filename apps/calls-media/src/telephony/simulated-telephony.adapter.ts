@@ -38,6 +38,7 @@ export class SimulatedTelephonyAdapter {
             bytes: beepRecordingMp3(Math.min(command.duration_sec, MAX_SIMULATED_RECORDING_SECONDS)),
           }
         : null,
+      lost_item: command.lost_item ? { ...command.lost_item } : null,
     };
     // A real provider's webhook is answered at once; the operator route waits a moment for the report to be
     // settled, so a call to a number whose events are still in flight is listed when the route answers.

@@ -23,6 +23,10 @@ export interface GatewayConfig {
   /** Connection time-outs and caps of both HTTP servers (docs/adr/0055-connection-limits.md). */
   http: HttpLimits;
   rateLimit: { limit: number; windowSeconds: number };
+  /** The claimant page's limit per client address (docs/adr/0078). */
+  claimantRateLimit: { limit: number; windowSeconds: number };
+  /** The claimant page's body limit: a claim is a few hundred bytes. */
+  claimantBodyLimitBytes: number;
   dataDir: string;
 }
 
@@ -73,6 +77,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       limit: envPositiveInt(env, 'RATE_LIMIT_REQUESTS', 60),
       windowSeconds: envPositiveInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
     },
+    claimantRateLimit: {
+      limit: envPositiveInt(env, 'CLAIMANT_RATE_LIMIT_REQUESTS', 20),
+      windowSeconds: envPositiveInt(env, 'CLAIMANT_RATE_LIMIT_WINDOW_SECONDS', 600),
+    },
+    claimantBodyLimitBytes: envPositiveInt(env, 'CLAIMANT_BODY_LIMIT_BYTES', 8 * 1024),
     dataDir,
   };
 }

@@ -72,6 +72,10 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
     if (enforceHttps && config.production && !config.tls && !isHttps(request) && !PLAIN_HTTP_ALLOWED.has(request.url)) {
       return reply.status(400).send(errorEnvelope('invalid_request', 'Requests must use HTTPS.'));
     }
+    // The claimant page's routes take small bodies only (docs/adr/0078): refused before a byte is read.
+    if (options.server === 'public' && request.url.startsWith('/claim/') && Number(request.headers['content-length'] ?? 0) > config.claimantBodyLimitBytes) {
+      return reply.status(413).send(errorEnvelope('payload_too_large', `A claim is at most ${config.claimantBodyLimitBytes} bytes.`));
+    }
     // Bodies are JSON (spec part 1): a form or text body is refused before any parser could accept it.
     if (hasBody(request) && !isJson(request.headers['content-type'])) {
       return reply.status(415).send(errorEnvelope('unsupported_media_type', 'Send the body as application/json.'));

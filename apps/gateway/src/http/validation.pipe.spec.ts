@@ -46,7 +46,7 @@ describe('createValidationPipe', () => {
     expect(await messageOf('query', ListFoundItemsQuery, {})).toBe('location_id is required');
     expect(await messageOf('query', ListFoundItemsQuery, { location_id: 'abc' })).toBe('location_id must be an integer');
     expect(await messageOf('query', ListFoundItemsQuery, { location_id: '1', page: '0' })).toBe('page must be at least 1');
-    expect(await messageOf('query', ListFoundItemsQuery, { location_id: '1', status: 'lost' })).toBe('status must be one of stored, returned');
+    expect(await messageOf('query', ListFoundItemsQuery, { location_id: '1', status: 'lost' })).toBe('status must be one of stored, returned, donated, disposed');
     expect(await messageOf('query', ListNumbersQuery, { limit: 'ten' })).toBe('limit must be an integer');
     expect(await messageOf('query', ListNumbersQuery, { limit: '101' })).toBe('limit must be at most 100');
     expect(await messageOf('query', ListNumbersQuery, { starting_after: ['num_1', 'num_2'] })).toBe('starting_after must be a string');

@@ -36,7 +36,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = http.getRequest<FastifyRequest>();
     const key = request.headers['idempotency-key'];
     if (key === undefined) return next.handle();
-    if (!request.auth) throw new Error('@Idempotent() used on a route without ApiKeyGuard');
+    // An API key's account, or on the claimant page (no key) the client address ClaimantGuard counted.
+    const scope = request.auth?.accountId ?? request.claimantScope;
+    if (!scope) throw new Error('@Idempotent() used on a route without ApiKeyGuard or ClaimantGuard');
     const reply = http.getResponse<FastifyReply>();
     const options = this.reflector.get<IdempotentRouteOptions | undefined>(IDEMPOTENT_ROUTE, context.getHandler()) ?? {};
     const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? (request.method === 'POST' ? 201 : 200);
@@ -44,7 +46,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const secretFields = options.secretFields ?? [];
     return from(
       this.idempotency.execute<Record<string, unknown>>(
-        { accountId: request.auth.accountId, key: Array.isArray(key) ? key.join(', ') : key, method: request.method, path: request.url, body: request.body ?? {} },
+        { accountId: scope, key: Array.isArray(key) ? key.join(', ') : key, method: request.method, path: request.url, body: request.body ?? {} },
         {
           status,
           run,

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import {
+  LOST_ITEM_REPORT_OUTCOME,
   ServiceError,
   ServiceNumberRpc,
   SimulateProviderCallBody,
@@ -29,6 +30,9 @@ export class ProviderCallsAdminController {
   @Post()
   @HttpCode(202)
   async report(@Body() body: SimulateProviderCallBody, @Caller() caller: CallerOptions): Promise<SimulatedCallAccepted> {
+    if (body.lost_item !== undefined && body.outcome !== LOST_ITEM_REPORT_OUTCOME) {
+      throw new ServiceError('invalid_request', `lost_item is taken only with outcome ${LOST_ITEM_REPORT_OUTCOME}.`);
+    }
     const now = new Date();
     const startedAt = simulatedCallStartedAt(body, now).toISOString();
     // A report that says when its call started is judged then (a late report of a call taken before a release is

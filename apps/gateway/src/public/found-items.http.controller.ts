@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  DisposalBody,
   FoundItemCreate,
   FoundItemDetail,
   FoundItemPage,
@@ -47,5 +48,20 @@ export class FoundItemsHttpController {
       { id: params.id, location_id: query.location_id },
       caller,
     );
+  }
+
+  @Post(':id/disposal')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Donate or dispose of an unclaimed item (API extension)',
+    description:
+      'Only an item still stored, and only from hold_until (found_date + the location\'s hold_days, 60 by default): ' +
+      'before that 409 hold_period_not_over; an item returned, donated or disposed of is 409 item_not_available. ' +
+      'The move is added to the custody timeline and the item\'s status becomes donated or disposed (docs/adr/0077).',
+  })
+  @ApiOkResponse({ type: FoundItemDetail })
+  dispose(@Param() params: IntIdParam, @Body() body: DisposalBody, @Caller() caller: CallerOptions): Promise<FoundItemDetail> {
+    return this.rpc.request(FoundItemsRpc.dispose, { ...body, id: params.id }, caller);
   }
 }

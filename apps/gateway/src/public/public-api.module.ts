@@ -1,5 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ApiKeyGuard, RateLimiter, RequestAuthenticator, RequestAuthRepository } from '../auth';
+import { ClaimantGuard } from '../claimant/claimant.guard';
+import { ClaimantHttpController } from '../claimant/claimant.http.controller';
 import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
 import { IdempotencyInterceptor, IdempotencyRepository, IdempotencyService } from '../idempotency';
 import { BalanceHttpController } from './balance.http.controller';
@@ -8,8 +10,12 @@ import { ClaimsHttpController } from './claims.http.controller';
 import { FoundItemsHttpController } from './found-items.http.controller';
 import { HealthController } from './health.controller';
 import { NumbersHttpController } from './numbers.http.controller';
+import { PhoneLinesHttpController } from './phone-lines.http.controller';
 
-/** The public API under /v1 on PORT: every route but the health probes is behind ApiKeyGuard. */
+/**
+ * The public API under /v1 on PORT: every route but the health probes is behind ApiKeyGuard. Beside it, the
+ * claimant page's backend (`/claim/api/...`, docs/adr/0078), behind ClaimantGuard (a limit per client address).
+ */
 @Module({})
 export class PublicApiModule {
   static forRoot(shared: GatewayShared): DynamicModule {
@@ -23,12 +29,15 @@ export class PublicApiModule {
         FoundItemsHttpController,
         ClaimsHttpController,
         BalanceHttpController,
+        PhoneLinesHttpController,
+        ClaimantHttpController,
       ],
       providers: [
         RequestAuthRepository,
         RequestAuthenticator,
         RateLimiter,
         ApiKeyGuard,
+        ClaimantGuard,
         // What `@Idempotent()` routes (numbers, found items, claims) need.
         IdempotencyRepository,
         IdempotencyService,

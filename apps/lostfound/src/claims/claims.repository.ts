@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
-import { LOSTFOUND_PAGE_SIZE, type ClaimStatus, type ValueClass } from '@switchboard/contracts';
+import { LOSTFOUND_PAGE_SIZE, type ClaimSource, type ClaimStatus, type ValueClass } from '@switchboard/contracts';
 import { OTHER_CATEGORY } from '../categories/category-vocabulary';
 import type { ClaimCandidates } from '../found-items/claim-candidates.port';
 import type { TimelineRow } from '../found-items/found-items.repository';
@@ -14,8 +14,8 @@ type StoredClaim = Selectable<Claim>;
 /** A claim as the views need it (`lost_date` as `YYYY-MM-DD`; `category_class` is what matching compares, ADR 0041). */
 export type ClaimRow = Pick<
   StoredClaim,
-  'id' | 'location_id' | 'claimant_name' | 'claimant_phone' | 'category' | 'category_class' | 'description' | 'color' | 'lost_area' | 'image_url' | 'source' | 'created_at'
-> & { lost_date: string | null; value_class: Exclude<ValueClass, 'urgent'>; status: ClaimStatus };
+  'id' | 'location_id' | 'claimant_name' | 'claimant_phone' | 'category' | 'category_class' | 'description' | 'color' | 'lost_area' | 'image_url' | 'created_at'
+> & { lost_date: string | null; value_class: Exclude<ValueClass, 'urgent'>; status: ClaimStatus; source: ClaimSource };
 
 export type ClaimListRow = ClaimRow & { has_match: boolean };
 
@@ -27,7 +27,18 @@ export type NewClaim = Pick<
   ClaimRow,
   'location_id' | 'claimant_name' | 'claimant_phone' | 'category' | 'category_class' | 'value_class' | 'description' | 'color' | 'lost_area' | 'lost_date' | 'image_url'
 > &
-  Pick<StoredClaim, 'claimant_email' | 'area_key' | 'proof_note'>;
+  Pick<StoredClaim, 'claimant_email' | 'area_key' | 'proof_note'> & {
+    source: ClaimSource;
+    /** The call a phone report came from: a second claim for it is not inserted. */
+    call_sid: string | null;
+  };
+
+/** Who the `filed` timeline entry names, and its note, per source. */
+const FILED_BY: Record<ClaimSource, { staff_name: string; note: string }> = {
+  api: { staff_name: 'API', note: 'Filed through the API.' },
+  web: { staff_name: 'Claimant page', note: 'Filed by the claimant on the public claim page.' },
+  phone: { staff_name: 'Phone agent', note: 'Taken on the phone by the number\'s agent.' },
+};
 
 const COLUMNS = sql`id, location_id, claimant_name, claimant_phone, category, category_class, value_class, description, color,
   lost_area, to_char(lost_date, 'YYYY-MM-DD') AS lost_date, image_url, status, source, created_at`;
@@ -44,19 +55,31 @@ export const MAX_CLAIM_CANDIDATES = 200;
 export class ClaimsRepository implements ClaimCandidates {
   constructor(private readonly prisma: LostfoundPrisma) {}
 
-  /** Inserts the claim with its primary photo and its `filed` entry. */
-  async insert(tx: Tx, claim: NewClaim): Promise<ClaimRow> {
+  /**
+   * Inserts the claim with its primary photo and its `filed` entry. Null when a claim of the same call is already
+   * there (`call_sid` is unique; the insert is the check, so two deliveries of one report cannot both insert).
+   */
+  async insert(tx: Tx, claim: NewClaim): Promise<ClaimRow | null> {
     const rows = await sqlRows(tx, sql<ClaimRow>`
       INSERT INTO claims (location_id, claimant_name, claimant_phone, claimant_email, category, category_class, value_class,
-                          description, color, lost_area, area_key, lost_date, proof_note, image_url, status, source)
+                          description, color, lost_area, area_key, lost_date, proof_note, image_url, status, source, call_sid)
       VALUES (${claim.location_id}, ${claim.claimant_name}, ${claim.claimant_phone}, ${claim.claimant_email},
               ${claim.category}, ${claim.category_class}, ${claim.value_class}, ${claim.description}, ${claim.color}, ${claim.lost_area},
-              ${claim.area_key}, ${claim.lost_date}::date, ${claim.proof_note}, ${claim.image_url}, 'open', 'api')
+              ${claim.area_key}, ${claim.lost_date}::date, ${claim.proof_note}, ${claim.image_url}, 'open', ${claim.source}, ${claim.call_sid})
+      ON CONFLICT (call_sid) DO NOTHING
       RETURNING ${COLUMNS}`);
     const created = rows[0];
+    if (!created) return null;
     if (claim.image_url) await tx.photo.create({ data: { claim_id: created.id, url: claim.image_url, is_primary: true } });
-    await tx.timelineEntry.create({ data: { claim_id: created.id, action: 'filed', staff_name: 'API', note: 'Filed through the API.' } });
+    const filed = FILED_BY[claim.source];
+    const note = claim.call_sid ? `${filed.note} Call ${claim.call_sid}.` : filed.note;
+    await tx.timelineEntry.create({ data: { claim_id: created.id, action: 'filed', staff_name: filed.staff_name, note } });
     return created;
+  }
+
+  /** Whether a claim was already filed for this call. */
+  async existsForCall(callSid: string): Promise<boolean> {
+    return (await this.prisma.claim.count({ where: { call_sid: callSid } })) > 0;
   }
 
   async findDetail(locationId: number, id: number): Promise<ClaimDetailRow | null> {

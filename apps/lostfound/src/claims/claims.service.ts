@@ -5,6 +5,7 @@ import {
   ServiceError,
   normalizePhone,
   type ClaimCreated,
+  type ClaimSource,
   type ClaimDetail,
   type ClaimPage,
   type FileClaimCommand,
@@ -17,15 +18,40 @@ import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
 import { toPage } from '../found-items/found-item.view';
-import { FoundItemsRepository } from '../found-items/found-items.repository';
+import { FoundItemsRepository, type FoundItemRow } from '../found-items/found-items.repository';
+import type { LocationRecord } from '../locations/locations.repository';
 import { LocationsService } from '../locations/locations.service';
 import { MAX_LISTED_MATCHES } from '../matching/match-rule';
 import { MatchesRepository, type ListedMatchRow } from '../matching/matches.repository';
-import { MatchingService } from '../matching/matching.service';
+import { MatchingService, type Scored } from '../matching/matching.service';
 import { LostfoundTransactions } from '../prisma/lostfound-prisma';
 import { anyWordTsQuery } from '../search/search-query';
 import { toClaimCreated, toClaimDetail, toClaimView } from './claim.view';
-import { ClaimsRepository } from './claims.repository';
+import { ClaimsRepository, type ClaimRow } from './claims.repository';
+
+/** What a claim says, from any source (the API's body; the claimant page's; a phone report's details). */
+export interface ClaimInput {
+  claimant_name: string;
+  claimant_phone: string;
+  claimant_email?: string;
+  category?: string;
+  description?: string;
+  color?: string;
+  lost_area?: string;
+  lost_date?: string;
+  proof_note?: string;
+  image_url?: string;
+}
+
+export interface FileOptions {
+  source: ClaimSource;
+  callSid?: string;
+  correlationId: string;
+  /** What an urgent category is told: staff on site for the API, the venue or emergency services for the public. */
+  urgentMessage: (category: string) => string;
+}
+
+type MatchedItem = Scored<FoundItemRow>;
 
 @Injectable()
 export class ClaimsService {
@@ -48,53 +74,13 @@ export class ClaimsService {
   async file(command: FileClaimCommand, ctx: RpcContext): Promise<ClaimCreated> {
     const accountId = requireAccount(ctx);
     const location = await this.locations.require(accountId, command.location_id);
-    const { category, categoryClass, valueClass } = categorise(command.category, command.description);
-    if (valueClass === 'urgent') {
-      throw new ServiceError(
-        'urgent_category',
-        `A lost ${category} is urgent and is not taken as a claim: alert the staff on site at once.`,
-      );
-    }
-    const phone = normalizePhone(command.claimant_phone);
-    if (!phone) throw new ServiceError('invalid_request', 'claimant_phone must be a valid phone number.');
-    const lostArea = text(command.lost_area);
-
-    const { claim, matched } = await this.transactions.run(async (tx) => {
-      const claim = await this.claims.insert(tx, {
-        location_id: location.id,
-        claimant_name: command.claimant_name.trim(),
-        claimant_phone: phone,
-        claimant_email: text(command.claimant_email),
-        category,
-        category_class: categoryClass,
-        value_class: valueClass,
-        description: text(command.description),
-        color: text(command.color),
-        lost_area: lostArea,
-        area_key: normalizeTerm(lostArea),
-        lost_date: command.lost_date ?? null,
-        proof_note: text(command.proof_note),
-        image_url: command.image_url ?? '',
-      });
-      const candidates = await this.items.candidatesFor(tx, claim, anyWordTsQuery(claim.description, claim.color, claim.lost_area));
-      const matched = await this.matching.matchClaim(tx, claim, candidates);
-      await writeOutboxEvent(
-        tx,
-        ClaimFiledEvent,
-        {
-          account_id: accountId,
-          location_id: location.id,
-          claim_id: claim.id,
-          category,
-          value_class: valueClass,
-          has_match: matched.length > 0,
-          filed_at: claim.created_at.toISOString(),
-        },
-        { correlationId: ctx.requestId ?? randomUUID() },
-      );
-      return { claim, matched };
+    const filed = await this.fileAt(location, command, {
+      source: 'api',
+      correlationId: ctx.requestId ?? randomUUID(),
+      urgentMessage: (category) => `A lost ${category} is urgent and is not taken as a claim: alert the staff on site at once.`,
     });
-    this.outbox.kick();
+    if (!filed) throw new Error('a claim without a call cannot be a repeat');
+    const { claim, matched } = filed;
 
     const listed: ListedMatchRow[] = matched
       .filter(({ row }) => row.value_class === 'low')
@@ -107,6 +93,60 @@ export class ClaimsService {
         found_date: row.found_date,
       }));
     return toClaimCreated(claim, matched.length > 0, listed);
+  }
+
+  /**
+   * Files a claim at a location already checked, whatever its source: the API, the claimant page
+   * (docs/adr/0078) or a phone report (docs/adr/0079, with its call SID: null when that call already has its claim).
+   * The same rules for all: urgent categories refused with `urgentMessage`, matching in the transaction, the event.
+   */
+  async fileAt(location: LocationRecord, input: ClaimInput, options: FileOptions): Promise<{ claim: ClaimRow; matched: MatchedItem[] } | null> {
+    const { category, categoryClass, valueClass } = categorise(input.category, input.description);
+    if (valueClass === 'urgent') throw new ServiceError('urgent_category', options.urgentMessage(category));
+    const phone = normalizePhone(input.claimant_phone);
+    if (!phone) throw new ServiceError('invalid_request', 'claimant_phone must be a valid phone number.');
+    const lostArea = text(input.lost_area);
+
+    const filed = await this.transactions.run(async (tx) => {
+      const claim = await this.claims.insert(tx, {
+        location_id: location.id,
+        claimant_name: input.claimant_name.trim(),
+        claimant_phone: phone,
+        claimant_email: text(input.claimant_email),
+        category,
+        category_class: categoryClass,
+        value_class: valueClass,
+        description: text(input.description),
+        color: text(input.color),
+        lost_area: lostArea,
+        area_key: normalizeTerm(lostArea),
+        lost_date: input.lost_date ?? null,
+        proof_note: text(input.proof_note),
+        image_url: input.image_url ?? '',
+        source: options.source,
+        call_sid: options.callSid ?? null,
+      });
+      if (!claim) return null;
+      const candidates = await this.items.candidatesFor(tx, claim, anyWordTsQuery(claim.description, claim.color, claim.lost_area));
+      const matched = await this.matching.matchClaim(tx, claim, candidates);
+      await writeOutboxEvent(
+        tx,
+        ClaimFiledEvent,
+        {
+          account_id: location.account_id,
+          location_id: location.id,
+          claim_id: claim.id,
+          category,
+          value_class: valueClass,
+          has_match: matched.length > 0,
+          filed_at: claim.created_at.toISOString(),
+        },
+        { correlationId: options.correlationId },
+      );
+      return { claim, matched };
+    });
+    this.outbox.kick();
+    return filed;
   }
 
   async list(query: ListClaimsQuery, ctx: RpcContext): Promise<ClaimPage> {

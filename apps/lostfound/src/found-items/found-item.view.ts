@@ -19,8 +19,18 @@ export function toFoundItemView(row: FoundItemRow): FoundItemView {
   };
 }
 
-export function toFoundItemDetail(row: FoundItemDetailRow): FoundItemDetail {
-  return { ...toFoundItemView(row), photos: row.photos, timeline: row.timeline.map(toTimelineView) };
+/** With `hold_until` (found_date + the location's hold days) while the item is stored (docs/adr/0077). */
+export function toFoundItemDetail(row: FoundItemDetailRow, holdDays?: number): FoundItemDetail {
+  const detail: FoundItemDetail = { ...toFoundItemView(row), photos: row.photos, timeline: row.timeline.map(toTimelineView) };
+  if (holdDays !== undefined && row.status === 'stored') detail.hold_until = holdUntil(row.found_date, holdDays);
+  return detail;
+}
+
+/** The first day an item found on `foundDate` may be donated or disposed of: `YYYY-MM-DD`, UTC. */
+export function holdUntil(foundDate: string, holdDays: number): string {
+  const day = new Date(`${foundDate}T00:00:00.000Z`);
+  day.setUTCDate(day.getUTCDate() + holdDays);
+  return day.toISOString().slice(0, 10);
 }
 
 export function toTimelineView(entry: TimelineRow): TimelineEntryView {

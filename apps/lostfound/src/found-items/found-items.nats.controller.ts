@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   FoundItemsRpc,
+  type DisposalCommand,
   type FoundItemDetail,
   type FoundItemPage,
   type FoundItemView,
@@ -29,5 +30,10 @@ export class FoundItemsNatsController {
   @RpcHandler(FoundItemsRpc.get)
   get(request: GetFoundItemQuery, ctx: RpcContext): Promise<FoundItemDetail> {
     return this.items.get(request, ctx);
+  }
+
+  @RpcHandler(FoundItemsRpc.dispose)
+  dispose(request: DisposalCommand, ctx: RpcContext): Promise<FoundItemDetail> {
+    return this.items.dispose(request, ctx);
   }
 }

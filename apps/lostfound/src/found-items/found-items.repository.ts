@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
-import { LOSTFOUND_PAGE_SIZE, type FoundItemStatus, type ValueClass } from '@switchboard/contracts';
+import { LOSTFOUND_PAGE_SIZE, type DisposalOutcome, type FoundItemStatus, type ValueClass } from '@switchboard/contracts';
 import { OTHER_CATEGORY } from '../categories/category-vocabulary';
 import type { FoundItem, TimelineEntry } from '../generated/kysely/database';
 import { LostfoundPrisma, type Tx } from '../prisma/lostfound-prisma';
@@ -113,6 +113,12 @@ export class FoundItemsRepository {
     const rows = await sqlRows(tx, sql<FoundItemRow>`
       SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`);
     return rows[0] ?? null;
+  }
+
+  /** Donated or disposed of: the item leaves custody, with its entry on the chain of custody. */
+  async markDisposed(tx: Tx, id: number, outcome: DisposalOutcome, staffName: string, note: string): Promise<void> {
+    await tx.foundItem.update({ where: { id }, data: { status: outcome } });
+    await tx.timelineEntry.create({ data: { found_item_id: id, action: outcome, staff_name: staffName, note } });
   }
 
   async markReturned(tx: Tx, id: number, note: string): Promise<void> {

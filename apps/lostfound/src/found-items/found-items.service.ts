@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   FoundLoggedEvent,
+  ServiceError,
+  type DisposalCommand,
   type FoundItemDetail,
   type FoundItemPage,
   type FoundItemView,
@@ -15,6 +17,7 @@ import { categorise, normalizeTerm } from '../categories/category-vocabulary';
 import { todayUtc } from '../common/dates';
 import { isStoredId, notFound } from '../common/scope';
 import { text } from '../common/text';
+import { LostfoundClock } from '../common/clock';
 import { LocationsService } from '../locations/locations.service';
 import { MatchingService } from '../matching/matching.service';
 import { LostfoundTransactions } from '../prisma/lostfound-prisma';
@@ -22,7 +25,7 @@ import { anyWordTsQuery } from '../search/search-query';
 import { MatchNotifier } from '../sms/match-notifier';
 import { TextingLimits } from '../sms/texting-limits';
 import { CLAIM_CANDIDATES, type ClaimCandidates } from './claim-candidates.port';
-import { toFoundItemDetail, toFoundItemView, toPage } from './found-item.view';
+import { holdUntil, toFoundItemDetail, toFoundItemView, toPage } from './found-item.view';
 import { FoundItemsRepository } from './found-items.repository';
 
 @Injectable()
@@ -36,6 +39,7 @@ export class FoundItemsService {
     private readonly outbox: OutboxRelay,
     private readonly notifier: MatchNotifier,
     private readonly textingLimits: TextingLimits,
+    private readonly clock: LostfoundClock,
   ) {}
 
   /**
@@ -110,7 +114,38 @@ export class FoundItemsService {
     const location = await this.locations.require(requireAccount(ctx), query.location_id);
     const item = isStoredId(query.id) ? await this.items.findDetail(location.id, query.id) : null;
     if (!item) throw notFound('found item');
-    return toFoundItemDetail(item);
+    return toFoundItemDetail(item, location.hold_days);
+  }
+
+  /**
+   * Donates or disposes of an item (API extension, docs/adr/0077-lostfound-custody-and-disposal.md): only an item
+   * still in storage, and only from the day its location's hold period ends (found_date + hold_days, UTC).
+   * The item is locked, so a reunite and a disposal of one item cannot both succeed.
+   */
+  async dispose(command: DisposalCommand, ctx: RpcContext): Promise<FoundItemDetail> {
+    const location = await this.locations.require(requireAccount(ctx), command.location_id);
+    if (!isStoredId(command.id)) throw notFound('found item');
+    const today = todayUtc(this.clock.now());
+    await this.transactions.run(async (tx) => {
+      const item = await this.items.lock(tx, location.id, command.id);
+      if (!item) throw notFound('found item');
+      if (item.status !== 'stored') {
+        throw new ServiceError('item_not_available', `Item ${item.id} is ${item.status}, not in storage: it cannot be ${command.outcome}.`);
+      }
+      const until = holdUntil(item.found_date, location.hold_days);
+      if (today < until) {
+        throw new ServiceError(
+          'hold_period_not_over',
+          `Item ${item.id} was found on ${item.found_date} and this location holds items ${location.hold_days} days: ` +
+            `it may be donated or disposed of from ${until}.`,
+        );
+      }
+      const note = text(command.note) || (command.outcome === 'donated' ? 'Donated after the hold period.' : 'Disposed of after the hold period.');
+      await this.items.markDisposed(tx, item.id, command.outcome, text(command.staff_name) || 'API', note);
+    });
+    const detail = await this.items.findDetail(location.id, command.id);
+    if (!detail) throw notFound('found item');
+    return toFoundItemDetail(detail, location.hold_days);
   }
 }
 

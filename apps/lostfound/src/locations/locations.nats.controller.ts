@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LocationsRpc, type CreateLocationCommand, type LocationView } from '@switchboard/contracts';
+import { LocationsRpc, type CreateLocationCommand, type LocationOfAccount, type LocationView, type UpdateLocationCommand } from '@switchboard/contracts';
 import { RpcHandler } from '@switchboard/messaging';
 import { LocationsService } from './locations.service';
 
@@ -11,5 +11,15 @@ export class LocationsNatsController {
   @RpcHandler(LocationsRpc.create)
   create(request: CreateLocationCommand): Promise<LocationView> {
     return this.locations.create(request);
+  }
+
+  @RpcHandler(LocationsRpc.update)
+  update(request: UpdateLocationCommand): Promise<LocationView> {
+    return this.locations.update(request);
+  }
+
+  @RpcHandler(LocationsRpc.rotateSlug)
+  rotateSlug(request: LocationOfAccount): Promise<LocationView> {
+    return this.locations.rotateSlug(request);
   }
 }

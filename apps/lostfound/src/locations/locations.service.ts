@@ -1,7 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_SMS_COUNTRIES, ServiceError, type CreateLocationCommand, type LocationView } from '@switchboard/contracts';
+import {
+  DEFAULT_HOLD_DAYS,
+  DEFAULT_SMS_COUNTRIES,
+  ServiceError,
+  type CreateLocationCommand,
+  type LocationOfAccount,
+  type LocationView,
+  type UpdateLocationCommand,
+} from '@switchboard/contracts';
 import { isStoredId } from '../common/scope';
 import { LocationsRepository, type LocationRecord } from './locations.repository';
+
+/** A claimant-page slug: 128 random bits, base64url (22 characters). docs/adr/0078-lostfound-claimant-page.md. */
+export function newPublicSlug(): string {
+  return randomBytes(16).toString('base64url');
+}
 
 @Injectable()
 export class LocationsService {
@@ -14,8 +28,26 @@ export class LocationsService {
       name: command.name.trim(),
       lostfound_enabled: command.lostfound_enabled ?? true,
       sms_countries: [...new Set(command.sms_countries ?? DEFAULT_SMS_COUNTRIES)],
+      hold_days: command.hold_days ?? DEFAULT_HOLD_DAYS,
+      public_slug: newPublicSlug(),
     });
-    return { id: location.id, name: location.name, lostfound_enabled: location.lostfound_enabled, sms_countries: location.sms_countries };
+    return toLocationView(location);
+  }
+
+  /** Operator route: lostfound_enabled and hold_days; 404 not_found for a location the account does not have. */
+  async update(command: UpdateLocationCommand): Promise<LocationView> {
+    const data: { lostfound_enabled?: boolean; hold_days?: number } = {};
+    if (command.lostfound_enabled !== undefined) data.lostfound_enabled = command.lostfound_enabled;
+    if (command.hold_days !== undefined) data.hold_days = command.hold_days;
+    return toLocationView(this.found(isStoredId(command.location_id) ? await this.locations.update(command.account_id, command.location_id, data) : null));
+  }
+
+  /** Operator route: a new claimant-page slug; the old one stops answering at once. */
+  async rotateSlug(command: LocationOfAccount): Promise<LocationView> {
+    const updated = isStoredId(command.location_id)
+      ? await this.locations.update(command.account_id, command.location_id, { public_slug: newPublicSlug() })
+      : null;
+    return toLocationView(this.found(updated));
   }
 
   /**
@@ -29,4 +61,27 @@ export class LocationsService {
     }
     return location;
   }
+
+  /** The claimant page's location: an unknown slug and a location without lost-and-found get the same 404. */
+  async requireBySlug(slug: string): Promise<LocationRecord> {
+    const location = typeof slug === 'string' && /^[A-Za-z0-9_-]{22,64}$/.test(slug) ? await this.locations.findEnabledBySlug(slug) : null;
+    if (!location) throw new ServiceError('not_found', 'There is no lost-and-found page at this address.');
+    return location;
+  }
+
+  private found(location: LocationRecord | null): LocationRecord {
+    if (!location) throw new ServiceError('not_found', 'No location with that id for this account.');
+    return location;
+  }
+}
+
+export function toLocationView(location: LocationRecord): LocationView {
+  return {
+    id: location.id,
+    name: location.name,
+    lostfound_enabled: location.lostfound_enabled,
+    sms_countries: location.sms_countries,
+    hold_days: location.hold_days,
+    public_slug: location.public_slug,
+  };
 }

@@ -24,3 +24,21 @@ export class CallCompletedData {
 }
 
 export const CallCompletedEvent = defineEvent('call.completed', STREAMS.calls, CallCompletedData);
+
+/** The outcome an agent ends a call with when the caller reported a lost item (docs/adr/0079). */
+export const LOST_ITEM_REPORT_OUTCOME = 'lost_item_report';
+
+/**
+ * A call whose agent took a lost-item report (outcome `lost_item_report`, with details). Ids and the category
+ * only: the caller's phone, name and words stay in calls-media, read by lostfound through
+ * `LostItemReportRpc` (docs/adr/0079-lostfound-reports-by-phone.md). Envelope id derived from the call SID.
+ */
+export class LostItemReportedData {
+  @IsString() call_sid: string;
+  @IsString() @Matches(ACCOUNT_ID_PATTERN) account_id: string;
+  @IsString() @Matches(NUMBER_ID_PATTERN) number_id: string;
+  @IsString() category: string;
+  @IsISO8601() reported_at: string;
+}
+
+export const LostItemReportedEvent = defineEvent('call.lost_item_reported', STREAMS.calls, LostItemReportedData);

@@ -1,5 +1,6 @@
 import { defineRpc } from '../messaging/rpc';
 import { CallIdParam, CallList, CallView, ListCallsQuery, TranscriptView } from './call.dto';
+import { LostItemReportQuery, LostItemReportView } from './lost-item-report.dto';
 import { SimulateProviderCallBody, SimulatedCallAccepted } from './provider-call.dto';
 import { GetRecordingQuery, ReadRecordingQuery, type RecordingChunk, type RecordingInfo } from './recording.dto';
 
@@ -16,3 +17,9 @@ export const CallsRpc = {
 export const SimulatedProviderRpc = {
   reportCall: defineRpc<SimulateProviderCallBody, SimulatedCallAccepted>('calls.v1.simulated-provider.report-call', SimulateProviderCallBody),
 } as const;
+
+/**
+ * Internal, lostfound only (the gateway is refused it): the details of a call's lost-item report, caller's phone
+ * included, which its event leaves out (docs/adr/0079). 404 not_found for another account's call.
+ */
+export const LostItemReportRpc = defineRpc<LostItemReportQuery, LostItemReportView>('calls.v2.lost-item-report.get', LostItemReportQuery);

@@ -7,6 +7,7 @@ import {
   IsInt,
   IsISO8601,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Max,
@@ -34,6 +35,50 @@ export class TranscriptTurnBody {
   @IsString()
   @MaxLength(MAX_TURN_TEXT_LENGTH)
   text: string;
+}
+
+const MAX_LOST_ITEM_TEXT = 200;
+const MAX_LOST_ITEM_DESCRIPTION = 2000;
+
+/**
+ * What the agent gathered on a call that ended with the outcome `lost_item_report` (docs/adr/0079): becomes a claim
+ * at the location whose lost-and-found line the number is, with the caller's number as the claimant phone.
+ */
+export class LostItemBody {
+  @ApiProperty({ example: 'umbrella', maxLength: MAX_LOST_ITEM_TEXT })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_LOST_ITEM_TEXT)
+  category: string;
+
+  @ApiProperty({ example: 'Black umbrella with a wooden handle', maxLength: MAX_LOST_ITEM_DESCRIPTION })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_LOST_ITEM_DESCRIPTION)
+  description: string;
+
+  @ApiPropertyOptional({ example: 'black', maxLength: MAX_LOST_ITEM_TEXT })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_LOST_ITEM_TEXT)
+  color?: string;
+
+  @ApiPropertyOptional({ example: 'Platform 4', maxLength: MAX_LOST_ITEM_TEXT })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_LOST_ITEM_TEXT)
+  where_lost?: string;
+
+  @ApiPropertyOptional({ example: '2026-11-22', description: 'YYYY-MM-DD or an ISO 8601 date-time (its UTC day is the claim\'s lost_date).' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'lost_at must be an ISO 8601 date or date-time' })
+  lost_at?: string;
+
+  @ApiPropertyOptional({ example: 'Jane Smith', maxLength: MAX_LOST_ITEM_TEXT })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_LOST_ITEM_TEXT)
+  caller_name?: string;
 }
 
 /**
@@ -92,6 +137,13 @@ export class SimulateProviderCallBody {
   @IsOptional()
   @IsBoolean()
   recording?: boolean;
+
+  @ApiPropertyOptional({ type: LostItemBody, description: 'With outcome lost_item_report only: what the agent gathered (docs/adr/0079).' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => LostItemBody)
+  lost_item?: LostItemBody;
 }
 
 export class SimulatedCallAccepted {

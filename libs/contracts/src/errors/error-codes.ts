@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   verification_required: 409,
   claim_not_open: 409,
   item_not_available: 409,
+  hold_period_not_over: 409,
   key_limit: 409,
   idempotency_key_reused: 422,
   idempotency_key_in_use: 409,

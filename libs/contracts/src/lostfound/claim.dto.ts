@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { LocationBody, LocationQuery, LostfoundListQuery, TimelineEntryView } from './found-item.dto';
 import {
+  CLAIM_SOURCES,
   CLAIM_STATUSES,
   HasText,
   IsCalendarDate,
@@ -11,6 +12,7 @@ import {
   MAX_IMAGE_URL,
   MAX_SHORT_TEXT,
   QueryInt,
+  type ClaimSource,
   type ClaimStatus,
 } from './lostfound-validation';
 
@@ -99,7 +101,7 @@ export class ClaimView {
   @ApiProperty({ format: 'date', nullable: true }) lost_date: string | null;
   @ApiProperty({ description: 'Stored as given. Empty string when none.' }) image_url: string;
   @ApiProperty({ enum: CLAIM_STATUSES }) status: ClaimStatus;
-  @ApiProperty({ example: 'api' }) source: string;
+  @ApiProperty({ enum: CLAIM_SOURCES, example: 'api', description: 'Added field: api, web (the claimant page) or phone (taken by a number\'s agent).' }) source: ClaimSource;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ description: 'Whether a stored item of the location matches the claim.' }) has_match: boolean;
   @ApiPropertyOptional({ description: 'Present, and true, for high-value categories: the item is released only with verified: true.' })

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import {
+  DISPOSAL_OUTCOMES,
   FOUND_ITEM_STATUSES,
   HasText,
   IsCalendarDate,
@@ -10,6 +11,7 @@ import {
   MAX_SEARCH_TEXT,
   MAX_SHORT_TEXT,
   QueryInt,
+  type DisposalOutcome,
   type FoundItemStatus,
 } from './lostfound-validation';
 
@@ -163,7 +165,7 @@ export class FoundItemView {
 
 export class TimelineEntryView {
   @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ example: 'logged', description: 'logged, released (items); filed, reunited (claims).' }) action: string;
+  @ApiProperty({ example: 'logged', description: 'Items: logged, released, donated, disposed. Claims: filed, reunited.' }) action: string;
   @ApiProperty({ example: 'API' }) staff_name: string;
   @ApiProperty() note: string;
 }
@@ -171,6 +173,38 @@ export class TimelineEntryView {
 export class FoundItemDetail extends FoundItemView {
   @ApiProperty({ type: [String], description: 'Photo URLs, primary first.' }) photos: string[];
   @ApiProperty({ type: [TimelineEntryView], description: 'Chain of custody, oldest first.' }) timeline: TimelineEntryView[];
+  @ApiPropertyOptional({
+    format: 'date',
+    description: 'Added field: the first day the item may be donated or disposed of (found_date + the location\'s hold_days). Present while the item is stored.',
+  })
+  hold_until?: string;
+}
+
+/** `POST /lostfound/found-items/{id}/disposal` body (API extension, docs/adr/0077). */
+export class DisposalBody extends LocationBody {
+  @ApiProperty({ enum: DISPOSAL_OUTCOMES, description: 'donated (given to charity) or disposed (destroyed or discarded).' })
+  @IsIn(DISPOSAL_OUTCOMES, { message: `outcome must be one of: ${DISPOSAL_OUTCOMES.join(', ')}` })
+  outcome: DisposalOutcome;
+
+  @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION, example: 'Given to the Red Cross shop, receipt 1234.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION)
+  note?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, default: 'API', description: 'Who moved the item, for the custody timeline.' })
+  @IsOptional()
+  @IsString()
+  @HasText()
+  @MaxLength(MAX_SHORT_TEXT)
+  staff_name?: string;
+}
+
+export class DisposalCommand extends DisposalBody {
+  @IsInt()
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  id: number;
 }
 
 export class FoundItemPage {

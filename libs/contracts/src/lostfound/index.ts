@@ -5,3 +5,5 @@ export * from './claim.dto';
 export * from './sms.dto';
 export * from './lostfound.rpc';
 export * from './lostfound.events';
+export * from './claimant.dto';
+export * from './phone-line.dto';

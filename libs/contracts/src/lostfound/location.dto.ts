@@ -4,23 +4,33 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsInt,
   IsNotEmpty,
   IsOptional,
   IsString,
   Matches,
+  Max,
   MaxLength,
+  Min,
+  ValidateIf,
   registerDecorator,
   type ValidationOptions,
 } from 'class-validator';
 import { isSupportedCountry } from 'libphonenumber-js/max';
 import { ACCOUNT_ID_PATTERN, MAX_NAME_LENGTH } from '../common/validation';
 import { defineRpc } from '../messaging/rpc';
+import { QueryInt } from './lostfound-validation';
 
 /**
  * Where claimants may be texted unless a location says otherwise: the United States and Canada
  * (docs/adr/0053-lostfound-texting-limits.md). A claimant phone of another country is filed but never texted.
  */
 export const DEFAULT_SMS_COUNTRIES: readonly string[] = ['US', 'CA'];
+
+/** How long an unclaimed item is held before disposal, unless the location says otherwise (docs/adr/0077). */
+export const DEFAULT_HOLD_DAYS = 60;
+export const MIN_HOLD_DAYS = 1;
+export const MAX_HOLD_DAYS = 3650;
 
 /** `POST /admin/accounts/{account_id}/locations` body. */
 export class CreateLocationBody {
@@ -52,6 +62,18 @@ export class CreateLocationBody {
   @Matches(/^[A-Z]{2}$/, { each: true, message: 'sms_countries must hold two-letter country codes (ISO 3166 alpha-2)' })
   @IsTextingCountry({ each: true })
   sms_countries?: string[];
+
+  @ApiPropertyOptional({
+    minimum: MIN_HOLD_DAYS,
+    maximum: MAX_HOLD_DAYS,
+    default: DEFAULT_HOLD_DAYS,
+    description: 'Days an unclaimed found item is held before it may be donated or disposed of (docs/adr/0077).',
+  })
+  @IsOptional()
+  @IsInt({ message: 'hold_days must be an integer' })
+  @Min(MIN_HOLD_DAYS)
+  @Max(MAX_HOLD_DAYS)
+  hold_days?: number;
 }
 
 function IsTextingCountry(options?: ValidationOptions): PropertyDecorator {
@@ -77,9 +99,62 @@ export class LocationView {
   @ApiProperty() lostfound_enabled: boolean;
   @ApiProperty({ type: [String], example: ['US', 'CA'], description: 'Countries whose claimant phones may be texted.' })
   sms_countries: string[];
+  @ApiProperty({ example: DEFAULT_HOLD_DAYS, description: 'Days an unclaimed item is held before it may be donated or disposed of.' })
+  hold_days: number;
+  @ApiProperty({
+    example: 'q3J8yF0sVbQ1mZ2xT7kR4w',
+    description: 'The claimant page\'s address part (`/claim/api/locations/{public_slug}`): 128 random bits, URL-safe. Answers 404 while lostfound_enabled is false.',
+  })
+  public_slug: string;
+}
+
+/**
+ * `PATCH /admin/accounts/{account_id}/locations/{location_id}` body: any of the fields. `null` is no value for
+ * either (400), not "unchanged".
+ */
+export class UpdateLocationBody {
+  @ApiPropertyOptional()
+  @ValidateIf((_, value) => value !== undefined)
+  @IsBoolean()
+  lostfound_enabled?: boolean;
+
+  @ApiPropertyOptional({ minimum: MIN_HOLD_DAYS, maximum: MAX_HOLD_DAYS })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsInt({ message: 'hold_days must be an integer' })
+  @Min(MIN_HOLD_DAYS)
+  @Max(MAX_HOLD_DAYS)
+  hold_days?: number;
+}
+
+/** A location of an account, named in an operator path. */
+export class LocationOfAccount {
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN)
+  account_id: string;
+
+  @QueryInt()
+  @IsInt({ message: 'location_id must be an integer' })
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  location_id: number;
+}
+
+export class UpdateLocationCommand extends UpdateLocationBody {
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN)
+  account_id: string;
+
+  @IsInt()
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
+  location_id: number;
 }
 
 /** Locations belong to lostfound, which checks `location_id` on every lost-and-found request. */
 export const LocationsRpc = {
   create: defineRpc<CreateLocationCommand, LocationView>('lostfound.v1.locations.create', CreateLocationCommand),
+  /** Operator: change lost_found_enabled or hold_days; 404 not_found for another account's location. */
+  update: defineRpc<UpdateLocationCommand, LocationView>('lostfound.v1.locations.update', UpdateLocationCommand),
+  /** Operator: a new claimant-page slug; the old one answers 404 at once. */
+  rotateSlug: defineRpc<LocationOfAccount, LocationView>('lostfound.v1.locations.rotate-slug', LocationOfAccount),
 } as const;

@@ -4,10 +4,16 @@ import { registerDecorator, type ValidationOptions } from 'class-validator';
 
 /** Lost-and-found page size (spec part 8). */
 export const LOSTFOUND_PAGE_SIZE = 25;
-export const FOUND_ITEM_STATUSES = ['stored', 'returned'] as const;
+/** `returned` after a reunite; `donated` and `disposed` after the hold period (docs/adr/0077). */
+export const FOUND_ITEM_STATUSES = ['stored', 'returned', 'donated', 'disposed'] as const;
 export type FoundItemStatus = (typeof FOUND_ITEM_STATUSES)[number];
 export const CLAIM_STATUSES = ['open', 'reunited'] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+/** Where a claim came from: the API, the claimant page, or a report taken on the phone by a number's agent. */
+export const CLAIM_SOURCES = ['api', 'web', 'phone'] as const;
+export type ClaimSource = (typeof CLAIM_SOURCES)[number];
+export const DISPOSAL_OUTCOMES = ['donated', 'disposed'] as const;
+export type DisposalOutcome = (typeof DISPOSAL_OUTCOMES)[number];
 
 export const MAX_SHORT_TEXT = 200;
 export const MAX_DESCRIPTION = 2000;
