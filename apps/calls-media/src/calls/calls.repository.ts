@@ -23,6 +23,30 @@ const CALL_COLUMNS = [
   'has_transcript', 'recording_key', 'recording_size', 'recording_etag', 'recording_content_type',
 ] as const;
 
+/** A day of the account's calls, as the usage statement answers it (`seconds` is a bigint sum). */
+interface DailyUsageRow {
+  date: string;
+  calls: number;
+  seconds: number | string | bigint;
+}
+
+/**
+ * Calls and talk seconds per UTC day, for the `days` days ending with `today` (YYYY-MM-DD), oldest first, every day
+ * present. One statement: the days from generate_series, each joined to its range of the account's calls through
+ * `calls_daily_usage_idx` (account, start, duration), an index-only scan; `count(duration_sec)` rather than
+ * `count(id)` keeps it so.
+ */
+export function dailyUsageStatement(accountId: string, today: string, days: number) {
+  return sql<DailyUsageRow>`
+  SELECT to_char(d.day, 'YYYY-MM-DD') AS date, count(c.duration_sec)::int AS calls, coalesce(sum(c.duration_sec), 0)::bigint AS seconds
+  FROM generate_series(${today}::date - (${days}::int - 1), ${today}::date, interval '1 day') AS d(day)
+  LEFT JOIN calls c ON c.account_id = ${accountId}
+    AND c.started_at >= (d.day::timestamp AT TIME ZONE 'UTC')
+    AND c.started_at < ((d.day + interval '1 day')::timestamp AT TIME ZONE 'UTC')
+  GROUP BY d.day
+  ORDER BY d.day`;
+}
+
 /**
  * The calls list and the look-up of one call. Both run as plain SQL on the app's `SqlPool`: they are the statements
  * behind every `GET /v1/calls` page (docs/performance.md); the transcript stays on Prisma.
@@ -66,6 +90,12 @@ export class CallsRepository {
       shape += 'a';
     }
     return this.sql.rows(`calls_list_${shape || 'all'}`, query.orderBy('started_at', 'desc').orderBy('seq', 'desc').limit(limit));
+  }
+
+  /** See `dailyUsageStatement`. */
+  async dailyUsage(accountId: string, today: string, days: number): Promise<{ date: string; calls: number; seconds: number }[]> {
+    const rows = await this.sql.rows('calls_daily_usage', dailyUsageStatement(accountId, today, days));
+    return rows.map((row) => ({ date: row.date, calls: Number(row.calls), seconds: Number(row.seconds) }));
   }
 
   async transcriptOf(callId: string): Promise<{ role: string; text: string }[]> {

@@ -5,7 +5,7 @@ import { AUTH_SQL } from '../config/tokens';
 import type { ApiKey, RateLimitWindow } from '../generated/kysely/database';
 
 /** An active key found by the hash of its secret. */
-export type ActiveKey = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'ip_allowlist'>;
+export type ActiveKey = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'ip_allowlist' | 'last_used_at'>;
 
 /** The key's fixed rate-limit window after counting this request (docs/adr/0002-rate-limit-window.md). */
 export interface WindowCount {
@@ -29,7 +29,7 @@ function countRequest(keys: RawBuilder<unknown>, windowSeconds: number) {
   RETURNING key_id, count, window_start`;
 }
 
-type KeyRow = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash'> &
+type KeyRow = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'last_used_at'> &
   Nullable<Pick<Selectable<ApiKey>, 'ip_allowlist'> & Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>>;
 
 /**
@@ -41,10 +41,20 @@ type KeyRow = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash'> &
 export function findKeyCountingRequest(secretHash: string, windowSeconds: number): RawBuilder<KeyRow> {
   return sql<KeyRow>`
   WITH k AS (
-    SELECT id, account_id, secret_hash, ip_allowlist FROM api_keys WHERE secret_hash = ${secretHash} AND revoked_at IS NULL
+    SELECT id, account_id, secret_hash, ip_allowlist, last_used_at FROM api_keys WHERE secret_hash = ${secretHash} AND revoked_at IS NULL
   ), hit AS (${countRequest(sql`k WHERE coalesce(cardinality(k.ip_allowlist), 0) = 0`, windowSeconds)})
-  SELECT k.id, k.account_id, k.secret_hash, k.ip_allowlist, hit.count, hit.window_start
+  SELECT k.id, k.account_id, k.secret_hash, k.ip_allowlist, k.last_used_at, hit.count, hit.window_start
   FROM k LEFT JOIN hit ON hit.key_id = k.id`;
+}
+
+/** How stale `last_used_at` may be: a key in use is written once a minute, not once a request. */
+export const LAST_USED_RESOLUTION_SECONDS = 60;
+
+/** Moves `last_used_at` to now unless another request (or replica) already did within the resolution. */
+function touchLastUsed(keyId: string, resolutionSeconds: number): RawBuilder<never> {
+  return sql<never>`
+  UPDATE api_keys SET last_used_at = now()
+  WHERE id = ${keyId} AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${resolutionSeconds}::double precision))`;
 }
 
 function countOneKey(keyId: string, windowSeconds: number): RawBuilder<Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>> {
@@ -69,8 +79,13 @@ export class RequestAuthRepository {
   async findKeyCountingRequest(secretHash: string, windowSeconds: number): Promise<{ key: ActiveKey; window?: WindowCount } | undefined> {
     const [row] = await this.sql.rows('gateway_find_key_counting_request', findKeyCountingRequest(secretHash, windowSeconds));
     if (!row) return undefined;
-    const key = { id: row.id, account_id: row.account_id, secret_hash: row.secret_hash, ip_allowlist: row.ip_allowlist ?? [] };
+    const key = { id: row.id, account_id: row.account_id, secret_hash: row.secret_hash, ip_allowlist: row.ip_allowlist ?? [], last_used_at: row.last_used_at };
     return row.count === null || row.window_start === null ? { key } : { key, window: { count: Number(row.count), windowStart: row.window_start } };
+  }
+
+  /** Records that the key was used (at most once per resolution; see touchLastUsed). */
+  async touchLastUsed(keyId: string): Promise<void> {
+    await this.sql.rows('gateway_touch_key_last_used', touchLastUsed(keyId, LAST_USED_RESOLUTION_SECONDS));
   }
 
   /** Counts one request of a key (a key with an allowlist, once its caller's address was allowed). */

@@ -3,6 +3,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
+import { callerOf } from '../auth/caller.decorator';
 import { IdempotencyService } from './idempotency.service';
 
 export const IDEMPOTENT_ROUTE = 'switchboard:idempotent-route';
@@ -36,9 +37,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = http.getRequest<FastifyRequest>();
     const key = request.headers['idempotency-key'];
     if (key === undefined) return next.handle();
-    // An API key's account, or on the claimant page (no key) the client address ClaimantGuard counted.
-    const scope = request.auth?.accountId ?? request.claimantScope;
-    if (!scope) throw new Error('@Idempotent() used on a route without ApiKeyGuard or ClaimantGuard');
+    // An API key's or a console session's account, or on the claimant page (no key) the client address ClaimantGuard counted.
+    const scope = callerOf(request).accountId ?? request.claimantScope;
+    if (!scope) throw new Error('@Idempotent() used on a route without ApiKeyGuard, SessionGuard or ClaimantGuard');
     const reply = http.getResponse<FastifyReply>();
     const options = this.reflector.get<IdempotentRouteOptions | undefined>(IDEMPOTENT_ROUTE, context.getHandler()) ?? {};
     const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? (request.method === 'POST' ? 201 : 200);

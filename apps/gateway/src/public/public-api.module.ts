@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ApiKeyGuard, RateLimiter, RequestAuthenticator, RequestAuthRepository } from '../auth';
 import { ClaimantGuard } from '../claimant/claimant.guard';
 import { ClaimantHttpController } from '../claimant/claimant.http.controller';
+import { ConsoleModule } from '../console/console.module';
 import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
 import { IdempotencyInterceptor, IdempotencyRepository, IdempotencyService } from '../idempotency';
 import { BalanceHttpController } from './balance.http.controller';
@@ -14,14 +15,16 @@ import { PhoneLinesHttpController } from './phone-lines.http.controller';
 
 /**
  * The public API under /v1 on PORT: every route but the health probes is behind ApiKeyGuard. Beside it, the
- * claimant page's backend (`/claim/api/...`, docs/adr/0078), behind ClaimantGuard (a limit per client address).
+ * claimant page's backend (`/claim/api/...`, docs/adr/0078), behind ClaimantGuard (a limit per client address), and
+ * the console (`/console/...`, docs/adr/0065).
  */
 @Module({})
 export class PublicApiModule {
   static forRoot(shared: GatewayShared): DynamicModule {
     return {
       module: PublicApiModule,
-      imports: [GatewayCoreModule.forRoot(shared)],
+      // The console's API shares the public port (docs/adr/0065); its routes live under /console/api, outside /v1.
+      imports: [GatewayCoreModule.forRoot(shared), ConsoleModule],
       controllers: [
         HealthController,
         NumbersHttpController,

@@ -4,3 +4,4 @@ export * from './recording.dto';
 export * from './provider-call.dto';
 export * from './calls.rpc';
 export * from './lost-item-report.dto';
+export * from './usage.dto';

@@ -1,0 +1,43 @@
+import { Module, type Type } from '@nestjs/common';
+import { IdempotencyInterceptor, IdempotencyRepository, IdempotencyService } from '../idempotency';
+import { ConsoleOriginGuard, CsrfGuard } from './guards/csrf.guard';
+import { RoleGuard } from './guards/roles';
+import { SessionGuard } from './guards/session.guard';
+import { ConsoleSessionController, ConsoleSignInController } from './identity.console.controller';
+import { ConsoleIdentityModule } from './identity/console-identity.module';
+import { CallsConsoleController } from './calls.console.controller';
+import { KeysConsoleController } from './keys.console.controller';
+import { MoneyConsoleController } from './money.console.controller';
+import { NumbersConsoleController } from './numbers.console.controller';
+import { UsersConsoleController } from './users.console.controller';
+
+/** Every controller of `/console/api/*`, in one list (the surfaces test reads it). */
+export const CONSOLE_CONTROLLERS: Type[] = [
+  ConsoleSignInController,
+  ConsoleSessionController,
+  UsersConsoleController,
+  KeysConsoleController,
+  NumbersConsoleController,
+  CallsConsoleController,
+  MoneyConsoleController,
+];
+
+/**
+ * The console's JSON API on the public port, beside `/v1` (docs/adr/0065): sessions instead of API keys, the same
+ * services behind. Every controller but sign-in is behind SessionGuard, CsrfGuard and RoleGuard.
+ */
+@Module({
+  imports: [ConsoleIdentityModule],
+  controllers: CONSOLE_CONTROLLERS,
+  providers: [
+    SessionGuard,
+    CsrfGuard,
+    ConsoleOriginGuard,
+    RoleGuard,
+    // `@Idempotent()` on provisioning and number changes, as on /v1.
+    IdempotencyRepository,
+    IdempotencyService,
+    IdempotencyInterceptor,
+  ],
+})
+export class ConsoleModule {}
