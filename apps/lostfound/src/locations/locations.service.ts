@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import {
   DEFAULT_HOLD_DAYS,
   DEFAULT_SMS_COUNTRIES,
+  PUBLIC_SLUG_PATTERN,
   ServiceError,
   type CreateLocationCommand,
   type LocationOfAccount,
@@ -64,7 +65,7 @@ export class LocationsService {
 
   /** The claimant page's location: an unknown slug and a location without lost-and-found get the same 404. */
   async requireBySlug(slug: string): Promise<LocationRecord> {
-    const location = typeof slug === 'string' && /^[A-Za-z0-9_-]{22,64}$/.test(slug) ? await this.locations.findEnabledBySlug(slug) : null;
+    const location = typeof slug === 'string' && PUBLIC_SLUG_PATTERN.test(slug) ? await this.locations.findEnabledBySlug(slug) : null;
     if (!location) throw new ServiceError('not_found', 'There is no lost-and-found page at this address.');
     return location;
   }
