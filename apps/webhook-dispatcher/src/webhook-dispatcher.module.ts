@@ -12,6 +12,10 @@ import { DeliveriesNatsController } from './deliveries/deliveries.nats.controlle
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
 import { HostLimiter } from './deliveries/host-limiter';
+import { DetachedDeliveriesWorker } from './events/detached-deliveries.worker';
+import { WebhookEventsNatsController } from './events/webhook-events.nats.controller';
+import { WebhookEventsRepository } from './events/webhook-events.repository';
+import { WebhookEventsService } from './events/webhook-events.service';
 import { WEBHOOK_RESOLVER, WebhookEgress, systemResolver } from './egress/webhook-egress';
 import { WebhookDispatcherPrisma } from './prisma/webhook-dispatcher-prisma';
 import { HttpsWebhookSender } from './webhook-sender/https-webhook-sender.adapter';
@@ -62,6 +66,10 @@ export class WebhookDispatcherModule {
         CallCompletedConsumer,
         DeliveryLogService,
         DeliveriesNatsController,
+        WebhookEventsRepository,
+        WebhookEventsService,
+        WebhookEventsNatsController,
+        DetachedDeliveriesWorker,
       ],
     };
   }

@@ -19,3 +19,12 @@ export interface CallCompletedWebhookBody {
     has_transcript: boolean;
   };
 }
+
+/** `webhook.test`: sent on demand (`POST /v1/numbers/{id}/webhook-test`), signed like any other event. */
+export const WEBHOOK_TEST_TYPE = 'webhook.test';
+
+export interface WebhookTestBody {
+  type: typeof WEBHOOK_TEST_TYPE;
+  number_id: string;
+  occurred_at: string;
+}

@@ -1,2 +1,3 @@
 export * from './signing';
 export * from './call-completed.webhook';
+export * from './standard-webhooks';

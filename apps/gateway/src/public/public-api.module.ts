@@ -8,6 +8,7 @@ import { ClaimsHttpController } from './claims.http.controller';
 import { FoundItemsHttpController } from './found-items.http.controller';
 import { HealthController } from './health.controller';
 import { NumbersHttpController } from './numbers.http.controller';
+import { WebhooksHttpController } from './webhooks.http.controller';
 
 /** The public API under /v1 on PORT: every route but the health probes is behind ApiKeyGuard. */
 @Module({})
@@ -23,6 +24,7 @@ export class PublicApiModule {
         FoundItemsHttpController,
         ClaimsHttpController,
         BalanceHttpController,
+        WebhooksHttpController,
       ],
       providers: [
         RequestAuthRepository,

@@ -52,7 +52,7 @@ function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; u
 }
 
 function deliveryOf(event: ReturnType<typeof callCompletedEvent>) {
-  return { event_id: event.id, call_sid: event.data.call_sid, number_id: event.data.number_id, account_id: event.data.account_id };
+  return { event_id: event.id, event_type: 'call.completed', call_sid: event.data.call_sid, number_id: event.data.number_id, account_id: event.data.account_id, body: null };
 }
 
 /** Runs the use case the way JetStream would: again and again until the event is acknowledged. */

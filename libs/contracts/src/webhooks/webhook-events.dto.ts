@@ -1,0 +1,117 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsISO8601, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+
+/** The number id every webhook request names (`num_<n>`, as the gateway writes it after checking the account owns it). */
+const NUMBER_ID = /^num_[1-9]\d{0,17}$/;
+
+/** The types of event a number's webhook receives (docs/webhooks.md lists each body). */
+export const WEBHOOK_EVENT_TYPES = ['call.completed', 'webhook.test'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Where an event's delivery stands: `pending` until its verdict, then one of the others. */
+export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'refused', 'skipped'] as const;
+export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number];
+
+/** How far back `recover` reaches: 14 days, as Svix's recover does. */
+export const MAX_RECOVERY_DAYS = 14;
+export const DEFAULT_WEBHOOK_EVENT_PAGE = 20;
+
+/** `GET /v1/numbers/{id}/webhook-events` query. */
+export class ListWebhookEventsPage {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: DEFAULT_WEBHOOK_EVENT_PAGE, description: 'Page size.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The `id` of the last event of the previous page.' })
+  @IsOptional()
+  @IsUUID('all', { message: 'starting_after must be an event id' })
+  starting_after?: string;
+}
+
+/** What the gateway sends webhook-dispatcher: the page, for a number the caller owns. */
+export class ListWebhookEventsQuery extends ListWebhookEventsPage {
+  @IsString() @Matches(NUMBER_ID, { message: 'number_id must be a number id (num_<n>)' }) number_id: string;
+}
+
+export class WebhookEventAttemptView {
+  @ApiProperty({ minimum: 1, description: '1 for the first attempt; a redelivery continues the count.' }) attempt: number;
+  @ApiProperty({ format: 'uri', description: 'Where it was sent (the query string is kept).' }) url: string;
+  @ApiProperty({ nullable: true, type: Number, description: "The receiver's HTTP status; null when it did not answer." })
+  status_code: number | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the attempt failed; null when it succeeded; `in progress` while on the wire.' })
+  error: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Milliseconds from sending to the answer (or the failure); null while on the wire.' })
+  latency_ms: number | null;
+  @ApiProperty({ format: 'date-time', description: 'When the attempt was sent.' }) attempted_at: string;
+}
+
+export class WebhookEventView {
+  @ApiProperty({ format: 'uuid', description: 'The event id: `X-Switchboard-Event-Id` and `webhook-id` on every attempt.' }) id: string;
+  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) type: WebhookEventType;
+  @ApiProperty({ example: 'num_1' }) number_id: string;
+  @ApiProperty({ enum: WEBHOOK_EVENT_STATUSES, description: '`pending` while attempts remain; `failed` after the last one.' })
+  status: WebhookEventStatus;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next attempt is due; null when none is.' })
+  next_attempt_at: string | null;
+  @ApiProperty({ description: 'Whether the event can be sent again (its body was kept).' }) redeliverable: boolean;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: [WebhookEventAttemptView], description: 'Oldest first.' }) attempts: WebhookEventAttemptView[];
+}
+
+export class WebhookEventList {
+  @ApiProperty({ type: [WebhookEventView], description: 'Newest first.' }) data: WebhookEventView[];
+  @ApiProperty({ description: 'True when more events follow; pass the last id as starting_after.' }) has_more: boolean;
+}
+
+/** `POST /v1/numbers/{id}/webhook-events/{event_id}/redeliver` as the gateway forwards it. */
+export class RedeliverWebhookEventCommand {
+  @IsString() @Matches(NUMBER_ID, { message: 'number_id must be a number id (num_<n>)' }) number_id: string;
+  @IsUUID('all', { message: 'event_id must be an event id' }) event_id: string;
+}
+
+/** `POST /v1/numbers/{id}/webhook-events/recover` body. */
+export class RecoverWebhookEvents {
+  @ApiProperty({ format: 'date-time', description: `Send again every failed event created since then; at most ${MAX_RECOVERY_DAYS} days ago.` })
+  @IsString()
+  @MaxLength(40)
+  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date-time' })
+  since: string;
+}
+
+export class RecoverWebhookEventsCommand extends RecoverWebhookEvents {
+  @IsString() @Matches(NUMBER_ID, { message: 'number_id must be a number id (num_<n>)' }) number_id: string;
+}
+
+export class WebhookEventsRecovered {
+  @ApiProperty({ description: 'How many failed events were queued to be sent again.' }) queued: number;
+}
+
+/** `POST /v1/numbers/{id}/webhook-test` as the gateway forwards it. */
+export class SendTestWebhookCommand {
+  @IsString() @Matches(NUMBER_ID, { message: 'number_id must be a number id (num_<n>)' }) number_id: string;
+}
+
+export class WebhookTestResult {
+  @ApiProperty({ format: 'uuid', description: 'The test event id (listed in the delivery log).' }) event_id: string;
+  @ApiProperty({ description: 'True when the receiver answered 2xx.' }) delivered: boolean;
+  @ApiProperty({ nullable: true, type: Number, description: "The receiver's HTTP status; null when it did not answer." }) status_code: number | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Why it failed; null when delivered.' }) error: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The first 1 KiB of what the receiver answered, as text; null when it did not answer.' })
+  response_body: string | null;
+  @ApiProperty({ description: 'Milliseconds from sending to the answer.' }) latency_ms: number;
+}
+
+/** `/v1/numbers/{id}/webhook-events/{event_id}/...` path parameters. */
+export class WebhookEventParams {
+  @IsString()
+  @Matches(/^(num_)?[1-9]\d{0,17}$/, { message: 'id must be a number id (num_<n> or <n>)' })
+  id: string;
+
+  @IsUUID('all', { message: 'event_id must be an event id' })
+  event_id: string;
+}
