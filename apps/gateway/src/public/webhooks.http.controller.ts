@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ListWebhookEventsPage,
@@ -11,6 +11,8 @@ import {
   WebhookEventsRecovered,
   WebhookEventsRpc,
   WebhookEventView,
+  WebhookSecretRotate,
+  WebhookSecretRotated,
   WebhookTestResult,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
@@ -111,6 +113,34 @@ export class WebhooksHttpController {
   async test(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<WebhookTestResult> {
     const numberId = await this.ownedNumber(params.id, caller);
     return this.rpc.request(WebhookEventsRpc.test, { number_id: numberId }, { ...caller, timeoutMs: TEST_TIMEOUT_MS });
+  }
+
+  @Post('webhook-secret/rotate')
+  @HttpCode(200)
+  // numbers-billing deduplicates on the same key and answers the secret that rotation made.
+  @Idempotent({ secretFields: ['webhook_secret'] })
+  @ApiOperation({
+    summary: "Rotate a number's webhook secret",
+    description:
+      'Makes a new `webhook_secret`, returned only in this answer. For `overlap_hours` (default 24, at most 168; 0 ends the ' +
+      'old secret at once) every delivery is signed with the new and the old secret: `X-Switchboard-Signature: v1=<new> ' +
+      'v1=<old>` and two `webhook-signature` values, so a receiver still on the old secret keeps verifying while you deploy ' +
+      'the new one. Send an `Idempotency-Key`: a retry with it answers the same new secret instead of rotating again.',
+  })
+  @ApiParam(NUMBER_ID)
+  @ApiOkResponse({ type: WebhookSecretRotated })
+  @ApiResponse({ status: 400, description: 'invalid_request: overlap_hours out of range, an id of another form', schema: ERROR })
+  @ApiResponse({ status: 404, description: 'not_found: unknown number, or a number of another account', schema: ERROR })
+  @ApiResponse({ status: 409, description: 'number_released; idempotency_key_in_use', schema: ERROR })
+  @ApiResponse({ status: 422, description: 'idempotency_key_reused', schema: ERROR })
+  rotateSecret(
+    @Param() params: NumberIdParam,
+    @Body() body: WebhookSecretRotate,
+    @Caller() caller: CallerOptions,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<WebhookSecretRotated> {
+    const command = { ...body, id: params.id, ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }) };
+    return this.rpc.request(NumbersRpc.rotateWebhookSecret, command, caller);
   }
 
   /** The number's canonical id (`num_<n>`), or 404 when it is not the caller's. */
