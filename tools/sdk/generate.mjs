@@ -22,7 +22,7 @@ const HEADER =
 const document = await publicOpenApiDocument();
 const files = {
   [join(root, 'libs/sdk/openapi.json')]: `${JSON.stringify(document, null, 2)}\n`,
-  [join(root, 'libs/sdk/src/generated/openapi.ts')]: HEADER + astToString(await openapiTS(document)),
+  [join(root, 'libs/sdk/src/generated/openapi.ts')]: HEADER + astToString(await openapiTS(document, { defaultNonNullable: false })),
 };
 
 const check = process.argv.includes('--check');

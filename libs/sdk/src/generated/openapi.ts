@@ -518,7 +518,7 @@ export interface components {
              * @description Text the claimants of matching open claims (within the daily limits, docs/adr/0053). false logs the item and records its matches without texting anyone: the way to log an item after 429 text_limit.
              * @default true
              */
-            text_claimants: boolean;
+            text_claimants?: boolean;
         };
         FoundItemView: {
             id: number;
@@ -756,7 +756,7 @@ export interface components {
              * @description Staff confirmed proof of ownership; required true for high-value categories.
              * @default false
              */
-            verified: boolean;
+            verified?: boolean;
         };
         Reunited: {
             reunited: boolean;
@@ -879,7 +879,7 @@ export interface components {
              * @description Hours during which deliveries are signed with the new and the old secret (0: the old one stops at once).
              * @default 24
              */
-            overlap_hours: number;
+            overlap_hours?: number;
         };
         WebhookSecretRotated: {
             /** @example num_1 */
