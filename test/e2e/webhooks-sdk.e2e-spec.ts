@@ -205,4 +205,34 @@ describe('webhooks as a product, through the SDK', () => {
     expect(last.headers['x-switchboard-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
     expect(verify({ secret: number.webhook_secret, rawBody: last.rawBody, timestampHeader: last.headers['x-switchboard-timestamp'], signatureHeader: last.headers['x-switchboard-signature'] })).toMatchObject({ valid: true });
   });
+
+  it('explains why a real delivery does not verify: re-serialised body, clock skew, wrong secret, bad input', async () => {
+    const session = await ApiSession.create(system);
+    const client = createSwitchboardClient({ baseUrl: system.publicUrl, apiKey: session.key });
+    const number = (await client.POST('/v1/numbers', { body: { business_phone: '+14155550123', webhook_url: `https://localhost:${port}/hooks` } })).data!;
+    await client.POST('/v1/numbers/{id}/webhook-test', { params: { path: { id: number.id } } });
+    const delivery = received.at(-1)!;
+    const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name, String(value)]));
+    const raw = delivery.rawBody.toString('utf8');
+    const explain = (body: { secret: string; body: string; headers: Record<string, string>; received_at?: string }) => client.POST('/v1/webhooks/verify', { body });
+
+    const valid = await explain({ secret: number.webhook_secret, body: raw, headers });
+    expect(valid.response.status).toBe(200);
+    declared('WebhookVerificationResult', valid.data);
+    expect(valid.data).toMatchObject({ valid: true, diagnosis: 'valid', standard_webhooks_valid: true });
+
+    const reparsed = await explain({ secret: number.webhook_secret, body: JSON.stringify(JSON.parse(raw), null, 2), headers });
+    expect(reparsed.data).toMatchObject({ valid: false, diagnosis: 'body_reserialized' });
+
+    const later = new Date((Number(headers['x-switchboard-timestamp']) + 3600) * 1000).toISOString();
+    expect((await explain({ secret: number.webhook_secret, body: raw, headers, received_at: later })).data).toMatchObject({
+      diagnosis: 'timestamp_out_of_tolerance',
+      clock_skew_seconds: 3600,
+    });
+    expect((await explain({ secret: 'whsec_not_the_one', body: raw, headers })).data).toMatchObject({ valid: false, diagnosis: 'signature_mismatch' });
+
+    const bad = await session.post('/webhooks/verify', { secret: number.webhook_secret, body: raw, headers: ['x'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toEqual({ code: 'invalid_request', message: 'headers must be an object of 1 to 100 header names to string values' });
+  });
 });

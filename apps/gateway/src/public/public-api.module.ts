@@ -8,6 +8,7 @@ import { ClaimsHttpController } from './claims.http.controller';
 import { FoundItemsHttpController } from './found-items.http.controller';
 import { HealthController } from './health.controller';
 import { NumbersHttpController } from './numbers.http.controller';
+import { WebhookVerificationHttpController } from './webhook-verification.http.controller';
 import { WebhooksHttpController } from './webhooks.http.controller';
 
 /** The public API under /v1 on PORT: every route but the health probes is behind ApiKeyGuard. */
@@ -25,6 +26,7 @@ export class PublicApiModule {
         ClaimsHttpController,
         BalanceHttpController,
         WebhooksHttpController,
+        WebhookVerificationHttpController,
       ],
       providers: [
         RequestAuthRepository,

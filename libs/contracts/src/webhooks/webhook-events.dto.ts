@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsISO8601, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 
 /** The number id every webhook request names (`num_<n>`, as the gateway writes it after checking the account owns it). */
 const NUMBER_ID = /^num_[1-9]\d{0,17}$/;
@@ -114,4 +114,74 @@ export class WebhookEventParams {
 
   @IsUUID('all', { message: 'event_id must be an event id' })
   event_id: string;
+}
+
+/** The diagnoses of the verification self-test (`explainVerification` in libs/signing). */
+export const VERIFICATION_DIAGNOSES = [
+  'valid',
+  'missing_timestamp',
+  'invalid_timestamp',
+  'timestamp_in_milliseconds',
+  'missing_signature',
+  'invalid_signature',
+  'standard_signature_in_switchboard_header',
+  'timestamp_out_of_tolerance',
+  'body_reserialized',
+  'body_whitespace_changed',
+  'secret_whitespace',
+  'secret_without_prefix',
+  'signature_mismatch',
+] as const;
+
+function IsHeaderMap(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isHeaderMap',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.keys(value).length >= 1 &&
+        Object.keys(value).length <= 100 &&
+        Object.values(value).every((header) => typeof header === 'string' && header.length <= 8192),
+      defaultMessage: () => 'headers must be an object of 1 to 100 header names to string values',
+    },
+  });
+}
+
+/** `POST /v1/webhooks/verify` body: a delivery as your receiver got it, and the secret you verify it with. */
+export class WebhookVerificationRequest {
+  @ApiProperty({ description: 'The webhook secret you verify with (never stored or logged).', example: 'whsec_...' })
+  @IsString()
+  @MaxLength(200)
+  secret: string;
+
+  @ApiProperty({ description: 'The request body exactly as your receiver got it (the raw text, before any JSON parsing).' })
+  @IsString()
+  @MaxLength(32_768)
+  body: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'The request headers as received (names in any case): X-Switchboard-Timestamp, X-Switchboard-Signature, and webhook-* if you use them.',
+    example: { 'X-Switchboard-Timestamp': '1763658224', 'X-Switchboard-Signature': 'v1=fac3...' },
+  })
+  @IsHeaderMap()
+  headers: Record<string, string>;
+
+  @ApiPropertyOptional({ format: 'date-time', description: "Your receiver's clock when it got the request (default: now), to check the timestamp against." })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'received_at must be an ISO 8601 date-time' })
+  received_at?: string;
+}
+
+export class WebhookVerificationResult {
+  @ApiProperty({ description: 'True when the delivery verifies.' }) valid: boolean;
+  @ApiProperty({ enum: VERIFICATION_DIAGNOSES, description: 'What is wrong, or `valid`.' }) diagnosis: (typeof VERIFICATION_DIAGNOSES)[number];
+  @ApiProperty({ description: 'What is wrong and what to do, in words.' }) explanation: string;
+  @ApiProperty({ nullable: true, type: Number, description: 'received_at minus the timestamp, in seconds; null when the timestamp is unreadable.' })
+  clock_skew_seconds: number | null;
+  @ApiProperty({ nullable: true, type: Boolean, description: 'Whether the Standard Webhooks headers verify (signature only); null when they were not given.' })
+  standard_webhooks_valid: boolean | null;
 }

@@ -353,6 +353,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Explain why a webhook does not verify
+         * @description Give the body and headers your receiver got and the secret you verify with; the answer says whether it verifies and, if not, why: a body parsed and serialised again or with a newline added, clock skew (with the seconds), a wrong secret, a secret with spaces or without its whsec_ prefix, a timestamp in milliseconds, or a header in the wrong format. Nothing is sent or stored.
+         */
+        post: operations["WebhookVerificationHttpController_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -891,6 +911,45 @@ export interface components {
              * @description Until then deliveries carry a signature for the old secret too (`v1=<new> v1=<old>`); null when the overlap is 0.
              */
             previous_secret_expires_at: string | null;
+        };
+        WebhookVerificationRequest: {
+            /**
+             * @description The webhook secret you verify with (never stored or logged).
+             * @example whsec_...
+             */
+            secret: string;
+            /** @description The request body exactly as your receiver got it (the raw text, before any JSON parsing). */
+            body: string;
+            /**
+             * @description The request headers as received (names in any case): X-Switchboard-Timestamp, X-Switchboard-Signature, and webhook-* if you use them.
+             * @example {
+             *       "X-Switchboard-Timestamp": "1763658224",
+             *       "X-Switchboard-Signature": "v1=fac3..."
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description Your receiver's clock when it got the request (default: now), to check the timestamp against.
+             */
+            received_at?: string;
+        };
+        WebhookVerificationResult: {
+            /** @description True when the delivery verifies. */
+            valid: boolean;
+            /**
+             * @description What is wrong, or `valid`.
+             * @enum {string}
+             */
+            diagnosis: "valid" | "missing_timestamp" | "invalid_timestamp" | "timestamp_in_milliseconds" | "missing_signature" | "invalid_signature" | "standard_signature_in_switchboard_header" | "timestamp_out_of_tolerance" | "body_reserialized" | "body_whitespace_changed" | "secret_whitespace" | "secret_without_prefix" | "signature_mismatch";
+            /** @description What is wrong and what to do, in words. */
+            explanation: string;
+            /** @description received_at minus the timestamp, in seconds; null when the timestamp is unreadable. */
+            clock_skew_seconds: number | null;
+            /** @description Whether the Standard Webhooks headers verify (signature only); null when they were not given. */
+            standard_webhooks_valid: boolean | null;
         };
         Error: {
             error: {
@@ -1797,6 +1856,59 @@ export interface operations {
                 };
             };
             /** @description number_released; idempotency_key_in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    WebhookVerificationHttpController_verify: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters, unique per request you mean. A retry with the same key and body within 24 hours answers the first result again, marked `Idempotent-Replayed: true`, without doing the work twice; the same key with another body is 422 `idempotency_key_reused`, and while the first request runs, 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookVerificationRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookVerificationResult"];
+                };
+            };
+            /** @description invalid_request: a missing or malformed field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_in_use */
             409: {
                 headers: {
                     [name: string]: unknown;
