@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Resolver } from '@switchboard/egress';
-import { MessagingModule, SealingKeyPair, messagingConfigFromEnv } from '@switchboard/messaging';
+import { STREAMS } from '@switchboard/contracts';
+import { MessagingModule, SealingKeyPair, messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import { DeliveriesNatsController } from './deliveries/deliveries.nats.controlle
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
 import { HostLimiter } from './deliveries/host-limiter';
+import { EndpointHealth } from './endpoints/endpoint-health';
+import { ENDPOINT_HEALTH } from './endpoints/endpoint-health.port';
 import { DetachedDeliveriesWorker } from './events/detached-deliveries.worker';
 import { WebhookEventsNatsController } from './events/webhook-events.nats.controller';
 import { WebhookEventsRepository } from './events/webhook-events.repository';
@@ -70,6 +73,9 @@ export class WebhookDispatcherModule {
         WebhookEventsService,
         WebhookEventsNatsController,
         DetachedDeliveriesWorker,
+        EndpointHealth,
+        { provide: ENDPOINT_HEALTH, useExisting: EndpointHealth },
+        provideOutboxRelay(WebhookDispatcherPrisma, [STREAMS.webhooks]),
       ],
     };
   }

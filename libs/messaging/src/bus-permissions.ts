@@ -56,6 +56,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
   'webhook-dispatcher': {
     serves: ['webhooks.v1.>'],
     requests: [WebhookTargetRpc.subject],
+    // `webhook.endpoint_disabled` (ADR 0075), through its outbox.
+    publishes: STREAMS.webhooks,
     consumes: [{ stream: STREAMS.calls, durables: ['webhook-dispatcher'] }],
   },
 };

@@ -6,6 +6,8 @@ import {
   NumberIdParam,
   NumbersRpc,
   RecoverWebhookEvents,
+  WebhookEndpointEnabled,
+  WebhookEndpointView,
   WebhookEventList,
   WebhookEventParams,
   WebhookEventsRecovered,
@@ -141,6 +143,39 @@ export class WebhooksHttpController {
   ): Promise<WebhookSecretRotated> {
     const command = { ...body, id: params.id, ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }) };
     return this.rpc.request(NumbersRpc.rotateWebhookSecret, command, caller);
+  }
+
+  @Get('webhook-endpoint')
+  @ApiOperation({
+    summary: "A number's webhook endpoint health",
+    description:
+      'Whether the endpoint is enabled, and the current run of failed attempts. It is disabled at once when the receiver ' +
+      'answers `410 Gone`, or when every attempt has failed for 5 days (at least 10 attempts in a row); the account is told ' +
+      'with a `webhook.endpoint_disabled` event. While disabled, events wait (`paused` in the log).',
+  })
+  @ApiParam(NUMBER_ID)
+  @ApiOkResponse({ type: WebhookEndpointView })
+  @ApiResponse({ status: 404, description: 'not_found: unknown number, or a number of another account', schema: ERROR })
+  async endpoint(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<WebhookEndpointView> {
+    const numberId = await this.ownedNumber(params.id, caller);
+    return this.rpc.request(WebhookEventsRpc.endpoint, { number_id: numberId }, caller);
+  }
+
+  @Post('webhook-endpoint/enable')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({
+    summary: "Enable a number's webhook endpoint again",
+    description: 'Ends the run of failures and queues every event that waited while it was disabled (`resumed`), each with a new round of attempts. Enabling an enabled endpoint changes nothing.',
+  })
+  @ApiParam(NUMBER_ID)
+  @ApiOkResponse({ type: WebhookEndpointEnabled })
+  @ApiResponse({ status: 404, description: 'not_found: unknown number, or a number of another account', schema: ERROR })
+  @ApiResponse({ status: 409, description: 'idempotency_key_in_use', schema: ERROR })
+  @ApiResponse({ status: 422, description: 'idempotency_key_reused', schema: ERROR })
+  async enableEndpoint(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<WebhookEndpointEnabled> {
+    const numberId = await this.ownedNumber(params.id, caller);
+    return this.rpc.request(WebhookEventsRpc.enableEndpoint, { number_id: numberId }, caller);
   }
 
   /** The number's canonical id (`num_<n>`), or 404 when it is not the caller's. */

@@ -7,6 +7,7 @@ import { DISPATCHER_CONFIG, DISPATCHER_LOGGER } from '../config/tokens';
 import { MAX_ATTEMPTS, type WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { WebhookEgress } from '../egress/webhook-egress';
 import { WEBHOOK_SENDER, type WebhookResponse, type WebhookSender } from '../webhook-sender/webhook-sender.port';
+import { ENDPOINT_HEALTH, type EndpointHealthPort } from '../endpoints/endpoint-health.port';
 import { WEBHOOK_TARGETS, type WebhookTarget, type WebhookTargets } from '../webhook-target/webhook-targets.port';
 import { backoffDelayMs } from './backoff';
 import { DeliveriesRepository } from './deliveries.repository';
@@ -17,7 +18,7 @@ import { callCompletedWebhookBody, encodeBody } from './webhook-body';
 export const USER_AGENT = 'Switchboard-Webhooks/1.0';
 
 /** What to do with the message once `deliver` returns: it resolves to acknowledge, or throws `RetryLater`. */
-export type Verdict = 'delivered' | 'failed' | 'refused' | 'skipped' | 'duplicate';
+export type Verdict = 'delivered' | 'failed' | 'refused' | 'skipped' | 'paused' | 'duplicate';
 
 /** One event's body to send, and the delivery row it belongs to. */
 export type OutgoingDelivery = NewDelivery & { body: string };
@@ -29,6 +30,8 @@ export interface SendOptions {
   captureResponseBytes?: number;
   /** How many times JetStream has handed the message out (1 the first time), for the host-busy wait. */
   deliveryCount?: number;
+  /** A test event: sent even to a disabled endpoint, and not counted in its health. */
+  probe?: boolean;
 }
 
 /** What one call of `send` came to. */
@@ -61,6 +64,7 @@ export class DeliverCallCompleted {
     private readonly hosts: HostLimiter,
     @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
     @Inject(DISPATCHER_LOGGER) private readonly logger: Logger,
+    @Inject(ENDPOINT_HEALTH) private readonly health: EndpointHealthPort,
   ) {}
 
   /** `deliveryCount`: how many times JetStream has handed this message out (1 the first time). */
@@ -103,6 +107,12 @@ export class DeliverCallCompleted {
       await this.store.close(delivery, 'skipped');
       this.logger.debug(log, 'number has no webhook_url; nothing to send');
       return { verdict: 'skipped', skipped: 'no_webhook' };
+    }
+    // A disabled endpoint gets nothing: the event waits, paused, until the account enables it (ADR 0075).
+    if (!options.probe && (await this.health.isDisabled(delivery.number_id))) {
+      await this.store.close(delivery, 'paused');
+      this.logger.info(log, 'webhook endpoint disabled; event paused until it is enabled');
+      return { verdict: 'paused' };
     }
     // During a rotation's overlap every delivery is signed with the new secret and the old one (ADR 0074).
     const secrets = target.previous_webhook_secret ? [target.webhook_secret, target.previous_webhook_secret] : [target.webhook_secret];
@@ -170,7 +180,7 @@ export class DeliverCallCompleted {
     else if (refused) verdict = 'refused';
     else if (claim.attempt - claim.attemptBase >= maxAttempts) verdict = 'failed';
     else verdict = 'retry';
-    const delay = verdict === 'retry' ? this.backoff(claim.attempt - claim.attemptBase) : 0;
+    const delay = verdict === 'retry' ? this.retryDelay(claim.attempt - claim.attemptBase, response) : 0;
     const durationMs = finished.getTime() - started.getTime();
 
     const kept = await this.store.finishAttempt(
@@ -187,6 +197,11 @@ export class DeliverCallCompleted {
       // Another worker took the event over after our lease ran out: the database tells the next delivery what to do.
       this.logger.warn(outcome, 'webhook attempt finished after its lease; state left to the worker that took over');
       throw new RetryLater(this.config.leaseMs, 'lease lost');
+    }
+    if (!options.probe && !refused) {
+      await this.health
+        .record({ numberId: delivery.number_id, accountId: delivery.account_id, succeeded, statusCode, at: finished })
+        .catch((err: unknown) => this.logger.warn({ ...attemptLog, err }, 'endpoint health not recorded'));
     }
     const result = (final: Verdict): SendResult => ({
       verdict: final,
@@ -217,9 +232,28 @@ export class DeliverCallCompleted {
     return Math.round(delay * (0.5 + Math.random()));
   }
 
+  /**
+   * The wait before the next attempt: the backoff, or longer when a 429 or 503 said when to come back
+   * (`Retry-After`, seconds or a date, honoured up to WEBHOOK_RETRY_AFTER_MAX_MS).
+   */
+  private retryDelay(attempt: number, response: WebhookResponse): number {
+    const backoff = this.backoff(attempt);
+    if (!('statusCode' in response) || (response.statusCode !== 429 && response.statusCode !== 503) || !response.retryAfter) return backoff;
+    const asked = retryAfterMs(response.retryAfter);
+    return asked === undefined ? backoff : Math.max(backoff, Math.min(asked, this.config.retryAfterMaxMs));
+  }
+
   private backoff(attempt: number): number {
     return backoffDelayMs(attempt, { baseMs: this.config.backoffBaseMs, maxMs: this.config.backoffMaxMs });
   }
+}
+
+/** `Retry-After` in milliseconds (seconds, or an HTTP date); undefined when unreadable. */
+export function retryAfterMs(value: string, now = Date.now()): number | undefined {
+  const trimmed = value.trim();
+  if (/^\d{1,9}$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(at - now, 0);
 }
 
 function describeStatus(statusCode: number): string {

@@ -1,5 +1,5 @@
-/** Where a delivery stands. `pending` until its verdict; every other status is final. */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'refused' | 'skipped';
+/** Where a delivery stands. `pending` until its verdict; `paused` waits for its endpoint to be enabled; the rest are final. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'refused' | 'skipped' | 'paused';
 
 export interface DeliveryRecord {
   event_id: string;

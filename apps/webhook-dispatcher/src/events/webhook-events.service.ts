@@ -69,7 +69,7 @@ export class WebhookEventsService {
       result = await this.deliver.send(
         { event_id: eventId, event_type: WEBHOOK_TEST_TYPE, call_sid: '', number_id: command.number_id, account_id: accountId, body: JSON.stringify(body) },
         correlationId,
-        { maxAttempts: 1, captureResponseBytes: TEST_RESPONSE_BYTES },
+        { maxAttempts: 1, captureResponseBytes: TEST_RESPONSE_BYTES, probe: true },
       );
     } catch (error) {
       if (error instanceof RetryLater) throw new ServiceError('service_unavailable', `The test event could not be sent now (${error.message}); try again.`);

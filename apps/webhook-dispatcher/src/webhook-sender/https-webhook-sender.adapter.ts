@@ -83,6 +83,8 @@ export class HttpsWebhookSender implements WebhookSender {
       }, timeoutMs);
       request.on('response', (response) => {
         const statusCode = response.statusCode ?? 0;
+        const retryAfterHeader = response.headers['retry-after'];
+        const retryAfter = typeof retryAfterHeader === 'string' ? { retryAfter: retryAfterHeader } : {};
         // The answer is the status; the body is drained (up to a limit) and thrown away, never logged, unless the
         // caller keeps its first bytes (a test event shows them to the integrator who sent it).
         const keep = Math.min(captureResponseBytes ?? 0, MAX_RESPONSE_BYTES);
@@ -90,11 +92,11 @@ export class HttpsWebhookSender implements WebhookSender {
         let keptBytes = 0;
         const settleWithBody = () => {
           clearTimeout(timer);
-          settle({ statusCode, body: Buffer.concat(kept).subarray(0, keep).toString('utf8') });
+          settle({ statusCode, ...retryAfter, body: Buffer.concat(kept).subarray(0, keep).toString('utf8') });
         };
         if (keep === 0) {
           clearTimeout(timer);
-          settle({ statusCode });
+          settle({ statusCode, ...retryAfter });
         } else {
           response.on('end', settleWithBody);
           response.on('close', settleWithBody);

@@ -2,3 +2,4 @@
 export * from './webhook-delivery.dto';
 export * from './webhooks.rpc';
 export * from './webhook-events.dto';
+export * from './webhook.events';

@@ -10,7 +10,7 @@ export const WEBHOOK_EVENT_TYPES = ['call.completed', 'webhook.test'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Where an event's delivery stands: `pending` until its verdict, then one of the others. */
-export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'refused', 'skipped'] as const;
+export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'refused', 'skipped', 'paused'] as const;
 export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number];
 
 /** How far back `recover` reaches: 14 days, as Svix's recover does. */
@@ -54,7 +54,7 @@ export class WebhookEventView {
   @ApiProperty({ format: 'uuid', description: 'The event id: `X-Switchboard-Event-Id` and `webhook-id` on every attempt.' }) id: string;
   @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) type: WebhookEventType;
   @ApiProperty({ example: 'num_1' }) number_id: string;
-  @ApiProperty({ enum: WEBHOOK_EVENT_STATUSES, description: '`pending` while attempts remain; `failed` after the last one.' })
+  @ApiProperty({ enum: WEBHOOK_EVENT_STATUSES, description: '`pending` while attempts remain; `failed` after the last one; `paused` while the endpoint is disabled.' })
   status: WebhookEventStatus;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next attempt is due; null when none is.' })
   next_attempt_at: string | null;
@@ -184,4 +184,25 @@ export class WebhookVerificationResult {
   clock_skew_seconds: number | null;
   @ApiProperty({ nullable: true, type: Boolean, description: 'Whether the Standard Webhooks headers verify (signature only); null when they were not given.' })
   standard_webhooks_valid: boolean | null;
+}
+
+/** `GET /v1/numbers/{id}/webhook-endpoint` and `POST .../enable` as the gateway forwards them. */
+export class WebhookEndpointQuery {
+  @IsString() @Matches(NUMBER_ID, { message: 'number_id must be a number id (num_<n>)' }) number_id: string;
+}
+
+export class WebhookEndpointView {
+  @ApiProperty({ example: 'num_1' }) number_id: string;
+  @ApiProperty({ enum: ['enabled', 'disabled'], description: 'While disabled, events wait (`paused` in the log) until the endpoint is enabled again.' })
+  status: 'enabled' | 'disabled';
+  @ApiProperty({ type: String, nullable: true, enum: ['gone', 'failing'], description: '`gone`: the receiver answered 410; `failing`: every attempt failed for the documented run.' })
+  disabled_reason: 'gone' | 'failing' | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) disabled_at: string | null;
+  @ApiProperty({ description: 'Failed attempts in a row (0 after a success).' }) consecutive_failures: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The first failure of the current run; null when the last attempt succeeded.' })
+  failing_since: string | null;
+}
+
+export class WebhookEndpointEnabled extends WebhookEndpointView {
+  @ApiProperty({ description: 'Events that waited while the endpoint was disabled, now queued to be sent.' }) resumed: number;
 }

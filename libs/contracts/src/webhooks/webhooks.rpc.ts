@@ -5,6 +5,9 @@ import {
   RecoverWebhookEventsCommand,
   RedeliverWebhookEventCommand,
   SendTestWebhookCommand,
+  WebhookEndpointQuery,
+  type WebhookEndpointEnabled,
+  type WebhookEndpointView,
   type WebhookEventList,
   type WebhookEventsRecovered,
   type WebhookEventView,
@@ -25,4 +28,6 @@ export const WebhookEventsRpc = {
   redeliver: defineRpc<RedeliverWebhookEventCommand, WebhookEventView>('webhooks.v1.events.redeliver', RedeliverWebhookEventCommand),
   recover: defineRpc<RecoverWebhookEventsCommand, WebhookEventsRecovered>('webhooks.v1.events.recover', RecoverWebhookEventsCommand),
   test: defineRpc<SendTestWebhookCommand, WebhookTestResult>('webhooks.v1.test.send', SendTestWebhookCommand),
+  endpoint: defineRpc<WebhookEndpointQuery, WebhookEndpointView>('webhooks.v1.endpoint.get', WebhookEndpointQuery),
+  enableEndpoint: defineRpc<WebhookEndpointQuery, WebhookEndpointEnabled>('webhooks.v1.endpoint.enable', WebhookEndpointQuery),
 } as const;

@@ -353,6 +353,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/numbers/{id}/webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A number's webhook endpoint health
+         * @description Whether the endpoint is enabled, and the current run of failed attempts. It is disabled at once when the receiver answers `410 Gone`, or when every attempt has failed for 5 days (at least 10 attempts in a row); the account is told with a `webhook.endpoint_disabled` event. While disabled, events wait (`paused` in the log).
+         */
+        get: operations["WebhooksHttpController_endpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/numbers/{id}/webhook-endpoint/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a number's webhook endpoint again
+         * @description Ends the run of failures and queues every event that waited while it was disabled (`resumed`), each with a new round of attempts. Enabling an enabled endpoint changes nothing.
+         */
+        post: operations["WebhooksHttpController_enableEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/verify": {
         parameters: {
             query?: never;
@@ -844,10 +884,10 @@ export interface components {
             /** @example num_1 */
             number_id: string;
             /**
-             * @description `pending` while attempts remain; `failed` after the last one.
+             * @description `pending` while attempts remain; `failed` after the last one; `paused` while the endpoint is disabled.
              * @enum {string}
              */
-            status: "pending" | "delivered" | "failed" | "refused" | "skipped";
+            status: "pending" | "delivered" | "failed" | "refused" | "skipped" | "paused";
             /**
              * Format: date-time
              * @description When the next attempt is due; null when none is.
@@ -911,6 +951,54 @@ export interface components {
              * @description Until then deliveries carry a signature for the old secret too (`v1=<new> v1=<old>`); null when the overlap is 0.
              */
             previous_secret_expires_at: string | null;
+        };
+        WebhookEndpointView: {
+            /** @example num_1 */
+            number_id: string;
+            /**
+             * @description While disabled, events wait (`paused` in the log) until the endpoint is enabled again.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description `gone`: the receiver answered 410; `failing`: every attempt failed for the documented run.
+             * @enum {string|null}
+             */
+            disabled_reason: "gone" | "failing" | null;
+            /** Format: date-time */
+            disabled_at: string | null;
+            /** @description Failed attempts in a row (0 after a success). */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failure of the current run; null when the last attempt succeeded.
+             */
+            failing_since: string | null;
+        };
+        WebhookEndpointEnabled: {
+            /** @example num_1 */
+            number_id: string;
+            /**
+             * @description While disabled, events wait (`paused` in the log) until the endpoint is enabled again.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description `gone`: the receiver answered 410; `failing`: every attempt failed for the documented run.
+             * @enum {string|null}
+             */
+            disabled_reason: "gone" | "failing" | null;
+            /** Format: date-time */
+            disabled_at: string | null;
+            /** @description Failed attempts in a row (0 after a success). */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The first failure of the current run; null when the last attempt succeeded.
+             */
+            failing_since: string | null;
+            /** @description Events that waited while the endpoint was disabled, now queued to be sent. */
+            resumed: number;
         };
         WebhookVerificationRequest: {
             /**
@@ -1856,6 +1944,89 @@ export interface operations {
                 };
             };
             /** @description number_released; idempotency_key_in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    WebhooksHttpController_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number id, `num_<n>`, or its digits `<n>`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointView"];
+                };
+            };
+            /** @description not_found: unknown number, or a number of another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    WebhooksHttpController_enableEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters, unique per request you mean. A retry with the same key and body within 24 hours answers the first result again, marked `Idempotent-Replayed: true`, without doing the work twice; the same key with another body is 422 `idempotency_key_reused`, and while the first request runs, 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The number id, `num_<n>`, or its digits `<n>`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointEnabled"];
+                };
+            };
+            /** @description not_found: unknown number, or a number of another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_in_use */
             409: {
                 headers: {
                     [name: string]: unknown;
