@@ -12,6 +12,7 @@ import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
 import { DeliveriesNatsController } from './deliveries/deliveries.nats.controller';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
+import { NumberEventsConsumer } from './deliveries/number-events.consumer';
 import { HostLimiter } from './deliveries/host-limiter';
 import { EndpointHealth } from './endpoints/endpoint-health';
 import { ENDPOINT_HEALTH } from './endpoints/endpoint-health.port';
@@ -67,6 +68,7 @@ export class WebhookDispatcherModule {
         DeliveriesRepository,
         DeliverCallCompleted,
         CallCompletedConsumer,
+        NumberEventsConsumer,
         DeliveryLogService,
         DeliveriesNatsController,
         WebhookEventsRepository,

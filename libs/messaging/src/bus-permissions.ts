@@ -58,7 +58,11 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     requests: [WebhookTargetRpc.subject],
     // `webhook.endpoint_disabled` (ADR 0075), through its outbox.
     publishes: STREAMS.webhooks,
-    consumes: [{ stream: STREAMS.calls, durables: ['webhook-dispatcher'] }],
+    consumes: [
+      { stream: STREAMS.calls, durables: ['webhook-dispatcher'] },
+      // number.past_due and number.released webhooks.
+      { stream: STREAMS.numbers, durables: ['webhook-dispatcher-number-updated', 'webhook-dispatcher-number-released'] },
+    ],
   },
 };
 

@@ -28,3 +28,14 @@ export interface WebhookTestBody {
   number_id: string;
   occurred_at: string;
 }
+
+/** `number.past_due` and `number.released`: the number's state changed (sent to its own webhook). */
+export const NUMBER_PAST_DUE_TYPE = 'number.past_due';
+export const NUMBER_RELEASED_TYPE = 'number.released';
+
+export interface NumberWebhookBody {
+  type: typeof NUMBER_PAST_DUE_TYPE | typeof NUMBER_RELEASED_TYPE;
+  number_id: string;
+  occurred_at: string;
+  number: { phone_number: string; status: 'past_due' | 'released' };
+}

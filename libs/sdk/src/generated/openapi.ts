@@ -880,7 +880,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "call.completed" | "webhook.test";
+            type: "call.completed" | "number.past_due" | "number.released" | "webhook.test";
             /** @example num_1 */
             number_id: string;
             /**
