@@ -14,6 +14,7 @@ import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
 import { NumberEventsConsumer } from './deliveries/number-events.consumer';
 import { HostLimiter } from './deliveries/host-limiter';
+import { PostgresHostSlots, SHARED_HOST_SLOTS } from './deliveries/shared-host-slots';
 import { EndpointHealth } from './endpoints/endpoint-health';
 import { ENDPOINT_HEALTH } from './endpoints/endpoint-health.port';
 import { DetachedDeliveriesWorker } from './events/detached-deliveries.worker';
@@ -65,6 +66,8 @@ export class WebhookDispatcherModule {
         { provide: WEBHOOK_SENDER, useValue: new HttpsWebhookSender({ extraCa: config.testExtraCa }) },
         WebhookEgress,
         HostLimiter,
+        PostgresHostSlots,
+        { provide: SHARED_HOST_SLOTS, useExisting: PostgresHostSlots },
         DeliveriesRepository,
         DeliverCallCompleted,
         CallCompletedConsumer,

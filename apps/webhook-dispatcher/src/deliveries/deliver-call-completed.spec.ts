@@ -31,6 +31,9 @@ const resolver: Resolver = async (host) => {
   return [{ address: table[host], family: 4 }];
 };
 
+/** One replica in unit tests: the shared cap never refuses (PostgresHostSlots is tested against PostgreSQL). */
+const unlimitedSharedSlots = { tryAcquire: async () => ({ release: async () => undefined }) };
+
 function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; url?: string | null } = {}) {
   const env = { WEBHOOK_BACKOFF_BASE_MS: '1000', ...options.env };
   const config = loadWebhookDispatcherConfig(env);
@@ -49,7 +52,7 @@ function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; u
   );
   const hosts = new HostLimiter(config);
   const health = new FakeEndpointHealth();
-  const useCase = new DeliverCallCompleted(store, targets, sender, new WebhookEgress({ egress: egressPolicyFromEnv(env) }, resolver), hosts, config, logger, health);
+  const useCase = new DeliverCallCompleted(store, targets, sender, new WebhookEgress({ egress: egressPolicyFromEnv(env) }, resolver), hosts, config, logger, health, unlimitedSharedSlots);
   return { useCase, store, sender, targets, logs, hosts, config, health };
 }
 

@@ -13,6 +13,7 @@ import { backoffDelayMs } from './backoff';
 import { DeliveriesRepository } from './deliveries.repository';
 import type { DeliveryStore, NewDelivery } from './delivery-store.port';
 import { HostLimiter } from './host-limiter';
+import { SHARED_HOST_SLOTS, type SharedHostSlotsPort, type SharedSlot } from './shared-host-slots';
 import { callCompletedWebhookBody, encodeBody } from './webhook-body';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1.0';
@@ -65,6 +66,7 @@ export class DeliverCallCompleted {
     @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
     @Inject(DISPATCHER_LOGGER) private readonly logger: Logger,
     @Inject(ENDPOINT_HEALTH) private readonly health: EndpointHealthPort,
+    @Inject(SHARED_HOST_SLOTS) private readonly sharedHosts: SharedHostSlotsPort,
   ) {}
 
   /** `deliveryCount`: how many times JetStream has handed this message out (1 the first time). */
@@ -117,12 +119,26 @@ export class DeliverCallCompleted {
     // During a rotation's overlap every delivery is signed with the new secret and the old one (ADR 0074).
     const secrets = target.previous_webhook_secret ? [target.webhook_secret, target.previous_webhook_secret] : [target.webhook_secret];
 
-    const slot = this.hosts.tryAcquire(HostLimiter.keyOf(url));
+    // The host's share: this process's first (no database round trip when it is full), then every replica's (ADR 0076).
+    const hostKey = HostLimiter.keyOf(url);
+    const slot = this.hosts.tryAcquire(hostKey);
     if (!slot) throw new RetryLater(this.hostBusyDelay(options.deliveryCount ?? 1), 'receiver host busy');
+    let shared: SharedSlot | undefined;
+    try {
+      shared = await this.sharedHosts.tryAcquire(hostKey, new Date(Date.now() + this.config.leaseMs));
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+    if (!shared) {
+      slot.release();
+      throw new RetryLater(this.hostBusyDelay(options.deliveryCount ?? 1), 'receiver host busy on another replica');
+    }
     try {
       return await this.attempt(delivery, url, secrets, log, options);
     } finally {
       slot.release();
+      await shared.release().catch((err: unknown) => this.logger.warn({ ...log, err }, 'host slot not given back; it frees itself when its lease ends'));
     }
   }
 
