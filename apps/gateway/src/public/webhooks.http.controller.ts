@@ -111,7 +111,8 @@ export class WebhooksHttpController {
   @ApiResponse({ status: 404, description: 'not_found: unknown number, or a number of another account', schema: ERROR })
   @ApiResponse({ status: 409, description: 'no_webhook: the number has no webhook_url; idempotency_key_in_use', schema: ERROR })
   @ApiResponse({ status: 422, description: 'idempotency_key_reused', schema: ERROR })
-  @ApiResponse({ status: 503, description: 'service_unavailable: the receiver host is busy or the number could not be looked up; retry', schema: ERROR })
+  @ApiResponse({ status: 429, description: 'rate_limited: the receiver already has its share of deliveries on the wire; retry after Retry-After', schema: ERROR })
+  @ApiResponse({ status: 503, description: 'service_unavailable: the number could not be looked up; retry', schema: ERROR })
   async test(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<WebhookTestResult> {
     const numberId = await this.ownedNumber(params.id, caller);
     return this.rpc.request(WebhookEventsRpc.test, { number_id: numberId }, { ...caller, timeoutMs: TEST_TIMEOUT_MS });

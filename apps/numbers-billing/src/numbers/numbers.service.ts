@@ -190,7 +190,8 @@ export class NumbersService implements OnApplicationBootstrap {
     // During a rotation's overlap the old secret travels too, sealed the same way (ADR 0074).
     const previous = await this.rotation.previousSecret(number.id);
     const previousSealed = previous === null ? null : this.sealedSecrets.get(`${recipientKey}\n${id}\nprevious\n${previous}`, () => sealFor(recipientKey, previous, webhookSecretSealContext(id)));
-    return { number_id: id, webhook_url: number.webhook_url, webhook_secret_sealed: sealed, previous_webhook_secret_sealed: previousSealed };
+    // The field is there only during an overlap: outside one the reply is as it was before rotation existed.
+    return { number_id: id, webhook_url: number.webhook_url, webhook_secret_sealed: sealed, ...(previousSealed ? { previous_webhook_secret_sealed: previousSealed } : {}) };
   }
 
   /**

@@ -72,7 +72,14 @@ export class WebhookEventsService {
         { maxAttempts: 1, captureResponseBytes: TEST_RESPONSE_BYTES, probe: true },
       );
     } catch (error) {
-      if (error instanceof RetryLater) throw new ServiceError('service_unavailable', `The test event could not be sent now (${error.message}); try again.`);
+      if (error instanceof RetryLater) {
+        // The receiver already has its share of attempts on the wire (or a lookup failed): the caller's to retry.
+        const seconds = Math.max(1, Math.ceil(error.delayMs / 1000));
+        if (error.message.startsWith('receiver host busy')) {
+          throw new ServiceError('rate_limited', `The receiver has its share of deliveries on the wire; send the test again in ${seconds} s.`, seconds);
+        }
+        throw new ServiceError('service_unavailable', `The test event could not be sent now (${error.message}); try again.`, seconds);
+      }
       throw error;
     }
     if (result.skipped === 'unknown_number') throw new ServiceError('not_found', `No number ${command.number_id}.`);

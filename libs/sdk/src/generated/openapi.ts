@@ -1887,7 +1887,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description service_unavailable: the receiver host is busy or the number could not be looked up; retry */
+            /** @description rate_limited: the receiver already has its share of deliveries on the wire; retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the number could not be looked up; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
