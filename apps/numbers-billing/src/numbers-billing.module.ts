@@ -25,6 +25,8 @@ import { NumberOrdersRepository } from './numbers/number-orders.repository';
 import { NumbersNatsController } from './numbers/numbers.nats.controller';
 import { NumbersRepository } from './numbers/numbers.repository';
 import { NumbersService } from './numbers/numbers.service';
+import { WebhookSecretRotation } from './numbers/webhook-secret-rotation.service';
+import { WebhookSecretsNatsController } from './numbers/webhook-secrets.nats.controller';
 import { ProvisioningService } from './numbers/provisioning.service';
 import { WebhookUrlPolicy } from './numbers/webhook-url';
 import { NumbersOutbox } from './outbox/numbers-outbox';
@@ -106,6 +108,8 @@ export class NumbersBillingModule {
         WebhookUrlPolicy,
         ProvisioningService,
         NumbersService,
+        WebhookSecretRotation,
+        WebhookSecretsNatsController,
         BillingCycleService,
         BillingCycleScheduler,
         ProviderReconciliation,

@@ -1,9 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Resolver } from '@switchboard/egress';
+import { STREAMS } from '@switchboard/contracts';
 import { MessagingModule, SealingKeyPair } from '@switchboard/messaging';
 import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
-import { messagingConfigFromEnv } from '@switchboard/service-runtime';
+import { messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/service-runtime';
 import { join } from 'node:path';
 import { DISPATCHER_CONFIG, SEALING_KEY_PAIR } from './config/tokens';
 import { loadWebhookDispatcherConfig } from './config/webhook-dispatcher.config';
@@ -12,7 +13,15 @@ import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
 import { DeliveriesNatsController } from './deliveries/deliveries.nats.controller';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
+import { NumberEventsConsumer } from './deliveries/number-events.consumer';
 import { HostLimiter } from './deliveries/host-limiter';
+import { PostgresHostSlots, SHARED_HOST_SLOTS } from './deliveries/shared-host-slots';
+import { EndpointHealth } from './endpoints/endpoint-health';
+import { ENDPOINT_HEALTH } from './endpoints/endpoint-health.port';
+import { DetachedDeliveriesWorker } from './events/detached-deliveries.worker';
+import { WebhookEventsNatsController } from './events/webhook-events.nats.controller';
+import { WebhookEventsRepository } from './events/webhook-events.repository';
+import { WebhookEventsService } from './events/webhook-events.service';
 import { WEBHOOK_RESOLVER, WebhookEgress, systemResolver } from './egress/webhook-egress';
 import { WebhookDispatcherPrisma } from './prisma/webhook-dispatcher-prisma';
 import { HttpsWebhookSender } from './webhook-sender/https-webhook-sender.adapter';
@@ -57,11 +66,21 @@ export class WebhookDispatcherModule {
         { provide: WEBHOOK_SENDER, useValue: new HttpsWebhookSender({ extraCa: config.testExtraCa }) },
         WebhookEgress,
         HostLimiter,
+        PostgresHostSlots,
+        { provide: SHARED_HOST_SLOTS, useExisting: PostgresHostSlots },
         DeliveriesRepository,
         DeliverCallCompleted,
         CallCompletedConsumer,
+        NumberEventsConsumer,
         DeliveryLogService,
         DeliveriesNatsController,
+        WebhookEventsRepository,
+        WebhookEventsService,
+        WebhookEventsNatsController,
+        DetachedDeliveriesWorker,
+        EndpointHealth,
+        { provide: ENDPOINT_HEALTH, useExisting: EndpointHealth },
+        provideOutboxRelay(WebhookDispatcherPrisma, [STREAMS.webhooks]),
       ],
     };
   }

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 function aDelivery(): NewDelivery {
-  return { event_id: randomUUID(), call_sid: `CA${randomUUID().replace(/-/g, '')}`, number_id: 'num_7', account_id: 'acc_7' };
+  return { event_id: randomUUID(), event_type: 'call.completed', call_sid: `CA${randomUUID().replace(/-/g, '')}`, number_id: 'num_7', account_id: 'acc_7', body: '{}' };
 }
 
 function claim(delivery: NewDelivery, now = new Date()): Promise<AttemptClaim> {

@@ -36,7 +36,7 @@ const TYPE_RULES: Record<string, { noun: string; wrong: unknown }> = {
 };
 
 /** Rules checked with a value of the right type and the wrong form. */
-const FORMAT_RULES = ['matches', 'isIso8601', 'isCalendarDate', 'isUsE164', 'isE164', 'isUsAreaCode', 'isDialablePhone', 'isEmail', 'isUrl'];
+const FORMAT_RULES = ['matches', 'isIso8601', 'isCalendarDate', 'isUsE164', 'isE164', 'isUsAreaCode', 'isDialablePhone', 'isEmail', 'isUrl', 'isUuid', 'isHeaderMap'];
 /** Every rule the table makes a case for; a DTO using another must add it here, with its case. */
 const RULES_WITH_CASES = [...Object.keys(TYPE_RULES), 'isObject', 'max', 'min', 'maxLength', 'isIn', 'arrayMaxSize', 'isNotEmpty', 'hasText', 'isTextingCountry', ...FORMAT_RULES];
 
@@ -59,6 +59,8 @@ const SAMPLES: unknown[] = [
   'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   'key_0123456789abcdef01234567',
   'usr_0123456789abcdef01234567',
+  '6f1c2a9e-3b7d-4f5a-9c0e-1d2b3a4c5d6e',
+  { 'X-Switchboard-Timestamp': '1763658224' },
 ];
 
 class Property {

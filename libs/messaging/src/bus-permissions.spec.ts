@@ -15,7 +15,9 @@ describe('bus permissions', () => {
     expect(dispatcher.publish.allow).toEqual(
       expect.arrayContaining(['sb.numbers.v2.webhook-target.get', '$JS.API.STREAM.INFO.SB_CALLS', '$JS.API.CONSUMER.MSG.NEXT.SB_CALLS.webhook-dispatcher', '$JS.ACK.SB_CALLS.webhook-dispatcher.>']),
     );
-    expect(dispatcher.publish.allow.some((subject) => subject.startsWith('sb.events.'))).toBe(false);
+    // It publishes its own events only (webhook.endpoint_disabled, ADR 0075), never another service's.
+    expect(dispatcher.publish.allow.filter((subject) => subject.startsWith('sb.events.'))).toEqual(['sb.events.v1.webhook.>']);
+    expect(dispatcher.publish.allow).toEqual(expect.arrayContaining(['$JS.API.CONSUMER.MSG.NEXT.SB_NUMBERS.webhook-dispatcher-number-updated', '$JS.API.STREAM.CREATE.SB_WEBHOOKS']));
     expect(dispatcher.subscribe.allow).toEqual(['_INBOX.webhook-dispatcher.>', 'sb.webhooks.v1.>', 'sb.health.v1.webhook-dispatcher']);
     expect(busPermissions('calls-media', 'sb').publish.allow).toContain('sb.events.v1.call.>');
     expect(busPermissions('calls-media', '*').publish.allow).toContain('$JS.API.STREAM.CREATE.*');

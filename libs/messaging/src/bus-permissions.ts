@@ -59,7 +59,13 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
   'webhook-dispatcher': {
     serves: ['webhooks.v1.>'],
     requests: [WebhookTargetRpc.subject],
-    consumes: [{ stream: STREAMS.calls, durables: ['webhook-dispatcher'] }],
+    // `webhook.endpoint_disabled` (ADR 0075), through its outbox.
+    publishes: STREAMS.webhooks,
+    consumes: [
+      { stream: STREAMS.calls, durables: ['webhook-dispatcher'] },
+      // number.past_due and number.released webhooks.
+      { stream: STREAMS.numbers, durables: ['webhook-dispatcher-number-updated', 'webhook-dispatcher-number-released'] },
+    ],
   },
 };
 

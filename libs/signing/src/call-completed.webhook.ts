@@ -19,3 +19,23 @@ export interface CallCompletedWebhookBody {
     has_transcript: boolean;
   };
 }
+
+/** `webhook.test`: sent on demand (`POST /v1/numbers/{id}/webhook-test`), signed like any other event. */
+export const WEBHOOK_TEST_TYPE = 'webhook.test';
+
+export interface WebhookTestBody {
+  type: typeof WEBHOOK_TEST_TYPE;
+  number_id: string;
+  occurred_at: string;
+}
+
+/** `number.past_due` and `number.released`: the number's state changed (sent to its own webhook). */
+export const NUMBER_PAST_DUE_TYPE = 'number.past_due';
+export const NUMBER_RELEASED_TYPE = 'number.released';
+
+export interface NumberWebhookBody {
+  type: typeof NUMBER_PAST_DUE_TYPE | typeof NUMBER_RELEASED_TYPE;
+  number_id: string;
+  occurred_at: string;
+  number: { phone_number: string; status: 'past_due' | 'released' };
+}

@@ -1,2 +1,4 @@
 export * from './signing';
 export * from './call-completed.webhook';
+export * from './standard-webhooks';
+export * from './explain';

@@ -40,18 +40,25 @@ export function signatureHeader(signature: string | Signature): string {
   return `${SIGNATURE_SCHEME}=${typeof signature === 'string' ? signature : signature.signature}`;
 }
 
-/** Both signing headers for a body, ready to send. */
-export function signedHeaders(secret: string, rawBody: RawBody, timestamp?: number): Record<string, string> {
-  const signed = sign(secret, rawBody, timestamp);
-  return { [TIMESTAMP_HEADER]: String(signed.timestamp), [SIGNATURE_HEADER]: signatureHeader(signed) };
+/**
+ * Both signing headers for a body, ready to send. With several secrets (a rotation's overlap: the new one first),
+ * the signature header carries one `v1=` value per secret, space-separated: `v1=<new> v1=<old>`.
+ */
+export function signedHeaders(secret: string | readonly string[], rawBody: RawBody, timestamp: number = Math.floor(Date.now() / 1000)): Record<string, string> {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0) throw new TypeError('at least one webhook secret is needed');
+  return {
+    [TIMESTAMP_HEADER]: String(timestamp),
+    [SIGNATURE_HEADER]: secrets.map((one) => signatureHeader(computeSignature(one, timestamp, rawBody))).join(' '),
+  };
 }
 
 /** A header as Node's `IncomingMessage.headers` (or any framework) hands it over. */
 export type HeaderValue = string | readonly string[] | null | undefined;
 
 export interface VerifyOptions {
-  /** The number's `webhook_secret`. */
-  secret: string;
+  /** The number's `webhook_secret`; several during a rotation of your own (any one matching is enough). */
+  secret: string | readonly string[];
   /** The request body exactly as received, before any JSON parsing. */
   rawBody: RawBody;
   /** `X-Switchboard-Timestamp`. */
@@ -78,13 +85,16 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 
 /**
  * Checks a delivery: recomputes the HMAC over the timestamp, a dot and the raw body, compares it in constant
- * time with every `v1=` value of the signature header (a comma-separated list is accepted, other schemes are
- * ignored), then refuses a timestamp further than `toleranceSec` from `now`, so a captured request cannot be
+ * time with every `v1=` value of the signature header (a space- or comma-separated list is accepted, other
+ * schemes are ignored; any value matching any of the secrets is enough), then refuses a timestamp further than
+ * `toleranceSec` from `now`, so a captured request cannot be
  * replayed later. Never throws on bad input: the reason says what was wrong.
  */
 export function verify(options: VerifyOptions): VerifyResult {
-  const { secret, rawBody } = options;
-  assertSecret(secret);
+  const { rawBody } = options;
+  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
+  if (secrets.length === 0) throw new TypeError('at least one webhook secret is needed');
+  secrets.forEach(assertSecret);
   const toleranceSec = options.toleranceSec ?? DEFAULT_TOLERANCE_SEC;
   if (!Number.isFinite(toleranceSec) || toleranceSec < 0) throw new RangeError('toleranceSec must be a number >= 0');
 
@@ -96,7 +106,8 @@ export function verify(options: VerifyOptions): VerifyResult {
   const rawSignature = firstValue(options.signatureHeader);
   if (rawSignature === undefined) return { valid: false, reason: 'missing_signature' };
   const candidates = rawSignature
-    .split(',')
+    // Space-separated (Standard Webhooks, and a rotation's `v1=<new> v1=<old>`) or comma-separated.
+    .split(/[\s,]+/)
     .map((part) => part.trim())
     .filter((part) => part.startsWith(`${SIGNATURE_SCHEME}=`))
     .map((part) => part.slice(SIGNATURE_SCHEME.length + 1));
@@ -104,11 +115,13 @@ export function verify(options: VerifyOptions): VerifyResult {
     return { valid: false, reason: 'invalid_signature' };
   }
 
-  const expected = Buffer.from(computeSignature(secret, timestamp, rawBody), 'hex');
   let matched = false;
-  for (const hex of candidates) {
-    // Both sides are 32 bytes, so timingSafeEqual never throws and the comparison time leaks nothing.
-    if (timingSafeEqual(expected, Buffer.from(hex, 'hex'))) matched = true;
+  for (const secret of secrets) {
+    const expected = Buffer.from(computeSignature(secret, timestamp, rawBody), 'hex');
+    for (const hex of candidates) {
+      // Both sides are 32 bytes, so timingSafeEqual never throws and the comparison time leaks nothing.
+      if (timingSafeEqual(expected, Buffer.from(hex, 'hex'))) matched = true;
+    }
   }
   if (!matched) return { valid: false, reason: 'signature_mismatch' };
 

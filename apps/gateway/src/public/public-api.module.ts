@@ -12,6 +12,8 @@ import { FoundItemsHttpController } from './found-items.http.controller';
 import { HealthController } from './health.controller';
 import { NumbersHttpController } from './numbers.http.controller';
 import { PhoneLinesHttpController } from './phone-lines.http.controller';
+import { WebhookVerificationHttpController } from './webhook-verification.http.controller';
+import { WebhooksHttpController } from './webhooks.http.controller';
 
 /**
  * The public API under /v1 on PORT: every route but the health probes is behind ApiKeyGuard. Beside it, the
@@ -34,6 +36,8 @@ export class PublicApiModule {
         BalanceHttpController,
         PhoneLinesHttpController,
         ClaimantHttpController,
+        WebhooksHttpController,
+        WebhookVerificationHttpController,
       ],
       providers: [
         RequestAuthRepository,

@@ -24,6 +24,7 @@ import { formatNumberId, parseNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
 import { secretContext, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository, statusRank } from './numbers.repository';
+import { WebhookSecretRotation } from './webhook-secret-rotation.service';
 import { WebhookUrlPolicy, normalizeWebhookUrl } from './webhook-url';
 
 @Injectable()
@@ -45,6 +46,7 @@ export class NumbersService implements OnApplicationBootstrap {
     private readonly outbox: NumbersOutbox,
     private readonly secrets: SecretBox,
     private readonly webhookUrls: WebhookUrlPolicy,
+    private readonly rotation: WebhookSecretRotation,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -186,7 +188,11 @@ export class NumbersService implements OnApplicationBootstrap {
       if (error instanceof SealedSecretError) throw new ServiceError('invalid_request', 'recipient_key is not a usable X25519 public key.');
       throw error;
     }
-    return { number_id: id, webhook_url: number.webhook_url, webhook_secret_sealed: sealed };
+    // During a rotation's overlap the old secret travels too, sealed the same way (ADR 0074).
+    const previous = await this.rotation.previousSecret(number.id);
+    const previousSealed = previous === null ? null : this.sealedSecrets.get(`${recipientKey}\n${id}\nprevious\n${previous}`, () => sealFor(recipientKey, previous, webhookSecretSealContext(id)));
+    // The field is there only during an overlap: outside one the reply is as it was before rotation existed.
+    return { number_id: id, webhook_url: number.webhook_url, webhook_secret_sealed: sealed, ...(previousSealed ? { previous_webhook_secret_sealed: previousSealed } : {}) };
   }
 
   /**

@@ -26,6 +26,14 @@ export interface WebhookDispatcherConfig {
    * documented way, for a deployed dispatcher) only when a process starts, so in-process tests cannot use it.
    */
   testExtraCa: string | undefined;
+  /** A run of failures disables the endpoint once it has lasted this long (`WEBHOOK_DISABLE_AFTER_MS`, default 5 days)... */
+  disableAfterMs: number;
+  /** ...and counts at least this many failed attempts (`WEBHOOK_DISABLE_MIN_FAILURES`, default 10). */
+  disableMinFailures: number;
+  /** The longest `Retry-After` of a 429 or 503 honoured (`WEBHOOK_RETRY_AFTER_MAX_MS`, default 1 hour). */
+  retryAfterMaxMs: number;
+  /** How often redeliveries and recoveries due are looked for (`WEBHOOK_SWEEP_INTERVAL_MS`, default 1000). */
+  sweepIntervalMs: number;
   /** How long JetStream waits for the verdict on a message before handing it out again (derived). */
   ackWaitMs: number;
   /** How long an attempt on the wire keeps other workers off its event (derived). */
@@ -42,6 +50,10 @@ export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env
   const timeoutMs = envIntAtLeast(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);
   const concurrency = envIntAtLeast(env, 'WEBHOOK_CONCURRENCY', 32, 1);
   const hostConcurrency = envIntAtLeast(env, 'WEBHOOK_HOST_CONCURRENCY', 4, 1);
+  const sweepIntervalMs = envIntAtLeast(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 1000, 10);
+  const disableAfterMs = envIntAtLeast(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600_000, 0);
+  const disableMinFailures = envIntAtLeast(env, 'WEBHOOK_DISABLE_MIN_FAILURES', 10, 1);
+  const retryAfterMaxMs = envIntAtLeast(env, 'WEBHOOK_RETRY_AFTER_MAX_MS', 3600_000, 0);
   const { requestTimeoutMs } = messagingConfigFromEnv(env);
   const caFile = env.WEBHOOK_TEST_CA_FILE?.trim();
   if (caFile && env.NODE_ENV !== 'test') throw new ConfigError('WEBHOOK_TEST_CA_FILE is for tests only (NODE_ENV=test); use NODE_EXTRA_CA_CERTS');
@@ -53,6 +65,10 @@ export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env
     hostConcurrency: Math.min(hostConcurrency, concurrency),
     egress: egressPolicyFromEnv(env),
     testExtraCa: caFile ? readCa(caFile) : undefined,
+    sweepIntervalMs,
+    disableAfterMs,
+    disableMinFailures,
+    retryAfterMaxMs,
     // Handling one event is: a target lookup over NATS, then one attempt; both are bounded.
     ackWaitMs: requestTimeoutMs + timeoutMs + MARGIN_MS,
     leaseMs: timeoutMs + MARGIN_MS,

@@ -5,13 +5,14 @@ import { RetryLater } from '@switchboard/messaging';
 import { verify } from '@switchboard/signing';
 import pino from 'pino';
 import { callCompletedEvent } from '../../test/factories/call-completed.factory';
+import { FakeEndpointHealth } from '../../test/fakes/fake-endpoint-health';
 import { FakeWebhookSender } from '../../test/fakes/fake-webhook-sender';
 import { FakeWebhookTargets } from '../../test/fakes/fake-webhook-targets';
 import { InMemoryDeliveryStore } from '../../test/fakes/in-memory-delivery-store';
 import { loadWebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { WebhookEgress } from '../egress/webhook-egress';
 import type { WebhookResponse } from '../webhook-sender/webhook-sender.port';
-import { DeliverCallCompleted } from './deliver-call-completed';
+import { DeliverCallCompleted, retryAfterMs } from './deliver-call-completed';
 import { IN_PROGRESS, INTERRUPTED } from './delivery-store.port';
 import { HostLimiter } from './host-limiter';
 
@@ -30,6 +31,9 @@ const resolver: Resolver = async (host) => {
   return [{ address: table[host], family: 4 }];
 };
 
+/** One replica in unit tests: the shared cap never refuses (PostgresHostSlots is tested against PostgreSQL). */
+const unlimitedSharedSlots = { tryAcquire: async () => ({ release: async () => undefined }) };
+
 function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; url?: string | null } = {}) {
   const env = { WEBHOOK_BACKOFF_BASE_MS: '1000', ...options.env };
   const config = loadWebhookDispatcherConfig(env);
@@ -47,12 +51,13 @@ function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; u
     }),
   );
   const hosts = new HostLimiter(config);
-  const useCase = new DeliverCallCompleted(store, targets, sender, new WebhookEgress({ egress: egressPolicyFromEnv(env) }, resolver), hosts, config, logger);
-  return { useCase, store, sender, targets, logs, hosts, config };
+  const health = new FakeEndpointHealth();
+  const useCase = new DeliverCallCompleted(store, targets, sender, new WebhookEgress({ egress: egressPolicyFromEnv(env) }, resolver), hosts, config, logger, health, unlimitedSharedSlots);
+  return { useCase, store, sender, targets, logs, hosts, config, health };
 }
 
 function deliveryOf(event: ReturnType<typeof callCompletedEvent>) {
-  return { event_id: event.id, call_sid: event.data.call_sid, number_id: event.data.number_id, account_id: event.data.account_id };
+  return { event_id: event.id, event_type: 'call.completed', call_sid: event.data.call_sid, number_id: event.data.number_id, account_id: event.data.account_id, body: null };
 }
 
 /** Runs the use case the way JetStream would: again and again until the event is acknowledged. */
@@ -286,5 +291,49 @@ describe('DeliverCallCompleted', () => {
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('t0k3n');
     expect(text).toContain('https://hooks.example.com/switchboard?[redacted]');
+  });
+});
+
+describe('endpoint health and Retry-After', () => {
+  it('pauses the event of a disabled endpoint without sending it', async () => {
+    const ctx = setup();
+    ctx.health.disabled.add('num_1');
+    const event = callCompletedEvent();
+    await expect(ctx.useCase.deliver(event)).resolves.toBe('paused');
+    expect(ctx.sender.requests).toHaveLength(0);
+    expect(ctx.store.deliveries.get(event.id)?.status).toBe('paused');
+  });
+
+  it('records each counted attempt with its status for the endpoint', async () => {
+    const ctx = setup({ script: [{ statusCode: 500 }, { statusCode: 200 }] });
+    await runUntilAcknowledged(ctx);
+    expect(ctx.health.outcomes).toEqual([
+      { numberId: 'num_1', succeeded: false, statusCode: 500 },
+      { numberId: 'num_1', succeeded: true, statusCode: 200 },
+    ]);
+  });
+
+  it.each([429, 503])('waits as long as a %i asks with Retry-After, up to the cap, never less than the backoff', async (statusCode) => {
+    const ctx = setup({ script: [{ statusCode, retryAfter: '120' }], env: { WEBHOOK_RETRY_AFTER_MAX_MS: '60000' } });
+    const error = await ctx.useCase.deliver(callCompletedEvent()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetryLater);
+    expect((error as RetryLater).delayMs).toBe(60_000);
+
+    const short = setup({ script: [{ statusCode, retryAfter: '0' }] });
+    const again = (await short.useCase.deliver(callCompletedEvent()).catch((e: unknown) => e)) as RetryLater;
+    expect(again.delayMs).toBeGreaterThanOrEqual(1000);
+    expect(again.delayMs).toBeLessThan(1300);
+  });
+
+  it('ignores Retry-After on other statuses', async () => {
+    const ctx = setup({ script: [{ statusCode: 500, retryAfter: '120' }] });
+    const error = (await ctx.useCase.deliver(callCompletedEvent()).catch((e: unknown) => e)) as RetryLater;
+    expect(error.delayMs).toBeLessThan(1300);
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(retryAfterMs('7')).toBe(7000);
+    expect(retryAfterMs('Thu, 01 Jan 1970 00:01:00 GMT', 30_000)).toBe(30_000);
+    expect(retryAfterMs('later')).toBeUndefined();
   });
 });

@@ -1,33 +1,59 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceError, type CallCompletedData, type EventEnvelope } from '@switchboard/contracts';
 import { RetryLater } from '@switchboard/messaging';
-import { EVENT_ID_HEADER, signedHeaders } from '@switchboard/signing';
+import { CALL_COMPLETED_WEBHOOK_TYPE, EVENT_ID_HEADER, signedHeaders, standardWebhookHeaders } from '@switchboard/signing';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { DISPATCHER_CONFIG } from '../config/tokens';
 import { MAX_ATTEMPTS, type WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { WebhookEgress } from '../egress/webhook-egress';
 import { WEBHOOK_SENDER, type WebhookResponse, type WebhookSender } from '../webhook-sender/webhook-sender.port';
-import { WEBHOOK_TARGETS, type WebhookTargets } from '../webhook-target/webhook-targets.port';
+import { ENDPOINT_HEALTH, type EndpointHealthPort } from '../endpoints/endpoint-health.port';
+import { WEBHOOK_TARGETS, type WebhookTarget, type WebhookTargets } from '../webhook-target/webhook-targets.port';
 import { backoffDelayMs } from './backoff';
 import { DeliveriesRepository } from './deliveries.repository';
 import type { DeliveryStore, NewDelivery } from './delivery-store.port';
 import { HostLimiter } from './host-limiter';
+import { SHARED_HOST_SLOTS, type SharedHostSlotsPort, type SharedSlot } from './shared-host-slots';
 import { callCompletedWebhookBody, encodeBody } from './webhook-body';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1.0';
 
 /** What to do with the message once `deliver` returns: it resolves to acknowledge, or throws `RetryLater`. */
-type Verdict = 'delivered' | 'failed' | 'refused' | 'skipped' | 'duplicate';
+export type Verdict = 'delivered' | 'failed' | 'refused' | 'skipped' | 'paused' | 'duplicate';
+
+/** One event's body to send, and the delivery row it belongs to. */
+export type OutgoingDelivery = NewDelivery & { body: string };
+
+export interface SendOptions {
+  /** Attempts in this round before the event is given up (default MAX_ATTEMPTS; a test event has 1). */
+  maxAttempts?: number;
+  /** Keep up to this many bytes of the receiver's answer (the test event shows them). */
+  captureResponseBytes?: number;
+  /** How many times JetStream has handed the message out (1 the first time), for the host-busy wait. */
+  deliveryCount?: number;
+  /** A test event: sent even to a disabled endpoint, and not counted in its health. */
+  probe?: boolean;
+}
+
+/** What one call of `send` came to. */
+export interface SendResult {
+  verdict: Verdict;
+  /** Why nothing was sent, for `skipped`. */
+  skipped?: 'unknown_number' | 'no_webhook';
+  /** Set when an attempt was made. */
+  attempt?: { status_code: number | null; error: string | null; duration_ms: number; response_body: string | null };
+}
 
 /** The first wait of an event whose receiver host already has its share of attempts on the wire; it doubles. */
 const HOST_BUSY_FIRST_DELAY_MS = 250;
 
 /**
- * The `call.completed` webhook use case (docs/adr/0030-webhook-delivery-state.md): one call per JetStream
- * delivery of the event. Resolves when the event has its verdict (a 2xx, the fifth failed attempt, a refused
- * URL, or nothing to send), so the message is acknowledged; throws `RetryLater` to have it handed back after
- * the backoff. All state lives in the database, so any worker (or a restarted one) picks up where the last one
- * stopped.
+ * The webhook delivery use case (docs/adr/0030-webhook-delivery-state.md), for `call.completed` from JetStream and
+ * for every event sent again from its stored body (docs/adr/0073-webhook-redelivery.md). One call per JetStream
+ * delivery of the event (or per sweep of a detached delivery). Resolves when the event has its verdict (a 2xx, the
+ * last failed attempt of the round, a refused URL, or nothing to send), so the message is acknowledged; throws
+ * `RetryLater` to have it handed back after the backoff. All state lives in the database, so any worker (or a
+ * restarted one) picks up where the last one stopped.
  */
 @Injectable()
 export class DeliverCallCompleted {
@@ -39,56 +65,94 @@ export class DeliverCallCompleted {
     private readonly hosts: HostLimiter,
     @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(ENDPOINT_HEALTH) private readonly health: EndpointHealthPort,
+    @Inject(SHARED_HOST_SLOTS) private readonly sharedHosts: SharedHostSlotsPort,
   ) {}
 
   /** `deliveryCount`: how many times JetStream has handed this message out (1 the first time). */
   async deliver(event: EventEnvelope<CallCompletedData>, deliveryCount = 1): Promise<Verdict> {
     const call = event.data;
-    const log = { event_id: event.id, call_sid: call.call_sid, number_id: call.number_id };
-    const delivery: NewDelivery = { event_id: event.id, call_sid: call.call_sid, number_id: call.number_id, account_id: call.account_id };
+    const body = encodeBody(callCompletedWebhookBody(event)).toString('utf8');
+    const delivery: OutgoingDelivery = {
+      event_id: event.id,
+      event_type: CALL_COMPLETED_WEBHOOK_TYPE,
+      call_sid: call.call_sid,
+      number_id: call.number_id,
+      account_id: call.account_id,
+      body,
+    };
+    return (await this.send(delivery, event.correlation_id, { deliveryCount })).verdict;
+  }
+
+  /** Sends one event's next attempt (the stored body, signed anew with the number's current secrets). */
+  async send(delivery: OutgoingDelivery, correlationId: string, options: SendOptions = {}): Promise<SendResult> {
+    const log = { event_id: delivery.event_id, event_type: delivery.event_type, call_sid: delivery.call_sid || undefined, number_id: delivery.number_id };
 
     // The target first: the claim that follows reads and writes the delivery in one statement, which also answers
     // for an event that already has its verdict (a duplicate) or waits for its backoff.
-    let url: string | null;
-    let secret: string;
+    let target: WebhookTarget;
     try {
-      ({ webhook_url: url, webhook_secret: secret } = await this.targets.find(call.number_id, event.correlation_id));
+      target = await this.targets.find(delivery.number_id, correlationId);
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'not_found') {
         await this.store.close(delivery, 'skipped');
         this.logger.warn(log, 'webhook not sent: numbers-billing does not know the number');
-        return 'skipped';
+        return { verdict: 'skipped', skipped: 'unknown_number' };
       }
       // numbers-billing is down or slow: not an attempt; ask again later, never drop the event.
       const delay = this.backoff(1);
       this.logger.warn({ ...log, err_code: error instanceof ServiceError ? error.code : 'unknown', retry_in_ms: delay }, 'webhook target lookup failed; will retry');
       throw new RetryLater(delay, 'webhook target lookup failed');
     }
+    const url = target.webhook_url;
     if (!url) {
       await this.store.close(delivery, 'skipped');
       this.logger.debug(log, 'number has no webhook_url; nothing to send');
-      return 'skipped';
+      return { verdict: 'skipped', skipped: 'no_webhook' };
     }
+    // A disabled endpoint gets nothing: the event waits, paused, until the account enables it (ADR 0075).
+    if (!options.probe && (await this.health.isDisabled(delivery.number_id))) {
+      await this.store.close(delivery, 'paused');
+      this.logger.info(log, 'webhook endpoint disabled; event paused until it is enabled');
+      return { verdict: 'paused' };
+    }
+    // During a rotation's overlap every delivery is signed with the new secret and the old one (ADR 0074).
+    const secrets = target.previous_webhook_secret ? [target.webhook_secret, target.previous_webhook_secret] : [target.webhook_secret];
 
-    const slot = this.hosts.tryAcquire(HostLimiter.keyOf(url));
-    if (!slot) throw new RetryLater(this.hostBusyDelay(deliveryCount), 'receiver host busy');
+    // The host's share: this process's first (no database round trip when it is full), then every replica's (ADR 0076).
+    const hostKey = HostLimiter.keyOf(url);
+    const slot = this.hosts.tryAcquire(hostKey);
+    if (!slot) throw new RetryLater(this.hostBusyDelay(options.deliveryCount ?? 1), 'receiver host busy');
+    let shared: SharedSlot | undefined;
     try {
-      return await this.attempt(event, delivery, url, secret, log);
+      shared = await this.sharedHosts.tryAcquire(hostKey, new Date(Date.now() + this.config.leaseMs));
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+    if (!shared) {
+      slot.release();
+      throw new RetryLater(this.hostBusyDelay(options.deliveryCount ?? 1), 'receiver host busy on another replica');
+    }
+    try {
+      return await this.attempt(delivery, url, secrets, log, options);
     } finally {
       slot.release();
+      await shared.release().catch((err: unknown) => this.logger.warn({ ...log, err }, 'host slot not given back; it frees itself when its lease ends'));
     }
   }
 
   private async attempt(
-    event: EventEnvelope<CallCompletedData>,
-    delivery: NewDelivery,
+    delivery: OutgoingDelivery,
     url: string,
-    secret: string,
+    secrets: string[],
     log: Record<string, unknown>,
-  ): Promise<Verdict> {
+    options: SendOptions,
+  ): Promise<SendResult> {
+    const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
     const started = new Date();
     const claim = await this.store.claimAttempt({ delivery, url, now: started, leaseUntil: new Date(started.getTime() + this.config.leaseMs) });
-    if (claim.kind === 'closed') return 'duplicate';
+    if (claim.kind === 'closed') return { verdict: 'duplicate' };
     if (claim.kind === 'waiting') throw new RetryLater(claim.until.getTime() - started.getTime(), 'backoff');
     if (claim.kind === 'busy') throw new RetryLater(Math.max(claim.until.getTime() - started.getTime(), 0) + 100, 'another worker is sending this event');
     if (claim.interrupted > 0) this.logger.warn({ ...log, attempt: claim.attempt }, 'an attempt interrupted by a stopped dispatcher is sent again');
@@ -101,19 +165,22 @@ export class DeliverCallCompleted {
     } else if (decision.kind === 'unresolvable') {
       response = { error: decision.reason };
     } else {
-      const body = encodeBody(callCompletedWebhookBody(event));
+      const body = Buffer.from(delivery.body, 'utf8');
       const remainingMs = Math.max(this.config.timeoutMs - (Date.now() - started.getTime()), 1);
+      // Signed just before sending, so the timestamp is the moment of signing; both header sets share it.
+      const timestamp = Math.floor(Date.now() / 1000);
       response = await this.sender.send({
         target: decision.target,
         body,
         headers: {
           'Content-Type': 'application/json',
           'User-Agent': USER_AGENT,
-          [EVENT_ID_HEADER]: event.id,
-          // Signed just before sending, so the timestamp is the moment of signing.
-          ...signedHeaders(secret, body),
+          [EVENT_ID_HEADER]: delivery.event_id,
+          ...signedHeaders(secrets, body, timestamp),
+          ...standardWebhookHeaders(secrets, delivery.event_id, body, timestamp),
         },
         timeoutMs: remainingMs,
+        captureResponseBytes: options.captureResponseBytes,
       });
     }
 
@@ -127,35 +194,45 @@ export class DeliverCallCompleted {
     let verdict: Verdict | 'retry';
     if (succeeded) verdict = 'delivered';
     else if (refused) verdict = 'refused';
-    else if (claim.attempt >= MAX_ATTEMPTS) verdict = 'failed';
+    else if (claim.attempt - claim.attemptBase >= maxAttempts) verdict = 'failed';
     else verdict = 'retry';
-    const delay = verdict === 'retry' ? this.backoff(claim.attempt) : 0;
+    const delay = verdict === 'retry' ? this.retryDelay(claim.attempt - claim.attemptBase, response) : 0;
+    const durationMs = finished.getTime() - started.getTime();
 
     const kept = await this.store.finishAttempt(
-      { eventId: event.id, attemptId: claim.attemptId, leaseUntil: claim.leaseUntil },
-      { status_code: statusCode, error, finished_at: finished, duration_ms: finished.getTime() - started.getTime() },
+      { eventId: delivery.event_id, attemptId: claim.attemptId, leaseUntil: claim.leaseUntil },
+      { status_code: statusCode, error, finished_at: finished, duration_ms: durationMs },
       {
         status: verdict === 'retry' ? 'pending' : verdict,
         attempts: claim.attempt,
         next_attempt_at: verdict === 'retry' ? new Date(finished.getTime() + delay) : null,
       },
     );
-    const outcome = { ...attemptLog, status_code: statusCode, error, duration_ms: finished.getTime() - started.getTime() };
+    const outcome = { ...attemptLog, status_code: statusCode, error, duration_ms: durationMs };
     if (!kept) {
       // Another worker took the event over after our lease ran out: the database tells the next delivery what to do.
       this.logger.warn(outcome, 'webhook attempt finished after its lease; state left to the worker that took over');
       throw new RetryLater(this.config.leaseMs, 'lease lost');
     }
+    if (!options.probe && !refused) {
+      await this.health
+        .record({ numberId: delivery.number_id, accountId: delivery.account_id, succeeded, statusCode, at: finished })
+        .catch((err: unknown) => this.logger.warn({ ...attemptLog, err }, 'endpoint health not recorded'));
+    }
+    const result = (final: Verdict): SendResult => ({
+      verdict: final,
+      attempt: { status_code: statusCode, error, duration_ms: durationMs, response_body: 'statusCode' in response ? (response.body ?? null) : null },
+    });
     switch (verdict) {
       case 'delivered':
         this.logger.info(outcome, 'webhook delivered');
-        return verdict;
+        return result(verdict);
       case 'refused':
         this.logger.warn(outcome, 'webhook refused by the egress rule; not retried');
-        return verdict;
+        return result(verdict);
       case 'failed':
-        this.logger.warn(outcome, `webhook failed ${MAX_ATTEMPTS} attempts; giving up`);
-        return verdict;
+        this.logger.warn(outcome, `webhook failed ${maxAttempts} attempts; giving up`);
+        return result(verdict);
       default:
         this.logger.info({ ...outcome, retry_in_ms: delay }, 'webhook attempt failed; will retry');
         throw new RetryLater(delay, `attempt ${claim.attempt} failed`);
@@ -171,9 +248,28 @@ export class DeliverCallCompleted {
     return Math.round(delay * (0.5 + Math.random()));
   }
 
+  /**
+   * The wait before the next attempt: the backoff, or longer when a 429 or 503 said when to come back
+   * (`Retry-After`, seconds or a date, honoured up to WEBHOOK_RETRY_AFTER_MAX_MS).
+   */
+  private retryDelay(attempt: number, response: WebhookResponse): number {
+    const backoff = this.backoff(attempt);
+    if (!('statusCode' in response) || (response.statusCode !== 429 && response.statusCode !== 503) || !response.retryAfter) return backoff;
+    const asked = retryAfterMs(response.retryAfter);
+    return asked === undefined ? backoff : Math.max(backoff, Math.min(asked, this.config.retryAfterMaxMs));
+  }
+
   private backoff(attempt: number): number {
     return backoffDelayMs(attempt, { baseMs: this.config.backoffBaseMs, maxMs: this.config.backoffMaxMs });
   }
+}
+
+/** `Retry-After` in milliseconds (seconds, or an HTTP date); undefined when unreadable. */
+export function retryAfterMs(value: string, now = Date.now()): number | undefined {
+  const trimmed = value.trim();
+  if (/^\d{1,9}$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(at - now, 0);
 }
 
 function describeStatus(statusCode: number): string {

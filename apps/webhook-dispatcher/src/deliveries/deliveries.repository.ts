@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
-import type { WebhookAttempt } from '../generated/kysely/database';
+import type { WebhookAttempt, WebhookDelivery } from '../generated/kysely/database';
 import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import {
   INTERRUPTED,
@@ -26,8 +26,8 @@ export class DeliveriesRepository implements DeliveryStore {
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
     await sqlExecute(this.prisma, sql`
-      INSERT INTO webhook_deliveries AS d (event_id, call_sid, number_id, account_id, status)
-      VALUES (${delivery.event_id}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${status})
+      INSERT INTO webhook_deliveries AS d (event_id, event_type, call_sid, number_id, account_id, body, status)
+      VALUES (${delivery.event_id}, ${delivery.event_type}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${delivery.body}, ${status})
       ON CONFLICT (event_id) DO UPDATE SET status = EXCLUDED.status, lease_until = NULL, updated_at = now()
        WHERE d.status = 'pending'`);
   }
@@ -36,15 +36,18 @@ export class DeliveriesRepository implements DeliveryStore {
     const at = now.toISOString();
     // The upsert takes the row lock: a concurrent claim of the same event waits for this one to commit, then finds
     // the lease taken and returns no row. The attempt row is written only when the lease was taken.
-    const [claimed] = await sqlRows(this.prisma, sql<Pick<Selectable<WebhookAttempt>, 'id' | 'attempt'> & { interrupted: number }>`
+    const [claimed] = await sqlRows(
+      this.prisma,
+      sql<Pick<Selectable<WebhookAttempt>, 'id' | 'attempt'> & Pick<Selectable<WebhookDelivery>, 'attempt_base'> & { interrupted: number }>`
       WITH delivery AS (
-        INSERT INTO webhook_deliveries AS d (event_id, call_sid, number_id, account_id, lease_until)
-        VALUES (${delivery.event_id}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${leaseUntil.toISOString()}::timestamptz)
-        ON CONFLICT (event_id) DO UPDATE SET lease_until = EXCLUDED.lease_until, updated_at = now()
+        INSERT INTO webhook_deliveries AS d (event_id, event_type, call_sid, number_id, account_id, body, lease_until)
+        VALUES (${delivery.event_id}, ${delivery.event_type}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${delivery.body},
+                ${leaseUntil.toISOString()}::timestamptz)
+        ON CONFLICT (event_id) DO UPDATE SET lease_until = EXCLUDED.lease_until, body = COALESCE(d.body, EXCLUDED.body), updated_at = now()
          WHERE d.status = 'pending'
            AND (d.lease_until IS NULL OR d.lease_until <= ${at}::timestamptz)
            AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ${at}::timestamptz)
-        RETURNING d.event_id, d.call_sid, d.number_id, d.attempts
+        RETURNING d.event_id, d.call_sid, d.number_id, d.attempts, d.attempt_base
       ),
       interrupted AS (
         UPDATE webhook_attempts SET finished_at = ${at}::timestamptz, error = ${INTERRUPTED}
@@ -56,8 +59,12 @@ export class DeliveriesRepository implements DeliveryStore {
         SELECT event_id, call_sid, number_id, ${url}, attempts + 1, ${IN_PROGRESS}, ${at}::timestamptz FROM delivery
         RETURNING id, attempt
       )
-      SELECT attempt.id, attempt.attempt, (SELECT count(*)::int FROM interrupted) AS interrupted FROM attempt`);
-    if (claimed) return { kind: 'claimed', attemptId: claimed.id, attempt: claimed.attempt, leaseUntil, interrupted: claimed.interrupted };
+      SELECT attempt.id, attempt.attempt, (SELECT attempt_base FROM delivery) AS attempt_base, (SELECT count(*)::int FROM interrupted) AS interrupted
+        FROM attempt`,
+    );
+    if (claimed) {
+      return { kind: 'claimed', attemptId: claimed.id, attempt: claimed.attempt, attemptBase: claimed.attempt_base, leaseUntil, interrupted: claimed.interrupted };
+    }
 
     // Not claimed: why is read afresh (a concurrent claim's commit is visible to this new statement).
     const current = await this.prisma.webhookDelivery.findUnique({

@@ -1,8 +1,11 @@
-/** Where a delivery stands. `pending` until its verdict; every other status is final. */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'refused' | 'skipped';
+/** Where a delivery stands. `pending` until its verdict; `paused` waits for its endpoint to be enabled; the rest are final. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'refused' | 'skipped' | 'paused';
 
 export interface DeliveryRecord {
   event_id: string;
+  /** `call.completed`, `webhook.test`, ... */
+  event_type: string;
+  /** Empty for an event not about a call. */
   call_sid: string;
   number_id: string;
   account_id: string;
@@ -11,9 +14,13 @@ export interface DeliveryRecord {
   attempts: number;
   next_attempt_at: Date | null;
   lease_until: Date | null;
+  /** The public body as signed and sent; null for deliveries made before bodies were kept. */
+  body: string | null;
+  /** `attempts` when the current round (the first delivery, or a redelivery) started. */
+  attempt_base: number;
 }
 
-export type NewDelivery = Pick<DeliveryRecord, 'event_id' | 'call_sid' | 'number_id' | 'account_id'>;
+export type NewDelivery = Pick<DeliveryRecord, 'event_id' | 'event_type' | 'call_sid' | 'number_id' | 'account_id' | 'body'>;
 
 export interface AttemptRecord {
   event_id: string;
@@ -28,7 +35,7 @@ export interface AttemptRecord {
 
 /** The claim on the next attempt of an event. */
 export type AttemptClaim =
-  | { kind: 'claimed'; attemptId: bigint; attempt: number; leaseUntil: Date; interrupted: number }
+  | { kind: 'claimed'; attemptId: bigint; attempt: number; attemptBase: number; leaseUntil: Date; interrupted: number }
   /** The event already has its verdict. */
   | { kind: 'closed'; status: DeliveryStatus }
   /** Another worker has an attempt on the wire until then. */

@@ -55,7 +55,7 @@ export class HttpsWebhookSender implements WebhookSender {
     return response;
   }
 
-  private post({ target, body, headers, timeoutMs }: WebhookRequest): Promise<WebhookResponse> {
+  private post({ target, body, headers, timeoutMs, captureResponseBytes }: WebhookRequest): Promise<WebhookResponse> {
     return new Promise<WebhookResponse>((resolve) => {
       let settled = false;
       const settle = (response: WebhookResponse): void => {
@@ -82,14 +82,38 @@ export class HttpsWebhookSender implements WebhookSender {
         request.destroy();
       }, timeoutMs);
       request.on('response', (response) => {
-        clearTimeout(timer);
-        settle({ statusCode: response.statusCode ?? 0 });
-        // The answer is the status; the body is drained (up to a limit) and thrown away, never logged.
+        const statusCode = response.statusCode ?? 0;
+        const retryAfterHeader = response.headers['retry-after'];
+        const retryAfter = typeof retryAfterHeader === 'string' ? { retryAfter: retryAfterHeader } : {};
+        // The answer is the status; the body is drained (up to a limit) and thrown away, never logged, unless the
+        // caller keeps its first bytes (a test event shows them to the integrator who sent it).
+        const keep = Math.min(captureResponseBytes ?? 0, MAX_RESPONSE_BYTES);
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
+        const settleWithBody = () => {
+          clearTimeout(timer);
+          settle({ statusCode, ...retryAfter, body: Buffer.concat(kept).subarray(0, keep).toString('utf8') });
+        };
+        if (keep === 0) {
+          clearTimeout(timer);
+          settle({ statusCode, ...retryAfter });
+        } else {
+          response.on('end', settleWithBody);
+          response.on('close', settleWithBody);
+        }
         let received = 0;
         response.on('data', (chunk: Buffer) => {
           received += chunk.length;
+          if (keepBytes() > 0) {
+            kept.push(chunk);
+            keptBytes += chunk.length;
+            if (keptBytes >= keep) settleWithBody();
+          }
           if (received > MAX_RESPONSE_BYTES) response.destroy();
         });
+        function keepBytes(): number {
+          return keep - keptBytes;
+        }
         response.on('error', () => undefined);
         const cap = setTimeout(() => response.destroy(), timeoutMs);
         cap.unref();

@@ -7,10 +7,12 @@ export interface WebhookRequest {
   headers: Record<string, string>;
   /** The attempt is abandoned when no status line has come by then. */
   timeoutMs: number;
+  /** Keep up to this many bytes of the answer's body (default: none; the body is drained and thrown away). */
+  captureResponseBytes?: number;
 }
 
 /** What came back: a status (any, redirects included, never followed), or why none came. */
-export type WebhookResponse = { statusCode: number } | { error: string; timedOut?: boolean };
+export type WebhookResponse = { statusCode: number; body?: string; retryAfter?: string } | { error: string; timedOut?: boolean };
 
 /** Sends one webhook POST. Never throws: every failure is an answer. */
 export interface WebhookSender {

@@ -21,7 +21,13 @@ export class NatsWebhookTargets implements WebhookTargets {
   async find(numberId: string, correlationId: string): Promise<WebhookTarget> {
     const target = await this.rpc.request(WebhookTargetRpc, { number_id: numberId, recipient_key: this.key.publicKey }, { requestId: correlationId });
     const context = webhookSecretSealContext(target.number_id);
-    const secret = this.opened.get(`${context}\n${target.webhook_secret_sealed}`, () => this.key.open(target.webhook_secret_sealed, context));
-    return { number_id: target.number_id, webhook_url: target.webhook_url, webhook_secret: secret };
+    const open = (sealed: string) => this.opened.get(`${context}\n${sealed}`, () => this.key.open(sealed, context));
+    const previous = target.previous_webhook_secret_sealed;
+    return {
+      number_id: target.number_id,
+      webhook_url: target.webhook_url,
+      webhook_secret: open(target.webhook_secret_sealed),
+      previous_webhook_secret: previous ? open(previous) : null,
+    };
   }
 }

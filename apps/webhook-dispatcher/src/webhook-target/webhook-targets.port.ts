@@ -5,6 +5,8 @@ export interface WebhookTarget {
   webhook_url: string | null;
   /** Never logged, never stored: held only while an attempt is signed. */
   webhook_secret: string;
+  /** The secret before a rotation, while its overlap lasts (deliveries are signed with both); else absent. */
+  previous_webhook_secret?: string | null;
 }
 
 /**

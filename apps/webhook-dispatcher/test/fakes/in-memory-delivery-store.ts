@@ -24,13 +24,13 @@ export class InMemoryDeliveryStore implements DeliveryStore {
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
     const stored = this.deliveries.get(delivery.event_id);
-    if (!stored) this.deliveries.set(delivery.event_id, { ...delivery, status, attempts: 0, next_attempt_at: null, lease_until: null });
+    if (!stored) this.deliveries.set(delivery.event_id, { ...delivery, status, attempts: 0, next_attempt_at: null, lease_until: null, attempt_base: 0 });
     else if (stored.status === 'pending') Object.assign(stored, { status, lease_until: null });
   }
 
   async claimAttempt({ delivery: created, url, now, leaseUntil }: { delivery: NewDelivery; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim> {
     if (!this.deliveries.has(created.event_id)) {
-      this.deliveries.set(created.event_id, { ...created, status: 'pending', attempts: 0, next_attempt_at: null, lease_until: null });
+      this.deliveries.set(created.event_id, { ...created, status: 'pending', attempts: 0, next_attempt_at: null, lease_until: null, attempt_base: 0 });
     }
     const eventId = created.event_id;
     const delivery = this.deliveries.get(eventId)!;
@@ -59,7 +59,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
       attempted_at: now,
       finished_at: null,
     });
-    return { kind: 'claimed', attemptId: id, attempt, leaseUntil, interrupted };
+    return { kind: 'claimed', attemptId: id, attempt, attemptBase: delivery.attempt_base, leaseUntil, interrupted };
   }
 
   async finishAttempt(

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import {
   CallCompletedEvent,
+  HEADERS,
   WebhookDeliveriesRpc,
+  type RpcDescriptor,
   type CallCompletedData,
   type EventEnvelope,
   type RpcReply,
@@ -41,6 +43,10 @@ export interface DispatcherHarness {
   publish(event: EventEnvelope<CallCompletedData>, options?: { msgId?: string }): Promise<void>;
   /** The operator's view (`WebhookDeliveriesRpc.list`), newest first. */
   deliveryLog(numberId: string): Promise<WebhookDeliveryAttemptView[]>;
+  /** Sends a request to the dispatcher as the gateway does, for `accountId`; resolves to the reply. */
+  rpc<Req extends object, Res>(descriptor: RpcDescriptor<Req, Res>, request: Req, accountId: string, timeoutMs?: number): Promise<RpcReply<Res>>;
+  /** Runs SQL on the dispatcher's database (to set up rows older code would have written). */
+  sql(text: string, values?: unknown[]): Promise<void>;
   /** A delivery's row, read straight from the dispatcher's database. */
   delivery(eventId: string): Promise<{ status: string; attempts: number } | undefined>;
   /** An event's attempt rows, oldest first, read straight from the database (no dispatcher needed). */
@@ -97,6 +103,15 @@ export async function createDispatcherHarness(database: TestDatabase, extraEnv: 
       const reply = msg.json<RpcReply<WebhookDeliveryList>>();
       if (!reply.ok) throw new Error(`delivery log: ${reply.error.code} ${reply.error.message}`);
       return reply.data.data;
+    },
+    async rpc(descriptor, request, accountId, timeoutMs = 5000) {
+      const headers = natsHeaders();
+      headers.set(HEADERS.accountId, accountId);
+      const msg = await nc.request(rpcSubject(messaging, descriptor.subject), JSON.stringify(request), { timeout: timeoutMs, headers });
+      return msg.json();
+    },
+    async sql(text, values = []) {
+      await db.query(text, values);
     },
     async delivery(eventId) {
       const { rows } = await db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries WHERE event_id = $1', [eventId]);

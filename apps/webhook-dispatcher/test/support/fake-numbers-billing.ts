@@ -6,6 +6,8 @@ import { rpcSubject, sealFor } from '@switchboard/messaging';
 export interface FakeTarget {
   webhook_url: string | null;
   webhook_secret: string;
+  /** The secret before a rotation, while its overlap lasts. */
+  previous_webhook_secret?: string;
 }
 
 /**
@@ -37,7 +39,17 @@ export class FakeNumbersBilling {
         this.asked.push(number_id);
         const target = this.targets.get(number_id);
         const reply: RpcReply<WebhookTarget> = target
-          ? { ok: true, data: { number_id, webhook_url: target.webhook_url, webhook_secret_sealed: sealFor(recipient_key, target.webhook_secret, webhookSecretSealContext(number_id)) } }
+          ? {
+              ok: true,
+              data: {
+                number_id,
+                webhook_url: target.webhook_url,
+                webhook_secret_sealed: sealFor(recipient_key, target.webhook_secret, webhookSecretSealContext(number_id)),
+                previous_webhook_secret_sealed: target.previous_webhook_secret
+                  ? sealFor(recipient_key, target.previous_webhook_secret, webhookSecretSealContext(number_id))
+                  : null,
+              },
+            }
           : { ok: false, error: { code: 'not_found', message: 'No number with that id.' } };
         msg.respond(JSON.stringify(reply));
       },

@@ -12,7 +12,7 @@ export interface ReceivedRequest {
 }
 
 /** How the receiver answers one request: a status (and headers), or never (the request is held open). */
-export type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+export type Answer = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 export type Behaviour =
   /** Scripted: the answer to request `n` (from 1). */
@@ -61,7 +61,7 @@ export async function startHttpsReceiver(tls: { key: string; cert: string }, beh
       const answer = behaviour.answer(received, requests.length + 1);
       record(received);
       if (answer === 'hang') held.push(res);
-      else res.writeHead(answer.status, answer.headers).end();
+      else res.writeHead(answer.status, answer.headers).end(answer.body);
     });
   });
   const port = await listenLocally(server);

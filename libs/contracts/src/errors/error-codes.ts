@@ -30,6 +30,8 @@ export const ERROR_STATUS = {
   idempotency_key_expired: 422,
   number_released: 409,
   number_not_in_service: 422,
+  event_not_redeliverable: 409,
+  no_webhook: 409,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,

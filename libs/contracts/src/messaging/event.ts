@@ -42,4 +42,5 @@ export const STREAMS = {
   numbers: { name: 'NUMBERS', types: 'number.>' },
   calls: { name: 'CALLS', types: 'call.>' },
   lostfound: { name: 'LOSTFOUND', types: 'lostfound.>' },
+  webhooks: { name: 'WEBHOOKS', types: 'webhook.>' },
 } as const satisfies Record<string, StreamDefinition>;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsInt, IsISO8601, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
 import { IsE164, IsUsAreaCode, IsUsE164 } from '../common/phone';
 
@@ -154,4 +154,47 @@ export interface ServiceNumberStanding {
   in_service: boolean;
   /** Why not, when not: no number ever had it, or every number that had it was released before `at`. */
   reason: 'unknown' | 'released' | null;
+}
+
+/** The overlap of a webhook secret rotation: 24 hours unless told; 0 ends the old secret at once; a week at most. */
+export const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
+export const MAX_ROTATION_OVERLAP_HOURS = 168;
+
+/** `POST /numbers/{id}/webhook-secret/rotate` body. */
+export class WebhookSecretRotate {
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: MAX_ROTATION_OVERLAP_HOURS,
+    default: DEFAULT_ROTATION_OVERLAP_HOURS,
+    description: 'Hours during which deliveries are signed with the new and the old secret (0: the old one stops at once).',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_ROTATION_OVERLAP_HOURS)
+  overlap_hours?: number;
+}
+
+export class RotateWebhookSecretCommand extends WebhookSecretRotate {
+  @IsString()
+  @Matches(NUMBER_ID_PARAM_PATTERN, { message: 'id must be a number id (num_<n> or <n>)' })
+  id: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotency_key must be 1 to 255 visible ASCII characters' })
+  idempotency_key?: string;
+}
+
+export class WebhookSecretRotated {
+  @ApiProperty({ example: 'num_1' }) number_id: string;
+  @ApiProperty({ description: 'The new HMAC key for webhook signatures. Returned only in this response (and to a retry with the same Idempotency-Key).' })
+  webhook_secret: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Until then deliveries carry a signature for the old secret too (`v1=<new> v1=<old>`); null when the overlap is 0.',
+  })
+  previous_secret_expires_at: string | null;
 }

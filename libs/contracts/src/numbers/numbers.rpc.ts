@@ -10,6 +10,8 @@ import {
   ReleaseNumberCommand,
   ServiceNumberQuery,
   UpdateNumberCommand,
+  RotateWebhookSecretCommand,
+  type WebhookSecretRotated,
   type ServiceNumberStanding,
 } from './number.dto';
 
@@ -20,6 +22,7 @@ export const NumbersRpc = {
   release: defineRpc<ReleaseNumberCommand, NumberReleased>('numbers.v1.release', ReleaseNumberCommand),
   get: defineRpc<GetNumberQuery, NumberView>('numbers.v1.get', GetNumberQuery),
   update: defineRpc<UpdateNumberCommand, NumberView>('numbers.v1.update', UpdateNumberCommand),
+  rotateWebhookSecret: defineRpc<RotateWebhookSecretCommand, WebhookSecretRotated>('numbers.v1.webhook-secret.rotate', RotateWebhookSecretCommand),
 } as const;
 
 /** Internal (the gateway's simulated-provider route): was a phone number in service when a call started. */

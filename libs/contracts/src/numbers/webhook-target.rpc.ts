@@ -18,6 +18,11 @@ export interface WebhookTarget {
   webhook_url: string | null;
   /** The `webhook_secret` sealed for `recipient_key`, bound to the number id (libs/messaging `sealFor`). */
   webhook_secret_sealed: string;
+  /**
+   * The secret before the last rotation, sealed the same way, while its overlap lasts (deliveries are signed with
+   * both: docs/adr/0074-webhook-secret-rotation.md); absent or null otherwise.
+   */
+  previous_webhook_secret_sealed?: string | null;
 }
 
 /** The context a webhook secret is sealed under on the bus: a sealed secret opens only for its own number. */

@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DEFAULT_ROTATION_OVERLAP_HOURS,
+  IDEMPOTENCY_KEY_RETENTION_MS,
+  ServiceError,
+  type RotateWebhookSecretCommand,
+  type WebhookSecretRotated,
+} from '@switchboard/contracts';
+import { requireAccount, type RpcContext } from '@switchboard/messaging';
+import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
+import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { formatNumberId, parseNumberId } from './number-id';
+import { secretContext } from './number-record';
+import { NumbersRepository } from './numbers.repository';
+
+/** The context the previous secret is sealed under: it opens only as this number's previous secret. */
+export function previousSecretContext(id: bigint): string {
+  return `${secretContext(id)}:previous`;
+}
+
+/**
+ * `POST /v1/numbers/{id}/webhook-secret/rotate` (docs/adr/0074-webhook-secret-rotation.md): a new secret, returned
+ * once; the old one is kept, sealed, until the overlap ends, and webhook-dispatcher signs every delivery with both
+ * meanwhile. A retry with the same `Idempotency-Key` within 24 hours answers the secret it made instead of rotating
+ * again (the gateway stores the answer without the secret and asks again on a replay).
+ */
+@Injectable()
+export class WebhookSecretRotation {
+  constructor(
+    private readonly prisma: NumbersBillingPrisma,
+    private readonly numbers: NumbersRepository,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async rotate(command: RotateWebhookSecretCommand, ctx: RpcContext, now = new Date()): Promise<WebhookSecretRotated> {
+    const accountId = requireAccount(ctx);
+    const id = parseNumberId(command.id);
+    const overlapHours = command.overlap_hours ?? DEFAULT_ROTATION_OVERLAP_HOURS;
+    return this.prisma.$transaction(async (tx) => {
+      const number = await this.numbers.lockOwned(tx, accountId, id);
+      if (!number) throw new ServiceError('not_found', `No number ${formatNumberId(id)} on this account.`);
+      if (number.status === 'released') throw new ServiceError('number_released', `${formatNumberId(id)} is released; its secret cannot be rotated.`);
+      const last = await tx.phoneNumber.findUniqueOrThrow({
+        where: { id },
+        select: { webhook_secret_rotation_key: true, webhook_secret_rotated_at: true, previous_webhook_secret_expires_at: true },
+      });
+      const current = { keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext };
+      if (
+        command.idempotency_key !== undefined &&
+        last.webhook_secret_rotation_key === command.idempotency_key &&
+        last.webhook_secret_rotated_at !== null &&
+        now.getTime() - last.webhook_secret_rotated_at.getTime() < IDEMPOTENCY_KEY_RETENTION_MS
+      ) {
+        return {
+          number_id: formatNumberId(id),
+          webhook_secret: this.secrets.open(current, secretContext(id)),
+          previous_secret_expires_at: last.previous_webhook_secret_expires_at?.toISOString() ?? null,
+        };
+      }
+      const fresh = newWebhookSecret();
+      const sealedNew = this.secrets.seal(fresh, secretContext(id));
+      const expiresAt = overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3600_000) : null;
+      const sealedOld = expiresAt ? this.secrets.seal(this.secrets.open(current, secretContext(id)), previousSecretContext(id)) : null;
+      await tx.phoneNumber.update({
+        where: { id },
+        data: {
+          webhook_secret_key_id: sealedNew.keyId,
+          webhook_secret_ciphertext: sealedNew.ciphertext,
+          previous_webhook_secret_key_id: sealedOld?.keyId ?? null,
+          previous_webhook_secret_ciphertext: sealedOld?.ciphertext ?? null,
+          previous_webhook_secret_expires_at: expiresAt,
+          webhook_secret_rotation_key: command.idempotency_key ?? null,
+          webhook_secret_rotated_at: now,
+        },
+      });
+      return { number_id: formatNumberId(id), webhook_secret: fresh, previous_secret_expires_at: expiresAt?.toISOString() ?? null };
+    });
+  }
+
+  /** The previous secret, while its overlap lasts at `now`; null otherwise (or when its key is gone). */
+  async previousSecret(id: bigint, now = new Date()): Promise<string | null> {
+    const row = await this.prisma.phoneNumber.findUnique({
+      where: { id },
+      select: { previous_webhook_secret_key_id: true, previous_webhook_secret_ciphertext: true, previous_webhook_secret_expires_at: true },
+    });
+    if (!row?.previous_webhook_secret_key_id || !row.previous_webhook_secret_ciphertext || !row.previous_webhook_secret_expires_at) return null;
+    if (row.previous_webhook_secret_expires_at.getTime() <= now.getTime()) return null;
+    try {
+      return this.secrets.open({ keyId: row.previous_webhook_secret_key_id, ciphertext: row.previous_webhook_secret_ciphertext }, previousSecretContext(id));
+    } catch {
+      // Sealed with an encryption key since retired: the overlap ends early rather than failing deliveries.
+      return null;
+    }
+  }
+}

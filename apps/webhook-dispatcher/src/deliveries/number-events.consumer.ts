@@ -1,0 +1,103 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { NumberReleasedEvent, NumberUpdatedEvent, type EventDescriptor, type EventEnvelope, type NumberStateChanged } from '@switchboard/contracts';
+import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
+import { NUMBER_PAST_DUE_TYPE, NUMBER_RELEASED_TYPE, type NumberWebhookBody } from '@switchboard/signing';
+import { LOGGER, type Logger } from '@switchboard/observability';
+import { DISPATCHER_CONFIG } from '../config/tokens';
+import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
+import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
+import { DeliverCallCompleted } from './deliver-call-completed';
+
+export const NUMBER_UPDATED_DURABLE = 'webhook-dispatcher-number-updated';
+export const NUMBER_RELEASED_DURABLE = 'webhook-dispatcher-number-released';
+
+/**
+ * `number.past_due` and `number.released` webhooks, from numbers-billing's `number.updated` and `number.released`
+ * (docs/webhooks.md, "Events"). A number's last state is kept (newest `version` wins), so the change into
+ * `past_due` is told once, not again when a past_due number's details change. The webhook's id is the event's, so
+ * JetStream's redeliveries are the same delivery.
+ */
+@Injectable()
+export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly consumers: EventConsumer<NumberStateChanged>[] = [];
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(MESSAGING_CONFIG) private readonly messaging: MessagingConfig,
+    @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly prisma: WebhookDispatcherPrisma,
+    private readonly deliver: DeliverCallCompleted,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const [event, durable] of [
+      [NumberUpdatedEvent, NUMBER_UPDATED_DURABLE],
+      [NumberReleasedEvent, NUMBER_RELEASED_DURABLE],
+    ] as [EventDescriptor<NumberStateChanged>, string][]) {
+      const consumer = new EventConsumer(
+        this.nc,
+        this.messaging,
+        {
+          event,
+          durable,
+          concurrency: this.config.concurrency,
+          ackWaitMs: this.config.ackWaitMs,
+          maxAckPending: 100_000,
+          handler: async (envelope, meta) => this.handle(envelope, meta.deliveryCount),
+        },
+        this.logger,
+      );
+      this.consumers.push(consumer);
+      await consumer.start();
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.consumers.map((consumer) => consumer.stop()));
+  }
+
+  async handle(envelope: EventEnvelope<NumberStateChanged>, deliveryCount = 1): Promise<void> {
+    const number = envelope.data;
+    const becamePastDue = await this.recordState(number);
+    let type: NumberWebhookBody['type'];
+    if (number.status === 'released' && envelope.type === NumberReleasedEvent.type) type = NUMBER_RELEASED_TYPE;
+    else if (number.status === 'past_due' && becamePastDue) type = NUMBER_PAST_DUE_TYPE;
+    else return;
+    const body: NumberWebhookBody = {
+      type,
+      number_id: number.number_id,
+      occurred_at: number.changed_at,
+      number: { phone_number: number.phone_number, status: number.status as 'past_due' | 'released' },
+    };
+    await this.deliver.send(
+      { event_id: envelope.id, event_type: type, call_sid: '', number_id: number.number_id, account_id: number.account_id, body: JSON.stringify(body) },
+      envelope.correlation_id,
+      { deliveryCount },
+    );
+  }
+
+  /**
+   * Keeps the number's newest state; true when this event moved it into `past_due` (or is the first seen, past_due).
+   * An older event (a lower version) changes nothing and answers false. A redelivered event answers as the first time.
+   */
+  private async recordState(number: NumberStateChanged): Promise<boolean> {
+    const [row] = await this.prisma.$queryRaw<{ previous: string | null; previous_version: bigint | null }[]>`
+      WITH prev AS (SELECT status, version FROM webhook_number_states WHERE number_id = ${number.number_id}),
+      saved AS (
+        INSERT INTO webhook_number_states AS s (number_id, status, version, updated_at)
+        VALUES (${number.number_id}, ${number.status}, ${number.version}::bigint, now())
+        ON CONFLICT (number_id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
+         WHERE s.version < EXCLUDED.version
+        RETURNING 1
+      )
+      SELECT (SELECT status FROM prev) AS previous, (SELECT version FROM prev) AS previous_version`;
+    if (row.previous_version !== null && row.previous_version > BigInt(number.version)) return false;
+    if (row.previous_version !== null && row.previous_version === BigInt(number.version)) {
+      // The same event again (a redelivery): it became past_due if it is past_due; the delivery is de-duplicated by id.
+      return number.status === 'past_due';
+    }
+    return number.status === 'past_due' && row.previous !== 'past_due';
+  }
+}
