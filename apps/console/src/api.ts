@@ -1,0 +1,207 @@
+// The console's one way to the server: JSON to and from /console/api, the session cookie sent by the browser,
+// and X-CSRF-Token on every write (docs/console/api.md). Failures become ApiError with a readable sentence.
+import { describeError } from './errors';
+
+export const API_BASE = '/console/api';
+
+export type Role = 'owner' | 'developer' | 'viewer';
+
+export interface SessionInfo {
+  user: { id: string; email: string; role: Role };
+  account: { id: string; name: string; tier: string };
+  csrf_token: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    /** The server's own message (shown when no sentence of ours says it better). */
+    readonly serverMessage: string,
+    /** The field a 400 names, so a form can show the message next to it. */
+    readonly field: string | undefined,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(describeError(status, code, serverMessage, retryAfterSeconds));
+    this.name = 'ApiError';
+  }
+}
+
+let csrfToken: string | undefined;
+
+/** Remembers the token of the session just started or read (sign-in, invite acceptance, GET /session). */
+export function setCsrfToken(token: string | undefined): void {
+  csrfToken = token;
+}
+
+/** Called when the server says the session is gone (401 not_signed_in), so the app can show the sign-in page. */
+let onSignedOut: (() => void) | undefined;
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler;
+}
+
+/** The field a 400 is about: `error.field`, else the first word of the message when it looks like a field name. */
+export function fieldOf(error: { field?: unknown; message?: unknown }): string | undefined {
+  if (typeof error.field === 'string' && error.field) return error.field;
+  if (typeof error.message !== 'string') return undefined;
+  const first = /^([a-z][a-z0-9_]*)(\.[0-9]+)?\s/.exec(error.message);
+  return first?.[1];
+}
+
+async function readError(response: Response): Promise<ApiError> {
+  let code = 'unknown';
+  let message = '';
+  let field: string | undefined;
+  try {
+    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown; field?: unknown } };
+    if (body.error) {
+      code = typeof body.error.code === 'string' ? body.error.code : code;
+      message = typeof body.error.message === 'string' ? body.error.message : '';
+      if (response.status === 400) field = fieldOf(body.error);
+    }
+  } catch {
+    // not JSON (a proxy's page): the status says enough
+  }
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return new ApiError(response.status, code, message, field, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'network', '', undefined);
+  }
+  if (!response.ok) {
+    const error = await readError(response);
+    if (error.status === 401 && error.code === 'not_signed_in') onSignedOut?.();
+    throw error;
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const get = <T>(path: string) => api<T>('GET', path);
+export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
+export const put = <T>(path: string, body: unknown) => api<T>('PUT', path, body);
+export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body);
+export const del = <T>(path: string) => api<T>('DELETE', path);
+
+/** `?a=1&b=2` from the defined values only ('' when none). */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+// The shapes the pages read (docs/console/api.md; /v1's for numbers, calls and money).
+export interface ApiKey {
+  id: string;
+  prefix: string;
+  ip_allowlist: string[] | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+export interface CreatedKey {
+  id: string;
+  key: string;
+  prefix: string;
+  ip_allowlist: string[] | null;
+  created_at: string;
+  replaces?: string;
+}
+export interface PhoneNumber {
+  id: string;
+  phone_number: string;
+  business_phone: string;
+  status: 'active' | 'past_due' | 'released';
+  webhook_url: string | null;
+  created_at: string;
+}
+export interface CreatedNumber extends PhoneNumber {
+  webhook_secret: string;
+}
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+}
+export interface Call {
+  id: string;
+  number_id: string;
+  phone_number: string;
+  caller: string;
+  direction: string;
+  status: string;
+  outcome: string;
+  duration_sec: number;
+  started_at: string;
+  has_recording: boolean;
+  has_transcript: boolean;
+}
+export interface Transcript {
+  call_sid: string;
+  turns: { role: string; text: string }[];
+}
+export interface Delivery {
+  event_id: string;
+  call_sid: string;
+  url: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  delivered_at: string;
+}
+export interface Account {
+  id: string;
+  name: string;
+  tier: string;
+  number_limit: number;
+  auto_top_up: null | { threshold_cents: number; amount_cents: number };
+}
+export interface Balance {
+  balance_cents: number;
+  tier: string;
+  period: string;
+  minutes_used: number;
+  seconds_used: number;
+  minutes_included: number | null;
+}
+export interface LedgerEntry {
+  id: string;
+  kind: string;
+  reference: string;
+  amount_millicents: number;
+  balance_after_millicents: number;
+  description: string;
+  created_at: string;
+}
+export interface UsageDay {
+  date: string;
+  calls: number;
+  seconds: number;
+}
+export interface TeamMember {
+  id: string;
+  email: string;
+  role: Role;
+  status: 'active' | 'invited';
+  created_at: string;
+}
+export interface InviteInfo {
+  email: string;
+  role: Role;
+  account_name: string;
+  expires_at: string;
+}
