@@ -91,7 +91,7 @@ function SignedInLayout() {
     setSignOutError(undefined);
     try {
       await signOut(everywhere);
-      navigate('/sign-in', { replace: true });
+      void navigate('/sign-in', { replace: true });
     } catch (failure) {
       setSignOutError(messageOf(failure));
     }
@@ -116,8 +116,11 @@ function SignedInLayout() {
             {session.user.role}
           </span>
           <details className="user-menu">
-            <summary>Sign out</summary>
+            <summary>Account</summary>
             <div className="user-menu-panel">
+              <p className="user-menu-who">
+                Signed in as <strong>{session.user.email}</strong> ({session.user.role}) to {session.account.name}.
+              </p>
               <Button variant="secondary" onClick={() => void leave(false)}>
                 Sign out
               </Button>

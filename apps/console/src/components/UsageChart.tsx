@@ -10,7 +10,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
   return (
     <figure className="chart" data-testid="usage-chart">
       <figcaption className="hint">
-        {totalCalls} calls and {totalMinutes} minutes in the last {days.length} days.
+        {totalCalls} {totalCalls === 1 ? 'call' : 'calls'} and {totalMinutes} {totalMinutes === 1 ? 'minute' : 'minutes'} in the last {days.length} days.
       </figcaption>
       <div className="chart-area" aria-hidden="true">
         <ResponsiveContainer width="100%" height={260}>
@@ -22,7 +22,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
             <Tooltip />
             <Legend wrapperStyle={{ fontSize: 13 }} />
             <Bar yAxisId="calls" dataKey="calls" name="Calls" fill="#4f46e5" radius={[3, 3, 0, 0]} isAnimationActive={false} />
-            <Line yAxisId="minutes" dataKey="minutes" name="Minutes" stroke="#b54708" strokeWidth={2} dot={false} type="monotone" isAnimationActive={false} />
+            <Line yAxisId="minutes" dataKey="minutes" name="Minutes" stroke="#b54708" strokeWidth={2} dot={false} type="linear" isAnimationActive={false} />
           </ComposedChart>
         </ResponsiveContainer>
       </div>

@@ -39,7 +39,7 @@ export function NumberPage() {
 
   const release = async () => {
     await del(`/numbers/${encodeURIComponent(id)}`);
-    navigate('/numbers');
+    void navigate('/numbers');
   };
 
   if (number.error) {

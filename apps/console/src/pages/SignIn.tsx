@@ -28,7 +28,7 @@ export function SignInPage() {
     try {
       const session = await post<SessionInfo>('/sign-in', { email, password });
       signedIn(session);
-      navigate(next, { replace: true });
+      void navigate(next, { replace: true });
     } catch (error) {
       setFailure(failureOf(error, ['email', 'password']));
     } finally {
