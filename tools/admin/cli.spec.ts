@@ -54,6 +54,16 @@ describe('the operator CLI covers the operator API', () => {
     const ledger = COMMANDS.find((c) => c.name === 'accounts ledger')!;
     expect(requestOf(ledger, ['acct_1'], { limit: '2' }).path).toBe('/admin/accounts/acct_1/ledger?limit=2');
   });
+
+  it('invites a user with the address after the account, the role as an option', () => {
+    const invite = COMMANDS.find((c) => c.name === 'users invite')!;
+    expect(requestOf(invite, ['acct_1', 'jane@example.com'], {})).toEqual({ method: 'POST', path: '/admin/accounts/acct_1/users', body: { email: 'jane@example.com' } });
+    expect(requestOf(invite, ['acct_1', 'sam@example.com'], { role: 'viewer' }).body).toEqual({ email: 'sam@example.com', role: 'viewer' });
+    expect(() => requestOf(invite, ['acct_1'], {})).toThrow('missing EMAIL');
+    expect(() => requestOf(invite, ['acct_1', 'a@example.com', 'extra'], {})).toThrow('unexpected argument: extra');
+    const email = COMMANDS.find((c) => c.name === 'email list')!;
+    expect(requestOf(email, [], { to: 'jane@example.com' }).path).toBe('/admin/email?to=jane%40example.com');
+  });
 });
 
 describe('the run file npm start writes', () => {

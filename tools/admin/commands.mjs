@@ -98,6 +98,15 @@ export const COMMANDS = [
     body: (o) => ({ charge_failures: int(need(o['charge-failures'], '--charge-failures')) }),
   },
   { name: 'billing run', method: 'POST', route: '/admin/billing/run', options: '[--now ISO_DATE_TIME]', body: (o) => ({ now: o.now ?? new Date().toISOString() }) },
+  {
+    name: 'users invite',
+    method: 'POST',
+    route: '/admin/accounts/:account_id/users',
+    options: 'EMAIL [--role owner|developer|viewer]',
+    positionalBody: 'email',
+    body: (o) => compact({ email: need(o.email, 'EMAIL'), role: o.role }),
+  },
+  { name: 'email list', method: 'GET', route: '/admin/email', options: '--to ADDRESS', query: (o) => ({ to: need(o.to, '--to') }) },
   { name: 'sms list', method: 'GET', route: '/admin/sms', options: '--to E164', query: (o) => ({ to: need(o.to, '--to') }) },
   {
     name: 'webhooks deliveries',
@@ -117,6 +126,7 @@ export const OPTIONS = {
   'charge-failures': { type: 'string' }, to: { type: 'string' }, caller: { type: 'string' }, duration: { type: 'string' },
   outcome: { type: 'string' }, direction: { type: 'string' }, status: { type: 'string' }, 'started-at': { type: 'string' },
   transcript: { type: 'string' }, recording: { type: 'boolean' }, now: { type: 'string' }, number: { type: 'string' },
+  role: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -138,6 +148,12 @@ export function usageOf(command) {
 /** The HTTP request a command makes from its arguments: { method, path, body }. */
 export function requestOf(command, positionals, options) {
   const params = routeParams(command.route);
+  // A command may take one more positional argument after the route's, as a body field (`users invite ACCOUNT EMAIL`).
+  if (command.positionalBody) {
+    if (positionals.length > params.length + 1) throw new UsageError(`unexpected argument: ${positionals[params.length + 1]} (usage: ${usageOf(command)})`);
+    options = { ...options, [command.positionalBody]: positionals[params.length] };
+    positionals = positionals.slice(0, params.length);
+  }
   if (positionals.length > params.length) throw new UsageError(`unexpected argument: ${positionals[params.length]} (usage: ${usageOf(command)})`);
   let next = 0;
   let path = command.route.replace(/:(\w+)/g, (_, param) => encodeURIComponent(need(positionals[next++], param.toUpperCase())));

@@ -3,11 +3,12 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NatsLink, messagingConfigFromEnv } from '@switchboard/messaging';
-import { PinoNestLogger, createLogger } from '@switchboard/observability';
+import { PinoNestLogger, createLogger, type Logger } from '@switchboard/observability';
 import { createPrismaClient, createSqlPool } from '@switchboard/persistence';
 import { Readiness, type SelfServingProcess } from '@switchboard/service-runtime';
 import { loadGatewayConfig } from './config/gateway.config';
 import type { GatewayShared } from './gateway-core.module';
+import { serveConsoleStatic } from './console/static/console-static';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { createFastifyAdapter } from './http/fastify-adapter';
 import { RequestSpanInterceptor } from './http/request-span.interceptor';
@@ -39,10 +40,13 @@ export interface GatewayRuntime extends SelfServingProcess {
   close(): Promise<void>;
 }
 
-/** Builds the gateway: migrations, one database client and one NATS connection, two HTTP servers. */
-export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promise<GatewayRuntime> {
+/**
+ * Builds the gateway: migrations, one database client and one NATS connection, two HTTP servers. `logger` replaces
+ * the default one (the end-to-end tests read what the gateway logs).
+ */
+export async function createGateway(env: NodeJS.ProcessEnv = process.env, options: { logger?: Logger } = {}): Promise<GatewayRuntime> {
   const config = loadGatewayConfig(env);
-  const logger = createLogger('gateway');
+  const logger = options.logger ?? createLogger('gateway');
   const messaging = messagingConfigFromEnv(env);
   const database = await createPrismaClient(GatewayPrisma, 'gateway', { env, migrationsDir: MIGRATIONS_DIR });
   // Not awaited: a gateway started while NATS is down listens at once, answers 503 with Retry-After where NATS is
@@ -65,7 +69,8 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   try {
     publicApp = await NestFactory.create<NestFastifyApplication>(PublicApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'public' }), { logger: nestLogger, abortOnError: false });
     configure(publicApp, shared);
-    publicApp.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
+    publicApp.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz', 'console/{*path}'] });
+    serveConsoleStatic(publicApp, config.console);
     serveOpenApi(publicApp);
 
     adminApp = await NestFactory.create<NestFastifyApplication>(OperatorApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'admin' }), { logger: nestLogger, abortOnError: false });

@@ -7,6 +7,7 @@ import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import type { GatewayConfig } from './config/gateway.config';
 import { AUTH_SQL, GATEWAY_CONFIG, GATEWAY_LOGGER } from './config/tokens';
+import { EmailPort, SimulatedEmailAdapter } from './email';
 import { GatewayPrisma } from './prisma/gateway-prisma';
 
 /** What the public and operator servers share in one process: config, logger, database and NATS. */
@@ -40,8 +41,11 @@ export class GatewayCoreModule {
         { provide: Readiness, useValue: shared.readiness },
         ApiKeysRepository,
         ApiKeysService,
+        // Outgoing mail: the simulated adapter is the only one yet; a real one replaces this binding.
+        SimulatedEmailAdapter,
+        { provide: EmailPort, useExisting: SimulatedEmailAdapter },
       ],
-      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GatewayPrisma, AUTH_SQL, Readiness, ApiKeysService, MessagingModule],
+      exports: [GATEWAY_CONFIG, GATEWAY_LOGGER, GatewayPrisma, AUTH_SQL, Readiness, ApiKeysService, SimulatedEmailAdapter, EmailPort, MessagingModule],
     };
   }
 }

@@ -10,3 +10,4 @@ export * from './calls';
 export * from './webhooks';
 export * from './billing';
 export * from './provider';
+export * from './console';

@@ -57,6 +57,8 @@ const SAMPLES: unknown[] = [
   ['1'],
   ['US'],
   'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  'key_0123456789abcdef01234567',
+  'usr_0123456789abcdef01234567',
 ];
 
 class Property {

@@ -22,4 +22,19 @@ describe('logs never carry secrets', () => {
     for (const secret of ['sk_live_abc', 'whsec', '+14155550123', 'receipt']) expect(text).not.toContain(secret);
     expect(lines()[0].key).toBe('[redacted]');
   });
+
+  it("redact the console's cookies, CSRF and invite tokens, invite links and passwords", () => {
+    const { logger, lines } = capture();
+    logger.info(
+      {
+        req: { headers: { cookie: 'sb_session=cookie-secret', 'x-csrf-token': 'csrf-secret' } },
+        headers: { 'set-cookie': 'sb_session=set-secret', 'x-csrf-token': 'csrf-secret-2' },
+        body: { token: 'invite-secret', password: 'pw-secret', csrf_token: 'csrf-secret-3' },
+        invite: { invite_url: 'http://127.0.0.1:3000/console/accept-invite#token=url-secret' },
+      },
+      'x',
+    );
+    const text = JSON.stringify(lines());
+    for (const secret of ['cookie-secret', 'set-secret', 'csrf-secret', 'invite-secret', 'pw-secret', 'url-secret']) expect(text).not.toContain(secret);
+  });
 });

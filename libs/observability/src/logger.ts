@@ -18,14 +18,30 @@ export const REDACTED_PATHS = [
   '*.secret',
   'password',
   '*.password',
+  // The console's secrets (docs/adr/0066): session cookies, CSRF and invite tokens, invite links.
+  'cookie',
+  '*.cookie',
+  'headers.cookie',
+  'req.headers.cookie',
+  '*.set-cookie',
+  'headers["set-cookie"]',
+  'token',
+  '*.token',
+  'csrf_token',
+  '*.csrf_token',
+  'headers["x-csrf-token"]',
+  '*.headers["x-csrf-token"]',
+  'invite_url',
+  '*.invite_url',
   'claimant_phone',
   '*.claimant_phone',
   'proof_note',
   '*.proof_note',
 ];
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? defaultLevel()): Logger {
-  return pino({
+/** `destination`: where the lines go (standard output by default; a test's own stream to read them). */
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? defaultLevel(), destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -37,7 +53,8 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? d
       const { traceId, spanId } = span.spanContext();
       return { trace_id: traceId, span_id: spanId };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 function defaultLevel(): string {

@@ -2,3 +2,4 @@ export * from './system';
 export * from './session';
 export * from './outages';
 export * from './service-process';
+export * from './console';

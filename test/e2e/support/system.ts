@@ -42,6 +42,8 @@ export interface StartSystemOptions {
   env?: Record<string, string>;
   /** The services to boot besides the gateway (default: all four). */
   services?: ServiceApp[];
+  /** The gateway's logger (default: silent unless E2E_LOG_LEVEL says otherwise), e.g. to read what it logs. */
+  gatewayLogger?: Logger;
 }
 
 /**
@@ -86,7 +88,7 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Run
         services[name] = app;
       }),
     );
-    gateway = await createGateway({ ...env, ...testNatsEnv('gateway') });
+    gateway = await createGateway({ ...env, ...testNatsEnv('gateway') }, { logger: options.gatewayLogger });
     const { publicUrl, adminUrl } = await gateway.listen({ port: 0, adminPort: 0 });
     return {
       publicUrl,

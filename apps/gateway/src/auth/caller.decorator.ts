@@ -2,10 +2,13 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { RpcCallOptions } from '@switchboard/messaging';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedKey } from './request-authenticator';
+import type { ConsoleSessionInfo } from '../console/identity/console-session';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthenticatedKey;
+    /** Set by the console's SessionGuard. */
+    consoleSession?: ConsoleSessionInfo;
   }
 }
 
@@ -17,11 +20,14 @@ export interface CallerOptions extends RpcCallOptions {
 
 /**
  * The caller of a route as the services see it. Behind ApiKeyGuard (public routes) the services answer for the key's
- * account, so the options carry `accountId`; operator routes act for no account and carry the request id alone.
- * A route that needs a different time-out spreads these options: `{ ...caller, timeoutMs }`.
+ * account, and behind SessionGuard (console routes) for the session's: either way the options carry `accountId`, so
+ * a console action meets the same tenant isolation as an API call. Operator routes act for no account and carry the
+ * request id alone. A route that needs a different time-out spreads these options: `{ ...caller, timeoutMs }`.
  */
-export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): CallerOptions => {
-  const request = ctx.switchToHttp().getRequest<FastifyRequest>();
+export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): CallerOptions => callerOf(ctx.switchToHttp().getRequest<FastifyRequest>()));
+
+export function callerOf(request: FastifyRequest): CallerOptions {
   const requestId = String(request.id);
-  return request.auth ? { accountId: request.auth.accountId, requestId } : { requestId };
-});
+  const accountId = request.auth?.accountId ?? request.consoleSession?.accountId;
+  return accountId ? { accountId, requestId } : { requestId };
+}

@@ -77,4 +77,18 @@ describe('gateway configuration', () => {
     expect(() => loadGatewayConfig({ ...base, TRUSTED_PROXIES: '2001:db8::/32' })).toThrow(/at most a \/64/);
     expect(() => loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.1.2.3/16' })).toThrow(/TRUSTED_PROXIES: 10\.1\.2\.3\/16 has host bits set/);
   });
+
+  it('serves the console from apps/console/dist and names it http://127.0.0.1:<PORT>/console/ by default', () => {
+    const config = loadGatewayConfig({ ...base, PORT: '3300' });
+    expect(config.console.distDir).toBe(join(__dirname, '..', '..', '..', 'console', 'dist'));
+    expect(config.console).toMatchObject({ url: 'http://127.0.0.1:3300/console/', origin: 'http://127.0.0.1:3300' });
+  });
+
+  it('reads CONSOLE_URL and CONSOLE_DIST_DIR, adding the trailing slash and refusing what is not a base URL', () => {
+    const config = loadGatewayConfig({ ...base, CONSOLE_URL: 'https://console.example.com/console', CONSOLE_DIST_DIR: '/srv/console' });
+    expect(config.console).toEqual({ distDir: '/srv/console', url: 'https://console.example.com/console/', origin: 'https://console.example.com' });
+    expect(() => loadGatewayConfig({ ...base, CONSOLE_URL: 'console.example.com' })).toThrow(/CONSOLE_URL/);
+    expect(() => loadGatewayConfig({ ...base, CONSOLE_URL: 'ftp://example.com/' })).toThrow(/http or https/);
+    expect(() => loadGatewayConfig({ ...base, CONSOLE_URL: 'https://example.com/console/#x' })).toThrow(/fragment/);
+  });
 });

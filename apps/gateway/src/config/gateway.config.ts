@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { ConfigError, envPort, envPositiveInt } from '@switchboard/service-runtime';
 import { allowlistProblems } from '../auth/ip-allowlist';
@@ -24,6 +24,17 @@ export interface GatewayConfig {
   http: HttpLimits;
   rateLimit: { limit: number; windowSeconds: number };
   dataDir: string;
+  /** The developer console (docs/console/api.md, ADR 0065). */
+  console: ConsoleConfig;
+}
+
+export interface ConsoleConfig {
+  /** `CONSOLE_DIST_DIR`: the built front-end served at `/console/`; default `apps/console/dist` of the repository. */
+  distDir: string;
+  /** `CONSOLE_URL`: the console's public base, ending in `/`, as invite links name it. */
+  url: string;
+  /** The origin of `url`: a state-changing console request sent with another `Origin` (and another host) is refused. */
+  origin: string;
 }
 
 /** How long a connection may take to send a request, how long it may idle, and how many a client may hold. */
@@ -74,7 +85,34 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       windowSeconds: envPositiveInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
     },
     dataDir,
+    console: consoleConfig(env, envPort(env, 'PORT', 3000)),
   };
+}
+
+function consoleConfig(env: NodeJS.ProcessEnv, port: number): ConsoleConfig {
+  const distDir = resolve(env.CONSOLE_DIST_DIR || join(repositoryRoot(), 'apps', 'console', 'dist'));
+  const raw = env.CONSOLE_URL || `http://127.0.0.1:${port}/console/`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`CONSOLE_URL: "${raw}" is not a URL (e.g. https://console.example.com/console/)`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('CONSOLE_URL must be an http or https URL');
+  if (url.search || url.hash) throw new ConfigError('CONSOLE_URL must not have a query or a fragment');
+  const href = url.href.endsWith('/') ? url.href : `${url.href}/`;
+  return { distDir, url: href, origin: url.origin };
+}
+
+/** The directory holding nx.json, above this file (the source tree or the built one). */
+function repositoryRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'nx.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
 }
 
 export const ADMIN_TOKEN_MIN_LENGTH = 16;

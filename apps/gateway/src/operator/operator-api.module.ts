@@ -4,10 +4,13 @@ import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
 import { AccountsAdminController } from './accounts.admin.controller';
 import { ApiKeysAdminController } from './api-keys.admin.controller';
 import { BillingAdminController } from './billing.admin.controller';
+import { ConsoleIdentityModule } from '../console/identity/console-identity.module';
+import { EmailAdminController } from './email.admin.controller';
 import { LocationsAdminController } from './locations.admin.controller';
 import { ProviderCallsAdminController } from './provider-calls.admin.controller';
 import { ProviderAdminController } from './provider.admin.controller';
 import { SmsAdminController } from './sms.admin.controller';
+import { UsersAdminController } from './users.admin.controller';
 import { WebhookDeliveriesAdminController } from './webhook-deliveries.admin.controller';
 
 /** The operator API under /admin on ADMIN_PORT (127.0.0.1 by default): every route is behind AdminTokenGuard. */
@@ -16,12 +19,15 @@ export class OperatorApiModule {
   static forRoot(shared: GatewayShared): DynamicModule {
     return {
       module: OperatorApiModule,
-      imports: [GatewayCoreModule.forRoot(shared)],
+      imports: [GatewayCoreModule.forRoot(shared), ConsoleIdentityModule],
       controllers: [
         AccountsAdminController,
         ApiKeysAdminController,
         LocationsAdminController,
         SmsAdminController,
+        // The console's people: an operator invites an account's first owner and reads the mail the system sent.
+        UsersAdminController,
+        EmailAdminController,
         WebhookDeliveriesAdminController,
         BillingAdminController,
         // Stock and faults drive the simulated provider in numbers-billing; calls drive the one in calls-media.

@@ -1,0 +1,21 @@
+import { Module, type Type } from '@nestjs/common';
+import { ConsoleOriginGuard, CsrfGuard } from './guards/csrf.guard';
+import { RoleGuard } from './guards/roles';
+import { SessionGuard } from './guards/session.guard';
+import { ConsoleSessionController, ConsoleSignInController } from './identity.console.controller';
+import { ConsoleIdentityModule } from './identity/console-identity.module';
+import { UsersConsoleController } from './users.console.controller';
+
+/** Every controller of `/console/api/*`, in one list (the surfaces test reads it). */
+export const CONSOLE_CONTROLLERS: Type[] = [ConsoleSignInController, ConsoleSessionController, UsersConsoleController];
+
+/**
+ * The console's JSON API on the public port, beside `/v1` (docs/adr/0065): sessions instead of API keys, the same
+ * services behind. Every controller but sign-in is behind SessionGuard, CsrfGuard and RoleGuard.
+ */
+@Module({
+  imports: [ConsoleIdentityModule],
+  controllers: CONSOLE_CONTROLLERS,
+  providers: [SessionGuard, CsrfGuard, ConsoleOriginGuard, RoleGuard],
+})
+export class ConsoleModule {}

@@ -1,0 +1,71 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { AcceptInviteBody, InviteTokenBody, SignInBody } from '@switchboard/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Caller, type CallerOptions } from '../auth';
+import { ConsoleOriginGuard, CsrfGuard } from './guards/csrf.guard';
+import { ANY_ROLE, RoleGuard, Roles } from './guards/roles';
+import { clearedSessionCookie, sessionCookie } from './guards/session-cookie';
+import { SessionGuard, sessionOf } from './guards/session.guard';
+import type { SessionView } from './identity/console-session';
+import { InvitesService } from './identity/invites.service';
+import { SessionsService } from './identity/sessions.service';
+
+/** Sign-in and the invite pages: the only console routes without a session (their Origin is still checked). */
+@Controller('console/api')
+@UseGuards(ConsoleOriginGuard)
+export class ConsoleSignInController {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly invites: InvitesService,
+  ) {}
+
+  @Post('sign-in')
+  @HttpCode(200)
+  async signIn(@Body() body: SignInBody, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const { token, view } = await this.sessions.signIn(body.email, body.password, request.ip, String(request.id));
+    void reply.header('Set-Cookie', sessionCookie(token));
+    return view;
+  }
+
+  @Post('invites/lookup')
+  @HttpCode(200)
+  lookup(@Body() body: InviteTokenBody, @Caller() caller: CallerOptions) {
+    return this.invites.lookup(body.token, caller.requestId);
+  }
+
+  @Post('invites/accept')
+  @HttpCode(200)
+  async accept(@Body() body: AcceptInviteBody, @Caller() caller: CallerOptions, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+    const { token, view } = await this.invites.accept(body.token, body.password, caller.requestId);
+    void reply.header('Set-Cookie', sessionCookie(token));
+    return view;
+  }
+}
+
+/** The signed-in session: who, which account, the CSRF token; sign-out here or everywhere. */
+@Controller('console/api')
+@UseGuards(SessionGuard, CsrfGuard, RoleGuard)
+export class ConsoleSessionController {
+  constructor(private readonly sessions: SessionsService) {}
+
+  @Get('session')
+  session(@Req() request: FastifyRequest): Promise<SessionView> {
+    return this.sessions.viewOf(sessionOf(request), String(request.id));
+  }
+
+  @Post('sign-out')
+  @HttpCode(204)
+  @Roles(ANY_ROLE, 'sign out')
+  async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.sessions.signOut(sessionOf(request));
+    void reply.header('Set-Cookie', clearedSessionCookie());
+  }
+
+  @Post('sign-out-everywhere')
+  @HttpCode(204)
+  @Roles(ANY_ROLE, 'sign out everywhere')
+  async signOutEverywhere(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.sessions.signOutEverywhere(sessionOf(request));
+    void reply.header('Set-Cookie', clearedSessionCookie());
+  }
+}

@@ -1,0 +1,20 @@
+import type { ConsoleRole } from '@switchboard/contracts';
+
+/** Who a console request comes from, set by SessionGuard. */
+export interface ConsoleSessionInfo {
+  /** SHA-256 of the cookie's token: what sign-out deletes. */
+  tokenHash: string;
+  userId: string;
+  accountId: string;
+  email: string;
+  role: ConsoleRole;
+  /** The session's CSRF token (derived from the cookie's token; never stored). */
+  csrfToken: string;
+}
+
+/** What sign-in, invite acceptance and `GET /console/api/session` answer. */
+export interface SessionView {
+  user: { id: string; email: string; role: ConsoleRole };
+  account: { id: string; name: string; tier: string };
+  csrf_token: string;
+}

@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import type { ConsoleRole } from '@switchboard/contracts';
+import { GatewayPrisma } from '../../prisma/gateway-prisma';
+import { SESSION_IDLE_SECONDS, SESSION_MAX_SECONDS } from '../guards/session-cookie';
+
+export interface UserRecord {
+  id: string;
+  account_id: string;
+  email: string;
+  role: ConsoleRole;
+  password_hash: string;
+  created_at: Date;
+}
+
+export interface InviteRecord {
+  id: string;
+  account_id: string;
+  email: string;
+  role: ConsoleRole;
+  created_at: Date;
+  expires_at: Date;
+}
+
+/** A live session with its user, as the session guard needs it. */
+export interface SessionRecord {
+  token_hash: string;
+  user_id: string;
+  account_id: string;
+  email: string;
+  role: ConsoleRole;
+  last_seen_at: Date;
+}
+
+/** How long an idle session's last-seen time may lag: written at most once a minute, not on every request. */
+export const SESSION_TOUCH_SECONDS = 60;
+
+/** Users, invites and sessions of the console, in the gateway's database (docs/adr/0066). */
+@Injectable()
+export class IdentityRepository {
+  constructor(private readonly prisma: GatewayPrisma) {}
+
+  async findUserByEmail(email: string): Promise<UserRecord | null> {
+    return (await this.prisma.consoleUser.findUnique({ where: { email } })) as UserRecord | null;
+  }
+
+  async usersOf(accountId: string): Promise<UserRecord[]> {
+    return (await this.prisma.consoleUser.findMany({ where: { account_id: accountId }, orderBy: { created_at: 'asc' } })) as UserRecord[];
+  }
+
+  async pendingInvitesOf(accountId: string): Promise<InviteRecord[]> {
+    return (await this.prisma.consoleInvite.findMany({
+      where: { account_id: accountId, accepted_at: null, revoked_at: null, expires_at: { gt: new Date() } },
+      orderBy: { created_at: 'asc' },
+    })) as InviteRecord[];
+  }
+
+  /**
+   * A new invite; an earlier pending invite of the same address to the same account is withdrawn (its link stops
+   * working), so only the newest link counts.
+   */
+  async createInvite(invite: InviteRecord & { token_hash: string; invited_by: string | null }): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.consoleInvite.updateMany({
+        where: { account_id: invite.account_id, email: invite.email, accepted_at: null, revoked_at: null },
+        data: { revoked_at: new Date() },
+      }),
+      this.prisma.consoleInvite.create({ data: invite }),
+    ]);
+  }
+
+  /** The pending, unexpired invite behind a token hash. */
+  async findUsableInvite(tokenHash: string): Promise<InviteRecord | null> {
+    return (await this.prisma.consoleInvite.findFirst({
+      where: { token_hash: tokenHash, accepted_at: null, revoked_at: null, expires_at: { gt: new Date() } },
+    })) as InviteRecord | null;
+  }
+
+  /**
+   * Uses the invite and makes its user, in one transaction: the invite is marked accepted only if it still was
+   * pending (a second, concurrent accept finds nothing), and the user is created only then. Null when the invite was
+   * used meanwhile; 'taken' when the address became a user meanwhile.
+   */
+  async acceptInvite(tokenHash: string, user: Omit<UserRecord, 'created_at'>): Promise<UserRecord | null | 'taken'> {
+    return this.prisma.$transaction(async (tx) => {
+      const used = await tx.consoleInvite.updateMany({
+        where: { token_hash: tokenHash, accepted_at: null, revoked_at: null, expires_at: { gt: new Date() } },
+        data: { accepted_at: new Date() },
+      });
+      if (used.count !== 1) return null;
+      const inserted = await tx.$queryRaw<UserRecord[]>`
+        INSERT INTO console_users (id, account_id, email, role, password_hash)
+        VALUES (${user.id}, ${user.account_id}, ${user.email}, ${user.role}, ${user.password_hash})
+        ON CONFLICT (email) DO NOTHING
+        RETURNING id, account_id, email, role, password_hash, created_at`;
+      if (inserted.length === 0) {
+        // Keep the invite usable: nothing was created.
+        await tx.consoleInvite.updateMany({ where: { token_hash: tokenHash }, data: { accepted_at: null } });
+        return 'taken';
+      }
+      return inserted[0];
+    });
+  }
+
+  /** Withdraws a pending invite of the account; false when there is none by that id. */
+  async revokeInvite(accountId: string, inviteId: string): Promise<boolean> {
+    const result = await this.prisma.consoleInvite.updateMany({
+      where: { id: inviteId, account_id: accountId, accepted_at: null, revoked_at: null },
+      data: { revoked_at: new Date() },
+    });
+    return result.count === 1;
+  }
+
+  /**
+   * Removes a user of the account and ends their sessions, unless they are its last owner. The per-account lock
+   * makes the owner count and the removal one step: two owners removing each other at once leave one.
+   */
+  async removeUser(accountId: string, userId: string): Promise<'removed' | 'not_found' | 'last_owner'> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`;
+      const user = await tx.consoleUser.findFirst({ where: { id: userId, account_id: accountId } });
+      if (!user) return 'not_found';
+      if (user.role === 'owner') {
+        const owners = await tx.consoleUser.count({ where: { account_id: accountId, role: 'owner' } });
+        if (owners <= 1) return 'last_owner';
+      }
+      await tx.consoleSession.deleteMany({ where: { user_id: userId } });
+      await tx.consoleUser.delete({ where: { id: userId } });
+      return 'removed';
+    });
+  }
+
+  async createSession(tokenHash: string, user: UserRecord): Promise<void> {
+    const now = new Date();
+    await this.prisma.$transaction([
+      // Each sign-in is a good moment to forget this user's ended sessions.
+      this.prisma.consoleSession.deleteMany({ where: { user_id: user.id, expires_at: { lte: now } } }),
+      this.prisma.consoleSession.create({
+        data: { token_hash: tokenHash, user_id: user.id, account_id: user.account_id, last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_MAX_SECONDS * 1000) },
+      }),
+    ]);
+  }
+
+  /** The live session (not past 7 days, not idle 12 hours) and its user, who must still be a member of the account. */
+  async findSession(tokenHash: string): Promise<SessionRecord | null> {
+    const rows = await this.prisma.$queryRaw<SessionRecord[]>`
+      SELECT s.token_hash, s.user_id, s.account_id, u.email, u.role, s.last_seen_at
+      FROM console_sessions s JOIN console_users u ON u.id = s.user_id AND u.account_id = s.account_id
+      WHERE s.token_hash = ${tokenHash} AND s.expires_at > now()
+        AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`;
+    return rows[0] ?? null;
+  }
+
+  /** Moves the idle clock forward, when it lags by more than a minute (a write a minute, not one a request). */
+  async touchSession(tokenHash: string): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE console_sessions SET last_seen_at = now()
+      WHERE token_hash = ${tokenHash} AND last_seen_at < now() - make_interval(secs => ${SESSION_TOUCH_SECONDS})`;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.prisma.consoleSession.deleteMany({ where: { token_hash: tokenHash } });
+  }
+
+  async deleteSessionsOf(userId: string): Promise<number> {
+    return (await this.prisma.consoleSession.deleteMany({ where: { user_id: userId } })).count;
+  }
+}

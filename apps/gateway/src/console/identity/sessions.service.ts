@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { AccountsRpc, ServiceError } from '@switchboard/contracts';
+import { RpcClient } from '@switchboard/messaging';
+import type { ConsoleSessionInfo, SessionView } from './console-session';
+import { IdentityRepository, type UserRecord } from './identity.repository';
+import { verifyDecoy, verifyPassword } from './passwords';
+import { csrfTokenOf, newToken, sha256 } from './secrets';
+import { SignInThrottle } from './sign-in-throttle';
+
+const INVALID_CREDENTIALS = 'The email address or the password is not right. Check both and try again; after 5 failures, sign-in pauses for 15 minutes.';
+
+/** Sign-in, the session behind a cookie, sign-out (docs/adr/0066). */
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly identity: IdentityRepository,
+    private readonly throttle: SignInThrottle,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  /** Checks the password (argon2id) within the throttle; on success opens a session and answers its token. */
+  async signIn(email: string, password: string, clientIp: string, requestId: string): Promise<{ token: string; view: SessionView }> {
+    const address = email.trim().toLowerCase();
+    await this.throttle.check(address, clientIp);
+    const user = await this.identity.findUserByEmail(address);
+    const ok = user ? await verifyPassword(user.password_hash, password) : await verifyDecoy(password);
+    if (!user || !ok) {
+      await this.throttle.recordFailure(address, clientIp);
+      throw new ServiceError('invalid_credentials', INVALID_CREDENTIALS);
+    }
+    await this.throttle.clear(address);
+    return this.open(user, requestId);
+  }
+
+  /** A new session for a user who just proved who they are (sign-in, invite accepted). */
+  async open(user: UserRecord, requestId: string): Promise<{ token: string; view: SessionView }> {
+    const token = newToken();
+    await this.identity.createSession(sha256(token), user);
+    const view = await this.viewOf({ accountId: user.account_id, userId: user.id, email: user.email, role: user.role, csrfToken: csrfTokenOf(token) }, requestId);
+    return { token, view };
+  }
+
+  /** The session behind a cookie's token, or undefined (unknown, ended, idle too long, user removed). */
+  async find(token: string): Promise<ConsoleSessionInfo | undefined> {
+    const tokenHash = sha256(token);
+    const session = await this.identity.findSession(tokenHash);
+    if (!session) return undefined;
+    if (Date.now() - session.last_seen_at.getTime() > 60_000) await this.identity.touchSession(tokenHash);
+    return { tokenHash, userId: session.user_id, accountId: session.account_id, email: session.email, role: session.role, csrfToken: csrfTokenOf(token) };
+  }
+
+  async viewOf(session: Pick<ConsoleSessionInfo, 'accountId' | 'userId' | 'email' | 'role' | 'csrfToken'>, requestId: string): Promise<SessionView> {
+    const account = await this.rpc.request(AccountsRpc.get, { account_id: session.accountId }, { requestId });
+    return {
+      user: { id: session.userId, email: session.email, role: session.role },
+      account: { id: account.id, name: account.name, tier: account.tier },
+      csrf_token: session.csrfToken,
+    };
+  }
+
+  signOut(session: ConsoleSessionInfo): Promise<void> {
+    return this.identity.deleteSession(session.tokenHash);
+  }
+
+  async signOutEverywhere(session: ConsoleSessionInfo): Promise<void> {
+    await this.identity.deleteSessionsOf(session.userId);
+  }
+}

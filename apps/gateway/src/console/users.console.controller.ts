@@ -1,0 +1,39 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { ConsoleUserIdParam, InviteUserBody, type ConsoleInviteView, type ConsoleUserView } from '@switchboard/contracts';
+import type { FastifyRequest } from 'fastify';
+import { CsrfGuard } from './guards/csrf.guard';
+import { RoleGuard, Roles } from './guards/roles';
+import { SessionGuard, sessionOf } from './guards/session.guard';
+import { InvitesService } from './identity/invites.service';
+import { UsersService } from './identity/users.service';
+
+/** The account's people: everyone reads the list; owners invite and remove. */
+@Controller('console/api/users')
+@UseGuards(SessionGuard, CsrfGuard, RoleGuard)
+export class UsersConsoleController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly invites: InvitesService,
+  ) {}
+
+  @Get()
+  list(@Req() request: FastifyRequest): Promise<{ data: ConsoleUserView[] }> {
+    return this.users.list(sessionOf(request).accountId);
+  }
+
+  @Post('invites')
+  @HttpCode(201)
+  @Roles(['owner'], 'invite users')
+  invite(@Body() body: InviteUserBody, @Req() request: FastifyRequest): Promise<ConsoleInviteView> {
+    const session = sessionOf(request);
+    return this.invites.inviteFromConsole({ accountId: session.accountId, email: body.email, role: body.role, invitedBy: session.userId, requestId: String(request.id) });
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @Roles(['owner'], 'remove users')
+  async remove(@Param() params: ConsoleUserIdParam, @Req() request: FastifyRequest): Promise<{ removed: true }> {
+    await this.users.remove(sessionOf(request).accountId, params.id);
+    return { removed: true };
+  }
+}

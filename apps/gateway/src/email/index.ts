@@ -1,0 +1,2 @@
+export * from './email.port';
+export * from './simulated-email.adapter';

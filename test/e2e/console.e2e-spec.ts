@@ -1,0 +1,359 @@
+import { mkdtempSync, renameSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createLogger } from '@switchboard/observability';
+import { AdminClient, ConsoleClient, publicRequest, setCookieOf, startSystem, type RunningSystem } from './support';
+
+jest.setTimeout(120_000);
+
+const PASSWORD = 'correct horse battery staple';
+
+/**
+ * Issue 15, the console's server: people invited by an operator and by owners, sessions in cookies, CSRF, roles, and
+ * the console acting through the same services and rules as the public API, for its own account only.
+ */
+describe('the developer console', () => {
+  let system: RunningSystem;
+  let admin: AdminClient;
+  let distDir: string;
+  const logLines: string[] = [];
+  /** Every secret the tests see; none may appear in what the gateway logged. */
+  const secrets = new Set<string>();
+
+  /** An operator invites `email` to the account; the invitee accepts with PASSWORD and is signed in. */
+  async function member(accountId: string, email: string, role = 'owner'): Promise<ConsoleClient> {
+    const invited = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email, role });
+    expect(invited.status).toBe(201);
+    const token = new URL(invited.body.invite_url).hash.replace('#token=', '');
+    secrets.add(token);
+    const client = new ConsoleClient(system);
+    const accepted = await client.post('/invites/accept', { token, password: PASSWORD });
+    expect(accepted.status).toBe(200);
+    secrets.add(client.cookie!);
+    secrets.add(client.csrf!);
+    return client;
+  }
+
+  async function mailTo(address: string): Promise<{ subject: string; body: string }[]> {
+    const answer = await admin.request('GET', `/admin/email?to=${encodeURIComponent(address)}`);
+    expect(answer.status).toBe(200);
+    return answer.body.data;
+  }
+
+  const tokenInMail = (body: string) => /accept-invite#token=([A-Za-z0-9_-]+)/.exec(body)?.[1];
+
+  beforeAll(async () => {
+    distDir = mkdtempSync(join(tmpdir(), 'sb-console-dist-'));
+    mkdirSync(join(distDir, 'assets'));
+    writeFileSync(join(distDir, 'index.html'), '<!doctype html><title>Switchboard console</title><script type="module" src="/console/assets/index-abc123.js"></script>');
+    writeFileSync(join(distDir, 'assets', 'index-abc123.js'), 'console.log("console");');
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(chunk.toString());
+        done();
+      },
+    });
+    system = await startSystem({
+      services: ['numbers-billing', 'calls-media', 'webhook-dispatcher'],
+      env: { CONSOLE_DIST_DIR: distDir, WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' },
+      gatewayLogger: createLogger('gateway', 'debug', sink),
+    });
+    admin = new AdminClient(system);
+  });
+
+  afterAll(async () => {
+    await system?.stop();
+    rmSync(distDir, { recursive: true, force: true });
+  });
+
+  describe('people and sessions', () => {
+    let accountId: string;
+    let owner: ConsoleClient;
+
+    beforeAll(async () => {
+      accountId = (await admin.createAccount({ name: 'Pizza Planet', balance_cents: 10_000 })).id;
+    });
+
+    it("lets an operator invite an account's first owner, with a one-time link also sent by email", async () => {
+      const invited = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email: 'Olive.Owner@example.com' });
+      expect(invited.status).toBe(201);
+      expect(invited.body).toEqual({
+        id: expect.stringMatching(/^inv_[0-9a-f]{24}$/),
+        email: 'olive.owner@example.com',
+        role: 'owner',
+        invite_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/console\/accept-invite#token=[A-Za-z0-9_-]{43}$/),
+        expires_at: expect.any(String),
+      });
+      const expiresIn = Date.parse(invited.body.expires_at) - Date.now();
+      expect(expiresIn).toBeGreaterThan(7 * 24 * 3600_000 - 60_000);
+      expect(expiresIn).toBeLessThanOrEqual(7 * 24 * 3600_000);
+      const token = new URL(invited.body.invite_url).hash.replace('#token=', '');
+      secrets.add(token);
+      const mail = await mailTo('olive.owner@example.com');
+      expect(mail).toHaveLength(1);
+      expect(mail[0].subject).toContain('Pizza Planet');
+      expect(tokenInMail(mail[0].body)).toBe(token);
+
+      const client = new ConsoleClient(system);
+      const lookup = await client.post('/invites/lookup', { token });
+      expect(lookup.status).toBe(200);
+      expect(lookup.body).toEqual({ email: 'olive.owner@example.com', role: 'owner', account_name: 'Pizza Planet', expires_at: invited.body.expires_at });
+
+      const weak = await client.post('/invites/accept', { token, password: 'short' });
+      expect(weak.status).toBe(400);
+      expect(weak.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^password must be at least 12 characters/) });
+      expect(client.cookie).toBeUndefined();
+
+      const accepted = await client.post('/invites/accept', { token, password: PASSWORD });
+      expect(accepted.status).toBe(200);
+      expect(accepted.body).toEqual({
+        user: { id: expect.stringMatching(/^usr_/), email: 'olive.owner@example.com', role: 'owner' },
+        account: { id: accountId, name: 'Pizza Planet', tier: 'starter' },
+        csrf_token: expect.any(String),
+      });
+      const cookie = setCookieOf(accepted.headers);
+      expect(cookie).toMatch(/^sb_session=[A-Za-z0-9_-]{43}; Path=\/console; HttpOnly; Secure; SameSite=Strict; Max-Age=604800$/);
+      secrets.add(client.cookie!);
+      secrets.add(client.csrf!);
+      owner = client;
+
+      // Single use: the link is spent.
+      for (const [path, body] of [['/invites/lookup', { token }], ['/invites/accept', { token, password: PASSWORD }]] as const) {
+        const again = await new ConsoleClient(system).post(path, body);
+        expect(again.status).toBe(404);
+        expect(again.body.error.code).toBe('invite_not_found');
+      }
+    });
+
+    it('refuses an invite for an unknown account, a bad address or role, naming the field', async () => {
+      expect((await admin.request('POST', '/admin/accounts/acct_00000000000000000000/users', { email: 'x@example.com' })).status).toBe(404);
+      const bad = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email: 'not-an-email', role: 'emperor' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toMatch(/^email must be an email address; role must be one of owner, developer, viewer$/);
+      const taken = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email: 'olive.owner@example.com' });
+      expect(taken.status).toBe(409);
+      expect(taken.body.error.code).toBe('already_a_user');
+    });
+
+    it('signs in with email and password, and shows the session with its CSRF token', async () => {
+      const wrong = await new ConsoleClient(system).signIn('olive.owner@example.com', 'not the password at all');
+      expect(wrong.status).toBe(401);
+      expect(wrong.body.error.code).toBe('invalid_credentials');
+      expect(setCookieOf(wrong.headers)).toBe('');
+      const unknown = await new ConsoleClient(system).signIn('nobody@example.com', PASSWORD);
+      expect(unknown.status).toBe(401);
+      expect(unknown.body.error).toEqual(wrong.body.error);
+
+      const browser = new ConsoleClient(system);
+      const signedIn = await browser.signIn('OLIVE.OWNER@example.com', PASSWORD);
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.body.user).toMatchObject({ email: 'olive.owner@example.com', role: 'owner' });
+      secrets.add(browser.cookie!);
+      secrets.add(browser.csrf!);
+      const session = await browser.get('/session');
+      expect(session.status).toBe(200);
+      expect(session.body).toEqual({ user: signedIn.body.user, account: { id: accountId, name: 'Pizza Planet', tier: 'starter' }, csrf_token: signedIn.body.csrf_token });
+      // Each session has its own CSRF token.
+      expect(browser.csrf).not.toBe(owner.csrf);
+    });
+
+    it('refuses requests without a session, and changes without the CSRF token or from another origin', async () => {
+      const anonymous = await new ConsoleClient(system).get('/session');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body.error.code).toBe('not_signed_in');
+
+      const noHeader = await owner.post('/users/invites', { email: 'dev@example.com', role: 'developer' }, { csrf: false });
+      expect(noHeader.status).toBe(403);
+      expect(noHeader.body.error.code).toBe('csrf_failed');
+      const otherSession = await owner.post('/users/invites', { email: 'dev@example.com', role: 'developer' }, { headers: { 'x-csrf-token': 'A'.repeat(43) } });
+      expect(otherSession.status).toBe(403);
+      const otherOrigin = await owner.post('/users/invites', { email: 'dev@example.com', role: 'developer' }, { headers: { origin: 'https://evil.example' } });
+      expect(otherOrigin.status).toBe(403);
+      expect(otherOrigin.body.error.code).toBe('csrf_failed');
+      const signInFromElsewhere = await new ConsoleClient(system).post('/sign-in', { email: 'olive.owner@example.com', password: PASSWORD }, { headers: { origin: 'https://evil.example' } });
+      expect(signInFromElsewhere.status).toBe(403);
+      // Nothing was invited.
+      expect((await mailTo('dev@example.com')).length).toBe(0);
+      expect((await owner.get('/users')).body.data.map((u: { email: string }) => u.email)).toEqual(['olive.owner@example.com']);
+    });
+
+    it('keeps the public API cookie-free: a session cookie is no credential there', async () => {
+      const answer = await publicRequest(system, 'GET', '/v1/numbers', { headers: { cookie: `sb_session=${owner.cookie}` } });
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.code).toBe('unauthorized');
+    });
+
+    describe('teammates and roles', () => {
+      let developer: ConsoleClient;
+      let viewer: ConsoleClient;
+
+      it('lets an owner invite teammates by email, listed as invited until they accept', async () => {
+        const invited = await owner.post('/users/invites', { email: 'dev@example.com', role: 'developer' });
+        expect(invited.status).toBe(201);
+        expect(invited.body).toEqual({ id: expect.stringMatching(/^inv_/), email: 'dev@example.com', role: 'developer', status: 'invited', expires_at: expect.any(String) });
+        expect(JSON.stringify(invited.body)).not.toContain('token');
+        const listed = await owner.get('/users');
+        expect(listed.body.data).toEqual([
+          { id: owner && expect.stringMatching(/^usr_/), email: 'olive.owner@example.com', role: 'owner', status: 'active', created_at: expect.any(String) },
+          { id: invited.body.id, email: 'dev@example.com', role: 'developer', status: 'invited', created_at: expect.any(String) },
+        ]);
+        const [mail] = await mailTo('dev@example.com');
+        const token = tokenInMail(mail.body)!;
+        secrets.add(token);
+        developer = new ConsoleClient(system);
+        expect((await developer.post('/invites/accept', { token, password: PASSWORD })).status).toBe(200);
+        secrets.add(developer.cookie!);
+        viewer = await member(accountId, 'vic.viewer@example.com', 'viewer');
+        const after = await owner.get('/users');
+        expect(after.body.data.map((u: { email: string; status: string }) => `${u.email} ${u.status}`)).toEqual([
+          'olive.owner@example.com active',
+          'dev@example.com active',
+          'vic.viewer@example.com active',
+        ]);
+      });
+
+      it('refuses owner actions to a viewer and a developer with 403 forbidden, naming role and action', async () => {
+        const byViewer = await viewer.post('/users/invites', { email: 'x@example.com', role: 'viewer' });
+        expect(byViewer.status).toBe(403);
+        expect(byViewer.body.error).toEqual({ code: 'forbidden', message: expect.stringMatching(/^A viewer user cannot invite users; only an owner can/) });
+        const byDeveloper = await developer.request('DELETE', `/users/${(await owner.get('/session')).body.user.id}`);
+        expect(byDeveloper.status).toBe(403);
+        expect(byDeveloper.body.error.message).toMatch(/^A developer user cannot remove users/);
+        expect((await viewer.get('/users')).status).toBe(200);
+      });
+
+      it('refuses to remove the last owner (409 last_owner), and ends a removed user\'s sessions at once', async () => {
+        const ownerId = (await owner.get('/session')).body.user.id;
+        const last = await owner.request('DELETE', `/users/${ownerId}`);
+        expect(last.status).toBe(409);
+        expect(last.body.error.code).toBe('last_owner');
+        const viewerId = (await viewer.get('/session')).body.user.id;
+        const removed = await owner.request('DELETE', `/users/${viewerId}`);
+        expect(removed.status).toBe(200);
+        expect(removed.body).toEqual({ removed: true });
+        const stale = await viewer.get('/session');
+        expect(stale.status).toBe(401);
+        expect(stale.body.error.code).toBe('not_signed_in');
+        expect((await owner.request('DELETE', `/users/${viewerId}`)).status).toBe(404);
+        const badId = await owner.request('DELETE', '/users/bob');
+        expect(badId.status).toBe(400);
+        expect(badId.body.error.message).toMatch(/^id must be a user id/);
+      });
+
+      it('withdraws a pending invite, whose link then stops working', async () => {
+        const invited = await owner.post('/users/invites', { email: 'late@example.com', role: 'viewer' });
+        const token = tokenInMail((await mailTo('late@example.com'))[0].body)!;
+        secrets.add(token);
+        expect((await owner.request('DELETE', `/users/${invited.body.id}`)).status).toBe(200);
+        expect((await new ConsoleClient(system).post('/invites/lookup', { token })).status).toBe(404);
+      });
+    });
+
+    it('signs out one session, or every session of the user, and refuses old and invented cookies', async () => {
+      const laptop = new ConsoleClient(system);
+      const phone = new ConsoleClient(system);
+      await laptop.signIn('olive.owner@example.com', PASSWORD);
+      await phone.signIn('olive.owner@example.com', PASSWORD);
+      secrets.add(laptop.cookie!);
+      secrets.add(phone.cookie!);
+      const laptopCookie = laptop.cookie;
+
+      const out = await laptop.post('/sign-out');
+      expect(out.status).toBe(204);
+      expect(setCookieOf(out.headers)).toBe('sb_session=; Path=/console; HttpOnly; Secure; SameSite=Strict; Max-Age=0');
+      laptop.cookie = laptopCookie;
+      expect((await laptop.get('/session')).status).toBe(401);
+      expect((await phone.get('/session')).status).toBe(200);
+
+      const phoneCookie = phone.cookie;
+      const ownerCookie = owner.cookie;
+      expect((await phone.post('/sign-out-everywhere')).status).toBe(204);
+      phone.cookie = phoneCookie;
+      expect((await phone.get('/session')).status).toBe(401);
+      owner.cookie = ownerCookie;
+      expect((await owner.get('/session')).status).toBe(401);
+
+      const forged = new ConsoleClient(system);
+      forged.cookie = 'A'.repeat(43);
+      expect((await forged.get('/session')).status).toBe(401);
+      forged.cookie = 'not a token';
+      expect((await forged.get('/session')).status).toBe(401);
+
+      expect((await owner.signIn('olive.owner@example.com', PASSWORD)).status).toBe(200);
+      secrets.add(owner.cookie!);
+      secrets.add(owner.csrf!);
+    });
+
+    it('throttles sign-in after 5 failures for one address, with Retry-After, even for the right password', async () => {
+      await member(accountId, 'tess.target@example.com', 'viewer');
+      const browser = new ConsoleClient(system);
+      for (let i = 0; i < 5; i += 1) expect((await browser.signIn('tess.target@example.com', `wrong password ${i}!`)).status).toBe(401);
+      const throttled = await browser.signIn('tess.target@example.com', PASSWORD);
+      expect(throttled.status).toBe(429);
+      expect(throttled.body.error).toEqual({ code: 'sign_in_throttled', message: expect.stringMatching(/try again in 15 minutes/) });
+      expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(800);
+      expect(browser.cookie).toBeUndefined();
+      // Another address from the same client is not locked out by this one.
+      expect((await new ConsoleClient(system).signIn('olive.owner@example.com', PASSWORD)).status).toBe(200);
+    });
+
+    it('answers bad input with a 400 envelope naming the field', async () => {
+      const noPassword = await new ConsoleClient(system).post('/sign-in', { email: 'olive.owner@example.com' });
+      expect(noPassword.status).toBe(400);
+      expect(noPassword.body.error).toEqual({ code: 'invalid_request', message: 'password is required' });
+      const extra = await new ConsoleClient(system).post('/sign-in', { email: 'a@example.com', password: 'x', admin: true });
+      expect(extra.status).toBe(400);
+      expect(extra.body.error.message).toBe('admin is not a known field');
+      const notJson = await fetch(`${system.publicUrl}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+      expect(notJson.status).toBe(400);
+    });
+  });
+
+  describe('the pages', () => {
+    it('serves index.html at /console/ and for client routes, with no-store and a strict CSP', async () => {
+      for (const path of ['/console/', '/console/accept-invite', '/console/keys/key_1']) {
+        const page = await fetch(`${system.publicUrl}${path}`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(page.headers.get('cache-control')).toBe('no-store');
+        expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+        expect(await page.text()).toContain('Switchboard console');
+      }
+      const bare = await fetch(`${system.publicUrl}/console`, { redirect: 'manual' });
+      expect(bare.status).toBe(308);
+      expect(bare.headers.get('location')).toBe('/console/');
+    });
+
+    it('serves hashed assets with a long cache, and 404 for missing files and unknown API routes', async () => {
+      const asset = await fetch(`${system.publicUrl}/console/assets/index-abc123.js`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(await asset.text()).toBe('console.log("console");');
+      expect((await fetch(`${system.publicUrl}/console/assets/missing-1.js`)).status).toBe(404);
+      expect((await fetch(`${system.publicUrl}/console/%2e%2e/%2e%2e/package.json`)).status).toBe(404);
+      const api = await fetch(`${system.publicUrl}/console/api/nothing-here`);
+      expect(api.status).toBe(404);
+      expect(await api.json()).toEqual({ error: { code: 'not_found', message: 'No such console API route.' } });
+    });
+
+    it('answers 503 saying to run npm run build while the console is not built', async () => {
+      renameSync(join(distDir, 'index.html'), join(distDir, 'index.html.away'));
+      try {
+        const page = await fetch(`${system.publicUrl}/console/`);
+        expect(page.status).toBe(503);
+        expect(await page.text()).toContain('npm run build');
+      } finally {
+        renameSync(join(distDir, 'index.html.away'), join(distDir, 'index.html'));
+      }
+    });
+  });
+
+  it('never logs a secret: passwords, cookies, CSRF and invite tokens', () => {
+    const logged = logLines.join('');
+    expect(logged).toContain('"route":"/console/api/sign-in"');
+    secrets.add(PASSWORD);
+    for (const secret of secrets) expect(logged).not.toContain(secret);
+  });
+});
