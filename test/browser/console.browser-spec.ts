@@ -25,7 +25,7 @@ describe('the web console, as an account owner', () => {
   let number: { id: string; phone_number: string };
   let callSid: string;
   const email = 'ada@pizza-planet.test';
-  const password = 'correct horse battery staple';
+  const password = 'plum tuesday lantern 42';
   const transcript = [
     { role: 'agent', text: 'Pizza Planet, how can I help?' },
     { role: 'caller', text: 'A large margherita for pick-up, please.' },

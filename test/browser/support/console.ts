@@ -3,10 +3,10 @@ import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AdminClient, startSystem, type RunningSystem, type StartSystemOptions } from '../../e2e/support';
+import { CHROMIUM } from './chromium';
 
 /** The built console (tools/dev/console-build.mjs; the browser project's global setup builds it when stale). */
 export const CONSOLE_DIST_DIR = resolve(__dirname, '..', '..', '..', 'apps', 'console', 'dist');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Set (to a folder, e.g. docs/console) to save screenshots of the pages as the tests walk through them. */
 const SCREENSHOT_DIR = process.env.CONSOLE_SCREENSHOTS ? resolve(process.env.CONSOLE_SCREENSHOTS) : undefined;
 
@@ -74,6 +74,8 @@ export async function signIn(page: Page, system: RunningSystem, email: string, p
 /** A signed-in user in a browser context of their own (their own cookies). */
 export async function userPage(browser: Browser, options: { width?: number } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 860 } });
+  // Ten seconds for anything to appear: the system answers in milliseconds, so a longer wait only slows failures.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   return { context, page, ...watchPage(page) };
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import testingGlobalSetup from '../../../libs/testing/src/global-setup.ts';
 import { buildConsoleIfStale } from '../../../tools/dev/console-build.mjs';
-import { CHROMIUM } from './console';
+import { CHROMIUM } from './chromium';
 
 /**
  * Jest globalSetup of the browser project: the console built (when missing or stale), Chromium present (else what
