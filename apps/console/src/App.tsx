@@ -1,16 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { BrowserRouter, Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { Button, Notice, messageOf } from './components/ui';
 import { AcceptInvitePage } from './pages/AcceptInvite';
 import { CallPage } from './pages/Call';
 import { CallsPage } from './pages/Calls';
 import { KeysPage } from './pages/Keys';
-import { MoneyPage } from './pages/Money';
 import { NumberPage } from './pages/Number';
 import { NumbersPage } from './pages/Numbers';
 import { SignInPage } from './pages/SignIn';
 import { TeamPage } from './pages/Team';
 import { SessionProvider, useSession } from './session';
+
+// Billing carries the chart library (two thirds of the script): loaded when the page is first opened.
+const MoneyPage = lazy(() => import('./pages/Money').then((module) => ({ default: module.MoneyPage })));
 
 export function App() {
   return (
@@ -143,7 +145,9 @@ function SignedInLayout() {
       </nav>
       <main id="main" className="content" tabIndex={-1}>
         {signOutError ? <Notice tone="error">{signOutError}</Notice> : null}
-        <Outlet />
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );
