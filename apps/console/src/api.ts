@@ -18,8 +18,8 @@ export class ApiError extends Error {
     readonly code: string,
     /** The server's own message (shown when no sentence of ours says it better). */
     readonly serverMessage: string,
-    /** The field a 400 names, so a form can show the message next to it. */
-    readonly field: string | undefined,
+    /** What a 400 says about each field it names (`error.field`, or each `; `-separated problem's first word). */
+    readonly fields: Record<string, string> | undefined,
     readonly retryAfterSeconds?: number,
   ) {
     super(describeError(status, code, serverMessage, retryAfterSeconds));
@@ -40,30 +40,44 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-/** The field a 400 is about: `error.field`, else the first word of the message when it looks like a field name. */
-export function fieldOf(error: { field?: unknown; message?: unknown }): string | undefined {
-  if (typeof error.field === 'string' && error.field) return error.field;
+/**
+ * The fields a 400 is about, each with its own words: `error.field` when the server names one, else each of the
+ * message's `; `-separated problems by its first word when that looks like a field name (`email must be an email
+ * address; role must be one of ...`, `ip_allowlist.0 must be ...`). Undefined when no field is named.
+ */
+export function fieldsOf(error: { field?: unknown; message?: unknown }): Record<string, string> | undefined {
   if (typeof error.message !== 'string') return undefined;
-  const first = /^([a-z][a-z0-9_]*)(\.[0-9]+)?\s/.exec(error.message);
-  return first?.[1];
+  if (typeof error.field === 'string' && error.field) return { [error.field]: endSentence(error.message) };
+  const fields: Record<string, string> = {};
+  for (const problem of error.message.split(/;\s+/)) {
+    const name = /^([a-z][a-z0-9_]*)(\.[0-9]+)?\s/.exec(problem)?.[1];
+    if (!name) return undefined;
+    fields[name] = fields[name] ? `${fields[name]} ${endSentence(problem)}` : endSentence(problem);
+  }
+  return Object.keys(fields).length ? fields : undefined;
+}
+
+function endSentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 async function readError(response: Response): Promise<ApiError> {
   let code = 'unknown';
   let message = '';
-  let field: string | undefined;
+  let fields: Record<string, string> | undefined;
   try {
     const body = (await response.json()) as { error?: { code?: unknown; message?: unknown; field?: unknown } };
     if (body.error) {
       code = typeof body.error.code === 'string' ? body.error.code : code;
       message = typeof body.error.message === 'string' ? body.error.message : '';
-      if (response.status === 400) field = fieldOf(body.error);
+      if (response.status === 400) fields = fieldsOf(body.error);
     }
   } catch {
     // not JSON (a proxy's page): the status says enough
   }
   const retryAfter = Number(response.headers.get('retry-after'));
-  return new ApiError(response.status, code, message, field, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+  return new ApiError(response.status, code, message, fields, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {

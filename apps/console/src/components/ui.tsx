@@ -31,20 +31,31 @@ export function messageOf(error: unknown): string {
 }
 
 /**
- * A form's failure: the server's message next to the field a 400 names (when the form has it), else at the top of
- * the form. `fields` are the names the form's inputs carry.
+ * A form's failure: each problem a 400 names next to its field (when the form has that field), anything else at
+ * the top of the form. `fields` are the names the form's inputs carry.
  */
 export interface FormFailure {
-  field?: string;
-  message: string;
+  /** Shown at the top of the form. */
+  message?: string;
+  /** Shown next to the field of that name. */
+  fields: Record<string, string>;
 }
 
 export function failureOf(error: unknown, fields: readonly string[]): FormFailure {
-  if (error instanceof ApiError && error.field) {
-    const field = fields.find((name) => name === error.field);
-    if (field) return { field, message: error.message };
+  if (error instanceof ApiError && error.fields) {
+    const mine = Object.fromEntries(Object.entries(error.fields).filter(([name]) => fields.includes(name)));
+    const placed = Object.keys(mine).length;
+    if (placed > 0) {
+      const others = Object.entries(error.fields).filter(([name]) => !fields.includes(name)).map(([, text]) => text);
+      return { fields: mine, message: others.length ? others.join(' ') : undefined };
+    }
   }
-  return { message: messageOf(error) };
+  return { message: messageOf(error), fields: {} };
+}
+
+/** A failure of the form's own checks, before anything is sent. */
+export function fieldFailure(field: string, message: string): FormFailure {
+  return { fields: { [field]: message } };
 }
 
 interface FieldProps {

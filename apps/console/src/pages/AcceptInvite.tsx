@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { post, type InviteInfo, type SessionInfo } from '../api';
-import { Button, Field, LoadError, Loading, Notice, failureOf, type FormFailure } from '../components/ui';
+import { Button, Field, LoadError, Loading, Notice, failureOf, fieldFailure, type FormFailure } from '../components/ui';
 import { formatTime } from '../format';
 import { useSession } from '../session';
 
@@ -39,7 +39,7 @@ export function AcceptInvitePage() {
     event.preventDefault();
     setFailure(undefined);
     if (password !== confirm) {
-      setFailure({ field: 'confirm', message: 'The two passwords are not the same.' });
+      setFailure(fieldFailure('confirm', 'The two passwords are not the same.'));
       return;
     }
     setBusy(true);
@@ -85,7 +85,7 @@ export function AcceptInvitePage() {
           </div>
         </dl>
         <form onSubmit={(event) => void submit(event)} noValidate>
-          {failure && !failure.field ? <Notice tone="error">{failure.message}</Notice> : null}
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
           <input type="email" name="username" autoComplete="username" value={invite.email} readOnly hidden />
           <Field
             label="Choose a password"
@@ -96,9 +96,9 @@ export function AcceptInvitePage() {
             value={password}
             onChange={setPassword}
             hint={`At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words is easiest to remember.`}
-            error={failure?.field === 'password' ? failure.message : undefined}
+            error={failure?.fields['password']}
           />
-          <Field label="Type it again" name="confirm" type="password" autoComplete="new-password" required value={confirm} onChange={setConfirm} error={failure?.field === 'confirm' ? failure.message : undefined} />
+          <Field label="Type it again" name="confirm" type="password" autoComplete="new-password" required value={confirm} onChange={setConfirm} error={failure?.fields['confirm']} />
           <Button type="submit" variant="primary" busy={busy} className="button--block">
             {busy ? 'Setting up…' : 'Set password and sign in'}
           </Button>

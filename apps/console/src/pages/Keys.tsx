@@ -95,7 +95,7 @@ export function KeysPage() {
       {mayManage ? (
         <form className="card" onSubmit={(event) => void create(event)} noValidate aria-labelledby="new-key-title">
           <h2 id="new-key-title">Create a key</h2>
-          {failure && !failure.field ? (
+          {failure?.message ? (
             <Notice tone="error" title={limitHit ? 'Five active keys already' : undefined}>
               {failure.message}
             </Notice>
@@ -108,7 +108,7 @@ export function KeysPage() {
             onChange={setAllowlist}
             placeholder="203.0.113.7, 198.51.100.0/24"
             hint="Addresses or CIDR ranges, separated by commas or new lines. Leave empty to accept requests from anywhere."
-            error={failure?.field === 'ip_allowlist' ? failure.message : undefined}
+            error={failure?.fields['ip_allowlist']}
           />
           <div className="actions">
             <Button type="submit" variant="primary" busy={busy}>

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { get, put, query, type Account, type Balance, type LedgerEntry, type Page, type UsageDay } from '../api';
 import { UsageChart } from '../components/UsageChart';
-import { Button, Empty, Field, LoadError, Loading, Notice, PageHeader, failureOf, useLoad, type FormFailure } from '../components/ui';
+import { Button, Empty, Field, LoadError, Loading, Notice, PageHeader, failureOf, fieldFailure, useLoad, type FormFailure } from '../components/ui';
 import { formatCents, formatMillicents, formatTime, humanize } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
@@ -86,8 +86,8 @@ function AutoTopUpForm({ account, mayChange, reason, onSaved }: { account: Accou
     if (enabled) {
       const thresholdCents = toCents(threshold);
       const amountCents = toCents(amount);
-      if (thresholdCents === undefined) return setFailure({ field: 'threshold_cents', message: 'Write an amount in dollars, such as 10 or 10.50.' });
-      if (amountCents === undefined) return setFailure({ field: 'amount_cents', message: 'Write an amount in dollars, such as 50 or 50.00.' });
+      if (thresholdCents === undefined) return setFailure(fieldFailure('threshold_cents', 'Write an amount in dollars, such as 10 or 10.50.'));
+      if (amountCents === undefined) return setFailure(fieldFailure('amount_cents', 'Write an amount in dollars, such as 50 or 50.00.'));
       body = { threshold_cents: thresholdCents, amount_cents: amountCents };
     }
     setBusy(true);
@@ -111,15 +111,15 @@ function AutoTopUpForm({ account, mayChange, reason, onSaved }: { account: Accou
           : 'Off: when the balance runs out, calls stop being answered until you top up.'}
       </p>
       {!mayChange ? <Notice tone="info">{reason}</Notice> : null}
-      {failure && !failure.field ? <Notice tone="error">{failure.message}</Notice> : null}
+      {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
       {saved ? <Notice tone="success">Auto top-up saved.</Notice> : null}
       <div className="checkbox">
         <input id="auto-top-up-enabled" type="checkbox" checked={enabled} disabled={!mayChange} onChange={(event) => setEnabled(event.target.checked)} />
         <label htmlFor="auto-top-up-enabled">Top up automatically</label>
       </div>
       <div className="grid-2">
-        <Field label="When the balance falls below (USD)" name="threshold_cents" inputMode="decimal" required value={threshold} onChange={setThreshold} disabled={!mayChange || !enabled} error={failure?.field === 'threshold_cents' ? failure.message : undefined} />
-        <Field label="Add this much (USD)" name="amount_cents" inputMode="decimal" required value={amount} onChange={setAmount} disabled={!mayChange || !enabled} hint="Between $5 and $500." error={failure?.field === 'amount_cents' ? failure.message : undefined} />
+        <Field label="When the balance falls below (USD)" name="threshold_cents" inputMode="decimal" required value={threshold} onChange={setThreshold} disabled={!mayChange || !enabled} error={failure?.fields['threshold_cents']} />
+        <Field label="Add this much (USD)" name="amount_cents" inputMode="decimal" required value={amount} onChange={setAmount} disabled={!mayChange || !enabled} hint="Between $5 and $500." error={failure?.fields['amount_cents']} />
       </div>
       {mayChange ? (
         <div className="actions">

@@ -72,7 +72,7 @@ export function NumberPage() {
 
       <form className="card" onSubmit={(event) => void save(event)} noValidate aria-labelledby="webhook-title">
         <h2 id="webhook-title">Webhook</h2>
-        {failure && !failure.field ? <Notice tone="error">{failure.message}</Notice> : null}
+        {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
         {saved ? <Notice tone="success">Webhook URL saved.</Notice> : null}
         <Field
           label="Webhook URL"
@@ -87,7 +87,7 @@ export function NumberPage() {
           disabled={!mayManage || released}
           placeholder="https://example.com/hooks/switchboard"
           hint="Leave empty to stop sending webhooks for this number."
-          error={failure?.field === 'webhook_url' ? failure.message : undefined}
+          error={failure?.fields['webhook_url']}
         />
         {mayManage && !released ? (
           <div className="actions">

@@ -50,7 +50,7 @@ export function NumbersPage() {
     }
   };
 
-  const fieldError = (name: string) => (failure?.field === name ? failure.message : undefined);
+  const fieldError = (name: string) => failure?.fields[name];
 
   return (
     <section>
@@ -69,7 +69,7 @@ export function NumbersPage() {
       {mayManage ? (
         <form className="card" onSubmit={(event) => void provision(event)} noValidate aria-labelledby="provision-title">
           <h2 id="provision-title">Get a number</h2>
-          {failure && !failure.field ? <Notice tone="error">{failure.message}</Notice> : null}
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
           <div className="grid-3">
             <Field label="Business phone" name="business_phone" type="tel" inputMode="tel" autoComplete="tel" required value={form.business_phone} onChange={set('business_phone')} placeholder="+14155550123" hint="Where calls are forwarded, in E.164 form (+1…)." error={fieldError('business_phone')} />
             <Field label="Area code" name="area_code" inputMode="numeric" value={form.area_code} onChange={set('area_code')} placeholder="415" hint="Default: the business phone's." error={fieldError('area_code')} />

@@ -44,9 +44,9 @@ export function SignInPage() {
         </p>
         <h1>Sign in to the console</h1>
         <form onSubmit={(event) => void submit(event)} noValidate>
-          {failure && !failure.field ? <Notice tone="error">{failure.message}</Notice> : null}
-          <Field label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={setEmail} error={failure?.field === 'email' ? failure.message : undefined} />
-          <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={setPassword} error={failure?.field === 'password' ? failure.message : undefined} />
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+          <Field label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={setEmail} error={failure?.fields['email']} />
+          <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={setPassword} error={failure?.fields['password']} />
           <Button type="submit" variant="primary" busy={busy} className="button--block">
             {busy ? 'Signing in…' : 'Sign in'}
           </Button>

@@ -52,10 +52,10 @@ export function TeamPage() {
       {mayManage ? (
         <form className="card" onSubmit={(event) => void invite(event)} noValidate aria-labelledby="invite-title">
           <h2 id="invite-title">Invite someone</h2>
-          {failure && !failure.field ? <Notice tone="error">{failure.message}</Notice> : null}
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
           <div className="grid-2">
-            <Field label="Email" name="email" type="email" autoComplete="off" required value={email} onChange={setEmail} error={failure?.field === 'email' ? failure.message : undefined} />
-            <div className={`field${failure?.field === 'role' ? ' field--invalid' : ''}`}>
+            <Field label="Email" name="email" type="email" autoComplete="off" required value={email} onChange={setEmail} error={failure?.fields['email']} />
+            <div className={`field${failure?.fields.role ? ' field--invalid' : ''}`}>
               <label htmlFor="invite-role">Role</label>
               <select id="invite-role" name="role" value={newRole} onChange={(event) => setNewRole(event.target.value as Role)} aria-describedby="invite-role-hint">
                 {ROLES.map((option) => (
@@ -67,7 +67,7 @@ export function TeamPage() {
               <p className="hint" id="invite-role-hint">
                 {ROLES.find((option) => option.value === newRole)?.label}: {ROLES.find((option) => option.value === newRole)?.can}.
               </p>
-              {failure?.field === 'role' ? <p className="field-error">{failure.message}</p> : null}
+              {failure?.fields.role ? <p className="field-error">{failure.fields.role}</p> : null}
             </div>
           </div>
           <div className="actions">
