@@ -3,18 +3,10 @@ import { Link, useSearchParams } from 'react-router';
 import { get, query, type Call, type Page } from '../api';
 import { Button, Empty, LoadError, Loading, PageHeader, StatusBadge, useLoad } from '../components/ui';
 import { formatDuration, formatTime, humanize } from '../format';
+import { dayStart } from '../input';
 import { allNumbers } from './Numbers';
 
 export const CALLS_PER_PAGE = 20;
-
-/** A `YYYY-MM-DD` from a date input as the instant its day starts here (`end`: the next day's start). */
-export function dayStart(day: string, end = false): string | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
-  const date = new Date(`${day}T00:00:00`);
-  if (Number.isNaN(date.getTime())) return undefined;
-  if (end) date.setDate(date.getDate() + 1);
-  return date.toISOString();
-}
 
 export function CallsPage() {
   const [params, setParams] = useSearchParams();

@@ -2,17 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { ApiError, del, get, post, type ApiKey, type CreatedKey, type Page } from '../api';
 import { Button, ConfirmButton, Empty, Field, LoadError, Loading, Notice, OneTimeSecret, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
 import { formatTime } from '../format';
+import { parseAllowlist } from '../input';
 import { roleReason, useSignedIn } from '../session';
 
 export const ACTIVE_KEY_LIMIT = 5;
-
-/** `"203.0.113.7, 198.51.100.0/24"` (commas, spaces or lines) as a list; empty means every address. */
-export function parseAllowlist(text: string): string[] {
-  return text
-    .split(/[\s,]+/)
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-}
 
 export function KeysPage() {
   const { can, role } = useSignedIn();

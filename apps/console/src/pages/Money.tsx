@@ -3,20 +3,10 @@ import { get, put, query, type Account, type Balance, type LedgerEntry, type Pag
 import { UsageChart } from '../components/UsageChart';
 import { Button, Empty, Field, LoadError, Loading, Notice, PageHeader, failureOf, fieldFailure, useLoad, type FormFailure } from '../components/ui';
 import { formatCents, formatMillicents, formatTime, humanize } from '../format';
+import { centsText, toCents } from '../input';
 import { roleReason, useSignedIn } from '../session';
 
 export const LEDGER_PER_PAGE = 20;
-
-/** `"12.50"` as 1250 cents; undefined when it is not an amount. */
-export function toCents(text: string): number | undefined {
-  const trimmed = text.trim().replace(/^\$/, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(trimmed)) return undefined;
-  return Math.round(Number(trimmed) * 100);
-}
-
-function centsText(cents: number): string {
-  return (cents / 100).toFixed(2);
-}
 
 export function MoneyPage() {
   const { can, role } = useSignedIn();

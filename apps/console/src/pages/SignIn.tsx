@@ -2,12 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { post, type SessionInfo } from '../api';
 import { Button, Field, Notice, failureOf, type FormFailure } from '../components/ui';
+import { safeNext } from '../input';
 import { useSession } from '../session';
-
-/** Only a path inside the console, never another site (`?next=//evil.example`). */
-export function safeNext(next: string | null): string {
-  return next && /^\/(?!\/)[^\\]*$/.test(next) && !next.startsWith('/sign-in') ? next : '/calls';
-}
 
 export function SignInPage() {
   const { status, signedIn } = useSession();
