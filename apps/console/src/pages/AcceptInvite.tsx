@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { post, type InviteInfo, type SessionInfo } from '../api';
 import { Button, Field, LoadError, Loading, Notice, failureOf, fieldFailure, type FormFailure } from '../components/ui';
-import { formatTime } from '../format';
+import { formatTime, humanize } from '../format';
 import { useSession } from '../session';
 
 /** The token travels in the fragment (`#token=...`), so it never reaches a server log. */
@@ -77,7 +77,7 @@ export function AcceptInvitePage() {
           </div>
           <div>
             <dt>Role</dt>
-            <dd>{invite.role}</dd>
+            <dd>{humanize(invite.role)}</dd>
           </div>
           <div>
             <dt>Link valid until</dt>
