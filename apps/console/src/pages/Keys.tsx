@@ -10,7 +10,8 @@ export const ACTIVE_KEY_LIMIT = 5;
 export function KeysPage() {
   const { can, role } = useSignedIn();
   const mayManage = can('manage_keys');
-  const keys = useLoad(() => get<Page<ApiKey>>('/keys'), []);
+  // A viewer may not see keys at all (403): the page says so instead of asking.
+  const keys = useLoad(() => (mayManage ? get<Page<ApiKey>>('/keys') : Promise.resolve(undefined)), [mayManage]);
   const [allowlist, setAllowlist] = useState('');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
@@ -116,9 +117,9 @@ export function KeysPage() {
         </form>
       ) : null}
 
-      <h2>Keys</h2>
+      {mayManage ? <h2>Keys</h2> : null}
       {keys.error ? <LoadError error={keys.error} retry={keys.reload} /> : null}
-      {!keys.data && keys.loading ? <Loading what="keys" /> : null}
+      {mayManage && !keys.data && keys.loading ? <Loading what="keys" /> : null}
       {keys.data && keys.data.data.length === 0 ? <Empty>No keys yet.</Empty> : null}
       {keys.data && keys.data.data.length > 0 ? (
         <div className="table-wrap">
