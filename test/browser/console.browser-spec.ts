@@ -147,6 +147,38 @@ describe('the web console, as an account owner', () => {
     expect((await listNumbers()).status).toBe(401);
   });
 
+  it('rotates a key: the new one is shown once, the old one works until the owner revokes it', async () => {
+    const status = async (key: string) => (await fetch(`${system.publicUrl}/v1/numbers`, { headers: { authorization: `Bearer ${key}` } })).status;
+    const shownKey = () => page.getByTestId('one-time-secret').getByRole('textbox').inputValue();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const old = await eventually(shownKey, (value) => value.startsWith('sk_'));
+    const prefixes = await page.getByTestId('keys-table').locator('tbody code').allTextContents();
+    const oldPrefix = prefixes.map((text) => text.replace('…', '')).find((candidate) => old.startsWith(candidate))!;
+
+    await page.getByRole('button', { name: `Rotate key ${oldPrefix}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Make the new key' }).click();
+    const fresh = await eventually(shownKey, (value) => value.startsWith('sk_') && value !== old);
+    expect([await status(old), await status(fresh)]).toEqual([200, 200]);
+
+    await page.getByRole('button', { name: `Revoke old key ${oldPrefix}…` }).click();
+    await page.getByRole('dialog', { name: 'Revoke the old key?' }).getByRole('button', { name: 'Revoke old key' }).click();
+    await page.getByText(`Key ${oldPrefix}… is revoked`).waitFor();
+    expect([await status(old), await status(fresh)]).toEqual([401, 200]);
+  });
+
+  it('explains the five-active-keys limit when it is hit', async () => {
+    // One key is active (the rotated one): four more make five, the sixth is refused.
+    for (let made = 0; made < 4; made++) {
+      const before = await page.getByTestId('keys-table').locator('tbody tr').count();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await eventually(() => page.getByTestId('keys-table').locator('tbody tr').count(), (count) => count === before + 1);
+    }
+    await page.getByText('5 of 5 active keys').waitFor();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('alert').filter({ hasText: 'An account can have at most 5 active keys.' }).waitFor();
+    await expect(page.getByTestId('keys-table').locator('tbody tr').count()).resolves.toBe(7);
+  });
+
   it("shows the server's validation message next to the field and creates nothing, then provisions a number and shows its webhook secret once", async () => {
     await page.getByRole('link', { name: 'Numbers' }).click();
     await page.getByRole('heading', { level: 1, name: 'Numbers' }).waitFor();
