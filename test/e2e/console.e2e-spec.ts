@@ -56,7 +56,7 @@ describe('the developer console', () => {
     });
     system = await startSystem({
       services: ['numbers-billing', 'calls-media', 'webhook-dispatcher'],
-      env: { CONSOLE_DIST_DIR: distDir, WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' },
+      env: { CONSOLE_DIST_DIR: distDir, WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost', WEBHOOK_BACKOFF_BASE_MS: '50' },
       gatewayLogger: createLogger('gateway', 'debug', sink),
     });
     admin = new AdminClient(system);
@@ -182,6 +182,10 @@ describe('the developer console', () => {
       const answer = await publicRequest(system, 'GET', '/v1/numbers', { headers: { cookie: `sb_session=${owner.cookie}` } });
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe('unauthorized');
+      // The console's routes are not part of the public API's description.
+      const openapi = await publicRequest(system, 'GET', '/v1/openapi.json');
+      expect(Object.keys(openapi.body.paths).filter((path) => path.startsWith('/console'))).toEqual([]);
+      expect(Object.keys(openapi.body.paths)).toContain('/v1/numbers');
     });
 
     describe('teammates and roles', () => {
@@ -308,6 +312,117 @@ describe('the developer console', () => {
       const notJson = await fetch(`${system.publicUrl}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
       expect(notJson.status).toBe(400);
     });
+  });
+
+  describe('the same services and rules as the public API, for the session account only', () => {
+    let accountA: string;
+    let accountB: string;
+    let owner: ConsoleClient;
+    let developer: ConsoleClient;
+    let viewer: ConsoleClient;
+    let strangerB: ConsoleClient;
+
+    /** A public API request with a key, as an integrator makes it. */
+    const v1 = (key: string, path: string) => publicRequest(system, 'GET', `/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+
+    beforeAll(async () => {
+      accountA = (await admin.createAccount({ name: 'Account A', balance_cents: 10_000 })).id;
+      accountB = (await admin.createAccount({ name: 'Account B', balance_cents: 10_000 })).id;
+      owner = await member(accountA, 'a.owner@example.com', 'owner');
+      developer = await member(accountA, 'a.dev@example.com', 'developer');
+      viewer = await member(accountA, 'a.viewer@example.com', 'viewer');
+      strangerB = await member(accountB, 'b.owner@example.com', 'owner');
+    });
+
+    describe('API keys', () => {
+      it('creates a key shown once, which works on /v1 at once, and lists it with prefix and last use, never the secret', async () => {
+        const created = await developer.post('/keys', {});
+        expect(created.status).toBe(201);
+        expect(created.body).toEqual({
+          id: expect.stringMatching(/^key_[0-9a-f]{24}$/),
+          key: expect.stringMatching(/^sk_live_/),
+          prefix: expect.stringMatching(/^sk_live_.{4}…$/),
+          ip_allowlist: [],
+          created_at: expect.any(String),
+        });
+        secrets.add(created.body.key);
+        expect(created.body.key.startsWith(created.body.prefix.slice(0, -1))).toBe(true);
+        expect((await v1(created.body.key, '/numbers')).status).toBe(200);
+        let listed: any;
+        for (let i = 0; i < 50; i += 1) {
+          listed = (await developer.get('/keys')).body.data.find((k: { id: string }) => k.id === created.body.id);
+          if (listed?.last_used_at) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(listed).toEqual({ id: created.body.id, prefix: created.body.prefix, ip_allowlist: [], created_at: created.body.created_at, last_used_at: expect.any(String), revoked_at: null, replaces: null });
+        expect(JSON.stringify((await owner.get('/keys')).body)).not.toContain(created.body.key);
+
+        const revoked = await developer.request('DELETE', `/keys/${created.body.id}`);
+        expect(revoked.status).toBe(200);
+        expect(revoked.body).toEqual({ revoked: true });
+        expect((await v1(created.body.key, '/numbers')).status).toBe(401);
+        expect((await developer.get('/keys')).body.data.find((k: { id: string }) => k.id === created.body.id).revoked_at).toEqual(expect.any(String));
+        expect((await developer.request('DELETE', `/keys/${created.body.id}`)).status).toBe(404);
+      });
+
+      it('rotates a key: the new one names the old, keeps its allowlist, and the old works until revoked', async () => {
+        const old = await owner.post('/keys', { ip_allowlist: ['127.0.0.1', '::1', '::ffff:127.0.0.1/128'] });
+        expect(old.status).toBe(201);
+        secrets.add(old.body.key);
+        const rotated = await owner.post(`/keys/${old.body.id}/rotate`);
+        expect(rotated.status).toBe(201);
+        secrets.add(rotated.body.key);
+        expect(rotated.body).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^sk_live_/), replaces: old.body.id, ip_allowlist: old.body.ip_allowlist });
+        expect((await v1(old.body.key, '/numbers')).status).toBe(200);
+        expect((await v1(rotated.body.key, '/numbers')).status).toBe(200);
+        await owner.request('DELETE', `/keys/${old.body.id}`);
+        expect((await v1(old.body.key, '/numbers')).status).toBe(401);
+        expect((await v1(rotated.body.key, '/numbers')).status).toBe(200);
+        expect((await owner.post(`/keys/${old.body.id}/rotate`)).status).toBe(404);
+      });
+
+      it('refuses a sixth active key with 409 key_limit, saying what to do', async () => {
+        const active = (await owner.get('/keys')).body.data.filter((k: { revoked_at: string | null }) => k.revoked_at === null).length;
+        for (let i = active; i < 5; i += 1) {
+          const made = await owner.post('/keys', {});
+          expect(made.status).toBe(201);
+          secrets.add(made.body.key);
+        }
+        const sixth = await owner.post('/keys', {});
+        expect(sixth.status).toBe(409);
+        expect(sixth.body.error).toEqual({ code: 'key_limit', message: expect.stringMatching(/at most 5 active keys.*revoke a key you no longer use first/) });
+        const someKey = (await owner.get('/keys')).body.data.find((k: { revoked_at: string | null }) => k.revoked_at === null);
+        const rotation = await owner.post(`/keys/${someKey.id}/rotate`);
+        expect(rotation.status).toBe(409);
+        expect(rotation.body.error.message).toMatch(/rotation/);
+      });
+
+      it('refuses a bad allowlist naming the field, creating nothing', async () => {
+        const before = (await owner.get('/keys')).body.data.length;
+        const bad = await owner.post('/keys', { ip_allowlist: ['example.com'] });
+        expect(bad.status).toBe(400);
+        expect(bad.body.error.code).toBe('invalid_request');
+        expect(bad.body.error.message).toMatch(/^ip_allowlist/);
+        const notArray = await owner.post('/keys', { ip_allowlist: 'x' });
+        expect(notArray.body.error.message).toMatch(/^ip_allowlist must be an array/);
+        expect((await owner.get('/keys')).body.data.length).toBe(before);
+      });
+
+      it("keeps viewers off keys, and every account off another's keys", async () => {
+        const byViewer = await viewer.get('/keys');
+        expect(byViewer.status).toBe(403);
+        expect(byViewer.body.error.message).toMatch(/^A viewer user cannot see API keys/);
+        expect((await viewer.post('/keys', {})).status).toBe(403);
+        const ofA = (await owner.get('/keys')).body.data.map((k: { id: string }) => k.id);
+        const ofB = (await strangerB.get('/keys')).body.data.map((k: { id: string }) => k.id);
+        expect(ofB.filter((id: string) => ofA.includes(id))).toEqual([]);
+        const active = (await owner.get('/keys')).body.data.find((k: { revoked_at: string | null }) => k.revoked_at === null);
+        expect((await strangerB.request('DELETE', `/keys/${active.id}`)).status).toBe(404);
+        expect((await strangerB.post(`/keys/${active.id}/rotate`)).status).toBe(404);
+        expect((await owner.get('/keys')).body.data.find((k: { id: string }) => k.id === active.id).revoked_at).toBeNull();
+      });
+    });
+
   });
 
   describe('the pages', () => {

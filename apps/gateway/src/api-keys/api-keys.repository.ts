@@ -5,8 +5,21 @@ export interface ApiKeyRecord {
   id: string;
   account_id: string;
   secret_hash: string;
+  display_hint: string;
   ip_allowlist: string[];
   created_at: Date;
+  replaces: string | null;
+}
+
+/** A key as the console lists it: never its secret or hash. */
+export interface ApiKeyListing {
+  id: string;
+  display_hint: string;
+  ip_allowlist: string[];
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  replaces: string | null;
 }
 
 export interface NewApiKey {
@@ -15,6 +28,7 @@ export interface NewApiKey {
   secret_hash: string;
   display_hint: string;
   ip_allowlist: string[];
+  replaces?: string;
 }
 
 @Injectable()
@@ -32,9 +46,23 @@ export class ApiKeysRepository {
       if (active >= max) return null;
       return tx.apiKey.create({
         data: key,
-        select: { id: true, account_id: true, secret_hash: true, ip_allowlist: true, created_at: true },
+        select: { id: true, account_id: true, secret_hash: true, display_hint: true, ip_allowlist: true, created_at: true, replaces: true },
       });
     });
+  }
+
+  /** Every key of the account, active and revoked, newest first. */
+  listForAccount(accountId: string): Promise<ApiKeyListing[]> {
+    return this.prisma.apiKey.findMany({
+      where: { account_id: accountId },
+      orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+      select: { id: true, display_hint: true, ip_allowlist: true, created_at: true, last_used_at: true, revoked_at: true, replaces: true },
+    });
+  }
+
+  /** An active key of the account, or null (unknown, revoked, or another account's). */
+  findActive(accountId: string, keyId: string): Promise<{ id: string; ip_allowlist: string[] } | null> {
+    return this.prisma.apiKey.findFirst({ where: { id: keyId, account_id: accountId, revoked_at: null }, select: { id: true, ip_allowlist: true } });
   }
 
   /** Revokes an active key of the account; false when there is none by that id. */

@@ -10,6 +10,26 @@ import { allowlistProblems, normalizeAllowlist } from '../auth/ip-allowlist';
 import { displayHint, hashSecret, newKeyId, newSecret } from '../auth/api-key-secret';
 import { ApiKeysRepository } from './api-keys.repository';
 
+/** A key just made, its secret shown once. */
+export interface CreatedKey {
+  id: string;
+  key: string;
+  prefix: string;
+  ip_allowlist: string[];
+  created_at: string;
+  replaces?: string;
+}
+
+export interface KeyListing {
+  id: string;
+  prefix: string;
+  ip_allowlist: string[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  replaces: string | null;
+}
+
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -17,7 +37,18 @@ export class ApiKeysService {
     private readonly rpc: RpcClient,
   ) {}
 
+  /** The operator's answer (operator contract): id, secret, allowlist, creation time. */
   async create(accountId: string, ipAllowlist: string[] = [], requestId?: string): Promise<ApiKeyCreated> {
+    const created = await this.createKey(accountId, ipAllowlist, { requestId });
+    return { id: created.id, key: created.key, ip_allowlist: created.ip_allowlist, created_at: created.created_at };
+  }
+
+  /**
+   * A new key of the account, its secret returned once. Same rules wherever it is made (operator API, console): a
+   * valid allowlist, an existing account, at most 5 active keys. `replaces` names the key a rotation replaces.
+   */
+  async createKey(accountId: string, ipAllowlist: string[], options: { requestId?: string; replaces?: string } = {}): Promise<CreatedKey> {
+    const { requestId, replaces } = options;
     const problems = allowlistProblems(ipAllowlist);
     if (problems.length > 0) throw new ServiceError('invalid_request', `ip_allowlist: ${problems.slice(0, 5).join('; ')}`);
     // The account must exist: numbers-billing owns accounts and answers 404 not_found otherwise.
@@ -30,11 +61,48 @@ export class ApiKeysService {
         secret_hash: hashSecret(secret),
         display_hint: displayHint(secret),
         ip_allowlist: normalizeAllowlist(ipAllowlist),
+        ...(replaces ? { replaces } : {}),
       },
       MAX_ACTIVE_API_KEYS,
     );
-    if (!created) throw new ServiceError('key_limit', `An account has at most ${MAX_ACTIVE_API_KEYS} active keys; revoke one first.`);
-    return { id: created.id, key: secret, ip_allowlist: created.ip_allowlist, created_at: created.created_at.toISOString() };
+    if (!created) {
+      const rotating = replaces ? ' A rotation makes the new key before the old one is revoked, so it needs a free place too.' : '';
+      throw new ServiceError('key_limit', `An account has at most ${MAX_ACTIVE_API_KEYS} active keys, and this one has ${MAX_ACTIVE_API_KEYS}: revoke a key you no longer use first.${rotating}`);
+    }
+    return {
+      id: created.id,
+      key: secret,
+      prefix: created.display_hint,
+      ip_allowlist: created.ip_allowlist,
+      created_at: created.created_at.toISOString(),
+      ...(created.replaces ? { replaces: created.replaces } : {}),
+    };
+  }
+
+  /** Every key of the account, newest first, as the console lists them (no secret, no hash). */
+  async list(accountId: string): Promise<{ data: KeyListing[] }> {
+    const keys = await this.keys.listForAccount(accountId);
+    return {
+      data: keys.map((key) => ({
+        id: key.id,
+        prefix: key.display_hint,
+        ip_allowlist: key.ip_allowlist,
+        created_at: key.created_at.toISOString(),
+        last_used_at: key.last_used_at?.toISOString() ?? null,
+        revoked_at: key.revoked_at?.toISOString() ?? null,
+        replaces: key.replaces,
+      })),
+    };
+  }
+
+  /**
+   * A new key to replace an active one, with the same allowlist; the old key keeps working until it is revoked, so
+   * the integrator can deploy the new one first.
+   */
+  async rotate(accountId: string, keyId: string, requestId?: string): Promise<CreatedKey> {
+    const old = await this.keys.findActive(accountId, keyId);
+    if (!old) throw new ServiceError('not_found', 'No active key with that id on this account.');
+    return this.createKey(accountId, old.ip_allowlist, { requestId, replaces: old.id });
   }
 
   async revoke(accountId: string, keyId: string): Promise<void> {

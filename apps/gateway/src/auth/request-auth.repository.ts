@@ -8,6 +8,8 @@ export interface ActiveKey {
   account_id: string;
   secret_hash: string;
   ip_allowlist: string[];
+  /** When the key last authenticated a request (moved at most once a minute), null if never. */
+  last_used_at: Date | null;
 }
 
 /** The key's fixed rate-limit window after counting this request (docs/adr/0002-rate-limit-window.md). */
@@ -37,12 +39,20 @@ const COUNT_REQUEST = `
  */
 export const FIND_KEY_COUNTING_REQUEST = `
   WITH k AS (
-    SELECT id, account_id, secret_hash, ip_allowlist FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL
+    SELECT id, account_id, secret_hash, ip_allowlist, last_used_at FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL
   ), hit AS (${COUNT_REQUEST.replace('%KEYS%', 'k WHERE coalesce(cardinality(k.ip_allowlist), 0) = 0')})
-  SELECT k.id, k.account_id, k.secret_hash, k.ip_allowlist, hit.count, hit.window_start
+  SELECT k.id, k.account_id, k.secret_hash, k.ip_allowlist, k.last_used_at, hit.count, hit.window_start
   FROM k LEFT JOIN hit ON hit.key_id = k.id`;
 
 export const COUNT_ONE_KEY = COUNT_REQUEST.replace('%KEYS%', '(SELECT $1::text AS id) AS one_key');
+
+/** How stale `last_used_at` may be: a key in use is written once a minute, not once a request. */
+export const LAST_USED_RESOLUTION_SECONDS = 60;
+
+/** Moves `last_used_at` to now unless another request (or replica) already did within the resolution. */
+export const TOUCH_LAST_USED = `
+  UPDATE api_keys SET last_used_at = now()
+  WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2::double precision))`;
 
 interface KeyRow extends Omit<ActiveKey, 'ip_allowlist'> {
   ip_allowlist: string[] | null;
@@ -63,8 +73,13 @@ export class RequestAuthRepository {
   async findKeyCountingRequest(secretHash: string, windowSeconds: number): Promise<{ key: ActiveKey; window?: WindowCount } | undefined> {
     const [row] = await this.sql.query<KeyRow>({ name: 'gateway_find_key_counting_request', text: FIND_KEY_COUNTING_REQUEST, values: [secretHash, windowSeconds] });
     if (!row) return undefined;
-    const key = { id: row.id, account_id: row.account_id, secret_hash: row.secret_hash, ip_allowlist: row.ip_allowlist ?? [] };
+    const key = { id: row.id, account_id: row.account_id, secret_hash: row.secret_hash, ip_allowlist: row.ip_allowlist ?? [], last_used_at: row.last_used_at === null ? null : new Date(row.last_used_at) };
     return row.count === null || row.window_start === null ? { key } : { key, window: { count: Number(row.count), windowStart: row.window_start } };
+  }
+
+  /** Records that the key was used (at most once per resolution; see TOUCH_LAST_USED). */
+  async touchLastUsed(keyId: string): Promise<void> {
+    await this.sql.query({ name: 'gateway_touch_key_last_used', text: TOUCH_LAST_USED, values: [keyId, LAST_USED_RESOLUTION_SECONDS] });
   }
 
   /** Counts one request of a key (a key with an allowlist, once its caller's address was allowed). */

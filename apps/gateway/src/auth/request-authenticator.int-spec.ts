@@ -117,4 +117,32 @@ describe.each(databases)('RequestAuthenticator over %s', (_, open) => {
     expect(new Set(answers.map((a) => a?.rateLimit.remaining)).size).toBe(LIMIT);
     expect(await countOf(key.id)).toBe(40);
   });
+
+  it('records when a key was last used, writing at most once a minute and off the response path', async () => {
+    const key = await newKey();
+    const lastUsed = async () => (await fx.handle.client.apiKey.findUnique({ where: { id: key.id } }))?.last_used_at ?? null;
+    const written = async () => {
+      for (let i = 0; i < 50; i += 1) {
+        const at = await lastUsed();
+        if (at) return at;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return null;
+    };
+    expect(await lastUsed()).toBeNull();
+    await fx.authenticator.authenticate(key.secret, '203.0.113.7');
+    const first = await written();
+    expect(first).toBeInstanceOf(Date);
+    expect(Math.abs(first!.getTime() - Date.now())).toBeLessThan(10_000);
+    // Within the minute: no write (the value stays exactly the same).
+    await fx.authenticator.authenticate(key.secret, '203.0.113.7');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await lastUsed()).toEqual(first);
+    // A minute later it moves.
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    await fx.handle.client.apiKey.update({ where: { id: key.id }, data: { last_used_at: twoMinutesAgo } });
+    await fx.authenticator.authenticate(key.secret, '203.0.113.7');
+    for (let i = 0; i < 50 && (await lastUsed())?.getTime() === twoMinutesAgo.getTime(); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await lastUsed())!.getTime()).toBeGreaterThan(twoMinutesAgo.getTime() + 60_000);
+  });
 });

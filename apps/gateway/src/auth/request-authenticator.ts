@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { hashSecret, looksLikeKey, sameHash } from './api-key-secret';
 import { RateLimiter, type RateLimitDecision } from './rate-limiter';
 import { isAllowed } from './ip-allowlist';
-import { RequestAuthRepository } from './request-auth.repository';
+import { LAST_USED_RESOLUTION_SECONDS, RequestAuthRepository } from './request-auth.repository';
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -33,6 +33,16 @@ export class RequestAuthenticator {
     if (!found || !sameHash(found.key.secret_hash, hash)) return undefined;
     if (!isAllowed(found.key.ip_allowlist, clientIp)) return undefined;
     const window = found.window ?? (await this.repository.countRequest(found.key.id, windowSeconds));
+    this.noteUse(found.key.id, found.key.last_used_at);
     return { key: { keyId: found.key.id, accountId: found.key.account_id }, rateLimit: this.limiter.decide(window) };
+  }
+
+  /**
+   * `last_used_at` for the console, without a write per request: only when the value read with the key is older than
+   * a minute, and off the response path (not awaited; a lost update only leaves the time a minute staler).
+   */
+  private noteUse(keyId: string, lastUsedAt: Date | null): void {
+    if (lastUsedAt && Date.now() - lastUsedAt.getTime() < LAST_USED_RESOLUTION_SECONDS * 1000) return;
+    this.repository.touchLastUsed(keyId).catch(() => undefined);
   }
 }

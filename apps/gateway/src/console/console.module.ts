@@ -4,10 +4,16 @@ import { RoleGuard } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
 import { ConsoleSessionController, ConsoleSignInController } from './identity.console.controller';
 import { ConsoleIdentityModule } from './identity/console-identity.module';
+import { KeysConsoleController } from './keys.console.controller';
 import { UsersConsoleController } from './users.console.controller';
 
 /** Every controller of `/console/api/*`, in one list (the surfaces test reads it). */
-export const CONSOLE_CONTROLLERS: Type[] = [ConsoleSignInController, ConsoleSessionController, UsersConsoleController];
+export const CONSOLE_CONTROLLERS: Type[] = [
+  ConsoleSignInController,
+  ConsoleSessionController,
+  UsersConsoleController,
+  KeysConsoleController,
+];
 
 /**
  * The console's JSON API on the public port, beside `/v1` (docs/adr/0065): sessions instead of API keys, the same

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { AcceptInviteBody, InviteTokenBody, SignInBody } from '@switchboard/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';
@@ -11,6 +12,7 @@ import { InvitesService } from './identity/invites.service';
 import { SessionsService } from './identity/sessions.service';
 
 /** Sign-in and the invite pages: the only console routes without a session (their Origin is still checked). */
+@ApiExcludeController()
 @Controller('console/api')
 @UseGuards(ConsoleOriginGuard)
 export class ConsoleSignInController {
@@ -43,6 +45,7 @@ export class ConsoleSignInController {
 }
 
 /** The signed-in session: who, which account, the CSRF token; sign-out here or everywhere. */
+@ApiExcludeController()
 @Controller('console/api')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class ConsoleSessionController {

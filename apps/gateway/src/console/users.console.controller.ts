@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { ConsoleUserIdParam, InviteUserBody, type ConsoleInviteView, type ConsoleUserView } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import { CsrfGuard } from './guards/csrf.guard';
@@ -8,6 +9,7 @@ import { InvitesService } from './identity/invites.service';
 import { UsersService } from './identity/users.service';
 
 /** The account's people: everyone reads the list; owners invite and remove. */
+@ApiExcludeController()
 @Controller('console/api/users')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class UsersConsoleController {

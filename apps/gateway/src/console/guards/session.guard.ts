@@ -31,3 +31,9 @@ export function sessionOf(request: FastifyRequest): ConsoleSessionInfo {
   if (!request.consoleSession) throw new ServiceError('not_signed_in', NOT_SIGNED_IN);
   return request.consoleSession;
 }
+
+/** The session's account, from the caller options `@Caller()` made behind SessionGuard. */
+export function accountIdOf(caller: { accountId?: string }): string {
+  if (!caller.accountId) throw new ServiceError('not_signed_in', NOT_SIGNED_IN);
+  return caller.accountId;
+}
