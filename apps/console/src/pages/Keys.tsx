@@ -7,6 +7,11 @@ import { roleReason, useSignedIn } from '../session';
 
 export const ACTIVE_KEY_LIMIT = 5;
 
+/** A key's visible start, ending in one ellipsis whether or not the server's prefix has it. */
+export function shown(prefix: string): string {
+  return `${prefix.replace(/…$/, '')}…`;
+}
+
 export function KeysPage() {
   const { can, role } = useSignedIn();
   const mayManage = can('manage_keys');
@@ -45,7 +50,7 @@ export function KeysPage() {
   const revoke = async (key: ApiKey) => {
     await del(`/keys/${key.id}`);
     if (fresh?.replaces === key.id || fresh?.id === key.id) setFresh(undefined);
-    setNotice(`Key ${key.prefix}… is revoked: requests with it are refused from now on.`);
+    setNotice(`Key ${shown(key.prefix)} is revoked: requests with it are refused from now on.`);
     keys.reload();
   };
 
@@ -69,12 +74,12 @@ export function KeysPage() {
           {replaced ? (
             <div className="secret-next">
               <p>
-                The old key <code>{replaced.prefix}…</code> keeps working until you revoke it. Deploy the new key first, then revoke the old one.
+                The old key <code>{shown(replaced.prefix)}</code> keeps working until you revoke it. Deploy the new key first, then revoke the old one.
               </p>
               <ConfirmButton
-                label={`Revoke old key ${replaced.prefix}…`}
+                label={`Revoke old key ${shown(replaced.prefix)}`}
                 title="Revoke the old key?"
-                body={<p>Requests that still use {replaced.prefix}… will be refused at once. This cannot be undone.</p>}
+                body={<p>Requests that still use {shown(replaced.prefix)} will be refused at once. This cannot be undone.</p>}
                 confirmLabel="Revoke old key"
                 onConfirm={() => revoke(replaced)}
               />
@@ -143,7 +148,7 @@ export function KeysPage() {
               {[...active, ...revoked].map((key) => (
                 <tr key={key.id} data-key-id={key.id}>
                   <td data-label="Key">
-                    <code>{key.prefix}…</code>
+                    <code>{shown(key.prefix)}</code>
                   </td>
                   <td data-label="Allowed from">{key.ip_allowlist?.length ? key.ip_allowlist.join(', ') : 'anywhere'}</td>
                   <td data-label="Created">{formatTime(key.created_at)}</td>
@@ -156,16 +161,16 @@ export function KeysPage() {
                           <ConfirmButton
                             variant="secondary"
                             label="Rotate"
-                            accessibleLabel={`Rotate key ${key.prefix}`}
-                            title={`Rotate key ${key.prefix}…?`}
+                            accessibleLabel={`Rotate key ${shown(key.prefix)}`}
+                            title={`Rotate key ${shown(key.prefix)}?`}
                             body={<p>A new key is made and shown once. The old one keeps working until you revoke it, so you can deploy the new one first.</p>}
                             confirmLabel="Make the new key"
                             onConfirm={() => rotate(key)}
                           />
                           <ConfirmButton
                             label="Revoke"
-                            accessibleLabel={`Revoke key ${key.prefix}`}
-                            title={`Revoke key ${key.prefix}…?`}
+                            accessibleLabel={`Revoke key ${shown(key.prefix)}`}
+                            title={`Revoke key ${shown(key.prefix)}?`}
                             body={<p>Requests with this key will be refused at once. This cannot be undone.</p>}
                             confirmLabel="Revoke key"
                             onConfirm={() => revoke(key)}
