@@ -321,6 +321,9 @@ describe('the developer console', () => {
     let developer: ConsoleClient;
     let viewer: ConsoleClient;
     let strangerB: ConsoleClient;
+    let number: { id: string; phone_number: string; webhook_secret?: string };
+    let numberB: { id: string };
+    let callSid: string;
 
     /** A public API request with a key, as an integrator makes it. */
     const v1 = (key: string, path: string) => publicRequest(system, 'GET', `/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
@@ -420,6 +423,111 @@ describe('the developer console', () => {
         expect((await strangerB.request('DELETE', `/keys/${active.id}`)).status).toBe(404);
         expect((await strangerB.post(`/keys/${active.id}/rotate`)).status).toBe(404);
         expect((await owner.get('/keys')).body.data.find((k: { id: string }) => k.id === active.id).revoked_at).toBeNull();
+      });
+    });
+
+    describe('numbers, calls and webhook deliveries', () => {
+      beforeAll(async () => {
+        const provisioned = await developer.post('/numbers', { business_phone: '+14155550123', webhook_url: 'https://localhost:9/hooks' });
+        expect(provisioned.status).toBe(201);
+        number = provisioned.body;
+        const ofB = await strangerB.post('/numbers', { business_phone: '+14155550124' });
+        expect(ofB.status).toBe(201);
+        numberB = ofB.body;
+        secrets.add(ofB.body.webhook_secret);
+        const reported = await admin.request('POST', '/admin/provider/calls', {
+          to: number.phone_number,
+          caller: '+14155550199',
+          duration_sec: 95,
+          outcome: 'order_placed',
+          started_at: new Date().toISOString(),
+          transcript: [{ role: 'agent', text: 'Pizza Planet, how can I help?' }],
+          recording: true,
+        });
+        expect(reported.status).toBe(202);
+        callSid = reported.body.call_sid;
+      });
+
+      it('shows webhook_secret once, at provisioning, as /v1 does', async () => {
+        expect(number.webhook_secret).toEqual(expect.any(String));
+        secrets.add(number.webhook_secret!);
+        const got = await viewer.get(`/numbers/${number.id}`);
+        expect(got.status).toBe(200);
+        expect(got.body).toMatchObject({ id: number.id, phone_number: number.phone_number, webhook_url: 'https://localhost:9/hooks' });
+        expect(got.body).not.toHaveProperty('webhook_secret');
+        const listed = await viewer.get('/numbers');
+        expect(listed.body.data.map((n: { id: string }) => n.id)).toEqual([number.id]);
+        expect(JSON.stringify(listed.body)).not.toContain(number.webhook_secret);
+      });
+
+      it('changes the webhook url with the same validation, and refuses viewers', async () => {
+        const bad = await developer.request('PATCH', `/numbers/${number.id}`, { webhook_url: 'http://example.com/x' });
+        expect(bad.status).toBe(400);
+        expect(bad.body.error.message).toMatch(/^webhook_url/);
+        expect((await viewer.request('PATCH', `/numbers/${number.id}`, { webhook_url: null })).status).toBe(403);
+        expect((await viewer.post('/numbers', { business_phone: '+14155550123' })).status).toBe(403);
+        expect((await owner.get(`/numbers/${number.id}`)).body.webhook_url).toBe('https://localhost:9/hooks');
+      });
+
+      it("never shows one account another's numbers", async () => {
+        expect((await strangerB.get(`/numbers/${number.id}`)).status).toBe(404);
+        expect((await strangerB.request('PATCH', `/numbers/${number.id}`, { webhook_url: null })).status).toBe(404);
+        expect((await strangerB.request('DELETE', `/numbers/${number.id}`)).status).toBe(404);
+        expect((await strangerB.get('/numbers')).body.data.map((n: { id: string }) => n.id)).toEqual([numberB.id]);
+        expect((await owner.get(`/numbers/${numberB.id}`)).status).toBe(404);
+      });
+
+      it('lists, gets and reads the transcript of a call, with filters and pages', async () => {
+        let listed: any;
+        for (let i = 0; i < 100; i += 1) {
+          listed = await viewer.get(`/calls?number_id=${number.id}&limit=1`);
+          if (listed.body.data?.length) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(listed.status).toBe(200);
+        expect(listed.body).toEqual({ data: [expect.objectContaining({ id: callSid, number_id: number.id, duration_sec: 95, has_recording: true, has_transcript: true })], has_more: false });
+        expect((await viewer.get(`/calls/${callSid}`)).body.id).toBe(callSid);
+        expect((await viewer.get(`/calls/${callSid}/transcript`)).body).toEqual({ call_sid: callSid, turns: [{ role: 'agent', text: 'Pizza Planet, how can I help?' }] });
+        const badCursor = await viewer.get('/calls?starting_after=CA00');
+        expect(badCursor.status).toBe(400);
+        expect((await viewer.get('/calls?limit=0')).body.error.message).toMatch(/^limit must be at least 1/);
+      });
+
+      it('streams the recording through the session, byte ranges included', async () => {
+        const headers = { cookie: `sb_session=${viewer.cookie}` };
+        const whole = await fetch(`${system.publicUrl}/console/api/calls/${callSid}/recording`, { headers });
+        expect(whole.status).toBe(200);
+        expect(whole.headers.get('content-type')).toBe('audio/mpeg');
+        const bytes = Buffer.from(await whole.arrayBuffer());
+        expect(bytes.length).toBeGreaterThan(100);
+        const part = await fetch(`${system.publicUrl}/console/api/calls/${callSid}/recording`, { headers: { ...headers, range: 'bytes=10-19' } });
+        expect(part.status).toBe(206);
+        expect(part.headers.get('content-range')).toBe(`bytes 10-19/${bytes.length}`);
+        expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(10, 20));
+        const outside = await fetch(`${system.publicUrl}/console/api/calls/${callSid}/recording`, { headers: { ...headers, range: `bytes=${bytes.length + 5}-` } });
+        expect(outside.status).toBe(416);
+        expect((await fetch(`${system.publicUrl}/console/api/calls/${callSid}/recording`)).status).toBe(401);
+      });
+
+      it("never shows one account another's calls", async () => {
+        expect((await strangerB.get('/calls')).body.data).toEqual([]);
+        for (const path of [`/calls/${callSid}`, `/calls/${callSid}/transcript`, `/calls/${callSid}/recording`]) {
+          expect((await strangerB.get(path)).status).toBe(404);
+        }
+      });
+
+      it("lists the webhook attempts of the account's own number only", async () => {
+        let attempts: any;
+        for (let i = 0; i < 100; i += 1) {
+          attempts = await viewer.get(`/numbers/${number.id}/webhook-deliveries`);
+          if (attempts.body.data?.length) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(attempts.status).toBe(200);
+        expect(attempts.body.data[0]).toMatchObject({ call_sid: callSid, url: 'https://localhost:9/hooks', attempt: expect.any(Number) });
+        const foreign = await strangerB.get(`/numbers/${number.id}/webhook-deliveries`);
+        expect(foreign.status).toBe(404);
+        expect(foreign.body.error.code).toBe('not_found');
       });
     });
 

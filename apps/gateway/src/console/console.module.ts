@@ -4,7 +4,9 @@ import { RoleGuard } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
 import { ConsoleSessionController, ConsoleSignInController } from './identity.console.controller';
 import { ConsoleIdentityModule } from './identity/console-identity.module';
+import { CallsConsoleController } from './calls.console.controller';
 import { KeysConsoleController } from './keys.console.controller';
+import { NumbersConsoleController } from './numbers.console.controller';
 import { UsersConsoleController } from './users.console.controller';
 
 /** Every controller of `/console/api/*`, in one list (the surfaces test reads it). */
@@ -13,6 +15,8 @@ export const CONSOLE_CONTROLLERS: Type[] = [
   ConsoleSessionController,
   UsersConsoleController,
   KeysConsoleController,
+  NumbersConsoleController,
+  CallsConsoleController,
 ];
 
 /**

@@ -10,12 +10,11 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { CallIdParam, CallList, CallsRpc, CallView, ListCallsQuery, ServiceError, TranscriptView } from '@switchboard/contracts';
+import { CallIdParam, CallList, CallsRpc, CallView, ListCallsQuery, TranscriptView } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
-import { decideRange, etagMatches, quoteEtag } from './recording-range';
-import { recordingStream } from './recording-stream';
+import { answerRecording } from './recording-reply';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
 
@@ -76,25 +75,6 @@ export class CallsHttpController {
     @Caller() caller: CallerOptions,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const info = await this.rpc.request(CallsRpc.recording, { call_id: params.call_id }, caller);
-    void reply
-      .header('Accept-Ranges', 'bytes')
-      .header('ETag', quoteEtag(info.etag))
-      .header('Cache-Control', 'private, no-cache')
-      .header('Content-Disposition', `inline; filename="${info.call_sid}.mp3"`);
-    if (etagMatches(ifNoneMatch, info.etag)) {
-      await reply.status(304).send();
-      return;
-    }
-    const decision = decideRange(range, info.size, { ifRange, etag: info.etag });
-    if (decision.kind === 'unsatisfiable') {
-      void reply.header('Content-Range', `bytes */${info.size}`);
-      throw new ServiceError('range_not_satisfiable', `The recording has ${info.size} bytes; the requested range is outside it.`);
-    }
-    const [start, end] = decision.kind === 'partial' ? [decision.start, decision.end] : [0, info.size - 1];
-    void reply.header('Content-Type', info.content_type).header('Content-Length', String(end - start + 1));
-    if (decision.kind === 'partial') void reply.status(206).header('Content-Range', `bytes ${start}-${end}/${info.size}`);
-    else void reply.status(200);
-    await reply.send(recordingStream(this.rpc, info.call_sid, start, end, caller));
+    await answerRecording(this.rpc, params.call_id, { range, ifRange, ifNoneMatch }, caller, reply);
   }
 }

@@ -1,0 +1,75 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  ListNumbersQuery,
+  NumberCreate,
+  NumberIdParam,
+  NumbersRpc,
+  NumberUpdate,
+  ReleaseNumberCommand,
+  WebhookDeliveriesRpc,
+  type NumberCreated,
+  type NumberList,
+  type NumberReleased,
+  type NumberView,
+  type WebhookDeliveryList,
+} from '@switchboard/contracts';
+import { RpcClient } from '@switchboard/messaging';
+import { Caller, type CallerOptions } from '../auth';
+import { CsrfGuard } from './guards/csrf.guard';
+import { RoleGuard, Roles } from './guards/roles';
+import { SessionGuard } from './guards/session.guard';
+
+const NUMBER_ROLES = ['owner', 'developer'] as const;
+
+/**
+ * The account's numbers, as `/v1/numbers` serves them (same DTOs, same RPCs, the session's account in the caller
+ * options), and the webhook attempts of one of them. Everyone reads; owners and developers change.
+ */
+@ApiExcludeController()
+@Controller('console/api/numbers')
+@UseGuards(SessionGuard, CsrfGuard, RoleGuard)
+export class NumbersConsoleController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get()
+  list(@Query() query: ListNumbersQuery, @Caller() caller: CallerOptions): Promise<NumberList> {
+    return this.rpc.request(NumbersRpc.list, query, caller);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Roles(NUMBER_ROLES, 'provision numbers')
+  provision(@Body() body: NumberCreate, @Caller() caller: CallerOptions): Promise<NumberCreated> {
+    return this.rpc.request(NumbersRpc.provision, body, caller);
+  }
+
+  @Get(':id')
+  get(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<NumberView> {
+    return this.rpc.request(NumbersRpc.get, { id: params.id }, caller);
+  }
+
+  @Patch(':id')
+  @HttpCode(200)
+  @Roles(NUMBER_ROLES, 'change numbers and their webhooks')
+  update(@Param() params: NumberIdParam, @Body() body: NumberUpdate, @Caller() caller: CallerOptions): Promise<NumberView> {
+    return this.rpc.request(NumbersRpc.update, { ...body, id: params.id }, caller);
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @Roles(NUMBER_ROLES, 'release numbers')
+  release(@Param() params: ReleaseNumberCommand, @Caller() caller: CallerOptions): Promise<NumberReleased> {
+    return this.rpc.request(NumbersRpc.release, { id: params.id }, caller);
+  }
+
+  /**
+   * The webhook attempts of one of the account's numbers, newest first. The attempt log is not per account, so the
+   * number is first asked for as the session's account: another account's number is 404, as on `/v1`.
+   */
+  @Get(':id/webhook-deliveries')
+  async deliveries(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<WebhookDeliveryList> {
+    const number = await this.rpc.request(NumbersRpc.get, { id: params.id }, caller);
+    return this.rpc.request(WebhookDeliveriesRpc.list, { number_id: number.id }, caller);
+  }
+}
