@@ -531,6 +531,55 @@ describe('the developer console', () => {
       });
     });
 
+    describe('money', () => {
+      it('shows the account, balance and ledger to every role', async () => {
+        const account = await viewer.get('/account');
+        expect(account.status).toBe(200);
+        expect(account.body).toEqual({ id: accountA, name: 'Account A', tier: 'starter', number_limit: expect.any(Number), auto_top_up: null });
+        const balance = await viewer.get('/balance');
+        expect(balance.status).toBe(200);
+        expect(balance.body).toMatchObject({ balance_cents: expect.any(Number), tier: 'starter' });
+        const ledger = await viewer.get('/ledger?limit=1');
+        expect(ledger.status).toBe(200);
+        expect(ledger.body).toMatchObject({ account_id: accountA, data: [expect.objectContaining({ id: expect.any(String) })], has_more: true });
+        const next = await viewer.get(`/ledger?limit=1&starting_after=${ledger.body.data[0].id}`);
+        expect(next.body.data[0].id).not.toBe(ledger.body.data[0].id);
+      });
+
+      it('lets only an owner set auto-top-up, with the operator PATCH validation', async () => {
+        const byDeveloper = await developer.request('PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 2000 });
+        expect(byDeveloper.status).toBe(403);
+        expect(byDeveloper.body.error.message).toMatch(/^A developer user cannot change auto-top-up; only an owner can/);
+        const bad = await owner.request('PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 100 });
+        expect(bad.status).toBe(400);
+        expect(bad.body.error.message).toBe('auto_top_up.amount_cents must be at least 500');
+        const unknown = await owner.request('PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 2000, extra: 1 });
+        expect(unknown.status).toBe(400);
+        expect((await owner.get('/account')).body.auto_top_up).toBeNull();
+        const set = await owner.request('PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 2000 });
+        expect(set.status).toBe(200);
+        expect(set.body.auto_top_up).toEqual({ threshold_cents: 1000, amount_cents: 2000 });
+        const off = await owner.request('PUT', '/account/auto-top-up', null);
+        expect(off.status).toBe(200);
+        expect(off.body.auto_top_up).toBeNull();
+        expect((await strangerB.get('/account')).body.id).toBe(accountB);
+      });
+
+      it('counts calls and seconds per day, every day present, today last', async () => {
+        const usage = await viewer.get('/usage/daily?days=7');
+        expect(usage.status).toBe(200);
+        expect(usage.body.data).toHaveLength(7);
+        expect(usage.body.data[6]).toEqual({ date: new Date().toISOString().slice(0, 10), calls: 1, seconds: 95 });
+        expect(usage.body.data.slice(0, 6).every((day: { calls: number }) => day.calls === 0)).toBe(true);
+        expect((await viewer.get('/usage/daily')).body.data).toHaveLength(30);
+        expect((await strangerB.get('/usage/daily?days=1')).body.data).toEqual([{ date: usage.body.data[6].date, calls: 0, seconds: 0 }]);
+        for (const days of ['0', '91', 'x']) {
+          const bad = await viewer.get(`/usage/daily?days=${days}`);
+          expect(bad.status).toBe(400);
+          expect(bad.body.error.message).toMatch(/^days must/);
+        }
+      });
+    });
   });
 
   describe('the pages', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createPrismaClient, createSqlPool, type PrismaClientHandle, type SqlPool } from '@switchboard/persistence';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';
-import { CallsRepository, type CallFilter } from '../src/calls/calls.repository';
+import { CallsRepository, DAILY_USAGE, type CallFilter } from '../src/calls/calls.repository';
 
 jest.setTimeout(60_000);
 
@@ -126,6 +126,28 @@ describe.each([
         after: await cursorOf('e'),
       }),
     ).toEqual(ids('ca'));
+  });
+
+  it('sums calls and seconds per UTC day, every day of the range present, oldest first, for the account only', async () => {
+    expect(await calls.dailyUsage(ACCOUNT, '2026-05-04', 5)).toEqual([
+      { date: '2026-04-30', calls: 0, seconds: 0 },
+      { date: '2026-05-01', calls: 1, seconds: 42 },
+      { date: '2026-05-02', calls: 1, seconds: 42 },
+      { date: '2026-05-03', calls: 2, seconds: 84 },
+      { date: '2026-05-04', calls: 1, seconds: 42 },
+    ]);
+    expect(await calls.dailyUsage(OTHER_ACCOUNT, '2026-05-03', 1)).toEqual([{ date: '2026-05-03', calls: 1, seconds: 42 }]);
+    expect(await calls.dailyUsage('acct_none', '2026-05-04', 90)).toHaveLength(90);
+  });
+
+  it('reads the calls of each day through calls_daily_usage_idx alone (an index-only scan)', async () => {
+    const [, plan] = await handle.client.$transaction([
+      // The tables of a test are tiny, where a sequential scan is cheapest: the plan shows what a big table gets.
+      handle.client.$executeRawUnsafe('SET LOCAL enable_seqscan = off'),
+      handle.client.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${DAILY_USAGE}`, ACCOUNT, '2026-05-04', 30),
+    ]);
+    const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/Index Only Scan using calls_daily_usage_idx on calls/);
   });
 });
 

@@ -4,6 +4,8 @@ import {
   type CallIdParam,
   type CallList,
   type CallView,
+  type DailyUsage,
+  type DailyUsageQuery,
   type GetRecordingQuery,
   type ListCallsQuery,
   type ReadRecordingQuery,
@@ -37,6 +39,11 @@ export class CallsNatsController {
   @RpcHandler(CallsRpc.recording)
   recording(request: GetRecordingQuery, ctx: RpcContext): Promise<RecordingInfo> {
     return this.calls.recording(requireAccount(ctx), request.call_id);
+  }
+
+  @RpcHandler(CallsRpc.usageDaily)
+  usageDaily(request: DailyUsageQuery, ctx: RpcContext): Promise<DailyUsage> {
+    return this.calls.dailyUsage(requireAccount(ctx), request);
   }
 
   @RpcHandler(CallsRpc.readRecording)

@@ -36,6 +36,15 @@ const CALL_COLUMNS =
   'id, seq, account_id, number_id, phone_number, caller, direction, status, outcome, duration_sec, started_at, ' +
   'has_transcript, recording_key, recording_size, recording_etag, recording_content_type';
 
+export const DAILY_USAGE = `
+  SELECT to_char(d.day, 'YYYY-MM-DD') AS date, count(c.duration_sec)::int AS calls, coalesce(sum(c.duration_sec), 0)::bigint AS seconds
+  FROM generate_series($2::date - ($3::int - 1), $2::date, interval '1 day') AS d(day)
+  LEFT JOIN calls c ON c.account_id = $1
+    AND c.started_at >= (d.day::timestamp AT TIME ZONE 'UTC')
+    AND c.started_at < ((d.day + interval '1 day')::timestamp AT TIME ZONE 'UTC')
+  GROUP BY d.day
+  ORDER BY d.day`;
+
 /** A row as the driver returns it: `seq` (bigint) is a string from `pg`, a bigint from Prisma's raw query (PGlite). */
 type CallRow = Omit<CallRecord, 'seq'> & { seq: string | bigint };
 
@@ -89,6 +98,21 @@ export class CallsRepository {
       values,
     });
     return rows.map(toCallRecord);
+  }
+
+  /**
+   * Calls and talk seconds per UTC day, for the `days` days ending with `today` (YYYY-MM-DD), oldest first, every day
+   * present. One statement: the days from generate_series, each joined to its range of the account's calls through
+   * `calls_daily_usage_idx` (account, start, duration), an index-only scan; `count(duration_sec)` rather than
+   * `count(id)` keeps it so.
+   */
+  async dailyUsage(accountId: string, today: string, days: number): Promise<{ date: string; calls: number; seconds: number }[]> {
+    const rows = await this.sql.query<{ date: string; calls: number | string; seconds: number | string | bigint }>({
+      name: 'calls_daily_usage',
+      text: DAILY_USAGE,
+      values: [accountId, today, days],
+    });
+    return rows.map((row) => ({ date: row.date, calls: Number(row.calls), seconds: Number(row.seconds) }));
   }
 
   async transcriptOf(callId: string): Promise<{ role: string; text: string }[]> {

@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DEFAULT_PAGE_LIMIT,
+  DEFAULT_USAGE_DAYS,
   ServiceError,
   type CallList,
   type CallView,
+  type DailyUsage,
+  type DailyUsageQuery,
   type ListCallsQuery,
   type RecordingChunk,
   type RecordingInfo,
@@ -43,6 +46,12 @@ export class CallsService {
       limit + 1,
     );
     return { data: rows.slice(0, limit).map(toView), has_more: rows.length > limit };
+  }
+
+  /** The console's usage chart: the last `days` UTC days, today included, every day present. */
+  async dailyUsage(accountId: string, query: DailyUsageQuery, now = new Date()): Promise<DailyUsage> {
+    const days = query.days ?? DEFAULT_USAGE_DAYS;
+    return { data: await this.calls.dailyUsage(accountId, now.toISOString().slice(0, 10), days) };
   }
 
   /** `GET /calls/{call_id}`: one call as the list shows it; another account's call is answered as unknown. */

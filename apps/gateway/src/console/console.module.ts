@@ -6,6 +6,7 @@ import { ConsoleSessionController, ConsoleSignInController } from './identity.co
 import { ConsoleIdentityModule } from './identity/console-identity.module';
 import { CallsConsoleController } from './calls.console.controller';
 import { KeysConsoleController } from './keys.console.controller';
+import { MoneyConsoleController } from './money.console.controller';
 import { NumbersConsoleController } from './numbers.console.controller';
 import { UsersConsoleController } from './users.console.controller';
 
@@ -17,6 +18,7 @@ export const CONSOLE_CONTROLLERS: Type[] = [
   KeysConsoleController,
   NumbersConsoleController,
   CallsConsoleController,
+  MoneyConsoleController,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { defineRpc } from '../messaging/rpc';
 import { CallIdParam, CallList, CallView, ListCallsQuery, TranscriptView } from './call.dto';
 import { SimulateProviderCallBody, SimulatedCallAccepted } from './provider-call.dto';
+import { DailyUsageQuery, type DailyUsage } from './usage.dto';
 import { GetRecordingQuery, ReadRecordingQuery, type RecordingChunk, type RecordingInfo } from './recording.dto';
 
 /** Account-scoped: the account travels in the `sb-account-id` header, set by the gateway. */
@@ -10,6 +11,8 @@ export const CallsRpc = {
   transcript: defineRpc<CallIdParam, TranscriptView>('calls.v1.transcript.get', CallIdParam),
   recording: defineRpc<GetRecordingQuery, RecordingInfo>('calls.v1.recording.get', GetRecordingQuery),
   readRecording: defineRpc<ReadRecordingQuery, RecordingChunk>('calls.v1.recording.read', ReadRecordingQuery),
+  /** Calls and talk seconds per UTC day over the last `days` days, every day present (the console's usage chart). */
+  usageDaily: defineRpc<DailyUsageQuery, DailyUsage>('calls.v1.usage.daily', DailyUsageQuery),
 } as const;
 
 /** Operator only: the simulated telephony provider inside calls-media reports a completed call. */

@@ -1,0 +1,80 @@
+import { Controller, Get, Put, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  AccountsRpc,
+  BillingRpc,
+  CallsRpc,
+  DailyUsageQuery,
+  LedgerQuery,
+  ServiceError,
+  UpdateAccountBody,
+  type AccountBalance,
+  type AutoTopUp,
+  type DailyUsage,
+  type LedgerPage,
+  type Tier,
+} from '@switchboard/contracts';
+import { RpcClient } from '@switchboard/messaging';
+import type { FastifyRequest } from 'fastify';
+import { Caller, type CallerOptions } from '../auth';
+import { createValidationPipe } from '../http/validation.pipe';
+import { CsrfGuard } from './guards/csrf.guard';
+import { RoleGuard, Roles } from './guards/roles';
+import { SessionGuard, accountIdOf } from './guards/session.guard';
+
+export interface ConsoleAccountView {
+  id: string;
+  name: string;
+  tier: Tier;
+  number_limit: number;
+  auto_top_up: AutoTopUp | null;
+}
+
+/** The operator PATCH's rules, applied to the console's body (`null` or `{ threshold_cents, amount_cents }`). */
+const validation = createValidationPipe();
+
+/** The account's money: everyone reads; only owners set auto-top-up (numbers-billing keeps the rules). */
+@ApiExcludeController()
+@Controller('console/api')
+@UseGuards(SessionGuard, CsrfGuard, RoleGuard)
+export class MoneyConsoleController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get('account')
+  async account(@Caller() caller: CallerOptions): Promise<ConsoleAccountView> {
+    return viewOf(await this.rpc.request(AccountsRpc.get, { account_id: accountIdOf(caller) }, caller));
+  }
+
+  /**
+   * Sets or removes auto-top-up with the operator PATCH's validation (400 naming `auto_top_up.amount_cents`...). The
+   * body may be JSON `null`, which the global pipe refuses for a body, so it is read here and validated as the
+   * `auto_top_up` field of the operator's body.
+   */
+  @Put('account/auto-top-up')
+  @Roles(['owner'], 'change auto-top-up')
+  async setAutoTopUp(@Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<ConsoleAccountView> {
+    if (request.body === undefined) throw new ServiceError('invalid_request', 'auto_top_up: send null to turn auto-top-up off, or { "threshold_cents", "amount_cents" }.');
+    const body = (await validation.transform({ auto_top_up: request.body }, { type: 'body', metatype: UpdateAccountBody })) as UpdateAccountBody;
+    const updated = await this.rpc.request(AccountsRpc.update, { account_id: accountIdOf(caller), auto_top_up: body.auto_top_up ?? null }, caller);
+    return viewOf(updated);
+  }
+
+  @Get('balance')
+  balance(@Caller() caller: CallerOptions): Promise<AccountBalance> {
+    return this.rpc.request(BillingRpc.balance, {}, caller);
+  }
+
+  @Get('ledger')
+  ledger(@Query() query: LedgerQuery, @Caller() caller: CallerOptions): Promise<LedgerPage> {
+    return this.rpc.request(BillingRpc.ledger, { ...query, account_id: accountIdOf(caller) }, caller);
+  }
+
+  @Get('usage/daily')
+  usage(@Query() query: DailyUsageQuery, @Caller() caller: CallerOptions): Promise<DailyUsage> {
+    return this.rpc.request(CallsRpc.usageDaily, query, caller);
+  }
+}
+
+function viewOf(account: ConsoleAccountView): ConsoleAccountView {
+  return { id: account.id, name: account.name, tier: account.tier, number_limit: account.number_limit, auto_top_up: account.auto_top_up };
+}
