@@ -43,14 +43,17 @@ export function whenSignedOut(handler: () => void): void {
 /**
  * The fields a 400 is about, each with its own words: `error.field` when the server names one, else each of the
  * message's `; `-separated problems by its first word when that looks like a field name (`email must be an email
- * address; role must be one of ...`, `ip_allowlist.0 must be ...`). Undefined when no field is named.
+ * address; role must be one of ...`, `ip_allowlist.0 must be ...`, `auto_top_up.amount_cents must not be less than
+ * 500`). Undefined when no field is named.
  */
 export function fieldsOf(error: { field?: unknown; message?: unknown }): Record<string, string> | undefined {
   if (typeof error.message !== 'string') return undefined;
   if (typeof error.field === 'string' && error.field) return { [error.field]: endSentence(error.message) };
   const fields: Record<string, string> = {};
   for (const problem of error.message.split(/;\s+/)) {
-    const name = /^([a-z][a-z0-9_]*)(\.[0-9]+)?\s/.exec(problem)?.[1];
+    // `ip_allowlist.0` is about ip_allowlist, `auto_top_up.amount_cents` about amount_cents: the last named part.
+    const path = /^([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*)\s/.exec(problem)?.[1];
+    const name = path?.split('.').filter((part) => !/^\d+$/.test(part)).pop();
     if (!name) return undefined;
     fields[name] = fields[name] ? `${fields[name]} ${endSentence(problem)}` : endSentence(problem);
   }

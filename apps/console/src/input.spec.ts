@@ -36,6 +36,7 @@ describe("the console's reading of the server's errors", () => {
       role: 'role must be one of owner, developer, viewer.',
     });
     expect(fieldsOf({ message: 'ip_allowlist.0 must be an IP address or CIDR range' })).toEqual({ ip_allowlist: 'ip_allowlist.0 must be an IP address or CIDR range.' });
+    expect(fieldsOf({ message: 'auto_top_up.amount_cents must not be less than 500' })).toEqual({ amount_cents: 'auto_top_up.amount_cents must not be less than 500.' });
     expect(fieldsOf({ field: 'webhook_url', message: 'The URL must use https.' })).toEqual({ webhook_url: 'The URL must use https.' });
     expect(fieldsOf({ message: 'The request body must be a JSON object.' })).toBeUndefined();
   });

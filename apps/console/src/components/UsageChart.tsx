@@ -2,7 +2,10 @@ import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, T
 import type { UsageDay } from '../api';
 import { formatDay } from '../format';
 
-/** Calls (bars) and minutes (line) per day, with the same numbers as a table for screen readers and keyboards. */
+/**
+ * Calls (bars) and minutes (line) per day, with the same numbers as a table for screen readers and keyboards: the
+ * drawing itself is hidden from them (and recharts' own keyboard layer is off, so nothing hidden takes focus).
+ */
 export function UsageChart({ days }: { days: UsageDay[] }) {
   const rows = days.map((day) => ({ day: formatDay(day.date), calls: day.calls, minutes: Math.round((day.seconds / 60) * 10) / 10 }));
   const totalCalls = days.reduce((sum, day) => sum + day.calls, 0);
@@ -14,7 +17,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
       </figcaption>
       <div className="chart-area" aria-hidden="true">
         <ResponsiveContainer width="100%" height={260}>
-          <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+          <ComposedChart accessibilityLayer={false} data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid stroke="#e4e7ec" vertical={false} />
             <XAxis dataKey="day" tick={{ fontSize: 12, fill: '#475467' }} interval="preserveStartEnd" minTickGap={24} tickLine={false} axisLine={{ stroke: '#d0d5dd' }} />
             <YAxis yAxisId="calls" allowDecimals={false} tick={{ fontSize: 12, fill: '#475467' }} tickLine={false} axisLine={false} />
