@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { answers, startHttpsReceiver, type TestReceiver } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
 import { AdminClient, type RunningSystem } from '../e2e/support';
-import { acceptInvite, consoleUrl, eventually, inviteUser, launchChromium, screenshot, seriousAccessibilityProblems, signIn, startConsoleSystem, userPage } from './support/console';
+import { acceptInvite, consoleUrl, eventually, inviteUser, launchChromium, screenshot, seriousAccessibilityProblems, settled, signIn, startConsoleSystem, userPage } from './support/console';
 
 jest.setTimeout(120_000);
 
@@ -228,8 +228,7 @@ describe('the web console, as an account owner', () => {
     const row = page.locator(`[data-call-id="${callSid}"]`);
     await eventually(async () => {
       await page.reload();
-      await page.locator('main h1').waitFor();
-      await page.locator('[role="status"]', { hasText: /^Loading/ }).waitFor({ state: 'detached' });
+      await settled(page);
       return row.count();
     }, (count) => count === 1);
     await expect(row.textContent()).resolves.toContain('+14155550199');
@@ -328,6 +327,46 @@ describe('the web console, as an account owner', () => {
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
   });
 
+  it("pages through calls and the ledger with the API's cursor, forward and back", async () => {
+    // Twenty more calls: 21 in all, one more than a page of calls; each adds a talk-time row to the ledger.
+    for (let i = 1; i <= 20; i++) {
+      const reported = await admin.request('POST', '/admin/provider/calls', {
+        to: number.phone_number,
+        caller: `+141555502${String(i).padStart(2, '0')}`,
+        duration_sec: 30,
+        outcome: 'question_answered',
+        started_at: new Date(Date.now() - 7200_000 - i * 60_000).toISOString(),
+        transcript: [{ role: 'caller', text: `Question ${i}` }],
+      });
+      expect(reported.status).toBe(202);
+    }
+    const rows = page.getByTestId('calls-table').locator('tbody tr');
+    await page.goto(consoleUrl(system, 'calls'));
+    await eventually(async () => {
+      await page.reload();
+      await rows.first().waitFor();
+      return page.getByRole('button', { name: 'Next' }).isEnabled();
+    }, (enabled) => enabled);
+    await expect(rows.count()).resolves.toBe(20);
+    const firstPage = await rows.first().getAttribute('data-call-id');
+    expect(firstPage).toBe(callSid);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await eventually(() => rows.count(), (count) => count === 1);
+    await expect(rows.first().textContent()).resolves.toContain('+14155550220');
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await eventually(() => rows.count(), (count) => count === 20);
+    await expect(rows.first().getAttribute('data-call-id')).resolves.toBe(firstPage);
+
+    await page.getByRole('link', { name: 'Billing' }).click();
+    const ledger = page.getByTestId('ledger-table').locator('tbody tr');
+    await eventually(() => ledger.count(), (count) => count === 20);
+    const newest = await ledger.first().textContent();
+    await page.getByRole('navigation', { name: 'Pages of the ledger' }).getByRole('button', { name: 'Next' }).click();
+    await eventually(async () => (await ledger.first().textContent()) !== newest, (moved) => moved);
+    await expect(ledger.last().textContent()).resolves.toContain('Opening balance');
+  });
+
   it('passes the accessibility check on every page at phone width (375 px), where nothing scrolls sideways', async () => {
     const phone = await userPage(browser, { width: 375 });
     try {
@@ -336,8 +375,7 @@ describe('the web console, as an account owner', () => {
       const found: string[] = [];
       for (const path of paths) {
         await phone.page.goto(consoleUrl(system, path));
-        await phone.page.locator('main h1').waitFor();
-        await phone.page.locator('[role="status"]', { hasText: /^Loading/ }).waitFor({ state: 'detached' });
+        await settled(phone.page);
         found.push(...(await seriousAccessibilityProblems(phone.page)).map((problem) => `${path}: ${problem}`));
         const overflow = await phone.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
         if (Number(overflow) > 0) found.push(`${path}: the page is ${overflow} px wider than the screen`);

@@ -125,3 +125,9 @@ export async function eventually<T>(read: () => Promise<T>, accept: (value: T) =
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** Waits until the page's heading is there and nothing on it says "Loading…" any more. */
+export async function settled(page: Page): Promise<void> {
+  await page.locator('main h1').waitFor();
+  await eventually(() => page.locator('[role="status"]', { hasText: /^Loading/ }).count(), (count) => count === 0);
+}

@@ -110,7 +110,7 @@ export function NumbersPage() {
                   <td data-label="Status">
                     <StatusBadge status={number.status} />
                   </td>
-                  <td data-label="Webhook" className="truncate">
+                  <td data-label="Webhook" className="truncate" title={number.webhook_url ?? undefined}>
                     {number.webhook_url ?? <span className="muted">none</span>}
                   </td>
                   <td data-label="Since">{formatTime(number.created_at)}</td>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { del, get, post, type Role, type TeamMember } from '../api';
 import { Button, ConfirmButton, Empty, Field, LoadError, Loading, Notice, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
-import { formatTime } from '../format';
+import { formatTime, humanize } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
 const ROLES: { value: Role; label: string; can: string }[] = [
@@ -103,10 +103,12 @@ export function TeamPage() {
               {members.data.data.map((member) => (
                 <tr key={member.id}>
                   <td data-label="Email">
-                    {member.email}
-                    {member.id === user.id ? <span className="muted"> (you)</span> : null}
+                    <span>
+                      {member.email}
+                      {member.id === user.id ? <span className="muted"> (you)</span> : null}
+                    </span>
                   </td>
-                  <td data-label="Role">{member.role}</td>
+                  <td data-label="Role">{humanize(member.role)}</td>
                   <td data-label="Status">
                     <StatusBadge status={member.status} />
                   </td>
