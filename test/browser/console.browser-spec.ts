@@ -143,7 +143,7 @@ describe('the web console, as an account owner', () => {
     const dialog = page.getByRole('dialog', { name: `Revoke key ${prefix}…?` });
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText(`Key ${prefix}… is revoked`).waitFor();
-    await expect(page.getByTestId('keys-table').locator('tbody tr', { hasText: prefix }).textContent()).resolves.toContain('revoked');
+    await eventually(() => page.getByTestId('keys-table').locator('tbody tr', { hasText: prefix }).textContent(), (text) => text!.includes('revoked'));
     expect((await listNumbers()).status).toBe(401);
   });
 
@@ -152,8 +152,9 @@ describe('the web console, as an account owner', () => {
     const shownKey = () => page.getByTestId('one-time-secret').getByRole('textbox').inputValue();
     await page.getByRole('button', { name: 'Create key' }).click();
     const old = await eventually(shownKey, (value) => value.startsWith('sk_'));
-    const prefixes = await page.getByTestId('keys-table').locator('tbody code').allTextContents();
-    const oldPrefix = prefixes.map((text) => text.replace('…', '')).find((candidate) => old.startsWith(candidate))!;
+    const prefixOf = async (key: string) =>
+      (await page.getByTestId('keys-table').locator('tbody code').allTextContents()).map((text) => text.replace('…', '')).find((candidate) => key.startsWith(candidate));
+    const oldPrefix = (await eventually(() => prefixOf(old), (found) => found !== undefined))!;
 
     await page.getByRole('button', { name: `Rotate key ${oldPrefix}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Make the new key' }).click();
@@ -273,6 +274,7 @@ describe('the web console, as an account owner', () => {
     await page.getByRole('heading', { level: 1, name: 'Call from +14155550199' }).waitFor();
 
     const turns = page.getByTestId('transcript').locator('li');
+    await turns.first().waitFor();
     await expect(turns.count()).resolves.toBe(3);
     await expect(turns.nth(0).textContent()).resolves.toBe('AI agentPizza Planet, how can I help?');
     await expect(turns.nth(1).textContent()).resolves.toBe('CallerA large margherita for pick-up, please.');
@@ -322,7 +324,7 @@ describe('the web console, as an account owner', () => {
     expect((await admin.request('GET', `/admin/accounts/${accountId}`)).body.auto_top_up).toEqual({ threshold_cents: 1500, amount_cents: 2550 });
     await page.reload();
     await expect(page.getByLabel('Add this much (USD)').inputValue()).resolves.toBe('25.50');
-    await expect(page.getByTestId('ledger-table').locator('tbody tr').count()).resolves.toBeGreaterThan(0);
+    await page.getByTestId('ledger-table').locator('tbody tr').first().waitFor();
     await screenshot(page, 'billing');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
   });

@@ -94,9 +94,9 @@ describe('the web console: roles, tenants and sessions', () => {
     const { page } = users.viewerA;
     await page.goto(consoleUrl(system, 'money'));
     await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+    await page.getByText('Your role (viewer) cannot change billing settings').waitFor();
     expect(await page.getByLabel('Top up automatically').isDisabled()).toBe(true);
     await expect(page.getByRole('button', { name: 'Save auto top-up' }).count()).resolves.toBe(0);
-    await page.getByText('Your role (viewer) cannot change billing settings').waitFor();
     await screenshot(page, 'billing-viewer');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
 
@@ -104,7 +104,7 @@ describe('the web console: roles, tenants and sessions', () => {
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     await expect(page.getByRole('button', { name: 'Create key' }).count()).resolves.toBe(0);
     await page.goto(consoleUrl(system, 'team'));
-    await page.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
+    await page.getByTestId('team-table').locator('tr', { hasText: 'viewer@alpha.test' }).waitFor();
     await expect(page.getByRole('button', { name: /^Remove/ }).count()).resolves.toBe(0);
 
     const refused = await consoleRequest(page, 'PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 2000 });
@@ -135,7 +135,7 @@ describe('the web console: roles, tenants and sessions', () => {
     }
     expect((await consoleRequest(page, 'DELETE', `/numbers/${b.number.id}`)).status).toBe(404);
     await page.goto(consoleUrl(system, 'keys'));
-    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await page.getByText('No keys yet.').waitFor();
     expect(await page.content()).not.toContain(b.keyPrefix);
 
     // B's owner, meanwhile, sees B's call.
