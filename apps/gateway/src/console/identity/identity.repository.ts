@@ -132,8 +132,8 @@ export class IdentityRepository {
   async createSession(tokenHash: string, user: UserRecord): Promise<void> {
     const now = new Date();
     await this.prisma.$transaction([
-      // Each sign-in is a good moment to forget this user's ended sessions.
-      this.prisma.consoleSession.deleteMany({ where: { user_id: user.id, expires_at: { lte: now } } }),
+      // Each sign-in is a good moment to forget ended sessions (anyone's: sign-ins are rare, expires_at is indexed).
+      this.prisma.consoleSession.deleteMany({ where: { expires_at: { lte: now } } }),
       this.prisma.consoleSession.create({
         data: { token_hash: tokenHash, user_id: user.id, account_id: user.account_id, last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_MAX_SECONDS * 1000) },
       }),

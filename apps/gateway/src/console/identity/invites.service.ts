@@ -52,8 +52,8 @@ export class InvitesService {
     const account = await this.rpc.request(AccountsRpc.get, { account_id: request.accountId }, { requestId: request.requestId });
     const existing = await this.identity.findUserByEmail(email);
     if (existing) {
-      const where = existing.account_id === request.accountId ? 'of this account' : 'of another account';
-      throw new ServiceError('already_a_user', `${email} is already a user ${where}; a person belongs to one account.`);
+      // Not which account: an owner learns only what the invite could not do anyway.
+      throw new ServiceError('already_a_user', `${email} already has a Switchboard console user; a person belongs to one account.`);
     }
     const token = newToken();
     const id = newId('inv');

@@ -74,8 +74,12 @@ export class SignInThrottle {
     }
   }
 
-  /** A successful sign-in forgets the address's failures (not the client's: one right password must not reopen a spray). */
+  /**
+   * A successful sign-in forgets the address's failures (not the client's: one right password must not reopen a
+   * spray), and every window that has ended, so the table holds only the last 15 minutes' failures.
+   */
   async clear(email: string): Promise<void> {
-    await this.prisma.signInThrottle.deleteMany({ where: { scope: emailScope(email) } });
+    const ended = new Date(Date.now() - SIGN_IN_THROTTLE.windowSeconds * 1000);
+    await this.prisma.signInThrottle.deleteMany({ where: { OR: [{ scope: emailScope(email) }, { window_start: { lte: ended } }] } });
   }
 }
