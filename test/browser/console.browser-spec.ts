@@ -245,7 +245,6 @@ describe('the web console, as an account owner', () => {
     await page.getByLabel('Number').selectOption(number.id);
     await page.getByRole('button', { name: 'Apply' }).click();
     await row.waitFor();
-    await screenshot(page, 'calls');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
 
     // The receiver refused the first delivery and took the second: both attempts are on the number's page.
@@ -350,6 +349,7 @@ describe('the web console, as an account owner', () => {
       return page.getByRole('button', { name: 'Next' }).isEnabled();
     }, (enabled) => enabled);
     await expect(rows.count()).resolves.toBe(20);
+    await screenshot(page, 'calls');
     const firstPage = await rows.first().getAttribute('data-call-id');
     expect(firstPage).toBe(callSid);
     await page.getByRole('button', { name: 'Next' }).click();
