@@ -477,6 +477,20 @@ describe('the developer console', () => {
         expect((await owner.get(`/numbers/${numberB.id}`)).status).toBe(404);
       });
 
+      it('provisions once for a retried request with the same Idempotency-Key, as /v1 does', async () => {
+        const headers = { 'idempotency-key': 'console-double-click-1' };
+        const first = await strangerB.post('/numbers', { business_phone: '+14155550125' }, { headers });
+        expect(first.status).toBe(201);
+        secrets.add(first.body.webhook_secret);
+        const again = await strangerB.post('/numbers', { business_phone: '+14155550125' }, { headers });
+        expect(again.status).toBe(201);
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(again.body).toEqual(first.body);
+        const reused = await strangerB.post('/numbers', { business_phone: '+14155550126' }, { headers });
+        expect(reused.status).toBe(422);
+        expect((await strangerB.get('/numbers')).body.data).toHaveLength(2);
+      });
+
       it('lists, gets and reads the transcript of a call, with filters and pages', async () => {
         let listed: any;
         for (let i = 0; i < 100; i += 1) {

@@ -1,4 +1,5 @@
 import { Module, type Type } from '@nestjs/common';
+import { IdempotencyInterceptor, IdempotencyRepository, IdempotencyService } from '../idempotency';
 import { ConsoleOriginGuard, CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
@@ -28,6 +29,15 @@ export const CONSOLE_CONTROLLERS: Type[] = [
 @Module({
   imports: [ConsoleIdentityModule],
   controllers: CONSOLE_CONTROLLERS,
-  providers: [SessionGuard, CsrfGuard, ConsoleOriginGuard, RoleGuard],
+  providers: [
+    SessionGuard,
+    CsrfGuard,
+    ConsoleOriginGuard,
+    RoleGuard,
+    // `@Idempotent()` on provisioning and number changes, as on /v1.
+    IdempotencyRepository,
+    IdempotencyService,
+    IdempotencyInterceptor,
+  ],
 })
 export class ConsoleModule {}

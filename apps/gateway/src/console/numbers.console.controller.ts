@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   ListNumbersQuery,
@@ -16,6 +16,7 @@ import {
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { Caller, type CallerOptions } from '../auth';
+import { Idempotent } from '../idempotency';
 import { CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard, Roles } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
@@ -40,8 +41,11 @@ export class NumbersConsoleController {
   @Post()
   @HttpCode(201)
   @Roles(NUMBER_ROLES, 'provision numbers')
-  provision(@Body() body: NumberCreate, @Caller() caller: CallerOptions): Promise<NumberCreated> {
-    return this.rpc.request(NumbersRpc.provision, body, caller);
+  // As on /v1: a retried provision (a double click, a lost answer) with the same key buys and charges once.
+  @Idempotent({ secretFields: ['webhook_secret'] })
+  provision(@Body() body: NumberCreate, @Caller() caller: CallerOptions, @Headers('idempotency-key') idempotencyKey: string | undefined): Promise<NumberCreated> {
+    const command = idempotencyKey === undefined ? body : { ...body, idempotency_key: idempotencyKey };
+    return this.rpc.request(NumbersRpc.provision, command, caller);
   }
 
   @Get(':id')
@@ -52,6 +56,7 @@ export class NumbersConsoleController {
   @Patch(':id')
   @HttpCode(200)
   @Roles(NUMBER_ROLES, 'change numbers and their webhooks')
+  @Idempotent()
   update(@Param() params: NumberIdParam, @Body() body: NumberUpdate, @Caller() caller: CallerOptions): Promise<NumberView> {
     return this.rpc.request(NumbersRpc.update, { ...body, id: params.id }, caller);
   }

@@ -3,6 +3,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
+import { callerOf } from '../auth/caller.decorator';
 import { IdempotencyService } from './idempotency.service';
 
 export const IDEMPOTENT_ROUTE = 'switchboard:idempotent-route';
@@ -36,7 +37,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = http.getRequest<FastifyRequest>();
     const key = request.headers['idempotency-key'];
     if (key === undefined) return next.handle();
-    if (!request.auth) throw new Error('@Idempotent() used on a route without ApiKeyGuard');
+    // The key's account (public API) or the session's (console): records are per account either way.
+    const accountId = callerOf(request).accountId;
+    if (!accountId) throw new Error('@Idempotent() used on a route without ApiKeyGuard or SessionGuard');
     const reply = http.getResponse<FastifyReply>();
     const options = this.reflector.get<IdempotentRouteOptions | undefined>(IDEMPOTENT_ROUTE, context.getHandler()) ?? {};
     const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? (request.method === 'POST' ? 201 : 200);
@@ -44,7 +47,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const secretFields = options.secretFields ?? [];
     return from(
       this.idempotency.execute<Record<string, unknown>>(
-        { accountId: request.auth.accountId, key: Array.isArray(key) ? key.join(', ') : key, method: request.method, path: request.url, body: request.body ?? {} },
+        { accountId, key: Array.isArray(key) ? key.join(', ') : key, method: request.method, path: request.url, body: request.body ?? {} },
         {
           status,
           run,
