@@ -195,7 +195,10 @@ describe('the web console, as an account owner', () => {
     await page.getByText('No numbers yet.').waitFor();
 
     await page.getByLabel(/Webhook URL/).fill(receiver.url('/hooks/switchboard', 'localhost'));
+    // Provisioning charges the account: the page sends an Idempotency-Key, so a retried request cannot buy twice.
+    const provisioning = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/console/api/numbers'));
     await page.getByRole('button', { name: 'Provision number' }).click();
+    expect((await provisioning).headers()['idempotency-key']).toMatch(/^console-[0-9a-f]{32}$/);
     const secret = page.getByTestId('one-time-secret');
     await secret.waitFor();
     expect(await secret.getByRole('textbox').inputValue()).toMatch(/\S{16,}/);

@@ -83,8 +83,17 @@ async function readError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, code, message, fields, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+/**
+ * A fresh `Idempotency-Key` (128 random bits as hex). getRandomValues works on plain http too, where
+ * crypto.randomUUID is missing outside secure contexts.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `console-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
@@ -109,9 +118,9 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 }
 
 export const get = <T>(path: string) => api<T>('GET', path);
-export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
+export const post = <T>(path: string, body?: unknown, headers?: Record<string, string>) => api<T>('POST', path, body ?? {}, headers);
 export const put = <T>(path: string, body: unknown) => api<T>('PUT', path, body);
-export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body);
+export const patch = <T>(path: string, body: unknown, headers?: Record<string, string>) => api<T>('PATCH', path, body, headers);
 export const del = <T>(path: string) => api<T>('DELETE', path);
 
 /** `?a=1&b=2` from the defined values only ('' when none). */

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { get, post, query, type CreatedNumber, type Page, type PhoneNumber } from '../api';
+import { get, newIdempotencyKey, post, query, type CreatedNumber, type Page, type PhoneNumber } from '../api';
 import { Button, Empty, Field, LoadError, Loading, Notice, OneTimeSecret, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';
@@ -29,7 +29,13 @@ export function NumbersPage() {
   const [failure, setFailure] = useState<FormFailure>();
   const [created, setCreated] = useState<CreatedNumber>();
 
-  const set = (name: keyof typeof form) => (value: string) => setForm((previous) => ({ ...previous, [name]: value }));
+  // Provisioning charges the account: one Idempotency-Key per form as filled in, so sending the same form again
+  // (a lost answer, a retry) answers the first result instead of buying a second number. A change makes a new one.
+  const idempotencyKey = useRef(newIdempotencyKey());
+  const set = (name: keyof typeof form) => (value: string) => {
+    idempotencyKey.current = newIdempotencyKey();
+    setForm((previous) => ({ ...previous, [name]: value }));
+  };
 
   const provision = async (event: FormEvent) => {
     event.preventDefault();
@@ -39,7 +45,8 @@ export function NumbersPage() {
       const body: Record<string, string> = { business_phone: form.business_phone.trim() };
       if (form.area_code.trim()) body.area_code = form.area_code.trim();
       if (form.webhook_url.trim()) body.webhook_url = form.webhook_url.trim();
-      const answer = await post<CreatedNumber>('/numbers', body);
+      const answer = await post<CreatedNumber>('/numbers', body, { 'idempotency-key': idempotencyKey.current });
+      idempotencyKey.current = newIdempotencyKey();
       setCreated(answer);
       setForm({ business_phone: '', area_code: '', webhook_url: '' });
       numbers.reload();
