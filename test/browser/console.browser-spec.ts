@@ -2,9 +2,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { answers, startHttpsReceiver, type TestReceiver } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
 import { AdminClient, type RunningSystem } from '../e2e/support';
-import { acceptInvite, consoleUrl, eventually, inviteUser, launchChromium, screenshot, seriousAccessibilityProblems, settled, signIn, startConsoleSystem, userPage } from './support/console';
+import { acceptInvite, consoleRequest, consoleUrl, eventually, inviteUser, launchChromium, screenshot, seriousAccessibilityProblems, settled, signIn, startConsoleSystem, userPage } from './support/console';
 
 jest.setTimeout(120_000);
+
+/** A console GET from inside the page (its session cookie), answered as JSON. */
+async function consoleRequestOf(page: Page, path: string): Promise<any> {
+  return (await consoleRequest(page, 'GET', path)).body;
+}
 
 /**
  * Issue 15, the owner's way through the web console in a real browser against the whole system: invited by an
@@ -410,5 +415,30 @@ describe('the web console, as an account owner', () => {
     expect(focused).toEqual({ inMain: true, outline: 'solid', width: '3px' });
     await screenshot(page, 'team');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
+  });
+
+  it("changes a number's webhook URL (a refused one shown at its field) and releases the number after confirmation", async () => {
+    await page.goto(consoleUrl(system, `numbers/${number.id}`));
+    const field = page.getByLabel(/Webhook URL/);
+    await eventually(() => field.inputValue(), (value) => value.startsWith('https://localhost'));
+    await field.fill('ftp://localhost/hooks');
+    await page.getByRole('button', { name: 'Save webhook URL' }).click();
+    await eventually(() => field.getAttribute('aria-invalid'), (value) => value === 'true');
+    await page.locator('.field-error', { hasText: 'webhook_url' }).waitFor();
+    const changed = receiver.url('/hooks/changed', 'localhost');
+    await field.fill(changed);
+    await page.getByRole('button', { name: 'Save webhook URL' }).click();
+    await page.getByText('Webhook URL saved.').waitFor();
+    expect((await consoleRequestOf(page, `/numbers/${number.id}`)).webhook_url).toBe(changed);
+
+    await page.getByRole('button', { name: 'Release number' }).click();
+    const dialog = page.getByRole('dialog', { name: `Release ${number.phone_number}?` });
+    // Cancel first: nothing happens.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await consoleRequestOf(page, `/numbers/${number.id}`)).status).toBe('active');
+    await page.getByRole('button', { name: 'Release number' }).click();
+    await dialog.getByRole('button', { name: 'Release number' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Numbers' }).waitFor();
+    await eventually(() => page.getByTestId('numbers-table').locator('tr', { hasText: number.phone_number }).textContent(), (text) => text!.includes('released'));
   });
 });
