@@ -24,6 +24,4 @@ export default defineConfig({
       },
     },
   },
-  // `vite` (dev server) against a running `npm start`.
-  server: { proxy: { '/console/api': 'http://127.0.0.1:3000' } },
 });
