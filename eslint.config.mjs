@@ -47,7 +47,8 @@ export default tseslint.config(
     ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '.data/**', 'coverage/**', '**/*.js'],
   },
   {
-    files: ['**/*.ts'],
+    // .tsx: the console (apps/console), checked with its own tsconfig (the project service finds the nearest one).
+    files: ['**/*.ts', '**/*.tsx'],
     // Type-aware (the project service reads tsconfig.json), for the promise rules below.
     languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: root } },
     plugins: { '@typescript-eslint': tseslint.plugin },
@@ -88,7 +89,7 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
   },
   ...projects.map((project) => ({
-    files: [`${project.kind}/${project.name}/src/**/*.ts`],
+    files: [`${project.kind}/${project.name}/src/**/*.ts`, `${project.kind}/${project.name}/src/**/*.tsx`],
     ignores: [`${project.kind}/${project.name}/src/**/*.spec.ts`, `${project.kind}/${project.name}/src/**/*.int-spec.ts`],
     rules: boundaryRules(project),
   })),

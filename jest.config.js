@@ -1,7 +1,8 @@
-// One Jest config, three kinds of test, chosen by file name (see docs/testing.md):
-//   *.spec.ts      unit tests beside the code, no I/O
-//   *.int-spec.ts  integration tests against real PostgreSQL and NATS (own databases and subject prefix)
-//   *.e2e-spec.ts  end-to-end: the five services booted, driven over HTTP
+// One Jest config, four kinds of test, chosen by file name (see docs/testing.md):
+//   *.spec.ts          unit tests beside the code, no I/O
+//   *.int-spec.ts      integration tests against real PostgreSQL and NATS (own databases and subject prefix)
+//   *.e2e-spec.ts      end-to-end: the five services booted, driven over HTTP
+//   *.browser-spec.ts  the web console (apps/console, built) in Chromium against the booted system (ADR 0068)
 // Nest 12 and a few dependencies ship ESM only; swc turns them into CommonJS for Jest (notes/stack.md).
 const swc = ['@swc/jest', require('./libs/testing/src/swc-options.cjs')];
 
@@ -38,6 +39,9 @@ const esmPackages = [
   'brace-expansion',
 ];
 
+/** Jest globalTeardown shared by every project that boots the system (stops the tests' nats-server). */
+const globalTeardown = '<rootDir>/libs/testing/src/global-teardown.ts';
+
 const common = {
   rootDir: __dirname,
   transform: { '^.+\\.(t|j|mj|cj)sx?$': swc },
@@ -56,14 +60,22 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
-      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+      globalTeardown,
     },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
-      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+      globalTeardown,
+    },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
+      // Builds the console when stale and checks Chromium is there, then as e2e (PostgreSQL, the tests' nats-server).
+      globalSetup: '<rootDir>/test/browser/support/global-setup.ts',
+      globalTeardown,
     },
   ],
 };

@@ -52,7 +52,9 @@ function workspaceDirs() {
   });
 }
 const WORKSPACES = workspaceDirs();
-const APPS = WORKSPACES.filter((dir) => dir.startsWith('apps/')).map((dir) => dir.slice('apps/'.length));
+// The services: apps that run as a process of their own (src/main.ts). apps/console is a web page, built into the
+// gateway's image and served by it (ADR 0068), so it has no image, Deployment or database of its own.
+const APPS = WORKSPACES.filter((dir) => dir.startsWith('apps/') && existsSync(join(root, dir, 'src', 'main.ts'))).map((dir) => dir.slice('apps/'.length));
 const databaseVariable = (app) => `${app.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
 /** Variables whose values are secrets: they come from Secrets (Kubernetes) or interpolation (compose), never literals. */
 const SECRET_NAME = /(TOKEN|PASSWORD|SECRET|_KEY|_KEYS|ACCESS_KEY_ID|DATABASE_URL)$/;

@@ -11,6 +11,7 @@ import { createConnection, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
+import { buildConsoleIfStale } from './console-build.mjs';
 import { installWhatIsMissing } from './install-missing.mjs';
 import { removeRunFile, runFileContents, runFilePath, writeRunFile } from './run-file.mjs';
 import { Supervisor } from './supervisor.mjs';
@@ -24,6 +25,8 @@ const natsUrlGiven = Boolean(env.NATS_URL);
 env.NATS_URL ||= 'nats://127.0.0.1:4222';
 env.PORT ||= '3000';
 env.ADMIN_PORT ||= '3001';
+// The web console the gateway serves at /console/ (apps/console, built below when stale).
+env.CONSOLE_DIST_DIR ||= join(root, 'apps', 'console', 'dist');
 let supervisor;
 let natsServer;
 /** Each service's NATS password (its user is its name): generated for our own nats-server, or `<APP>_NATS_PASSWORD`. */
@@ -184,6 +187,7 @@ process.once('SIGTERM', () => void stop(0));
 
 if (!installWhatIsMissing({ root, say, env })) process.exit(1);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], 'building');
+if (!buildConsoleIfStale({ root, say, env })) process.exit(1);
 mkdirSync(env.DATA_DIR, { recursive: true });
 await ensureNats();
 // A service that dies is restarted with backoff while the others keep running (supervisor.mjs, ADR 0061).
@@ -195,6 +199,7 @@ writeRunFile(runFile, runFileContents(env));
 process.once('exit', () => removeRunFile(runFile));
 if (await waitUntilReady()) {
   say(`ready. Public API http://127.0.0.1:${env.PORT}/v1 (reference: /docs), operator API http://127.0.0.1:${env.ADMIN_PORT}/admin`);
+  say(`console: http://127.0.0.1:${env.PORT}/console/ (invite its first user: npm run -s admin -- users invite <account_id> <email>, then open the invite_url)`);
   if (!process.env.ADMIN_TOKEN) say(`operator token: in ${join(env.DATA_DIR, 'admin-token')} (npm run admin reads it)`);
   say(`try, in another terminal here: npm run -s admin -- accounts create --name "Acme" --balance 5000 (it finds this system through ${runFile}); Ctrl-C stops everything.`);
 } else if (!stopping) {

@@ -3,7 +3,9 @@
 //   1. type check (swc does not type-check, so tsc runs on its own)
 //   2. lint, including the module-boundary rules
 //   3. migrations: each app's schema.prisma matches its committed migrations; deploy/ manifests are valid
-//   4. Jest: unit, integration (real PostgreSQL and NATS) and end-to-end (the system booted, over HTTP)
+//   4. the console (apps/console) built with Vite when its dist is missing or older than its sources
+//   5. Jest: unit, integration (real PostgreSQL and NATS), end-to-end (the system booted, over HTTP) and browser
+//      (the console in Chromium against the booted system)
 // First it installs what is missing, as `npm start` does (install-missing.mjs), so it works on a fresh clone.
 // PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) must answer and the
 // nats-server command be installed (each run starts its own, with the services' users); .ci/run sees to both.
@@ -13,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { buildConsoleIfStale } from './console-build.mjs';
 import { installWhatIsMissing } from './install-missing.mjs';
 import { describeSkipped, filtersByName, skippedTests } from './skipped-tests.mjs';
 
@@ -35,13 +38,17 @@ if (!installWhatIsMissing({ root, say: (message) => console.log(`[npm test] ${me
 let ok = true;
 if (jestArgs.length === 0) {
   ok = step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) && ok;
+  // The console runs in a browser: its own tsconfig (DOM types, JSX); the root one leaves it out.
+  ok = step('type check (console)', bin('tsc'), ['-p', join('apps', 'console', 'tsconfig.json'), '--noEmit']) && ok;
   ok = step('lint', bin('eslint'), ['--max-warnings=0', '.']) && ok;
   ok = step('migrations match schemas', process.execPath, [join(root, 'tools', 'prisma', 'check-migrations.mjs')]) && ok;
   ok = step('deploy manifests', process.execPath, [join(root, 'tools', 'deploy', 'check.mjs')]) && ok;
 }
+// The browser tests drive the built console; a stale build would test yesterday's pages.
+if (!buildConsoleIfStale({ root, say: (message) => console.log(`[npm test] ${message}`) })) ok = false;
 const report = join(tmpdir(), `switchboard-jest-${process.pid}.json`);
 // Two cores: two workers keep the suite parallel without starving the services the tests boot.
-ok = step('jest (unit, integration, e2e)', bin('jest'), ['--maxWorkers=2', '--json', `--outputFile=${report}`, ...jestArgs]) && ok;
+ok = step('jest (unit, integration, e2e, browser)', bin('jest'), ['--maxWorkers=2', '--json', `--outputFile=${report}`, ...jestArgs]) && ok;
 
 if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, 'utf8'));

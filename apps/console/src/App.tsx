@@ -1,0 +1,165 @@
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { BrowserRouter, Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { Button, Notice, messageOf } from './components/ui';
+import { AcceptInvitePage } from './pages/AcceptInvite';
+import { CallPage } from './pages/Call';
+import { CallsPage } from './pages/Calls';
+import { KeysPage } from './pages/Keys';
+import { NumberPage } from './pages/Number';
+import { NumbersPage } from './pages/Numbers';
+import { SignInPage } from './pages/SignIn';
+import { TeamPage } from './pages/Team';
+import { SessionProvider, useSession } from './session';
+
+// Billing carries the chart library (two thirds of the script): loaded when the page is first opened.
+const MoneyPage = lazy(() => import('./pages/Money').then((module) => ({ default: module.MoneyPage })));
+
+export function App() {
+  return (
+    <BrowserRouter basename="/console">
+      <SessionProvider>
+        <Routes>
+          <Route path="accept-invite" element={<AcceptInvitePage />} />
+          <Route path="sign-in" element={<SignInPage />} />
+          <Route element={<SignedInLayout />}>
+            <Route index element={<Navigate to="/calls" replace />} />
+            <Route path="calls" element={<CallsPage />} />
+            <Route path="calls/:id" element={<CallPage />} />
+            <Route path="numbers" element={<NumbersPage />} />
+            <Route path="numbers/:id" element={<NumberPage />} />
+            <Route path="keys" element={<KeysPage />} />
+            <Route path="money" element={<MoneyPage />} />
+            <Route path="team" element={<TeamPage />} />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Routes>
+      </SessionProvider>
+    </BrowserRouter>
+  );
+}
+
+const NAV = [
+  { to: '/calls', label: 'Calls' },
+  { to: '/numbers', label: 'Numbers' },
+  { to: '/keys', label: 'API keys' },
+  { to: '/money', label: 'Billing' },
+  { to: '/team', label: 'Team' },
+];
+
+/** Moves focus to the page's heading after a navigation, so screen readers and keyboards start at the top. */
+function useFocusOnNavigate() {
+  const location = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const timer = window.setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: false }), 50);
+    return () => window.clearTimeout(timer);
+  }, [location.pathname]);
+}
+
+function SignedInLayout() {
+  const { status, session, error, signOut, refresh } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [signOutError, setSignOutError] = useState<string>();
+  useFocusOnNavigate();
+
+  if (status === 'loading') {
+    return (
+      <main id="main" className="centered">
+        <p role="status">Loading the console…</p>
+      </main>
+    );
+  }
+  if (status === 'unreachable') {
+    return (
+      <main id="main" className="centered">
+        <h1>Switchboard console</h1>
+        <Notice tone="error">{error ?? 'The console could not reach the server.'}</Notice>
+        <Button variant="primary" onClick={refresh}>
+          Try again
+        </Button>
+      </main>
+    );
+  }
+  if (status === 'signed-out' || !session) {
+    return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  }
+
+  const leave = async (everywhere: boolean) => {
+    setSignOutError(undefined);
+    try {
+      await signOut(everywhere);
+      void navigate('/sign-in', { replace: true });
+    } catch (failure) {
+      setSignOutError(messageOf(failure));
+    }
+  };
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <span className="brand-name">Switchboard</span>
+          <span className="brand-account" data-testid="account-name">
+            {session.account.name}
+          </span>
+        </div>
+        <div className="user">
+          <span className="user-email">{session.user.email}</span>
+          <span className="badge badge--neutral" data-testid="user-role">
+            {session.user.role}
+          </span>
+          <details className="user-menu">
+            <summary>Account</summary>
+            <div className="user-menu-panel">
+              <p className="user-menu-who">
+                Signed in as <strong>{session.user.email}</strong> ({session.user.role}) to {session.account.name}.
+              </p>
+              <Button variant="secondary" onClick={() => void leave(false)}>
+                Sign out
+              </Button>
+              <Button variant="danger" onClick={() => void leave(true)}>
+                Sign out everywhere
+              </Button>
+              <p className="hint">“Everywhere” ends every session of yours, on every device.</p>
+            </div>
+          </details>
+        </div>
+      </header>
+      <nav className="sidenav" aria-label="Console">
+        <ul>
+          {NAV.map((item) => (
+            <li key={item.to}>
+              <NavLink to={item.to}>{item.label}</NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" className="content" tabIndex={-1}>
+        {signOutError ? <Notice tone="error">{signOutError}</Notice> : null}
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1 tabIndex={-1}>Page not found</h1>
+      <p>
+        Nothing lives at this address. <NavLink to="/calls">Go to your calls</NavLink>.
+      </p>
+    </section>
+  );
+}

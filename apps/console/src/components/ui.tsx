@@ -1,0 +1,282 @@
+// The console's small design system: fields with their errors, buttons, notices, a confirmation dialog, a
+// secret shown once with a copy button, and a hook that loads a GET with its error. Styles: styles.css.
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { ApiError } from '../api';
+
+/** Loads `load()` now and whenever `deps` change; `reload()` loads again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: Error | undefined; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState((previous) => ({ ...previous, loading: true }));
+    load().then(
+      (data) => current && setState({ data, loading: false }),
+      (error: Error) => current && setState({ error, loading: false }),
+    );
+    return () => {
+      current = false;
+    };
+    // deps are the caller's, as with useEffect.
+  }, [...deps, round]);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  return { data: state.data, error: state.error, loading: state.loading, reload };
+}
+
+/** The message of whatever failed, for people. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong.';
+}
+
+/**
+ * A form's failure: each problem a 400 names next to its field (when the form has that field), anything else at
+ * the top of the form. `fields` are the names the form's inputs carry.
+ */
+export interface FormFailure {
+  /** Shown at the top of the form. */
+  message?: string;
+  /** Shown next to the field of that name. */
+  fields: Record<string, string>;
+}
+
+export function failureOf(error: unknown, fields: readonly string[]): FormFailure {
+  if (error instanceof ApiError && error.fields) {
+    const mine = Object.fromEntries(Object.entries(error.fields).filter(([name]) => fields.includes(name)));
+    const placed = Object.keys(mine).length;
+    if (placed > 0) {
+      const others = Object.entries(error.fields).filter(([name]) => !fields.includes(name)).map(([, text]) => text);
+      return { fields: mine, message: others.length ? others.join(' ') : undefined };
+    }
+  }
+  return { message: messageOf(error), fields: {} };
+}
+
+/** A failure of the form's own checks, before anything is sent. */
+export function fieldFailure(field: string, message: string): FormFailure {
+  return { fields: { [field]: message } };
+}
+
+interface FieldProps {
+  label: string;
+  name: string;
+  hint?: ReactNode;
+  error?: string;
+  type?: string;
+  value: string;
+  onChange: (value: string) => void;
+  required?: boolean;
+  autoComplete?: string;
+  placeholder?: string;
+  inputMode?: 'text' | 'numeric' | 'decimal' | 'tel' | 'url' | 'email';
+  multiline?: boolean;
+  disabled?: boolean;
+  min?: string;
+  step?: string;
+}
+
+export function Field(props: FieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [props.hint ? hintId : '', props.error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name: props.name,
+    value: props.value,
+    required: props.required,
+    disabled: props.disabled,
+    placeholder: props.placeholder,
+    'aria-invalid': props.error ? true : undefined,
+    'aria-describedby': describedBy,
+  };
+  return (
+    <div className={`field${props.error ? ' field--invalid' : ''}`}>
+      <label htmlFor={id}>
+        {props.label}
+        {props.required ? null : <span className="optional"> (optional)</span>}
+      </label>
+      {props.multiline ? (
+        <textarea {...common} rows={3} onChange={(event) => props.onChange(event.target.value)} />
+      ) : (
+        <input
+          {...common}
+          type={props.type ?? 'text'}
+          autoComplete={props.autoComplete}
+          inputMode={props.inputMode}
+          min={props.min}
+          step={props.step}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
+      )}
+      {props.hint ? (
+        <p className="hint" id={hintId}>
+          {props.hint}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p className="field-error" id={errorId}>
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'primary' | 'secondary' | 'danger' | 'quiet'; busy?: boolean };
+
+export function Button({ variant = 'secondary', busy, className, children, disabled, ...rest }: ButtonProps) {
+  return (
+    <button type="button" {...rest} className={`button button--${variant}${className ? ` ${className}` : ''}`} disabled={disabled || busy} aria-busy={busy || undefined}>
+      {children}
+    </button>
+  );
+}
+
+/** A message in the flow of the page: `error` is announced at once (role=alert), the others politely. */
+export function Notice({ tone, children, title }: { tone: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; title?: string }) {
+  return (
+    <div className={`notice notice--${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+      {title ? <p className="notice-title">{title}</p> : null}
+      <div>{children}</div>
+    </div>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="loading" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** A failed load, with a way to try again. */
+export function LoadError({ error, retry }: { error: Error; retry?: () => void }) {
+  return (
+    <Notice tone="error">
+      {messageOf(error)}{' '}
+      {retry ? (
+        <Button variant="quiet" onClick={retry}>
+          Try again
+        </Button>
+      ) : null}
+    </Notice>
+  );
+}
+
+/**
+ * A confirmation as a modal <dialog> (the browser traps focus, Escape cancels). `onConfirm` may fail: its
+ * message shows in the dialog and nothing closes.
+ */
+export function ConfirmButton(props: {
+  label: string;
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+  variant?: 'danger' | 'secondary';
+  disabled?: boolean;
+  disabledReason?: string;
+  accessibleLabel?: string;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const open = () => {
+    setError(undefined);
+    dialog.current?.showModal();
+  };
+  const confirm = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await props.onConfirm();
+      dialog.current?.close();
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button variant={props.variant ?? 'danger'} onClick={open} disabled={props.disabled} title={props.disabled ? props.disabledReason : undefined} aria-label={props.accessibleLabel}>
+        {props.label}
+      </Button>
+      <dialog ref={dialog} aria-labelledby={titleId} className="dialog">
+        <h2 id={titleId}>{props.title}</h2>
+        <div className="dialog-body">{props.body}</div>
+        {error ? <Notice tone="error">{error}</Notice> : null}
+        <div className="actions">
+          <Button variant="secondary" onClick={() => dialog.current?.close()} autoFocus>
+            Cancel
+          </Button>
+          <Button variant={props.variant ?? 'danger'} busy={busy} onClick={() => void confirm()}>
+            {props.confirmLabel}
+          </Button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+/** A secret shown once, with a copy button; it is never stored anywhere by the console. */
+export function OneTimeSecret({ label, value, children }: { label: string; value: string; children?: ReactNode }) {
+  const [copied, setCopied] = useState<'yes' | 'no' | undefined>();
+  const field = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('yes');
+    } catch {
+      field.current?.select();
+      setCopied('no');
+    }
+  };
+  return (
+    <div className="secret" data-testid="one-time-secret">
+      <p className="secret-title">{label}</p>
+      <p className="secret-warning">Copy it now: it is shown only this once and cannot be shown again.</p>
+      <div className="secret-row">
+        <label className="visually-hidden" htmlFor={id}>
+          {label}
+        </label>
+        <input id={id} ref={field} className="secret-value" readOnly value={value} onFocus={(event) => event.target.select()} />
+        <Button variant="primary" onClick={() => void copy()}>
+          Copy
+        </Button>
+      </div>
+      <p className="secret-copied" role="status">
+        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'Press Ctrl+C (⌘C) to copy the selected text.' : ''}
+      </p>
+      {children}
+    </div>
+  );
+}
+
+export function PageHeader({ title, children, description }: { title: string; description?: ReactNode; children?: ReactNode }) {
+  return (
+    <div className="page-header">
+      <div>
+        <h1 tabIndex={-1} className="page-title">
+          {title}
+        </h1>
+        {description ? <p className="page-description">{description}</p> : null}
+      </div>
+      {children ? <div className="page-actions">{children}</div> : null}
+    </div>
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  const tone = ['active', 'completed', 'delivered'].includes(status) ? 'good' : ['past_due', 'invited', 'pending'].includes(status) ? 'warn' : ['released', 'revoked', 'failed'].includes(status) ? 'bad' : 'neutral';
+  return <span className={`badge badge--${tone}`}>{status.replace(/_/g, ' ')}</span>;
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}

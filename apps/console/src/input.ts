@@ -1,0 +1,36 @@
+// What people type, read the way the API wants it. Pure functions, unit-tested (input.spec.ts).
+
+/** `"203.0.113.7, 198.51.100.0/24"` (commas, spaces or lines) as a list; empty means every address. */
+export function parseAllowlist(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/** `"12.50"` or `"$12"` as cents (1250, 1200); undefined when it is not an amount of dollars and cents. */
+export function toCents(text: string): number | undefined {
+  const trimmed = text.trim().replace(/^\$/, '');
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(trimmed)) return undefined;
+  const [dollars, cents = ''] = trimmed.split('.');
+  return Number(dollars) * 100 + Number(cents.padEnd(2, '0'));
+}
+
+/** 1250 cents as `"12.50"`, for a form's field. */
+export function centsText(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+/** A `YYYY-MM-DD` from a date input as the instant its day starts here (`end`: the next day's start). */
+export function dayStart(day: string, end = false): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const date = new Date(`${day}T00:00:00`);
+  if (Number.isNaN(date.getTime())) return undefined;
+  if (end) date.setDate(date.getDate() + 1);
+  return date.toISOString();
+}
+
+/** Where to go after signing in: only a path inside the console, never another site (`?next=//evil.example`). */
+export function safeNext(next: string | null): string {
+  return next && /^\/(?!\/)[^\\]*$/.test(next) && !next.startsWith('/sign-in') ? next : '/calls';
+}

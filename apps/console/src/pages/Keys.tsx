@@ -1,0 +1,190 @@
+import { useState, type FormEvent } from 'react';
+import { ApiError, del, get, post, type ApiKey, type CreatedKey, type Page } from '../api';
+import { Button, ConfirmButton, Empty, Field, LoadError, Loading, Notice, OneTimeSecret, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
+import { formatTime } from '../format';
+import { parseAllowlist } from '../input';
+import { roleReason, useSignedIn } from '../session';
+
+export const ACTIVE_KEY_LIMIT = 5;
+
+/** A key's visible start, ending in one ellipsis whether or not the server's prefix has it. */
+export function shown(prefix: string): string {
+  return `${prefix.replace(/…$/, '')}…`;
+}
+
+export function KeysPage() {
+  const { can, role } = useSignedIn();
+  const mayManage = can('manage_keys');
+  // A viewer may not see keys at all (403): the page says so instead of asking.
+  const keys = useLoad(() => (mayManage ? get<Page<ApiKey>>('/keys') : Promise.resolve(undefined)), [mayManage]);
+  const [allowlist, setAllowlist] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const [limitHit, setLimitHit] = useState(false);
+  const [fresh, setFresh] = useState<CreatedKey>();
+  const [notice, setNotice] = useState<string>();
+
+  const active = keys.data?.data.filter((key) => !key.revoked_at) ?? [];
+  const revoked = keys.data?.data.filter((key) => key.revoked_at) ?? [];
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(undefined);
+    setLimitHit(false);
+    setNotice(undefined);
+    try {
+      const list = parseAllowlist(allowlist);
+      const created = await post<CreatedKey>('/keys', list.length ? { ip_allowlist: list } : {});
+      setFresh(created);
+      setAllowlist('');
+      keys.reload();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'key_limit') setLimitHit(true);
+      setFailure(failureOf(error, ['ip_allowlist']));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const revoke = async (key: ApiKey) => {
+    await del(`/keys/${key.id}`);
+    if (fresh?.replaces === key.id || fresh?.id === key.id) setFresh(undefined);
+    setNotice(`Key ${shown(key.prefix)} is revoked: requests with it are refused from now on.`);
+    keys.reload();
+  };
+
+  const rotate = async (key: ApiKey) => {
+    setNotice(undefined);
+    const created = await post<CreatedKey>(`/keys/${key.id}/rotate`);
+    setFresh({ ...created, replaces: created.replaces ?? key.id });
+    keys.reload();
+  };
+
+  const replaced = fresh?.replaces ? keys.data?.data.find((key) => key.id === fresh.replaces && !key.revoked_at) : undefined;
+
+  return (
+    <section aria-labelledby="keys-title">
+      <PageHeader title="API keys" description="Keys let your servers call the Switchboard API (/v1). Each account can have up to five active keys." />
+      {!mayManage ? <Notice tone="info">{roleReason(role, 'manage_keys')}</Notice> : null}
+      {notice ? <Notice tone="success">{notice}</Notice> : null}
+
+      {fresh ? (
+        <OneTimeSecret label={fresh.replaces ? 'Your new key (rotation)' : 'Your new API key'} value={fresh.key}>
+          {replaced ? (
+            <div className="secret-next">
+              <p>
+                The old key <code>{shown(replaced.prefix)}</code> keeps working until you revoke it. Deploy the new key first, then revoke the old one.
+              </p>
+              <ConfirmButton
+                label={`Revoke old key ${shown(replaced.prefix)}`}
+                title="Revoke the old key?"
+                body={<p>Requests that still use {shown(replaced.prefix)} will be refused at once. This cannot be undone.</p>}
+                confirmLabel="Revoke old key"
+                onConfirm={() => revoke(replaced)}
+              />
+            </div>
+          ) : null}
+          <Button variant="quiet" onClick={() => setFresh(undefined)}>
+            I have copied it
+          </Button>
+        </OneTimeSecret>
+      ) : null}
+
+      {mayManage ? (
+        <form className="card" onSubmit={(event) => void create(event)} noValidate aria-labelledby="new-key-title">
+          <h2 id="new-key-title">Create a key</h2>
+          {failure?.message ? (
+            <Notice tone="error" title={limitHit ? 'Five active keys already' : undefined}>
+              {failure.message}
+            </Notice>
+          ) : null}
+          <Field
+            label="Allowed IP addresses"
+            name="ip_allowlist"
+            multiline
+            value={allowlist}
+            onChange={setAllowlist}
+            placeholder="203.0.113.7, 198.51.100.0/24"
+            hint="Addresses or CIDR ranges, separated by commas or new lines. Leave empty to accept requests from anywhere."
+            error={failure?.fields['ip_allowlist']}
+          />
+          <div className="actions">
+            <Button type="submit" variant="primary" busy={busy}>
+              Create key
+            </Button>
+            {keys.data ? (
+              <span className="hint">
+                {active.length} of {ACTIVE_KEY_LIMIT} active keys{active.length >= ACTIVE_KEY_LIMIT ? ': revoke one before creating another.' : ''}
+              </span>
+            ) : null}
+          </div>
+        </form>
+      ) : null}
+
+      {mayManage ? <h2>Keys</h2> : null}
+      {keys.error ? <LoadError error={keys.error} retry={keys.reload} /> : null}
+      {mayManage && !keys.data && keys.loading ? <Loading what="keys" /> : null}
+      {keys.data && keys.data.data.length === 0 ? <Empty>No keys yet.</Empty> : null}
+      {keys.data && keys.data.data.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table" data-testid="keys-table">
+            <caption className="visually-hidden">API keys of this account, active first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Allowed from</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                {mayManage ? (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {[...active, ...revoked].map((key) => (
+                <tr key={key.id} data-key-id={key.id}>
+                  <td data-label="Key">
+                    <code>{shown(key.prefix)}</code>
+                  </td>
+                  <td data-label="Allowed from">{key.ip_allowlist?.length ? key.ip_allowlist.join(', ') : 'anywhere'}</td>
+                  <td data-label="Created">{formatTime(key.created_at)}</td>
+                  <td data-label="Last used">{formatTime(key.last_used_at)}</td>
+                  <td data-label="Status">{key.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}</td>
+                  {mayManage ? (
+                    <td className="row-actions">
+                      {key.revoked_at ? null : (
+                        <>
+                          <ConfirmButton
+                            variant="secondary"
+                            label="Rotate"
+                            accessibleLabel={`Rotate key ${shown(key.prefix)}`}
+                            title={`Rotate key ${shown(key.prefix)}?`}
+                            body={<p>A new key is made and shown once. The old one keeps working until you revoke it, so you can deploy the new one first.</p>}
+                            confirmLabel="Make the new key"
+                            onConfirm={() => rotate(key)}
+                          />
+                          <ConfirmButton
+                            label="Revoke"
+                            accessibleLabel={`Revoke key ${shown(key.prefix)}`}
+                            title={`Revoke key ${shown(key.prefix)}?`}
+                            body={<p>Requests with this key will be refused at once. This cannot be undone.</p>}
+                            confirmLabel="Revoke key"
+                            onConfirm={() => revoke(key)}
+                          />
+                        </>
+                      )}
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,190 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { get, put, query, type Account, type Balance, type LedgerEntry, type Page, type UsageDay } from '../api';
+import { UsageChart } from '../components/UsageChart';
+import { Button, Empty, Field, LoadError, Loading, Notice, PageHeader, failureOf, fieldFailure, useLoad, type FormFailure } from '../components/ui';
+import { formatCents, formatMillicents, formatTime, humanize } from '../format';
+import { centsText, toCents } from '../input';
+import { roleReason, useSignedIn } from '../session';
+
+export const LEDGER_PER_PAGE = 20;
+
+export function MoneyPage() {
+  const { can, role } = useSignedIn();
+  const balance = useLoad(() => get<Balance>('/balance'), []);
+  const account = useLoad(() => get<Account>('/account'), []);
+  const usage = useLoad(() => get<{ data: UsageDay[] }>('/usage/daily?days=30'), []);
+
+  return (
+    <section>
+      <PageHeader title="Billing" description="Your prepaid balance, what it was spent on, and how much your numbers are used." />
+      {balance.error ? <LoadError error={balance.error} retry={balance.reload} /> : null}
+      <div className="stats">
+        <div className="stat">
+          <p className="stat-label">Balance</p>
+          <p className="stat-value" data-testid="balance">
+            {balance.data ? formatCents(balance.data.balance_cents) : '…'}
+          </p>
+        </div>
+        <div className="stat">
+          <p className="stat-label">Tier</p>
+          <p className="stat-value">{balance.data ? humanize(balance.data.tier) : '…'}</p>
+          {account.data ? <p className="stat-note">Up to {account.data.number_limit} numbers</p> : null}
+        </div>
+        <div className="stat">
+          <p className="stat-label">Talk time, {balance.data?.period ?? 'this month'}</p>
+          <p className="stat-value">{balance.data ? `${balance.data.minutes_used} min` : '…'}</p>
+          {balance.data ? <p className="stat-note">{balance.data.minutes_included === null ? 'Unlimited minutes' : `of ${balance.data.minutes_included} included`}</p> : null}
+        </div>
+      </div>
+
+      <div className="card">
+        <h2 id="usage-title">Calls and minutes, last 30 days</h2>
+        {usage.error ? <LoadError error={usage.error} retry={usage.reload} /> : null}
+        {!usage.data && usage.loading ? <Loading what="usage" /> : null}
+        {usage.data ? <UsageChart days={usage.data.data} /> : null}
+      </div>
+
+      {account.error ? <LoadError error={account.error} retry={account.reload} /> : null}
+      {account.data ? <AutoTopUpForm account={account.data} mayChange={can('manage_money')} reason={roleReason(role, 'manage_money')} onSaved={() => { account.reload(); balance.reload(); }} /> : null}
+
+      <Ledger />
+    </section>
+  );
+}
+
+function AutoTopUpForm({ account, mayChange, reason, onSaved }: { account: Account; mayChange: boolean; reason: string; onSaved: () => void }) {
+  const [enabled, setEnabled] = useState(account.auto_top_up !== null);
+  const [threshold, setThreshold] = useState(account.auto_top_up ? centsText(account.auto_top_up.threshold_cents) : '10.00');
+  const [amount, setAmount] = useState(account.auto_top_up ? centsText(account.auto_top_up.amount_cents) : '50.00');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const [saved, setSaved] = useState(false);
+
+  useEffect(() => {
+    setEnabled(account.auto_top_up !== null);
+    if (account.auto_top_up) {
+      setThreshold(centsText(account.auto_top_up.threshold_cents));
+      setAmount(centsText(account.auto_top_up.amount_cents));
+    }
+  }, [account]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(undefined);
+    setSaved(false);
+    let body: null | { threshold_cents: number; amount_cents: number } = null;
+    if (enabled) {
+      const thresholdCents = toCents(threshold);
+      const amountCents = toCents(amount);
+      if (thresholdCents === undefined) return setFailure(fieldFailure('threshold_cents', 'Write an amount in dollars, such as 10 or 10.50.'));
+      if (amountCents === undefined) return setFailure(fieldFailure('amount_cents', 'Write an amount in dollars, such as 50 or 50.00.'));
+      body = { threshold_cents: thresholdCents, amount_cents: amountCents };
+    }
+    setBusy(true);
+    try {
+      await put<Account>('/account/auto-top-up', body);
+      setSaved(true);
+      onSaved();
+    } catch (error) {
+      setFailure(failureOf(error, ['threshold_cents', 'amount_cents']));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card" onSubmit={(event) => void save(event)} noValidate aria-labelledby="auto-top-up-title">
+      <h2 id="auto-top-up-title">Auto top-up</h2>
+      <p className="hint">
+        {account.auto_top_up
+          ? `On: when the balance falls below ${formatCents(account.auto_top_up.threshold_cents)}, ${formatCents(account.auto_top_up.amount_cents)} is charged to your card.`
+          : 'Off: when the balance runs out, calls stop being answered until you top up.'}
+      </p>
+      {!mayChange ? <Notice tone="info">{reason}</Notice> : null}
+      {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+      {saved ? <Notice tone="success">Auto top-up saved.</Notice> : null}
+      <div className="checkbox">
+        <input id="auto-top-up-enabled" type="checkbox" checked={enabled} disabled={!mayChange} onChange={(event) => setEnabled(event.target.checked)} />
+        <label htmlFor="auto-top-up-enabled">Top up automatically</label>
+      </div>
+      <div className="grid-2">
+        <Field label="When the balance falls below (USD)" name="threshold_cents" inputMode="decimal" required value={threshold} onChange={setThreshold} disabled={!mayChange || !enabled} error={failure?.fields['threshold_cents']} />
+        <Field label="Add this much (USD)" name="amount_cents" inputMode="decimal" required value={amount} onChange={setAmount} disabled={!mayChange || !enabled} hint="Between $5 and $500." error={failure?.fields['amount_cents']} />
+      </div>
+      {mayChange ? (
+        <div className="actions">
+          <Button type="submit" variant="primary" busy={busy}>
+            Save auto top-up
+          </Button>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+function Ledger() {
+  const [after, setAfter] = useState('');
+  const [trail, setTrail] = useState<string[]>([]);
+  const ledger = useLoad(() => get<Page<LedgerEntry>>(`/ledger${query({ limit: LEDGER_PER_PAGE, starting_after: after })}`), [after]);
+  const next = () => {
+    const data = ledger.data?.data ?? [];
+    if (data.length === 0) return;
+    setTrail((previous) => [...previous, after]);
+    setAfter(data[data.length - 1].id);
+  };
+  const previous = () => {
+    setAfter(trail[trail.length - 1] ?? '');
+    setTrail((all) => all.slice(0, -1));
+  };
+  return (
+    <>
+      <h2>Ledger</h2>
+      <p className="hint">Every change to the balance, newest first.</p>
+      {ledger.error ? <LoadError error={ledger.error} retry={ledger.reload} /> : null}
+      {!ledger.data && ledger.loading ? <Loading what="the ledger" /> : null}
+      {ledger.data && ledger.data.data.length === 0 ? <Empty>No entries yet.</Empty> : null}
+      {ledger.data && ledger.data.data.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table" data-testid="ledger-table">
+            <caption className="visually-hidden">Ledger entries, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">What</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col" className="num">
+                  Balance after
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {ledger.data.data.map((entry) => (
+                <tr key={entry.id}>
+                  <td data-label="Time">{formatTime(entry.created_at)}</td>
+                  <td data-label="What">{entry.description || humanize(entry.kind)}</td>
+                  <td data-label="Amount" className={`num ${entry.amount_millicents < 0 ? 'negative' : 'positive'}`}>
+                    {entry.amount_millicents > 0 ? '+' : ''}
+                    {formatMillicents(entry.amount_millicents)}
+                  </td>
+                  <td data-label="Balance after" className="num">
+                    {formatMillicents(entry.balance_after_millicents)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <nav className="pager" aria-label="Pages of the ledger">
+        <Button onClick={previous} disabled={!after}>
+          Previous
+        </Button>
+        <Button onClick={next} disabled={!ledger.data?.has_more}>
+          Next
+        </Button>
+      </nav>
+    </>
+  );
+}

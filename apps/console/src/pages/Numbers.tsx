@@ -1,0 +1,132 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { get, newIdempotencyKey, post, query, type CreatedNumber, type Page, type PhoneNumber } from '../api';
+import { Button, Empty, Field, LoadError, Loading, Notice, OneTimeSecret, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
+import { formatTime } from '../format';
+import { roleReason, useSignedIn } from '../session';
+
+const FIELDS = ['business_phone', 'area_code', 'webhook_url'] as const;
+
+/** Every number of the account (the API pages by 100 at most; a console account has a handful). */
+export async function allNumbers(): Promise<PhoneNumber[]> {
+  const numbers: PhoneNumber[] = [];
+  let after: string | undefined;
+  for (let page = 0; page < 20; page++) {
+    const answer = await get<Page<PhoneNumber>>(`/numbers${query({ limit: 100, starting_after: after })}`);
+    numbers.push(...answer.data);
+    if (!answer.has_more || answer.data.length === 0) break;
+    after = answer.data[answer.data.length - 1].id;
+  }
+  return numbers;
+}
+
+export function NumbersPage() {
+  const { can, role } = useSignedIn();
+  const mayManage = can('manage_numbers');
+  const numbers = useLoad(allNumbers, []);
+  const [form, setForm] = useState({ business_phone: '', area_code: '', webhook_url: '' });
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const [created, setCreated] = useState<CreatedNumber>();
+
+  // Provisioning charges the account: one Idempotency-Key per form as filled in, so sending the same form again
+  // (a lost answer, a retry) answers the first result instead of buying a second number. A change makes a new one.
+  const idempotencyKey = useRef(newIdempotencyKey());
+  const set = (name: keyof typeof form) => (value: string) => {
+    idempotencyKey.current = newIdempotencyKey();
+    setForm((previous) => ({ ...previous, [name]: value }));
+  };
+
+  const provision = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const body: Record<string, string> = { business_phone: form.business_phone.trim() };
+      if (form.area_code.trim()) body.area_code = form.area_code.trim();
+      if (form.webhook_url.trim()) body.webhook_url = form.webhook_url.trim();
+      const answer = await post<CreatedNumber>('/numbers', body, { 'idempotency-key': idempotencyKey.current });
+      idempotencyKey.current = newIdempotencyKey();
+      setCreated(answer);
+      setForm({ business_phone: '', area_code: '', webhook_url: '' });
+      numbers.reload();
+    } catch (error) {
+      setFailure(failureOf(error, FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fieldError = (name: string) => failure?.fields[name];
+
+  return (
+    <section>
+      <PageHeader title="Numbers" description="Local US numbers your AI agent answers. Each forwards to your business phone and reports calls to your webhook." />
+      {!mayManage ? <Notice tone="info">{roleReason(role, 'manage_numbers')}</Notice> : null}
+
+      {created ? (
+        <OneTimeSecret label={`Webhook secret for ${created.phone_number}`} value={created.webhook_secret}>
+          <p className="hint">Your server checks each webhook's signature with this secret (see the webhooks guide).</p>
+          <Button variant="quiet" onClick={() => setCreated(undefined)}>
+            I have copied it
+          </Button>
+        </OneTimeSecret>
+      ) : null}
+
+      {mayManage ? (
+        <form className="card" onSubmit={(event) => void provision(event)} noValidate aria-labelledby="provision-title">
+          <h2 id="provision-title">Get a number</h2>
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+          <div className="grid-3">
+            <Field label="Business phone" name="business_phone" type="tel" inputMode="tel" autoComplete="tel" required value={form.business_phone} onChange={set('business_phone')} placeholder="+14155550123" hint="Where calls are forwarded, in E.164 form (+1…)." error={fieldError('business_phone')} />
+            <Field label="Area code" name="area_code" inputMode="numeric" value={form.area_code} onChange={set('area_code')} placeholder="415" hint="Default: the business phone's." error={fieldError('area_code')} />
+            <Field label="Webhook URL" name="webhook_url" type="url" inputMode="url" value={form.webhook_url} onChange={set('webhook_url')} placeholder="https://example.com/hooks/switchboard" hint="HTTPS; receives call.completed." error={fieldError('webhook_url')} />
+          </div>
+          <div className="actions">
+            <Button type="submit" variant="primary" busy={busy}>
+              {busy ? 'Provisioning…' : 'Provision number'}
+            </Button>
+          </div>
+        </form>
+      ) : null}
+
+      <h2>Your numbers</h2>
+      {numbers.error ? <LoadError error={numbers.error} retry={numbers.reload} /> : null}
+      {!numbers.data && numbers.loading ? <Loading what="numbers" /> : null}
+      {numbers.data && numbers.data.length === 0 ? <Empty>No numbers yet.</Empty> : null}
+      {numbers.data && numbers.data.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table" data-testid="numbers-table">
+            <caption className="visually-hidden">Phone numbers of this account</caption>
+            <thead>
+              <tr>
+                <th scope="col">Number</th>
+                <th scope="col">Forwards to</th>
+                <th scope="col">Status</th>
+                <th scope="col">Webhook</th>
+                <th scope="col">Since</th>
+              </tr>
+            </thead>
+            <tbody>
+              {numbers.data.map((number) => (
+                <tr key={number.id}>
+                  <td data-label="Number">
+                    <Link to={`/numbers/${number.id}`}>{number.phone_number}</Link>
+                  </td>
+                  <td data-label="Forwards to">{number.business_phone}</td>
+                  <td data-label="Status">
+                    <StatusBadge status={number.status} />
+                  </td>
+                  <td data-label="Webhook" className="truncate" title={number.webhook_url ?? undefined}>
+                    {number.webhook_url ?? <span className="muted">none</span>}
+                  </td>
+                  <td data-label="Since">{formatTime(number.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { post, type SessionInfo } from '../api';
+import { Button, Field, Notice, failureOf, type FormFailure } from '../components/ui';
+import { safeNext } from '../input';
+import { useSession } from '../session';
+
+export function SignInPage() {
+  const { status, signedIn } = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const next = safeNext(params.get('next'));
+
+  if (status === 'signed-in') return <Navigate to={next} replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const session = await post<SessionInfo>('/sign-in', { email, password });
+      signedIn(session);
+      void navigate(next, { replace: true });
+    } catch (error) {
+      setFailure(failureOf(error, ['email', 'password']));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main id="main" className="auth">
+      <div className="auth-card">
+        <p className="auth-brand">
+          <span className="brand-mark" aria-hidden="true" /> Switchboard
+        </p>
+        <h1>Sign in to the console</h1>
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+          <Field label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={setEmail} error={failure?.fields['email']} />
+          <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={setPassword} error={failure?.fields['password']} />
+          <Button type="submit" variant="primary" busy={busy} className="button--block">
+            {busy ? 'Signing in…' : 'Sign in'}
+          </Button>
+        </form>
+        <p className="hint">No account yet? An owner of your account, or Switchboard's operators, can invite you by email.</p>
+      </div>
+    </main>
+  );
+}

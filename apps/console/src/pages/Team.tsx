@@ -1,0 +1,136 @@
+import { useState, type FormEvent } from 'react';
+import { del, get, post, type Role, type TeamMember } from '../api';
+import { Button, ConfirmButton, Empty, Field, LoadError, Loading, Notice, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
+import { formatTime, humanize } from '../format';
+import { roleReason, useSignedIn } from '../session';
+
+const ROLES: { value: Role; label: string; can: string }[] = [
+  { value: 'viewer', label: 'Viewer', can: 'sees everything, changes nothing' },
+  { value: 'developer', label: 'Developer', can: 'manages keys, numbers and webhooks; reads billing' },
+  { value: 'owner', label: 'Owner', can: 'everything, including billing and the team' },
+];
+
+export function TeamPage() {
+  const { can, role, user } = useSignedIn();
+  const mayManage = can('manage_team');
+  const members = useLoad(() => get<{ data: TeamMember[] }>('/users'), []);
+  const [email, setEmail] = useState('');
+  const [newRole, setNewRole] = useState<Role>('developer');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const [notice, setNotice] = useState<string>();
+
+  const invite = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(undefined);
+    setNotice(undefined);
+    try {
+      const invited = await post<TeamMember & { expires_at: string }>('/users/invites', { email: email.trim(), role: newRole });
+      setNotice(`Invitation sent to ${invited.email}. The link in it works until ${formatTime(invited.expires_at)}.`);
+      setEmail('');
+      members.reload();
+    } catch (error) {
+      setFailure(failureOf(error, ['email', 'role']));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (member: TeamMember) => {
+    await del(`/users/${encodeURIComponent(member.id)}`);
+    setNotice(`${member.email} was removed from the account.`);
+    members.reload();
+  };
+
+  return (
+    <section>
+      <PageHeader title="Team" description="The people who can sign in to this account's console." />
+      {!mayManage ? <Notice tone="info">{roleReason(role, 'manage_team')}</Notice> : null}
+      {notice ? <Notice tone="success">{notice}</Notice> : null}
+
+      {mayManage ? (
+        <form className="card" onSubmit={(event) => void invite(event)} noValidate aria-labelledby="invite-title">
+          <h2 id="invite-title">Invite someone</h2>
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+          <div className="grid-2">
+            <Field label="Email" name="email" type="email" autoComplete="off" required value={email} onChange={setEmail} error={failure?.fields['email']} />
+            <div className={`field${failure?.fields.role ? ' field--invalid' : ''}`}>
+              <label htmlFor="invite-role">Role</label>
+              <select id="invite-role" name="role" value={newRole} onChange={(event) => setNewRole(event.target.value as Role)} aria-describedby="invite-role-hint">
+                {ROLES.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+              <p className="hint" id="invite-role-hint">
+                {ROLES.find((option) => option.value === newRole)?.label}: {ROLES.find((option) => option.value === newRole)?.can}.
+              </p>
+              {failure?.fields.role ? <p className="field-error">{failure.fields.role}</p> : null}
+            </div>
+          </div>
+          <div className="actions">
+            <Button type="submit" variant="primary" busy={busy}>
+              Send invitation
+            </Button>
+          </div>
+        </form>
+      ) : null}
+
+      <h2>Members</h2>
+      {members.error ? <LoadError error={members.error} retry={members.reload} /> : null}
+      {!members.data && members.loading ? <Loading what="the team" /> : null}
+      {members.data && members.data.data.length === 0 ? <Empty>Nobody yet.</Empty> : null}
+      {members.data && members.data.data.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table" data-testid="team-table">
+            <caption className="visually-hidden">People in this account</caption>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Since</th>
+                {mayManage ? (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.data.map((member) => (
+                <tr key={member.id}>
+                  <td data-label="Email">
+                    <span>
+                      {member.email}
+                      {member.id === user.id ? <span className="muted"> (you)</span> : null}
+                    </span>
+                  </td>
+                  <td data-label="Role">{humanize(member.role)}</td>
+                  <td data-label="Status">
+                    <StatusBadge status={member.status} />
+                  </td>
+                  <td data-label="Since">{formatTime(member.created_at)}</td>
+                  {mayManage ? (
+                    <td className="row-actions">
+                      <ConfirmButton
+                        label="Remove"
+                        accessibleLabel={`Remove ${member.email}`}
+                        title={`Remove ${member.email}?`}
+                        body={<p>{member.status === 'invited' ? 'Their invitation link stops working.' : 'They are signed out everywhere and cannot sign in to this account any more.'}</p>}
+                        confirmLabel="Remove"
+                        onConfirm={() => remove(member)}
+                      />
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

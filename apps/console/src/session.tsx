@@ -1,0 +1,114 @@
+// Who is signed in, read once from GET /console/api/session, and what their role lets the page offer. The server
+// decides (403 forbidden); the page only hides or disables what would be refused.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { ApiError, get, post, setCsrfToken, whenSignedOut, type Role, type SessionInfo } from './api';
+
+export type Action = 'manage_keys' | 'manage_numbers' | 'manage_money' | 'manage_team';
+
+const ALLOWED: Record<Role, readonly Action[]> = {
+  owner: ['manage_keys', 'manage_numbers', 'manage_money', 'manage_team'],
+  developer: ['manage_keys', 'manage_numbers'],
+  viewer: [],
+};
+
+export function roleCan(role: Role | undefined, action: Action): boolean {
+  return role ? ALLOWED[role]?.includes(action) === true : false;
+}
+
+/** Why a control is disabled, for its title and the page's hint. */
+export function roleReason(role: Role | undefined, action: Action): string {
+  const what = { manage_keys: 'manage API keys', manage_numbers: 'change numbers', manage_money: 'change billing settings', manage_team: 'manage the team' }[action];
+  return `Your role (${role ?? 'none'}) cannot ${what}; ask an owner.`;
+}
+
+interface SessionState {
+  status: 'loading' | 'signed-out' | 'signed-in' | 'unreachable';
+  session?: SessionInfo;
+  error?: string;
+  /** After sign-in or invite acceptance: the answer carries the session. */
+  signedIn(session: SessionInfo): void;
+  signOut(everywhere: boolean): Promise<void>;
+  can(action: Action): boolean;
+  refresh(): void;
+}
+
+const SessionContext = createContext<SessionState | undefined>(undefined);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<SessionState['status']>('loading');
+  const [session, setSession] = useState<SessionInfo>();
+  const [error, setError] = useState<string>();
+  const [round, setRound] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    get<SessionInfo>('/session').then(
+      (answer) => {
+        if (!current) return;
+        setCsrfToken(answer.csrf_token);
+        setSession(answer);
+        setStatus('signed-in');
+      },
+      (failure: unknown) => {
+        if (!current) return;
+        if (failure instanceof ApiError && failure.status === 401) {
+          setStatus('signed-out');
+        } else {
+          setError(failure instanceof Error ? failure.message : String(failure));
+          setStatus('unreachable');
+        }
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [round]);
+
+  useEffect(() => {
+    whenSignedOut(() => {
+      setCsrfToken(undefined);
+      setSession(undefined);
+      setStatus('signed-out');
+    });
+  }, []);
+
+  const signedIn = useCallback((answer: SessionInfo) => {
+    setCsrfToken(answer.csrf_token);
+    setSession(answer);
+    setStatus('signed-in');
+  }, []);
+
+  const signOut = useCallback(async (everywhere: boolean) => {
+    await post(everywhere ? '/sign-out-everywhere' : '/sign-out');
+    setCsrfToken(undefined);
+    setSession(undefined);
+    setStatus('signed-out');
+  }, []);
+
+  const value = useMemo<SessionState>(
+    () => ({
+      status,
+      session,
+      error,
+      signedIn,
+      signOut,
+      can: (action) => roleCan(session?.user.role, action),
+      refresh: () => setRound((n) => n + 1),
+    }),
+    [status, session, error, signedIn, signOut],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const state = useContext(SessionContext);
+  if (!state) throw new Error('useSession outside SessionProvider');
+  return state;
+}
+
+/** The signed-in session (only inside the signed-in layout). */
+export function useSignedIn(): SessionInfo & { can(action: Action): boolean; role: Role } {
+  const state = useSession();
+  if (!state.session) throw new Error('useSignedIn without a session');
+  return { ...state.session, role: state.session.user.role, can: state.can };
+}
