@@ -9,8 +9,7 @@ describe('@Caller()', () => {
   });
 
   it("carries a console session's account the same way", () => {
-    const consoleSession = { tokenHash: 'h', userId: 'usr_1', accountId: 'acct_b', email: 'a@example.com', role: 'viewer' as const, csrfToken: 't' };
-    expect(callerOf(request({ consoleSession }))).toEqual({ accountId: 'acct_b', requestId: 'req_1' });
+    expect(callerOf(request({ sessionAccountId: 'acct_b' }))).toEqual({ accountId: 'acct_b', requestId: 'req_1' });
   });
 
   it('carries the request id alone for an operator', () => {

@@ -2,13 +2,15 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { RpcCallOptions } from '@switchboard/messaging';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedKey } from './request-authenticator';
-import type { ConsoleSessionInfo } from '../console/identity/console-session';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthenticatedKey;
-    /** Set by the console's SessionGuard. */
-    consoleSession?: ConsoleSessionInfo;
+    /**
+     * The account of a signed-in console session, set by the console's SessionGuard (which keeps the whole session
+     * in `consoleSession`): all `@Caller()` needs of it, so auth does not depend on the console.
+     */
+    sessionAccountId?: string;
   }
 }
 
@@ -28,6 +30,6 @@ export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): 
 
 export function callerOf(request: FastifyRequest): CallerOptions {
   const requestId = String(request.id);
-  const accountId = request.auth?.accountId ?? request.consoleSession?.accountId;
+  const accountId = request.auth?.accountId ?? request.sessionAccountId;
   return accountId ? { accountId, requestId } : { requestId };
 }

@@ -4,7 +4,7 @@ import { CallIdParam, CallsRpc, ListCallsQuery, type CallList, type CallView, ty
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';
-import { answerRecording } from '../public/recording-reply';
+import { answerRecording } from '../recordings/recording-reply';
 import { CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';

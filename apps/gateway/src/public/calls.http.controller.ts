@@ -14,7 +14,7 @@ import { CallIdParam, CallList, CallsRpc, CallView, ListCallsQuery, TranscriptVi
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
-import { answerRecording } from './recording-reply';
+import { answerRecording } from '../recordings/recording-reply';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
 

@@ -4,6 +4,7 @@ import { RequestMethod } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { GatewayShared } from '../gateway-core.module';
 import { IDEMPOTENT_ROUTE } from '../idempotency/idempotency.interceptor';
+import { ClaimantHttpController } from '../claimant/claimant.http.controller';
 import { HealthController } from './health.controller';
 import { publicOpenApiDocument } from './openapi-document';
 import { PublicApiModule } from './public-api.module';
@@ -21,7 +22,8 @@ interface Route {
 function publicRoutes(): Route[] {
   const controllers = (PublicApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? []) as Type[];
   return controllers
-    .filter((controller) => controller !== HealthController)
+    // The probes and the claimant page's backend live outside /v1 and its description (docs/adr/0078).
+    .filter((controller) => controller !== HealthController && controller !== ClaimantHttpController)
     .flatMap((controller) => {
       const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
       const prototype = controller.prototype as Record<string, unknown>;

@@ -22,6 +22,7 @@ export class SessionGuard implements CanActivate {
     const session = token ? await this.sessions.find(token) : undefined;
     if (!session) throw new ServiceError('not_signed_in', NOT_SIGNED_IN);
     request.consoleSession = session;
+    request.sessionAccountId = session.accountId;
     return true;
   }
 }

@@ -1,5 +1,12 @@
 import type { ConsoleRole } from '@switchboard/contracts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by SessionGuard. */
+    consoleSession?: ConsoleSessionInfo;
+  }
+}
+
 /** Who a console request comes from, set by SessionGuard. */
 export interface ConsoleSessionInfo {
   /** SHA-256 of the cookie's token: what sign-out deletes. */
