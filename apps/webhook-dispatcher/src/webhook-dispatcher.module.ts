@@ -14,16 +14,19 @@ import { DeliveriesNatsController } from './deliveries/deliveries.nats.controlle
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
 import { NumberEventsConsumer } from './deliveries/number-events.consumer';
+import { NumberStatesRepository } from './deliveries/number-states.repository';
 import { HostLimiter } from './deliveries/host-limiter';
-import { PostgresHostSlots, SHARED_HOST_SLOTS } from './deliveries/shared-host-slots';
+import { PostgresHostSlots } from './deliveries/postgres-host-slots.adapter';
+import { SHARED_HOST_SLOTS } from './deliveries/shared-host-slots.port';
 import { EndpointHealth } from './endpoints/endpoint-health';
+import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
 import { ENDPOINT_HEALTH } from './endpoints/endpoint-health.port';
 import { DetachedDeliveriesWorker } from './events/detached-deliveries.worker';
 import { WebhookEventsNatsController } from './events/webhook-events.nats.controller';
 import { WebhookEventsRepository } from './events/webhook-events.repository';
 import { WebhookEventsService } from './events/webhook-events.service';
 import { WEBHOOK_RESOLVER, WebhookEgress, systemResolver } from './egress/webhook-egress';
-import { WebhookDispatcherPrisma } from './prisma/webhook-dispatcher-prisma';
+import { WebhookDispatcherPrisma, WebhookDispatcherTransactions } from './prisma/webhook-dispatcher-prisma';
 import { HttpsWebhookSender } from './webhook-sender/https-webhook-sender.adapter';
 import { WEBHOOK_SENDER } from './webhook-sender/webhook-sender.port';
 import { NatsWebhookTargets } from './webhook-target/nats-webhook-targets.adapter';
@@ -72,6 +75,7 @@ export class WebhookDispatcherModule {
         DeliverCallCompleted,
         CallCompletedConsumer,
         NumberEventsConsumer,
+        NumberStatesRepository,
         DeliveryLogService,
         DeliveriesNatsController,
         WebhookEventsRepository,
@@ -79,6 +83,8 @@ export class WebhookDispatcherModule {
         WebhookEventsNatsController,
         DetachedDeliveriesWorker,
         EndpointHealth,
+        WebhookEndpointsRepository,
+        WebhookDispatcherTransactions,
         { provide: ENDPOINT_HEALTH, useExisting: EndpointHealth },
         provideOutboxRelay(WebhookDispatcherPrisma, [STREAMS.webhooks]),
       ],

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { Selectable } from 'kysely';
+import type { PhoneLine } from '../generated/kysely/database';
 import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 
-export interface PhoneLineRecord {
-  number_id: string;
-  account_id: string;
-  location_id: number;
-}
+export type PhoneLineRecord = Pick<Selectable<PhoneLine>, 'number_id' | 'account_id' | 'location_id'>;
 
 /** Numbers linked to a location as its lost-and-found line (docs/adr/0079-lostfound-reports-by-phone.md). */
 @Injectable()

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sqlRows, type SqlPool } from '@switchboard/persistence';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { PhoneNumber } from '../generated/kysely/database';
 import { NUMBERS_SQL } from '../config/tokens';
 import { db, NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 import { LIST_COLUMNS, NUMBER_COLUMNS, type NumberListRow, type NumberRecord } from './number-record';
@@ -9,6 +10,18 @@ import { LIST_COLUMNS, NUMBER_COLUMNS, type NumberListRow, type NumberRecord } f
 const STATUS_RANK = sql<number>`CASE status WHEN 'active' THEN 0 WHEN 'past_due' THEN 1 ELSE 2 END`;
 
 export type WebhookTargetRow = Pick<NumberRecord, 'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'>;
+
+/** The columns a webhook-secret rotation writes. */
+export type SecretRotation = Pick<
+  Selectable<PhoneNumber>,
+  | 'webhook_secret_key_id'
+  | 'webhook_secret_ciphertext'
+  | 'previous_webhook_secret_key_id'
+  | 'previous_webhook_secret_ciphertext'
+  | 'previous_webhook_secret_expires_at'
+  | 'webhook_secret_rotation_key'
+  | 'webhook_secret_rotated_at'
+>;
 
 export type NewNumber = Pick<
   NumberRecord,
@@ -126,6 +139,32 @@ export class NumbersRepository {
       data: { webhook_secret_key_id: sealed.keyId, webhook_secret_ciphertext: sealed.ciphertext },
     });
     return result.count === 1;
+  }
+
+  /** The number's last webhook-secret rotation (its idempotency key and when), and the previous secret's expiry. */
+  lastSecretRotation(
+    tx: Tx,
+    id: bigint,
+  ): Promise<Pick<Selectable<PhoneNumber>, 'webhook_secret_rotation_key' | 'webhook_secret_rotated_at' | 'previous_webhook_secret_expires_at'>> {
+    return tx.phoneNumber.findUniqueOrThrow({
+      where: { id },
+      select: { webhook_secret_rotation_key: true, webhook_secret_rotated_at: true, previous_webhook_secret_expires_at: true },
+    });
+  }
+
+  /** Writes a rotated webhook secret: the new one, the previous one sealed (or none) and the rotation's key and time. */
+  async saveSecretRotation(tx: Tx, id: bigint, rotation: SecretRotation): Promise<void> {
+    await tx.phoneNumber.update({ where: { id }, data: rotation });
+  }
+
+  /** The sealed previous webhook secret and when its overlap ends (null columns when there is none). */
+  findPreviousSecret(
+    id: bigint,
+  ): Promise<Pick<Selectable<PhoneNumber>, 'previous_webhook_secret_key_id' | 'previous_webhook_secret_ciphertext' | 'previous_webhook_secret_expires_at'> | null> {
+    return this.prisma.phoneNumber.findUnique({
+      where: { id },
+      select: { previous_webhook_secret_key_id: true, previous_webhook_secret_ciphertext: true, previous_webhook_secret_expires_at: true },
+    });
   }
 
   /** Numbers whose secret is sealed with another key than `keyId` (to be sealed again after a rotation). */

@@ -8,7 +8,7 @@ import {
 } from '@switchboard/contracts';
 import { requireAccount, type RpcContext } from '@switchboard/messaging';
 import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
-import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { formatNumberId, parseNumberId } from './number-id';
 import { secretContext } from './number-record';
 import { NumbersRepository } from './numbers.repository';
@@ -27,7 +27,7 @@ export function previousSecretContext(id: bigint): string {
 @Injectable()
 export class WebhookSecretRotation {
   constructor(
-    private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     private readonly numbers: NumbersRepository,
     private readonly secrets: SecretBox,
   ) {}
@@ -36,14 +36,11 @@ export class WebhookSecretRotation {
     const accountId = requireAccount(ctx);
     const id = parseNumberId(command.id);
     const overlapHours = command.overlap_hours ?? DEFAULT_ROTATION_OVERLAP_HOURS;
-    return this.prisma.$transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const number = await this.numbers.lockOwned(tx, accountId, id);
       if (!number) throw new ServiceError('not_found', `No number ${formatNumberId(id)} on this account.`);
       if (number.status === 'released') throw new ServiceError('number_released', `${formatNumberId(id)} is released; its secret cannot be rotated.`);
-      const last = await tx.phoneNumber.findUniqueOrThrow({
-        where: { id },
-        select: { webhook_secret_rotation_key: true, webhook_secret_rotated_at: true, previous_webhook_secret_expires_at: true },
-      });
+      const last = await this.numbers.lastSecretRotation(tx, id);
       const current = { keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext };
       if (
         command.idempotency_key !== undefined &&
@@ -61,17 +58,14 @@ export class WebhookSecretRotation {
       const sealedNew = this.secrets.seal(fresh, secretContext(id));
       const expiresAt = overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3600_000) : null;
       const sealedOld = expiresAt ? this.secrets.seal(this.secrets.open(current, secretContext(id)), previousSecretContext(id)) : null;
-      await tx.phoneNumber.update({
-        where: { id },
-        data: {
-          webhook_secret_key_id: sealedNew.keyId,
-          webhook_secret_ciphertext: sealedNew.ciphertext,
-          previous_webhook_secret_key_id: sealedOld?.keyId ?? null,
-          previous_webhook_secret_ciphertext: sealedOld?.ciphertext ?? null,
-          previous_webhook_secret_expires_at: expiresAt,
-          webhook_secret_rotation_key: command.idempotency_key ?? null,
-          webhook_secret_rotated_at: now,
-        },
+      await this.numbers.saveSecretRotation(tx, id, {
+        webhook_secret_key_id: sealedNew.keyId,
+        webhook_secret_ciphertext: sealedNew.ciphertext,
+        previous_webhook_secret_key_id: sealedOld?.keyId ?? null,
+        previous_webhook_secret_ciphertext: sealedOld?.ciphertext ?? null,
+        previous_webhook_secret_expires_at: expiresAt,
+        webhook_secret_rotation_key: command.idempotency_key ?? null,
+        webhook_secret_rotated_at: now,
       });
       return { number_id: formatNumberId(id), webhook_secret: fresh, previous_secret_expires_at: expiresAt?.toISOString() ?? null };
     });
@@ -79,10 +73,7 @@ export class WebhookSecretRotation {
 
   /** The previous secret, while its overlap lasts at `now`; null otherwise (or when its key is gone). */
   async previousSecret(id: bigint, now = new Date()): Promise<string | null> {
-    const row = await this.prisma.phoneNumber.findUnique({
-      where: { id },
-      select: { previous_webhook_secret_key_id: true, previous_webhook_secret_ciphertext: true, previous_webhook_secret_expires_at: true },
-    });
+    const row = await this.numbers.findPreviousSecret(id);
     if (!row?.previous_webhook_secret_key_id || !row.previous_webhook_secret_ciphertext || !row.previous_webhook_secret_expires_at) return null;
     if (row.previous_webhook_secret_expires_at.getTime() <= now.getTime()) return null;
     try {

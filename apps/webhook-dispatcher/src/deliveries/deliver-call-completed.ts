@@ -13,7 +13,7 @@ import { backoffDelayMs } from './backoff';
 import { DeliveriesRepository } from './deliveries.repository';
 import type { DeliveryStore, NewDelivery } from './delivery-store.port';
 import { HostLimiter } from './host-limiter';
-import { SHARED_HOST_SLOTS, type SharedHostSlotsPort, type SharedSlot } from './shared-host-slots';
+import { SHARED_HOST_SLOTS, type SharedHostSlotsPort, type SharedSlot } from './shared-host-slots.port';
 import { callCompletedWebhookBody, encodeBody } from './webhook-body';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1.0';

@@ -6,8 +6,8 @@ import { NUMBER_PAST_DUE_TYPE, NUMBER_RELEASED_TYPE, type NumberWebhookBody } fr
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { DISPATCHER_CONFIG } from '../config/tokens';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import { DeliverCallCompleted } from './deliver-call-completed';
+import { NumberStatesRepository } from './number-states.repository';
 
 export const NUMBER_UPDATED_DURABLE = 'webhook-dispatcher-number-updated';
 export const NUMBER_RELEASED_DURABLE = 'webhook-dispatcher-number-released';
@@ -27,7 +27,7 @@ export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     @Inject(MESSAGING_CONFIG) private readonly messaging: MessagingConfig,
     @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    private readonly prisma: WebhookDispatcherPrisma,
+    private readonly states: NumberStatesRepository,
     private readonly deliver: DeliverCallCompleted,
   ) {}
 
@@ -83,16 +83,7 @@ export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeAppli
    * An older event (a lower version) changes nothing and answers false. A redelivered event answers as the first time.
    */
   private async recordState(number: NumberStateChanged): Promise<boolean> {
-    const [row] = await this.prisma.$queryRaw<{ previous: string | null; previous_version: bigint | null }[]>`
-      WITH prev AS (SELECT status, version FROM webhook_number_states WHERE number_id = ${number.number_id}),
-      saved AS (
-        INSERT INTO webhook_number_states AS s (number_id, status, version, updated_at)
-        VALUES (${number.number_id}, ${number.status}, ${number.version}::bigint, now())
-        ON CONFLICT (number_id) DO UPDATE SET status = EXCLUDED.status, version = EXCLUDED.version, updated_at = now()
-         WHERE s.version < EXCLUDED.version
-        RETURNING 1
-      )
-      SELECT (SELECT status FROM prev) AS previous, (SELECT version FROM prev) AS previous_version`;
+    const row = await this.states.record(number);
     if (row.previous_version !== null && row.previous_version > BigInt(number.version)) return false;
     if (row.previous_version !== null && row.previous_version === BigInt(number.version)) {
       // The same event again (a redelivery): it became past_due if it is past_due; the delivery is de-duplicated by id.

@@ -6,16 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { DISPATCHER_CONFIG } from '../config/tokens';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
+import { WebhookDispatcherTransactions } from '../prisma/webhook-dispatcher-prisma';
 import type { EndpointHealthPort } from './endpoint-health.port';
-
-interface EndpointRow {
-  number_id: string;
-  consecutive_failures: number;
-  failing_since: Date | null;
-  disabled_at: Date | null;
-  disabled_reason: string | null;
-}
+import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository';
 
 /**
  * Endpoint health (docs/adr/0075-webhook-endpoint-health.md). Every counted attempt is recorded: a success ends the
@@ -27,29 +20,21 @@ interface EndpointRow {
 @Injectable()
 export class EndpointHealth implements EndpointHealthPort {
   constructor(
-    private readonly prisma: WebhookDispatcherPrisma,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly transactions: WebhookDispatcherTransactions,
     private readonly outbox: OutboxRelay,
     @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async isDisabled(numberId: string): Promise<boolean> {
-    const [row] = await this.prisma.$queryRaw<{ disabled: boolean }[]>`
-      SELECT disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE number_id = ${numberId}`;
-    return row?.disabled ?? false;
+    return this.endpoints.isDisabled(numberId);
   }
 
   /** Records one counted attempt's outcome; returns the reason when this outcome disabled the endpoint. */
   async record(input: { numberId: string; accountId: string; succeeded: boolean; statusCode: number | null; at: Date }): Promise<EndpointDisabledReason | undefined> {
     const at = input.at.toISOString();
-    const [row] = await this.prisma.$queryRaw<EndpointRow[]>`
-      INSERT INTO webhook_endpoints AS e (number_id, account_id, consecutive_failures, failing_since, updated_at)
-      VALUES (${input.numberId}, ${input.accountId}, ${input.succeeded ? 0 : 1}::int, ${input.succeeded ? null : at}::timestamptz, now())
-      ON CONFLICT (number_id) DO UPDATE SET
-        consecutive_failures = CASE WHEN ${input.succeeded} THEN 0 ELSE e.consecutive_failures + 1 END,
-        failing_since = CASE WHEN ${input.succeeded} THEN NULL ELSE COALESCE(e.failing_since, EXCLUDED.failing_since) END,
-        updated_at = now()
-      RETURNING number_id, consecutive_failures, failing_since, disabled_at, disabled_reason`;
+    const row = await this.endpoints.recordOutcome({ numberId: input.numberId, accountId: input.accountId, succeeded: input.succeeded, at });
     if (input.succeeded || row.disabled_at !== null) return undefined;
     let reason: EndpointDisabledReason | undefined;
     if (input.statusCode === 410) reason = 'gone';
@@ -62,11 +47,8 @@ export class EndpointHealth implements EndpointHealthPort {
     }
     if (!reason) return undefined;
     const disabledReason = reason;
-    const disabled = await this.prisma.$transaction(async (tx) => {
-      const count = await tx.$executeRaw`
-        UPDATE webhook_endpoints SET disabled_at = ${at}::timestamptz, disabled_reason = ${disabledReason}, updated_at = now()
-         WHERE number_id = ${input.numberId} AND disabled_at IS NULL`;
-      if (count !== 1) return false;
+    const disabled = await this.transactions.run(async (tx) => {
+      if (!(await this.endpoints.disable(tx, input.numberId, disabledReason, at))) return false;
       await writeOutboxEvent(
         tx,
         EndpointDisabledEvent,
@@ -89,23 +71,14 @@ export class EndpointHealth implements EndpointHealthPort {
   }
 
   async view(accountId: string, numberId: string): Promise<WebhookEndpointView> {
-    const [row] = await this.prisma.$queryRaw<EndpointRow[]>`
-      SELECT number_id, consecutive_failures, failing_since, disabled_at, disabled_reason FROM webhook_endpoints
-       WHERE number_id = ${numberId} AND account_id = ${accountId}`;
-    return toView(numberId, row);
+    return toView(numberId, await this.endpoints.find(accountId, numberId));
   }
 
   /** Enables the endpoint and queues every event that waited (a new round each). */
   async enable(accountId: string, numberId: string, now = new Date()): Promise<WebhookEndpointEnabled> {
-    const resumed = await this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`
-        UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, consecutive_failures = 0, failing_since = NULL, updated_at = now()
-         WHERE number_id = ${numberId} AND account_id = ${accountId}`;
-      return tx.$executeRaw`
-        UPDATE webhook_deliveries
-           SET status = 'pending', attempt_base = attempts, detached = true, next_attempt_at = ${now.toISOString()}::timestamptz,
-               lease_until = NULL, updated_at = now()
-         WHERE number_id = ${numberId} AND account_id = ${accountId} AND status = 'paused' AND body IS NOT NULL`;
+    const resumed = await this.transactions.run(async (tx) => {
+      await this.endpoints.enable(tx, accountId, numberId);
+      return this.endpoints.resumePaused(tx, accountId, numberId, now);
     });
     if (resumed > 0) this.logger.info({ number_id: numberId, resumed }, 'webhook endpoint enabled; waiting events queued');
     return { ...(await this.view(accountId, numberId)), resumed };

@@ -1,31 +1,57 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
+import { sqlExecute, sqlRows } from '@switchboard/persistence';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { DB, WebhookAttempt, WebhookDelivery } from '../generated/kysely/database';
+import { db, WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import type { DeliveryStatus, NewDelivery } from '../deliveries/delivery-store.port';
 
-export interface EventRow {
-  event_id: string;
-  event_type: string;
-  number_id: string;
+export type EventRow = Pick<Selectable<WebhookDelivery>, 'event_id' | 'event_type' | 'number_id' | 'next_attempt_at' | 'created_at'> & {
   status: DeliveryStatus;
-  next_attempt_at: Date | null;
   redeliverable: boolean;
-  created_at: Date;
-}
+};
 
-export interface EventAttemptRow {
-  event_id: string;
-  attempt: number;
-  url: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number | null;
-  attempted_at: Date;
-}
+export type EventAttemptRow = Pick<Selectable<WebhookAttempt>, 'event_id' | 'attempt' | 'url' | 'status_code' | 'error' | 'duration_ms' | 'attempted_at'>;
 
 /** A delivery the sweeper sends: no JetStream message drives it (a redelivery, a recovery). */
 export type DetachedDelivery = NewDelivery & { body: string };
 
-const EVENT_COLUMNS = 'event_id, event_type, number_id, status, next_attempt_at, body IS NOT NULL AS redeliverable, created_at';
+/** The columns of an event: `event_id, event_type, number_id, status, next_attempt_at, body IS NOT NULL AS redeliverable, created_at`. */
+function eventColumns(eb: ExpressionBuilder<DB, 'webhook_deliveries'>) {
+  return [
+    'event_id',
+    'event_type',
+    'number_id',
+    'status',
+    'next_attempt_at',
+    eb('body', 'is not', null).as('redeliverable'),
+    'created_at',
+  ] as const;
+}
+
+/** A number's events, newest first. */
+function eventsOf(accountId: string, numberId: string, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(eventColumns)
+    .where('account_id', '=', accountId)
+    .where('number_id', '=', numberId)
+    .orderBy('created_at', 'desc')
+    .orderBy('event_id', 'desc')
+    .limit(limit)
+    .$narrowType<{ status: DeliveryStatus; redeliverable: boolean }>();
+}
+
+/** A new round of attempts, driven by the sweeper from `now`: `SET status = 'pending', attempt_base = attempts, …`. */
+function queueAgain(now: Date) {
+  return db.updateTable('webhook_deliveries').set((eb) => ({
+    status: sql.lit('pending'),
+    attempt_base: eb.ref('attempts'),
+    detached: sql.lit(true),
+    next_attempt_at: sql<Date>`${now.toISOString()}::timestamptz`,
+    lease_until: sql.lit(null),
+    updated_at: sql<Date>`now()`,
+  }));
+}
 
 /**
  * The integrator's view of a number's deliveries and the writes that send events again
@@ -38,36 +64,33 @@ export class WebhookEventsRepository {
 
   /** A page of a number's events, newest first, after the event `after` (undefined when `after` is not one of them). */
   async page(accountId: string, numberId: string, limit: number, after?: string): Promise<EventRow[] | undefined> {
-    if (after === undefined) {
-      return this.prisma.$queryRawUnsafe<EventRow[]>(
-        `SELECT ${EVENT_COLUMNS} FROM webhook_deliveries WHERE account_id = $1 AND number_id = $2
-          ORDER BY created_at DESC, event_id DESC LIMIT $3`,
-        accountId,
-        numberId,
-        limit,
-      );
-    }
-    const [cursor] = await this.prisma.$queryRaw<{ created_at: Date }[]>`
-      SELECT created_at FROM webhook_deliveries WHERE event_id = ${after} AND account_id = ${accountId} AND number_id = ${numberId}`;
+    if (after === undefined) return sqlRows(this.prisma, eventsOf(accountId, numberId, limit));
+    const [cursor] = await sqlRows(
+      this.prisma,
+      db
+        .selectFrom('webhook_deliveries')
+        .select('created_at')
+        .where('event_id', '=', after)
+        .where('account_id', '=', accountId)
+        .where('number_id', '=', numberId),
+    );
     if (!cursor) return undefined;
-    return this.prisma.$queryRawUnsafe<EventRow[]>(
-      `SELECT ${EVENT_COLUMNS} FROM webhook_deliveries WHERE account_id = $1 AND number_id = $2
-          AND (created_at, event_id) < ($3::timestamptz, $4)
-        ORDER BY created_at DESC, event_id DESC LIMIT $5`,
-      accountId,
-      numberId,
-      cursor.created_at.toISOString(),
-      after,
-      limit,
+    return sqlRows(
+      this.prisma,
+      eventsOf(accountId, numberId, limit).where(sql<boolean>`(created_at, event_id) < (${cursor.created_at.toISOString()}::timestamptz, ${after})`),
     );
   }
 
   async find(accountId: string, numberId: string, eventId: string): Promise<EventRow | undefined> {
-    const [row] = await this.prisma.$queryRawUnsafe<EventRow[]>(
-      `SELECT ${EVENT_COLUMNS} FROM webhook_deliveries WHERE event_id = $1 AND account_id = $2 AND number_id = $3`,
-      eventId,
-      accountId,
-      numberId,
+    const [row] = await sqlRows(
+      this.prisma,
+      db
+        .selectFrom('webhook_deliveries')
+        .select(eventColumns)
+        .where('event_id', '=', eventId)
+        .where('account_id', '=', accountId)
+        .where('number_id', '=', numberId)
+        .$narrowType<{ status: DeliveryStatus; redeliverable: boolean }>(),
     );
     return row;
   }
@@ -87,32 +110,48 @@ export class WebhookEventsRepository {
    * (queued, or retrying) is left as it is, so two redeliveries at once send it once. Returns whether it was queued.
    */
   async redeliver(accountId: string, numberId: string, eventId: string, now: Date): Promise<boolean> {
-    const count = await this.prisma.$executeRaw`
-      UPDATE webhook_deliveries
-         SET status = 'pending', attempt_base = attempts, detached = true, next_attempt_at = ${now.toISOString()}::timestamptz,
-             lease_until = NULL, updated_at = now()
-       WHERE event_id = ${eventId} AND account_id = ${accountId} AND number_id = ${numberId}
-         AND status <> 'pending' AND body IS NOT NULL`;
+    const count = await sqlExecute(
+      this.prisma,
+      queueAgain(now)
+        .where('event_id', '=', eventId)
+        .where('account_id', '=', accountId)
+        .where('number_id', '=', numberId)
+        .where('status', '<>', sql.lit('pending'))
+        .where('body', 'is not', null),
+    );
     return count === 1;
   }
 
   /** Queues every failed (or refused) event of a number created since `since`; test events are left out. */
   recover(accountId: string, numberId: string, since: Date, now: Date): Promise<number> {
-    return this.prisma.$executeRaw`
-      UPDATE webhook_deliveries
-         SET status = 'pending', attempt_base = attempts, detached = true, next_attempt_at = ${now.toISOString()}::timestamptz,
-             lease_until = NULL, updated_at = now()
-       WHERE account_id = ${accountId} AND number_id = ${numberId} AND status IN ('failed', 'refused')
-         AND body IS NOT NULL AND event_type <> 'webhook.test' AND created_at >= ${since.toISOString()}::timestamptz`;
+    return sqlExecute(
+      this.prisma,
+      queueAgain(now)
+        .where('account_id', '=', accountId)
+        .where('number_id', '=', numberId)
+        .where('status', 'in', [sql.lit('failed'), sql.lit('refused')])
+        .where('body', 'is not', null)
+        .where('event_type', '<>', sql.lit('webhook.test'))
+        .where('created_at', '>=', sql<Date>`${since.toISOString()}::timestamptz`),
+    );
   }
 
   /** Detached deliveries due now, oldest due first. */
   due(now: Date, limit: number): Promise<DetachedDelivery[]> {
-    return this.prisma.$queryRaw<DetachedDelivery[]>`
-      SELECT event_id, event_type, call_sid, number_id, account_id, body FROM webhook_deliveries
-       WHERE detached AND status = 'pending' AND body IS NOT NULL
-         AND (next_attempt_at IS NULL OR next_attempt_at <= ${now.toISOString()}::timestamptz)
-         AND (lease_until IS NULL OR lease_until <= ${now.toISOString()}::timestamptz)
-       ORDER BY next_attempt_at NULLS FIRST LIMIT ${limit}::int`;
+    const at = sql<Date>`${now.toISOString()}::timestamptz`;
+    return sqlRows(
+      this.prisma,
+      db
+        .selectFrom('webhook_deliveries')
+        .select(['event_id', 'event_type', 'call_sid', 'number_id', 'account_id', 'body'])
+        .where((eb) => eb.ref('detached'))
+        .where('status', '=', sql.lit('pending'))
+        .where('body', 'is not', null)
+        .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', at)]))
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+        .orderBy('next_attempt_at', (order) => order.nullsFirst())
+        .limit(sql<number>`${limit}::int`)
+        .$narrowType<{ body: string }>(),
+    );
   }
 }

@@ -1,35 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { ConsoleRole } from '@switchboard/contracts';
-import { GatewayPrisma } from '../../prisma/gateway-prisma';
+import { sqlExecute, sqlRows } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
+import type { ConsoleInvite, ConsoleSession, ConsoleUser } from '../../generated/kysely/database';
+import { db, GatewayPrisma } from '../../prisma/gateway-prisma';
 import { SESSION_IDLE_SECONDS, SESSION_MAX_SECONDS } from '../guards/session-cookie';
 
-export interface UserRecord {
-  id: string;
-  account_id: string;
-  email: string;
-  role: ConsoleRole;
-  password_hash: string;
-  created_at: Date;
-}
+export type UserRecord = Pick<Selectable<ConsoleUser>, 'id' | 'account_id' | 'email' | 'password_hash' | 'created_at'> & { role: ConsoleRole };
 
-export interface InviteRecord {
-  id: string;
-  account_id: string;
-  email: string;
-  role: ConsoleRole;
-  created_at: Date;
-  expires_at: Date;
-}
+export type InviteRecord = Pick<Selectable<ConsoleInvite>, 'id' | 'account_id' | 'email' | 'created_at' | 'expires_at'> & { role: ConsoleRole };
 
 /** A live session with its user, as the session guard needs it. */
-export interface SessionRecord {
-  token_hash: string;
-  user_id: string;
-  account_id: string;
-  email: string;
-  role: ConsoleRole;
-  last_seen_at: Date;
-}
+export type SessionRecord = Pick<Selectable<ConsoleSession>, 'token_hash' | 'user_id' | 'account_id' | 'last_seen_at'> & Pick<UserRecord, 'email' | 'role'>;
 
 /** How long an idle session's last-seen time may lag: written at most once a minute, not on every request. */
 export const SESSION_TOUCH_SECONDS = 60;
@@ -87,11 +69,15 @@ export class IdentityRepository {
         data: { accepted_at: new Date() },
       });
       if (used.count !== 1) return null;
-      const inserted = await tx.$queryRaw<UserRecord[]>`
-        INSERT INTO console_users (id, account_id, email, role, password_hash)
-        VALUES (${user.id}, ${user.account_id}, ${user.email}, ${user.role}, ${user.password_hash})
-        ON CONFLICT (email) DO NOTHING
-        RETURNING id, account_id, email, role, password_hash, created_at`;
+      const inserted = await sqlRows(
+        tx,
+        db
+          .insertInto('console_users')
+          .values({ id: user.id, account_id: user.account_id, email: user.email, role: user.role, password_hash: user.password_hash })
+          .onConflict((conflict) => conflict.column('email').doNothing())
+          .returning(['id', 'account_id', 'email', 'role', 'password_hash', 'created_at'])
+          .$narrowType<{ role: ConsoleRole }>(),
+      );
       if (inserted.length === 0) {
         // Keep the invite usable: nothing was created.
         await tx.consoleInvite.updateMany({ where: { token_hash: tokenHash }, data: { accepted_at: null } });
@@ -116,7 +102,7 @@ export class IdentityRepository {
    */
   async removeUser(accountId: string, userId: string): Promise<'removed' | 'not_found' | 'last_owner'> {
     return this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`;
+      await sqlExecute(tx, sql`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`);
       const user = await tx.consoleUser.findFirst({ where: { id: userId, account_id: accountId } });
       if (!user) return 'not_found';
       if (user.role === 'owner') {
@@ -142,19 +128,30 @@ export class IdentityRepository {
 
   /** The live session (not past 7 days, not idle 12 hours) and its user, who must still be a member of the account. */
   async findSession(tokenHash: string): Promise<SessionRecord | null> {
-    const rows = await this.prisma.$queryRaw<SessionRecord[]>`
-      SELECT s.token_hash, s.user_id, s.account_id, u.email, u.role, s.last_seen_at
-      FROM console_sessions s JOIN console_users u ON u.id = s.user_id AND u.account_id = s.account_id
-      WHERE s.token_hash = ${tokenHash} AND s.expires_at > now()
-        AND s.last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`;
+    const rows = await sqlRows(
+      this.prisma,
+      db
+        .selectFrom('console_sessions as s')
+        .innerJoin('console_users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
+        .select(['s.token_hash', 's.user_id', 's.account_id', 'u.email', 'u.role', 's.last_seen_at'])
+        .where('s.token_hash', '=', tokenHash)
+        .where('s.expires_at', '>', sql<Date>`now()`)
+        .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`)
+        .$narrowType<{ role: ConsoleRole }>(),
+    );
     return rows[0] ?? null;
   }
 
   /** Moves the idle clock forward, when it lags by more than a minute (a write a minute, not one a request). */
   async touchSession(tokenHash: string): Promise<void> {
-    await this.prisma.$executeRaw`
-      UPDATE console_sessions SET last_seen_at = now()
-      WHERE token_hash = ${tokenHash} AND last_seen_at < now() - make_interval(secs => ${SESSION_TOUCH_SECONDS})`;
+    await sqlExecute(
+      this.prisma,
+      db
+        .updateTable('console_sessions')
+        .set({ last_seen_at: sql<Date>`now()` })
+        .where('token_hash', '=', tokenHash)
+        .where('last_seen_at', '<', sql<Date>`now() - make_interval(secs => ${SESSION_TOUCH_SECONDS})`),
+    );
   }
 
   async deleteSession(tokenHash: string): Promise<void> {

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@switchboard/contracts';
+import { sqlExecute } from '@switchboard/persistence';
+import { sql, type Selectable } from 'kysely';
+import type { SignInThrottle as SignInThrottleTable } from '../../generated/kysely/database';
 import { GatewayPrisma } from '../../prisma/gateway-prisma';
 
 /**
@@ -13,11 +16,7 @@ export const SIGN_IN_THROTTLE = {
   maxFailuresPerClient: 20,
 } as const;
 
-export interface ThrottleWindow {
-  scope: string;
-  window_start: Date;
-  failures: number;
-}
+export type ThrottleWindow = Selectable<SignInThrottleTable>;
 
 export function emailScope(email: string): string {
   return `email:${email.toLowerCase()}`;
@@ -66,11 +65,11 @@ export class SignInThrottle {
   async recordFailure(email: string, ip: string): Promise<void> {
     const seconds = SIGN_IN_THROTTLE.windowSeconds;
     for (const scope of [emailScope(email), clientScope(ip)]) {
-      await this.prisma.$executeRaw`
+      await sqlExecute(this.prisma, sql`
         INSERT INTO sign_in_throttles AS t (scope, window_start, failures) VALUES (${scope}, now(), 1)
         ON CONFLICT (scope) DO UPDATE SET
           window_start = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN now() ELSE t.window_start END,
-          failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 1 ELSE t.failures + 1 END`;
+          failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 1 ELSE t.failures + 1 END`);
     }
   }
 
