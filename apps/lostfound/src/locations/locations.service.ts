@@ -6,6 +6,7 @@ import {
   PUBLIC_SLUG_PATTERN,
   ServiceError,
   type CreateLocationCommand,
+  type DeskLocationList,
   type LocationOfAccount,
   type LocationView,
   type UpdateLocationCommand,
@@ -49,6 +50,12 @@ export class LocationsService {
       ? await this.locations.update(command.account_id, command.location_id, { public_slug: newPublicSlug() })
       : null;
     return toLocationView(this.found(updated));
+  }
+
+  /** The console's desk: the account's locations that run lost-and-found (docs/adr/0080). */
+  async listForAccount(accountId: string): Promise<DeskLocationList> {
+    const locations = await this.locations.listEnabled(accountId);
+    return { data: locations.map((l) => ({ id: l.id, name: l.name, hold_days: l.hold_days, public_slug: l.public_slug })) };
   }
 
   /**
