@@ -52,7 +52,9 @@ describe('the lost-and-found desk in the console', () => {
       expect(disabled.status).toBe(201);
       const listed = await staff.get('/lostfound/locations');
       expect(listed.status).toBe(200);
-      expect(listed.body).toEqual({ data: [{ id: location.id, name: 'Harbour Station', hold_days: 30, public_slug: location.public_slug }] });
+      expect(listed.body.data).toEqual([{ id: location.id, name: 'Harbour Station', hold_days: 30, public_slug: location.public_slug }]);
+      expect(listed.body.categories).toEqual(expect.arrayContaining(['umbrella', 'wallet']));
+      expect(listed.body.categories).not.toContain('child');
     });
 
     it('logs an item, finds it by q, files a claim that matches, and reunites it', async () => {

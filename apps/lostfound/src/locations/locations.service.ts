@@ -11,6 +11,7 @@ import {
   type LocationView,
   type UpdateLocationCommand,
 } from '@switchboard/contracts';
+import { CLAIMANT_CATEGORIES } from '../categories/category-vocabulary';
 import { isStoredId } from '../common/scope';
 import { LocationsRepository, type LocationRecord } from './locations.repository';
 
@@ -55,7 +56,7 @@ export class LocationsService {
   /** The console's desk: the account's locations that run lost-and-found (docs/adr/0080). */
   async listForAccount(accountId: string): Promise<DeskLocationList> {
     const locations = await this.locations.listEnabled(accountId);
-    return { data: locations.map((l) => ({ id: l.id, name: l.name, hold_days: l.hold_days, public_slug: l.public_slug })) };
+    return { data: locations.map((l) => ({ id: l.id, name: l.name, hold_days: l.hold_days, public_slug: l.public_slug })), categories: [...CLAIMANT_CATEGORIES] };
   }
 
   /**

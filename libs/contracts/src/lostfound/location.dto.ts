@@ -163,6 +163,7 @@ export class DeskLocationView {
 
 export class DeskLocationList {
   @ApiProperty({ type: [DeskLocationView], description: 'By name.' }) data: DeskLocationView[];
+  @ApiProperty({ type: [String], description: "The vocabulary's categories, urgent ones left out: the desk's suggestions." }) categories: string[];
 }
 
 /** Locations belong to lostfound, which checks `location_id` on every lost-and-found request. */
