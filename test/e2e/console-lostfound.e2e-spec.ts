@@ -65,7 +65,8 @@ describe('the lost-and-found desk in the console', () => {
       expect(found.body.data.map((i: { id: number }) => i.id)).toEqual([logged.body.id]);
       const item = await staff.get(`/lostfound/found-items/${logged.body.id}?location_id=${location.id}`);
       expect(item.status).toBe(200);
-      expect(item.body.timeline[0]).toMatchObject({ action: 'logged' });
+      // The custody chain names the person at the desk, not "API".
+      expect(item.body.timeline[0]).toMatchObject({ action: 'logged', staff_name: expect.stringMatching(/-staff@example\.com$/), note: expect.stringMatching(/^Logged at the desk\./) });
 
       const claim = await staff.post('/lostfound/claims', { location_id: location.id, claimant_name: 'Jane Smith', claimant_phone: '+14155550142', category: 'umbrella', description: 'red umbrella with a wooden handle' });
       expect(claim.status).toBe(201);
@@ -78,6 +79,9 @@ describe('the lost-and-found desk in the console', () => {
       expect(reunited.body).toMatchObject({ reunited: true, claim_id: claim.body.id, found_item_id: logged.body.id, verified: true });
       const detail = await staff.get(`/lostfound/claims/${claim.body.id}?location_id=${location.id}`);
       expect(detail.body.status).toBe('reunited');
+      expect(detail.body.timeline.at(-1)).toMatchObject({ action: 'reunited', staff_name: expect.stringMatching(/-staff@example\.com$/) });
+      const released = await staff.get(`/lostfound/found-items/${logged.body.id}?location_id=${location.id}`);
+      expect(released.body.timeline.at(-1)).toMatchObject({ action: 'released', staff_name: expect.stringMatching(/-staff@example\.com$/) });
     });
 
     it('explains the high-value rule when verified is missing, and changes nothing', async () => {

@@ -50,8 +50,9 @@ export class LostfoundConsoleController {
   @HttpCode(201)
   @Roles(LOSTFOUND_WRITERS, 'log found items')
   @Idempotent()
-  log(@Body() body: FoundItemCreate, @Caller() caller: CallerOptions): Promise<FoundItemView> {
-    return this.rpc.request(FoundItemsRpc.log, body, caller);
+  // The custody timeline names the signed-in user; /v1 cannot set acted_by (its body is validated first).
+  log(@Body() body: FoundItemCreate, @Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<FoundItemView> {
+    return this.rpc.request(FoundItemsRpc.log, { ...body, acted_by: sessionOf(request).email }, caller);
   }
 
   @Get('found-items')
@@ -99,7 +100,7 @@ export class LostfoundConsoleController {
   @HttpCode(200)
   @Roles(LOSTFOUND_WRITERS, 'reunite items with their owners')
   @Idempotent()
-  reunite(@Param() params: IntIdParam, @Body() body: ReuniteBody, @Caller() caller: CallerOptions): Promise<Reunited> {
-    return this.rpc.request(ClaimsRpc.reunite, { ...body, id: params.id }, caller);
+  reunite(@Param() params: IntIdParam, @Body() body: ReuniteBody, @Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<Reunited> {
+    return this.rpc.request(ClaimsRpc.reunite, { ...body, id: params.id, acted_by: sessionOf(request).email }, caller);
   }
 }
