@@ -181,7 +181,7 @@ describe('the lost-and-found desk and the claimant page', () => {
     expect(filed.status).toBe(201);
     ids.walletClaim = filed.body.id;
     await page.goto(consoleUrl(system, `lostfound/claims/${ids.walletClaim}?location=${location.id}`));
-    await page.getByText('High-value item').waitFor();
+    await page.getByText('High-value item', { exact: true }).waitFor();
     const candidate = page.getByTestId('claim-candidates').locator(`[data-candidate-id="${ids.wallet}"]`);
     await candidate.getByRole('radio').check();
     await page.getByRole('button', { name: 'Reunite' }).click();

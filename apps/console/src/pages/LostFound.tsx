@@ -607,7 +607,7 @@ export function DeskClaimPage() {
           ) : null}
           {c.status !== 'open' && !reunited ? <Notice tone="info">This claim is closed: its item was given back.</Notice> : null}
           {c.verify_required && sameCategory.error ? <LoadError error={sameCategory.error} retry={sameCategory.reload} /> : null}
-          {candidates.length === 0 ? <Empty>No candidate item yet. When a matching item is logged, the claimant is texted.</Empty> : null}
+          {candidates.length === 0 && c.status === 'open' ? <Empty>No candidate item yet. When a matching item is logged, the claimant is texted.</Empty> : null}
           {candidates.length > 0 ? (
             <Reunite
               claim={c}
