@@ -222,6 +222,44 @@ describe('the lost-and-found desk and the claimant page', () => {
     expect((await consoleRequest(page, 'POST', '/keys', {})).status).toBe(403);
   });
 
+  it('works by keyboard alone: a visible focus ring on the desk, and a claim filed on the public page without a mouse', async () => {
+    const { page } = staff;
+    await page.goto(consoleUrl(system, `lostfound?location=${location.id}`));
+    await settled(page);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(
+      "(() => { const e = document.activeElement; const s = getComputedStyle(e); return { inMain: !!e.closest('main'), outline: s.outlineStyle, width: s.outlineWidth }; })()",
+    );
+    expect(focused).toEqual({ inMain: true, outline: 'solid', width: '3px' });
+
+    const claimant = await userPage(browser);
+    try {
+      await claimant.page.goto(consoleUrl(system, `claim/${location.public_slug}`));
+      await claimant.page.getByRole('heading', { level: 1, name: /Harbour Terminal/ }).waitFor();
+      const keys = claimant.page.keyboard;
+      await keys.press('Tab');
+      await keys.type('Kim Lee');
+      await keys.press('Tab');
+      await keys.type('+14155550150');
+      await keys.press('Tab'); // email, optional
+      await keys.press('Tab');
+      await keys.type('Blue scarf, wool');
+      await keys.press('Tab'); // category, optional
+      await keys.press('Tab');
+      await keys.type('blue');
+      await keys.press('Enter');
+      await claimant.page.getByText('Claim received').waitFor();
+      expect(claimant.problems).toEqual([]);
+    } finally {
+      await claimant.context.close();
+    }
+    const claims = await consoleRequest(page, 'GET', `/lostfound/claims?location_id=${location.id}&q=scarf`);
+    expect(claims.body.data.map((c: { claimant_name: string }) => c.claimant_name)).toContain('Kim Lee');
+  });
+
   it('passes the accessibility check on the desk at phone width (375 px), where nothing scrolls sideways', async () => {
     const phone = await userPage(browser, { width: 375 });
     try {
