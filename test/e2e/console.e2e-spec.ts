@@ -130,7 +130,7 @@ describe('the developer console', () => {
       expect((await admin.request('POST', '/admin/accounts/acct_00000000000000000000/users', { email: 'x@example.com' })).status).toBe(404);
       const bad = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email: 'not-an-email', role: 'emperor' });
       expect(bad.status).toBe(400);
-      expect(bad.body.error.message).toMatch(/^email must be an email address; role must be one of owner, developer, viewer$/);
+      expect(bad.body.error.message).toMatch(/^email must be an email address; role must be one of owner, developer, viewer, staff$/);
       const taken = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email: 'olive.owner@example.com' });
       expect(taken.status).toBe(409);
       expect(taken.body.error.code).toBe('already_a_user');

@@ -111,7 +111,7 @@ export const COMMANDS = [
     name: 'users invite',
     method: 'POST',
     route: '/admin/accounts/:account_id/users',
-    options: 'EMAIL [--role owner|developer|viewer]',
+    options: 'EMAIL [--role owner|developer|viewer|staff]',
     positionalBody: 'email',
     body: (o) => compact({ email: need(o.email, 'EMAIL'), role: o.role }),
   },

@@ -1,15 +1,17 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { Button, Notice, messageOf } from './components/ui';
 import { AcceptInvitePage } from './pages/AcceptInvite';
 import { CallPage } from './pages/Call';
+import { ClaimantPage } from './pages/Claimant';
+import { DeskClaimPage, DeskClaimsPage, DeskItemPage, DeskItemsPage } from './pages/LostFound';
 import { CallsPage } from './pages/Calls';
 import { KeysPage } from './pages/Keys';
 import { NumberPage } from './pages/Number';
 import { NumbersPage } from './pages/Numbers';
 import { SignInPage } from './pages/SignIn';
 import { TeamPage } from './pages/Team';
-import { SessionProvider, useSession } from './session';
+import { roleCan, SessionProvider, useSession, useSignedIn, type Action } from './session';
 
 // Billing carries the chart library (two thirds of the script): loaded when the page is first opened.
 const MoneyPage = lazy(() => import('./pages/Money').then((module) => ({ default: module.MoneyPage })));
@@ -17,34 +19,61 @@ const MoneyPage = lazy(() => import('./pages/Money').then((module) => ({ default
 export function App() {
   return (
     <BrowserRouter basename="/console">
-      <SessionProvider>
-        <Routes>
+      <Routes>
+        {/* The public claimant page (docs/adr/0080): no session, so outside the session's provider. */}
+        <Route path="claim/:slug" element={<ClaimantPage />} />
+        <Route element={<SessionRoot />}>
           <Route path="accept-invite" element={<AcceptInvitePage />} />
           <Route path="sign-in" element={<SignInPage />} />
           <Route element={<SignedInLayout />}>
-            <Route index element={<Navigate to="/calls" replace />} />
-            <Route path="calls" element={<CallsPage />} />
-            <Route path="calls/:id" element={<CallPage />} />
-            <Route path="numbers" element={<NumbersPage />} />
-            <Route path="numbers/:id" element={<NumberPage />} />
-            <Route path="keys" element={<KeysPage />} />
-            <Route path="money" element={<MoneyPage />} />
-            <Route path="team" element={<TeamPage />} />
+            <Route index element={<Home />} />
+            <Route path="calls" element={<DeveloperPage page={<CallsPage />} />} />
+            <Route path="calls/:id" element={<DeveloperPage page={<CallPage />} />} />
+            <Route path="numbers" element={<DeveloperPage page={<NumbersPage />} />} />
+            <Route path="numbers/:id" element={<DeveloperPage page={<NumberPage />} />} />
+            <Route path="keys" element={<DeveloperPage page={<KeysPage />} />} />
+            <Route path="money" element={<DeveloperPage page={<MoneyPage />} />} />
+            <Route path="team" element={<DeveloperPage page={<TeamPage />} />} />
+            <Route path="lostfound" element={<DeskItemsPage />} />
+            <Route path="lostfound/items/:id" element={<DeskItemPage />} />
+            <Route path="lostfound/claims" element={<DeskClaimsPage />} />
+            <Route path="lostfound/claims/:id" element={<DeskClaimPage />} />
             <Route path="*" element={<NotFound />} />
           </Route>
-        </Routes>
-      </SessionProvider>
+        </Route>
+      </Routes>
     </BrowserRouter>
   );
 }
 
-const NAV = [
-  { to: '/calls', label: 'Calls' },
-  { to: '/numbers', label: 'Numbers' },
-  { to: '/keys', label: 'API keys' },
-  { to: '/money', label: 'Billing' },
-  { to: '/team', label: 'Team' },
+function SessionRoot() {
+  return (
+    <SessionProvider>
+      <Outlet />
+    </SessionProvider>
+  );
+}
+
+const NAV: { to: string; label: string; action: Action }[] = [
+  { to: '/calls', label: 'Calls', action: 'see_developer_pages' },
+  { to: '/numbers', label: 'Numbers', action: 'see_developer_pages' },
+  { to: '/keys', label: 'API keys', action: 'see_developer_pages' },
+  { to: '/money', label: 'Billing', action: 'see_developer_pages' },
+  { to: '/team', label: 'Team', action: 'see_developer_pages' },
+  { to: '/lostfound', label: 'Lost & found', action: 'read_desk' },
 ];
+
+/** Where "/" leads: staff to their desk, everyone else to the calls. */
+function Home() {
+  const { can } = useSignedIn();
+  return <Navigate to={can('see_developer_pages') ? '/calls' : '/lostfound'} replace />;
+}
+
+/** A page of the developer console: staff are sent to their desk (the server would refuse them anyway). */
+function DeveloperPage({ page }: { page: ReactNode }) {
+  const { can } = useSignedIn();
+  return can('see_developer_pages') ? page : <Navigate to="/lostfound" replace />;
+}
 
 /** Moves focus to the page's heading after a navigation, so screen readers and keyboards start at the top. */
 function useFocusOnNavigate() {
@@ -136,7 +165,7 @@ function SignedInLayout() {
       </header>
       <nav className="sidenav" aria-label="Console">
         <ul>
-          {NAV.map((item) => (
+          {NAV.filter((item) => roleCan(session.user.role, item.action)).map((item) => (
             <li key={item.to}>
               <NavLink to={item.to}>{item.label}</NavLink>
             </li>
@@ -158,7 +187,7 @@ function NotFound() {
     <section>
       <h1 tabIndex={-1}>Page not found</h1>
       <p>
-        Nothing lives at this address. <NavLink to="/calls">Go to your calls</NavLink>.
+        Nothing lives at this address. <NavLink to="/">Go to the console's start</NavLink>.
       </p>
     </section>
   );

@@ -4,7 +4,7 @@ import { describeError } from './errors';
 
 export const API_BASE = '/console/api';
 
-export type Role = 'owner' | 'developer' | 'viewer';
+export type Role = 'owner' | 'developer' | 'viewer' | 'staff';
 
 export interface SessionInfo {
   user: { id: string; email: string; role: Role };
@@ -92,13 +92,26 @@ export function newIdempotencyKey(): string {
   return `console-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export async function api<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+export function api<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  return send<T>(API_BASE, method, path, body, extraHeaders);
+}
+
+/**
+ * The claimant page's API (`/claim/api`, docs/adr/0078): no session, no CSRF token (it has no cookie to protect),
+ * the same envelope and the same errors.
+ */
+export const CLAIM_API_BASE = '/claim/api';
+export function claimApi<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  return send<T>(CLAIM_API_BASE, method, path, body, extraHeaders);
+}
+
+async function send<T>(base: string, method: string, path: string, body: unknown, extraHeaders: Record<string, string>): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  if (base === API_BASE && method !== 'GET' && method !== 'HEAD' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${path}`, {
+    response = await fetch(`${base}${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -109,7 +122,7 @@ export async function api<T>(method: string, path: string, body?: unknown, extra
   }
   if (!response.ok) {
     const error = await readError(response);
-    if (error.status === 401 && error.code === 'not_signed_in') onSignedOut?.();
+    if (base === API_BASE && error.status === 401 && error.code === 'not_signed_in') onSignedOut?.();
     throw error;
   }
   if (response.status === 204) return undefined as T;
@@ -230,4 +243,94 @@ export interface InviteInfo {
   role: Role;
   account_name: string;
   expires_at: string;
+}
+
+// Lost and found (docs/console/api.md, "Lost and found"; /v1/lostfound's shapes).
+export interface DeskLocation {
+  id: number;
+  name: string;
+  hold_days: number;
+  public_slug: string;
+}
+export interface DeskLocations {
+  data: DeskLocation[];
+  categories: string[];
+}
+export interface NumberedPage<T> {
+  data: T[];
+  total: number;
+  page: number;
+  pages: number;
+  per: number;
+}
+export interface TimelineEntry {
+  created_at: string;
+  action: string;
+  staff_name: string;
+  note: string;
+}
+export interface FoundItem {
+  id: number;
+  location_id: number;
+  category: string;
+  description: string;
+  color: string;
+  found_by: string;
+  found_area: string;
+  found_date: string;
+  storage_ref: string;
+  image_url: string;
+  status: 'stored' | 'returned' | 'donated' | 'disposed';
+  source: string;
+  created_at: string;
+}
+export interface FoundItemDetail extends FoundItem {
+  photos: string[];
+  timeline: TimelineEntry[];
+  hold_until?: string;
+}
+export interface ClaimMatch {
+  found_item_id: number;
+  description: string;
+  color: string;
+  found_area: string;
+  found_date: string;
+}
+export interface Claim {
+  id: number;
+  location_id: number;
+  claimant_name: string;
+  claimant_phone: string;
+  category: string;
+  description: string;
+  color: string;
+  lost_area: string;
+  lost_date: string | null;
+  image_url: string;
+  status: 'open' | 'reunited';
+  source: 'api' | 'web' | 'phone';
+  created_at: string;
+  has_match: boolean;
+  verify_required?: boolean;
+  matches?: ClaimMatch[];
+}
+export interface ClaimDetail extends Claim {
+  claimant_email: string;
+  proof_note: string;
+  photos: string[];
+  timeline: TimelineEntry[];
+}
+export interface Reunited {
+  reunited: boolean;
+  claim_id: number;
+  found_item_id: number;
+  verified: boolean;
+}
+export interface ClaimantLocation {
+  name: string;
+  categories: string[];
+}
+export interface ClaimantFiled {
+  received: true;
+  message: string;
 }

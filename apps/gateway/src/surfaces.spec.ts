@@ -1,13 +1,15 @@
 import type { Type } from '@nestjs/common';
-import { GUARDS_METADATA } from '@nestjs/common/constants';
+import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { RequestMethod } from '@nestjs/common';
 import { AdminTokenGuard, ApiKeyGuard } from './auth';
 import { ClaimantGuard } from './claimant/claimant.guard';
 import { ClaimantHttpController } from './claimant/claimant.http.controller';
 import { CONSOLE_CONTROLLERS } from './console/console.module';
 import { ConsoleOriginGuard, CsrfGuard } from './console/guards/csrf.guard';
-import { RoleGuard } from './console/guards/roles';
+import { ANY_ROLE, ROLES_METADATA, RoleGuard, type RoleRule } from './console/guards/roles';
 import { SessionGuard } from './console/guards/session.guard';
-import { ConsoleSignInController } from './console/identity.console.controller';
+import { ConsoleSessionController, ConsoleSignInController } from './console/identity.console.controller';
+import { LostfoundConsoleController } from './console/lostfound.console.controller';
 import type { GatewayShared } from './gateway-core.module';
 import { OperatorApiModule } from './operator/operator-api.module';
 import { HealthController } from './public/health.controller';
@@ -59,5 +61,24 @@ describe('gateway surfaces', () => {
   it('keeps API keys off the console and sessions off the public API', () => {
     expect(CONSOLE_CONTROLLERS.filter((controller) => classGuards(controller).includes(ApiKeyGuard)).map((c) => c.name)).toEqual([]);
     expect(controllersOf(PublicApiModule).filter((controller) => classGuards(controller).includes(SessionGuard)).map((c) => c.name)).toEqual([]);
+  });
+
+  // docs/adr/0080: venue staff see lost-and-found and nothing else. Every console route's rule is read as RoleGuard
+  // reads it (its `@Roles()`, else every role but staff reads and owners change), so a new route cannot let staff in.
+  it('lets the staff role reach only the lost-and-found desk and its own session', () => {
+    const staffRoutes: string[] = [];
+    for (const controller of CONSOLE_CONTROLLERS.filter((c) => c !== ConsoleSignInController)) {
+      const prototype = controller.prototype as Record<string, unknown>;
+      for (const name of Object.getOwnPropertyNames(prototype)) {
+        const handler = prototype[name];
+        if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
+        const rule = Reflect.getMetadata(ROLES_METADATA, handler) as RoleRule | undefined;
+        const roles = rule?.roles ?? (method === RequestMethod.GET ? ANY_ROLE : ['owner']);
+        if (roles.includes('staff')) staffRoutes.push(`${controller.name}.${name}`);
+      }
+    }
+    expect(staffRoutes.filter((route) => !route.startsWith(`${LostfoundConsoleController.name}.`) && !route.startsWith(`${ConsoleSessionController.name}.`))).toEqual([]);
+    expect(staffRoutes).toEqual(expect.arrayContaining([`${LostfoundConsoleController.name}.listItems`, `${LostfoundConsoleController.name}.reunite`, `${ConsoleSessionController.name}.session`]));
   });
 });

@@ -36,7 +36,7 @@ export function consoleUrl(system: RunningSystem, path = ''): string {
  * The invitation link an operator's invite gives (POST /admin/accounts/{id}/users), on this system's public address:
  * the token travels in the fragment.
  */
-export async function inviteUser(system: RunningSystem, accountId: string, email: string, role?: 'owner' | 'developer' | 'viewer'): Promise<string> {
+export async function inviteUser(system: RunningSystem, accountId: string, email: string, role?: 'owner' | 'developer' | 'viewer' | 'staff'): Promise<string> {
   const answer = await new AdminClient(system).request('POST', `/admin/accounts/${accountId}/users`, role ? { email, role } : { email });
   if (answer.status !== 201) throw new Error(`invite not made: ${answer.status} ${JSON.stringify(answer.body)}`);
   const token = /#token=([^&]+)/.exec(String(answer.body.invite_url))?.[1];

@@ -74,6 +74,11 @@ interface FieldProps {
   disabled?: boolean;
   min?: string;
   step?: string;
+  /** Suggestions: the id of a `<datalist>` (the person may still type anything). */
+  list?: string;
+  maxLength?: number;
+  /** In a search form every field is optional: no "(optional)" after each label. */
+  hideOptional?: boolean;
 }
 
 export function Field(props: FieldProps) {
@@ -95,7 +100,7 @@ export function Field(props: FieldProps) {
     <div className={`field${props.error ? ' field--invalid' : ''}`}>
       <label htmlFor={id}>
         {props.label}
-        {props.required ? null : <span className="optional"> (optional)</span>}
+        {props.required || props.hideOptional ? null : <span className="optional"> (optional)</span>}
       </label>
       {props.multiline ? (
         <textarea {...common} rows={3} onChange={(event) => props.onChange(event.target.value)} />
@@ -107,6 +112,8 @@ export function Field(props: FieldProps) {
           inputMode={props.inputMode}
           min={props.min}
           step={props.step}
+          list={props.list}
+          maxLength={props.maxLength}
           onChange={(event) => props.onChange(event.target.value)}
         />
       )}
@@ -273,7 +280,13 @@ export function PageHeader({ title, children, description }: { title: string; de
 }
 
 export function StatusBadge({ status }: { status: string }) {
-  const tone = ['active', 'completed', 'delivered'].includes(status) ? 'good' : ['past_due', 'invited', 'pending'].includes(status) ? 'warn' : ['released', 'revoked', 'failed'].includes(status) ? 'bad' : 'neutral';
+  const tone = ['active', 'completed', 'delivered', 'reunited', 'returned'].includes(status)
+    ? 'good'
+    : ['past_due', 'invited', 'pending', 'open'].includes(status)
+      ? 'warn'
+      : ['released', 'revoked', 'failed', 'disposed'].includes(status)
+        ? 'bad'
+        : 'neutral';
   return <span className={`badge badge--${tone}`}>{status.replace(/_/g, ' ')}</span>;
 }
 

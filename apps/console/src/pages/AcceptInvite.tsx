@@ -48,7 +48,7 @@ export function AcceptInvitePage() {
       signedIn(session);
       // The token has done its work: drop it from the address bar and history.
       window.history.replaceState(null, '', window.location.pathname);
-      void navigate('/calls', { replace: true });
+      void navigate('/', { replace: true });
     } catch (error) {
       setFailure(failureOf(error, ['password']));
     } finally {

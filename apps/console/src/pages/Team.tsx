@@ -5,8 +5,9 @@ import { formatTime, humanize } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
 const ROLES: { value: Role; label: string; can: string }[] = [
+  { value: 'staff', label: 'Staff', can: 'uses the lost-and-found desk only; sees no keys, numbers, calls, billing or team' },
   { value: 'viewer', label: 'Viewer', can: 'sees everything, changes nothing' },
-  { value: 'developer', label: 'Developer', can: 'manages keys, numbers and webhooks; reads billing' },
+  { value: 'developer', label: 'Developer', can: 'manages keys, numbers, webhooks and lost-and-found; reads billing' },
   { value: 'owner', label: 'Owner', can: 'everything, including billing and the team' },
 ];
 

@@ -7,6 +7,7 @@ import { ConsoleSessionController, ConsoleSignInController } from './identity.co
 import { ConsoleIdentityModule } from './identity/console-identity.module';
 import { CallsConsoleController } from './calls.console.controller';
 import { KeysConsoleController } from './keys.console.controller';
+import { LostfoundConsoleController } from './lostfound.console.controller';
 import { MoneyConsoleController } from './money.console.controller';
 import { NumbersConsoleController } from './numbers.console.controller';
 import { UsersConsoleController } from './users.console.controller';
@@ -20,6 +21,7 @@ export const CONSOLE_CONTROLLERS: Type[] = [
   NumbersConsoleController,
   CallsConsoleController,
   MoneyConsoleController,
+  LostfoundConsoleController,
 ];
 
 /**

@@ -4,7 +4,7 @@ import { AcceptInviteBody, InviteTokenBody, SignInBody } from '@switchboard/cont
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';
 import { ConsoleOriginGuard, CsrfGuard } from './guards/csrf.guard';
-import { ANY_ROLE, RoleGuard, Roles } from './guards/roles';
+import { EVERY_ROLE, RoleGuard, Roles } from './guards/roles';
 import { clearedSessionCookie, sessionCookie } from './guards/session-cookie';
 import { SessionGuard, sessionOf } from './guards/session.guard';
 import type { SessionView } from './identity/console-session';
@@ -52,13 +52,14 @@ export class ConsoleSessionController {
   constructor(private readonly sessions: SessionsService) {}
 
   @Get('session')
+  @Roles(EVERY_ROLE, 'see the session')
   session(@Req() request: FastifyRequest): Promise<SessionView> {
     return this.sessions.viewOf(sessionOf(request), String(request.id));
   }
 
   @Post('sign-out')
   @HttpCode(204)
-  @Roles(ANY_ROLE, 'sign out')
+  @Roles(EVERY_ROLE, 'sign out')
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.sessions.signOut(sessionOf(request));
     void reply.header('Set-Cookie', clearedSessionCookie());
@@ -66,7 +67,7 @@ export class ConsoleSessionController {
 
   @Post('sign-out-everywhere')
   @HttpCode(204)
-  @Roles(ANY_ROLE, 'sign out everywhere')
+  @Roles(EVERY_ROLE, 'sign out everywhere')
   async signOutEverywhere(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.sessions.signOutEverywhere(sessionOf(request));
     void reply.header('Set-Cookie', clearedSessionCookie());

@@ -162,3 +162,6 @@ export function categorise(given: string | null | undefined, description: string
   const valueClass = resolved.valueClass === 'low' && read.mentionsHighValue ? 'high' : resolved.valueClass;
   return { category, categoryClass: resolved.name, valueClass };
 }
+
+/** The vocabulary's categories less the urgent ones (never taken as claims): the claimant page's and the desk's. */
+export const CLAIMANT_CATEGORIES: readonly string[] = CATEGORY_DEFINITIONS.filter((definition) => definition.valueClass !== 'urgent').map((definition) => definition.name);

@@ -2,14 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { ClaimantClaimFiled, ClaimantFileCommand, ClaimantLocationView, ClaimantSlugQuery } from '@switchboard/contracts';
 import type { RpcContext } from '@switchboard/messaging';
-import { CATEGORY_DEFINITIONS } from '../categories/category-vocabulary';
+import { CLAIMANT_CATEGORIES } from '../categories/category-vocabulary';
 import { ClaimsService } from '../claims/claims.service';
 import { LocationsService } from '../locations/locations.service';
 
 /** Categories the claimant page offers: the vocabulary's, less the urgent ones (never taken as claims). */
-export const CLAIMANT_CATEGORIES: readonly string[] = CATEGORY_DEFINITIONS.filter((definition) => definition.valueClass !== 'urgent').map(
-  (definition) => definition.name,
-);
+export { CLAIMANT_CATEGORIES };
 
 /** What a person reporting a lost child, person or medication on the public page is told. */
 export function publicUrgentMessage(category: string): string {

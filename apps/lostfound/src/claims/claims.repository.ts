@@ -144,8 +144,8 @@ export class ClaimsRepository implements ClaimCandidates {
     return rows[0] ?? null;
   }
 
-  async markReunited(tx: Tx, id: number, note: string): Promise<void> {
+  async markReunited(tx: Tx, id: number, note: string, staffName = 'API'): Promise<void> {
     await tx.claim.update({ where: { id }, data: { status: 'reunited' } });
-    await tx.timelineEntry.create({ data: { claim_id: id, action: 'reunited', staff_name: 'API', note } });
+    await tx.timelineEntry.create({ data: { claim_id: id, action: 'reunited', staff_name: staffName, note } });
   }
 }

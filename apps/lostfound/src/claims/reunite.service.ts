@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ReunitedEvent, ServiceError, type ReuniteCommand, type Reunited } from '@switchboard/contracts';
 import { requireAccount, writeOutboxEvent, type RpcContext } from '@switchboard/messaging';
+import { text } from '../common/text';
 import { OutboxRelay } from '@switchboard/service-runtime';
 import { isStoredId, notFound } from '../common/scope';
 import { FoundItemsRepository } from '../found-items/found-items.repository';
@@ -48,8 +49,9 @@ export class ReuniteService {
         tx,
         item.id,
         `Released to claim #${claim.id}${verified ? '; proof of ownership verified by staff' : ''}.`,
+        text(command.acted_by) || 'API',
       );
-      await this.claims.markReunited(tx, claim.id, `Reunited with found item #${item.id}.`);
+      await this.claims.markReunited(tx, claim.id, `Reunited with found item #${item.id}.`, text(command.acted_by) || 'API');
       await writeOutboxEvent(
         tx,
         ReunitedEvent,

@@ -36,7 +36,7 @@ export class FoundItemsRepository {
   constructor(private readonly prisma: LostfoundPrisma) {}
 
   /** Inserts the item with its primary photo and its `logged` custody entry. */
-  async insert(tx: Tx, item: NewFoundItem, logNote: string): Promise<FoundItemRow> {
+  async insert(tx: Tx, item: NewFoundItem, logNote: string, staffName = 'API'): Promise<FoundItemRow> {
     const rows = await sqlRows(tx, sql<FoundItemRow>`
       INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_by, found_area,
                                area_key, found_date, storage_ref, image_url, status, source)
@@ -46,7 +46,7 @@ export class FoundItemsRepository {
       RETURNING ${COLUMNS}`);
     const created = rows[0];
     if (item.image_url) await tx.photo.create({ data: { found_item_id: created.id, url: item.image_url, is_primary: true } });
-    await tx.timelineEntry.create({ data: { found_item_id: created.id, action: 'logged', staff_name: 'API', note: logNote } });
+    await tx.timelineEntry.create({ data: { found_item_id: created.id, action: 'logged', staff_name: staffName, note: logNote } });
     return created;
   }
 
@@ -121,8 +121,8 @@ export class FoundItemsRepository {
     await tx.timelineEntry.create({ data: { found_item_id: id, action: outcome, staff_name: staffName, note } });
   }
 
-  async markReturned(tx: Tx, id: number, note: string): Promise<void> {
+  async markReturned(tx: Tx, id: number, note: string, staffName = 'API'): Promise<void> {
     await tx.foundItem.update({ where: { id }, data: { status: 'returned' } });
-    await tx.timelineEntry.create({ data: { found_item_id: id, action: 'released', staff_name: 'API', note } });
+    await tx.timelineEntry.create({ data: { found_item_id: id, action: 'released', staff_name: staffName, note } });
   }
 }

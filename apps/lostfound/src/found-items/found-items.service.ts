@@ -73,7 +73,8 @@ export class FoundItemsService {
           storage_ref: storageRef,
           image_url: command.image_url ?? '',
         },
-        logNote(foundBy, storageRef),
+        logNote(foundBy, storageRef, command.acted_by !== undefined),
+        text(command.acted_by) || 'API',
       );
       const candidates = await this.claims.candidatesFor(tx, created, anyWordTsQuery(created.description, created.color, created.found_area));
       const matched = await this.matching.matchItem(tx, created, candidates, (claims) =>
@@ -149,8 +150,8 @@ export class FoundItemsService {
   }
 }
 
-function logNote(foundBy: string, storageRef: string): string {
-  const parts = ['Logged through the API.'];
+function logNote(foundBy: string, storageRef: string, atTheDesk = false): string {
+  const parts = [atTheDesk ? 'Logged at the desk.' : 'Logged through the API.'];
   if (foundBy) parts.push(`Found by ${foundBy}.`);
   if (storageRef) parts.push(`Stored at ${storageRef}.`);
   return parts.join(' ');

@@ -21,6 +21,11 @@ export class LocationsRepository {
     return this.prisma.location.findFirst({ where: { id, account_id: accountId, lostfound_enabled: true }, select: SELECTED });
   }
 
+  /** The account's locations that run lost-and-found, by name. */
+  listEnabled(accountId: string): Promise<LocationRecord[]> {
+    return this.prisma.location.findMany({ where: { account_id: accountId, lostfound_enabled: true }, select: SELECTED, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+  }
+
   /** The location behind a claimant-page slug, when it runs lost-and-found; null otherwise. */
   findEnabledBySlug(slug: string): Promise<LocationRecord | null> {
     return this.prisma.location.findFirst({ where: { public_slug: slug, lostfound_enabled: true }, select: SELECTED });

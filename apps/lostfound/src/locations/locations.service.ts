@@ -6,10 +6,12 @@ import {
   PUBLIC_SLUG_PATTERN,
   ServiceError,
   type CreateLocationCommand,
+  type DeskLocationList,
   type LocationOfAccount,
   type LocationView,
   type UpdateLocationCommand,
 } from '@switchboard/contracts';
+import { CLAIMANT_CATEGORIES } from '../categories/category-vocabulary';
 import { isStoredId } from '../common/scope';
 import { LocationsRepository, type LocationRecord } from './locations.repository';
 
@@ -49,6 +51,12 @@ export class LocationsService {
       ? await this.locations.update(command.account_id, command.location_id, { public_slug: newPublicSlug() })
       : null;
     return toLocationView(this.found(updated));
+  }
+
+  /** The console's desk: the account's locations that run lost-and-found (docs/adr/0080). */
+  async listForAccount(accountId: string): Promise<DeskLocationList> {
+    const locations = await this.locations.listEnabled(accountId);
+    return { data: locations.map((l) => ({ id: l.id, name: l.name, hold_days: l.hold_days, public_slug: l.public_slug })), categories: [...CLAIMANT_CATEGORIES] };
   }
 
   /**

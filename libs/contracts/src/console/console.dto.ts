@@ -5,7 +5,8 @@ import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-v
  * The developer console's own surface (`/console/api/*`, docs/console/api.md): people, invites and sessions.
  * Keys, numbers, calls and money reuse the public API's DTOs.
  */
-export const CONSOLE_ROLES = ['owner', 'developer', 'viewer'] as const;
+/** `staff`: venue staff, who see and use only the lost-and-found desk of the account's locations (docs/adr/0080). */
+export const CONSOLE_ROLES = ['owner', 'developer', 'viewer', 'staff'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 
 /** RFC 5321's longest forward path. */

@@ -163,6 +163,15 @@ export class ReuniteCommand extends ReuniteBody {
   @Min(-Number.MAX_SAFE_INTEGER)
   @Max(Number.MAX_SAFE_INTEGER)
   id: number;
+
+  /**
+   * Who acted, for the timeline: set by the gateway's console routes to the signed-in user (docs/adr/0080). Not
+   * in the /v1 body, which is validated before it is forwarded: through the API it is absent and the timeline says API.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  acted_by?: string;
 }
 
 export class Reunited {

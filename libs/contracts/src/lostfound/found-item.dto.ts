@@ -145,7 +145,16 @@ export class FoundItemCreate extends LocationBody {
   text_claimants?: boolean;
 }
 
-export class LogFoundItemCommand extends FoundItemCreate {}
+export class LogFoundItemCommand extends FoundItemCreate {
+  /**
+   * Who acted, for the timeline: set by the gateway's console routes to the signed-in user (docs/adr/0080). Not
+   * in the /v1 body, which is validated before it is forwarded: through the API it is absent and the timeline says API.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SHORT_TEXT)
+  acted_by?: string;
+}
 
 export class FoundItemView {
   @ApiProperty({ type: 'integer' }) id: number;

@@ -150,8 +150,26 @@ export class UpdateLocationCommand extends UpdateLocationBody {
   location_id: number;
 }
 
+/** Account-scoped (the `sb-account-id` header): the account's locations that run lost-and-found. */
+export class ListAccountLocationsQuery {}
+
+/** A location as the staff desk sees it (`GET /console/api/lostfound/locations`). */
+export class DeskLocationView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ example: 'Union Station' }) name: string;
+  @ApiProperty({ example: DEFAULT_HOLD_DAYS }) hold_days: number;
+  @ApiProperty({ description: 'The claimant page is `/console/claim/{public_slug}`.' }) public_slug: string;
+}
+
+export class DeskLocationList {
+  @ApiProperty({ type: [DeskLocationView], description: 'By name.' }) data: DeskLocationView[];
+  @ApiProperty({ type: [String], description: "The vocabulary's categories, urgent ones left out: the desk's suggestions." }) categories: string[];
+}
+
 /** Locations belong to lostfound, which checks `location_id` on every lost-and-found request. */
 export const LocationsRpc = {
+  /** The account's locations with lost-and-found enabled, for the console's desk (docs/adr/0080). */
+  listForAccount: defineRpc<ListAccountLocationsQuery, DeskLocationList>('lostfound.v1.locations.list-for-account', ListAccountLocationsQuery),
   create: defineRpc<CreateLocationCommand, LocationView>('lostfound.v1.locations.create', CreateLocationCommand),
   /** Operator: change lost_found_enabled or hold_days; 404 not_found for another account's location. */
   update: defineRpc<UpdateLocationCommand, LocationView>('lostfound.v1.locations.update', UpdateLocationCommand),

@@ -103,8 +103,9 @@ describe('RoleGuard', () => {
     expect(error.message).toMatch(/^A viewer user cannot create API keys; it takes the role owner or developer/);
   });
 
-  it('fails closed on a route without a rule: every role reads, only owners change', () => {
+  it('fails closed on a route without a rule: every role but staff reads, only owners change', () => {
     expect(guard.canActivate(as('viewer', 'GET'))).toBe(true);
+    expect(refusal(() => guard.canActivate(as('staff', 'GET'))).message).toMatch(/^A staff user cannot GET \/console\/api\/x; it takes the role owner or developer or viewer/);
     expect(guard.canActivate(as('owner', 'DELETE'))).toBe(true);
     expect(refusal(() => guard.canActivate(as('developer', 'DELETE'))).message).toMatch(/cannot DELETE \/console\/api\/x; only an owner can/);
   });

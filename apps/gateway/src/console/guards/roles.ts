@@ -15,8 +15,20 @@ export interface RoleRule {
 /** The roles allowed on a route, and what it does (for the message of a refusal). */
 export const Roles = (roles: readonly ConsoleRole[], action: string) => SetMetadata(ROLES_METADATA, { roles, action } satisfies RoleRule);
 
-/** Every role may read. */
+/**
+ * The roles that read the whole console (keys, numbers, calls, money, people): the default of a reading route
+ * without `@Roles()`. Not `staff`, who sees lost-and-found alone (docs/adr/0080).
+ */
 export const ANY_ROLE: readonly ConsoleRole[] = ['owner', 'developer', 'viewer'];
+
+/** Every signed-in user, staff included: the session itself and signing out. */
+export const EVERY_ROLE: readonly ConsoleRole[] = ['owner', 'developer', 'viewer', 'staff'];
+
+/** Who reads the lost-and-found desk: every role. */
+export const LOSTFOUND_READERS: readonly ConsoleRole[] = EVERY_ROLE;
+
+/** Who logs items, files claims, reunites and disposes: all but viewers. */
+export const LOSTFOUND_WRITERS: readonly ConsoleRole[] = ['owner', 'developer', 'staff'];
 
 /**
  * Behind SessionGuard: the session's role must be one the route names with `@Roles()`. A route without `@Roles()`

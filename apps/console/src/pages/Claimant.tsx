@@ -1,0 +1,115 @@
+// The public claimant page (issue 16, docs/adr/0078 and 0080): `/console/claim/{slug}`, no sign-in. A person who
+// lost something files a claim; the page only calls /claim/api, and its answer never says whether an item matches.
+import { useEffect, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { ApiError, claimApi, newIdempotencyKey, type ClaimantFiled, type ClaimantLocation } from '../api';
+import { Button, Field, Loading, Notice, failureOf, useLoad, type FormFailure } from '../components/ui';
+
+const FIELDS = ['claimant_name', 'claimant_phone', 'claimant_email', 'description', 'category', 'color', 'lost_area', 'lost_date'] as const;
+type Form = Record<(typeof FIELDS)[number], string>;
+const BLANK: Form = { claimant_name: '', claimant_phone: '', claimant_email: '', description: '', category: '', color: '', lost_area: '', lost_date: '' };
+
+export function ClaimantPage() {
+  const { slug = '' } = useParams();
+  const location = useLoad(() => claimApi<ClaimantLocation>('GET', `/locations/${encodeURIComponent(slug)}`), [slug]);
+  const [form, setForm] = useState<Form>(BLANK);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const [urgent, setUrgent] = useState<string>();
+  const [filed, setFiled] = useState<ClaimantFiled>();
+  const set = (name: keyof Form) => (value: string) => setForm({ ...form, [name]: value });
+
+  useEffect(() => {
+    document.title = location.data ? `Lost something at ${location.data.name}?` : 'Lost and found';
+  }, [location.data]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(undefined);
+    setUrgent(undefined);
+    try {
+      const body: Record<string, string> = {};
+      for (const name of FIELDS) if (form[name].trim()) body[name] = form[name].trim();
+      const answer = await claimApi<ClaimantFiled>('POST', `/locations/${encodeURIComponent(slug)}/claims`, body, { 'Idempotency-Key': newIdempotencyKey() });
+      setFiled(answer);
+      window.scrollTo({ top: 0 });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'urgent_category') {
+        setUrgent(error.serverMessage || 'Please call the venue now, or emergency services.');
+        document.getElementById('urgent')?.focus();
+      } else {
+        setFailure(failureOf(error, FIELDS));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let content;
+  if (location.error) {
+    const gone = location.error instanceof ApiError && location.error.status === 404;
+    content = (
+      <>
+        <h1>Lost and found</h1>
+        <Notice tone="error">{gone ? 'There is no lost-and-found page at this address. Check the link you were given, or ask the venue.' : location.error.message}</Notice>
+      </>
+    );
+  } else if (!location.data) {
+    content = <Loading what="the page" />;
+  } else if (filed) {
+    content = (
+      <>
+        <h1>Lost something at {location.data.name}?</h1>
+        <Notice tone="success" title="Claim received">
+          {filed.message}
+        </Notice>
+        <p className="hint">You can close this page. Bring proof that the item is yours when you collect it.</p>
+      </>
+    );
+  } else {
+    content = (
+      <>
+        <h1>Lost something at {location.data.name}?</h1>
+        <p>Tell us what you lost. If it is handed in, we will text you.</p>
+        <div id="urgent" tabIndex={-1}>
+          {urgent ? (
+            <div className="notice notice--error notice--urgent" role="alert" data-testid="urgent-refusal">
+              <p className="notice-title">This form is not for this: call now</p>
+              <p>{urgent}</p>
+            </div>
+          ) : null}
+        </div>
+        <form onSubmit={(event) => void submit(event)} noValidate aria-label="Your claim">
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+          <Field label="Your name" name="claimant_name" autoComplete="name" required value={form.claimant_name} onChange={set('claimant_name')} error={failure?.fields.claimant_name} />
+          <Field label="Mobile phone" name="claimant_phone" type="tel" inputMode="tel" autoComplete="tel" required value={form.claimant_phone} onChange={set('claimant_phone')} error={failure?.fields.claimant_phone} hint="We text you here if your item is found." />
+          <Field label="Email" name="claimant_email" type="email" autoComplete="email" value={form.claimant_email} onChange={set('claimant_email')} error={failure?.fields.claimant_email} />
+          <Field label="What did you lose?" name="description" multiline required value={form.description} onChange={set('description')} error={failure?.fields.description} hint="Describe it: brand, colour, anything special." />
+          <Field label="Category" name="category" list="claim-categories" value={form.category} onChange={set('category')} error={failure?.fields.category} hint="Pick a suggestion or type a word." />
+          <datalist id="claim-categories">
+            {location.data.categories.map((category) => (
+              <option key={category} value={category} />
+            ))}
+          </datalist>
+          <Field label="Colour" name="color" value={form.color} onChange={set('color')} error={failure?.fields.color} />
+          <Field label="Where did you lose it?" name="lost_area" value={form.lost_area} onChange={set('lost_area')} error={failure?.fields.lost_area} />
+          <Field label="When did you lose it?" name="lost_date" type="date" value={form.lost_date} onChange={set('lost_date')} error={failure?.fields.lost_date} />
+          <Button type="submit" variant="primary" busy={busy} className="button--block">
+            {busy ? 'Sending…' : 'Send my claim'}
+          </Button>
+        </form>
+        <p className="hint">A lost child or person, or medication someone needs: do not use this form. Call the venue now, or emergency services.</p>
+      </>
+    );
+  }
+
+  return (
+    <main id="main" className="auth claimant">
+      <div className="auth-card">
+        <p className="auth-brand">Lost and found</p>
+        {content}
+      </div>
+    </main>
+  );
+}
