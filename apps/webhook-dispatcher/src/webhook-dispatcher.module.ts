@@ -14,6 +14,7 @@ import { DeliveriesNatsController } from './deliveries/deliveries.nats.controlle
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
 import { NumberEventsConsumer } from './deliveries/number-events.consumer';
+import { BillingEventsConsumer } from './deliveries/billing-events.consumer';
 import { HostLimiter } from './deliveries/host-limiter';
 import { PostgresHostSlots, SHARED_HOST_SLOTS } from './deliveries/shared-host-slots';
 import { EndpointHealth } from './endpoints/endpoint-health';
@@ -72,6 +73,7 @@ export class WebhookDispatcherModule {
         DeliverCallCompleted,
         CallCompletedConsumer,
         NumberEventsConsumer,
+        BillingEventsConsumer,
         DeliveryLogService,
         DeliveriesNatsController,
         WebhookEventsRepository,
