@@ -39,10 +39,11 @@ const WEBHOOK_EVENTS_DESCRIPTION =
 
 /** The `webhook_events` rules: a list (at most 10) of known event types. */
 function IsWebhookEvents(): PropertyDecorator {
+  const message = `webhook_events must be an array of event types among ${SUBSCRIBABLE_WEBHOOK_EVENTS.join(', ')}`;
   const rules = [
-    IsIn(SUBSCRIBABLE_WEBHOOK_EVENTS as readonly string[], { each: true, message: `webhook_events must contain only ${SUBSCRIBABLE_WEBHOOK_EVENTS.join(', ')}` }),
+    IsIn(SUBSCRIBABLE_WEBHOOK_EVENTS as readonly string[], { each: true, message }),
     ArrayMaxSize(10, { message: 'webhook_events must list at most 10 event types' }),
-    IsArray({ message: 'webhook_events must be an array of event types' }),
+    IsArray({ message }),
   ];
   return (target, property) => rules.forEach((rule) => rule(target, property));
 }
