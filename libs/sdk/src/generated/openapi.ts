@@ -49,7 +49,7 @@ export interface paths {
         head?: never;
         /**
          * Change a number
-         * @description Sets `webhook_url` (public HTTPS, checked as at creation and stored normalised; `null` removes the webhook) and/or `business_phone` (E.164 US). At least one of them; fields not sent stay as they are. The webhook secret does not change.
+         * @description Sets `webhook_url` (public HTTPS, checked as at creation and stored normalised; `null` removes the webhook) and/or `business_phone` (E.164 US) and/or `webhook_events` (the opt-in webhook events: `billing.balance_low`, `billing.top_up_failed`; `call.completed` is always sent; the list replaces the previous one). At least one of them; fields not sent stay as they are. The webhook secret does not change.
          */
         patch: operations["NumbersHttpController_update"];
         trace?: never;
@@ -172,6 +172,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lostfound/found-items/{id}/disposal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Donate or dispose of an unclaimed item (API extension)
+         * @description Only an item still stored, and only from hold_until (found_date + the location's hold_days, 60 by default): before that 409 hold_period_not_over; an item returned, donated or disposed of is 409 item_not_available. The move is added to the custody timeline and the item's status becomes donated or disposed (docs/adr/0077).
+         */
+        post: operations["FoundItemsHttpController_dispose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/lostfound/claims": {
         parameters: {
             query?: never;
@@ -248,6 +268,31 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lostfound/phone-lines/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A number's lost-and-found line
+         * @description location_id null when the number is no location's line.
+         */
+        get: operations["PhoneLinesHttpController_get"];
+        /**
+         * Make a number a location's lost-and-found line
+         * @description Idempotent by nature: the number is the line of this one location afterwards. A released number is 409 number_released.
+         */
+        put: operations["PhoneLinesHttpController_link"];
+        post?: never;
+        /** Stop taking lost-item reports on a number */
+        delete: operations["PhoneLinesHttpController_unlink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -449,6 +494,13 @@ export interface components {
              * @description Null when no webhook is set.
              */
             webhook_url: string | null;
+            /**
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @example [
+             *       "call.completed"
+             *     ]
+             */
+            webhook_events: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
             /** Format: date-time */
             created_at: string;
             /** @description HMAC key for webhook signatures. Returned only in this response. */
@@ -468,6 +520,13 @@ export interface components {
              * @description Null when no webhook is set.
              */
             webhook_url: string | null;
+            /**
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @example [
+             *       "call.completed"
+             *     ]
+             */
+            webhook_events: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
             /** Format: date-time */
             created_at: string;
         };
@@ -488,6 +547,14 @@ export interface components {
              * @example +14155550123
              */
             business_phone?: string;
+            /**
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @example [
+             *       "call.completed",
+             *       "billing.top_up_failed"
+             *     ]
+             */
+            webhook_events?: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
         };
         NumberReleased: {
             released: boolean;
@@ -599,7 +666,7 @@ export interface components {
             /** @description Stored as given. Empty string when none. */
             image_url: string;
             /** @enum {string} */
-            status: "stored" | "returned";
+            status: "stored" | "returned" | "donated" | "disposed";
             /** @example api */
             source: string;
             /** Format: date-time */
@@ -618,7 +685,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /**
-             * @description logged, released (items); filed, reunited (claims).
+             * @description Items: logged, released, donated, disposed. Claims: filed, reunited.
              * @example logged
              */
             action: string;
@@ -645,7 +712,7 @@ export interface components {
             /** @description Stored as given. Empty string when none. */
             image_url: string;
             /** @enum {string} */
-            status: "stored" | "returned";
+            status: "stored" | "returned" | "donated" | "disposed";
             /** @example api */
             source: string;
             /** Format: date-time */
@@ -654,6 +721,30 @@ export interface components {
             photos: string[];
             /** @description Chain of custody, oldest first. */
             timeline: components["schemas"]["TimelineEntryView"][];
+            /**
+             * Format: date
+             * @description Added field: the first day the item may be donated or disposed of (found_date + the location's hold_days). Present while the item is stored.
+             */
+            hold_until?: string;
+        };
+        DisposalBody: {
+            /**
+             * @description A location of the account with lost-and-found enabled; otherwise 404 location_not_found.
+             * @example 1
+             */
+            location_id: number;
+            /**
+             * @description donated (given to charity) or disposed (destroyed or discarded).
+             * @enum {string}
+             */
+            outcome: "donated" | "disposed";
+            /** @example Given to the Red Cross shop, receipt 1234. */
+            note?: string;
+            /**
+             * @description Who moved the item, for the custody timeline.
+             * @default API
+             */
+            staff_name?: string;
         };
         ClaimCreate: {
             /**
@@ -716,8 +807,12 @@ export interface components {
             image_url: string;
             /** @enum {string} */
             status: "open" | "reunited";
-            /** @example api */
-            source: string;
+            /**
+             * @description Added field: api, web (the claimant page) or phone (taken by a number's agent).
+             * @example api
+             * @enum {string}
+             */
+            source: "api" | "web" | "phone";
             /** Format: date-time */
             created_at: string;
             /** @description Whether a stored item of the location matches the claim. */
@@ -747,8 +842,12 @@ export interface components {
             image_url: string;
             /** @enum {string} */
             status: "open" | "reunited";
-            /** @example api */
-            source: string;
+            /**
+             * @description Added field: api, web (the claimant page) or phone (taken by a number's agent).
+             * @example api
+             * @enum {string}
+             */
+            source: "api" | "web" | "phone";
             /** Format: date-time */
             created_at: string;
             /** @description Whether a stored item of the location matches the claim. */
@@ -785,8 +884,12 @@ export interface components {
             image_url: string;
             /** @enum {string} */
             status: "open" | "reunited";
-            /** @example api */
-            source: string;
+            /**
+             * @description Added field: api, web (the claimant page) or phone (taken by a number's agent).
+             * @example api
+             * @enum {string}
+             */
+            source: "api" | "web" | "phone";
             /** Format: date-time */
             created_at: string;
             /** @description Whether a stored item of the location matches the claim. */
@@ -853,6 +956,19 @@ export interface components {
              */
             minutes_included: number | null;
         };
+        PhoneLineBody: {
+            /**
+             * @description A location of the account with lost-and-found enabled; otherwise 404 location_not_found.
+             * @example 1
+             */
+            location_id: number;
+        };
+        PhoneLineView: {
+            /** @example num_12 */
+            number_id: string;
+            /** @description The location whose lost-and-found line the number is; null when none. */
+            location_id: number | null;
+        };
         WebhookEventAttemptView: {
             /** @description 1 for the first attempt; a redelivery continues the count. */
             attempt: number;
@@ -880,7 +996,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "call.completed" | "number.past_due" | "number.released" | "webhook.test";
+            type: "call.completed" | "number.past_due" | "number.released" | "webhook.test" | "billing.balance_low" | "billing.top_up_failed";
             /** @example num_1 */
             number_id: string;
             /**
@@ -1042,7 +1158,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "insufficient_balance" | "not_found" | "no_recording" | "location_not_found" | "method_not_allowed" | "request_timeout" | "no_numbers" | "verification_required" | "claim_not_open" | "item_not_available" | "key_limit" | "idempotency_key_reused" | "idempotency_key_in_use" | "idempotency_key_expired" | "number_released" | "number_not_in_service" | "event_not_redeliverable" | "no_webhook" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "urgent_category" | "rate_limited" | "headers_too_large" | "number_limit" | "provision_velocity" | "text_limit" | "internal_error" | "provider_unavailable" | "service_unavailable";
+                code: "invalid_request" | "unauthorized" | "not_signed_in" | "invalid_credentials" | "csrf_failed" | "forbidden" | "invite_not_found" | "already_a_user" | "last_owner" | "sign_in_throttled" | "insufficient_balance" | "not_found" | "no_recording" | "location_not_found" | "method_not_allowed" | "request_timeout" | "no_numbers" | "verification_required" | "claim_not_open" | "item_not_available" | "hold_period_not_over" | "key_limit" | "idempotency_key_reused" | "idempotency_key_in_use" | "idempotency_key_expired" | "number_released" | "number_not_in_service" | "event_not_redeliverable" | "no_webhook" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "urgent_category" | "rate_limited" | "headers_too_large" | "number_limit" | "provision_velocity" | "text_limit" | "internal_error" | "provider_unavailable" | "service_unavailable";
                 message: string;
             };
         };
@@ -1464,7 +1580,7 @@ export interface operations {
                 q?: string;
                 /** @description Pages hold 25 entries. A page past the last has empty data. */
                 page?: number;
-                status?: "stored" | "returned";
+                status?: "stored" | "returned" | "donated" | "disposed";
             };
             header?: never;
             path?: never;
@@ -1521,6 +1637,34 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FoundItemDetail"];
+                };
+            };
+        };
+    };
+    FoundItemsHttpController_dispose: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters, unique per request you mean. A retry with the same key and body within 24 hours answers the first result again, marked `Idempotent-Replayed: true`, without doing the work twice; the same key with another body is 422 `idempotency_key_reused`, and while the first request runs, 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisposalBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -1660,6 +1804,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountBalance"];
+                };
+            };
+        };
+    };
+    PhoneLinesHttpController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number, `num_<n>` or `<n>`. */
+                id: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneLineView"];
+                };
+            };
+        };
+    };
+    PhoneLinesHttpController_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number, `num_<n>` or `<n>`. */
+                id: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneLineBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneLineView"];
+                };
+            };
+        };
+    };
+    PhoneLinesHttpController_unlink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number, `num_<n>` or `<n>`. */
+                id: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneLineView"];
                 };
             };
         };
