@@ -54,6 +54,15 @@ describe('webhook_events on a number', () => {
     expect((await optIn(a.id, n.id, [])).webhook_events).toEqual(['call.completed']);
   });
 
+  it('is taken at creation, and an unknown type there is 400 with nothing bought', async () => {
+    const a = await createAccount(h, { balance_cents: 2_000 });
+    const n = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: HOOK, webhook_events: ['billing.balance_low'] }), a.id);
+    expect(n.webhook_events).toEqual(['call.completed', 'billing.balance_low']);
+    const error = await errorOf(h.request(NumbersRpc.provision, numberCreate({ webhook_events: ['number.everything'] }), a.id));
+    expect(error.code).toBe('invalid_request');
+    expect(await h.prisma.phoneNumber.count({ where: { account_id: a.id } })).toBe(1);
+  });
+
   it('cannot be changed on another account’s number (404)', async () => {
     const a = await createAccount(h, { balance_cents: 2_000 });
     const b = await createAccount(h, { balance_cents: 2_000 });

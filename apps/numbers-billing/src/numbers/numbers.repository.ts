@@ -12,7 +12,7 @@ export type WebhookTargetRow = Pick<NumberRecord, 'id' | 'webhook_url' | 'webhoo
 
 export type NewNumber = Pick<
   NumberRecord,
-  'id' | 'account_id' | 'phone_number' | 'business_phone' | 'area_code' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext' | 'next_charge_at' | 'created_at'
+  'id' | 'account_id' | 'phone_number' | 'business_phone' | 'area_code' | 'webhook_url' | 'webhook_events' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext' | 'next_charge_at' | 'created_at'
 >;
 
 @Injectable()

@@ -67,6 +67,11 @@ export class NumberCreate {
   @IsOptional()
   @IsWebhookUrl()
   webhook_url?: string;
+
+  @ApiPropertyOptional({ type: [String], enum: SUBSCRIBABLE_WEBHOOK_EVENTS, example: [CALL_COMPLETED_EVENT], description: WEBHOOK_EVENTS_DESCRIPTION })
+  @IsOptional()
+  @IsWebhookEvents()
+  webhook_events?: string[];
 }
 
 export class NumberView {

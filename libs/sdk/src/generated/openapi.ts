@@ -479,6 +479,13 @@ export interface components {
              * @example https://example.com/hooks/switchboard
              */
             webhook_url?: string;
+            /**
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @example [
+             *       "call.completed"
+             *     ]
+             */
+            webhook_events?: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
         };
         NumberCreated: {
             /** @example num_1 */
