@@ -58,8 +58,14 @@ describe('webhook_events on a number', () => {
     const a = await createAccount(h, { balance_cents: 2_000 });
     const n = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: HOOK, webhook_events: ['billing.balance_low'] }), a.id);
     expect(n.webhook_events).toEqual(['call.completed', 'billing.balance_low']);
-    const error = await errorOf(h.request(NumbersRpc.provision, numberCreate({ webhook_events: ['number.everything'] }), a.id));
-    expect(error.code).toBe('invalid_request');
+    for (const bad of [['number.everything'], null, 'billing.balance_low']) {
+      const error = await errorOf(h.request(NumbersRpc.provision, numberCreate({ webhook_events: bad as string[] }), a.id));
+      expect(error.code).toBe('invalid_request');
+    }
+    for (const bad of [null, [null]]) {
+      const error = await errorOf(h.request(NumbersRpc.update, { id: n.id, webhook_events: bad as unknown as string[] }, a.id));
+      expect(error.code).toBe('invalid_request');
+    }
     expect(await h.prisma.phoneNumber.count({ where: { account_id: a.id } })).toBe(1);
   });
 

@@ -69,7 +69,8 @@ export class NumberCreate {
   webhook_url?: string;
 
   @ApiPropertyOptional({ type: [String], enum: SUBSCRIBABLE_WEBHOOK_EVENTS, example: [CALL_COMPLETED_EVENT], description: WEBHOOK_EVENTS_DESCRIPTION })
-  @IsOptional()
+  // Absent is the default; null is refused (400), not taken for absent.
+  @ValidateIf((_, value) => value !== undefined)
   @IsWebhookEvents()
   webhook_events?: string[];
 }
