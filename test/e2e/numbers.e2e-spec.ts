@@ -34,6 +34,7 @@ describe('numbers through the gateway', () => {
         business_phone: '+14155550123',
         status: 'active',
         webhook_url: 'https://93.184.215.14/hooks',
+        webhook_events: ['call.completed'],
         created_at: expect.any(String),
         webhook_secret: expect.any(String),
       });

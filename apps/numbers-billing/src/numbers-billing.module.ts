@@ -86,7 +86,7 @@ export class NumbersBillingModule {
         { provide: TELEPHONY_PROVIDER, useExisting: SimulatedTelephonyAdapter },
         SimulatedPaymentAdapter,
         { provide: PAYMENT_GATEWAY, useExisting: SimulatedPaymentAdapter },
-        provideOutboxRelay(NumbersBillingPrisma, [STREAMS.numbers]),
+        provideOutboxRelay(NumbersBillingPrisma, [STREAMS.numbers, STREAMS.billing]),
         NumbersBillingTransactions,
         AutoTopUpAttemptsRepository,
         NumbersOutbox,

@@ -64,6 +64,7 @@ describe('POST /numbers (numbers.v1.provision)', () => {
       business_phone: '+13105550142',
       status: 'active',
       webhook_url: null,
+      webhook_events: ['call.completed'],
       created_at: expect.any(String),
       webhook_secret: expect.any(String),
     });
@@ -486,7 +487,7 @@ describe('GET /numbers (numbers.v1.list)', () => {
       [b.id, 'released'],
     ]);
     for (const item of list.data) expect(item).not.toHaveProperty('webhook_secret');
-    expect(Object.keys(list.data[0]).sort()).toEqual(['business_phone', 'created_at', 'id', 'phone_number', 'status', 'webhook_url']);
+    expect(Object.keys(list.data[0]).sort()).toEqual(['business_phone', 'created_at', 'id', 'phone_number', 'status', 'webhook_events', 'webhook_url']);
   });
 
   it('pages with limit, starting_after and has_more, keeping the order', async () => {

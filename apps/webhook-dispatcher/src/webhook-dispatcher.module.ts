@@ -15,6 +15,7 @@ import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
 import { NumberEventsConsumer } from './deliveries/number-events.consumer';
 import { NumberStatesRepository } from './deliveries/number-states.repository';
+import { BillingEventsConsumer } from './deliveries/billing-events.consumer';
 import { HostLimiter } from './deliveries/host-limiter';
 import { PostgresHostSlots } from './deliveries/postgres-host-slots.adapter';
 import { SHARED_HOST_SLOTS } from './deliveries/shared-host-slots.port';
@@ -76,6 +77,7 @@ export class WebhookDispatcherModule {
         CallCompletedConsumer,
         NumberEventsConsumer,
         NumberStatesRepository,
+        BillingEventsConsumer,
         DeliveryLogService,
         DeliveriesNatsController,
         WebhookEventsRepository,

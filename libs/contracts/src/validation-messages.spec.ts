@@ -56,6 +56,7 @@ const SAMPLES: unknown[] = [
   true,
   ['1'],
   ['US'],
+  ['call.completed'],
   'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   'key_0123456789abcdef01234567',
   'usr_0123456789abcdef01234567',

@@ -15,8 +15,8 @@ export interface ServiceGrants {
   readonly requests: readonly string[];
   /** Subjects inside `requests` it may not send after all (internal subjects of a served wildcard). */
   readonly refused?: readonly string[];
-  /** The stream it owns: it publishes its events there (through its outbox relay). */
-  readonly publishes?: StreamDefinition;
+  /** The stream(s) it owns: it publishes its events there (through its outbox relay). */
+  readonly publishes?: StreamDefinition | readonly StreamDefinition[];
   /** Streams it reads, with its durable consumers on each (names as the consumers declare them). */
   readonly consumes?: readonly { stream: StreamDefinition; durables: readonly string[] }[];
 }
@@ -34,7 +34,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
   'numbers-billing': {
     serves: ['billing.v1.>', 'numbers.v1.>', WebhookTargetRpc.subject],
     requests: [],
-    publishes: STREAMS.numbers,
+    // billing.balance_low and billing.top_up_failed are account-level: a stream of their own (ADR 0081).
+    publishes: [STREAMS.numbers, STREAMS.billing],
     consumes: [{ stream: STREAMS.calls, durables: ['numbers-billing-talk-time'] }],
   },
   'calls-media': {
@@ -65,6 +66,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
       { stream: STREAMS.calls, durables: ['webhook-dispatcher'] },
       // number.past_due and number.released webhooks.
       { stream: STREAMS.numbers, durables: ['webhook-dispatcher-number-updated', 'webhook-dispatcher-number-released'] },
+      // billing.balance_low and billing.top_up_failed webhooks, to the numbers that opted in (ADR 0081).
+      { stream: STREAMS.billing, durables: ['webhook-dispatcher-billing-balance-low', 'webhook-dispatcher-billing-top-up-failed'] },
     ],
   },
 };
@@ -102,13 +105,14 @@ export function busPermissions(service: ServiceName, prefix: string): NatsPermis
   if (grants.serves.length > 0) {
     subscribe.push(...grants.serves.map((subject) => rpcSubject(config, subject)), rpcSubject(config, healthRpc(service).subject));
   }
-  const streams = [...(grants.publishes ? [grants.publishes] : []), ...(grants.consumes ?? []).map((c) => c.stream)];
+  const owned: readonly StreamDefinition[] = grants.publishes === undefined ? [] : Array.isArray(grants.publishes) ? grants.publishes : [grants.publishes as StreamDefinition];
+  const streams = [...owned, ...(grants.consumes ?? []).map((c) => c.stream)];
   if (streams.length > 0) publish.push('$JS.API.INFO');
   for (const definition of new Set(streams)) {
     // Publishers and consumers both create a missing stream, so start-up order does not matter (jetstream.ts).
     publish.push(`$JS.API.STREAM.INFO.${stream(definition)}`, `$JS.API.STREAM.CREATE.${stream(definition)}`);
   }
-  if (grants.publishes) publish.push(eventSubject(config, grants.publishes.types));
+  for (const definition of owned) publish.push(eventSubject(config, definition.types));
   for (const { stream: definition, durables } of grants.consumes ?? []) {
     for (const durable of durables) {
       const at = `${stream(definition)}.${durable}`;

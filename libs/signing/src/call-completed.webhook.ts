@@ -39,3 +39,28 @@ export interface NumberWebhookBody {
   occurred_at: string;
   number: { phone_number: string; status: 'past_due' | 'released' };
 }
+
+/**
+ * `billing.balance_low` and `billing.top_up_failed`: account-level events, sent to each number of the account that
+ * listed them in its `webhook_events` (docs/adr/0081-billing-webhook-events.md). `number_id` is the receiving number.
+ */
+export const BILLING_BALANCE_LOW_TYPE = 'billing.balance_low';
+export const BILLING_TOP_UP_FAILED_TYPE = 'billing.top_up_failed';
+
+export interface BalanceLowWebhookBody {
+  type: typeof BILLING_BALANCE_LOW_TYPE;
+  number_id: string;
+  occurred_at: string;
+  /** The balance after the charge that crossed below the threshold, in cents (may be negative). */
+  balance: { balance_cents: number; threshold_cents: number };
+}
+
+export interface TopUpFailedWebhookBody {
+  type: typeof BILLING_TOP_UP_FAILED_TYPE;
+  number_id: string;
+  occurred_at: string;
+  /** No card data: the amount asked, why it failed, and when the payment was attempted. */
+  top_up: { attempt_id: string; amount_cents: number; reason: 'declined'; attempted_at: string };
+}
+
+export type BillingWebhookBody = BalanceLowWebhookBody | TopUpFailedWebhookBody;

@@ -24,9 +24,10 @@ export class AutoTopUpAttemptsRepository {
     return this.prisma.autoTopUpAttempt.findMany({ where: { status: 'pending', created_at: { lte: before } }, take });
   }
 
-  /** Ends a pending attempt as failed; nothing when it already ended. */
-  async markFailed(id: string, error: string): Promise<void> {
-    await this.prisma.autoTopUpAttempt.updateMany({ where: { id, status: 'pending' }, data: { status: 'failed', error, finished_at: new Date() } });
+  /** Ends a pending attempt as failed, in the caller's transaction; false when it already ended. */
+  async markFailed(tx: Tx, id: string, error: string, at: Date = new Date()): Promise<boolean> {
+    const ended = await tx.autoTopUpAttempt.updateMany({ where: { id, status: 'pending' }, data: { status: 'failed', error, finished_at: at } });
+    return ended.count === 1;
   }
 
   /** Ends a pending attempt as succeeded, in the caller's transaction; false when it already ended. */

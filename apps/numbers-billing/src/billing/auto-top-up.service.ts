@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventCause } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
+import { BalanceLowEvent, BILLING_BALANCE_LOW_EVENT, BILLING_TOP_UP_FAILED_EVENT, TopUpFailedEvent } from '@switchboard/contracts';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
-import { centsToMillicents } from '../money/money';
+import { centsToMillicents, millicentsToCents, MILLICENTS_PER_CENT, NUMBER_MONTHLY_PRICE_MILLICENTS } from '../money/money';
+import { formatNumberId } from '../numbers/number-id';
+import { NumbersRepository } from '../numbers/numbers.repository';
+import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { PAYMENT_GATEWAY, PaymentDeclined, type PaymentGateway } from '../payments/payment-gateway.port';
-import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingTransactions, type Tx } from '../prisma/numbers-billing-prisma';
 import { AutoTopUpAttemptsRepository } from './auto-top-up-attempts.repository';
 import { OverdueSettlement } from './overdue-settlement';
 
@@ -23,6 +27,29 @@ export function belowTopUpThreshold(account: Pick<LockedAccount, 'balance_millic
   return account.balance_millicents < centsToMillicents(account.auto_top_up_threshold_cents);
 }
 
+/** The low-balance threshold of an account without auto-top-up: one month of one number ($5.00). */
+export const LOW_BALANCE_THRESHOLD_CENTS = Number(NUMBER_MONTHLY_PRICE_MILLICENTS / MILLICENTS_PER_CENT);
+
+/**
+ * The account's low-balance threshold in cents, or null when it has none: an account with auto-top-up is topped up
+ * instead (a failed payment is `billing.top_up_failed`), so only an account without it is told its balance is low
+ * (docs/adr/0081-billing-webhook-events.md).
+ */
+export function lowBalanceThresholdCents(account: Pick<LockedAccount, 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>): number | null {
+  return account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null ? LOW_BALANCE_THRESHOLD_CENTS : null;
+}
+
+/** Whether the balance is below the account's low-balance threshold (never, with auto-top-up). */
+export function belowLowBalanceThreshold(account: Pick<LockedAccount, 'balance_millicents' | 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>): boolean {
+  const threshold = lowBalanceThresholdCents(account);
+  return threshold !== null && account.balance_millicents < centsToMillicents(threshold);
+}
+
+/** Whether the low-balance mark (`balance_low_since`) no longer says what the balance is: a crossing, either way. */
+export function balanceLowMarkChanges(account: Pick<LockedAccount, 'balance_millicents' | 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents' | 'balance_low_since'>): boolean {
+  return belowLowBalanceThreshold(account) !== (account.balance_low_since !== null);
+}
+
 /**
  * Auto-top-up (spec part 8): when a charge leaves the balance below the account's threshold, its amount is
  * charged through the payment port and credited to the ledger. One attempt at a time per account; the attempt id
@@ -37,6 +64,8 @@ export class AutoTopUpService {
     private readonly attempts: AutoTopUpAttemptsRepository,
     private readonly ledger: LedgerRepository,
     private readonly settlement: OverdueSettlement,
+    private readonly numbers: NumbersRepository,
+    private readonly outbox: NumbersOutbox,
     @Inject(PAYMENT_GATEWAY) private readonly payments: PaymentGateway,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -47,16 +76,50 @@ export class AutoTopUpService {
    */
   async afterCharge(accountId: string, cause: EventCause, options: { uncoveredCharge?: boolean } = {}): Promise<TopUpResult> {
     const now = new Date();
+    let told = false;
     const start = await this.transactions.run(async (tx) => {
       const account = await this.ledger.lockAccount(tx, accountId);
+      if (account) told = await this.watchBalance(tx, account, now, cause);
       if (!account || account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null) return 'not_configured' as const;
       if (!belowTopUpThreshold(account) && !options.uncoveredCharge) return 'not_needed' as const;
       const live = await this.attempts.countLive(tx, accountId, new Date(now.getTime() - ATTEMPT_LEASE_MS));
       if (live > 0) return 'in_progress' as const;
       return this.attempts.start(tx, { id: randomUUID(), account_id: accountId, amount_cents: account.auto_top_up_amount_cents, created_at: now });
     }, LOCKING_TX);
+    if (told) this.outbox.kick();
     if (typeof start === 'string') return start;
     return this.pay(start, cause);
+  }
+
+  /**
+   * `billing.balance_low`, once per crossing: when the balance is below the account's low-balance threshold and was
+   * not already (`balance_low_since` unset), the event is written and the mark set; at or above it, the mark is
+   * cleared so the next crossing tells again. In the caller's transaction, under the account's lock. True when an
+   * event was written.
+   */
+  private async watchBalance(tx: Tx, account: LockedAccount, now: Date, cause: EventCause): Promise<boolean> {
+    const threshold = lowBalanceThresholdCents(account);
+    if (threshold === null || !belowLowBalanceThreshold(account)) {
+      if (account.balance_low_since !== null) await this.ledger.setBalanceLow(tx, account.id, null);
+      return false;
+    }
+    if (account.balance_low_since !== null) return false;
+    await this.ledger.setBalanceLow(tx, account.id, now);
+    const recipients = await this.numbers.optedIn(tx, account.id, BILLING_BALANCE_LOW_EVENT);
+    await this.outbox.write(
+      tx,
+      BalanceLowEvent,
+      {
+        account_id: account.id,
+        number_ids: recipients.map(formatNumberId),
+        balance_cents: Number(millicentsToCents(account.balance_millicents)),
+        threshold_cents: threshold,
+        occurred_at: now.toISOString(),
+      },
+      cause,
+    );
+    this.logger.info({ account_id: account.id, recipients: recipients.length }, 'balance below the low-balance threshold');
+    return true;
   }
 
   /** Drives attempts left pending past their lease to their end (same idempotency key: never charged twice). */
@@ -66,7 +129,7 @@ export class AutoTopUpService {
     return stale.length;
   }
 
-  private async pay(attempt: { id: string; account_id: string; amount_cents: number }, cause: EventCause): Promise<TopUpResult> {
+  private async pay(attempt: { id: string; account_id: string; amount_cents: number; created_at: Date }, cause: EventCause): Promise<TopUpResult> {
     let paymentId: string;
     try {
       ({ paymentId } = await this.payments.charge({
@@ -82,7 +145,28 @@ export class AutoTopUpService {
         this.logger.warn({ account_id: attempt.account_id, attempt_id: attempt.id, err: error }, 'auto-top-up payment outcome unknown; will ask again');
         return 'in_progress';
       }
-      await this.attempts.markFailed(attempt.id, (error as Error).message.slice(0, 500));
+      const failedAt = new Date();
+      const ended = await this.transactions.run(async (tx) => {
+        if (!(await this.attempts.markFailed(tx, attempt.id, (error as Error).message.slice(0, 500), failedAt))) return false;
+        // The processor's message stays in the attempt row: the event says only `declined`.
+        const recipients = await this.numbers.optedIn(tx, attempt.account_id, BILLING_TOP_UP_FAILED_EVENT);
+        await this.outbox.write(
+          tx,
+          TopUpFailedEvent,
+          {
+            account_id: attempt.account_id,
+            number_ids: recipients.map(formatNumberId),
+            attempt_id: attempt.id,
+            amount_cents: attempt.amount_cents,
+            reason: 'declined',
+            attempted_at: attempt.created_at.toISOString(),
+            occurred_at: failedAt.toISOString(),
+          },
+          cause,
+        );
+        return true;
+      });
+      if (ended) this.outbox.kick();
       this.logger.warn({ account_id: attempt.account_id, attempt_id: attempt.id, err: error }, 'auto-top-up payment failed; will try again at the next drop');
       return 'failed';
     }

@@ -3,7 +3,7 @@ import type { EventCause } from '@switchboard/messaging';
 import type { LockedAccount } from '../ledger/ledger.repository';
 import type { NumberCharging } from '../numbers/number-charging.port';
 import type { TalkTimeBilling } from '../talk-time/talk-time-billing.port';
-import { AutoTopUpService, belowTopUpThreshold, type TopUpResult } from './auto-top-up.service';
+import { AutoTopUpService, balanceLowMarkChanges, belowTopUpThreshold, type TopUpResult } from './auto-top-up.service';
 import { allowancePeriod, periodStart } from './billing-periods';
 import { monthReference } from './monthly-charges';
 
@@ -25,7 +25,7 @@ export class BillingAdapter implements NumberCharging, TalkTimeBilling {
   }
 
   belowTopUpThreshold(account: LockedAccount): boolean {
-    return belowTopUpThreshold(account);
+    return belowTopUpThreshold(account) || balanceLowMarkChanges(account);
   }
 
   afterCharge(accountId: string, cause: EventCause): Promise<TopUpResult> {

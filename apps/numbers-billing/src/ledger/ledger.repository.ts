@@ -18,6 +18,7 @@ export interface LedgerPosting {
 /** The columns of an account its locking reads return. */
 const LOCKED_ACCOUNT_COLUMNS = [
   'id', 'balance_millicents', 'tier', 'number_limit', 'auto_top_up_threshold_cents', 'auto_top_up_amount_cents', 'allowance_exhausted_period',
+  'balance_low_since',
 ] as const;
 
 export type LockedAccount = Pick<Selectable<Account>, (typeof LOCKED_ACCOUNT_COLUMNS)[number]>;
@@ -80,6 +81,11 @@ export class LedgerRepository {
    * The account's answering state (whether its talk-time allowance is used up), read in the caller's transaction.
    * Here beside `lockAccount` because numbers and billing read it, and the accounts feature imports both.
    */
+  /** Records the account's balance as low since `since` (null: no longer low), in the caller's transaction. */
+  async setBalanceLow(tx: Tx, accountId: string, since: Date | null): Promise<void> {
+    await tx.account.update({ where: { id: accountId }, data: { balance_low_since: since } });
+  }
+
   answeringState(tx: Tx, accountId: string): Promise<Pick<Selectable<Account>, 'allowance_exhausted_period'>> {
     return tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { allowance_exhausted_period: true } });
   }

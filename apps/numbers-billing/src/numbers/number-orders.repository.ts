@@ -74,7 +74,11 @@ export class NumberOrdersRepository {
     };
   }
 
-  async create(tx: Tx, order: Omit<OrderRecord, 'status' | 'number_id' | 'failure_code' | 'created_at' | 'updated_at'>, now: Date): Promise<void> {
+  async create(
+    tx: Tx,
+    order: Omit<OrderRecord, 'status' | 'number_id' | 'failure_code' | 'created_at' | 'updated_at' | 'webhook_events'> & Partial<Pick<OrderRecord, 'webhook_events'>>,
+    now: Date,
+  ): Promise<void> {
     await tx.numberOrder.create({ data: { ...order, status: 'pending', created_at: now, updated_at: now } });
   }
 

@@ -1,11 +1,11 @@
-import type { NumberStateChanged, NumberStatus, NumberView } from '@switchboard/contracts';
+import { CALL_COMPLETED_EVENT, OPT_IN_WEBHOOK_EVENTS, type NumberStateChanged, type NumberStatus, type NumberView, type OptInWebhookEvent, type SubscribableWebhookEvent } from '@switchboard/contracts';
 import type { Selectable } from 'kysely';
 import type { PhoneNumber } from '../generated/kysely/database';
 import { formatNumberId } from './number-id';
 
 /** The columns of a `numbers` row the domain reads (not the provider's release mark nor `updated_at`). */
 export const NUMBER_COLUMNS = [
-  'id', 'account_id', 'phone_number', 'business_phone', 'area_code', 'status', 'webhook_url', 'webhook_secret_key_id',
+  'id', 'account_id', 'phone_number', 'business_phone', 'area_code', 'status', 'webhook_url', 'webhook_events', 'webhook_secret_key_id',
   'webhook_secret_ciphertext', 'periods_charged', 'next_charge_at', 'past_due_since', 'released_at', 'version', 'created_at',
 ] as const;
 
@@ -13,7 +13,7 @@ export const NUMBER_COLUMNS = [
 export type NumberRecord = Pick<Selectable<PhoneNumber>, (typeof NUMBER_COLUMNS)[number]>;
 
 /** The columns of the list (`NumberView`): not the sealed secret nor the billing state. */
-export const LIST_COLUMNS = ['id', 'phone_number', 'business_phone', 'status', 'webhook_url', 'created_at'] as const;
+export const LIST_COLUMNS = ['id', 'phone_number', 'business_phone', 'status', 'webhook_url', 'webhook_events', 'created_at'] as const;
 
 /** What the list shows of a number. */
 export type NumberListRow = Pick<NumberRecord, (typeof LIST_COLUMNS)[number]>;
@@ -25,6 +25,7 @@ export function toNumberView(row: NumberListRow): NumberView {
     business_phone: row.business_phone,
     status: row.status as NumberStatus,
     webhook_url: row.webhook_url,
+    webhook_events: publicWebhookEvents(row.webhook_events),
     created_at: row.created_at.toISOString(),
   };
 }
@@ -50,4 +51,14 @@ export function toStateChanged(row: NumberRecord, account: { allowance_exhausted
 /** Sealed-secret context: binds a ciphertext to its number, so it cannot be moved to another row. */
 export function secretContext(id: bigint): string {
   return `numbers.webhook_secret:${formatNumberId(id)}`;
+}
+
+/** What a number's `webhook_events` shows: `call.completed` (always sent) and the opt-in events it chose, in order. */
+export function publicWebhookEvents(stored: readonly string[] | null | undefined): SubscribableWebhookEvent[] {
+  return [CALL_COMPLETED_EVENT, ...OPT_IN_WEBHOOK_EVENTS.filter((type) => (stored ?? []).includes(type))];
+}
+
+/** What is stored of a requested `webhook_events`: the opt-in events only, each once, in a fixed order. */
+export function storedWebhookEvents(requested: readonly string[]): OptInWebhookEvent[] {
+  return OPT_IN_WEBHOOK_EVENTS.filter((type) => requested.includes(type));
 }

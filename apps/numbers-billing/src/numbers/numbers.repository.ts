@@ -25,7 +25,7 @@ export type SecretRotation = Pick<
 
 export type NewNumber = Pick<
   NumberRecord,
-  'id' | 'account_id' | 'phone_number' | 'business_phone' | 'area_code' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext' | 'next_charge_at' | 'created_at'
+  'id' | 'account_id' | 'phone_number' | 'business_phone' | 'area_code' | 'webhook_url' | 'webhook_events' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext' | 'next_charge_at' | 'created_at'
 >;
 
 @Injectable()
@@ -71,7 +71,7 @@ export class NumbersRepository {
   async update(
     tx: Tx,
     id: bigint,
-    changes: Partial<Pick<NumberRecord, 'status' | 'periods_charged' | 'next_charge_at' | 'past_due_since' | 'released_at' | 'webhook_url' | 'business_phone'>>,
+    changes: Partial<Pick<NumberRecord, 'status' | 'periods_charged' | 'next_charge_at' | 'past_due_since' | 'released_at' | 'webhook_url' | 'webhook_events' | 'business_phone'>>,
   ): Promise<NumberRecord> {
     return tx.phoneNumber.update({ where: { id }, data: { ...changes, version: { increment: 1n } } });
   }
@@ -90,8 +90,21 @@ export class NumbersRepository {
   findOwned(accountId: string, id: bigint): Promise<NumberListRow | null> {
     return this.prisma.phoneNumber.findFirst({
       where: { id, account_id: accountId },
-      select: { id: true, phone_number: true, business_phone: true, status: true, webhook_url: true, created_at: true },
+      select: { id: true, phone_number: true, business_phone: true, status: true, webhook_url: true, webhook_events: true, created_at: true },
     });
+  }
+
+  /**
+   * The account's active numbers with a webhook_url that opted in to `eventType` (`webhook_events`), in id order:
+   * where an account-level event goes (docs/adr/0081-billing-webhook-events.md).
+   */
+  async optedIn(tx: Tx, accountId: string, eventType: string): Promise<bigint[]> {
+    const rows = await tx.phoneNumber.findMany({
+      where: { account_id: accountId, status: 'active', webhook_url: { not: null }, webhook_events: { has: eventType } },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map((row) => row.id);
   }
 
   /** Every number that ever had this phone number (a released one may be sold again), with when it was released. */

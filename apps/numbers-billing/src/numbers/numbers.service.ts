@@ -22,7 +22,7 @@ import { NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { TELEPHONY_PROVIDER, type TelephonyProvider } from '../telephony/telephony-provider.port';
 import { formatNumberId, parseNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
-import { secretContext, toNumberView, type NumberRecord } from './number-record';
+import { secretContext, storedWebhookEvents, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository, statusRank } from './numbers.repository';
 import { WebhookSecretRotation } from './webhook-secret-rotation.service';
 import { WebhookUrlPolicy, normalizeWebhookUrl } from './webhook-url';
@@ -95,9 +95,10 @@ export class NumbersService implements OnApplicationBootstrap {
   async update(command: UpdateNumberCommand, ctx: { accountId: string | undefined; requestId: string | undefined }): Promise<NumberView> {
     const accountId = requireAccount(ctx);
     const numberId = parseNumberId(command.id);
-    if (command.webhook_url === undefined && command.business_phone === undefined) {
-      throw new ServiceError('invalid_request', 'The body must set at least one of webhook_url and business_phone.');
+    if (command.webhook_url === undefined && command.business_phone === undefined && command.webhook_events === undefined) {
+      throw new ServiceError('invalid_request', 'The body must set at least one of webhook_url, business_phone and webhook_events.');
     }
+    const webhookEvents = command.webhook_events === undefined ? undefined : storedWebhookEvents(command.webhook_events);
     // Checked before any lock is taken: the check may resolve a host name.
     const webhookUrl = typeof command.webhook_url === 'string' ? await this.webhookUrls.accept(command.webhook_url) : command.webhook_url;
     const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
@@ -105,7 +106,8 @@ export class NumbersService implements OnApplicationBootstrap {
       const number = await this.numbers.lockOwned(tx, accountId, numberId);
       if (!number) throw numberNotFound(numberId);
       if (number.status === 'released') throw new ServiceError('number_released', `${formatNumberId(numberId)} is released; a released number cannot be changed.`);
-      const changes: { webhook_url?: string | null; business_phone?: string } = {};
+      const changes: { webhook_url?: string | null; business_phone?: string; webhook_events?: string[] } = {};
+      if (webhookEvents !== undefined && webhookEvents.join(',') !== number.webhook_events.join(',')) changes.webhook_events = webhookEvents;
       if (webhookUrl !== undefined && webhookUrl !== number.webhook_url) changes.webhook_url = webhookUrl;
       if (command.business_phone !== undefined && command.business_phone !== number.business_phone) changes.business_phone = command.business_phone;
       if (Object.keys(changes).length === 0) return { number, changed: false };

@@ -20,7 +20,7 @@ import { NUMBER_CHARGING, type NumberCharging } from './number-charging.port';
 import { formatNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
 import { NumberOrdersRepository, isLeaseLive, leaseSecondsLeft, type OrderRecord, type ProvisioningStanding } from './number-orders.repository';
-import { secretContext, toNumberView, type NumberRecord } from './number-record';
+import { secretContext, storedWebhookEvents, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository } from './numbers.repository';
 import { WebhookUrlPolicy } from './webhook-url';
 
@@ -151,6 +151,7 @@ export class ProvisioningService {
         business_phone: command.business_phone,
         area_code: areaCode,
         webhook_url: webhookUrl,
+        webhook_events: command.webhook_events === undefined ? [] : storedWebhookEvents(command.webhook_events),
         hold_millicents: NUMBER_MONTHLY_PRICE_MILLICENTS,
       };
       await this.orders.create(tx, fresh, now);
@@ -188,6 +189,7 @@ export class ProvisioningService {
         business_phone: order.business_phone,
         area_code: order.area_code,
         webhook_url: order.webhook_url,
+        webhook_events: order.webhook_events,
         webhook_secret_key_id: sealed.keyId,
         webhook_secret_ciphertext: sealed.ciphertext,
         next_charge_at: this.charging.secondMonthStart(createdAt),
@@ -249,6 +251,8 @@ export function provisioningRefusal(standing: ProvisioningStanding): ServiceErro
 
 /** The request as the Idempotency-Key is bound to it: the body's fields, absent ones as null. */
 export function fingerprintOf(command: ProvisionNumberCommand): string {
-  const body = [command.business_phone, command.area_code ?? null, command.webhook_url ?? null];
+  const body: unknown[] = [command.business_phone, command.area_code ?? null, command.webhook_url ?? null];
+  // Only when sent, so a key used before webhook_events existed keeps its fingerprint.
+  if (command.webhook_events !== undefined) body.push(storedWebhookEvents(command.webhook_events));
   return createHash('sha256').update(JSON.stringify(body)).digest('hex');
 }

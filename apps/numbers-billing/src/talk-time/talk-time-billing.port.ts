@@ -9,7 +9,10 @@ import type { LockedAccount } from '../ledger/ledger.repository';
 export interface TalkTimeBilling {
   /** The calendar month (UTC) a moment falls in, as `YYYY-MM`: the allowance period. */
   allowancePeriod(at: Date): string;
-  /** Whether the account, as read under its lock, calls for an auto-top-up. */
+  /**
+   * Whether the account, as read under its lock, calls for `afterCharge`: an auto-top-up, or a change of its
+   * low-balance mark (`billing.balance_low`, docs/adr/0081-billing-webhook-events.md).
+   */
   belowTopUpThreshold(account: LockedAccount): boolean;
   /** After-commit hook: a talk-time charge committed that left the balance below the threshold. */
   afterCharge(accountId: string, cause: EventCause): Promise<unknown>;

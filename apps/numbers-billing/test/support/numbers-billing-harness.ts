@@ -5,10 +5,13 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   CallCompletedEvent,
   STREAMS,
+  type BalanceLowData,
   type CallCompletedData,
   type EventEnvelope,
   type NumberStateChanged,
   type RpcDescriptor,
+  type StreamDefinition,
+  type TopUpFailedData,
 } from '@switchboard/contracts';
 import { RpcClient, eventSubject, streamName, type MessagingConfig } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
@@ -34,6 +37,8 @@ export interface NumbersBillingHarness {
   publishCallCompleted(data: CallCompletedData, envelopeId?: string): Promise<void>;
   /** Every event in the NUMBERS stream so far, oldest first. */
   numberEvents(): Promise<EventEnvelope<NumberStateChanged>[]>;
+  /** Every event in the BILLING stream so far (`billing.balance_low`, `billing.top_up_failed`), oldest first. */
+  billingEvents(): Promise<EventEnvelope<BalanceLowData | TopUpFailedData>[]>;
   stop(): Promise<void>;
 }
 
@@ -95,23 +100,27 @@ export async function startNumbersBilling(options: StartOptions = {}): Promise<N
         };
         await jetstream(connection).publish(eventSubject(config, CallCompletedEvent.type), JSON.stringify(envelope), { msgID: envelopeId });
       },
-      async numberEvents() {
-        const jsm = await jetstreamManager(connection);
-        const name = streamName(config, STREAMS.numbers.name);
-        const info = await jsm.streams.info(name);
-        const events: EventEnvelope<NumberStateChanged>[] = [];
-        for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-          const message = await jsm.streams.getMessage(name, { seq }).catch(() => null);
-          if (message) events.push(message.json<EventEnvelope<NumberStateChanged>>());
-        }
-        return events;
-      },
+      numberEvents: () => streamEvents<NumberStateChanged>(connection, config, STREAMS.numbers),
+      billingEvents: () => streamEvents<BalanceLowData | TopUpFailedData>(connection, config, STREAMS.billing),
       stop,
     };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+async function streamEvents<T>(nc: NatsConnection, config: MessagingConfig, stream: StreamDefinition): Promise<EventEnvelope<T>[]> {
+  const jsm = await jetstreamManager(nc);
+  const name = streamName(config, stream.name);
+  const info = await jsm.streams.info(name).catch(() => null);
+  const events: EventEnvelope<T>[] = [];
+  if (!info) return events;
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+    const message = await jsm.streams.getMessage(name, { seq }).catch(() => null);
+    if (message) events.push(message.json<EventEnvelope<T>>());
+  }
+  return events;
 }
 
 async function deleteStreams(nc: NatsConnection, prefix: string): Promise<void> {

@@ -1,3 +1,4 @@
 // Contracts of the billing domain: DTOs (class-validator + swagger), RPC descriptors, event descriptors.
 export * from './billing.dto';
 export * from './billing.rpc';
+export * from './billing.events';

@@ -40,6 +40,8 @@ export interface EventEnvelope<T> {
 /** Streams, one per owning service; subjects below them are `<prefix>.events.v1.<type>`. */
 export const STREAMS = {
   numbers: { name: 'NUMBERS', types: 'number.>' },
+  /** Account-level billing events of numbers-billing (docs/adr/0081-billing-webhook-events.md). */
+  billing: { name: 'BILLING', types: 'billing.>' },
   calls: { name: 'CALLS', types: 'call.>' },
   lostfound: { name: 'LOSTFOUND', types: 'lostfound.>' },
   webhooks: { name: 'WEBHOOKS', types: 'webhook.>' },

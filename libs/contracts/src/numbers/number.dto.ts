@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsISO8601, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
 import { IsE164, IsUsAreaCode, IsUsE164 } from '../common/phone';
 
@@ -18,6 +18,32 @@ function IsWebhookUrl(): PropertyDecorator {
     IsUrl({ protocols: ['https'], require_protocol: true, require_tld: false, allow_underscores: true }, { message: 'webhook_url must be an absolute https:// URL' }),
     MaxLength(MAX_URL_LENGTH),
     IsString(),
+  ];
+  return (target, property) => rules.forEach((rule) => rule(target, property));
+}
+
+/** Webhook event types a number can be subscribed to (`webhook_events`). `call.completed` is always sent. */
+export const CALL_COMPLETED_EVENT = 'call.completed';
+export const BILLING_BALANCE_LOW_EVENT = 'billing.balance_low';
+export const BILLING_TOP_UP_FAILED_EVENT = 'billing.top_up_failed';
+/** The account-level events a number receives only when it opted in (docs/adr/0081-billing-webhook-events.md). */
+export const OPT_IN_WEBHOOK_EVENTS = [BILLING_BALANCE_LOW_EVENT, BILLING_TOP_UP_FAILED_EVENT] as const;
+export type OptInWebhookEvent = (typeof OPT_IN_WEBHOOK_EVENTS)[number];
+export const SUBSCRIBABLE_WEBHOOK_EVENTS = [CALL_COMPLETED_EVENT, ...OPT_IN_WEBHOOK_EVENTS] as const;
+export type SubscribableWebhookEvent = (typeof SUBSCRIBABLE_WEBHOOK_EVENTS)[number];
+
+const WEBHOOK_EVENTS_DESCRIPTION =
+  'Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; ' +
+  '`billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them ' +
+  '(see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.';
+
+/** The `webhook_events` rules: a list (at most 10) of known event types. */
+function IsWebhookEvents(): PropertyDecorator {
+  const message = `webhook_events must be an array of event types among ${SUBSCRIBABLE_WEBHOOK_EVENTS.join(', ')}`;
+  const rules = [
+    IsIn(SUBSCRIBABLE_WEBHOOK_EVENTS as readonly string[], { each: true, message }),
+    ArrayMaxSize(10, { message: 'webhook_events must list at most 10 event types' }),
+    IsArray({ message }),
   ];
   return (target, property) => rules.forEach((rule) => rule(target, property));
 }
@@ -41,6 +67,12 @@ export class NumberCreate {
   @IsOptional()
   @IsWebhookUrl()
   webhook_url?: string;
+
+  @ApiPropertyOptional({ type: [String], enum: SUBSCRIBABLE_WEBHOOK_EVENTS, example: [CALL_COMPLETED_EVENT], description: WEBHOOK_EVENTS_DESCRIPTION })
+  // Absent is the default; null is refused (400), not taken for absent.
+  @ValidateIf((_, value) => value !== undefined)
+  @IsWebhookEvents()
+  webhook_events?: string[];
 }
 
 export class NumberView {
@@ -49,6 +81,8 @@ export class NumberView {
   @ApiProperty({ example: '+14155550123' }) business_phone: string;
   @ApiProperty({ enum: NUMBER_STATUSES }) status: NumberStatus;
   @ApiProperty({ type: String, format: 'uri', nullable: true, description: 'Null when no webhook is set.' }) webhook_url: string | null;
+  @ApiProperty({ type: [String], enum: SUBSCRIBABLE_WEBHOOK_EVENTS, example: [CALL_COMPLETED_EVENT], description: WEBHOOK_EVENTS_DESCRIPTION })
+  webhook_events: SubscribableWebhookEvent[];
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
@@ -128,6 +162,11 @@ export class NumberUpdate {
   @ValidateIf((_, value) => value !== undefined)
   @IsUsE164()
   business_phone?: string;
+
+  @ApiPropertyOptional({ type: [String], enum: SUBSCRIBABLE_WEBHOOK_EVENTS, example: [CALL_COMPLETED_EVENT, BILLING_TOP_UP_FAILED_EVENT], description: WEBHOOK_EVENTS_DESCRIPTION })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsWebhookEvents()
+  webhook_events?: string[];
 }
 
 export class UpdateNumberCommand extends NumberUpdate {

@@ -6,7 +6,7 @@ import { IsInt, IsISO8601, IsOptional, IsString, IsUUID, Matches, Max, MaxLength
 const NUMBER_ID = /^num_[1-9]\d{0,17}$/;
 
 /** The types of event a number's webhook receives (docs/webhooks.md lists each body). */
-export const WEBHOOK_EVENT_TYPES = ['call.completed', 'number.past_due', 'number.released', 'webhook.test'] as const;
+export const WEBHOOK_EVENT_TYPES = ['call.completed', 'number.past_due', 'number.released', 'webhook.test', 'billing.balance_low', 'billing.top_up_failed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Where an event's delivery stands: `pending` until its verdict, then one of the others. */

@@ -49,7 +49,7 @@ export interface paths {
         head?: never;
         /**
          * Change a number
-         * @description Sets `webhook_url` (public HTTPS, checked as at creation and stored normalised; `null` removes the webhook) and/or `business_phone` (E.164 US). At least one of them; fields not sent stay as they are. The webhook secret does not change.
+         * @description Sets `webhook_url` (public HTTPS, checked as at creation and stored normalised; `null` removes the webhook) and/or `business_phone` (E.164 US) and/or `webhook_events` (the opt-in webhook events: `billing.balance_low`, `billing.top_up_failed`; `call.completed` is always sent; the list replaces the previous one). At least one of them; fields not sent stay as they are. The webhook secret does not change.
          */
         patch: operations["NumbersHttpController_update"];
         trace?: never;
@@ -479,6 +479,13 @@ export interface components {
              * @example https://example.com/hooks/switchboard
              */
             webhook_url?: string;
+            /**
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @example [
+             *       "call.completed"
+             *     ]
+             */
+            webhook_events?: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
         };
         NumberCreated: {
             /** @example num_1 */
@@ -494,6 +501,13 @@ export interface components {
              * @description Null when no webhook is set.
              */
             webhook_url: string | null;
+            /**
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @example [
+             *       "call.completed"
+             *     ]
+             */
+            webhook_events: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
             /** Format: date-time */
             created_at: string;
             /** @description HMAC key for webhook signatures. Returned only in this response. */
@@ -513,6 +527,13 @@ export interface components {
              * @description Null when no webhook is set.
              */
             webhook_url: string | null;
+            /**
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @example [
+             *       "call.completed"
+             *     ]
+             */
+            webhook_events: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
             /** Format: date-time */
             created_at: string;
         };
@@ -533,6 +554,14 @@ export interface components {
              * @example +14155550123
              */
             business_phone?: string;
+            /**
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @example [
+             *       "call.completed",
+             *       "billing.top_up_failed"
+             *     ]
+             */
+            webhook_events?: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
         };
         NumberReleased: {
             released: boolean;
@@ -974,7 +1003,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "call.completed" | "number.past_due" | "number.released" | "webhook.test";
+            type: "call.completed" | "number.past_due" | "number.released" | "webhook.test" | "billing.balance_low" | "billing.top_up_failed";
             /** @example num_1 */
             number_id: string;
             /**
