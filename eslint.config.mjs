@@ -20,8 +20,40 @@ const projects = ['apps', 'libs'].flatMap((kind) =>
     }),
 );
 // Node's globals for the .mjs/.cjs tools (the `globals` package is not a dependency of ours).
-const NODE_GLOBALS = ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'Response', 'Request', 'Headers', 'performance', 'globalThis', 'WebAssembly', 'SharedArrayBuffer', 'Atomics'];
-const MAY_IMPORT = { app: ['contracts', 'util'], util: ['contracts', 'util'], test: ['contracts', 'util'], contracts: [] };
+const NODE_GLOBALS = [
+  'process',
+  'console',
+  'Buffer',
+  'URL',
+  'URLSearchParams',
+  'AbortController',
+  'AbortSignal',
+  'TextEncoder',
+  'TextDecoder',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'setImmediate',
+  'clearImmediate',
+  'queueMicrotask',
+  'structuredClone',
+  'fetch',
+  'Response',
+  'Request',
+  'Headers',
+  'performance',
+  'globalThis',
+  'WebAssembly',
+  'SharedArrayBuffer',
+  'Atomics',
+];
+const MAY_IMPORT = {
+  app: ['contracts', 'util'],
+  util: ['contracts', 'util'],
+  test: ['contracts', 'util'],
+  contracts: [],
+};
 // With the `u` flag ESLint uses, only syntax characters may be escaped ('/' and '-' may not).
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -29,7 +61,10 @@ function boundaryRules(project) {
   const allowed = MAY_IMPORT[project.type] ?? [];
   const forbidden = projects.filter((p) => p !== project && !allowed.includes(p.type));
   const patterns = [
-    { regex: '^@switchboard/[a-z-]+/.+', message: 'Import libs through their root entry point only (@switchboard/<lib>).' },
+    {
+      regex: '^@switchboard/[a-z-]+/.+',
+      message: 'Import libs through their root entry point only (@switchboard/<lib>).',
+    },
     // Catches relative imports that climb out of this project into another one.
     { regex: '(^|/)(apps|libs)/', message: 'Import other projects by package name, never by path.' },
   ];
@@ -58,7 +93,10 @@ export default tseslint.config(
       'no-unreachable': 'error',
       'no-self-assign': 'error',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
-      '@typescript-eslint/no-unused-vars': ['error', { args: 'none', ignoreRestSiblings: true, varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { args: 'none', ignoreRestSiblings: true, varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-unused-expressions': 'error',
       // A promise nobody awaits loses its error (an unhandled rejection) and its ordering; say `void` when meant.
       '@typescript-eslint/no-floating-promises': 'error',
@@ -80,17 +118,32 @@ export default tseslint.config(
       'no-self-assign': 'error',
       'no-undef': 'error',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
-      'no-unused-vars': ['error', { args: 'none', ignoreRestSiblings: true, varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'no-unused-vars': [
+        'error',
+        { args: 'none', ignoreRestSiblings: true, varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       'no-unused-expressions': 'error',
     },
   },
   {
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        exports: 'writable',
+        __dirname: 'readonly',
+        __filename: 'readonly',
+      },
+    },
   },
   ...projects.map((project) => ({
     files: [`${project.kind}/${project.name}/src/**/*.ts`, `${project.kind}/${project.name}/src/**/*.tsx`],
-    ignores: [`${project.kind}/${project.name}/src/**/*.spec.ts`, `${project.kind}/${project.name}/src/**/*.int-spec.ts`],
+    ignores: [
+      `${project.kind}/${project.name}/src/**/*.spec.ts`,
+      `${project.kind}/${project.name}/src/**/*.int-spec.ts`,
+    ],
     rules: boundaryRules(project),
   })),
 );

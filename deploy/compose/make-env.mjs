@@ -12,9 +12,13 @@ const lines = [
   '# base64 of 32 random bytes; seals webhook secrets in numbers-billing (docs/operations.md: rotating it)',
   `SECRETS_ENCRYPTION_KEY=${randomBytes(32).toString('base64')}`,
   'SECRETS_ENCRYPTION_PREVIOUS_KEYS=',
-  ...['GATEWAY', 'NUMBERS_BILLING', 'CALLS_MEDIA', 'LOSTFOUND', 'WEBHOOK_DISPATCHER'].map((app) => `${app}_DB_PASSWORD=${hex(24)}`),
-  '# Each service\'s NATS password (its user is its name); nats-server reads the same variables',
-  ...['GATEWAY', 'NUMBERS_BILLING', 'CALLS_MEDIA', 'LOSTFOUND', 'WEBHOOK_DISPATCHER'].map((app) => `${app}_NATS_PASSWORD=${hex(24)}`),
+  ...['GATEWAY', 'NUMBERS_BILLING', 'CALLS_MEDIA', 'LOSTFOUND', 'WEBHOOK_DISPATCHER'].map(
+    (app) => `${app}_DB_PASSWORD=${hex(24)}`,
+  ),
+  "# Each service's NATS password (its user is its name); nats-server reads the same variables",
+  ...['GATEWAY', 'NUMBERS_BILLING', 'CALLS_MEDIA', 'LOSTFOUND', 'WEBHOOK_DISPATCHER'].map(
+    (app) => `${app}_NATS_PASSWORD=${hex(24)}`,
+  ),
   '# Optional: NATS_SUBJECT_PREFIX=sb, LOG_LEVEL=info, SWITCHBOARD_TAG=local, WEBHOOK_BACKOFF_BASE_MS=30000,',
   '# WEBHOOK_TIMEOUT_MS=10000, WEBHOOK_ALLOWED_PRIVATE_HOSTS= (hosts that may receive webhooks on private addresses)',
 ];

@@ -34,7 +34,14 @@ async function main() {
 main().then(
   () => process.exit(0),
   (error) => {
-    console.error(JSON.stringify({ level: 'fatal', service: process.env.APP_NAME, msg: 'migrations failed', err: String(error?.message ?? error) }));
+    console.error(
+      JSON.stringify({
+        level: 'fatal',
+        service: process.env.APP_NAME,
+        msg: 'migrations failed',
+        err: String(error?.message ?? error),
+      }),
+    );
     process.exit(1);
   },
 );

@@ -1,8 +1,25 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { answers, startHttpsReceiver, type TestReceiver } from '../../apps/webhook-dispatcher/test/support/https-receiver';
+import {
+  answers,
+  startHttpsReceiver,
+  type TestReceiver,
+} from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
 import { AdminClient, type RunningSystem } from '../e2e/support';
-import { acceptInvite, consoleRequest, consoleUrl, eventually, inviteUser, launchChromium, screenshot, seriousAccessibilityProblems, settled, signIn, startConsoleSystem, userPage } from './support/console';
+import {
+  acceptInvite,
+  consoleRequest,
+  consoleUrl,
+  eventually,
+  inviteUser,
+  launchChromium,
+  screenshot,
+  seriousAccessibilityProblems,
+  settled,
+  signIn,
+  startConsoleSystem,
+  userPage,
+} from './support/console';
 
 jest.setTimeout(120_000);
 
@@ -43,7 +60,11 @@ describe('the web console, as an account owner', () => {
     receiver = await startHttpsReceiver(certificate, answers({ status: 500 }, { status: 200 }));
     [system, browser] = await Promise.all([
       startConsoleSystem({
-        env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost', WEBHOOK_TEST_CA_FILE: certificate.certFile, WEBHOOK_BACKOFF_BASE_MS: '100' },
+        env: {
+          WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost',
+          WEBHOOK_TEST_CA_FILE: certificate.certFile,
+          WEBHOOK_BACKOFF_BASE_MS: '100',
+        },
       }),
       launchChromium(),
     ]);
@@ -85,7 +106,10 @@ describe('the web console, as an account owner', () => {
     await page.getByLabel('Type it again').fill('too short');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
     const passwordField = page.getByLabel('Choose a password');
-    await eventually(() => passwordField.getAttribute('aria-invalid'), (value) => value === 'true');
+    await eventually(
+      () => passwordField.getAttribute('aria-invalid'),
+      (value) => value === 'true',
+    );
     await page.locator('.field-error', { hasText: 'password must be at least 12 characters' }).waitFor();
 
     await acceptInvite(page, link, password);
@@ -136,10 +160,18 @@ describe('the web console, as an account owner', () => {
     const listNumbers = () => fetch(`${system.publicUrl}/v1/numbers`, { headers: { authorization: `Bearer ${key}` } });
     expect((await listNumbers()).status).toBe(200);
     // Used once: the list says when.
-    await eventually(async () => {
-      await page.reload();
-      return page.getByTestId('keys-table').locator('tbody tr').first().locator('td[data-label="Last used"]').textContent();
-    }, (text) => text !== null && text !== 'never');
+    await eventually(
+      async () => {
+        await page.reload();
+        return page
+          .getByTestId('keys-table')
+          .locator('tbody tr')
+          .first()
+          .locator('td[data-label="Last used"]')
+          .textContent();
+      },
+      (text) => text !== null && text !== 'never',
+    );
     // Reloaded, the secret is nowhere on the page any more.
     await expect(page.getByTestId('one-time-secret').count()).resolves.toBe(0);
     expect(await page.content()).not.toContain(key);
@@ -148,18 +180,27 @@ describe('the web console, as an account owner', () => {
     const dialog = page.getByRole('dialog', { name: `Revoke key ${prefix}…?` });
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText(`Key ${prefix}… is revoked`).waitFor();
-    await eventually(() => page.getByTestId('keys-table').locator('tbody tr', { hasText: prefix }).textContent(), (text) => text!.includes('revoked'));
+    await eventually(
+      () => page.getByTestId('keys-table').locator('tbody tr', { hasText: prefix }).textContent(),
+      (text) => text!.includes('revoked'),
+    );
     expect((await listNumbers()).status).toBe(401);
   });
 
   it('rotates a key: the new one is shown once, the old one works until the owner revokes it', async () => {
-    const status = async (key: string) => (await fetch(`${system.publicUrl}/v1/numbers`, { headers: { authorization: `Bearer ${key}` } })).status;
+    const status = async (key: string) =>
+      (await fetch(`${system.publicUrl}/v1/numbers`, { headers: { authorization: `Bearer ${key}` } })).status;
     const shownKey = () => page.getByTestId('one-time-secret').getByRole('textbox').inputValue();
     await page.getByRole('button', { name: 'Create key' }).click();
     const old = await eventually(shownKey, (value) => value.startsWith('sk_'));
     const prefixOf = async (key: string) =>
-      (await page.getByTestId('keys-table').locator('tbody code').allTextContents()).map((text) => text.replace('…', '')).find((candidate) => key.startsWith(candidate));
-    const oldPrefix = (await eventually(() => prefixOf(old), (found) => found !== undefined))!;
+      (await page.getByTestId('keys-table').locator('tbody code').allTextContents())
+        .map((text) => text.replace('…', ''))
+        .find((candidate) => key.startsWith(candidate));
+    const oldPrefix = (await eventually(
+      () => prefixOf(old),
+      (found) => found !== undefined,
+    ))!;
 
     await page.getByRole('button', { name: `Rotate key ${oldPrefix}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Make the new key' }).click();
@@ -167,7 +208,10 @@ describe('the web console, as an account owner', () => {
     expect([await status(old), await status(fresh)]).toEqual([200, 200]);
 
     await page.getByRole('button', { name: `Revoke old key ${oldPrefix}…` }).click();
-    await page.getByRole('dialog', { name: 'Revoke the old key?' }).getByRole('button', { name: 'Revoke old key' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke the old key?' })
+      .getByRole('button', { name: 'Revoke old key' })
+      .click();
     await page.getByText(`Key ${oldPrefix}… is revoked`).waitFor();
     expect([await status(old), await status(fresh)]).toEqual([401, 200]);
   });
@@ -177,7 +221,10 @@ describe('the web console, as an account owner', () => {
     for (let made = 0; made < 4; made++) {
       const before = await page.getByTestId('keys-table').locator('tbody tr').count();
       await page.getByRole('button', { name: 'Create key' }).click();
-      await eventually(() => page.getByTestId('keys-table').locator('tbody tr').count(), (count) => count === before + 1);
+      await eventually(
+        () => page.getByTestId('keys-table').locator('tbody tr').count(),
+        (count) => count === before + 1,
+      );
     }
     await page.getByText('5 of 5 active keys').waitFor();
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -192,7 +239,10 @@ describe('the web console, as an account owner', () => {
     await page.getByLabel(/Webhook URL/).fill('http://localhost/not-https');
     await page.getByRole('button', { name: 'Provision number' }).click();
     const webhookField = page.getByLabel(/Webhook URL/);
-    await eventually(() => webhookField.getAttribute('aria-invalid'), (value) => value === 'true');
+    await eventually(
+      () => webhookField.getAttribute('aria-invalid'),
+      (value) => value === 'true',
+    );
     const describedBy = (await webhookField.getAttribute('aria-describedby'))!.split(' ');
     const fieldError = await page.locator(`[id="${describedBy[describedBy.length - 1]}"]`).textContent();
     expect(fieldError).toContain('webhook_url');
@@ -201,7 +251,9 @@ describe('the web console, as an account owner', () => {
 
     await page.getByLabel(/Webhook URL/).fill(receiver.url('/hooks/switchboard', 'localhost'));
     // Provisioning charges the account: the page sends an Idempotency-Key, so a retried request cannot buy twice.
-    const provisioning = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/console/api/numbers'));
+    const provisioning = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url().endsWith('/console/api/numbers'),
+    );
     await page.getByRole('button', { name: 'Provision number' }).click();
     expect((await provisioning).headers()['idempotency-key']).toMatch(/^console-[0-9a-f]{32}$/);
     const secret = page.getByTestId('one-time-secret');
@@ -235,11 +287,14 @@ describe('the web console, as an account owner', () => {
 
     await page.getByRole('link', { name: 'Calls', exact: true }).click();
     const row = page.locator(`[data-call-id="${callSid}"]`);
-    await eventually(async () => {
-      await page.reload();
-      await settled(page);
-      return row.count();
-    }, (count) => count === 1);
+    await eventually(
+      async () => {
+        await page.reload();
+        await settled(page);
+        return row.count();
+      },
+      (count) => count === 1,
+    );
     await expect(row.textContent()).resolves.toContain('+14155550199');
     await expect(row.textContent()).resolves.toContain('2 min 00 s');
     await expect(row.textContent()).resolves.toContain('Order placed');
@@ -259,11 +314,14 @@ describe('the web console, as an account owner', () => {
     await receiver.received(2, 20_000);
     await page.goto(consoleUrl(system, `numbers/${number.id}`));
     const deliveries = page.getByTestId('deliveries-table').locator('tbody tr');
-    await eventually(async () => {
-      await page.getByRole('button', { name: 'Refresh deliveries' }).click();
-      await page.waitForTimeout(200);
-      return deliveries.count();
-    }, (count) => count === 2);
+    await eventually(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh deliveries' }).click();
+        await page.waitForTimeout(200);
+        return deliveries.count();
+      },
+      (count) => count === 2,
+    );
     await expect(deliveries.nth(0).textContent()).resolves.toContain('200');
     await expect(deliveries.nth(1).textContent()).resolves.toContain('500');
     await expect(deliveries.nth(1).locator('td[data-label="Error"]').textContent()).resolves.not.toBe('none');
@@ -291,7 +349,15 @@ describe('the web console, as an account owner', () => {
     // No key anywhere in the page: the recording comes with the session cookie.
     expect(await page.content()).not.toMatch(/sk_(live|test)_/);
     const played = await audio.evaluate(async (element) => {
-      const player = element as unknown as { muted: boolean; duration: number; currentTime: number; readyState: number; play(): Promise<void>; pause(): void; addEventListener(type: string, listener: () => void, options?: { once: boolean }): void };
+      const player = element as unknown as {
+        muted: boolean;
+        duration: number;
+        currentTime: number;
+        readyState: number;
+        play(): Promise<void>;
+        pause(): void;
+        addEventListener(type: string, listener: () => void, options?: { once: boolean }): void;
+      };
       player.muted = true;
       await player.play();
       player.pause();
@@ -308,12 +374,17 @@ describe('the web console, as an account owner', () => {
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
   });
 
-  it("changes auto top-up: an amount the server refuses is shown next to its field and saves nothing; a good one is kept", async () => {
+  it('changes auto top-up: an amount the server refuses is shown next to its field and saves nothing; a good one is kept', async () => {
     await page.getByRole('link', { name: 'Billing' }).click();
     await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
-    await eventually(() => page.getByTestId('balance').textContent(), (text) => /^\$\d/.test(text ?? ''));
+    await eventually(
+      () => page.getByTestId('balance').textContent(),
+      (text) => /^\$\d/.test(text ?? ''),
+    );
     await page.getByTestId('usage-chart').waitFor();
-    await expect(page.getByTestId('usage-chart').textContent()).resolves.toContain('1 call and 2 minutes in the last 30 days');
+    await expect(page.getByTestId('usage-chart').textContent()).resolves.toContain(
+      '1 call and 2 minutes in the last 30 days',
+    );
 
     const enabled = page.getByLabel('Top up automatically');
     expect(await enabled.isChecked()).toBe(false);
@@ -322,13 +393,19 @@ describe('the web console, as an account owner', () => {
     await page.getByLabel('Add this much (USD)').fill('2');
     await page.getByRole('button', { name: 'Save auto top-up' }).click();
     const amount = page.getByLabel('Add this much (USD)');
-    await eventually(() => amount.getAttribute('aria-invalid'), (value) => value === 'true');
+    await eventually(
+      () => amount.getAttribute('aria-invalid'),
+      (value) => value === 'true',
+    );
     expect((await admin.request('GET', `/admin/accounts/${accountId}`)).body.auto_top_up ?? null).toBeNull();
 
     await amount.fill('25.50');
     await page.getByRole('button', { name: 'Save auto top-up' }).click();
     await page.getByText('Auto top-up saved.').waitFor();
-    expect((await admin.request('GET', `/admin/accounts/${accountId}`)).body.auto_top_up).toEqual({ threshold_cents: 1500, amount_cents: 2550 });
+    expect((await admin.request('GET', `/admin/accounts/${accountId}`)).body.auto_top_up).toEqual({
+      threshold_cents: 1500,
+      amount_cents: 2550,
+    });
     await page.reload();
     await expect(page.getByLabel('Add this much (USD)').inputValue()).resolves.toBe('25.50');
     await page.getByTestId('ledger-table').locator('tbody tr').first().waitFor();
@@ -351,29 +428,44 @@ describe('the web console, as an account owner', () => {
     }
     const rows = page.getByTestId('calls-table').locator('tbody tr');
     await page.goto(consoleUrl(system, 'calls'));
-    await eventually(async () => {
-      await page.reload();
-      await rows.first().waitFor();
-      return page.getByRole('button', { name: 'Next' }).isEnabled();
-    }, (enabled) => enabled);
+    await eventually(
+      async () => {
+        await page.reload();
+        await rows.first().waitFor();
+        return page.getByRole('button', { name: 'Next' }).isEnabled();
+      },
+      (enabled) => enabled,
+    );
     await expect(rows.count()).resolves.toBe(20);
     await screenshot(page, 'calls');
     const firstPage = await rows.first().getAttribute('data-call-id');
     expect(firstPage).toBe(callSid);
     await page.getByRole('button', { name: 'Next' }).click();
-    await eventually(() => rows.count(), (count) => count === 1);
+    await eventually(
+      () => rows.count(),
+      (count) => count === 1,
+    );
     await expect(rows.first().textContent()).resolves.toContain('+14155550220');
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Previous' }).click();
-    await eventually(() => rows.count(), (count) => count === 20);
+    await eventually(
+      () => rows.count(),
+      (count) => count === 20,
+    );
     await expect(rows.first().getAttribute('data-call-id')).resolves.toBe(firstPage);
 
     await page.getByRole('link', { name: 'Billing' }).click();
     const ledger = page.getByTestId('ledger-table').locator('tbody tr');
-    await eventually(() => ledger.count(), (count) => count === 20);
+    await eventually(
+      () => ledger.count(),
+      (count) => count === 20,
+    );
     const newest = await ledger.first().textContent();
     await page.getByRole('navigation', { name: 'Pages of the ledger' }).getByRole('button', { name: 'Next' }).click();
-    await eventually(async () => (await ledger.first().textContent()) !== newest, (moved) => moved);
+    await eventually(
+      async () => (await ledger.first().textContent()) !== newest,
+      (moved) => moved,
+    );
     await expect(ledger.last().textContent()).resolves.toContain('Opening balance');
   });
 
@@ -387,7 +479,9 @@ describe('the web console, as an account owner', () => {
         await phone.page.goto(consoleUrl(system, path));
         await settled(phone.page);
         found.push(...(await seriousAccessibilityProblems(phone.page)).map((problem) => `${path}: ${problem}`));
-        const overflow = await phone.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+        const overflow = await phone.page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        );
         if (Number(overflow) > 0) found.push(`${path}: the page is ${overflow} px wider than the screen`);
         if (path === 'calls') await screenshot(phone.page, 'calls-phone');
         if (path === 'money') await screenshot(phone.page, 'billing-phone');
@@ -420,10 +514,16 @@ describe('the web console, as an account owner', () => {
   it("changes a number's webhook URL (a refused one shown at its field) and releases the number after confirmation", async () => {
     await page.goto(consoleUrl(system, `numbers/${number.id}`));
     const field = page.getByLabel(/Webhook URL/);
-    await eventually(() => field.inputValue(), (value) => value.startsWith('https://localhost'));
+    await eventually(
+      () => field.inputValue(),
+      (value) => value.startsWith('https://localhost'),
+    );
     await field.fill('ftp://localhost/hooks');
     await page.getByRole('button', { name: 'Save webhook URL' }).click();
-    await eventually(() => field.getAttribute('aria-invalid'), (value) => value === 'true');
+    await eventually(
+      () => field.getAttribute('aria-invalid'),
+      (value) => value === 'true',
+    );
     await page.locator('.field-error', { hasText: 'webhook_url' }).waitFor();
     const changed = receiver.url('/hooks/changed', 'localhost');
     await field.fill(changed);
@@ -439,6 +539,9 @@ describe('the web console, as an account owner', () => {
     await page.getByRole('button', { name: 'Release number' }).click();
     await dialog.getByRole('button', { name: 'Release number' }).click();
     await page.getByRole('heading', { level: 1, name: 'Numbers' }).waitFor();
-    await eventually(() => page.getByTestId('numbers-table').locator('tr', { hasText: number.phone_number }).textContent(), (text) => text!.includes('released'));
+    await eventually(
+      () => page.getByTestId('numbers-table').locator('tr', { hasText: number.phone_number }).textContent(),
+      (text) => text!.includes('released'),
+    );
   });
 });

@@ -1,6 +1,17 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AdminClient, type RunningSystem } from '../e2e/support';
-import { consoleRequest, consoleUrl, eventually, inviteUser, launchChromium, screenshot, seriousAccessibilityProblems, settled, startConsoleSystem, userPage } from './support/console';
+import {
+  consoleRequest,
+  consoleUrl,
+  eventually,
+  inviteUser,
+  launchChromium,
+  screenshot,
+  seriousAccessibilityProblems,
+  settled,
+  startConsoleSystem,
+  userPage,
+} from './support/console';
 
 jest.setTimeout(120_000);
 
@@ -21,14 +32,21 @@ describe('the lost-and-found desk and the claimant page', () => {
 
   /** The number of found items the desk's list says it holds. */
   async function itemTotal(page: Page): Promise<number> {
-    return (await consoleRequest(page, 'GET', `/lostfound/found-items?location_id=${location.id}`)).body.total as number;
+    return (await consoleRequest(page, 'GET', `/lostfound/found-items?location_id=${location.id}`)).body
+      .total as number;
   }
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([startConsoleSystem({ services: ['numbers-billing', 'lostfound'], env: { RATE_LIMIT_REQUESTS: '100000' } }), launchChromium()]);
+    [system, browser] = await Promise.all([
+      startConsoleSystem({ services: ['numbers-billing', 'lostfound'], env: { RATE_LIMIT_REQUESTS: '100000' } }),
+      launchChromium(),
+    ]);
     admin = new AdminClient(system);
     const accountId = (await admin.createAccount({ name: 'Harbour Ferries', balance_cents: 5_000 })).id;
-    const created = await admin.request('POST', `/admin/accounts/${accountId}/locations`, { name: 'Harbour Terminal', hold_days: 30 });
+    const created = await admin.request('POST', `/admin/accounts/${accountId}/locations`, {
+      name: 'Harbour Terminal',
+      hold_days: 30,
+    });
     expect(created.status).toBe(201);
     location = created.body;
     staff = await userPage(browser);
@@ -68,21 +86,28 @@ describe('the lost-and-found desk and the claimant page', () => {
     await form.getByLabel('Photo URL').fill('https://photos.example/umbrella.jpg');
     await form.getByRole('button', { name: 'Log item' }).click();
     await page.getByText(/Item #\d+ \(umbrella\) is logged/).waitFor();
-    ids.umbrella = Number(/#(\d+)/.exec((await page.getByText(/Item #\d+ \(umbrella\) is logged/).textContent()) ?? '')?.[1]);
+    ids.umbrella = Number(
+      /#(\d+)/.exec((await page.getByText(/Item #\d+ \(umbrella\) is logged/).textContent()) ?? '')?.[1],
+    );
 
     await form.getByLabel('What is it?').fill('Black leather wallet, initials R.K.');
     await form.getByLabel('Category').fill('wallet');
     await form.getByLabel('Colour').fill('black');
     await form.getByRole('button', { name: 'Log item' }).click();
     await page.getByText(/Item #\d+ \(wallet\) is logged/).waitFor();
-    ids.wallet = Number(/#(\d+)/.exec((await page.getByText(/Item #\d+ \(wallet\) is logged/).textContent()) ?? '')?.[1]);
+    ids.wallet = Number(
+      /#(\d+)/.exec((await page.getByText(/Item #\d+ \(wallet\) is logged/).textContent()) ?? '')?.[1],
+    );
 
     const search = page.getByRole('search', { name: 'Search items' });
     await search.getByLabel('Search').fill('wooden');
     await search.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/q=wooden/);
     const rows = page.getByTestId('items-table').locator('tbody tr');
-    await eventually(() => rows.count(), (count) => count === 1);
+    await eventually(
+      () => rows.count(),
+      (count) => count === 1,
+    );
     await expect(rows.first().textContent()).resolves.toContain('Red umbrella with a wooden handle');
     await settled(page);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
@@ -90,7 +115,10 @@ describe('the lost-and-found desk and the claimant page', () => {
 
     await rows.first().getByRole('link').click();
     await page.getByRole('heading', { level: 1, name: /Red umbrella/ }).waitFor();
-    await page.getByRole('list', { name: 'Chain of custody, oldest first' }).getByText('Logged', { exact: true }).waitFor();
+    await page
+      .getByRole('list', { name: 'Chain of custody, oldest first' })
+      .getByText('Logged', { exact: true })
+      .waitFor();
     await page.getByRole('link', { name: /Photo 1 \(primary\)/ }).waitFor();
     await expect(page.locator('.facts').textContent()).resolves.toContain('Shelf A3');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
@@ -130,9 +158,13 @@ describe('the lost-and-found desk and the claimant page', () => {
       const received = page.getByText('Claim received');
       await received.waitFor();
       // Neutral: the same words whether an item matches or not (one does), nothing about any item.
-      await expect(page.locator('main').textContent()).resolves.not.toMatch(/umbrella|wooden|Shelf|Gate|#\d|has a match|found it/i);
+      await expect(page.locator('main').textContent()).resolves.not.toMatch(
+        /umbrella|wooden|Shelf|Gate|#\d|has a match|found it/i,
+      );
       expect(await seriousAccessibilityProblems(page)).toEqual([]);
-      const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      const overflow = await page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
       expect(Number(overflow)).toBeLessThanOrEqual(0);
 
       await page.goto(consoleUrl(system, `claim/${location.public_slug}`));
@@ -177,7 +209,13 @@ describe('the lost-and-found desk and the claimant page', () => {
 
   it('explains the high-value rule when proof is not verified, and releases only once it is', async () => {
     const { page } = staff;
-    const filed = await consoleRequest(page, 'POST', '/lostfound/claims', { location_id: location.id, claimant_name: 'Ravi Kumar', claimant_phone: '+14155550143', category: 'wallet', description: 'black leather wallet' });
+    const filed = await consoleRequest(page, 'POST', '/lostfound/claims', {
+      location_id: location.id,
+      claimant_name: 'Ravi Kumar',
+      claimant_phone: '+14155550143',
+      category: 'wallet',
+      description: 'black leather wallet',
+    });
     expect(filed.status).toBe(201);
     ids.walletClaim = filed.body.id;
     await page.goto(consoleUrl(system, `lostfound/claims/${ids.walletClaim}?location=${location.id}`));
@@ -189,7 +227,10 @@ describe('the lost-and-found desk and the claimant page', () => {
     await error.waitFor();
     await expect(error.textContent()).resolves.toMatch(/proof of ownership/);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
-    expect((await consoleRequest(page, 'GET', `/lostfound/found-items/${ids.wallet}?location_id=${location.id}`)).body.status).toBe('stored');
+    expect(
+      (await consoleRequest(page, 'GET', `/lostfound/found-items/${ids.wallet}?location_id=${location.id}`)).body
+        .status,
+    ).toBe('stored');
 
     await page.getByLabel("I have verified the claimant's proof of ownership").check();
     await page.getByRole('button', { name: 'Reunite' }).click();
@@ -198,7 +239,12 @@ describe('the lost-and-found desk and the claimant page', () => {
 
   it('staff donate an item held past its hold period, after confirming', async () => {
     const { page } = staff;
-    const old = await consoleRequest(page, 'POST', '/lostfound/found-items', { location_id: location.id, category: 'scarf', description: 'Grey wool scarf', found_date: '2026-01-05' });
+    const old = await consoleRequest(page, 'POST', '/lostfound/found-items', {
+      location_id: location.id,
+      category: 'scarf',
+      description: 'Grey wool scarf',
+      found_date: '2026-01-05',
+    });
     expect(old.status).toBe(201);
     await page.goto(consoleUrl(system, `lostfound/items/${old.body.id}?location=${location.id}`));
     await page.getByRole('heading', { level: 2, name: 'Donate or dispose of' }).waitFor();
@@ -206,7 +252,10 @@ describe('the lost-and-found desk and the claimant page', () => {
     await page.getByRole('button', { name: 'Mark donated' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Mark donated' }).click();
     await page.locator('.page-header .badge', { hasText: 'donated' }).waitFor();
-    await page.getByRole('list', { name: 'Chain of custody, oldest first' }).getByText('Red Cross shop, receipt 1234').waitFor();
+    await page
+      .getByRole('list', { name: 'Chain of custody, oldest first' })
+      .getByText('Red Cross shop, receipt 1234')
+      .waitFor();
   });
 
   it('staff see only the desk: no developer pages in the navigation, keys and numbers refused', async () => {
@@ -217,7 +266,11 @@ describe('the lost-and-found desk and the claimant page', () => {
     await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Lost & found']);
     for (const path of ['/keys', '/numbers', '/calls', '/balance', '/users']) {
       const answer = await consoleRequest(page, 'GET', path);
-      expect({ path, status: answer.status, code: answer.body.error.code }).toEqual({ path, status: 403, code: 'forbidden' });
+      expect({ path, status: answer.status, code: answer.body.error.code }).toEqual({
+        path,
+        status: 403,
+        code: 'forbidden',
+      });
     }
     expect((await consoleRequest(page, 'POST', '/keys', {})).status).toBe(403);
   });
@@ -270,11 +323,19 @@ describe('the lost-and-found desk and the claimant page', () => {
       await phone.page.getByRole('heading', { level: 1, name: 'Lost & found' }).waitFor();
       const at = `location=${location.id}`;
       const found: string[] = [];
-      for (const path of [`lostfound?${at}`, `lostfound/items/${ids.umbrella}?${at}`, `lostfound/claims?${at}`, `lostfound/claims/${ids.claim}?${at}`, `lostfound/claims/${ids.walletClaim}?${at}`]) {
+      for (const path of [
+        `lostfound?${at}`,
+        `lostfound/items/${ids.umbrella}?${at}`,
+        `lostfound/claims?${at}`,
+        `lostfound/claims/${ids.claim}?${at}`,
+        `lostfound/claims/${ids.walletClaim}?${at}`,
+      ]) {
         await phone.page.goto(consoleUrl(system, path));
         await settled(phone.page);
         found.push(...(await seriousAccessibilityProblems(phone.page)).map((problem) => `${path}: ${problem}`));
-        const overflow = await phone.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+        const overflow = await phone.page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        );
         if (Number(overflow) > 0) found.push(`${path}: the page is ${overflow} px wider than the screen`);
         if (path.startsWith('lostfound?')) await screenshot(phone.page, 'lostfound-desk-phone');
       }

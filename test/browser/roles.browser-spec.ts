@@ -1,6 +1,17 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AdminClient, type RunningSystem } from '../e2e/support';
-import { acceptInvite, consoleRequest, consoleUrl, eventually, inviteUser, launchChromium, screenshot, seriousAccessibilityProblems, startConsoleSystem, userPage } from './support/console';
+import {
+  acceptInvite,
+  consoleRequest,
+  consoleUrl,
+  eventually,
+  inviteUser,
+  launchChromium,
+  screenshot,
+  seriousAccessibilityProblems,
+  startConsoleSystem,
+  userPage,
+} from './support/console';
 
 jest.setTimeout(120_000);
 
@@ -14,14 +25,18 @@ describe('the web console: roles, tenants and sessions', () => {
   let admin: AdminClient;
   let browser: Browser;
   const password = 'a long enough passphrase';
-  const users: Record<'ownerA' | 'ownerB' | 'viewerA', { context: BrowserContext; page: Page; problems: string[] }> = {} as never;
+  const users: Record<'ownerA' | 'ownerB' | 'viewerA', { context: BrowserContext; page: Page; problems: string[] }> =
+    {} as never;
   let accountA: string;
   let accountB: string;
   /** Account B's own things, made through the public API with its key. */
   const b = { number: { id: '', phone_number: '' }, callSid: '', keyPrefix: '' };
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([startConsoleSystem({ services: ['numbers-billing', 'calls-media'] }), launchChromium()]);
+    [system, browser] = await Promise.all([
+      startConsoleSystem({ services: ['numbers-billing', 'calls-media'] }),
+      launchChromium(),
+    ]);
     admin = new AdminClient(system);
     accountA = (await admin.createAccount({ name: 'Alpha Diner', balance_cents: 5_000 })).id;
     accountB = (await admin.createAccount({ name: 'Bravo Bakery', balance_cents: 5_000 })).id;
@@ -64,7 +79,8 @@ describe('the web console: roles, tenants and sessions', () => {
   });
 
   afterEach(() => {
-    for (const [name, user] of Object.entries(users)) expect({ [name]: user.problems.splice(0) }).toEqual({ [name]: [] });
+    for (const [name, user] of Object.entries(users))
+      expect({ [name]: user.problems.splice(0) }).toEqual({ [name]: [] });
   });
 
   it('an owner invites a viewer from the team page, and the emailed link signs the viewer in', async () => {
@@ -74,11 +90,14 @@ describe('the web console: roles, tenants and sessions', () => {
     await page.getByLabel('Role').selectOption('viewer');
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText('Invitation sent to viewer@alpha.test').waitFor();
-    await expect(page.getByTestId('team-table').locator('tr', { hasText: 'viewer@alpha.test' }).textContent()).resolves.toContain('invited');
+    await expect(
+      page.getByTestId('team-table').locator('tr', { hasText: 'viewer@alpha.test' }).textContent(),
+    ).resolves.toContain('invited');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
 
     const mail = await eventually(
-      async () => (await admin.request('GET', `/admin/email?to=${encodeURIComponent('viewer@alpha.test')}`)).body?.data ?? [],
+      async () =>
+        (await admin.request('GET', `/admin/email?to=${encodeURIComponent('viewer@alpha.test')}`)).body?.data ?? [],
       (data: { body: string }[]) => data.length > 0,
     );
     const token = /accept-invite#token=([A-Za-z0-9_\-.~%]+)/.exec(mail[0].body)?.[1];
@@ -87,7 +106,9 @@ describe('the web console: roles, tenants and sessions', () => {
     await acceptInvite(users.viewerA.page, `${consoleUrl(system, 'accept-invite')}#token=${token}`, password);
     await expect(users.viewerA.page.getByTestId('user-role').textContent()).resolves.toBe('viewer');
     await page.reload();
-    await expect(page.getByTestId('team-table').locator('tr', { hasText: 'viewer@alpha.test' }).textContent()).resolves.toContain('active');
+    await expect(
+      page.getByTestId('team-table').locator('tr', { hasText: 'viewer@alpha.test' }).textContent(),
+    ).resolves.toContain('active');
   });
 
   it('offers a viewer no owner action, and the server refuses one anyway with 403 naming the role', async () => {
@@ -107,7 +128,10 @@ describe('the web console: roles, tenants and sessions', () => {
     await page.getByTestId('team-table').locator('tr', { hasText: 'viewer@alpha.test' }).waitFor();
     await expect(page.getByRole('button', { name: /^Remove/ }).count()).resolves.toBe(0);
 
-    const refused = await consoleRequest(page, 'PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 2000 });
+    const refused = await consoleRequest(page, 'PUT', '/account/auto-top-up', {
+      threshold_cents: 1000,
+      amount_cents: 2000,
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('forbidden');
     expect(refused.body.error.message).toMatch(/viewer/);
@@ -124,13 +148,23 @@ describe('the web console: roles, tenants and sessions', () => {
     await page.getByText('No numbers yet.').waitFor();
 
     await page.goto(consoleUrl(system, `calls/${b.callSid}`));
-    await page.getByRole('alert').filter({ hasText: 'That no longer exists, or it belongs to another account.' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'That no longer exists, or it belongs to another account.' })
+      .waitFor();
     expect(await page.content()).not.toContain("Bravo's secret recipe");
     await page.goto(consoleUrl(system, `numbers/${b.number.id}`));
-    await page.getByRole('alert').filter({ hasText: 'That no longer exists, or it belongs to another account.' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'That no longer exists, or it belongs to another account.' })
+      .waitFor();
     expect(await page.content()).not.toContain(b.number.phone_number);
 
-    for (const path of [`/calls/${b.callSid}/recording`, `/calls/${b.callSid}/transcript`, `/numbers/${b.number.id}/webhook-deliveries`]) {
+    for (const path of [
+      `/calls/${b.callSid}/recording`,
+      `/calls/${b.callSid}/transcript`,
+      `/numbers/${b.number.id}/webhook-deliveries`,
+    ]) {
       expect({ path, status: (await consoleRequest(page, 'GET', path)).status }).toEqual({ path, status: 404 });
     }
     expect((await consoleRequest(page, 'DELETE', `/numbers/${b.number.id}`)).status).toBe(404);

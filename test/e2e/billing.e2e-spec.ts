@@ -17,12 +17,15 @@ describe('billing through the gateway', () => {
   afterAll(() => system?.stop());
 
   const body = { business_phone: '+14155550123' };
-  const account = async (session: ApiSession) => (await admin.request('GET', `/admin/accounts/${session.accountId}`)).body;
-  const ledger = async (session: ApiSession) => (await admin.request('GET', `/admin/accounts/${session.accountId}/ledger`)).body;
+  const account = async (session: ApiSession) =>
+    (await admin.request('GET', `/admin/accounts/${session.accountId}`)).body;
+  const ledger = async (session: ApiSession) =>
+    (await admin.request('GET', `/admin/accounts/${session.accountId}/ledger`)).body;
   const run = (now: Date) => admin.request('POST', '/admin/billing/run', { now: now.toISOString() });
   const statusOf = async (session: ApiSession, id: string) =>
     (await session.get('/numbers')).body.data.find((n: { id: string }) => n.id === id)?.status as string | undefined;
-  const monthsAfter = (createdAt: string, months: number, extraMs = 0) => new Date(periodStart(new Date(createdAt), months).getTime() + extraMs);
+  const monthsAfter = (createdAt: string, months: number, extraMs = 0) =>
+    new Date(periodStart(new Date(createdAt), months).getTime() + extraMs);
   /** Keeps asking until `accept` holds (events travel asynchronously), then returns the last answer. */
   const eventually = async <T>(probe: () => Promise<T>, accept: (v: T) => boolean, timeoutMs = 15_000): Promise<T> => {
     const deadline = Date.now() + timeoutMs;
@@ -38,7 +41,10 @@ describe('billing through the gateway', () => {
     let page = await admin.request('GET', `/admin/accounts/${session.accountId}/ledger?limit=100`);
     rows.push(...page.body.data);
     while (page.body.has_more) {
-      page = await admin.request('GET', `/admin/accounts/${session.accountId}/ledger?limit=100&starting_after=${page.body.data.at(-1).id}`);
+      page = await admin.request(
+        'GET',
+        `/admin/accounts/${session.accountId}/ledger?limit=100&starting_after=${page.body.data.at(-1).id}`,
+      );
       rows.push(...page.body.data);
     }
     expect(rows.reduce((sum, r) => sum + r.amount_millicents, 0)).toBe(page.body.balance_millicents);
@@ -77,13 +83,19 @@ describe('billing through the gateway', () => {
       const number = (await session.post('/numbers', body)).body;
       await run(monthsAfter(number.created_at, 1, 60_000));
       expect(await statusOf(session, number.id)).toBe('past_due');
-      const credit = await admin.request('POST', `/admin/accounts/${session.accountId}/credits`, { amount_cents: 1_000 });
+      const credit = await admin.request('POST', `/admin/accounts/${session.accountId}/credits`, {
+        amount_cents: 1_000,
+      });
       expect(credit).toMatchObject({ status: 200, body: { balance_cents: 500 } });
       expect(await statusOf(session, number.id)).toBe('active');
     });
 
     it('needs the admin token and a date-time', async () => {
-      const anonymous = await fetch(`${system.adminUrl}/admin/billing/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const anonymous = await fetch(`${system.adminUrl}/admin/billing/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(anonymous.status).toBe(401);
       const bad = await admin.request('POST', '/admin/billing/run', { now: 'next tuesday' });
       expect(bad.status).toBe(400);
@@ -98,16 +110,27 @@ describe('billing through the gateway', () => {
       const set = await admin.request('PATCH', path, { auto_top_up: { threshold_cents: 1_000, amount_cents: 500 } });
       expect(set.status).toBe(200);
       expect(set.body.auto_top_up).toEqual({ threshold_cents: 1_000, amount_cents: 500 });
-      expect((await admin.request('GET', path)).body.auto_top_up).toEqual({ threshold_cents: 1_000, amount_cents: 500 });
-      expect((await admin.request('PATCH', path, { auto_top_up: { threshold_cents: 1_000, amount_cents: 499 } })).status).toBe(400);
-      expect((await admin.request('PATCH', path, { auto_top_up: { threshold_cents: -1, amount_cents: 500 } })).status).toBe(400);
-      expect((await admin.request('PATCH', path, { auto_top_up: { threshold_cents: 0, amount_cents: 50_001 } })).status).toBe(400);
+      expect((await admin.request('GET', path)).body.auto_top_up).toEqual({
+        threshold_cents: 1_000,
+        amount_cents: 500,
+      });
+      expect(
+        (await admin.request('PATCH', path, { auto_top_up: { threshold_cents: 1_000, amount_cents: 499 } })).status,
+      ).toBe(400);
+      expect(
+        (await admin.request('PATCH', path, { auto_top_up: { threshold_cents: -1, amount_cents: 500 } })).status,
+      ).toBe(400);
+      expect(
+        (await admin.request('PATCH', path, { auto_top_up: { threshold_cents: 0, amount_cents: 50_001 } })).status,
+      ).toBe(400);
       expect((await admin.request('PATCH', path, { auto_top_up: null })).body.auto_top_up).toBeNull();
     });
 
     it('tops the balance up through the payment port when a charge drops it below the threshold', async () => {
       const session = await ApiSession.create(system, { balance_cents: 1_000 });
-      await admin.request('PATCH', `/admin/accounts/${session.accountId}`, { auto_top_up: { threshold_cents: 800, amount_cents: 2_000 } });
+      await admin.request('PATCH', `/admin/accounts/${session.accountId}`, {
+        auto_top_up: { threshold_cents: 800, amount_cents: 2_000 },
+      });
       expect((await session.post('/numbers', body)).status).toBe(201);
       expect((await account(session)).balance_cents).toBe(500 + 2_000);
       const kinds = (await ledger(session)).data.map((row: { kind: string }) => row.kind);
@@ -116,8 +139,12 @@ describe('billing through the gateway', () => {
 
     it('logs a declined payment and charges nothing', async () => {
       const session = await ApiSession.create(system, { balance_cents: 1_000 });
-      await admin.request('PATCH', `/admin/accounts/${session.accountId}`, { auto_top_up: { threshold_cents: 800, amount_cents: 2_000 } });
-      expect((await admin.request('PUT', '/admin/payments/faults', { charge_failures: 1 })).body).toEqual({ charge_failures: 1 });
+      await admin.request('PATCH', `/admin/accounts/${session.accountId}`, {
+        auto_top_up: { threshold_cents: 800, amount_cents: 2_000 },
+      });
+      expect((await admin.request('PUT', '/admin/payments/faults', { charge_failures: 1 })).body).toEqual({
+        charge_failures: 1,
+      });
       expect((await session.post('/numbers', body)).status).toBe(201);
       expect((await account(session)).balance_cents).toBe(500);
     });
@@ -129,10 +156,19 @@ describe('billing through the gateway', () => {
       const number = (await session.post('/numbers', body)).body;
       await admin.request('POST', `/admin/accounts/${session.accountId}/credits`, { amount_cents: 250 });
       const page = await ledger(session);
-      expect(page).toMatchObject({ account_id: session.accountId, balance_cents: 750, balance_millicents: 750_000, has_more: false });
+      expect(page).toMatchObject({
+        account_id: session.accountId,
+        balance_cents: 750,
+        balance_millicents: 750_000,
+        has_more: false,
+      });
       expect(page.data).toEqual([
         expect.objectContaining({ kind: 'top_up', amount_millicents: 250_000, balance_after_millicents: 750_000 }),
-        expect.objectContaining({ kind: 'number_month', reference: `number_month:${number.id}:0`, amount_millicents: -500_000 }),
+        expect.objectContaining({
+          kind: 'number_month',
+          reference: `number_month:${number.id}:0`,
+          amount_millicents: -500_000,
+        }),
         expect.objectContaining({ kind: 'top_up', amount_millicents: 1_000_000, balance_after_millicents: 1_000_000 }),
       ]);
       expect(page.data[0]).toEqual({
@@ -158,7 +194,13 @@ describe('billing through the gateway', () => {
       const session = await ApiSession.create(system, { balance_cents: 10_000, tier: 'growth' });
       const number = (await session.post('/numbers', body)).body;
       // calls-media learns the number from number.provisioned before it can attribute a call to it.
-      const report = () => admin.request('POST', '/admin/provider/calls', { to: number.phone_number, caller: '+12125550142', duration_sec: 90, outcome: 'order' });
+      const report = () =>
+        admin.request('POST', '/admin/provider/calls', {
+          to: number.phone_number,
+          caller: '+12125550142',
+          duration_sec: 90,
+          outcome: 'order',
+        });
       const accepted = await report();
       expect(accepted.status).toBe(202);
       const rows = await eventually(
@@ -181,19 +223,45 @@ describe('billing through the gateway', () => {
       const period = new Date().toISOString().slice(0, 7);
       expect(await session.get('/balance')).toMatchObject({
         status: 200,
-        body: { balance_cents: 10_000, tier: 'starter', period, minutes_used: 0, seconds_used: 0, minutes_included: 200 },
+        body: {
+          balance_cents: 10_000,
+          tier: 'starter',
+          period,
+          minutes_used: 0,
+          seconds_used: 0,
+          minutes_included: 200,
+        },
       });
       const number = (await session.post('/numbers', body)).body;
-      const call = await admin.request('POST', '/admin/provider/calls', { to: number.phone_number, caller: '+12125550142', duration_sec: 150, outcome: 'order' });
+      const call = await admin.request('POST', '/admin/provider/calls', {
+        to: number.phone_number,
+        caller: '+12125550142',
+        duration_sec: 150,
+        outcome: 'order',
+      });
       expect(call.status).toBe(202);
       const after = await eventually(
         () => session.get('/balance'),
         (answer) => answer.body.seconds_used > 0,
       );
       // 150 s at 49¢/min = 122.5¢, rounded to the millicent and shown in whole cents, rounded down.
-      expect(after.body).toEqual({ balance_cents: 10_000 - 500 - 123, tier: 'starter', period, minutes_used: 2, seconds_used: 150, minutes_included: 200 });
+      expect(after.body).toEqual({
+        balance_cents: 10_000 - 500 - 123,
+        tier: 'starter',
+        period,
+        minutes_used: 2,
+        seconds_used: 150,
+        minutes_included: 200,
+      });
       expect(after.body.balance_cents).toBe((await account(session)).balance_cents);
-      expect((await other.get('/balance')).body).toEqual({ balance_cents: 300, tier: 'scale', period, minutes_used: 0, seconds_used: 0, minutes_included: null });
+      expect((await other.get('/balance')).body).toEqual({
+        balance_cents: 300,
+        tier: 'scale',
+        period,
+        minutes_used: 0,
+        seconds_used: 0,
+        minutes_included: null,
+      });
     });
 
     it('needs an API key', async () => {

@@ -26,7 +26,9 @@ describe('calls, transcripts and recordings', () => {
 
   /** Raw bytes of a public GET (the session helper reads bodies as text). */
   async function getBytes(session: ApiSession, path: string, headers: Record<string, string> = {}) {
-    const response = await fetch(`${system.publicUrl}/v1${path}`, { headers: { authorization: `Bearer ${session.key}`, ...headers } });
+    const response = await fetch(`${system.publicUrl}/v1${path}`, {
+      headers: { authorization: `Bearer ${session.key}`, ...headers },
+    });
     return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
   }
 
@@ -95,7 +97,8 @@ describe('calls, transcripts and recordings', () => {
     expect(answer.headers.get('etag')).toBe(`"${createHash('md5').update(answer.body).digest('hex')}"`);
     // Two minutes of 24 ms MPEG-1 Layer III frames, each starting with a frame sync.
     expect(answer.body.length).toBe(5000 * 96);
-    for (let offset = 0; offset < answer.body.length; offset += 96) expect(answer.body.readUInt16BE(offset) & 0xffe0).toBe(0xffe0);
+    for (let offset = 0; offset < answer.body.length; offset += 96)
+      expect(answer.body.readUInt16BE(offset) & 0xffe0).toBe(0xffe0);
   });
 
   it('answers a byte range with 206 and Content-Range, so players can seek', async () => {
@@ -115,7 +118,10 @@ describe('calls, transcripts and recordings', () => {
 
   it('answers HEAD with the headers of the whole recording and no body', async () => {
     const whole = (await getBytes(owner, `/calls/${callSid}/recording`)).body;
-    const response = await fetch(`${system.publicUrl}/v1/calls/${callSid}/recording`, { method: 'HEAD', headers: { authorization: `Bearer ${owner.key}` } });
+    const response = await fetch(`${system.publicUrl}/v1/calls/${callSid}/recording`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${owner.key}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-length')).toBe(String(whole.length));
     expect(response.headers.get('content-type')).toBe('audio/mpeg');
@@ -146,19 +152,41 @@ describe('calls, transcripts and recordings', () => {
   });
 
   it('answers 404 no_recording for a call without a recording, and not_found for its missing transcript', async () => {
-    const sid = await reportCall({ to: number.phone_number, caller: '+14155550142', duration_sec: 5, outcome: 'hung_up' });
-    expect(await owner.get(`/calls/${sid}/recording`)).toMatchObject({ status: 404, body: { error: { code: 'no_recording' } } });
-    expect(await owner.get(`/calls/${sid}/transcript`)).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
-    expect(await owner.get('/calls/CA00000000000000000000000000000000/transcript')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+    const sid = await reportCall({
+      to: number.phone_number,
+      caller: '+14155550142',
+      duration_sec: 5,
+      outcome: 'hung_up',
+    });
+    expect(await owner.get(`/calls/${sid}/recording`)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'no_recording' } },
+    });
+    expect(await owner.get(`/calls/${sid}/transcript`)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_found' } },
+    });
+    expect(await owner.get('/calls/CA00000000000000000000000000000000/transcript')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_found' } },
+    });
   });
 
   it('pages newest first with limit and starting_after, and filters by number and time', async () => {
     // An hour ahead: newer than every call reported "now" by the other tests, whatever the day the suite runs.
     const laterStart = new Date(Date.now() + 3_600_000).toISOString();
-    const later = await reportCall({ to: number.phone_number, caller: '+14155550143', duration_sec: 1, outcome: 'order', started_at: laterStart });
+    const later = await reportCall({
+      to: number.phone_number,
+      caller: '+14155550143',
+      duration_sec: 1,
+      outcome: 'order',
+      started_at: laterStart,
+    });
     const page1 = await owner.get('/calls?limit=1&number_id=' + number.id);
     expect(page1.body).toMatchObject({ data: [{ id: later }], has_more: true });
-    const page2 = await owner.get(`/calls?limit=1&starting_after=${later}&since=2026-11-20T00:00:00Z&until=2026-11-21T00:00:00Z`);
+    const page2 = await owner.get(
+      `/calls?limit=1&starting_after=${later}&since=2026-11-20T00:00:00Z&until=2026-11-21T00:00:00Z`,
+    );
     expect(page2.body).toMatchObject({ data: [{ id: callSid }], has_more: false });
     expect((await owner.get('/calls?limit=0')).status).toBe(400);
     expect((await owner.get('/calls?since=yesterday')).status).toBe(400);
@@ -167,7 +195,13 @@ describe('calls, transcripts and recordings', () => {
   it('refuses at once a report for a number that is not ours with 422 number_not_in_service, recording nothing', async () => {
     const before = (await owner.get('/calls?limit=100')).body.data.length;
     const started = Date.now();
-    const answer = await admin.request('POST', '/admin/provider/calls', { to: '+14155550000', caller: '+14155550199', duration_sec: 30, outcome: 'order', recording: true });
+    const answer = await admin.request('POST', '/admin/provider/calls', {
+      to: '+14155550000',
+      caller: '+14155550199',
+      duration_sec: 30,
+      outcome: 'order',
+      recording: true,
+    });
     expect(Date.now() - started).toBeLessThan(1_500);
     expect(answer.status).toBe(422);
     expect(answer.body.error.code).toBe('number_not_in_service');
@@ -181,18 +215,34 @@ describe('calls, transcripts and recordings', () => {
     const released = (await session.post('/numbers', { business_phone: '+14155550123' })).body;
     const beforeRelease = new Date(Date.now() - 60_000).toISOString();
     expect((await session.delete(`/numbers/${released.id}`)).status).toBe(200);
-    const refused = await admin.request('POST', '/admin/provider/calls', { to: released.phone_number, caller: '+14155550199', duration_sec: 30, outcome: 'order' });
+    const refused = await admin.request('POST', '/admin/provider/calls', {
+      to: released.phone_number,
+      caller: '+14155550199',
+      duration_sec: 30,
+      outcome: 'order',
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('number_not_in_service');
     expect(refused.body.error.message).toContain('released');
     expect((await session.get('/calls')).body.data).toEqual([]);
-    const late = await reportCall({ to: released.phone_number, caller: '+14155550199', duration_sec: 30, outcome: 'order', started_at: beforeRelease });
+    const late = await reportCall({
+      to: released.phone_number,
+      caller: '+14155550199',
+      duration_sec: 30,
+      outcome: 'order',
+      started_at: beforeRelease,
+    });
     expect((await session.get('/calls')).body.data.map((c: { id: string }) => c.id)).toEqual([late]);
   });
 
   it('starts a reported call, by default, its duration before the report', async () => {
     const before = Date.now();
-    const sid = await reportCall({ to: number.phone_number, caller: '+14155550144', duration_sec: 600, outcome: 'order' });
+    const sid = await reportCall({
+      to: number.phone_number,
+      caller: '+14155550144',
+      duration_sec: 600,
+      outcome: 'order',
+    });
     const after = Date.now();
     const startedAt = Date.parse((await owner.get(`/calls/${sid}`)).body.started_at);
     expect(startedAt).toBeGreaterThanOrEqual(before - 600_000);
@@ -210,13 +260,19 @@ describe('calls, transcripts and recordings', () => {
     it("answers 404 not_found for another account's call and an unknown id alike", async () => {
       const foreign = await stranger.get(`/calls/${callSid}`);
       const unknown = await owner.get('/calls/CA00000000000000000000000000000000');
-      for (const answer of [foreign, unknown]) expect(answer).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+      for (const answer of [foreign, unknown])
+        expect(answer).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
       expect(foreign.body.error.message).toBe(unknown.body.error.message);
     });
   });
 
   it('refuses a malformed provider report with 400 invalid_request, and the operator route without the token with 401', async () => {
-    const bad = await admin.request('POST', '/admin/provider/calls', { to: 'not-a-number', caller: '+14155550199', duration_sec: -1, outcome: 'x' });
+    const bad = await admin.request('POST', '/admin/provider/calls', {
+      to: 'not-a-number',
+      caller: '+14155550199',
+      duration_sec: -1,
+      outcome: 'x',
+    });
     expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
     const anonymous = await fetch(`${system.adminUrl}/admin/provider/calls`, {
       method: 'POST',
@@ -235,10 +291,17 @@ describe('calls, transcripts and recordings', () => {
     const answer = await publicRequest(system, 'GET', '/v1/openapi.json');
     const paths = answer.body.paths;
     expect(Object.keys(paths)).toEqual(
-      expect.arrayContaining(['/v1/calls', '/v1/calls/{call_id}', '/v1/calls/{call_id}/transcript', '/v1/calls/{call_id}/recording']),
+      expect.arrayContaining([
+        '/v1/calls',
+        '/v1/calls/{call_id}',
+        '/v1/calls/{call_id}/transcript',
+        '/v1/calls/{call_id}/recording',
+      ]),
     );
     expect(paths['/v1/calls/{call_id}/recording'].get.responses['200'].content['audio/mpeg']).toBeDefined();
-    expect(paths['/v1/calls'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'starting_after', 'number_id', 'since', 'until']));
+    expect(paths['/v1/calls'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['limit', 'starting_after', 'number_id', 'since', 'until']),
+    );
   });
 
   it('publishes call.completed to JetStream exactly once for the call', async () => {

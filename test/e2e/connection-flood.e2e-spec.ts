@@ -24,7 +24,8 @@ interface FloodConnection {
 const PARTIAL: Record<FloodConnection['kind'], string> = {
   silent: '',
   'half headers': 'GET /v1/numbers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer sk_live_',
-  'half body': 'POST /v1/numbers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"business_phone":',
+  'half body':
+    'POST /v1/numbers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"business_phone":',
 };
 
 /**
@@ -68,7 +69,11 @@ describe('gateway edge: a connection flood from one client', () => {
   async function otherClientAnswers(): Promise<number[]> {
     const local = { localAddress: '127.0.0.2', timeoutMs: 3000 };
     const ready = await rawRequest(system.publicUrl, httpRequestText('GET', '/readyz', {}), local);
-    const list = await rawRequest(system.publicUrl, httpRequestText('GET', '/v1/numbers', { authorization: `Bearer ${session.key}` }), local);
+    const list = await rawRequest(
+      system.publicUrl,
+      httpRequestText('GET', '/v1/numbers', { authorization: `Bearer ${session.key}` }),
+      local,
+    );
     return [ready.status, list.status];
   }
 
@@ -78,7 +83,11 @@ describe('gateway edge: a connection flood from one client', () => {
     // In batches, all within well under the headers time-out, so no admitted connection frees its slot meanwhile.
     const floodStart = Date.now();
     for (let i = 0; i < FLOOD_SOCKETS; i += 100) {
-      flood.push(...(await Promise.all(Array.from({ length: Math.min(100, FLOOD_SOCKETS - i) }, (_, j) => open(kinds[(i + j) % kinds.length])))));
+      flood.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(100, FLOOD_SOCKETS - i) }, (_, j) => open(kinds[(i + j) % kinds.length])),
+        )),
+      );
     }
     expect(Date.now() - floodStart).toBeLessThan(HEADERS_TIMEOUT_MS);
 
@@ -88,7 +97,8 @@ describe('gateway edge: a connection flood from one client', () => {
     const reopened: FloodConnection[] = [];
     while (Date.now() < until) {
       otherAnswers.push(...(await otherClientAnswers()));
-      for (const connection of [...flood, ...reopened].filter((c) => c.closedAt !== undefined && !c.socket.destroyed)) connection.socket.destroy();
+      for (const connection of [...flood, ...reopened].filter((c) => c.closedAt !== undefined && !c.socket.destroyed))
+        connection.socket.destroy();
       const closed = [...flood, ...reopened].filter((c) => c.closedAt !== undefined).length;
       while (reopened.length < closed && reopened.length < FLOOD_SOCKETS) reopened.push(await open('half body'));
       await new Promise((r) => setTimeout(r, 100));
@@ -108,7 +118,11 @@ describe('gateway edge: a connection flood from one client', () => {
     expect(admitted.length).toBeGreaterThan(0);
     expect(admitted.length).toBeLessThanOrEqual(PER_CLIENT);
     for (const connection of admitted) {
-      expect({ kind: connection.kind, answer: connection.answer.split('\r\n')[0], body: connection.answer.includes('"code":"request_timeout"') }).toEqual({
+      expect({
+        kind: connection.kind,
+        answer: connection.answer.split('\r\n')[0],
+        body: connection.answer.includes('"code":"request_timeout"'),
+      }).toEqual({
         kind: connection.kind,
         answer: 'HTTP/1.1 408 Request Timeout',
         body: true,
@@ -120,7 +134,9 @@ describe('gateway edge: a connection flood from one client', () => {
   });
 
   it('counts a client again from zero once its connections are closed', async () => {
-    const answer = await rawRequest(system.publicUrl, httpRequestText('GET', '/healthz', {}), { localAddress: '127.0.0.1' });
+    const answer = await rawRequest(system.publicUrl, httpRequestText('GET', '/healthz', {}), {
+      localAddress: '127.0.0.1',
+    });
     expect(answer.status).toBe(200);
   });
 });

@@ -14,7 +14,10 @@ describe('the lost-and-found desk in the console', () => {
   let emailCounter = 0;
 
   async function member(accountId: string, role: string): Promise<ConsoleClient> {
-    const invited = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email: `desk${emailCounter++}-${role}@example.com`, role });
+    const invited = await admin.request('POST', `/admin/accounts/${accountId}/users`, {
+      email: `desk${emailCounter++}-${role}@example.com`,
+      role,
+    });
     expect(invited.status).toBe(201);
     const token = new URL(invited.body.invite_url).hash.replace('#token=', '');
     const client = new ConsoleClient(system);
@@ -24,9 +27,14 @@ describe('the lost-and-found desk in the console', () => {
     return client;
   }
 
-  async function accountWithLocation(name: string): Promise<{ accountId: string; location: { id: number; name: string; public_slug: string; hold_days: number } }> {
+  async function accountWithLocation(
+    name: string,
+  ): Promise<{ accountId: string; location: { id: number; name: string; public_slug: string; hold_days: number } }> {
     const accountId = (await admin.createAccount({ name, balance_cents: 10_000 })).id as string;
-    const created = await admin.request('POST', `/admin/accounts/${accountId}/locations`, { name: `${name} Station`, hold_days: 30 });
+    const created = await admin.request('POST', `/admin/accounts/${accountId}/locations`, {
+      name: `${name} Station`,
+      hold_days: 30,
+    });
     expect(created.status).toBe(201);
     return { accountId, location: created.body };
   }
@@ -48,17 +56,29 @@ describe('the lost-and-found desk in the console', () => {
     });
 
     it("lists the account's lost-and-found locations, disabled ones left out", async () => {
-      const disabled = await admin.request('POST', `/admin/accounts/${accountId}/locations`, { name: 'Closed Annex', lostfound_enabled: false });
+      const disabled = await admin.request('POST', `/admin/accounts/${accountId}/locations`, {
+        name: 'Closed Annex',
+        lostfound_enabled: false,
+      });
       expect(disabled.status).toBe(201);
       const listed = await staff.get('/lostfound/locations');
       expect(listed.status).toBe(200);
-      expect(listed.body.data).toEqual([{ id: location.id, name: 'Harbour Station', hold_days: 30, public_slug: location.public_slug }]);
+      expect(listed.body.data).toEqual([
+        { id: location.id, name: 'Harbour Station', hold_days: 30, public_slug: location.public_slug },
+      ]);
       expect(listed.body.categories).toEqual(expect.arrayContaining(['umbrella', 'wallet']));
       expect(listed.body.categories).not.toContain('child');
     });
 
     it('logs an item, finds it by q, files a claim that matches, and reunites it', async () => {
-      const logged = await staff.post('/lostfound/found-items', { location_id: location.id, category: 'umbrella', description: 'Red umbrella, wooden handle', color: 'red', found_area: 'Gate 4', storage_ref: 'Shelf A3' });
+      const logged = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'umbrella',
+        description: 'Red umbrella, wooden handle',
+        color: 'red',
+        found_area: 'Gate 4',
+        storage_ref: 'Shelf A3',
+      });
       expect(logged.status).toBe(201);
       const found = await staff.get(`/lostfound/found-items?location_id=${location.id}&q=wooden`);
       expect(found.status).toBe(200);
@@ -66,31 +86,69 @@ describe('the lost-and-found desk in the console', () => {
       const item = await staff.get(`/lostfound/found-items/${logged.body.id}?location_id=${location.id}`);
       expect(item.status).toBe(200);
       // The custody chain names the person at the desk, not "API".
-      expect(item.body.timeline[0]).toMatchObject({ action: 'logged', staff_name: expect.stringMatching(/-staff@example\.com$/), note: expect.stringMatching(/^Logged at the desk\./) });
+      expect(item.body.timeline[0]).toMatchObject({
+        action: 'logged',
+        staff_name: expect.stringMatching(/-staff@example\.com$/),
+        note: expect.stringMatching(/^Logged at the desk\./),
+      });
 
-      const claim = await staff.post('/lostfound/claims', { location_id: location.id, claimant_name: 'Jane Smith', claimant_phone: '+14155550142', category: 'umbrella', description: 'red umbrella with a wooden handle' });
+      const claim = await staff.post('/lostfound/claims', {
+        location_id: location.id,
+        claimant_name: 'Jane Smith',
+        claimant_phone: '+14155550142',
+        category: 'umbrella',
+        description: 'red umbrella with a wooden handle',
+      });
       expect(claim.status).toBe(201);
       expect(claim.body.matches.map((m: { found_item_id: number }) => m.found_item_id)).toContain(logged.body.id);
       const claims = await staff.get(`/lostfound/claims?location_id=${location.id}`);
       expect(claims.body.data.map((c: { id: number }) => c.id)).toContain(claim.body.id);
 
-      const reunited = await staff.post(`/lostfound/claims/${claim.body.id}/reunite`, { location_id: location.id, found_item_id: logged.body.id, verified: true });
+      const reunited = await staff.post(`/lostfound/claims/${claim.body.id}/reunite`, {
+        location_id: location.id,
+        found_item_id: logged.body.id,
+        verified: true,
+      });
       expect(reunited.status).toBe(200);
-      expect(reunited.body).toMatchObject({ reunited: true, claim_id: claim.body.id, found_item_id: logged.body.id, verified: true });
+      expect(reunited.body).toMatchObject({
+        reunited: true,
+        claim_id: claim.body.id,
+        found_item_id: logged.body.id,
+        verified: true,
+      });
       const detail = await staff.get(`/lostfound/claims/${claim.body.id}?location_id=${location.id}`);
       expect(detail.body.status).toBe('reunited');
-      expect(detail.body.timeline.at(-1)).toMatchObject({ action: 'reunited', staff_name: expect.stringMatching(/-staff@example\.com$/) });
+      expect(detail.body.timeline.at(-1)).toMatchObject({
+        action: 'reunited',
+        staff_name: expect.stringMatching(/-staff@example\.com$/),
+      });
       const released = await staff.get(`/lostfound/found-items/${logged.body.id}?location_id=${location.id}`);
-      expect(released.body.timeline.at(-1)).toMatchObject({ action: 'released', staff_name: expect.stringMatching(/-staff@example\.com$/) });
+      expect(released.body.timeline.at(-1)).toMatchObject({
+        action: 'released',
+        staff_name: expect.stringMatching(/-staff@example\.com$/),
+      });
     });
 
     it('explains the high-value rule when verified is missing, and changes nothing', async () => {
-      const logged = await staff.post('/lostfound/found-items', { location_id: location.id, category: 'wallet', description: 'Brown leather wallet' });
-      const claim = await staff.post('/lostfound/claims', { location_id: location.id, claimant_name: 'Sam Lee', claimant_phone: '+14155550143', category: 'wallet', description: 'brown leather wallet' });
+      const logged = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'wallet',
+        description: 'Brown leather wallet',
+      });
+      const claim = await staff.post('/lostfound/claims', {
+        location_id: location.id,
+        claimant_name: 'Sam Lee',
+        claimant_phone: '+14155550143',
+        category: 'wallet',
+        description: 'brown leather wallet',
+      });
       expect(claim.status).toBe(201);
       expect(claim.body.verify_required).toBe(true);
       expect(claim.body).not.toHaveProperty('matches');
-      const refused = await staff.post(`/lostfound/claims/${claim.body.id}/reunite`, { location_id: location.id, found_item_id: logged.body.id });
+      const refused = await staff.post(`/lostfound/claims/${claim.body.id}/reunite`, {
+        location_id: location.id,
+        found_item_id: logged.body.id,
+      });
       expect(refused.status).toBe(409);
       expect(refused.body.error.code).toBe('verification_required');
       const item = await staff.get(`/lostfound/found-items/${logged.body.id}?location_id=${location.id}`);
@@ -98,21 +156,44 @@ describe('the lost-and-found desk in the console', () => {
     });
 
     it('disposes of an item only after the hold period, naming the signed-in user in the timeline', async () => {
-      const old = await staff.post('/lostfound/found-items', { location_id: location.id, category: 'scarf', description: 'Grey wool scarf', found_date: '2026-01-02' });
+      const old = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'scarf',
+        description: 'Grey wool scarf',
+        found_date: '2026-01-02',
+      });
       expect(old.status).toBe(201);
-      const fresh = await staff.post('/lostfound/found-items', { location_id: location.id, category: 'scarf', description: 'Blue scarf' });
-      const early = await staff.post(`/lostfound/found-items/${fresh.body.id}/disposal`, { location_id: location.id, outcome: 'donated' });
+      const fresh = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'scarf',
+        description: 'Blue scarf',
+      });
+      const early = await staff.post(`/lostfound/found-items/${fresh.body.id}/disposal`, {
+        location_id: location.id,
+        outcome: 'donated',
+      });
       expect(early.status).toBe(409);
       expect(early.body.error.code).toBe('hold_period_not_over');
-      const donated = await staff.post(`/lostfound/found-items/${old.body.id}/disposal`, { location_id: location.id, outcome: 'donated', note: 'Red Cross shop' });
+      const donated = await staff.post(`/lostfound/found-items/${old.body.id}/disposal`, {
+        location_id: location.id,
+        outcome: 'donated',
+        note: 'Red Cross shop',
+      });
       expect(donated.status).toBe(200);
       expect(donated.body.status).toBe('donated');
-      expect(donated.body.timeline.at(-1)).toMatchObject({ action: 'donated', staff_name: expect.stringMatching(/-staff@example\.com$/) });
+      expect(donated.body.timeline.at(-1)).toMatchObject({
+        action: 'donated',
+        staff_name: expect.stringMatching(/-staff@example\.com$/),
+      });
     });
 
     it('answers bad input with a 400 envelope naming the field, and stores nothing', async () => {
       const before = await staff.get(`/lostfound/found-items?location_id=${location.id}`);
-      const bad = await staff.post('/lostfound/found-items', { location_id: location.id, category: 'umbrella', description: 'x'.repeat(5000) });
+      const bad = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'umbrella',
+        description: 'x'.repeat(5000),
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('invalid_request');
       expect(bad.body.error.message).toMatch(/description/);
@@ -123,7 +204,11 @@ describe('the lost-and-found desk in the console', () => {
     it('cannot reach keys, numbers, calls, money or people: 403 forbidden', async () => {
       for (const path of ['/keys', '/numbers', '/calls', '/balance', '/account', '/users']) {
         const answer = await staff.get(path);
-        expect({ path, status: answer.status, code: answer.body.error?.code }).toEqual({ path, status: 403, code: 'forbidden' });
+        expect({ path, status: answer.status, code: answer.body.error?.code }).toEqual({
+          path,
+          status: 403,
+          code: 'forbidden',
+        });
       }
       const key = await staff.post('/keys', { name: 'sneaky' });
       expect(key.status).toBe(403);
@@ -137,7 +222,11 @@ describe('the lost-and-found desk in the console', () => {
     it('lets a viewer read the desk but not change it', async () => {
       const viewer = await member(accountId, 'viewer');
       expect((await viewer.get(`/lostfound/found-items?location_id=${location.id}`)).status).toBe(200);
-      const refused = await viewer.post('/lostfound/found-items', { location_id: location.id, category: 'umbrella', description: 'Black umbrella' });
+      const refused = await viewer.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'umbrella',
+        description: 'Black umbrella',
+      });
       expect(refused.status).toBe(403);
       expect(refused.body.error.message).toMatch(/^A viewer user cannot log found items/);
     });
@@ -148,18 +237,35 @@ describe('the lost-and-found desk in the console', () => {
     const b = await accountWithLocation('Bravo');
     const staffA = await member(a.accountId, 'staff');
     const ownerB = await member(b.accountId, 'owner');
-    const item = await staffA.post('/lostfound/found-items', { location_id: a.location.id, category: 'umbrella', description: 'Green umbrella' });
+    const item = await staffA.post('/lostfound/found-items', {
+      location_id: a.location.id,
+      category: 'umbrella',
+      description: 'Green umbrella',
+    });
     expect(item.status).toBe(201);
-    const claim = await staffA.post('/lostfound/claims', { location_id: a.location.id, claimant_name: 'Ann', claimant_phone: '+14155550144', category: 'umbrella' });
+    const claim = await staffA.post('/lostfound/claims', {
+      location_id: a.location.id,
+      claimant_name: 'Ann',
+      claimant_phone: '+14155550144',
+      category: 'umbrella',
+    });
     expect(claim.status).toBe(201);
 
-    expect((await ownerB.get('/lostfound/locations')).body.data.map((l: { id: number }) => l.id)).toEqual([b.location.id]);
+    expect((await ownerB.get('/lostfound/locations')).body.data.map((l: { id: number }) => l.id)).toEqual([
+      b.location.id,
+    ]);
     expect((await ownerB.get(`/lostfound/found-items?location_id=${a.location.id}`)).status).toBe(404);
     expect((await ownerB.get(`/lostfound/found-items/${item.body.id}?location_id=${a.location.id}`)).status).toBe(404);
     expect((await ownerB.get(`/lostfound/found-items/${item.body.id}?location_id=${b.location.id}`)).status).toBe(404);
     expect((await ownerB.get(`/lostfound/claims/${claim.body.id}?location_id=${a.location.id}`)).status).toBe(404);
-    const reunite = await ownerB.post(`/lostfound/claims/${claim.body.id}/reunite`, { location_id: a.location.id, found_item_id: item.body.id, verified: true });
+    const reunite = await ownerB.post(`/lostfound/claims/${claim.body.id}/reunite`, {
+      location_id: a.location.id,
+      found_item_id: item.body.id,
+      verified: true,
+    });
     expect(reunite.status).toBe(404);
-    expect((await staffA.get(`/lostfound/claims/${claim.body.id}?location_id=${a.location.id}`)).body.status).toBe('open');
+    expect((await staffA.get(`/lostfound/claims/${claim.body.id}?location_id=${a.location.id}`)).body.status).toBe(
+      'open',
+    );
   });
 });

@@ -46,7 +46,10 @@ describe('the developer console', () => {
   beforeAll(async () => {
     distDir = mkdtempSync(join(tmpdir(), 'sb-console-dist-'));
     mkdirSync(join(distDir, 'assets'));
-    writeFileSync(join(distDir, 'index.html'), '<!doctype html><title>Switchboard console</title><script type="module" src="/console/assets/index-abc123.js"></script>');
+    writeFileSync(
+      join(distDir, 'index.html'),
+      '<!doctype html><title>Switchboard console</title><script type="module" src="/console/assets/index-abc123.js"></script>',
+    );
     writeFileSync(join(distDir, 'assets', 'index-abc123.js'), 'console.log("console");');
     const sink = new Writable({
       write(chunk, _encoding, done) {
@@ -76,13 +79,17 @@ describe('the developer console', () => {
     });
 
     it("lets an operator invite an account's first owner, with a one-time link also sent by email", async () => {
-      const invited = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email: 'Olive.Owner@example.com' });
+      const invited = await admin.request('POST', `/admin/accounts/${accountId}/users`, {
+        email: 'Olive.Owner@example.com',
+      });
       expect(invited.status).toBe(201);
       expect(invited.body).toEqual({
         id: expect.stringMatching(/^inv_[0-9a-f]{24}$/),
         email: 'olive.owner@example.com',
         role: 'owner',
-        invite_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/console\/accept-invite#token=[A-Za-z0-9_-]{43}$/),
+        invite_url: expect.stringMatching(
+          /^http:\/\/127\.0\.0\.1:\d+\/console\/accept-invite#token=[A-Za-z0-9_-]{43}$/,
+        ),
         expires_at: expect.any(String),
       });
       const expiresIn = Date.parse(invited.body.expires_at) - Date.now();
@@ -98,11 +105,19 @@ describe('the developer console', () => {
       const client = new ConsoleClient(system);
       const lookup = await client.post('/invites/lookup', { token });
       expect(lookup.status).toBe(200);
-      expect(lookup.body).toEqual({ email: 'olive.owner@example.com', role: 'owner', account_name: 'Pizza Planet', expires_at: invited.body.expires_at });
+      expect(lookup.body).toEqual({
+        email: 'olive.owner@example.com',
+        role: 'owner',
+        account_name: 'Pizza Planet',
+        expires_at: invited.body.expires_at,
+      });
 
       const weak = await client.post('/invites/accept', { token, password: 'short' });
       expect(weak.status).toBe(400);
-      expect(weak.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^password must be at least 12 characters/) });
+      expect(weak.body.error).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringMatching(/^password must be at least 12 characters/),
+      });
       expect(client.cookie).toBeUndefined();
 
       const accepted = await client.post('/invites/accept', { token, password: PASSWORD });
@@ -113,13 +128,18 @@ describe('the developer console', () => {
         csrf_token: expect.any(String),
       });
       const cookie = setCookieOf(accepted.headers);
-      expect(cookie).toMatch(/^sb_session=[A-Za-z0-9_-]{43}; Path=\/console; HttpOnly; Secure; SameSite=Strict; Max-Age=604800$/);
+      expect(cookie).toMatch(
+        /^sb_session=[A-Za-z0-9_-]{43}; Path=\/console; HttpOnly; Secure; SameSite=Strict; Max-Age=604800$/,
+      );
       secrets.add(client.cookie!);
       secrets.add(client.csrf!);
       owner = client;
 
       // Single use: the link is spent.
-      for (const [path, body] of [['/invites/lookup', { token }], ['/invites/accept', { token, password: PASSWORD }]] as const) {
+      for (const [path, body] of [
+        ['/invites/lookup', { token }],
+        ['/invites/accept', { token, password: PASSWORD }],
+      ] as const) {
         const again = await new ConsoleClient(system).post(path, body);
         expect(again.status).toBe(404);
         expect(again.body.error.code).toBe('invite_not_found');
@@ -127,11 +147,21 @@ describe('the developer console', () => {
     });
 
     it('refuses an invite for an unknown account, a bad address or role, naming the field', async () => {
-      expect((await admin.request('POST', '/admin/accounts/acct_00000000000000000000/users', { email: 'x@example.com' })).status).toBe(404);
-      const bad = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email: 'not-an-email', role: 'emperor' });
+      expect(
+        (await admin.request('POST', '/admin/accounts/acct_00000000000000000000/users', { email: 'x@example.com' }))
+          .status,
+      ).toBe(404);
+      const bad = await admin.request('POST', `/admin/accounts/${accountId}/users`, {
+        email: 'not-an-email',
+        role: 'emperor',
+      });
       expect(bad.status).toBe(400);
-      expect(bad.body.error.message).toMatch(/^email must be an email address; role must be one of owner, developer, viewer, staff$/);
-      const taken = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email: 'olive.owner@example.com' });
+      expect(bad.body.error.message).toMatch(
+        /^email must be an email address; role must be one of owner, developer, viewer, staff$/,
+      );
+      const taken = await admin.request('POST', `/admin/accounts/${accountId}/users`, {
+        email: 'olive.owner@example.com',
+      });
       expect(taken.status).toBe(409);
       expect(taken.body.error.code).toBe('already_a_user');
     });
@@ -153,7 +183,11 @@ describe('the developer console', () => {
       secrets.add(browser.csrf!);
       const session = await browser.get('/session');
       expect(session.status).toBe(200);
-      expect(session.body).toEqual({ user: signedIn.body.user, account: { id: accountId, name: 'Pizza Planet', tier: 'starter' }, csrf_token: signedIn.body.csrf_token });
+      expect(session.body).toEqual({
+        user: signedIn.body.user,
+        account: { id: accountId, name: 'Pizza Planet', tier: 'starter' },
+        csrf_token: signedIn.body.csrf_token,
+      });
       // Each session has its own CSRF token.
       expect(browser.csrf).not.toBe(owner.csrf);
     });
@@ -163,23 +197,43 @@ describe('the developer console', () => {
       expect(anonymous.status).toBe(401);
       expect(anonymous.body.error.code).toBe('not_signed_in');
 
-      const noHeader = await owner.post('/users/invites', { email: 'dev@example.com', role: 'developer' }, { csrf: false });
+      const noHeader = await owner.post(
+        '/users/invites',
+        { email: 'dev@example.com', role: 'developer' },
+        { csrf: false },
+      );
       expect(noHeader.status).toBe(403);
       expect(noHeader.body.error.code).toBe('csrf_failed');
-      const otherSession = await owner.post('/users/invites', { email: 'dev@example.com', role: 'developer' }, { headers: { 'x-csrf-token': 'A'.repeat(43) } });
+      const otherSession = await owner.post(
+        '/users/invites',
+        { email: 'dev@example.com', role: 'developer' },
+        { headers: { 'x-csrf-token': 'A'.repeat(43) } },
+      );
       expect(otherSession.status).toBe(403);
-      const otherOrigin = await owner.post('/users/invites', { email: 'dev@example.com', role: 'developer' }, { headers: { origin: 'https://evil.example' } });
+      const otherOrigin = await owner.post(
+        '/users/invites',
+        { email: 'dev@example.com', role: 'developer' },
+        { headers: { origin: 'https://evil.example' } },
+      );
       expect(otherOrigin.status).toBe(403);
       expect(otherOrigin.body.error.code).toBe('csrf_failed');
-      const signInFromElsewhere = await new ConsoleClient(system).post('/sign-in', { email: 'olive.owner@example.com', password: PASSWORD }, { headers: { origin: 'https://evil.example' } });
+      const signInFromElsewhere = await new ConsoleClient(system).post(
+        '/sign-in',
+        { email: 'olive.owner@example.com', password: PASSWORD },
+        { headers: { origin: 'https://evil.example' } },
+      );
       expect(signInFromElsewhere.status).toBe(403);
       // Nothing was invited.
       expect((await mailTo('dev@example.com')).length).toBe(0);
-      expect((await owner.get('/users')).body.data.map((u: { email: string }) => u.email)).toEqual(['olive.owner@example.com']);
+      expect((await owner.get('/users')).body.data.map((u: { email: string }) => u.email)).toEqual([
+        'olive.owner@example.com',
+      ]);
     });
 
     it('keeps the public API cookie-free: a session cookie is no credential there', async () => {
-      const answer = await publicRequest(system, 'GET', '/v1/numbers', { headers: { cookie: `sb_session=${owner.cookie}` } });
+      const answer = await publicRequest(system, 'GET', '/v1/numbers', {
+        headers: { cookie: `sb_session=${owner.cookie}` },
+      });
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe('unauthorized');
       // The console's routes are not part of the public API's description.
@@ -195,12 +249,30 @@ describe('the developer console', () => {
       it('lets an owner invite teammates by email, listed as invited until they accept', async () => {
         const invited = await owner.post('/users/invites', { email: 'dev@example.com', role: 'developer' });
         expect(invited.status).toBe(201);
-        expect(invited.body).toEqual({ id: expect.stringMatching(/^inv_/), email: 'dev@example.com', role: 'developer', status: 'invited', expires_at: expect.any(String) });
+        expect(invited.body).toEqual({
+          id: expect.stringMatching(/^inv_/),
+          email: 'dev@example.com',
+          role: 'developer',
+          status: 'invited',
+          expires_at: expect.any(String),
+        });
         expect(JSON.stringify(invited.body)).not.toContain('token');
         const listed = await owner.get('/users');
         expect(listed.body.data).toEqual([
-          { id: owner && expect.stringMatching(/^usr_/), email: 'olive.owner@example.com', role: 'owner', status: 'active', created_at: expect.any(String) },
-          { id: invited.body.id, email: 'dev@example.com', role: 'developer', status: 'invited', created_at: expect.any(String) },
+          {
+            id: owner && expect.stringMatching(/^usr_/),
+            email: 'olive.owner@example.com',
+            role: 'owner',
+            status: 'active',
+            created_at: expect.any(String),
+          },
+          {
+            id: invited.body.id,
+            email: 'dev@example.com',
+            role: 'developer',
+            status: 'invited',
+            created_at: expect.any(String),
+          },
         ]);
         const [mail] = await mailTo('dev@example.com');
         const token = tokenInMail(mail.body)!;
@@ -220,14 +292,17 @@ describe('the developer console', () => {
       it('refuses owner actions to a viewer and a developer with 403 forbidden, naming role and action', async () => {
         const byViewer = await viewer.post('/users/invites', { email: 'x@example.com', role: 'viewer' });
         expect(byViewer.status).toBe(403);
-        expect(byViewer.body.error).toEqual({ code: 'forbidden', message: expect.stringMatching(/^A viewer user cannot invite users; only an owner can/) });
+        expect(byViewer.body.error).toEqual({
+          code: 'forbidden',
+          message: expect.stringMatching(/^A viewer user cannot invite users; only an owner can/),
+        });
         const byDeveloper = await developer.request('DELETE', `/users/${(await owner.get('/session')).body.user.id}`);
         expect(byDeveloper.status).toBe(403);
         expect(byDeveloper.body.error.message).toMatch(/^A developer user cannot remove users/);
         expect((await viewer.get('/users')).status).toBe(200);
       });
 
-      it('refuses to remove the last owner (409 last_owner), and ends a removed user\'s sessions at once', async () => {
+      it("refuses to remove the last owner (409 last_owner), and ends a removed user's sessions at once", async () => {
         const ownerId = (await owner.get('/session')).body.user.id;
         const last = await owner.request('DELETE', `/users/${ownerId}`);
         expect(last.status).toBe(409);
@@ -292,10 +367,14 @@ describe('the developer console', () => {
     it('throttles sign-in after 5 failures for one address, with Retry-After, even for the right password', async () => {
       await member(accountId, 'tess.target@example.com', 'viewer');
       const browser = new ConsoleClient(system);
-      for (let i = 0; i < 5; i += 1) expect((await browser.signIn('tess.target@example.com', `wrong password ${i}!`)).status).toBe(401);
+      for (let i = 0; i < 5; i += 1)
+        expect((await browser.signIn('tess.target@example.com', `wrong password ${i}!`)).status).toBe(401);
       const throttled = await browser.signIn('tess.target@example.com', PASSWORD);
       expect(throttled.status).toBe(429);
-      expect(throttled.body.error).toEqual({ code: 'sign_in_throttled', message: expect.stringMatching(/try again in 15 minutes/) });
+      expect(throttled.body.error).toEqual({
+        code: 'sign_in_throttled',
+        message: expect.stringMatching(/try again in 15 minutes/),
+      });
       expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(800);
       expect(browser.cookie).toBeUndefined();
       // Another address from the same client is not locked out by this one.
@@ -306,10 +385,18 @@ describe('the developer console', () => {
       const noPassword = await new ConsoleClient(system).post('/sign-in', { email: 'olive.owner@example.com' });
       expect(noPassword.status).toBe(400);
       expect(noPassword.body.error).toEqual({ code: 'invalid_request', message: 'password is required' });
-      const extra = await new ConsoleClient(system).post('/sign-in', { email: 'a@example.com', password: 'x', admin: true });
+      const extra = await new ConsoleClient(system).post('/sign-in', {
+        email: 'a@example.com',
+        password: 'x',
+        admin: true,
+      });
       expect(extra.status).toBe(400);
       expect(extra.body.error.message).toBe('admin is not a known field');
-      const notJson = await fetch(`${system.publicUrl}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+      const notJson = await fetch(`${system.publicUrl}/console/api/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      });
       expect(notJson.status).toBe(400);
     });
   });
@@ -326,7 +413,8 @@ describe('the developer console', () => {
     let callSid: string;
 
     /** A public API request with a key, as an integrator makes it. */
-    const v1 = (key: string, path: string) => publicRequest(system, 'GET', `/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+    const v1 = (key: string, path: string) =>
+      publicRequest(system, 'GET', `/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
 
     beforeAll(async () => {
       accountA = (await admin.createAccount({ name: 'Account A', balance_cents: 10_000 })).id;
@@ -357,14 +445,24 @@ describe('the developer console', () => {
           if (listed?.last_used_at) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
-        expect(listed).toEqual({ id: created.body.id, prefix: created.body.prefix, ip_allowlist: [], created_at: created.body.created_at, last_used_at: expect.any(String), revoked_at: null, replaces: null });
+        expect(listed).toEqual({
+          id: created.body.id,
+          prefix: created.body.prefix,
+          ip_allowlist: [],
+          created_at: created.body.created_at,
+          last_used_at: expect.any(String),
+          revoked_at: null,
+          replaces: null,
+        });
         expect(JSON.stringify((await owner.get('/keys')).body)).not.toContain(created.body.key);
 
         const revoked = await developer.request('DELETE', `/keys/${created.body.id}`);
         expect(revoked.status).toBe(200);
         expect(revoked.body).toEqual({ revoked: true });
         expect((await v1(created.body.key, '/numbers')).status).toBe(401);
-        expect((await developer.get('/keys')).body.data.find((k: { id: string }) => k.id === created.body.id).revoked_at).toEqual(expect.any(String));
+        expect(
+          (await developer.get('/keys')).body.data.find((k: { id: string }) => k.id === created.body.id).revoked_at,
+        ).toEqual(expect.any(String));
         expect((await developer.request('DELETE', `/keys/${created.body.id}`)).status).toBe(404);
       });
 
@@ -375,7 +473,12 @@ describe('the developer console', () => {
         const rotated = await owner.post(`/keys/${old.body.id}/rotate`);
         expect(rotated.status).toBe(201);
         secrets.add(rotated.body.key);
-        expect(rotated.body).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^sk_live_/), replaces: old.body.id, ip_allowlist: old.body.ip_allowlist });
+        expect(rotated.body).toMatchObject({
+          id: expect.stringMatching(/^key_/),
+          key: expect.stringMatching(/^sk_live_/),
+          replaces: old.body.id,
+          ip_allowlist: old.body.ip_allowlist,
+        });
         expect((await v1(old.body.key, '/numbers')).status).toBe(200);
         expect((await v1(rotated.body.key, '/numbers')).status).toBe(200);
         await owner.request('DELETE', `/keys/${old.body.id}`);
@@ -385,7 +488,9 @@ describe('the developer console', () => {
       });
 
       it('refuses a sixth active key with 409 key_limit, saying what to do', async () => {
-        const active = (await owner.get('/keys')).body.data.filter((k: { revoked_at: string | null }) => k.revoked_at === null).length;
+        const active = (await owner.get('/keys')).body.data.filter(
+          (k: { revoked_at: string | null }) => k.revoked_at === null,
+        ).length;
         for (let i = active; i < 5; i += 1) {
           const made = await owner.post('/keys', {});
           expect(made.status).toBe(201);
@@ -393,8 +498,13 @@ describe('the developer console', () => {
         }
         const sixth = await owner.post('/keys', {});
         expect(sixth.status).toBe(409);
-        expect(sixth.body.error).toEqual({ code: 'key_limit', message: expect.stringMatching(/at most 5 active keys.*revoke a key you no longer use first/) });
-        const someKey = (await owner.get('/keys')).body.data.find((k: { revoked_at: string | null }) => k.revoked_at === null);
+        expect(sixth.body.error).toEqual({
+          code: 'key_limit',
+          message: expect.stringMatching(/at most 5 active keys.*revoke a key you no longer use first/),
+        });
+        const someKey = (await owner.get('/keys')).body.data.find(
+          (k: { revoked_at: string | null }) => k.revoked_at === null,
+        );
         const rotation = await owner.post(`/keys/${someKey.id}/rotate`);
         expect(rotation.status).toBe(409);
         expect(rotation.body.error.message).toMatch(/rotation/);
@@ -419,16 +529,23 @@ describe('the developer console', () => {
         const ofA = (await owner.get('/keys')).body.data.map((k: { id: string }) => k.id);
         const ofB = (await strangerB.get('/keys')).body.data.map((k: { id: string }) => k.id);
         expect(ofB.filter((id: string) => ofA.includes(id))).toEqual([]);
-        const active = (await owner.get('/keys')).body.data.find((k: { revoked_at: string | null }) => k.revoked_at === null);
+        const active = (await owner.get('/keys')).body.data.find(
+          (k: { revoked_at: string | null }) => k.revoked_at === null,
+        );
         expect((await strangerB.request('DELETE', `/keys/${active.id}`)).status).toBe(404);
         expect((await strangerB.post(`/keys/${active.id}/rotate`)).status).toBe(404);
-        expect((await owner.get('/keys')).body.data.find((k: { id: string }) => k.id === active.id).revoked_at).toBeNull();
+        expect(
+          (await owner.get('/keys')).body.data.find((k: { id: string }) => k.id === active.id).revoked_at,
+        ).toBeNull();
       });
     });
 
     describe('numbers, calls and webhook deliveries', () => {
       beforeAll(async () => {
-        const provisioned = await developer.post('/numbers', { business_phone: '+14155550123', webhook_url: 'https://localhost:9/hooks' });
+        const provisioned = await developer.post('/numbers', {
+          business_phone: '+14155550123',
+          webhook_url: 'https://localhost:9/hooks',
+        });
         expect(provisioned.status).toBe(201);
         number = provisioned.body;
         const ofB = await strangerB.post('/numbers', { business_phone: '+14155550124' });
@@ -453,7 +570,11 @@ describe('the developer console', () => {
         secrets.add(number.webhook_secret!);
         const got = await viewer.get(`/numbers/${number.id}`);
         expect(got.status).toBe(200);
-        expect(got.body).toMatchObject({ id: number.id, phone_number: number.phone_number, webhook_url: 'https://localhost:9/hooks' });
+        expect(got.body).toMatchObject({
+          id: number.id,
+          phone_number: number.phone_number,
+          webhook_url: 'https://localhost:9/hooks',
+        });
         expect(got.body).not.toHaveProperty('webhook_secret');
         const listed = await viewer.get('/numbers');
         expect(listed.body.data.map((n: { id: string }) => n.id)).toEqual([number.id]);
@@ -499,9 +620,23 @@ describe('the developer console', () => {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         expect(listed.status).toBe(200);
-        expect(listed.body).toEqual({ data: [expect.objectContaining({ id: callSid, number_id: number.id, duration_sec: 95, has_recording: true, has_transcript: true })], has_more: false });
+        expect(listed.body).toEqual({
+          data: [
+            expect.objectContaining({
+              id: callSid,
+              number_id: number.id,
+              duration_sec: 95,
+              has_recording: true,
+              has_transcript: true,
+            }),
+          ],
+          has_more: false,
+        });
         expect((await viewer.get(`/calls/${callSid}`)).body.id).toBe(callSid);
-        expect((await viewer.get(`/calls/${callSid}/transcript`)).body).toEqual({ call_sid: callSid, turns: [{ role: 'agent', text: 'Pizza Planet, how can I help?' }] });
+        expect((await viewer.get(`/calls/${callSid}/transcript`)).body).toEqual({
+          call_sid: callSid,
+          turns: [{ role: 'agent', text: 'Pizza Planet, how can I help?' }],
+        });
         const badCursor = await viewer.get('/calls?starting_after=CA00');
         expect(badCursor.status).toBe(400);
         expect((await viewer.get('/calls?limit=0')).body.error.message).toMatch(/^limit must be at least 1/);
@@ -514,11 +649,15 @@ describe('the developer console', () => {
         expect(whole.headers.get('content-type')).toBe('audio/mpeg');
         const bytes = Buffer.from(await whole.arrayBuffer());
         expect(bytes.length).toBeGreaterThan(100);
-        const part = await fetch(`${system.publicUrl}/console/api/calls/${callSid}/recording`, { headers: { ...headers, range: 'bytes=10-19' } });
+        const part = await fetch(`${system.publicUrl}/console/api/calls/${callSid}/recording`, {
+          headers: { ...headers, range: 'bytes=10-19' },
+        });
         expect(part.status).toBe(206);
         expect(part.headers.get('content-range')).toBe(`bytes 10-19/${bytes.length}`);
         expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(10, 20));
-        const outside = await fetch(`${system.publicUrl}/console/api/calls/${callSid}/recording`, { headers: { ...headers, range: `bytes=${bytes.length + 5}-` } });
+        const outside = await fetch(`${system.publicUrl}/console/api/calls/${callSid}/recording`, {
+          headers: { ...headers, range: `bytes=${bytes.length + 5}-` },
+        });
         expect(outside.status).toBe(416);
         expect((await fetch(`${system.publicUrl}/console/api/calls/${callSid}/recording`)).status).toBe(401);
       });
@@ -538,7 +677,11 @@ describe('the developer console', () => {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         expect(attempts.status).toBe(200);
-        expect(attempts.body.data[0]).toMatchObject({ call_sid: callSid, url: 'https://localhost:9/hooks', attempt: expect.any(Number) });
+        expect(attempts.body.data[0]).toMatchObject({
+          call_sid: callSid,
+          url: 'https://localhost:9/hooks',
+          attempt: expect.any(Number),
+        });
         const foreign = await strangerB.get(`/numbers/${number.id}/webhook-deliveries`);
         expect(foreign.status).toBe(404);
         expect(foreign.body.error.code).toBe('not_found');
@@ -549,25 +692,44 @@ describe('the developer console', () => {
       it('shows the account, balance and ledger to every role', async () => {
         const account = await viewer.get('/account');
         expect(account.status).toBe(200);
-        expect(account.body).toEqual({ id: accountA, name: 'Account A', tier: 'starter', number_limit: expect.any(Number), auto_top_up: null });
+        expect(account.body).toEqual({
+          id: accountA,
+          name: 'Account A',
+          tier: 'starter',
+          number_limit: expect.any(Number),
+          auto_top_up: null,
+        });
         const balance = await viewer.get('/balance');
         expect(balance.status).toBe(200);
         expect(balance.body).toMatchObject({ balance_cents: expect.any(Number), tier: 'starter' });
         const ledger = await viewer.get('/ledger?limit=1');
         expect(ledger.status).toBe(200);
-        expect(ledger.body).toMatchObject({ account_id: accountA, data: [expect.objectContaining({ id: expect.any(String) })], has_more: true });
+        expect(ledger.body).toMatchObject({
+          account_id: accountA,
+          data: [expect.objectContaining({ id: expect.any(String) })],
+          has_more: true,
+        });
         const next = await viewer.get(`/ledger?limit=1&starting_after=${ledger.body.data[0].id}`);
         expect(next.body.data[0].id).not.toBe(ledger.body.data[0].id);
       });
 
       it('lets only an owner set auto-top-up, with the operator PATCH validation', async () => {
-        const byDeveloper = await developer.request('PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 2000 });
+        const byDeveloper = await developer.request('PUT', '/account/auto-top-up', {
+          threshold_cents: 1000,
+          amount_cents: 2000,
+        });
         expect(byDeveloper.status).toBe(403);
-        expect(byDeveloper.body.error.message).toMatch(/^A developer user cannot change auto-top-up; only an owner can/);
+        expect(byDeveloper.body.error.message).toMatch(
+          /^A developer user cannot change auto-top-up; only an owner can/,
+        );
         const bad = await owner.request('PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 100 });
         expect(bad.status).toBe(400);
         expect(bad.body.error.message).toBe('auto_top_up.amount_cents must be at least 500');
-        const unknown = await owner.request('PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 2000, extra: 1 });
+        const unknown = await owner.request('PUT', '/account/auto-top-up', {
+          threshold_cents: 1000,
+          amount_cents: 2000,
+          extra: 1,
+        });
         expect(unknown.status).toBe(400);
         expect((await owner.get('/account')).body.auto_top_up).toBeNull();
         const set = await owner.request('PUT', '/account/auto-top-up', { threshold_cents: 1000, amount_cents: 2000 });
@@ -586,7 +748,9 @@ describe('the developer console', () => {
         expect(usage.body.data[6]).toEqual({ date: new Date().toISOString().slice(0, 10), calls: 1, seconds: 95 });
         expect(usage.body.data.slice(0, 6).every((day: { calls: number }) => day.calls === 0)).toBe(true);
         expect((await viewer.get('/usage/daily')).body.data).toHaveLength(30);
-        expect((await strangerB.get('/usage/daily?days=1')).body.data).toEqual([{ date: usage.body.data[6].date, calls: 0, seconds: 0 }]);
+        expect((await strangerB.get('/usage/daily?days=1')).body.data).toEqual([
+          { date: usage.body.data[6].date, calls: 0, seconds: 0 },
+        ]);
         for (const days of ['0', '91', 'x']) {
           const bad = await viewer.get(`/usage/daily?days=${days}`);
           expect(bad.status).toBe(400);

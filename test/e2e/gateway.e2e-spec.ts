@@ -37,7 +37,9 @@ describe('gateway: keys, limits and envelopes', () => {
         { authorization: `Basic ${Buffer.from(`${session.key}:`).toString('base64')}` },
         { authorization: `bearer ${session.key}x` },
       ];
-      const answers = await Promise.all(tries.map((headers) => publicRequest(system, 'GET', '/v1/numbers', { headers })));
+      const answers = await Promise.all(
+        tries.map((headers) => publicRequest(system, 'GET', '/v1/numbers', { headers })),
+      );
       for (const answer of answers) {
         expect(answer.status).toBe(401);
         expect(answer.body).toEqual(answers[0].body);
@@ -60,7 +62,9 @@ describe('gateway: keys, limits and envelopes', () => {
 
     it('refuses a sixth active key with 409 key_limit, even when the requests race', async () => {
       const account = await admin.createAccount();
-      const answers = await Promise.all(Array.from({ length: 8 }, () => admin.request('POST', `/admin/accounts/${account.id}/api-keys`, {})));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => admin.request('POST', `/admin/accounts/${account.id}/api-keys`, {})),
+      );
       expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
       const refused = answers.filter((a) => a.status !== 201);
       expect(refused).toHaveLength(3);
@@ -85,13 +89,15 @@ describe('gateway: keys, limits and envelopes', () => {
       expect(malformed.body.error.code).toBe('invalid_request');
     });
 
-    it('does not revoke another account\'s key', async () => {
+    it("does not revoke another account's key", async () => {
       const owner = await admin.createAccount();
       const other = await admin.createAccount();
       const key = await admin.createKey(owner.id);
       const answer = await admin.request('DELETE', `/admin/accounts/${other.id}/api-keys/${key.id}`);
       expect(answer.status).toBe(404);
-      expect((await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(200);
+      expect(
+        (await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${key.key}` } })).status,
+      ).toBe(200);
     });
   });
 
@@ -100,8 +106,13 @@ describe('gateway: keys, limits and envelopes', () => {
       const account = await admin.createAccount();
       const local = await admin.createKey(account.id, ['127.0.0.0/8', '2001:db8::/32']);
       const elsewhere = await admin.createKey(account.id, ['203.0.113.7']);
-      expect((await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${local.key}` } })).status).toBe(200);
-      const refused = await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${elsewhere.key}` } });
+      expect(
+        (await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${local.key}` } }))
+          .status,
+      ).toBe(200);
+      const refused = await publicRequest(system, 'GET', '/v1/numbers', {
+        headers: { authorization: `Bearer ${elsewhere.key}` },
+      });
       const invalid = await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: 'Bearer nope' } });
       expect(refused.status).toBe(401);
       expect(refused.body).toEqual(invalid.body);
@@ -110,13 +121,17 @@ describe('gateway: keys, limits and envelopes', () => {
     it('ignores X-Forwarded-For when no proxy is trusted', async () => {
       const account = await admin.createAccount();
       const key = await admin.createKey(account.id, ['198.51.100.7']);
-      const answer = await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${key.key}`, 'x-forwarded-for': '198.51.100.7' } });
+      const answer = await publicRequest(system, 'GET', '/v1/numbers', {
+        headers: { authorization: `Bearer ${key.key}`, 'x-forwarded-for': '198.51.100.7' },
+      });
       expect(answer.status).toBe(401);
     });
 
     it('refuses an allowlist entry that is not an address or range with 400 naming it', async () => {
       const account = await admin.createAccount();
-      const answer = await admin.request('POST', `/admin/accounts/${account.id}/api-keys`, { ip_allowlist: ['10.0.0.0/8', 'example.com'] });
+      const answer = await admin.request('POST', `/admin/accounts/${account.id}/api-keys`, {
+        ip_allowlist: ['10.0.0.0/8', 'example.com'],
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.error.message).toContain('example.com');
     });
@@ -188,7 +203,13 @@ describe('gateway: keys, limits and envelopes', () => {
     });
 
     it('refuses a body that is not a JSON object, unknown fields and out-of-range values with 400', async () => {
-      for (const body of ['[1,2]', '"text"', JSON.stringify({ name: 'A', surprise: 1 }), JSON.stringify({ name: 'A', balance_cents: -1 }), JSON.stringify({ name: 'A', tier: 'gold' })]) {
+      for (const body of [
+        '[1,2]',
+        '"text"',
+        JSON.stringify({ name: 'A', surprise: 1 }),
+        JSON.stringify({ name: 'A', balance_cents: -1 }),
+        JSON.stringify({ name: 'A', tier: 'gold' }),
+      ]) {
         const answer = await admin.request('POST', '/admin/accounts', body);
         expect(answer.status).toBe(400);
         expect(answer.body.error.code).toBe('invalid_request');
@@ -202,7 +223,11 @@ describe('gateway: keys, limits and envelopes', () => {
     });
 
     it('answers the operator API without the admin token with 401 unauthorized', async () => {
-      const answer = await fetch(`${system.adminUrl}/admin/accounts`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' }, body: '{"name":"x"}' });
+      const answer = await fetch(`${system.adminUrl}/admin/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' },
+        body: '{"name":"x"}',
+      });
       expect(answer.status).toBe(401);
       expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     });
@@ -244,11 +269,15 @@ describe('gateway: keys, limits and envelopes', () => {
   describe('operator CLI', () => {
     it('creates an account and a key that then lists numbers, as the README shows', async () => {
       const cli = (...args: string[]) =>
-        run(process.execPath, [join(__dirname, '..', '..', 'tools', 'admin', 'cli.mjs'), ...args], { env: { ...process.env, ADMIN_URL: system.adminUrl, ADMIN_TOKEN: system.adminToken } });
+        run(process.execPath, [join(__dirname, '..', '..', 'tools', 'admin', 'cli.mjs'), ...args], {
+          env: { ...process.env, ADMIN_URL: system.adminUrl, ADMIN_TOKEN: system.adminToken },
+        });
       const account = JSON.parse((await cli('accounts', 'create', '--name', 'Acme Pizza', '--balance', '5000')).stdout);
       expect(account).toMatchObject({ name: 'Acme Pizza', balance_cents: 5000, tier: 'starter' });
       const key = JSON.parse((await cli('keys', 'create', account.id)).stdout);
-      const answer = await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${key.key}` } });
+      const answer = await publicRequest(system, 'GET', '/v1/numbers', {
+        headers: { authorization: `Bearer ${key.key}` },
+      });
       expect(answer.status).toBe(200);
       expect(answer.body.data).toEqual([]);
       await expect(cli('accounts', 'get', 'acct_00000000000000000000')).rejects.toMatchObject({ code: 1 });
@@ -268,9 +297,13 @@ describe('gateway behind a trusted proxy', () => {
     const admin = new AdminClient(system);
     const account = await admin.createAccount();
     const key = await admin.createKey(account.id, ['198.51.100.7']);
-    const allowed = await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${key.key}`, 'x-forwarded-for': '198.51.100.7' } });
+    const allowed = await publicRequest(system, 'GET', '/v1/numbers', {
+      headers: { authorization: `Bearer ${key.key}`, 'x-forwarded-for': '198.51.100.7' },
+    });
     expect(allowed.status).toBe(200);
-    const refused = await publicRequest(system, 'GET', '/v1/numbers', { headers: { authorization: `Bearer ${key.key}`, 'x-forwarded-for': '198.51.100.8' } });
+    const refused = await publicRequest(system, 'GET', '/v1/numbers', {
+      headers: { authorization: `Bearer ${key.key}`, 'x-forwarded-for': '198.51.100.8' },
+    });
     expect(refused.status).toBe(401);
   });
 });

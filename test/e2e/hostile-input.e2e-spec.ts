@@ -21,25 +21,47 @@ describe('gateway edge: hostile input', () => {
     system = await startSystem({ env: { RATE_LIMIT_REQUESTS: '1000000' } });
     session = await ApiSession.create(system);
     admin = new AdminClient(system);
-    const location = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Front desk' });
+    const location = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, {
+      name: 'Front desk',
+    });
     locationId = location.body.id;
   });
   afterAll(() => system?.stop());
 
   const publicCall = (method: string, target: string, headers: Record<string, string | number> = {}, body?: string) =>
-    rawRequest(system.publicUrl, httpRequestText(method, target, { authorization: `Bearer ${session.key}`, ...headers }, body));
+    rawRequest(
+      system.publicUrl,
+      httpRequestText(method, target, { authorization: `Bearer ${session.key}`, ...headers }, body),
+    );
   const adminCall = (method: string, target: string, headers: Record<string, string | number> = {}, body?: string) =>
-    rawRequest(system.adminUrl, httpRequestText(method, target, { authorization: `Bearer ${system.adminToken}`, ...headers }, body));
+    rawRequest(
+      system.adminUrl,
+      httpRequestText(method, target, { authorization: `Bearer ${system.adminToken}`, ...headers }, body),
+    );
   const json = { 'content-type': 'application/json' };
 
   function expectRefusal(answer: RawAnswer, status: number, code: string, message?: RegExp): void {
-    expect({ status: answer.status, code: (answer.json as { error?: { code?: string } })?.error?.code }).toEqual({ status, code });
+    expect({ status: answer.status, code: (answer.json as { error?: { code?: string } })?.error?.code }).toEqual({
+      status,
+      code,
+    });
     if (message) expect((answer.json as { error: { message: string } }).error.message).toMatch(message);
   }
 
   describe('text no route can use, refused with 400 invalid_request naming the problem', () => {
     it('a NUL in a body string, on a public and an operator route, and nothing is created', async () => {
-      const claim = await publicCall('POST', '/v1/lostfound/found-items', json, JSON.stringify({ location_id: locationId, category: 'wallet', description: 'black\u0000wallet', found_area: 'lobby', found_date: '2026-11-01' }));
+      const claim = await publicCall(
+        'POST',
+        '/v1/lostfound/found-items',
+        json,
+        JSON.stringify({
+          location_id: locationId,
+          category: 'wallet',
+          description: 'black\u0000wallet',
+          found_area: 'lobby',
+          found_date: '2026-11-01',
+        }),
+      );
       expectRefusal(claim, 400, 'invalid_request', /description contains a NUL character/);
       const account = await adminCall('POST', '/admin/accounts', json, JSON.stringify({ name: 'Acme\u0000Pizza' }));
       expectRefusal(account, 400, 'invalid_request', /The body field name contains a NUL character/);
@@ -48,66 +70,145 @@ describe('gateway edge: hostile input', () => {
     });
 
     it('a NUL in a query value and in a path parameter', async () => {
-      expectRefusal(await publicCall('GET', `/v1/lostfound/found-items?location_id=${locationId}&q=wal%00let`), 400, 'invalid_request', /query parameter q contains a NUL/);
-      expectRefusal(await publicCall('GET', '/v1/calls/call%00x/transcript'), 400, 'invalid_request', /path parameter call_id contains a NUL/);
-      expectRefusal(await adminCall('GET', '/admin/sms?to=%2B1415%005550123'), 400, 'invalid_request', /query parameter to contains a NUL/);
+      expectRefusal(
+        await publicCall('GET', `/v1/lostfound/found-items?location_id=${locationId}&q=wal%00let`),
+        400,
+        'invalid_request',
+        /query parameter q contains a NUL/,
+      );
+      expectRefusal(
+        await publicCall('GET', '/v1/calls/call%00x/transcript'),
+        400,
+        'invalid_request',
+        /path parameter call_id contains a NUL/,
+      );
+      expectRefusal(
+        await adminCall('GET', '/admin/sms?to=%2B1415%005550123'),
+        400,
+        'invalid_request',
+        /query parameter to contains a NUL/,
+      );
     });
 
     it('an unpaired UTF-16 surrogate in claimant_email, in a field name, and in a query value', async () => {
       const body = `{"location_id":${locationId},"category":"umbrella","description":"blue","lost_area":"lobby","lost_date":"2026-11-01","claimant_name":"Ann","claimant_email":"ann\\ud800@example.com","claimant_phone":"+14155550123"}`;
-      expectRefusal(await publicCall('POST', '/v1/lostfound/claims', json, body), 400, 'invalid_request', /claimant_email contains an unpaired UTF-16 surrogate/);
-      expectRefusal(await adminCall('POST', '/admin/accounts', json, '{"name":"x","\\udc00":1}'), 400, 'invalid_request', /field name that contains an unpaired UTF-16 surrogate/);
+      expectRefusal(
+        await publicCall('POST', '/v1/lostfound/claims', json, body),
+        400,
+        'invalid_request',
+        /claimant_email contains an unpaired UTF-16 surrogate/,
+      );
+      expectRefusal(
+        await adminCall('POST', '/admin/accounts', json, '{"name":"x","\\udc00":1}'),
+        400,
+        'invalid_request',
+        /field name that contains an unpaired UTF-16 surrogate/,
+      );
     });
 
     it('JSON nested thousands deep, as a field and as the body, without overflowing the stack', async () => {
       const deepArray = `{"name":${'['.repeat(5000)}${']'.repeat(5000)}}`;
       const deepObject = `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`;
-      expectRefusal(await adminCall('POST', '/admin/accounts', json, deepArray), 400, 'invalid_request', /nests arrays or objects more than 32 levels deep/);
-      expectRefusal(await publicCall('POST', '/v1/numbers', json, deepObject), 400, 'invalid_request', /more than 32 levels deep/);
+      expectRefusal(
+        await adminCall('POST', '/admin/accounts', json, deepArray),
+        400,
+        'invalid_request',
+        /nests arrays or objects more than 32 levels deep/,
+      );
+      expectRefusal(
+        await publicCall('POST', '/v1/numbers', json, deepObject),
+        400,
+        'invalid_request',
+        /more than 32 levels deep/,
+      );
       // Brackets inside strings are text, not nesting.
-      const created = await adminCall('POST', '/admin/accounts', json, JSON.stringify({ name: `${'['.repeat(100)}Acme` }));
+      const created = await adminCall(
+        'POST',
+        '/admin/accounts',
+        json,
+        JSON.stringify({ name: `${'['.repeat(100)}Acme` }),
+      );
       expect(created.status).toBe(201);
     });
   });
 
   describe('every refusal in the error envelope', () => {
     it('a path parameter over 200 characters: 414 uri_too_long', async () => {
-      expectRefusal(await publicCall('GET', `/v1/calls/${'c'.repeat(300)}/transcript`), 414, 'uri_too_long', /longer than 200 characters/);
+      expectRefusal(
+        await publicCall('GET', `/v1/calls/${'c'.repeat(300)}/transcript`),
+        414,
+        'uri_too_long',
+        /longer than 200 characters/,
+      );
       expectRefusal(await adminCall('GET', `/admin/accounts/${'a'.repeat(300)}`), 414, 'uri_too_long');
     });
 
     it('a malformed %-escape in the path: 400 invalid_request', async () => {
-      expectRefusal(await publicCall('GET', '/v1/calls/%E0%A4%A/transcript'), 400, 'invalid_request', /%-escape is malformed/);
+      expectRefusal(
+        await publicCall('GET', '/v1/calls/%E0%A4%A/transcript'),
+        400,
+        'invalid_request',
+        /%-escape is malformed/,
+      );
       expectRefusal(await adminCall('GET', '/admin/accounts/%ED%A0%80'), 400, 'invalid_request');
     });
 
     it('conflicting or repeated framing headers: 400 invalid_request naming the header, connection closed', async () => {
-      const clAndTe = await rawRequest(system.publicUrl, 'POST /v1/numbers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n');
+      const clAndTe = await rawRequest(
+        system.publicUrl,
+        'POST /v1/numbers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      );
       expectRefusal(clAndTe, 400, 'invalid_request', /Transfer-Encoding/);
       expect(clAndTe.headers.connection).toBe('close');
-      const twoLengths = await rawRequest(system.adminUrl, 'POST /admin/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}');
+      const twoLengths = await rawRequest(
+        system.adminUrl,
+        'POST /admin/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+      );
       expectRefusal(twoLengths, 400, 'invalid_request', /Content-Length was sent more than once/);
     });
 
     it('malformed requests Node refuses: bad method, bad header, headers over 16 KiB, no Host', async () => {
-      expectRefusal(await rawRequest(system.publicUrl, 'FO(O /v1/numbers HTTP/1.1\r\nHost: x\r\n\r\n'), 400, 'invalid_request', /method/);
-      expectRefusal(await rawRequest(system.publicUrl, 'GET /v1/numbers HTTP/1.1\r\nHost x\r\n\r\n'), 400, 'invalid_request', /header is malformed/);
+      expectRefusal(
+        await rawRequest(system.publicUrl, 'FO(O /v1/numbers HTTP/1.1\r\nHost: x\r\n\r\n'),
+        400,
+        'invalid_request',
+        /method/,
+      );
+      expectRefusal(
+        await rawRequest(system.publicUrl, 'GET /v1/numbers HTTP/1.1\r\nHost x\r\n\r\n'),
+        400,
+        'invalid_request',
+        /header is malformed/,
+      );
       expectRefusal(await publicCall('GET', `/v1/numbers?q=${'a'.repeat(20_000)}`), 431, 'headers_too_large');
-      expectRefusal(await rawRequest(system.publicUrl, 'GET /v1/numbers HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'invalid_request', /Host header/);
+      expectRefusal(
+        await rawRequest(system.publicUrl, 'GET /v1/numbers HTTP/1.1\r\nConnection: close\r\n\r\n'),
+        400,
+        'invalid_request',
+        /Host header/,
+      );
     });
   });
 
   describe('DELETE with Content-Type: application/json and no body', () => {
     it('is read as no body, with or without Content-Length: 0, on the public and operator APIs', async () => {
       const key = await admin.createKey(session.accountId);
-      const revoked = await rawRequest(system.adminUrl, `DELETE /admin/accounts/${session.accountId}/api-keys/${key.id} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${system.adminToken}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`);
+      const revoked = await rawRequest(
+        system.adminUrl,
+        `DELETE /admin/accounts/${session.accountId}/api-keys/${key.id} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${system.adminToken}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`,
+      );
       expect({ status: revoked.status, body: revoked.json }).toEqual({ status: 200, body: { revoked: true } });
       const release = await publicCall('DELETE', '/v1/numbers/num_999999', { ...json, 'content-length': 0 });
       expectRefusal(release, 404, 'not_found');
     });
 
     it('still refuses a POST whose JSON body is empty', async () => {
-      expectRefusal(await adminCall('POST', '/admin/accounts', { ...json, 'content-length': 0 }), 400, 'invalid_request', /body is empty/);
+      expectRefusal(
+        await adminCall('POST', '/admin/accounts', { ...json, 'content-length': 0 }),
+        400,
+        'invalid_request',
+        /body is empty/,
+      );
     });
   });
 
@@ -137,7 +238,11 @@ describe('gateway edge: hostile input', () => {
       const before = (await admin.request('GET', `/admin/accounts/${session.accountId}`)).body.balance_cents;
       for (const url of ['https://[::127.0.0.1]/hooks', 'https://[::a9fe:a9fe]/latest', 'https://[::10.0.0.1]:8443/']) {
         const answer = await session.post('/numbers', { business_phone: '+14155550123', webhook_url: url });
-        expect({ url, status: answer.status, code: answer.body.error?.code }).toEqual({ url, status: 400, code: 'invalid_request' });
+        expect({ url, status: answer.status, code: answer.body.error?.code }).toEqual({
+          url,
+          status: 400,
+          code: 'invalid_request',
+        });
         expect(answer.body.error.message).toMatch(/webhook_url.*ipv4Compatible/);
       }
       expect((await admin.request('GET', `/admin/accounts/${session.accountId}`)).body.balance_cents).toBe(before);
@@ -146,12 +251,16 @@ describe('gateway edge: hostile input', () => {
 
   describe('IP allowlist ranges through the operator API', () => {
     it('refuses a range with host bits set (127.0.0.1/0) with 400 naming the network, and stores mapped ranges as IPv4', async () => {
-      const refused = await admin.request('POST', `/admin/accounts/${session.accountId}/api-keys`, { ip_allowlist: ['127.0.0.1/0'] });
+      const refused = await admin.request('POST', `/admin/accounts/${session.accountId}/api-keys`, {
+        ip_allowlist: ['127.0.0.1/0'],
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.error.message).toContain('127.0.0.1/0 has host bits set');
       const mapped = await admin.createKey(session.accountId, ['::ffff:127.0.0.0/104']);
       expect((mapped as unknown as { ip_allowlist: string[] }).ip_allowlist).toEqual(['127.0.0.0/8']);
-      const answer = await fetch(`${system.publicUrl}/v1/numbers`, { headers: { authorization: `bearer ${mapped.key}` } });
+      const answer = await fetch(`${system.publicUrl}/v1/numbers`, {
+        headers: { authorization: `bearer ${mapped.key}` },
+      });
       expect(answer.status).toBe(200);
     });
   });
@@ -162,12 +271,30 @@ describe('gateway edge: hostile input', () => {
       const operatorDocument = buildOpenApiDocument(system.gateway.adminApp);
       const account = await admin.createAccount();
       const key = await admin.createKey(account.id);
-      const pathValues: Record<string, string> = { account_id: account.id, key_id: key.id, area_code: '415', id: '1', call_id: 'call_1' };
-      const queryValues: Record<string, string> = { location_id: String(locationId), number_id: 'num_1', to: '+14155550123' };
+      const pathValues: Record<string, string> = {
+        account_id: account.id,
+        key_id: key.id,
+        area_code: '415',
+        id: '1',
+        call_id: 'call_1',
+      };
+      const queryValues: Record<string, string> = {
+        location_id: String(locationId),
+        number_id: 'num_1',
+        to: '+14155550123',
+      };
 
       const targets = [
-        ...operations(publicDocument).map((op) => ({ ...op, baseUrl: system.publicUrl, auth: `Bearer ${session.key}` })),
-        ...operations(operatorDocument).map((op) => ({ ...op, baseUrl: system.adminUrl, auth: `Bearer ${system.adminToken}` })),
+        ...operations(publicDocument).map((op) => ({
+          ...op,
+          baseUrl: system.publicUrl,
+          auth: `Bearer ${session.key}`,
+        })),
+        ...operations(operatorDocument).map((op) => ({
+          ...op,
+          baseUrl: system.adminUrl,
+          auth: `Bearer ${system.adminToken}`,
+        })),
       ];
       // Derived from the code's own route descriptions: a route added later is swept without editing this test.
       expect(targets.filter((t) => t.baseUrl === system.publicUrl).length).toBeGreaterThanOrEqual(13);
@@ -177,7 +304,11 @@ describe('gateway edge: hostile input', () => {
       for (const target of targets) {
         for (const variant of hostileVariants(target, pathValues, queryValues, target.auth)) {
           const headers = { authorization: target.auth, ...variant.headers };
-          requests.push({ label: `${target.method} ${target.path} [${variant.name}]`, baseUrl: target.baseUrl, text: variant.raw ?? httpRequestText(target.method, variant.target, headers, variant.body) });
+          requests.push({
+            label: `${target.method} ${target.path} [${variant.name}]`,
+            baseUrl: target.baseUrl,
+            text: variant.raw ?? httpRequestText(target.method, variant.target, headers, variant.body),
+          });
         }
       }
 
@@ -210,19 +341,39 @@ interface Operation {
   components: Record<string, Schema>;
 }
 
-type Schema = { type?: string; format?: string; enum?: unknown[]; example?: unknown; properties?: Record<string, Schema>; items?: Schema; $ref?: string; allOf?: Schema[]; required?: string[] };
+type Schema = {
+  type?: string;
+  format?: string;
+  enum?: unknown[];
+  example?: unknown;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  $ref?: string;
+  allOf?: Schema[];
+  required?: string[];
+};
 
 function operations(document: OpenAPIObject): Operation[] {
   const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
   const found: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, op] of Object.entries(item as Record<string, { parameters?: { in: string; name: string; schema?: Schema }[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }>)) {
+    for (const [method, op] of Object.entries(
+      item as Record<
+        string,
+        {
+          parameters?: { in: string; name: string; schema?: Schema }[];
+          requestBody?: { content?: Record<string, { schema?: Schema }> };
+        }
+      >,
+    )) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       found.push({
         method: method.toUpperCase(),
         path,
         pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
-        queryParams: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
+        queryParams: (op.parameters ?? [])
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         body: op.requestBody?.content?.['application/json']?.schema,
         components,
       });
@@ -242,7 +393,8 @@ function sample(schema: Schema, components: Record<string, Schema>, depth = 0): 
   const s = resolve(schema, components);
   if (s.example !== undefined) return s.example;
   if (s.enum?.length) return s.enum[0];
-  if (s.properties && depth < 4) return Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, sample(v, components, depth + 1)]));
+  if (s.properties && depth < 4)
+    return Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, sample(v, components, depth + 1)]));
   switch (s.type) {
     case 'integer':
     case 'number':
@@ -268,24 +420,67 @@ interface Variant {
 const NUL_TEXT = 'a\u0000b';
 const HUGE_NUMBERS = ['1e400', '-1e308', '9007199254740993', '2147483648', '0.0000001'];
 const WRONG_TYPES = ['"1"', 'true', 'null', '[]', '{}', '-1', '1.5'];
-const PATH_VALUES = ['a%00b', 'a'.repeat(201), '%E0%A4%A', '%ED%A0%80', '%zz', '%F0%9F%92%A9', '..%2F..%2Fadmin', '-1', '99999999999999999999999', 'a%0Ab'];
-const QUERY_VALUES = ['a%00b', '%E0%A4%A', '%ED%A0%80', '%zz', '1e400', '-1', '99999999999999999999999', 'a'.repeat(4000), ''];
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/vnd.api+json', 'application/jsonx', ';;;', 'application/json, text/plain'];
+const PATH_VALUES = [
+  'a%00b',
+  'a'.repeat(201),
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%zz',
+  '%F0%9F%92%A9',
+  '..%2F..%2Fadmin',
+  '-1',
+  '99999999999999999999999',
+  'a%0Ab',
+];
+const QUERY_VALUES = [
+  'a%00b',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%zz',
+  '1e400',
+  '-1',
+  '99999999999999999999999',
+  'a'.repeat(4000),
+  '',
+];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=utf-16',
+  'application/vnd.api+json',
+  'application/jsonx',
+  ';;;',
+  'application/json, text/plain',
+];
 
-function hostileVariants(op: Operation, pathValues: Record<string, string>, queryValues: Record<string, string>, auth: string): Variant[] {
+function hostileVariants(
+  op: Operation,
+  pathValues: Record<string, string>,
+  queryValues: Record<string, string>,
+  auth: string,
+): Variant[] {
   const pathWith = (overrides: Record<string, string> = {}) =>
-    op.path.replace(/\{([^}]+)\}/g, (_, name: string) => overrides[name] ?? encodeURIComponent(pathValues[name] ?? '1'));
-  const baseQuery = op.queryParams.map((p) => `${p.name}=${encodeURIComponent(queryValues[p.name] ?? String(sample(p.schema, op.components)))}`);
-  const queryWith = (name: string, value: string) => [...baseQuery.filter((q) => !q.startsWith(`${name}=`)), `${name}=${value}`].join('&');
+    op.path.replace(
+      /\{([^}]+)\}/g,
+      (_, name: string) => overrides[name] ?? encodeURIComponent(pathValues[name] ?? '1'),
+    );
+  const baseQuery = op.queryParams.map(
+    (p) => `${p.name}=${encodeURIComponent(queryValues[p.name] ?? String(sample(p.schema, op.components)))}`,
+  );
+  const queryWith = (name: string, value: string) =>
+    [...baseQuery.filter((q) => !q.startsWith(`${name}=`)), `${name}=${value}`].join('&');
   const variants: Variant[] = [];
   const target = pathWith();
   const json = { 'content-type': 'application/json' };
 
   for (const param of op.pathParams) {
-    for (const value of PATH_VALUES) variants.push({ name: `path ${param}=${value.slice(0, 20)}`, target: pathWith({ [param]: value }) });
+    for (const value of PATH_VALUES)
+      variants.push({ name: `path ${param}=${value.slice(0, 20)}`, target: pathWith({ [param]: value }) });
   }
   for (const param of [...op.queryParams.map((p) => p.name), 'unknown_param']) {
-    for (const value of QUERY_VALUES) variants.push({ name: `query ${param}=${value.slice(0, 20)}`, target: `${target}?${queryWith(param, value)}` });
+    for (const value of QUERY_VALUES)
+      variants.push({ name: `query ${param}=${value.slice(0, 20)}`, target: `${target}?${queryWith(param, value)}` });
     variants.push({ name: `query ${param} twice`, target: `${target}?${queryWith(param, '1')}&${param}=2` });
   }
   variants.push({ name: 'query %zz name', target: `${target}?%zz=1&a%00=1` });
@@ -295,17 +490,60 @@ function hostileVariants(op: Operation, pathValues: Record<string, string>, quer
   const properties = op.body ? Object.keys(resolve(op.body, op.components).properties ?? {}) : [];
   // Every route gets the body variants (a GET or DELETE must ignore or refuse a body, never fail on one).
   const withField = (field: string, rawValue: string) => {
-    const others = Object.entries(base).filter(([k]) => k !== field).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
+    const others = Object.entries(base)
+      .filter(([k]) => k !== field)
+      .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
     return `{${[...others, `${JSON.stringify(field)}:${rawValue}`].join(',')}}`;
   };
   for (const field of properties) {
-    const raws = [JSON.stringify(NUL_TEXT), '"x\\ud800"', '"\\udc00x"', '"\\u0000"', `${'['.repeat(2000)}${']'.repeat(2000)}`, `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`, ...HUGE_NUMBERS, ...WRONG_TYPES, JSON.stringify('x'.repeat(70_000))];
-    for (const raw of raws) variants.push({ name: `body ${field}=${raw.slice(0, 20)}`, target, headers: json, body: withField(field, raw) });
+    const raws = [
+      JSON.stringify(NUL_TEXT),
+      '"x\\ud800"',
+      '"\\udc00x"',
+      '"\\u0000"',
+      `${'['.repeat(2000)}${']'.repeat(2000)}`,
+      `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`,
+      ...HUGE_NUMBERS,
+      ...WRONG_TYPES,
+      JSON.stringify('x'.repeat(70_000)),
+    ];
+    for (const raw of raws)
+      variants.push({ name: `body ${field}=${raw.slice(0, 20)}`, target, headers: json, body: withField(field, raw) });
   }
-  const wholeBodies = ['[]', '[{}]', '"text"', 'null', '123', 'true', '{', '{"a":1,"a":2}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', `${'['.repeat(10_000)}`, '{"\\u0000":1}', `{"unknown_field":${JSON.stringify(NUL_TEXT)}}`, '\uFEFF{}', '{}garbage', ' ', `{"a":"${'x'.repeat(70_000)}"}`];
-  for (const body of wholeBodies) variants.push({ name: `whole body ${body.slice(0, 20)}`, target, headers: json, body });
-  variants.push({ name: 'invalid UTF-8 body', target, headers: json, body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]).toString('latin1') });
-  for (const contentType of CONTENT_TYPES) variants.push({ name: `content-type ${contentType}`, target, headers: { 'content-type': contentType }, body: bodyText(base) });
+  const wholeBodies = [
+    '[]',
+    '[{}]',
+    '"text"',
+    'null',
+    '123',
+    'true',
+    '{',
+    '{"a":1,"a":2}',
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    `${'['.repeat(10_000)}`,
+    '{"\\u0000":1}',
+    `{"unknown_field":${JSON.stringify(NUL_TEXT)}}`,
+    '\uFEFF{}',
+    '{}garbage',
+    ' ',
+    `{"a":"${'x'.repeat(70_000)}"}`,
+  ];
+  for (const body of wholeBodies)
+    variants.push({ name: `whole body ${body.slice(0, 20)}`, target, headers: json, body });
+  variants.push({
+    name: 'invalid UTF-8 body',
+    target,
+    headers: json,
+    body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]).toString('latin1'),
+  });
+  for (const contentType of CONTENT_TYPES)
+    variants.push({
+      name: `content-type ${contentType}`,
+      target,
+      headers: { 'content-type': contentType },
+      body: bodyText(base),
+    });
   variants.push({ name: 'body without content-type', target, headers: {}, body: bodyText(base) });
 
   const head = `${op.method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\n`;
@@ -335,7 +573,8 @@ function answerProblem(answer: RawAnswer): string | undefined {
   if (answer.status >= 500) return `${answer.status} ${answer.text.slice(0, 200)}`;
   if (answer.status >= 200 && answer.status < 300) return undefined;
   const error = (answer.json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  if (typeof error?.code !== 'string' || typeof error.message !== 'string' || error.message.length === 0) return `${answer.status} outside the envelope: ${answer.text.slice(0, 200)}`;
+  if (typeof error?.code !== 'string' || typeof error.message !== 'string' || error.message.length === 0)
+    return `${answer.status} outside the envelope: ${answer.text.slice(0, 200)}`;
   const expected = ERROR_STATUS[error.code as keyof typeof ERROR_STATUS];
   if (expected !== answer.status) return `${answer.status} with code ${error.code} (which answers ${expected})`;
   if (Object.keys(answer.json as object).length !== 1) return `extra top-level fields: ${answer.text.slice(0, 200)}`;

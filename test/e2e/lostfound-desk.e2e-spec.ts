@@ -26,17 +26,29 @@ describe('lost-and-found desk through the gateway', () => {
   let phoneCounter = 0;
   const phone = () => `+1415868${String(1000 + phoneCounter++).padStart(4, '0')}`;
 
-  async function sessionWithLocation(body: Record<string, unknown> = {}): Promise<{ session: ApiSession; location: { id: number; public_slug: string; hold_days: number } }> {
+  async function sessionWithLocation(
+    body: Record<string, unknown> = {},
+  ): Promise<{ session: ApiSession; location: { id: number; public_slug: string; hold_days: number } }> {
     const session = await ApiSession.create(system);
-    const created = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Union Station', ...body });
+    const created = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, {
+      name: 'Union Station',
+      ...body,
+    });
     expect(created.status).toBe(201);
     return { session, location: created.body };
   }
 
-  function claimant<T = any>(method: string, path: string, options: { from: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpAnswer<T>> {
+  function claimant<T = any>(
+    method: string,
+    path: string,
+    options: { from: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<HttpAnswer<T>> {
     const headers: Record<string, string> = { 'x-forwarded-for': options.from, ...options.headers };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    return publicRequest<T>(system, method, path, { headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    return publicRequest<T>(system, method, path, {
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
   }
 
   const webClaim = (extra: Record<string, unknown> = {}) => ({
@@ -67,9 +79,17 @@ describe('lost-and-found desk through the gateway', () => {
       expect(other.location.hold_days).toBe(30);
       expect(other.location.public_slug).not.toBe(location.public_slug);
 
-      const patched = await admin.request('PATCH', `/admin/accounts/${session.accountId}/locations/${location.id}`, { hold_days: 90 });
-      expect(patched).toMatchObject({ status: 200, body: { id: location.id, hold_days: 90, public_slug: location.public_slug } });
-      const rotated = await admin.request('POST', `/admin/accounts/${session.accountId}/locations/${location.id}/public-slug`);
+      const patched = await admin.request('PATCH', `/admin/accounts/${session.accountId}/locations/${location.id}`, {
+        hold_days: 90,
+      });
+      expect(patched).toMatchObject({
+        status: 200,
+        body: { id: location.id, hold_days: 90, public_slug: location.public_slug },
+      });
+      const rotated = await admin.request(
+        'POST',
+        `/admin/accounts/${session.accountId}/locations/${location.id}/public-slug`,
+      );
       expect(rotated.status).toBe(200);
       expect(rotated.body.public_slug).toMatch(/^[A-Za-z0-9_-]{22}$/);
       expect(rotated.body.public_slug).not.toBe(location.public_slug);
@@ -81,9 +101,13 @@ describe('lost-and-found desk through the gateway', () => {
     it("refuses another account's location with 404 and a bad hold_days with 400, changing nothing", async () => {
       const { location } = await sessionWithLocation();
       const stranger = await ApiSession.create(system);
-      const foreign = await admin.request('PATCH', `/admin/accounts/${stranger.accountId}/locations/${location.id}`, { hold_days: 1 });
+      const foreign = await admin.request('PATCH', `/admin/accounts/${stranger.accountId}/locations/${location.id}`, {
+        hold_days: 1,
+      });
       expect(foreign).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
-      const bad = await admin.request('PATCH', `/admin/accounts/${stranger.accountId}/locations/${location.id}`, { hold_days: 0 });
+      const bad = await admin.request('PATCH', `/admin/accounts/${stranger.accountId}/locations/${location.id}`, {
+        hold_days: 0,
+      });
       expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
     });
   });
@@ -101,7 +125,10 @@ describe('lost-and-found desk through the gateway', () => {
     it('refuses an item still in its hold period with 409 hold_period_not_over, changing nothing', async () => {
       const { session, location } = await sessionWithLocation();
       const logged = (await session.post('/lostfound/found-items', item(location.id, today()))).body;
-      const refused = await session.post(`/lostfound/found-items/${logged.id}/disposal`, { location_id: location.id, outcome: 'donated' });
+      const refused = await session.post(`/lostfound/found-items/${logged.id}/disposal`, {
+        location_id: location.id,
+        outcome: 'donated',
+      });
       expect(refused).toMatchObject({ status: 409, body: { error: { code: 'hold_period_not_over' } } });
       expect(refused.body.error.message).toContain('60 days');
       const detail = (await session.get(`/lostfound/found-items/${logged.id}?location_id=${location.id}`)).body;
@@ -113,19 +140,33 @@ describe('lost-and-found desk through the gateway', () => {
     it('donates an item held past its hold period: status donated, the move on the custody timeline with its actor', async () => {
       const { session, location } = await sessionWithLocation();
       const logged = (await session.post('/lostfound/found-items', item(location.id, '2026-08-01'))).body;
-      const body = { location_id: location.id, outcome: 'donated', note: 'Given to the charity shop', staff_name: 'Ines' };
-      const donated = await session.post(`/lostfound/found-items/${logged.id}/disposal`, body, { 'idempotency-key': `dispose-${logged.id}` });
+      const body = {
+        location_id: location.id,
+        outcome: 'donated',
+        note: 'Given to the charity shop',
+        staff_name: 'Ines',
+      };
+      const donated = await session.post(`/lostfound/found-items/${logged.id}/disposal`, body, {
+        'idempotency-key': `dispose-${logged.id}`,
+      });
       expect(donated.status).toBe(200);
       expect(donated.body).toMatchObject({ id: logged.id, status: 'donated' });
       expect(donated.body.hold_until).toBeUndefined();
-      expect(donated.body.timeline.map((entry: { action: string; staff_name: string }) => [entry.action, entry.staff_name])).toEqual([
+      expect(
+        donated.body.timeline.map((entry: { action: string; staff_name: string }) => [entry.action, entry.staff_name]),
+      ).toEqual([
         ['logged', 'API'],
         ['donated', 'Ines'],
       ]);
       expect(donated.body.timeline[1].note).toBe('Given to the charity shop');
-      const replay = await session.post(`/lostfound/found-items/${logged.id}/disposal`, body, { 'idempotency-key': `dispose-${logged.id}` });
+      const replay = await session.post(`/lostfound/found-items/${logged.id}/disposal`, body, {
+        'idempotency-key': `dispose-${logged.id}`,
+      });
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
-      const again = await session.post(`/lostfound/found-items/${logged.id}/disposal`, { location_id: location.id, outcome: 'disposed' });
+      const again = await session.post(`/lostfound/found-items/${logged.id}/disposal`, {
+        location_id: location.id,
+        outcome: 'disposed',
+      });
       expect(again).toMatchObject({ status: 409, body: { error: { code: 'item_not_available' } } });
       const listed = (await session.get(`/lostfound/found-items?location_id=${location.id}&status=donated`)).body;
       expect(listed.data.map((row: { id: number }) => row.id)).toEqual([logged.id]);
@@ -134,15 +175,43 @@ describe('lost-and-found desk through the gateway', () => {
     it('refuses an item already reunited, and follows a changed hold_days', async () => {
       const { session, location } = await sessionWithLocation({ hold_days: 200 });
       const old = (await session.post('/lostfound/found-items', item(location.id, '2026-08-01'))).body;
-      expect((await session.post(`/lostfound/found-items/${old.id}/disposal`, { location_id: location.id, outcome: 'disposed' })).status).toBe(409);
+      expect(
+        (
+          await session.post(`/lostfound/found-items/${old.id}/disposal`, {
+            location_id: location.id,
+            outcome: 'disposed',
+          })
+        ).status,
+      ).toBe(409);
       await admin.request('PATCH', `/admin/accounts/${session.accountId}/locations/${location.id}`, { hold_days: 30 });
-      const disposed = await session.post(`/lostfound/found-items/${old.id}/disposal`, { location_id: location.id, outcome: 'disposed' });
+      const disposed = await session.post(`/lostfound/found-items/${old.id}/disposal`, {
+        location_id: location.id,
+        outcome: 'disposed',
+      });
       expect(disposed).toMatchObject({ status: 200, body: { status: 'disposed' } });
 
       const returned = (await session.post('/lostfound/found-items', item(location.id, '2026-08-01'))).body;
-      const filed = (await session.post('/lostfound/claims', { location_id: location.id, claimant_name: 'Jo', claimant_phone: phone(), category: 'umbrella', description: 'blue umbrella' })).body;
-      expect((await session.post(`/lostfound/claims/${filed.id}/reunite`, { location_id: location.id, found_item_id: returned.id })).status).toBe(200);
-      const refused = await session.post(`/lostfound/found-items/${returned.id}/disposal`, { location_id: location.id, outcome: 'donated' });
+      const filed = (
+        await session.post('/lostfound/claims', {
+          location_id: location.id,
+          claimant_name: 'Jo',
+          claimant_phone: phone(),
+          category: 'umbrella',
+          description: 'blue umbrella',
+        })
+      ).body;
+      expect(
+        (
+          await session.post(`/lostfound/claims/${filed.id}/reunite`, {
+            location_id: location.id,
+            found_item_id: returned.id,
+          })
+        ).status,
+      ).toBe(200);
+      const refused = await session.post(`/lostfound/found-items/${returned.id}/disposal`, {
+        location_id: location.id,
+        outcome: 'donated',
+      });
       expect(refused).toMatchObject({ status: 409, body: { error: { code: 'item_not_available' } } });
     });
 
@@ -150,9 +219,15 @@ describe('lost-and-found desk through the gateway', () => {
       const { session, location } = await sessionWithLocation();
       const logged = (await session.post('/lostfound/found-items', item(location.id, '2026-08-01'))).body;
       const stranger = await sessionWithLocation();
-      const foreign = await stranger.session.post(`/lostfound/found-items/${logged.id}/disposal`, { location_id: stranger.location.id, outcome: 'donated' });
+      const foreign = await stranger.session.post(`/lostfound/found-items/${logged.id}/disposal`, {
+        location_id: stranger.location.id,
+        outcome: 'donated',
+      });
       expect(foreign).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
-      const bad = await session.post(`/lostfound/found-items/${logged.id}/disposal`, { location_id: location.id, outcome: 'sold' });
+      const bad = await session.post(`/lostfound/found-items/${logged.id}/disposal`, {
+        location_id: location.id,
+        outcome: 'sold',
+      });
       expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
       expect(bad.body.error.message).toContain('outcome must be one of: donated, disposed');
     });
@@ -180,21 +255,42 @@ describe('lost-and-found desk through the gateway', () => {
 
     it('files a claim with source web (201), answering no item, and staff see it in the API', async () => {
       const { session, location } = await sessionWithLocation();
-      await session.post('/lostfound/found-items', { location_id: location.id, category: 'umbrella', description: 'Red umbrella, wooden handle', color: 'red', found_area: 'Gate B12', found_date: '2026-11-18' });
+      await session.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'umbrella',
+        description: 'Red umbrella, wooden handle',
+        color: 'red',
+        found_area: 'Gate B12',
+        found_date: '2026-11-18',
+      });
       const sent = webClaim();
-      const answer = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, { from: newAddress(), body: sent });
+      const answer = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, {
+        from: newAddress(),
+        body: sent,
+      });
       expect(answer.status).toBe(201);
       expect(answer.body).toEqual({ received: true, source: 'web', message: expect.stringContaining('text you') });
       const listed = (await session.get(`/lostfound/claims?location_id=${location.id}`)).body.data;
       expect(listed).toHaveLength(1);
-      expect(listed[0]).toMatchObject({ source: 'web', claimant_phone: sent.claimant_phone, category: 'umbrella', has_match: true });
+      expect(listed[0]).toMatchObject({
+        source: 'web',
+        claimant_phone: sent.claimant_phone,
+        category: 'umbrella',
+        has_match: true,
+      });
       const detail = (await session.get(`/lostfound/claims/${listed[0].id}?location_id=${location.id}`)).body;
       expect(detail.timeline[0]).toMatchObject({ action: 'filed', staff_name: 'Claimant page' });
     });
 
     it('says nothing about a high-value item either', async () => {
       const { session, location } = await sessionWithLocation();
-      await session.post('/lostfound/found-items', { location_id: location.id, category: 'wallet', description: 'Black leather wallet', color: 'black', found_date: '2026-11-18' });
+      await session.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'wallet',
+        description: 'Black leather wallet',
+        color: 'black',
+        found_date: '2026-11-18',
+      });
       const answer = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, {
         from: newAddress(),
         body: webClaim({ category: 'wallet', description: 'black leather wallet', color: 'black' }),
@@ -225,25 +321,38 @@ describe('lost-and-found desk through the gateway', () => {
         claimant('GET', `/claim/api/locations/${disabled.location.public_slug}`, { from }),
         claimant('POST', `/claim/api/locations/${disabled.location.public_slug}/claims`, { from, body: webClaim() }),
       ]);
-      for (const answer of answers) expect({ status: answer.status, body: answer.body }).toEqual({ status: 404, body: answers[0].body });
+      for (const answer of answers)
+        expect({ status: answer.status, body: answer.body }).toEqual({ status: 404, body: answers[0].body });
       expect(answers[0].body.error.code).toBe('not_found');
     });
 
     it('limits each client address: 429 with Retry-After past the limit, other addresses unaffected', async () => {
       const { location } = await sessionWithLocation();
       const from = newAddress();
-      for (let i = 0; i < 5; i++) expect((await claimant('GET', `/claim/api/locations/${location.public_slug}`, { from })).status).toBe(200);
-      const limited = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, { from, body: webClaim() });
+      for (let i = 0; i < 5; i++)
+        expect((await claimant('GET', `/claim/api/locations/${location.public_slug}`, { from })).status).toBe(200);
+      const limited = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, {
+        from,
+        body: webClaim(),
+      });
       expect(limited).toMatchObject({ status: 429, body: { error: { code: 'rate_limited' } } });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await claimant('GET', `/claim/api/locations/${location.public_slug}`, { from: newAddress() })).status).toBe(200);
+      expect(
+        (await claimant('GET', `/claim/api/locations/${location.public_slug}`, { from: newAddress() })).status,
+      ).toBe(200);
     });
 
     it('refuses a bad body with 400 and an oversized one with 413, filing nothing', async () => {
       const { session, location } = await sessionWithLocation();
-      const bad = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, { from: newAddress(), body: webClaim({ claimant_phone: 'call me' }) });
+      const bad = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, {
+        from: newAddress(),
+        body: webClaim({ claimant_phone: 'call me' }),
+      });
       expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
-      const huge = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, { from: newAddress(), body: webClaim({ description: 'x'.repeat(9000) }) });
+      const huge = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, {
+        from: newAddress(),
+        body: webClaim({ description: 'x'.repeat(9000) }),
+      });
       expect(huge).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } } });
       expect((await session.get(`/lostfound/claims?location_id=${location.id}`)).body.total).toBe(0);
     });
@@ -252,8 +361,16 @@ describe('lost-and-found desk through the gateway', () => {
       const { session, location } = await sessionWithLocation();
       const from = newAddress();
       const body = webClaim();
-      const first = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, { from, body, headers: { 'idempotency-key': 'claim-once' } });
-      const retry = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, { from, body, headers: { 'idempotency-key': 'claim-once' } });
+      const first = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, {
+        from,
+        body,
+        headers: { 'idempotency-key': 'claim-once' },
+      });
+      const retry = await claimant('POST', `/claim/api/locations/${location.public_slug}/claims`, {
+        from,
+        body,
+        headers: { 'idempotency-key': 'claim-once' },
+      });
       expect([first.status, retry.status]).toEqual([201, 201]);
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
       expect((await session.get(`/lostfound/claims?location_id=${location.id}`)).body.total).toBe(1);
@@ -278,9 +395,13 @@ describe('lost-and-found desk through the gateway', () => {
       expect((await session.get(`/lostfound/phone-lines/${number.id}`)).body.location_id).toBe(location.id);
 
       const stranger = await sessionWithLocation();
-      const foreignLocation = await session.request('PUT', `/lostfound/phone-lines/${number.id}`, { location_id: stranger.location.id });
+      const foreignLocation = await session.request('PUT', `/lostfound/phone-lines/${number.id}`, {
+        location_id: stranger.location.id,
+      });
       expect(foreignLocation).toMatchObject({ status: 404, body: { error: { code: 'location_not_found' } } });
-      const foreignNumber = await stranger.session.request('PUT', `/lostfound/phone-lines/${number.id}`, { location_id: stranger.location.id });
+      const foreignNumber = await stranger.session.request('PUT', `/lostfound/phone-lines/${number.id}`, {
+        location_id: stranger.location.id,
+      });
       expect(foreignNumber).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
       expect((await session.get(`/lostfound/phone-lines/${number.id}`)).body.location_id).toBe(location.id);
     });
@@ -288,14 +409,23 @@ describe('lost-and-found desk through the gateway', () => {
     it('files one claim with source phone for a lost_item_report call, and texts the caller when a match is logged', async () => {
       const { session, location } = await sessionWithLocation();
       const number = await numberOf(session);
-      expect((await session.request('PUT', `/lostfound/phone-lines/${number.id}`, { location_id: location.id })).status).toBe(200);
+      expect(
+        (await session.request('PUT', `/lostfound/phone-lines/${number.id}`, { location_id: location.id })).status,
+      ).toBe(200);
       const caller = phone();
       const report = await admin.request('POST', '/admin/provider/calls', {
         to: number.phone_number,
         caller,
         duration_sec: 95,
         outcome: 'lost_item_report',
-        lost_item: { category: 'umbrella', description: 'Green umbrella with a duck handle', color: 'green', where_lost: 'Platform 4', lost_at: '2026-11-20T18:30:00Z', caller_name: 'Sam Lee' },
+        lost_item: {
+          category: 'umbrella',
+          description: 'Green umbrella with a duck handle',
+          color: 'green',
+          where_lost: 'Platform 4',
+          lost_at: '2026-11-20T18:30:00Z',
+          caller_name: 'Sam Lee',
+        },
       });
       expect(report.status).toBe(202);
 
@@ -314,7 +444,14 @@ describe('lost-and-found desk through the gateway', () => {
         lost_date: '2026-11-20',
       });
 
-      await session.post('/lostfound/found-items', { location_id: location.id, category: 'umbrella', description: 'Green umbrella, duck handle', color: 'green', found_area: 'Platform 4', found_date: '2026-11-21' });
+      await session.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'umbrella',
+        description: 'Green umbrella, duck handle',
+        color: 'green',
+        found_area: 'Platform 4',
+        found_date: '2026-11-21',
+      });
       const texts = await waitFor(
         async () => (await admin.request('GET', `/admin/sms?to=${encodeURIComponent(caller)}`)).body.data,
         (data: unknown[]) => data.length > 0,
@@ -328,11 +465,26 @@ describe('lost-and-found desk through the gateway', () => {
       const { session, location } = await sessionWithLocation();
       const number = await numberOf(session);
       const lostItem = { category: 'umbrella', description: 'Grey umbrella' };
-      const bad = await admin.request('POST', '/admin/provider/calls', { to: number.phone_number, caller: phone(), duration_sec: 10, outcome: 'order_placed', lost_item: lostItem });
+      const bad = await admin.request('POST', '/admin/provider/calls', {
+        to: number.phone_number,
+        caller: phone(),
+        duration_sec: 10,
+        outcome: 'order_placed',
+        lost_item: lostItem,
+      });
       expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
-      const report = await admin.request('POST', '/admin/provider/calls', { to: number.phone_number, caller: phone(), duration_sec: 10, outcome: 'lost_item_report', lost_item: lostItem });
+      const report = await admin.request('POST', '/admin/provider/calls', {
+        to: number.phone_number,
+        caller: phone(),
+        duration_sec: 10,
+        outcome: 'lost_item_report',
+        lost_item: lostItem,
+      });
       expect(report.status).toBe(202);
-      await waitFor(async () => (await session.get('/calls')).body.data, (data: unknown[]) => data.length > 0);
+      await waitFor(
+        async () => (await session.get('/calls')).body.data,
+        (data: unknown[]) => data.length > 0,
+      );
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect((await session.get(`/lostfound/claims?location_id=${location.id}`)).body.total).toBe(0);
     });

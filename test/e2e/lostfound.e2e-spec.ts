@@ -22,7 +22,9 @@ describe('lost and found through the gateway', () => {
 
   async function sessionWithLocation(): Promise<{ session: ApiSession; locationId: number }> {
     const session = await ApiSession.create(system);
-    const created = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Union Station' });
+    const created = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, {
+      name: 'Union Station',
+    });
     expect(created.status).toBe(201);
     return { session, locationId: created.body.id };
   }
@@ -65,7 +67,14 @@ describe('lost and found through the gateway', () => {
       const session = await ApiSession.create(system);
       const answer = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Depot' });
       expect(answer.status).toBe(201);
-      expect(answer.body).toEqual({ id: expect.any(Number), name: 'Depot', lostfound_enabled: true, sms_countries: ['US', 'CA'], hold_days: 60, public_slug: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
+      expect(answer.body).toEqual({
+        id: expect.any(Number),
+        name: 'Depot',
+        lostfound_enabled: true,
+        sms_countries: ['US', 'CA'],
+        hold_days: 60,
+        public_slug: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      });
       expect(Number.isInteger(answer.body.id)).toBe(true);
     });
 
@@ -83,7 +92,9 @@ describe('lost and found through the gateway', () => {
     });
 
     it('answers 404 not_found for an account that does not exist', async () => {
-      const answer = await admin.request('POST', '/admin/accounts/acct_00000000000000000000/locations', { name: 'Nowhere' });
+      const answer = await admin.request('POST', '/admin/accounts/acct_00000000000000000000/locations', {
+        name: 'Nowhere',
+      });
       expect(answer.status).toBe(404);
       expect(answer.body.error.code).toBe('not_found');
     });
@@ -92,7 +103,10 @@ describe('lost and found through the gateway', () => {
   describe('found items', () => {
     it('logs an item (201) and shows it with photos and timeline in the detail and in the list', async () => {
       const { session, locationId } = await sessionWithLocation();
-      const created = await session.post('/lostfound/found-items', umbrella(locationId, { image_url: 'https://img.example/u.jpg' }));
+      const created = await session.post(
+        '/lostfound/found-items',
+        umbrella(locationId, { image_url: 'https://img.example/u.jpg' }),
+      );
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({
         id: expect.any(Number),
@@ -111,8 +125,12 @@ describe('lost and found through the gateway', () => {
       const detail = await session.get(`/lostfound/found-items/${created.body.id}?location_id=${locationId}`);
       expect(detail.status).toBe(200);
       expect(detail.body.photos).toEqual(['https://img.example/u.jpg']);
-      expect(detail.body.timeline).toEqual([{ created_at: expect.any(String), action: 'logged', staff_name: 'API', note: expect.any(String) }]);
-      const list = await session.get(`/lostfound/found-items?location_id=${locationId}&q=umbr&category=Umbrella&area=gate%20b12&from=2026-11-18&to=2026-11-18&status=stored`);
+      expect(detail.body.timeline).toEqual([
+        { created_at: expect.any(String), action: 'logged', staff_name: 'API', note: expect.any(String) },
+      ]);
+      const list = await session.get(
+        `/lostfound/found-items?location_id=${locationId}&q=umbr&category=Umbrella&area=gate%20b12&from=2026-11-18&to=2026-11-18&status=stored`,
+      );
       expect(list.status).toBe(200);
       expect(list.body).toMatchObject({ total: 1, page: 1, pages: 1, per: 25 });
       expect(list.body.data.map((item: { id: number }) => item.id)).toEqual([created.body.id]);
@@ -126,7 +144,7 @@ describe('lost and found through the gateway', () => {
       expect(answer.body).toEqual({ data: [], total: 1, page: 5, pages: 1, per: 25 });
     });
 
-    it('answers 404 location_not_found for another account\'s location, on every lost-and-found route', async () => {
+    it("answers 404 location_not_found for another account's location, on every lost-and-found route", async () => {
       const { locationId } = await sessionWithLocation();
       const stranger = await ApiSession.create(system);
       const answers = await Promise.all([
@@ -146,7 +164,10 @@ describe('lost and found through the gateway', () => {
 
     it('answers 404 location_not_found for a location with lost-and-found turned off', async () => {
       const session = await ApiSession.create(system);
-      const off = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Office', lostfound_enabled: false });
+      const off = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, {
+        name: 'Office',
+        lostfound_enabled: false,
+      });
       expect(off.body.lostfound_enabled).toBe(false);
       const answer = await session.get(`/lostfound/found-items?location_id=${off.body.id}`);
       expect(answer.status).toBe(404);
@@ -154,17 +175,37 @@ describe('lost and found through the gateway', () => {
     });
 
     it.each([
-      ['a location_id sent as a string', 'POST', '/lostfound/found-items', (id: number) => ({ ...umbrella(id), location_id: String(id) })],
+      [
+        'a location_id sent as a string',
+        'POST',
+        '/lostfound/found-items',
+        (id: number) => ({ ...umbrella(id), location_id: String(id) }),
+      ],
       ['no description', 'POST', '/lostfound/found-items', (id: number) => ({ location_id: id })],
-      ['a malformed found_date', 'POST', '/lostfound/found-items', (id: number) => umbrella(id, { found_date: '18/11/2026' })],
+      [
+        'a malformed found_date',
+        'POST',
+        '/lostfound/found-items',
+        (id: number) => umbrella(id, { found_date: '18/11/2026' }),
+      ],
       ['an unknown field', 'POST', '/lostfound/found-items', (id: number) => umbrella(id, { owner: 'me' })],
       ['a non-integer location_id in the query', 'GET', '/lostfound/found-items?location_id=abc', undefined],
       ['a fractional page', 'GET', '/lostfound/found-items?location_id=1&page=1.5', undefined],
       ['a non-integer item id', 'GET', '/lostfound/found-items/abc?location_id=1', undefined],
       ['no location_id', 'GET', '/lostfound/claims', undefined],
       ['an unknown status', 'GET', '/lostfound/claims?location_id=1&status=lost', undefined],
-      ['a non-boolean verified', 'POST', '/lostfound/claims/1/reunite', (id: number) => ({ location_id: id, found_item_id: 1, verified: 'yes' })],
-      ['a claim without claimant_phone', 'POST', '/lostfound/claims', (id: number) => ({ location_id: id, claimant_name: 'Jane' })],
+      [
+        'a non-boolean verified',
+        'POST',
+        '/lostfound/claims/1/reunite',
+        (id: number) => ({ location_id: id, found_item_id: 1, verified: 'yes' }),
+      ],
+      [
+        'a claim without claimant_phone',
+        'POST',
+        '/lostfound/claims',
+        (id: number) => ({ location_id: id, claimant_name: 'Jane' }),
+      ],
     ])('refuses %s with 400 invalid_request', async (_, method, path, body) => {
       const { session, locationId } = await sessionWithLocation();
       const answer = await session.request(method, path, body ? body(locationId) : undefined);
@@ -174,13 +215,16 @@ describe('lost and found through the gateway', () => {
   });
 
   describe('claims', () => {
-    it.each(['child', 'Person', 'MEDICATION'])('refuses the urgent category %j with 422 urgent_category and never stores it', async (category) => {
-      const { session, locationId } = await sessionWithLocation();
-      const answer = await session.post('/lostfound/claims', claim(locationId, { category }));
-      expect(answer.status).toBe(422);
-      expect(answer.body.error.code).toBe('urgent_category');
-      expect((await session.get(`/lostfound/claims?location_id=${locationId}`)).body.total).toBe(0);
-    });
+    it.each(['child', 'Person', 'MEDICATION'])(
+      'refuses the urgent category %j with 422 urgent_category and never stores it',
+      async (category) => {
+        const { session, locationId } = await sessionWithLocation();
+        const answer = await session.post('/lostfound/claims', claim(locationId, { category }));
+        expect(answer.status).toBe(422);
+        expect(answer.body.error.code).toBe('urgent_category');
+        expect((await session.get(`/lostfound/claims?location_id=${locationId}`)).body.total).toBe(0);
+      },
+    );
 
     it('answers a low-value claim with its candidate matches', async () => {
       const { session, locationId } = await sessionWithLocation();
@@ -190,21 +234,41 @@ describe('lost and found through the gateway', () => {
       expect(answer.body).toMatchObject({ status: 'open', source: 'api', has_match: true });
       expect(answer.body).not.toHaveProperty('verify_required');
       expect(answer.body.matches).toEqual([
-        { found_item_id: item.id, description: item.description, color: 'red', found_area: 'Gate B12', found_date: '2026-11-18' },
+        {
+          found_item_id: item.id,
+          description: item.description,
+          color: 'red',
+          found_area: 'Gate B12',
+          found_date: '2026-11-18',
+        },
       ]);
     });
 
     it('answers a high-value claim with has_match and verify_required only, and keeps item details out of detail and list', async () => {
       const { session, locationId } = await sessionWithLocation();
       await session.post('/lostfound/found-items', wallet(locationId));
-      const answer = await session.post('/lostfound/claims', claim(locationId, { category: 'Wallet', description: 'black leather wallet', color: 'black', lost_area: 'Food court', proof_note: 'my library card' }));
+      const answer = await session.post(
+        '/lostfound/claims',
+        claim(locationId, {
+          category: 'Wallet',
+          description: 'black leather wallet',
+          color: 'black',
+          lost_area: 'Food court',
+          proof_note: 'my library card',
+        }),
+      );
       expect(answer.status).toBe(201);
       expect(answer.body).toMatchObject({ has_match: true, verify_required: true });
       expect(answer.body).not.toHaveProperty('matches');
       const detail = await session.get(`/lostfound/claims/${answer.body.id}?location_id=${locationId}`);
       const list = await session.get(`/lostfound/claims?location_id=${locationId}`);
       expect(detail.status).toBe(200);
-      expect(detail.body).toMatchObject({ has_match: true, verify_required: true, photos: [], timeline: [expect.objectContaining({ action: 'filed', staff_name: 'API' })] });
+      expect(detail.body).toMatchObject({
+        has_match: true,
+        verify_required: true,
+        photos: [],
+        timeline: [expect.objectContaining({ action: 'filed', staff_name: 'API' })],
+      });
       for (const body of [answer.body, detail.body, list.body]) {
         expect(JSON.stringify(body)).not.toMatch(/initials|Safe 1|found_item_id/);
       }
@@ -216,7 +280,11 @@ describe('lost and found through the gateway', () => {
       await session.post('/lostfound/found-items', umbrella(locationId));
       const texts = await admin.request('GET', `/admin/sms?to=${encodeURIComponent(filed.claimant_phone)}`);
       expect(texts.status).toBe(200);
-      expect(texts.body).toEqual({ data: [{ to: filed.claimant_phone, body: expect.stringContaining('an umbrella (red)'), sent_at: expect.any(String) }] });
+      expect(texts.body).toEqual({
+        data: [
+          { to: filed.claimant_phone, body: expect.stringContaining('an umbrella (red)'), sent_at: expect.any(String) },
+        ],
+      });
       // An unencoded + (which a query string reads as a space) finds the same texts.
       const raw = await admin.request('GET', `/admin/sms?to=${filed.claimant_phone}`);
       expect(raw.body.data).toHaveLength(1);
@@ -224,9 +292,15 @@ describe('lost and found through the gateway', () => {
 
     it('never tells a high-value claimant what the item is in the text', async () => {
       const { session, locationId } = await sessionWithLocation();
-      const filed = (await session.post('/lostfound/claims', claim(locationId, { category: 'wallet', description: 'black wallet', color: 'black' }))).body;
+      const filed = (
+        await session.post(
+          '/lostfound/claims',
+          claim(locationId, { category: 'wallet', description: 'black wallet', color: 'black' }),
+        )
+      ).body;
       await session.post('/lostfound/found-items', wallet(locationId));
-      const [text] = (await admin.request('GET', `/admin/sms?to=${encodeURIComponent(filed.claimant_phone)}`)).body.data;
+      const [text] = (await admin.request('GET', `/admin/sms?to=${encodeURIComponent(filed.claimant_phone)}`)).body
+        .data;
       expect(text.body).toMatch(/possible match/);
       expect(text.body).not.toMatch(/leather|initials|Safe|black|wallet/i);
     });
@@ -238,22 +312,27 @@ describe('lost and found through the gateway', () => {
   });
 
   describe('texting limits (docs/adr/0053)', () => {
-    const textsTo = async (to: string) => (await admin.request('GET', `/admin/sms?to=${encodeURIComponent(to)}`)).body.data;
+    const textsTo = async (to: string) =>
+      (await admin.request('GET', `/admin/sms?to=${encodeURIComponent(to)}`)).body.data;
 
-    it('refuses an item whose texts would pass the account\'s daily limit with 429 text_limit, storing nothing', async () => {
+    it("refuses an item whose texts would pass the account's daily limit with 429 text_limit, storing nothing", async () => {
       const { session, locationId } = await sessionWithLocation();
       const filed = [];
       for (let n = 0; n < 4; n += 1) filed.push((await session.post('/lostfound/claims', claim(locationId))).body);
       const refused = await session.post('/lostfound/found-items', umbrella(locationId));
       expect(refused.status).toBe(429);
-      expect(refused.body).toEqual({ error: { code: 'text_limit', message: expect.stringContaining('text_claimants') } });
+      expect(refused.body).toEqual({
+        error: { code: 'text_limit', message: expect.stringContaining('text_claimants') },
+      });
       expect((await session.get(`/lostfound/found-items?location_id=${locationId}`)).body.total).toBe(0);
       for (const each of filed) expect(await textsTo(each.claimant_phone)).toEqual([]);
 
       const quiet = await session.post('/lostfound/found-items', umbrella(locationId, { text_claimants: false }));
       expect(quiet.status).toBe(201);
       for (const each of filed) expect(await textsTo(each.claimant_phone)).toEqual([]);
-      expect((await session.get(`/lostfound/claims/${filed[0].id}?location_id=${locationId}`)).body.has_match).toBe(true);
+      expect((await session.get(`/lostfound/claims/${filed[0].id}?location_id=${locationId}`)).body.has_match).toBe(
+        true,
+      );
     });
 
     it('files a claim with a phone outside the US and Canada (201) but texts it only where the location allows', async () => {
@@ -264,16 +343,27 @@ describe('lost and found through the gateway', () => {
       expect((await session.post('/lostfound/found-items', umbrella(locationId))).status).toBe(201);
       expect(await textsTo(uk)).toEqual([]);
 
-      const heathrow = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, { name: 'Heathrow T5', sms_countries: ['GB'] });
+      const heathrow = await admin.request('POST', `/admin/accounts/${session.accountId}/locations`, {
+        name: 'Heathrow T5',
+        sms_countries: ['GB'],
+      });
       await session.post('/lostfound/claims', claim(heathrow.body.id, { claimant_phone: uk }));
       await session.post('/lostfound/found-items', umbrella(heathrow.body.id));
-      expect((await textsTo(uk)).map((text: { body: string }) => text.body)).toEqual([expect.stringMatching(/^Heathrow T5 lost & found/)]);
+      expect((await textsTo(uk)).map((text: { body: string }) => text.body)).toEqual([
+        expect.stringMatching(/^Heathrow T5 lost & found/),
+      ]);
     });
 
     it('texts no link that the tenant wrote', async () => {
       const { session, locationId } = await sessionWithLocation();
       const filed = (await session.post('/lostfound/claims', claim(locationId))).body;
-      await session.post('/lostfound/found-items', umbrella(locationId, { description: 'Red umbrella, pay the fee at https://evil.example/pay', color: 'red, see bit.ly/x' }));
+      await session.post(
+        '/lostfound/found-items',
+        umbrella(locationId, {
+          description: 'Red umbrella, pay the fee at https://evil.example/pay',
+          color: 'red, see bit.ly/x',
+        }),
+      );
       const [text] = await textsTo(filed.claimant_phone);
       expect(text.body).toContain('an umbrella (red)');
       expect(text.body).not.toMatch(/https?:|evil|bit\.ly|fee/);
@@ -283,13 +373,22 @@ describe('lost and found through the gateway', () => {
   describe('categories as sent', () => {
     it('keeps the category the caller sent and filters on it: category=scarf lists the scarf, not the hat', async () => {
       const { session, locationId } = await sessionWithLocation();
-      const scarf = await session.post('/lostfound/found-items', umbrella(locationId, { category: 'Scarf', description: 'Green wool scarf', color: 'green' }));
-      const hat = await session.post('/lostfound/found-items', umbrella(locationId, { category: 'hat', description: 'Grey beanie', color: 'grey' }));
+      const scarf = await session.post(
+        '/lostfound/found-items',
+        umbrella(locationId, { category: 'Scarf', description: 'Green wool scarf', color: 'green' }),
+      );
+      const hat = await session.post(
+        '/lostfound/found-items',
+        umbrella(locationId, { category: 'hat', description: 'Grey beanie', color: 'grey' }),
+      );
       expect([scarf.status, scarf.body.category, hat.body.category]).toEqual([201, 'scarf', 'hat']);
       const listed = await session.get(`/lostfound/found-items?location_id=${locationId}&category=SCARF`);
       expect(listed.status).toBe(200);
       expect(listed.body.data.map((item: { id: number }) => item.id)).toEqual([scarf.body.id]);
-      const filed = await session.post('/lostfound/claims', claim(locationId, { category: 'scarf', description: 'green wool scarf', color: 'green' }));
+      const filed = await session.post(
+        '/lostfound/claims',
+        claim(locationId, { category: 'scarf', description: 'green wool scarf', color: 'green' }),
+      );
       expect(filed.body).toMatchObject({ category: 'scarf', has_match: true });
       const claims = await session.get(`/lostfound/claims?location_id=${locationId}&category=clothing`);
       expect(claims.body.total).toBe(0);
@@ -304,26 +403,49 @@ describe('lost and found through the gateway', () => {
     ])('files a claim with %s (201) and matches it by category', async (_, text) => {
       const { session, locationId } = await sessionWithLocation();
       const item = (await session.post('/lostfound/found-items', umbrella(locationId))).body;
-      const answer = await session.post('/lostfound/claims', { location_id: locationId, claimant_name: 'Jane Smith', claimant_phone: phone(), category: 'umbrella', ...text });
+      const answer = await session.post('/lostfound/claims', {
+        location_id: locationId,
+        claimant_name: 'Jane Smith',
+        claimant_phone: phone(),
+        category: 'umbrella',
+        ...text,
+      });
       expect(answer.status).toBe(201);
       expect(answer.body.matches.map((match: { found_item_id: number }) => match.found_item_id)).toEqual([item.id]);
     });
 
-    it.each([['it'], ['\u{1F302}']])('logs an item described %j (201), and q=%j filters nothing', async (description) => {
-      const { session, locationId } = await sessionWithLocation();
-      const answer = await session.post('/lostfound/found-items', { location_id: locationId, category: 'umbrella', description });
-      expect(answer.status).toBe(201);
-      for (const path of ['found-items', 'claims']) {
-        const listed = await session.get(`/lostfound/${path}?location_id=${locationId}&q=${encodeURIComponent(description)}`);
-        expect(listed.status).toBe(200);
-        expect(listed.body.total).toBe(path === 'found-items' ? 1 : 0);
-      }
-    });
+    it.each([['it'], ['\u{1F302}']])(
+      'logs an item described %j (201), and q=%j filters nothing',
+      async (description) => {
+        const { session, locationId } = await sessionWithLocation();
+        const answer = await session.post('/lostfound/found-items', {
+          location_id: locationId,
+          category: 'umbrella',
+          description,
+        });
+        expect(answer.status).toBe(201);
+        for (const path of ['found-items', 'claims']) {
+          const listed = await session.get(
+            `/lostfound/${path}?location_id=${locationId}&q=${encodeURIComponent(description)}`,
+          );
+          expect(listed.status).toBe(200);
+          expect(listed.body.total).toBe(path === 'found-items' ? 1 : 0);
+        }
+      },
+    );
   });
 
   it('describes the lost-and-found routes in the OpenAPI document', async () => {
-    const document = (await (await fetch(`${system.publicUrl}/v1/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string }[] } }> };
-    for (const path of ['/v1/lostfound/found-items', '/v1/lostfound/found-items/{id}', '/v1/lostfound/claims', '/v1/lostfound/claims/{id}', '/v1/lostfound/claims/{id}/reunite']) {
+    const document = (await (await fetch(`${system.publicUrl}/v1/openapi.json`)).json()) as {
+      paths: Record<string, { get: { parameters: { name: string }[] } }>;
+    };
+    for (const path of [
+      '/v1/lostfound/found-items',
+      '/v1/lostfound/found-items/{id}',
+      '/v1/lostfound/claims',
+      '/v1/lostfound/claims/{id}',
+      '/v1/lostfound/claims/{id}/reunite',
+    ]) {
       expect(document.paths).toHaveProperty([path]);
     }
     expect(document.paths['/v1/lostfound/found-items'].get.parameters.map((p) => p.name)).toEqual(
@@ -336,25 +458,36 @@ describe('lost and found through the gateway', () => {
       const { session, locationId } = await sessionWithLocation();
       const item = (await session.post('/lostfound/found-items', umbrella(locationId))).body;
       const filed = (await session.post('/lostfound/claims', claim(locationId))).body;
-      const answer = await session.post(`/lostfound/claims/${filed.id}/reunite`, { location_id: locationId, found_item_id: item.id });
+      const answer = await session.post(`/lostfound/claims/${filed.id}/reunite`, {
+        location_id: locationId,
+        found_item_id: item.id,
+      });
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({ reunited: true, claim_id: filed.id, found_item_id: item.id, verified: false });
       const detail = (await session.get(`/lostfound/found-items/${item.id}?location_id=${locationId}`)).body;
       expect(detail.status).toBe('returned');
       expect(detail.timeline.map((entry: { action: string }) => entry.action)).toEqual(['logged', 'released']);
-      expect((await session.get(`/lostfound/claims/${filed.id}?location_id=${locationId}`)).body.status).toBe('reunited');
+      expect((await session.get(`/lostfound/claims/${filed.id}?location_id=${locationId}`)).body.status).toBe(
+        'reunited',
+      );
     });
 
-    it('answers the spec\'s errors: 409 verification_required (nothing changes), 409 claim_not_open, 409 item_not_available, 404 not_found', async () => {
+    it("answers the spec's errors: 409 verification_required (nothing changes), 409 claim_not_open, 409 item_not_available, 404 not_found", async () => {
       const { session, locationId } = await sessionWithLocation();
       const item = (await session.post('/lostfound/found-items', wallet(locationId))).body;
       const filed = (await session.post('/lostfound/claims', claim(locationId, { category: 'wallet' }))).body;
       const reunite = (claimId: number, body: Record<string, unknown>) =>
-        session.post(`/lostfound/claims/${claimId}/reunite`, { location_id: locationId, found_item_id: item.id, ...body });
+        session.post(`/lostfound/claims/${claimId}/reunite`, {
+          location_id: locationId,
+          found_item_id: item.id,
+          ...body,
+        });
 
       const unverified = await reunite(filed.id, {});
       expect([unverified.status, unverified.body.error.code]).toEqual([409, 'verification_required']);
-      expect((await session.get(`/lostfound/found-items/${item.id}?location_id=${locationId}`)).body.status).toBe('stored');
+      expect((await session.get(`/lostfound/found-items/${item.id}?location_id=${locationId}`)).body.status).toBe(
+        'stored',
+      );
       const unknown = await reunite(999_999, { verified: true });
       expect([unknown.status, unknown.body.error.code]).toEqual([404, 'not_found']);
       expect((await reunite(filed.id, { verified: true })).status).toBe(200);
@@ -371,11 +504,15 @@ describe('lost and found through the gateway', () => {
       const claims = [];
       for (let n = 0; n < 6; n += 1) claims.push((await session.post('/lostfound/claims', claim(locationId))).body);
       const answers = await Promise.all(
-        claims.map((filed) => session.post(`/lostfound/claims/${filed.id}/reunite`, { location_id: locationId, found_item_id: item.id })),
+        claims.map((filed) =>
+          session.post(`/lostfound/claims/${filed.id}/reunite`, { location_id: locationId, found_item_id: item.id }),
+        ),
       );
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
       const refused = answers.filter((answer) => answer.status !== 200);
-      expect(refused.map((answer) => [answer.status, answer.body.error.code])).toEqual(Array(5).fill([409, 'item_not_available']));
+      expect(refused.map((answer) => [answer.status, answer.body.error.code])).toEqual(
+        Array(5).fill([409, 'item_not_available']),
+      );
       const reunited = await session.get(`/lostfound/claims?location_id=${locationId}&status=reunited`);
       expect(reunited.body.total).toBe(1);
     });
@@ -425,7 +562,9 @@ describe('lost and found through the gateway', () => {
       expect(first).toMatchObject({ status: 200, body: { reunited: true } });
       expect(retry).toMatchObject({ status: 200, body: first.body });
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
-      expect((await session.post(`/lostfound/claims/${filed.id}/reunite`, body)).body.error.code).toBe('claim_not_open');
+      expect((await session.post(`/lostfound/claims/${filed.id}/reunite`, body)).body.error.code).toBe(
+        'claim_not_open',
+      );
       const otherClaim = await session.post(`/lostfound/claims/${filed.id + 1}/reunite`, body, headers);
       expect(otherClaim.status).toBe(422);
       expect(otherClaim.body.error.code).toBe('idempotency_key_reused');

@@ -19,7 +19,13 @@ describe('metrics', () => {
     certificate = selfSignedCertificate();
     server = createServer({ key: certificate.key, cert: certificate.cert }, (_req, res) => res.writeHead(500).end());
     port = await listenLocally(server);
-    system = await startSystem({ env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost', WEBHOOK_TEST_CA_FILE: certificate.certFile, WEBHOOK_BACKOFF_BASE_MS: '50' } });
+    system = await startSystem({
+      env: {
+        WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost',
+        WEBHOOK_TEST_CA_FILE: certificate.certFile,
+        WEBHOOK_BACKOFF_BASE_MS: '50',
+      },
+    });
   });
   afterAll(async () => {
     await system?.stop();
@@ -38,17 +44,29 @@ describe('metrics', () => {
     const session = await ApiSession.create(system);
     expect((await session.get('/numbers')).status).toBe(200);
     expect((await session.get('/calls/CA00000000000000000000000000000000/transcript')).status).toBe(404);
-    const number = await session.post('/numbers', { business_phone: '+14155550123', webhook_url: `https://localhost:${port}/hooks` });
+    const number = await session.post('/numbers', {
+      business_phone: '+14155550123',
+      webhook_url: `https://localhost:${port}/hooks`,
+    });
     expect(number.status).toBe(201);
-    await new AdminClient(system).request('POST', '/admin/provider/calls', { to: number.body.phone_number, caller: '+14155550199', duration_sec: 5, outcome: 'order' });
+    await new AdminClient(system).request('POST', '/admin/provider/calls', {
+      to: number.body.phone_number,
+      caller: '+14155550199',
+      duration_sec: 5,
+      outcome: 'order',
+    });
 
     let text = '';
     for (let i = 0; i < 100 && !/webhook_attempts_total\{[^}]*result="server_error"[^}]*\} [1-9]/.test(text); i++) {
       await new Promise((r) => setTimeout(r, 100));
       text = await scrape();
     }
-    expect(text).toMatch(/http_server_request_duration_seconds_count\{[^}]*route="\/v1\/numbers"[^}]*status_code="200"[^}]*\} [1-9]/);
-    expect(text).toMatch(/http_server_request_duration_seconds_count\{[^}]*route="\/v1\/calls\/:call_id\/transcript"[^}]*status_code="404"/);
+    expect(text).toMatch(
+      /http_server_request_duration_seconds_count\{[^}]*route="\/v1\/numbers"[^}]*status_code="200"[^}]*\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /http_server_request_duration_seconds_count\{[^}]*route="\/v1\/calls\/:call_id\/transcript"[^}]*status_code="404"/,
+    );
     expect(text).toMatch(/nats_request_duration_seconds_count\{[^}]*subject="numbers\.v1\.list"[^}]*outcome="ok"/);
     expect(text).toMatch(/outbox_publish_lag_seconds_count\{[^}]*type="call\.completed"/);
     expect(text).toMatch(/jetstream_consumer_pending_messages\{[^}]*durable="webhook-dispatcher"/);
@@ -61,7 +79,15 @@ describe('metrics', () => {
     for (let i = 0; i < 5; i += 1) expect((await session.get('/numbers')).status).toBe(200);
     const text = await scrape();
     const bucket = (le: string) => {
-      const line = text.split('\n').find((l) => l.startsWith('http_server_request_duration_seconds_bucket{') && l.includes('route="/v1/numbers"') && l.includes('status_code="200"') && l.includes(`le="${le}"`));
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('http_server_request_duration_seconds_bucket{') &&
+            l.includes('route="/v1/numbers"') &&
+            l.includes('status_code="200"') &&
+            l.includes(`le="${le}"`),
+        );
       if (!line) throw new Error(`no bucket le="${le}" for GET /v1/numbers in:\n${text}`);
       return Number(line.split(' ').at(-1));
     };

@@ -16,7 +16,8 @@ describe('numbers through the gateway', () => {
   afterAll(() => system?.stop());
 
   const body = (overrides: Record<string, unknown> = {}) => ({ business_phone: '+14155550123', ...overrides });
-  const balanceOf = async (session: ApiSession) => (await admin.request('GET', `/admin/accounts/${session.accountId}`)).body.balance_cents as number;
+  const balanceOf = async (session: ApiSession) =>
+    (await admin.request('GET', `/admin/accounts/${session.accountId}`)).body.balance_cents as number;
   /** Test set-up only: moves an account's numbers out of the velocity window (the spec has no clock to turn). */
   const ageNumbers = async (session: ApiSession) => {
     const prisma = system.services['numbers-billing']!.get(NumbersBillingPrisma);
@@ -70,7 +71,10 @@ describe('numbers through the gateway', () => {
     });
 
     it('refuses a request without a key with 401 unauthorized', async () => {
-      const answer = await publicRequest(system, 'POST', '/v1/numbers', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body()) });
+      const answer = await publicRequest(system, 'POST', '/v1/numbers', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body()),
+      });
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe('unauthorized');
     });
@@ -255,7 +259,9 @@ describe('numbers through the gateway', () => {
       const doc = (await publicRequest(system, 'GET', '/v1/openapi.json')).body;
       const list = doc.paths['/v1/numbers'].get;
       expect(list.description).toContain('starting_after');
-      expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'starting_after']));
+      expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
+        expect.arrayContaining(['limit', 'starting_after']),
+      );
       const create = doc.paths['/v1/numbers'].post;
       expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
     });
@@ -265,10 +271,15 @@ describe('numbers through the gateway', () => {
       expect(Object.keys(doc.paths['/v1/numbers/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
       expect(doc.paths['/v1/calls/{call_id}'].get).toBeDefined();
       expect(doc.paths['/v1/balance'].get).toBeDefined();
-      const writes = Object.entries(doc.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>).flatMap(([path, operations]) =>
+      const writes = Object.entries(
+        doc.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>,
+      ).flatMap(([path, operations]) =>
         Object.entries(operations)
           .filter(([method]) => method === 'post' || method === 'patch')
-          .map(([method, operation]) => [`${method} ${path}`, (operation.parameters ?? []).some((p) => p.name === 'Idempotency-Key')]),
+          .map(([method, operation]) => [
+            `${method} ${path}`,
+            (operation.parameters ?? []).some((p) => p.name === 'Idempotency-Key'),
+          ]),
       );
       expect(writes.length).toBeGreaterThanOrEqual(5);
       expect(writes.filter(([, documented]) => !documented)).toEqual([]);
@@ -303,7 +314,9 @@ describe('numbers through the gateway', () => {
     it('answers 404 not_found for an unknown id and for another account’s number alike', async () => {
       const [session, other] = await Promise.all([ApiSession.create(system), ApiSession.create(system)]);
       const foreign = (await other.post('/numbers', body())).body;
-      const answers = await Promise.all(['num_999999999', foreign.id, foreign.id.slice(4)].map((id) => session.get(`/numbers/${id}`)));
+      const answers = await Promise.all(
+        ['num_999999999', foreign.id, foreign.id.slice(4)].map((id) => session.get(`/numbers/${id}`)),
+      );
       for (const answer of answers) {
         expect(answer.status).toBe(404);
         expect(answer.body.error.code).toBe('not_found');
@@ -321,14 +334,24 @@ describe('numbers through the gateway', () => {
 
   describe('PATCH /v1/numbers/{id}', () => {
     const numberRow = async (id: string) =>
-      system.services['numbers-billing']!.get(NumbersBillingPrisma).phoneNumber.findUniqueOrThrow({ where: { id: BigInt(id.slice(4)) } });
+      system.services['numbers-billing']!.get(NumbersBillingPrisma).phoneNumber.findUniqueOrThrow({
+        where: { id: BigInt(id.slice(4)) },
+      });
 
     it('sets webhook_url and business_phone, answers the number, and the list and GET agree', async () => {
       const session = await ApiSession.create(system);
       const created = (await session.post('/numbers', body())).body;
-      const answer = await session.request('PATCH', `/numbers/${created.id}`, { webhook_url: 'https://93.184.215.14/new', business_phone: '+12125550142' });
+      const answer = await session.request('PATCH', `/numbers/${created.id}`, {
+        webhook_url: 'https://93.184.215.14/new',
+        business_phone: '+12125550142',
+      });
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ ...created, webhook_secret: undefined, webhook_url: 'https://93.184.215.14/new', business_phone: '+12125550142' });
+      expect(answer.body).toEqual({
+        ...created,
+        webhook_secret: undefined,
+        webhook_url: 'https://93.184.215.14/new',
+        business_phone: '+12125550142',
+      });
       expect((await session.get(`/numbers/${created.id}`)).body).toEqual(answer.body);
       expect((await session.get('/numbers')).body.data[0]).toEqual(answer.body);
       expect((await numberRow(created.id)).version).toBe(2n);
@@ -349,7 +372,9 @@ describe('numbers through the gateway', () => {
       expect(created.status).toBe(201);
       expect(created.body.webhook_url).toBe('https://93.184.215.14/hooks/%C3%BC');
       expect((await numberRow(created.body.id)).webhook_url).toBe('https://93.184.215.14/hooks/%C3%BC');
-      const patched = await session.request('PATCH', `/numbers/${created.body.id}`, { webhook_url: 'https://93.184.215.14:443/./other/' });
+      const patched = await session.request('PATCH', `/numbers/${created.body.id}`, {
+        webhook_url: 'https://93.184.215.14:443/./other/',
+      });
       expect(patched.body.webhook_url).toBe('https://93.184.215.14/other/');
       expect((await numberRow(created.body.id)).webhook_url).toBe('https://93.184.215.14/other/');
     });
@@ -371,7 +396,11 @@ describe('numbers through the gateway', () => {
       expect(answer.body.error.code).toBe('invalid_request');
       expect(answer.body.error.message).toContain(field);
       const row = await numberRow(created.id);
-      expect(row).toMatchObject({ webhook_url: 'https://93.184.215.14/hooks', business_phone: '+14155550123', version: 1n });
+      expect(row).toMatchObject({
+        webhook_url: 'https://93.184.215.14/hooks',
+        business_phone: '+14155550123',
+        version: 1n,
+      });
     });
 
     it('answers 404 not_found for an unknown id and for another account’s number, changing nothing', async () => {
@@ -407,14 +436,29 @@ describe('numbers through the gateway', () => {
       const session = await ApiSession.create(system);
       const created = (await session.post('/numbers', body())).body;
       const headers = { 'idempotency-key': 'patch-1' };
-      const first = await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+12125550142' }, headers);
+      const first = await session.request(
+        'PATCH',
+        `/numbers/${created.id}`,
+        { business_phone: '+12125550142' },
+        headers,
+      );
       await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+13125550100' });
-      const retry = await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+12125550142' }, headers);
+      const retry = await session.request(
+        'PATCH',
+        `/numbers/${created.id}`,
+        { business_phone: '+12125550142' },
+        headers,
+      );
       expect(retry.status).toBe(200);
       expect(retry.body).toEqual(first.body);
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
       expect((await session.get(`/numbers/${created.id}`)).body.business_phone).toBe('+13125550100');
-      const reused = await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+13125550100' }, headers);
+      const reused = await session.request(
+        'PATCH',
+        `/numbers/${created.id}`,
+        { business_phone: '+13125550100' },
+        headers,
+      );
       expect(reused.status).toBe(422);
       expect(reused.body.error.code).toBe('idempotency_key_reused');
     });
@@ -426,8 +470,13 @@ describe('numbers through the gateway', () => {
       const a = (await session.post('/numbers', body())).body;
       const b = (await session.post('/numbers', body())).body;
       expect(await session.delete(`/numbers/${a.id}`)).toMatchObject({ status: 200, body: { released: true } });
-      expect(await session.delete(`/numbers/${b.id.slice(4)}`)).toMatchObject({ status: 200, body: { released: true } });
-      expect((await session.get('/numbers')).body.data.every((n: { status: string }) => n.status === 'released')).toBe(true);
+      expect(await session.delete(`/numbers/${b.id.slice(4)}`)).toMatchObject({
+        status: 200,
+        body: { released: true },
+      });
+      expect((await session.get('/numbers')).body.data.every((n: { status: string }) => n.status === 'released')).toBe(
+        true,
+      );
       expect(await balanceOf(session)).toBe(9_000);
     });
 

@@ -38,7 +38,8 @@ describe('numbers-billing killed between the provider sale and our record', () =
     await system?.stop();
   });
 
-  const one = async <T>(text: string, values: unknown[] = []): Promise<T> => (await sql.query(text, values)).rows[0] as T;
+  const one = async <T>(text: string, values: unknown[] = []): Promise<T> =>
+    (await sql.query(text, values)).rows[0] as T;
 
   it('reconciles the stray number after a restart and charges once for the retried provision', async () => {
     service = await ServiceProcess.start('numbers-billing', { ...serviceEnv, SIMULATED_PROVIDER_HANG_AFTER_SALE: '1' });
@@ -56,7 +57,11 @@ describe('numbers-billing killed between the provider sale and our record', () =
     expect(lost.headers.get('retry-after')).toBe('5');
     // What the kill left: the number sold at the provider, the order pending, nothing recorded or charged.
     const orderId = String(sale.order_ref);
-    expect(await one('SELECT status, order_ref FROM simulated_provider_numbers WHERE phone_number = $1', [sale.phone_number])).toEqual({ status: 'sold', order_ref: orderId });
+    expect(
+      await one('SELECT status, order_ref FROM simulated_provider_numbers WHERE phone_number = $1', [
+        sale.phone_number,
+      ]),
+    ).toEqual({ status: 'sold', order_ref: orderId });
     expect(await one('SELECT status FROM number_orders WHERE id = $1', [orderId])).toEqual({ status: 'pending' });
     expect(await one('SELECT count(*)::int AS n FROM numbers')).toEqual({ n: 0 });
 
@@ -71,9 +76,19 @@ describe('numbers-billing killed between the provider sale and our record', () =
     // The lease runs out (the clock moves on): the next reconciliation pass gives the stray back to the provider.
     await sql.query(`UPDATE number_orders SET updated_at = now() - interval '3 minutes' WHERE id = $1`, [orderId]);
     const released = await service.logged('reconciliation released a number');
-    expect(released).toMatchObject({ phone_number: sale.phone_number, order_id: orderId, account_id: session.accountId, order_status: 'pending' });
-    expect(await one('SELECT status FROM simulated_provider_numbers WHERE phone_number = $1', [sale.phone_number])).toEqual({ status: 'released' });
-    expect(await one('SELECT status, failure_code FROM number_orders WHERE id = $1', [orderId])).toEqual({ status: 'failed', failure_code: 'abandoned' });
+    expect(released).toMatchObject({
+      phone_number: sale.phone_number,
+      order_id: orderId,
+      account_id: session.accountId,
+      order_status: 'pending',
+    });
+    expect(
+      await one('SELECT status FROM simulated_provider_numbers WHERE phone_number = $1', [sale.phone_number]),
+    ).toEqual({ status: 'released' });
+    expect(await one('SELECT status, failure_code FROM number_orders WHERE id = $1', [orderId])).toEqual({
+      status: 'failed',
+      failure_code: 'abandoned',
+    });
 
     const created = await session.post('/numbers', body, key);
     expect(created.status).toBe(201);
@@ -84,8 +99,14 @@ describe('numbers-billing killed between the provider sale and our record', () =
     // Bought once more, charged once, and no stray left at the provider.
     const account = await new AdminClient(system).request('GET', `/admin/accounts/${session.accountId}`);
     expect(account.body.balance_cents).toBe(9_500);
-    expect(await one('SELECT count(*)::int AS n FROM ledger_entries WHERE kind = $1', ['number_month'])).toEqual({ n: 1 });
-    expect(await one(`SELECT count(*)::int AS n FROM simulated_provider_numbers WHERE status = 'sold'`)).toEqual({ n: 1 });
-    expect(await one('SELECT status, number_id::text AS number_id FROM number_orders WHERE id = $1', [orderId])).toEqual({ status: 'completed', number_id: created.body.id.replace('num_', '') });
+    expect(await one('SELECT count(*)::int AS n FROM ledger_entries WHERE kind = $1', ['number_month'])).toEqual({
+      n: 1,
+    });
+    expect(await one(`SELECT count(*)::int AS n FROM simulated_provider_numbers WHERE status = 'sold'`)).toEqual({
+      n: 1,
+    });
+    expect(
+      await one('SELECT status, number_id::text AS number_id FROM number_orders WHERE id = $1', [orderId]),
+    ).toEqual({ status: 'completed', number_id: created.body.id.replace('num_', '') });
   });
 });

@@ -20,7 +20,8 @@ function spanNamed(spans: ReadableSpan[], name: string): ReadableSpan {
 }
 
 async function settledSpans(count: number): Promise<ReadableSpan[]> {
-  for (let i = 0; i < 50 && exporter.getFinishedSpans().length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 50 && exporter.getFinishedSpans().length < count; i++)
+    await new Promise((r) => setTimeout(r, 20));
   return exporter.getFinishedSpans();
 }
 
@@ -54,7 +55,7 @@ describe('one trace per request across the gateway and the services', () => {
     expect(handler.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
   });
 
-  it('continues the caller\'s trace when the request carries a traceparent', async () => {
+  it("continues the caller's trace when the request carries a traceparent", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     expect((await session.get('/numbers', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` })).status).toBe(200);
     const spans = await settledSpans(3);
@@ -67,7 +68,8 @@ describe('one trace per request across the gateway and the services', () => {
 function ancestry(spans: ReadableSpan[], leaf: ReadableSpan): string[] {
   const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
   const names: string[] = [];
-  for (let span: ReadableSpan | undefined = leaf; span; span = byId.get(span.parentSpanContext?.spanId ?? '')) names.push(span.name);
+  for (let span: ReadableSpan | undefined = leaf; span; span = byId.get(span.parentSpanContext?.spanId ?? ''))
+    names.push(span.name);
   return names;
 }
 
@@ -81,7 +83,9 @@ describe('one trace per call, from the provider report to the webhook', () => {
     certificate = selfSignedCertificate();
     server = createServer({ key: certificate.key, cert: certificate.cert }, (_req, res) => res.writeHead(204).end());
     port = await listenLocally(server);
-    system = await startSystem({ env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost', WEBHOOK_TEST_CA_FILE: certificate.certFile } });
+    system = await startSystem({
+      env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost', WEBHOOK_TEST_CA_FILE: certificate.certFile },
+    });
   });
   afterAll(async () => {
     await system?.stop();
@@ -94,14 +98,24 @@ describe('one trace per call, from the provider report to the webhook', () => {
   it('links the operator request, calls-media, the outbox, JetStream, the consumers and the webhook POST', async () => {
     const admin = new AdminClient(system);
     const session = await ApiSession.create(system);
-    const number = await session.post('/numbers', { business_phone: '+14155550123', webhook_url: `https://localhost:${port}/hooks` });
+    const number = await session.post('/numbers', {
+      business_phone: '+14155550123',
+      webhook_url: `https://localhost:${port}/hooks`,
+    });
     expect(number.status).toBe(201);
     exporter.reset();
 
-    const call = await admin.request('POST', '/admin/provider/calls', { to: number.body.phone_number, caller: '+14155550199', duration_sec: 30, outcome: 'order' });
+    const call = await admin.request('POST', '/admin/provider/calls', {
+      to: number.body.phone_number,
+      caller: '+14155550199',
+      duration_sec: 30,
+      outcome: 'order',
+    });
     expect(call.status).toBe(202);
     let spans: ReadableSpan[] = [];
-    const complete = () => spans.some((s) => s.name === 'webhook POST') && spans.filter((s) => s.name === 'call.completed process').length >= 2;
+    const complete = () =>
+      spans.some((s) => s.name === 'webhook POST') &&
+      spans.filter((s) => s.name === 'call.completed process').length >= 2;
     for (let i = 0; i < 150 && !complete(); i++) {
       await new Promise((r) => setTimeout(r, 100));
       spans = exporter.getFinishedSpans();
@@ -116,7 +130,9 @@ describe('one trace per call, from the provider report to the webhook', () => {
     expect(chain[chain.length - 1]).toBe('POST /admin/provider/calls');
 
     // numbers-billing's talk-time consumer is a second branch of the same trace.
-    const consumers = spans.filter((s) => s.name === 'call.completed process' && s.spanContext().traceId === root.spanContext().traceId);
+    const consumers = spans.filter(
+      (s) => s.name === 'call.completed process' && s.spanContext().traceId === root.spanContext().traceId,
+    );
     expect(consumers.length).toBeGreaterThanOrEqual(2);
   });
 });

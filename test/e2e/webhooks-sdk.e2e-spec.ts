@@ -1,6 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
-import { createSwitchboardClient, paginate, verify, toStandardWebhooksSecret, type SwitchboardClient } from '@switchboard/sdk';
+import {
+  createSwitchboardClient,
+  paginate,
+  verify,
+  toStandardWebhooksSecret,
+  type SwitchboardClient,
+} from '@switchboard/sdk';
 import { Webhook } from 'standardwebhooks';
 import { listenLocally } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
@@ -78,7 +84,9 @@ describe('webhooks as a product, through the SDK', () => {
 
   async function eventsOf(client: SwitchboardClient, id: string) {
     const events = [];
-    for await (const event of paginate((starting_after) => client.GET('/v1/numbers/{id}/webhook-events', { params: { path: { id }, query: { starting_after, limit: 2 } } }))) {
+    for await (const event of paginate((starting_after) =>
+      client.GET('/v1/numbers/{id}/webhook-events', { params: { path: { id }, query: { starting_after, limit: 2 } } }),
+    )) {
       events.push(event);
     }
     return events;
@@ -114,8 +122,20 @@ describe('webhooks as a product, through the SDK', () => {
     expect(test.data).toMatchObject({ delivered: true, status_code: 200, error: null, response_body: 'ok' });
     const testRequest = received.at(-1)!;
     expect(JSON.parse(testRequest.rawBody.toString())).toMatchObject({ type: 'webhook.test', number_id: number.id });
-    expect(verify({ secret, rawBody: testRequest.rawBody, timestampHeader: testRequest.headers['x-switchboard-timestamp'], signatureHeader: testRequest.headers['x-switchboard-signature'] })).toMatchObject({ valid: true });
-    expect(new Webhook(toStandardWebhooksSecret(secret)).verify(testRequest.rawBody.toString(), testRequest.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
+    expect(
+      verify({
+        secret,
+        rawBody: testRequest.rawBody,
+        timestampHeader: testRequest.headers['x-switchboard-timestamp'],
+        signatureHeader: testRequest.headers['x-switchboard-signature'],
+      }),
+    ).toMatchObject({ valid: true });
+    expect(
+      new Webhook(toStandardWebhooksSecret(secret)).verify(
+        testRequest.rawBody.toString(),
+        testRequest.headers as Record<string, string>,
+      ),
+    ).toMatchObject({ type: 'webhook.test' });
 
     // 2. A call whose five attempts all fail: the log shows each, and the event is failed.
     answerStatus = 503;
@@ -132,10 +152,14 @@ describe('webhooks as a product, through the SDK', () => {
 
     // 3. Redelivery: the same event id, delivered once the receiver is back.
     answerStatus = 200;
-    const redelivered = await client.POST('/v1/numbers/{id}/webhook-events/{event_id}/redeliver', { params: { path: { id: number.id, event_id: failed.id } } });
+    const redelivered = await client.POST('/v1/numbers/{id}/webhook-events/{event_id}/redeliver', {
+      params: { path: { id: number.id, event_id: failed.id } },
+    });
     expect(redelivered.response.status).toBe(202);
     declared('WebhookEventView', redelivered.data);
-    await waitFor(async () => (await eventsOf(client, number.id)).find((e) => e.id === failed.id)?.status === 'delivered');
+    await waitFor(
+      async () => (await eventsOf(client, number.id)).find((e) => e.id === failed.id)?.status === 'delivered',
+    );
     const deliveredCopy = received.at(-1)!;
     expect(deliveredCopy.headers['x-switchboard-event-id']).toBe(failed.id);
     expect(JSON.parse(deliveredCopy.rawBody.toString()).call.call_sid).toBe(callSid);
@@ -145,7 +169,10 @@ describe('webhooks as a product, through the SDK', () => {
     await reportCall(number.phone_number);
     await waitFor(async () => (await eventsOf(client, number.id)).filter((e) => e.status === 'failed').length === 1);
     answerStatus = 200;
-    const recovered = await client.POST('/v1/numbers/{id}/webhook-events/recover', { params: { path: { id: number.id } }, body: { since: new Date(Date.now() - 3600_000).toISOString() } });
+    const recovered = await client.POST('/v1/numbers/{id}/webhook-events/recover', {
+      params: { path: { id: number.id } },
+      body: { since: new Date(Date.now() - 3600_000).toISOString() },
+    });
     expect(recovered.response.status).toBe(202);
     declared('WebhookEventsRecovered', recovered.data);
     expect(recovered.data).toEqual({ queued: 1 });
@@ -153,7 +180,10 @@ describe('webhooks as a product, through the SDK', () => {
 
     // 5. Rotation: a new secret once (the same again to a retry with the key), then both signatures on every delivery.
     const rotate = () =>
-      client.POST('/v1/numbers/{id}/webhook-secret/rotate', { params: { path: { id: number.id }, header: { 'Idempotency-Key': 'rotate-1' } }, body: { overlap_hours: 24 } });
+      client.POST('/v1/numbers/{id}/webhook-secret/rotate', {
+        params: { path: { id: number.id }, header: { 'Idempotency-Key': 'rotate-1' } },
+        body: { overlap_hours: 24 },
+      });
     const rotated = await rotate();
     expect(rotated.response.status).toBe(200);
     declared('WebhookSecretRotated', rotated.data);
@@ -168,71 +198,131 @@ describe('webhooks as a product, through the SDK', () => {
     const overlap = received.at(-1)!;
     expect(overlap.headers['x-switchboard-signature']).toMatch(/^v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/);
     for (const key of [newSecret, secret]) {
-      expect(verify({ secret: key, rawBody: overlap.rawBody, timestampHeader: overlap.headers['x-switchboard-timestamp'], signatureHeader: overlap.headers['x-switchboard-signature'] })).toMatchObject({ valid: true });
+      expect(
+        verify({
+          secret: key,
+          rawBody: overlap.rawBody,
+          timestampHeader: overlap.headers['x-switchboard-timestamp'],
+          signatureHeader: overlap.headers['x-switchboard-signature'],
+        }),
+      ).toMatchObject({ valid: true });
     }
   });
 
   it("shows another account's number as 404, refuses bad input with 400 and changes nothing", async () => {
     const owner = await ApiSession.create(system);
-    const stranger = createSwitchboardClient({ baseUrl: system.publicUrl, apiKey: (await ApiSession.create(system)).key });
+    const stranger = createSwitchboardClient({
+      baseUrl: system.publicUrl,
+      apiKey: (await ApiSession.create(system)).key,
+    });
     const mine = createSwitchboardClient({ baseUrl: system.publicUrl, apiKey: owner.key });
-    const number = (await mine.POST('/v1/numbers', { body: { business_phone: '+14155550123', webhook_url: `https://localhost:${port}/hooks` } })).data!;
+    const number = (
+      await mine.POST('/v1/numbers', {
+        body: { business_phone: '+14155550123', webhook_url: `https://localhost:${port}/hooks` },
+      })
+    ).data!;
     const before = received.length;
 
     for (const answer of [
       await stranger.GET('/v1/numbers/{id}/webhook-events', { params: { path: { id: number.id } } }),
       await stranger.POST('/v1/numbers/{id}/webhook-test', { params: { path: { id: number.id } } }),
       await stranger.POST('/v1/numbers/{id}/webhook-secret/rotate', { params: { path: { id: number.id } }, body: {} }),
-      await stranger.POST('/v1/numbers/{id}/webhook-events/recover', { params: { path: { id: number.id } }, body: { since: new Date().toISOString() } }),
+      await stranger.POST('/v1/numbers/{id}/webhook-events/recover', {
+        params: { path: { id: number.id } },
+        body: { since: new Date().toISOString() },
+      }),
     ]) {
-      expect({ status: answer.response.status, error: answer.error }).toMatchObject({ status: 404, error: { error: { code: 'not_found' } } });
+      expect({ status: answer.response.status, error: answer.error }).toMatchObject({
+        status: 404,
+        error: { error: { code: 'not_found' } },
+      });
     }
     expect(received.length).toBe(before);
 
     const twentyDaysAgo = new Date(Date.now() - 20 * 24 * 3600_000).toISOString();
     for (const answer of [
-      await mine.POST('/v1/numbers/{id}/webhook-events/recover', { params: { path: { id: number.id } }, body: { since: 'yesterday' } }),
-      await mine.POST('/v1/numbers/{id}/webhook-events/recover', { params: { path: { id: number.id } }, body: { since: twentyDaysAgo } }),
-      await mine.POST('/v1/numbers/{id}/webhook-events/{event_id}/redeliver', { params: { path: { id: number.id, event_id: 'not-an-id' } } }),
-      await mine.GET('/v1/numbers/{id}/webhook-events', { params: { path: { id: number.id }, query: { limit: 1000 } } }),
-      await mine.POST('/v1/numbers/{id}/webhook-secret/rotate', { params: { path: { id: number.id } }, body: { overlap_hours: 1000 } }),
+      await mine.POST('/v1/numbers/{id}/webhook-events/recover', {
+        params: { path: { id: number.id } },
+        body: { since: 'yesterday' },
+      }),
+      await mine.POST('/v1/numbers/{id}/webhook-events/recover', {
+        params: { path: { id: number.id } },
+        body: { since: twentyDaysAgo },
+      }),
+      await mine.POST('/v1/numbers/{id}/webhook-events/{event_id}/redeliver', {
+        params: { path: { id: number.id, event_id: 'not-an-id' } },
+      }),
+      await mine.GET('/v1/numbers/{id}/webhook-events', {
+        params: { path: { id: number.id }, query: { limit: 1000 } },
+      }),
+      await mine.POST('/v1/numbers/{id}/webhook-secret/rotate', {
+        params: { path: { id: number.id } },
+        body: { overlap_hours: 1000 },
+      }),
     ]) {
-      expect({ status: answer.response.status, code: (answer.error as { error: { code: string } }).error.code }).toEqual({ status: 400, code: 'invalid_request' });
+      expect({
+        status: answer.response.status,
+        code: (answer.error as { error: { code: string } }).error.code,
+      }).toEqual({ status: 400, code: 'invalid_request' });
     }
     // The secret did not change: a test event still verifies with the one given at creation.
     await mine.POST('/v1/numbers/{id}/webhook-test', { params: { path: { id: number.id } } });
     const last = received.at(-1)!;
     expect(last.headers['x-switchboard-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
-    expect(verify({ secret: number.webhook_secret, rawBody: last.rawBody, timestampHeader: last.headers['x-switchboard-timestamp'], signatureHeader: last.headers['x-switchboard-signature'] })).toMatchObject({ valid: true });
+    expect(
+      verify({
+        secret: number.webhook_secret,
+        rawBody: last.rawBody,
+        timestampHeader: last.headers['x-switchboard-timestamp'],
+        signatureHeader: last.headers['x-switchboard-signature'],
+      }),
+    ).toMatchObject({ valid: true });
   });
 
   it('explains why a real delivery does not verify: re-serialised body, clock skew, wrong secret, bad input', async () => {
     const session = await ApiSession.create(system);
     const client = createSwitchboardClient({ baseUrl: system.publicUrl, apiKey: session.key });
-    const number = (await client.POST('/v1/numbers', { body: { business_phone: '+14155550123', webhook_url: `https://localhost:${port}/hooks` } })).data!;
+    const number = (
+      await client.POST('/v1/numbers', {
+        body: { business_phone: '+14155550123', webhook_url: `https://localhost:${port}/hooks` },
+      })
+    ).data!;
     await client.POST('/v1/numbers/{id}/webhook-test', { params: { path: { id: number.id } } });
     const delivery = received.at(-1)!;
     const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name, String(value)]));
     const raw = delivery.rawBody.toString('utf8');
-    const explain = (body: { secret: string; body: string; headers: Record<string, string>; received_at?: string }) => client.POST('/v1/webhooks/verify', { body });
+    const explain = (body: { secret: string; body: string; headers: Record<string, string>; received_at?: string }) =>
+      client.POST('/v1/webhooks/verify', { body });
 
     const valid = await explain({ secret: number.webhook_secret, body: raw, headers });
     expect(valid.response.status).toBe(200);
     declared('WebhookVerificationResult', valid.data);
     expect(valid.data).toMatchObject({ valid: true, diagnosis: 'valid', standard_webhooks_valid: true });
 
-    const reparsed = await explain({ secret: number.webhook_secret, body: JSON.stringify(JSON.parse(raw), null, 2), headers });
+    const reparsed = await explain({
+      secret: number.webhook_secret,
+      body: JSON.stringify(JSON.parse(raw), null, 2),
+      headers,
+    });
     expect(reparsed.data).toMatchObject({ valid: false, diagnosis: 'body_reserialized' });
 
     const later = new Date((Number(headers['x-switchboard-timestamp']) + 3600) * 1000).toISOString();
-    expect((await explain({ secret: number.webhook_secret, body: raw, headers, received_at: later })).data).toMatchObject({
+    expect(
+      (await explain({ secret: number.webhook_secret, body: raw, headers, received_at: later })).data,
+    ).toMatchObject({
       diagnosis: 'timestamp_out_of_tolerance',
       clock_skew_seconds: 3600,
     });
-    expect((await explain({ secret: 'whsec_not_the_one', body: raw, headers })).data).toMatchObject({ valid: false, diagnosis: 'signature_mismatch' });
+    expect((await explain({ secret: 'whsec_not_the_one', body: raw, headers })).data).toMatchObject({
+      valid: false,
+      diagnosis: 'signature_mismatch',
+    });
 
     const bad = await session.post('/webhooks/verify', { secret: number.webhook_secret, body: raw, headers: ['x'] });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toEqual({ code: 'invalid_request', message: 'headers must be an object of 1 to 100 header names to string values' });
+    expect(bad.body.error).toEqual({
+      code: 'invalid_request',
+      message: 'headers must be an object of 1 to 100 header names to string values',
+    });
   });
 });

@@ -23,7 +23,9 @@ describe('call.completed webhooks', () => {
 
   beforeAll(async () => {
     certificate = selfSignedCertificate();
-    server = createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
+    server = createServer({ key: certificate.key, cert: certificate.cert }, (req, res) =>
+      handler ? handler(req, res) : res.writeHead(503).end(),
+    );
     port = await listenLocally(server);
     system = await startSystem({
       env: {
@@ -100,8 +102,24 @@ describe('call.completed webhooks', () => {
     expect(log.status).toBe(200);
     const eventId = log.body.data[0].event_id;
     expect(log.body.data).toEqual([
-      { event_id: eventId, call_sid: call.body.call_sid, url, attempt: 2, status_code: 204, error: null, delivered_at: expect.any(String) },
-      { event_id: eventId, call_sid: call.body.call_sid, url, attempt: 1, status_code: 500, error: 'receiver answered HTTP 500', delivered_at: expect.any(String) },
+      {
+        event_id: eventId,
+        call_sid: call.body.call_sid,
+        url,
+        attempt: 2,
+        status_code: 204,
+        error: null,
+        delivered_at: expect.any(String),
+      },
+      {
+        event_id: eventId,
+        call_sid: call.body.call_sid,
+        url,
+        attempt: 1,
+        status_code: 500,
+        error: 'receiver answered HTTP 500',
+        delivered_at: expect.any(String),
+      },
     ]);
     expect(Date.parse(log.body.data[0].delivered_at)).toBeGreaterThanOrEqual(Date.parse(log.body.data[1].delivered_at));
   });

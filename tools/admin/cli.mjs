@@ -39,14 +39,22 @@ function findSystem(env) {
   let url = env.ADMIN_URL || (env.ADMIN_PORT ? `http://127.0.0.1:${env.ADMIN_PORT}` : undefined);
   let urlFrom = env.ADMIN_URL ? 'ADMIN_URL' : 'ADMIN_PORT';
   if (!url) [url, urlFrom] = running ? [running.admin_url, runFile] : [DEFAULT_ADMIN_URL, 'the default'];
-  const stale = recorded && !running ? `${runFile} names npm start pid ${recorded.pid}, which no longer runs. ` : recorded ? '' : `There is no ${runFile}. `;
+  const stale =
+    recorded && !running
+      ? `${runFile} names npm start pid ${recorded.pid}, which no longer runs. `
+      : recorded
+        ? ''
+        : `There is no ${runFile}. `;
 
   if (env.ADMIN_TOKEN) return { url, urlFrom, token: env.ADMIN_TOKEN, tokenFrom: 'ADMIN_TOKEN', hint: stale + hint };
   if (running && running.admin_token_file === null) {
-    throw new UsageError(`no ADMIN_TOKEN: the system at ${running.admin_url} was started with ADMIN_TOKEN set, so it keeps no token file.\nExport the same ADMIN_TOKEN here.`);
+    throw new UsageError(
+      `no ADMIN_TOKEN: the system at ${running.admin_url} was started with ADMIN_TOKEN set, so it keeps no token file.\nExport the same ADMIN_TOKEN here.`,
+    );
   }
   const tokenFile = running?.admin_token_file ?? join(resolve(root, env.DATA_DIR || DEFAULT_DATA_DIR), 'admin-token');
-  if (!existsSync(tokenFile)) throw new UsageError(`no operator token: ADMIN_TOKEN is not set and there is no ${tokenFile}. ${stale}\n${hint}`);
+  if (!existsSync(tokenFile))
+    throw new UsageError(`no operator token: ADMIN_TOKEN is not set and there is no ${tokenFile}. ${stale}\n${hint}`);
   return { url, urlFrom, token: readFileSync(tokenFile, 'utf8').trim(), tokenFrom: tokenFile, hint: stale + hint };
 }
 
@@ -67,7 +75,9 @@ async function main() {
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch (error) {
-    throw new UsageError(`nothing answers at ${system.url} (from ${system.urlFrom}): ${error?.cause?.message ?? error.message}.\n${system.hint}`);
+    throw new UsageError(
+      `nothing answers at ${system.url} (from ${system.urlFrom}): ${error?.cause?.message ?? error.message}.\n${system.hint}`,
+    );
   }
   const text = await response.text();
   try {
@@ -75,14 +85,21 @@ async function main() {
   } catch {
     console.log(text);
   }
-  if (response.status === 401) console.error(`error: the operator API at ${system.url} refused the token from ${system.tokenFrom}; export the ADMIN_TOKEN it runs with.`);
+  if (response.status === 401)
+    console.error(
+      `error: the operator API at ${system.url} refused the token from ${system.tokenFrom}; export the ADMIN_TOKEN it runs with.`,
+    );
   return response.ok ? 0 : 1;
 }
 
 main().then(
   (code) => process.exit(code),
   (error) => {
-    console.error(error instanceof UsageError || error?.code?.startsWith?.('ERR_PARSE_ARGS') ? `error: ${error.message}` : `error: ${error?.cause?.message ?? error.message}`);
+    console.error(
+      error instanceof UsageError || error?.code?.startsWith?.('ERR_PARSE_ARGS')
+        ? `error: ${error.message}`
+        : `error: ${error?.cause?.message ?? error.message}`,
+    );
     process.exit(2);
   },
 );

@@ -16,15 +16,20 @@ const cli = join(__dirname, 'cli.mjs');
 
 /** Every route the gateway's operator server serves, as "PUT /admin/payments/faults", read from its controllers' decorators. */
 function operatorRoutes(): string[] {
-  const controllers = (OperatorApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? []) as Type[];
+  const controllers = (OperatorApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ??
+    []) as Type[];
   return controllers.flatMap((controller) => {
     const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
     // Handlers a controller inherits from a base class count too: walk the prototype chain.
     const prototypes: object[] = [];
     for (let p = controller.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) prototypes.push(p);
     return prototypes
-      .flatMap((prototype) => Object.getOwnPropertyNames(prototype).map((name) => (prototype as Record<string, unknown>)[name]))
-      .filter((handler): handler is object => typeof handler === 'function' && Reflect.hasMetadata(METHOD_METADATA, handler))
+      .flatMap((prototype) =>
+        Object.getOwnPropertyNames(prototype).map((name) => (prototype as Record<string, unknown>)[name]),
+      )
+      .filter(
+        (handler): handler is object => typeof handler === 'function' && Reflect.hasMetadata(METHOD_METADATA, handler),
+      )
       .map((handler) => {
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
@@ -39,14 +44,24 @@ describe('the operator CLI covers the operator API', () => {
   it('has a command for every route of the operator server, and none for a route it lacks', () => {
     const routes = operatorRoutes();
     // The derivation itself found the contract's routes, e.g. the one the CLI once lacked.
-    expect(routes).toEqual(expect.arrayContaining(['POST /admin/accounts', 'DELETE /admin/accounts/:account_id/api-keys/:key_id', 'PUT /admin/payments/faults']));
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'POST /admin/accounts',
+        'DELETE /admin/accounts/:account_id/api-keys/:key_id',
+        'PUT /admin/payments/faults',
+      ]),
+    );
     expect(routes.filter((route) => !commandRoutes().includes(route))).toEqual([]);
     expect(commandRoutes().filter((route) => !routes.includes(route))).toEqual([]);
   });
 
   it('fills route parameters from the arguments, in order, and turns options into the query', () => {
     const revoke = COMMANDS.find((c) => c.name === 'keys revoke')!;
-    expect(requestOf(revoke, ['acct_1', 'key/2'], {})).toEqual({ method: 'DELETE', path: '/admin/accounts/acct_1/api-keys/key%2F2', body: undefined });
+    expect(requestOf(revoke, ['acct_1', 'key/2'], {})).toEqual({
+      method: 'DELETE',
+      path: '/admin/accounts/acct_1/api-keys/key%2F2',
+      body: undefined,
+    });
     expect(() => requestOf(revoke, ['acct_1'], {})).toThrow('missing KEY_ID');
     expect(() => requestOf(revoke, ['acct_1', 'key_2', 'extra'], {})).toThrow('unexpected argument: extra');
     const sms = COMMANDS.find((c) => c.name === 'sms list')!;
@@ -57,8 +72,15 @@ describe('the operator CLI covers the operator API', () => {
 
   it('invites a user with the address after the account, the role as an option', () => {
     const invite = COMMANDS.find((c) => c.name === 'users invite')!;
-    expect(requestOf(invite, ['acct_1', 'jane@example.com'], {})).toEqual({ method: 'POST', path: '/admin/accounts/acct_1/users', body: { email: 'jane@example.com' } });
-    expect(requestOf(invite, ['acct_1', 'sam@example.com'], { role: 'viewer' }).body).toEqual({ email: 'sam@example.com', role: 'viewer' });
+    expect(requestOf(invite, ['acct_1', 'jane@example.com'], {})).toEqual({
+      method: 'POST',
+      path: '/admin/accounts/acct_1/users',
+      body: { email: 'jane@example.com' },
+    });
+    expect(requestOf(invite, ['acct_1', 'sam@example.com'], { role: 'viewer' }).body).toEqual({
+      email: 'sam@example.com',
+      role: 'viewer',
+    });
     expect(() => requestOf(invite, ['acct_1'], {})).toThrow('missing EMAIL');
     expect(() => requestOf(invite, ['acct_1', 'a@example.com', 'extra'], {})).toThrow('unexpected argument: extra');
     const email = COMMANDS.find((c) => c.name === 'email list')!;
@@ -81,9 +103,19 @@ describe('the run file npm start writes', () => {
 
   it("names the operator API's local address and the token's file, never the token", () => {
     const env = { DATA_DIR: dir, PORT: '3000', ADMIN_PORT: '3101', ADMIN_HOST: '0.0.0.0' };
-    expect(runFileContents(env, 42)).toMatchObject({ pid: 42, data_dir: dir, public_url: 'http://127.0.0.1:3000', admin_url: 'http://127.0.0.1:3101', admin_token_file: join(dir, 'admin-token') });
-    expect(runFileContents({ ...env, ADMIN_TOKEN: 'a-long-enough-admin-token' }, 42)).toMatchObject({ admin_token_file: null });
-    expect(JSON.stringify(runFileContents({ ...env, ADMIN_TOKEN: 'a-long-enough-admin-token' }, 42))).not.toContain('a-long-enough-admin-token');
+    expect(runFileContents(env, 42)).toMatchObject({
+      pid: 42,
+      data_dir: dir,
+      public_url: 'http://127.0.0.1:3000',
+      admin_url: 'http://127.0.0.1:3101',
+      admin_token_file: join(dir, 'admin-token'),
+    });
+    expect(runFileContents({ ...env, ADMIN_TOKEN: 'a-long-enough-admin-token' }, 42)).toMatchObject({
+      admin_token_file: null,
+    });
+    expect(JSON.stringify(runFileContents({ ...env, ADMIN_TOKEN: 'a-long-enough-admin-token' }, 42))).not.toContain(
+      'a-long-enough-admin-token',
+    );
     expect(localUrl({ host: '::1', port: '3001', https: true })).toBe('https://[::1]:3001');
   });
 
@@ -123,8 +155,15 @@ async function standInOperatorApi(token: string): Promise<{ server: Server; url:
 }
 
 /** The CLI as a person runs it in a second terminal: no ADMIN_* variables, from another directory. */
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['ADMIN_URL', 'ADMIN_PORT', 'ADMIN_TOKEN', 'DATA_DIR'].includes(name)));
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !['ADMIN_URL', 'ADMIN_PORT', 'ADMIN_TOKEN', 'DATA_DIR'].includes(name),
+    ),
+  );
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd: tmpdir(), env: { ...clean, ...env } });
     let stdout = '';
@@ -152,14 +191,21 @@ describe('the operator CLI in a second terminal', () => {
 
   const startedSystem = (contents: object = {}) => {
     writeFileSync(join(dataDir, 'admin-token'), `${token}\n`, { mode: 0o600 });
-    writeRunFile(join(dataDir, 'run.json'), { pid: process.pid, admin_url: api.url, admin_token_file: join(dataDir, 'admin-token'), ...contents });
+    writeRunFile(join(dataDir, 'run.json'), {
+      pid: process.pid,
+      admin_url: api.url,
+      admin_token_file: join(dataDir, 'admin-token'),
+      ...contents,
+    });
   };
 
   it("finds the running system's operator API and token through the run file and sets payment faults", async () => {
     startedSystem();
     const result = await runCli(['payments', 'faults', '--charge-failures', '2'], { DATA_DIR: dataDir });
     expect(result).toEqual({ code: 0, stdout: `${JSON.stringify({ charge_failures: 2 }, null, 2)}\n`, stderr: '' });
-    expect(api.seen).toEqual([{ method: 'PUT', url: '/admin/payments/faults', authorization: `Bearer ${token}`, body: '{"charge_failures":2}' }]);
+    expect(api.seen).toEqual([
+      { method: 'PUT', url: '/admin/payments/faults', authorization: `Bearer ${token}`, body: '{"charge_failures":2}' },
+    ]);
   });
 
   it('says what to export when there is no run file and nothing answers', async () => {
@@ -168,7 +214,9 @@ describe('the operator CLI in a second terminal', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: nothing answers at http://127.0.0.1:1 (from ADMIN_URL)');
     expect(result.stderr).toContain(`There is no ${join(dataDir, 'run.json')}.`);
-    expect(result.stderr).toMatch(/export that DATA_DIR here; .* export ADMIN_URL\n\(its operator API, e\.g\. http:\/\/127\.0\.0\.1:3001\) and ADMIN_TOKEN/);
+    expect(result.stderr).toMatch(
+      /export that DATA_DIR here; .* export ADMIN_URL\n\(its operator API, e\.g\. http:\/\/127\.0\.0\.1:3001\) and ADMIN_TOKEN/,
+    );
   });
 
   it('says the run file is stale when the npm start that wrote it is gone, and what to export', async () => {
@@ -180,7 +228,9 @@ describe('the operator CLI in a second terminal', () => {
     rmSync(join(dataDir, 'admin-token'));
     const result = await runCli(['accounts', 'get', 'acct_1'], { DATA_DIR: dataDir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`error: no operator token: ADMIN_TOKEN is not set and there is no ${join(dataDir, 'admin-token')}. ${join(dataDir, 'run.json')} names npm start pid ${gone}, which no longer runs.`);
+    expect(result.stderr).toContain(
+      `error: no operator token: ADMIN_TOKEN is not set and there is no ${join(dataDir, 'admin-token')}. ${join(dataDir, 'run.json')} names npm start pid ${gone}, which no longer runs.`,
+    );
     expect(result.stderr).toContain('export ADMIN_URL');
     expect(api.seen).toEqual([]);
   });
@@ -189,11 +239,18 @@ describe('the operator CLI in a second terminal', () => {
     startedSystem({ admin_token_file: null });
     const missing = await runCli(['accounts', 'get', 'acct_1'], { DATA_DIR: dataDir });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe(`error: no ADMIN_TOKEN: the system at ${api.url} was started with ADMIN_TOKEN set, so it keeps no token file.\nExport the same ADMIN_TOKEN here.\n`);
+    expect(missing.stderr).toBe(
+      `error: no ADMIN_TOKEN: the system at ${api.url} was started with ADMIN_TOKEN set, so it keeps no token file.\nExport the same ADMIN_TOKEN here.\n`,
+    );
 
-    const refused = await runCli(['accounts', 'get', 'acct_1'], { DATA_DIR: dataDir, ADMIN_TOKEN: 'adm_not-the-token-it-runs-with' });
+    const refused = await runCli(['accounts', 'get', 'acct_1'], {
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: 'adm_not-the-token-it-runs-with',
+    });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`error: the operator API at ${api.url} refused the token from ADMIN_TOKEN; export the ADMIN_TOKEN it runs with.\n`);
+    expect(refused.stderr).toBe(
+      `error: the operator API at ${api.url} refused the token from ADMIN_TOKEN; export the ADMIN_TOKEN it runs with.\n`,
+    );
     expect(api.seen.map((request) => request.url)).toEqual(['/admin/accounts/acct_1']);
   });
 

@@ -38,10 +38,20 @@ export const COMMANDS = [
       compact({
         tier: o.tier,
         number_limit: int(o['number-limit']),
-        auto_top_up: o['no-top-up'] ? null : o['top-up-amount'] ? { threshold_cents: int(o['top-up-threshold']) ?? 0, amount_cents: int(o['top-up-amount']) } : undefined,
+        auto_top_up: o['no-top-up']
+          ? null
+          : o['top-up-amount']
+            ? { threshold_cents: int(o['top-up-threshold']) ?? 0, amount_cents: int(o['top-up-amount']) }
+            : undefined,
       }),
   },
-  { name: 'accounts credit', method: 'POST', route: '/admin/accounts/:account_id/credits', options: '--amount CENTS', body: (o) => ({ amount_cents: int(need(o.amount, '--amount')) }) },
+  {
+    name: 'accounts credit',
+    method: 'POST',
+    route: '/admin/accounts/:account_id/credits',
+    options: '--amount CENTS',
+    body: (o) => ({ amount_cents: int(need(o.amount, '--amount')) }),
+  },
   {
     name: 'accounts ledger',
     method: 'GET',
@@ -62,17 +72,32 @@ export const COMMANDS = [
     method: 'POST',
     route: '/admin/accounts/:account_id/locations',
     options: '--name NAME [--no-lostfound] [--hold-days N]',
-    body: (o) => compact({ name: need(o.name, '--name'), lostfound_enabled: !o['no-lostfound'], hold_days: int(o['hold-days']) }),
+    body: (o) =>
+      compact({ name: need(o.name, '--name'), lostfound_enabled: !o['no-lostfound'], hold_days: int(o['hold-days']) }),
   },
   {
     name: 'locations update',
     method: 'PATCH',
     route: '/admin/accounts/:account_id/locations/:location_id',
     options: '[--hold-days N] [--lostfound | --no-lostfound]',
-    body: (o) => compact({ hold_days: int(o['hold-days']), lostfound_enabled: o['no-lostfound'] ? false : o.lostfound ? true : undefined }),
+    body: (o) =>
+      compact({
+        hold_days: int(o['hold-days']),
+        lostfound_enabled: o['no-lostfound'] ? false : o.lostfound ? true : undefined,
+      }),
   },
-  { name: 'locations rotate-slug', method: 'POST', route: '/admin/accounts/:account_id/locations/:location_id/public-slug' },
-  { name: 'provider stock', method: 'PUT', route: '/admin/provider/stock/:area_code', options: '--available N', body: (o) => ({ available: int(need(o.available, '--available')) }) },
+  {
+    name: 'locations rotate-slug',
+    method: 'POST',
+    route: '/admin/accounts/:account_id/locations/:location_id/public-slug',
+  },
+  {
+    name: 'provider stock',
+    method: 'PUT',
+    route: '/admin/provider/stock/:area_code',
+    options: '--available N',
+    body: (o) => ({ available: int(need(o.available, '--available')) }),
+  },
   {
     name: 'provider faults',
     method: 'PUT',
@@ -84,7 +109,8 @@ export const COMMANDS = [
     name: 'provider call',
     method: 'POST',
     route: '/admin/provider/calls',
-    options: '--to E164 --caller E164 --duration SECONDS --outcome OUTCOME [--direction D] [--status S] [--started-at ISO_DATE_TIME] [--transcript JSON] [--recording] [--lost-item JSON]',
+    options:
+      '--to E164 --caller E164 --duration SECONDS --outcome OUTCOME [--direction D] [--status S] [--started-at ISO_DATE_TIME] [--transcript JSON] [--recording] [--lost-item JSON]',
     body: (o) =>
       compact({
         to: need(o.to, '--to'),
@@ -106,7 +132,13 @@ export const COMMANDS = [
     options: '--charge-failures N',
     body: (o) => ({ charge_failures: int(need(o['charge-failures'], '--charge-failures')) }),
   },
-  { name: 'billing run', method: 'POST', route: '/admin/billing/run', options: '[--now ISO_DATE_TIME]', body: (o) => ({ now: o.now ?? new Date().toISOString() }) },
+  {
+    name: 'billing run',
+    method: 'POST',
+    route: '/admin/billing/run',
+    options: '[--now ISO_DATE_TIME]',
+    body: (o) => ({ now: o.now ?? new Date().toISOString() }),
+  },
   {
     name: 'users invite',
     method: 'POST',
@@ -115,8 +147,20 @@ export const COMMANDS = [
     positionalBody: 'email',
     body: (o) => compact({ email: need(o.email, 'EMAIL'), role: o.role }),
   },
-  { name: 'email list', method: 'GET', route: '/admin/email', options: '--to ADDRESS', query: (o) => ({ to: need(o.to, '--to') }) },
-  { name: 'sms list', method: 'GET', route: '/admin/sms', options: '--to E164', query: (o) => ({ to: need(o.to, '--to') }) },
+  {
+    name: 'email list',
+    method: 'GET',
+    route: '/admin/email',
+    options: '--to ADDRESS',
+    query: (o) => ({ to: need(o.to, '--to') }),
+  },
+  {
+    name: 'sms list',
+    method: 'GET',
+    route: '/admin/sms',
+    options: '--to E164',
+    query: (o) => ({ to: need(o.to, '--to') }),
+  },
   {
     name: 'webhooks deliveries',
     method: 'GET',
@@ -128,13 +172,32 @@ export const COMMANDS = [
 
 /** Every option any command takes, for node:util parseArgs. */
 export const OPTIONS = {
-  name: { type: 'string' }, balance: { type: 'string' }, tier: { type: 'string' }, 'number-limit': { type: 'string' },
-  'top-up-threshold': { type: 'string' }, 'top-up-amount': { type: 'string' }, 'no-top-up': { type: 'boolean' },
-  amount: { type: 'string' }, limit: { type: 'string' }, 'starting-after': { type: 'string' }, allow: { type: 'string' },
-  'no-lostfound': { type: 'boolean' }, available: { type: 'string' }, 'provision-failures': { type: 'string' },
-  'charge-failures': { type: 'string' }, to: { type: 'string' }, caller: { type: 'string' }, duration: { type: 'string' },
-  outcome: { type: 'string' }, direction: { type: 'string' }, status: { type: 'string' }, 'started-at': { type: 'string' },
-  transcript: { type: 'string' }, recording: { type: 'boolean' }, now: { type: 'string' }, number: { type: 'string' },
+  name: { type: 'string' },
+  balance: { type: 'string' },
+  tier: { type: 'string' },
+  'number-limit': { type: 'string' },
+  'top-up-threshold': { type: 'string' },
+  'top-up-amount': { type: 'string' },
+  'no-top-up': { type: 'boolean' },
+  amount: { type: 'string' },
+  limit: { type: 'string' },
+  'starting-after': { type: 'string' },
+  allow: { type: 'string' },
+  'no-lostfound': { type: 'boolean' },
+  available: { type: 'string' },
+  'provision-failures': { type: 'string' },
+  'charge-failures': { type: 'string' },
+  to: { type: 'string' },
+  caller: { type: 'string' },
+  duration: { type: 'string' },
+  outcome: { type: 'string' },
+  direction: { type: 'string' },
+  status: { type: 'string' },
+  'started-at': { type: 'string' },
+  transcript: { type: 'string' },
+  recording: { type: 'boolean' },
+  now: { type: 'string' },
+  number: { type: 'string' },
   role: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -151,7 +214,9 @@ const routeParams = (route) => [...route.matchAll(/:(\w+)/g)].map(([, param]) =>
 
 /** "accounts get ACCOUNT_ID", for the help text. */
 export function usageOf(command) {
-  return [command.name, ...routeParams(command.route).map((param) => param.toUpperCase()), command.options].filter(Boolean).join(' ');
+  return [command.name, ...routeParams(command.route).map((param) => param.toUpperCase()), command.options]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** The HTTP request a command makes from its arguments: { method, path, body }. */
@@ -159,13 +224,17 @@ export function requestOf(command, positionals, options) {
   const params = routeParams(command.route);
   // A command may take one more positional argument after the route's, as a body field (`users invite ACCOUNT EMAIL`).
   if (command.positionalBody) {
-    if (positionals.length > params.length + 1) throw new UsageError(`unexpected argument: ${positionals[params.length + 1]} (usage: ${usageOf(command)})`);
+    if (positionals.length > params.length + 1)
+      throw new UsageError(`unexpected argument: ${positionals[params.length + 1]} (usage: ${usageOf(command)})`);
     options = { ...options, [command.positionalBody]: positionals[params.length] };
     positionals = positionals.slice(0, params.length);
   }
-  if (positionals.length > params.length) throw new UsageError(`unexpected argument: ${positionals[params.length]} (usage: ${usageOf(command)})`);
+  if (positionals.length > params.length)
+    throw new UsageError(`unexpected argument: ${positionals[params.length]} (usage: ${usageOf(command)})`);
   let next = 0;
-  let path = command.route.replace(/:(\w+)/g, (_, param) => encodeURIComponent(need(positionals[next++], param.toUpperCase())));
+  let path = command.route.replace(/:(\w+)/g, (_, param) =>
+    encodeURIComponent(need(positionals[next++], param.toUpperCase())),
+  );
   const query = new URLSearchParams(compact(command.query?.(options) ?? {}));
   if (query.size > 0) path += `?${query}`;
   return { method: command.method, path, body: command.body?.(options) };

@@ -12,7 +12,21 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Admin, Api, callerNumber, pool, provisionFleet } from './lib/clients.mjs';
-import { fmt, int, parseOptions, require, requireTool, root, round, say, sleep, summarize, table, machine, writeResults } from './lib/common.mjs';
+import {
+  fmt,
+  int,
+  parseOptions,
+  require,
+  requireTool,
+  root,
+  round,
+  say,
+  sleep,
+  summarize,
+  table,
+  machine,
+  writeResults,
+} from './lib/common.mjs';
 import { cpuLine, measured, perRequestLine, transactionsLine } from './lib/cpu.mjs';
 import { httpLoad, natsLoad, pacedHttp, serialHttp, serialNats } from './lib/load.mjs';
 import { SERVICES, startSystem } from './lib/system.mjs';
@@ -37,7 +51,13 @@ export async function apiBenchmark(system, options) {
   const duration = options.duration;
   const connections = options.connections;
   const ladderDuration = options['ladder-duration'];
-  const results = { started_at: new Date().toISOString(), connections, duration_s: duration, ladder_duration_s: ladderDuration, serial_requests: options.serial };
+  const results = {
+    started_at: new Date().toISOString(),
+    connections,
+    duration_s: duration,
+    ladder_duration_s: ladderDuration,
+    serial_requests: options.serial,
+  };
   let apiKey;
   // The benchmark account's key, for a later pass over the same data (diagnostics); never written to the results.
   Object.defineProperty(results, 'key', { enumerable: false, get: () => apiKey });
@@ -47,7 +67,17 @@ export async function apiBenchmark(system, options) {
   const [{ account, key, numbers }] = await provisionFleet(system, { numbers: 3, name: 'API bench' });
   const admin = new Admin(system);
   await sleep(500); // number.provisioned reaches calls-media's directory
-  await pool(Array.from({ length: 25 }, (_, i) => i), 5, (i) => admin.injectCall({ to: numbers[i % 3].phone_number, caller: callerNumber(), duration_sec: 30 + i, outcome: 'order' }));
+  await pool(
+    Array.from({ length: 25 }, (_, i) => i),
+    5,
+    (i) =>
+      admin.injectCall({
+        to: numbers[i % 3].phone_number,
+        caller: callerNumber(),
+        duration_sec: 30 + i,
+        outcome: 'order',
+      }),
+  );
   apiKey = key.key;
   const api = new Api(system, key.key);
   for (let i = 0; i < 50 && (await api.all('/calls')).length < 25; i += 1) await sleep(200);
@@ -55,7 +85,11 @@ export async function apiBenchmark(system, options) {
   const numbersUrl = `${system.publicUrl}/v1/numbers`;
   const callsUrl = `${system.publicUrl}/v1/calls`;
   const sample = await api.raw('GET', '/calls');
-  results.payloads = { numbers_bytes: JSON.stringify((await api.raw('GET', '/numbers')).body).length, calls_bytes: JSON.stringify(sample.body).length, calls_listed: sample.body.data.length };
+  results.payloads = {
+    numbers_bytes: JSON.stringify((await api.raw('GET', '/numbers')).body).length,
+    calls_bytes: JSON.stringify(sample.body).length,
+    calls_listed: sample.body.data.length,
+  };
 
   // ---------------------------------------------------------------------------------------- memory idle
   say('api: resident memory idle (5 s)');
@@ -67,14 +101,17 @@ export async function apiBenchmark(system, options) {
   // ---------------------------------------------------------------------------------------- ceiling
   const hello = await startHello();
   const labels = () => ({ ...systemLabels(system), [process.pid]: 'load generator', [hello.pid]: 'hello server' });
-  const retry = (label) => (foreign) => say(`api: ${label}: disturbed (other processes used ${foreign}% of a core); measuring again`);
+  const retry = (label) => (foreign) =>
+    say(`api: ${label}: disturbed (other processes used ${foreign}% of a core); measuring again`);
   const measure = async (label, load) => {
     // Warm-up (JIT, pools, caches) in the same mode as the measurement: a closed loop before a fixed rate would start
     // the measurement in the aftermath of 2 s at full load (queues, garbage) instead of at that rate.
     const generator = load.rate ? pacedHttp : httpLoad;
     await generator({ ...load, durationS: 2 });
     const result = await measured({ run: () => generator(load), labels, system, onRetry: retry(label) });
-    say(`api: ${label}: ${int(result.rps)} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms${result.non_2xx || result.errors ? `, non-2xx ${result.non_2xx}, errors ${result.errors}` : ''} (${cpuLine(result.cpu, 4)})`);
+    say(
+      `api: ${label}: ${int(result.rps)} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms${result.non_2xx || result.errors ? `, non-2xx ${result.non_2xx}, errors ${result.errors}` : ''} (${cpuLine(result.cpu, 4)})`,
+    );
     return result;
   };
   try {
@@ -82,11 +119,33 @@ export async function apiBenchmark(system, options) {
 
     // -------------------------------------------------------------------------------------- the system at full load
     const underLoad = system.sampleMemory(250);
-    results.numbers_max = await measure('GET /v1/numbers, max', { url: numbersUrl, headers: auth, connections, durationS: duration });
-    results.calls_max = await measure('GET /v1/calls, max', { url: callsUrl, headers: auth, connections, durationS: duration });
+    results.numbers_max = await measure('GET /v1/numbers, max', {
+      url: numbersUrl,
+      headers: auth,
+      connections,
+      durationS: duration,
+    });
+    results.calls_max = await measure('GET /v1/calls, max', {
+      url: callsUrl,
+      headers: auth,
+      connections,
+      durationS: duration,
+    });
     results.memory_under_api_load = underLoad.stop();
-    results.numbers_half = await measure('GET /v1/numbers at half the max rate', { url: numbersUrl, headers: auth, connections, durationS: duration, rate: results.numbers_max.rps / 2 });
-    results.calls_half = await measure('GET /v1/calls at half the max rate', { url: callsUrl, headers: auth, connections, durationS: duration, rate: results.calls_max.rps / 2 });
+    results.numbers_half = await measure('GET /v1/numbers at half the max rate', {
+      url: numbersUrl,
+      headers: auth,
+      connections,
+      durationS: duration,
+      rate: results.numbers_max.rps / 2,
+    });
+    results.calls_half = await measure('GET /v1/calls at half the max rate', {
+      url: callsUrl,
+      headers: auth,
+      connections,
+      durationS: duration,
+      rate: results.calls_max.rps / 2,
+    });
 
     // -------------------------------------------------------------------------------------- hops
     say('api: hop by hop');
@@ -101,11 +160,31 @@ export async function apiBenchmark(system, options) {
     const unknownKey = { authorization: `Bearer sk_live_${randomBytes(32).toString('base64url')}` };
     const steps = [
       { id: 'hello', label: 'bare Fastify hello-world', http: { url: hello.url } },
-      { id: 'healthz', label: 'gateway GET /healthz (Nest + Fastify, no auth)', http: { url: `${system.publicUrl}/healthz` } },
-      { id: 'unknown_key', label: 'gateway GET /v1/numbers, unknown key (key lookup, 401)', http: { url: numbersUrl, headers: unknownKey } },
-      { id: 'nats_health', label: 'NATS request -> numbers-billing health (no database)', nats: { subject: subject('health.v1.numbers-billing') } },
-      { id: 'nats_numbers', label: 'NATS request -> numbers.v1.list (service + PostgreSQL)', nats: { subject: subject('numbers.v1.list'), headers: asAccount } },
-      { id: 'nats_calls', label: 'NATS request -> calls.v1.list (service + PostgreSQL)', nats: { subject: subject('calls.v1.list'), headers: asAccount } },
+      {
+        id: 'healthz',
+        label: 'gateway GET /healthz (Nest + Fastify, no auth)',
+        http: { url: `${system.publicUrl}/healthz` },
+      },
+      {
+        id: 'unknown_key',
+        label: 'gateway GET /v1/numbers, unknown key (key lookup, 401)',
+        http: { url: numbersUrl, headers: unknownKey },
+      },
+      {
+        id: 'nats_health',
+        label: 'NATS request -> numbers-billing health (no database)',
+        nats: { subject: subject('health.v1.numbers-billing') },
+      },
+      {
+        id: 'nats_numbers',
+        label: 'NATS request -> numbers.v1.list (service + PostgreSQL)',
+        nats: { subject: subject('numbers.v1.list'), headers: asAccount },
+      },
+      {
+        id: 'nats_calls',
+        label: 'NATS request -> calls.v1.list (service + PostgreSQL)',
+        nats: { subject: subject('calls.v1.list'), headers: asAccount },
+      },
       { id: 'full_numbers', label: 'GET /v1/numbers (whole path)', http: { url: numbersUrl, headers: auth } },
       { id: 'full_calls', label: 'GET /v1/calls (whole path)', http: { url: callsUrl, headers: auth } },
     ];
@@ -122,8 +201,15 @@ export async function apiBenchmark(system, options) {
         else if (step.http) max = await measure(step.label, { ...step.http, connections, durationS: ladderDuration });
         else {
           await natsLoad({ nc, ...step.nats, concurrency: connections, durationS: 1 });
-          max = await measured({ run: () => natsLoad({ nc, ...step.nats, concurrency: connections, durationS: ladderDuration }), labels, system, onRetry: retry(step.label) });
-          say(`api: ${step.label}: ${int(max.rps)} req/s, p50 ${max.p50_ms} ms, p99 ${max.p99_ms} ms (${cpuLine(max.cpu, 4)})`);
+          max = await measured({
+            run: () => natsLoad({ nc, ...step.nats, concurrency: connections, durationS: ladderDuration }),
+            labels,
+            system,
+            onRetry: retry(step.label),
+          });
+          say(
+            `api: ${step.label}: ${int(max.rps)} req/s, p50 ${max.p50_ms} ms, p99 ${max.p99_ms} ms (${cpuLine(max.cpu, 4)})`,
+          );
         }
         results.hops[step.id] = { label: step.label, serial, max };
       }
@@ -153,8 +239,11 @@ export async function apiBenchmark(system, options) {
     numbers_p99_at_half_ms: results.numbers_half.p99_ms,
     calls_p99_at_half_ms: results.calls_half.p99_ms,
   };
-  results.verdict.ratio_met = results.verdict.numbers_ratio >= API_TARGETS.ratio && results.verdict.calls_ratio >= API_TARGETS.ratio;
-  results.verdict.p99_met = results.numbers_half.p99_ms < API_TARGETS.p99_ms_at_half_rate && results.calls_half.p99_ms < API_TARGETS.p99_ms_at_half_rate;
+  results.verdict.ratio_met =
+    results.verdict.numbers_ratio >= API_TARGETS.ratio && results.verdict.calls_ratio >= API_TARGETS.ratio;
+  results.verdict.p99_met =
+    results.numbers_half.p99_ms < API_TARGETS.p99_ms_at_half_rate &&
+    results.calls_half.p99_ms < API_TARGETS.p99_ms_at_half_rate;
   results.finished_at = new Date().toISOString();
   return results;
 }
@@ -165,7 +254,9 @@ function systemLabels(system) {
 
 /** The bare Fastify server, in its own process. */
 async function startHello() {
-  const child = spawn(process.execPath, [join(root, 'tools/bench/lib/hello-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'tools/bench/lib/hello-server.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise((resolve, reject) => {
     child.stdout.once('data', (data) => resolve(String(data).trim()));
     child.once('exit', (code) => reject(new Error(`hello server exited (${code})`)));
@@ -212,12 +303,34 @@ async function sqlTimings(system, secret, count) {
 export function apiReport(r, { memory = true } = {}) {
   const lines = [];
   const pct = (x) => `${fmt(x * 100, 1)}%`;
-  lines.push(`API: ${r.connections} connections, ${r.duration_s} s per measurement (hops: ${r.ladder_duration_s} s), ${r.serial_requests} one-at-a-time requests per hop`);
+  lines.push(
+    `API: ${r.connections} connections, ${r.duration_s} s per measurement (hops: ${r.ladder_duration_s} s), ${r.serial_requests} one-at-a-time requests per hop`,
+  );
   lines.push('');
-  const row = (label, m, ratio) => [label, int(m.rps), ratio, m.p50_ms, m.p99_ms, m.non_2xx, perRequestLine(m, 4), transactionsLine(m), m.disturbed ? `yes (${m.foreign_cpu_percent}%)` : ''];
+  const row = (label, m, ratio) => [
+    label,
+    int(m.rps),
+    ratio,
+    m.p50_ms,
+    m.p99_ms,
+    m.non_2xx,
+    perRequestLine(m, 4),
+    transactionsLine(m),
+    m.disturbed ? `yes (${m.foreign_cpu_percent}%)` : '',
+  ];
   lines.push(
     table(
-      ['measurement', 'req/s', 'ratio to ceiling', 'p50 ms', 'p99 ms', 'non-2xx', 'CPU ms per request', 'DB transactions per request', 'disturbed'],
+      [
+        'measurement',
+        'req/s',
+        'ratio to ceiling',
+        'p50 ms',
+        'p99 ms',
+        'non-2xx',
+        'CPU ms per request',
+        'DB transactions per request',
+        'disturbed',
+      ],
       [
         row('bare Fastify hello-world (ceiling)', r.ceiling, '100%'),
         row('GET /v1/numbers, max', r.numbers_max, pct(r.verdict.numbers_ratio)),
@@ -237,8 +350,22 @@ export function apiReport(r, { memory = true } = {}) {
   lines.push('');
   lines.push(
     table(
-      ['step', 'p50 ms (1 at a time)', 'p99 ms (1 at a time)', 'max req/s', 'CPU ms per request at max', 'DB transactions per request'],
-      Object.values(r.hops).map((hop) => [hop.label, fmt(hop.serial.p50_ms, 2), fmt(hop.serial.p99_ms, 2), int(hop.max.rps), perRequestLine(hop.max, 4), transactionsLine(hop.max)]),
+      [
+        'step',
+        'p50 ms (1 at a time)',
+        'p99 ms (1 at a time)',
+        'max req/s',
+        'CPU ms per request at max',
+        'DB transactions per request',
+      ],
+      Object.values(r.hops).map((hop) => [
+        hop.label,
+        fmt(hop.serial.p50_ms, 2),
+        fmt(hop.serial.p99_ms, 2),
+        int(hop.max.rps),
+        perRequestLine(hop.max, 4),
+        transactionsLine(hop.max),
+      ]),
     ),
   );
   lines.push('');
@@ -249,13 +376,22 @@ export function apiReport(r, { memory = true } = {}) {
       [
         ['gateway HTTP stack (Nest, hooks, interceptor) = healthz - hello', fmt(d.http_stack, 2)],
         ['API key lookup = unknown key - healthz', fmt(d.key_lookup, 2)],
-        ['gateway beyond healthz (auth, validation, NATS client, waits) = numbers - healthz - NATS numbers.list', fmt(d.auth_and_rate_limit, 2)],
+        [
+          'gateway beyond healthz (auth, validation, NATS client, waits) = numbers - healthz - NATS numbers.list',
+          fmt(d.auth_and_rate_limit, 2),
+        ],
         ['NATS round trip to a service (health subject)', fmt(d.nats_round_trip, 2)],
         ['numbers-billing + PostgreSQL = NATS numbers.list - NATS health', fmt(d.numbers_service_and_db, 2)],
         ['calls-media + PostgreSQL = NATS calls.list - NATS health', fmt(d.calls_service_and_db, 2)],
         ['SQL alone: the authentication statement, unknown key (nothing written)', fmt(r.sql.key_lookup.p50_ms, 2)],
-        ['SQL alone: the authentication statement, key found and counted (as the gateway runs it)', fmt(r.sql.auth_statement.p50_ms, 2)],
-        ['SQL alone: the same with a durable commit (synchronous_commit = on)', fmt(r.sql.auth_statement_durable_commit.p50_ms, 2)],
+        [
+          'SQL alone: the authentication statement, key found and counted (as the gateway runs it)',
+          fmt(r.sql.auth_statement.p50_ms, 2),
+        ],
+        [
+          'SQL alone: the same with a durable commit (synchronous_commit = on)',
+          fmt(r.sql.auth_statement_durable_commit.p50_ms, 2),
+        ],
       ],
     ),
   );
@@ -264,13 +400,21 @@ export function apiReport(r, { memory = true } = {}) {
 }
 
 export function memoryTable(idle, loaded, extra = {}) {
-  const rows = SERVICES.map((app) => [app, idle[app]?.mean_mib, loaded[app]?.max_mib, ...Object.values(extra).map((m) => m[app]?.max_mib)]);
+  const rows = SERVICES.map((app) => [
+    app,
+    idle[app]?.mean_mib,
+    loaded[app]?.max_mib,
+    ...Object.values(extra).map((m) => m[app]?.max_mib),
+  ]);
   return table(['resident memory (MiB)', 'idle (mean)', 'under API load (peak)', ...Object.keys(extra)], rows);
 }
 
 // ------------------------------------------------------------------------------------------------ alone
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const options = parseOptions(process.argv.slice(2), { ...API_OPTIONS, 'no-build': { type: 'boolean', default: false } });
+  const options = parseOptions(process.argv.slice(2), {
+    ...API_OPTIONS,
+    'no-build': { type: 'boolean', default: false },
+  });
   try {
     requireTool('autocannon', 'the HTTP load generator of tools/bench');
   } catch (error) {

@@ -17,7 +17,19 @@ import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { Admin, callerNumber, provisionFleet } from './lib/clients.mjs';
-import { fmt, int, machine, parseOptions, require, round, say, sleep, summarize, table, writeResults } from './lib/common.mjs';
+import {
+  fmt,
+  int,
+  machine,
+  parseOptions,
+  require,
+  round,
+  say,
+  sleep,
+  summarize,
+  table,
+  writeResults,
+} from './lib/common.mjs';
 import { cpuLine, measured, perRequestLine, transactionsLine } from './lib/cpu.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { SERVICES, startSystem } from './lib/system.mjs';
@@ -46,7 +58,12 @@ export function eventsSetup() {
 }
 
 export async function eventsBenchmark(system, tls, options) {
-  const results = { started_at: new Date().toISOString(), numbers: options.numbers, calls: options.calls, inject_concurrency: options['inject-concurrency'] };
+  const results = {
+    started_at: new Date().toISOString(),
+    numbers: options.numbers,
+    calls: options.calls,
+    inject_concurrency: options['inject-concurrency'],
+  };
   const admin = new Admin(system);
   const perAccount = 3;
   const accounts = Math.ceil(options.numbers / perAccount);
@@ -54,7 +71,11 @@ export async function eventsBenchmark(system, tls, options) {
   results.dispatcher_concurrency = concurrency;
   const receiver = await startReceiver({ tls, servers: Array.from({ length: accounts }, () => ({ mode: 'ok' })) });
   const { ports } = receiver;
-  const labels = () => ({ ...Object.fromEntries(SERVICES.map((app) => [system.pid(app), app])), [process.pid]: 'load generator', [receiver.pid]: 'receiver' });
+  const labels = () => ({
+    ...Object.fromEntries(SERVICES.map((app) => [system.pid(app), app])),
+    [process.pid]: 'load generator',
+    [receiver.pid]: 'receiver',
+  });
 
   try {
     // -------------------------------------------------------------------------------------- 1,000 numbers
@@ -85,9 +106,12 @@ export async function eventsBenchmark(system, tls, options) {
         labels,
         system,
         attempts: 2,
-        onRetry: (foreign) => say(`events: ceiling disturbed (other processes used ${foreign}% of a core); measuring again`),
+        onRetry: (foreign) =>
+          say(`events: ceiling disturbed (other processes used ${foreign}% of a core); measuring again`),
       });
-      say(`events: ceiling ${int(results.ceiling.per_second)} posts/s, p50 ${fmt(results.ceiling.latency.p50_ms)} ms, p99 ${fmt(results.ceiling.latency.p99_ms)} ms (${cpuLine(results.ceiling.cpu, 4)})`);
+      say(
+        `events: ceiling ${int(results.ceiling.per_second)} posts/s, p50 ${fmt(results.ceiling.latency.p50_ms)} ms, p99 ${fmt(results.ceiling.latency.p99_ms)} ms (${cpuLine(results.ceiling.cpu, 4)})`,
+      );
     }
 
     // -------------------------------------------------------------------------------------- throughput
@@ -115,7 +139,9 @@ export async function eventsBenchmark(system, tls, options) {
 
     // -------------------------------------------------------------------------------------- latency
     const rate = Math.max(1, results.throughput.deliveries_per_second / 2);
-    say(`events: latency, one call to each of the ${int(numbers.length)} numbers at ${int(rate)} reports/s (half the throughput)`);
+    say(
+      `events: latency, one call to each of the ${int(numbers.length)} numbers at ${int(rate)} reports/s (half the throughput)`,
+    );
     {
       const shuffled = shuffle([...numbers]);
       results.latency = await measured({
@@ -129,7 +155,9 @@ export async function eventsBenchmark(system, tls, options) {
         attempts: 1,
       });
       results.latency.rate = round(rate, 1);
-      say(`events: report-to-delivery p50 ${fmt(results.latency.latency.p50_ms)} ms, p99 ${fmt(results.latency.latency.p99_ms)} ms`);
+      say(
+        `events: report-to-delivery p50 ${fmt(results.latency.latency.p50_ms)} ms, p99 ${fmt(results.latency.latency.p99_ms)} ms`,
+      );
     }
     results.signature_failures = receiver.arrivals.filter((a) => a.valid === false).length;
   } finally {
@@ -143,7 +171,8 @@ export async function eventsBenchmark(system, tls, options) {
     p99_ms: results.latency.latency.p99_ms,
   };
   results.verdict.ratio_met = results.verdict.ratio >= EVENT_TARGETS.ratio;
-  results.verdict.latency_met = results.verdict.p50_ms < EVENT_TARGETS.p50_ms && results.verdict.p99_ms < EVENT_TARGETS.p99_ms;
+  results.verdict.latency_met =
+    results.verdict.p50_ms < EVENT_TARGETS.p50_ms && results.verdict.p99_ms < EVENT_TARGETS.p99_ms;
   results.verdict.all_delivered = results.throughput.lost === 0 && results.latency.lost === 0;
   results.finished_at = new Date().toISOString();
   return results;
@@ -161,7 +190,12 @@ async function injectBurst(admin, targets, { concurrency }) {
         const number = targets[next++];
         const sent = now();
         try {
-          const { call_sid } = await admin.injectCall({ to: number.phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' });
+          const { call_sid } = await admin.injectCall({
+            to: number.phone_number,
+            caller: callerNumber(),
+            duration_sec: 42,
+            outcome: 'order_placed',
+          });
           accepted.set(call_sid, sent);
         } catch {
           refused += 1;
@@ -185,10 +219,12 @@ async function injectPaced(admin, targets, rate) {
     if (wait > 1) await sleep(wait);
     const sent = now();
     pending.push(
-      admin.injectCall({ to: targets[i].phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' }).then(
-        ({ call_sid }) => accepted.set(call_sid, sent),
-        () => (refused += 1),
-      ),
+      admin
+        .injectCall({ to: targets[i].phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' })
+        .then(
+          ({ call_sid }) => accepted.set(call_sid, sent),
+          () => (refused += 1),
+        ),
     );
   }
   await Promise.all(pending);
@@ -257,7 +293,13 @@ async function directLoop({ numbers, ports, perAccount, tls, count, concurrency 
           port,
           method: 'POST',
           path: `/switchboard/${Math.floor(index / perAccount)}`,
-          headers: { 'Content-Type': 'application/json', 'User-Agent': 'bench-direct', 'Content-Length': String(body.length), 'X-Switchboard-Event-Id': `direct-${next}`, ...signedHeaders(number.webhook_secret, body) },
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': 'bench-direct',
+            'Content-Length': String(body.length),
+            'X-Switchboard-Event-Id': `direct-${next}`,
+            ...signedHeaders(number.webhook_secret, body),
+          },
           agent: new Agent({ keepAlive: false, maxCachedSessions: 0 }),
           secureContext,
         },
@@ -282,7 +324,15 @@ async function directLoop({ numbers, ports, perAccount, tls, count, concurrency 
             type: 'call.completed',
             number_id: number.id,
             occurred_at: new Date().toISOString(),
-            call: { call_sid: `CAdirect${i}`, caller: '+14158675309', outcome: 'order_placed', duration_sec: 42, started_at: new Date().toISOString(), has_recording: false, has_transcript: false },
+            call: {
+              call_sid: `CAdirect${i}`,
+              caller: '+14158675309',
+              outcome: 'order_placed',
+              duration_sec: 42,
+              started_at: new Date().toISOString(),
+              has_recording: false,
+              has_transcript: false,
+            },
           }),
         );
         const started = performance.now();
@@ -293,12 +343,20 @@ async function directLoop({ numbers, ports, perAccount, tls, count, concurrency 
     }),
   );
   const elapsed = (performance.now() - first) / 1000;
-  return { posts: count, requests: count, failures, elapsed_s: round(elapsed, 2), per_second: round(count / elapsed, 1), concurrency, latency: summarize(samples) };
+  return {
+    posts: count,
+    requests: count,
+    failures,
+    elapsed_s: round(elapsed, 2),
+    per_second: round(count / elapsed, 1),
+    concurrency,
+    latency: summarize(samples),
+  };
 }
 
 function shuffle(list) {
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = list.length - 1; i > 0; i -= 1) {
     const j = Math.floor(random() * (i + 1));
     [list[i], list[j]] = [list[j], list[i]];
@@ -311,17 +369,67 @@ const disturbed = (m) => (m.disturbed ? `yes (${m.foreign_cpu_percent}%)` : '');
 
 export function eventsReport(r) {
   const lines = [];
-  lines.push(`Events: ${int(r.numbers)} numbers (3 per account, one HTTPS receiver port per account), ${int(r.calls)} calls, dispatcher concurrency ${r.dispatcher_concurrency}`);
+  lines.push(
+    `Events: ${int(r.numbers)} numbers (3 per account, one HTTPS receiver port per account), ${int(r.calls)} calls, dispatcher concurrency ${r.dispatcher_concurrency}`,
+  );
   lines.push('');
   const t = r.throughput;
   const l = r.latency;
   lines.push(
     table(
-      ['measurement', 'per second', 'ratio to ceiling', 'p50 ms', 'p99 ms', 'delivered', 'lost', 'duplicates', 'CPU ms per delivery', 'DB transactions per delivery', 'disturbed'],
       [
-        ['ceiling: sign + POST directly', int(r.ceiling.per_second), '100%', fmt(r.ceiling.latency.p50_ms), fmt(r.ceiling.latency.p99_ms), `${int(r.ceiling.posts - r.ceiling.failures)}/${int(r.ceiling.posts)}`, '', '', perRequestLine(r.ceiling, 3), '', disturbed(r.ceiling)],
-        ['reports -> deliveries, as fast as accepted', int(t.deliveries_per_second), `${fmt(r.verdict.ratio * 100)}%`, fmt(t.latency.p50_ms), fmt(t.latency.p99_ms), `${int(t.delivered)}/${int(t.accepted)}`, t.lost, t.duplicates, perRequestLine(t, 6), transactionsLine(t), disturbed(t)],
-        [`1 call to each number at ${int(l.rate)}/s (latency)`, int(l.deliveries_per_second), '', fmt(l.latency.p50_ms), fmt(l.latency.p99_ms), `${int(l.delivered)}/${int(l.accepted)}`, l.lost, l.duplicates, perRequestLine(l, 6), transactionsLine(l), disturbed(l)],
+        'measurement',
+        'per second',
+        'ratio to ceiling',
+        'p50 ms',
+        'p99 ms',
+        'delivered',
+        'lost',
+        'duplicates',
+        'CPU ms per delivery',
+        'DB transactions per delivery',
+        'disturbed',
+      ],
+      [
+        [
+          'ceiling: sign + POST directly',
+          int(r.ceiling.per_second),
+          '100%',
+          fmt(r.ceiling.latency.p50_ms),
+          fmt(r.ceiling.latency.p99_ms),
+          `${int(r.ceiling.posts - r.ceiling.failures)}/${int(r.ceiling.posts)}`,
+          '',
+          '',
+          perRequestLine(r.ceiling, 3),
+          '',
+          disturbed(r.ceiling),
+        ],
+        [
+          'reports -> deliveries, as fast as accepted',
+          int(t.deliveries_per_second),
+          `${fmt(r.verdict.ratio * 100)}%`,
+          fmt(t.latency.p50_ms),
+          fmt(t.latency.p99_ms),
+          `${int(t.delivered)}/${int(t.accepted)}`,
+          t.lost,
+          t.duplicates,
+          perRequestLine(t, 6),
+          transactionsLine(t),
+          disturbed(t),
+        ],
+        [
+          `1 call to each number at ${int(l.rate)}/s (latency)`,
+          int(l.deliveries_per_second),
+          '',
+          fmt(l.latency.p50_ms),
+          fmt(l.latency.p99_ms),
+          `${int(l.delivered)}/${int(l.accepted)}`,
+          l.lost,
+          l.duplicates,
+          perRequestLine(l, 6),
+          transactionsLine(l),
+          disturbed(l),
+        ],
       ],
     ),
   );
@@ -336,13 +444,23 @@ export function eventsReport(r) {
 
 // ------------------------------------------------------------------------------------------------ alone
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const options = parseOptions(process.argv.slice(2), { ...EVENT_OPTIONS, 'no-build': { type: 'boolean', default: false } });
+  const options = parseOptions(process.argv.slice(2), {
+    ...EVENT_OPTIONS,
+    'no-build': { type: 'boolean', default: false },
+  });
   const setup = eventsSetup();
-  const system = await startSystem({ name: 'benchevents', env: setup.env, serviceEnv: setup.serviceEnv, build: !options['no-build'] });
+  const system = await startSystem({
+    name: 'benchevents',
+    env: setup.env,
+    serviceEnv: setup.serviceEnv,
+    build: !options['no-build'],
+  });
   try {
     const results = await eventsBenchmark(system, setup.tls, options);
     console.log(`\n${eventsReport(results)}`);
-    console.log(`\nresults: ${writeResults('bench', 'events', { benchmark: 'events', machine: machine(), ...results })}`);
+    console.log(
+      `\nresults: ${writeResults('bench', 'events', { benchmark: 'events', machine: machine(), ...results })}`,
+    );
   } finally {
     await system.stop();
     setup.cleanup();

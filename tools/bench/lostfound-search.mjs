@@ -47,10 +47,14 @@ const OPEN_CLAIMS = 1_000;
 
 // ---------------------------------------------------------------------------------------------- build and load
 console.log('building lostfound (tsc -b) ...');
-const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'apps/lostfound/tsconfig.build.json')], {
-  cwd: root,
-  encoding: 'utf8',
-});
+const build = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'apps/lostfound/tsconfig.build.json')],
+  {
+    cwd: root,
+    encoding: 'utf8',
+  },
+);
 if (build.status !== 0) {
   console.error(`build failed:\n${build.stdout}${build.stderr}`);
   process.exit(1);
@@ -94,15 +98,70 @@ const KINDS = [
   ['laptop', ['laptop', 'macbook', 'chromebook']],
   [null, ['thing', 'package', 'envelope']],
 ];
-const COLORS = ['black', 'white', 'grey', 'silver', 'gold', 'red', 'pink', 'orange', 'yellow', 'green', 'blue', 'navy', 'purple', 'brown', 'beige'];
-const MATERIALS = ['leather', 'canvas', 'nylon', 'wool', 'plastic', 'metal', 'cotton', 'denim', 'suede', 'rubber', 'velvet', 'bamboo'];
-const DETAILS = [
-  'with a broken zipper', 'with a name tag', 'with stickers', 'with a keychain', 'scratched', 'with a torn strap',
-  'with initials inside', 'with a receipt inside', 'still wet', 'with a cat charm', 'with a dinosaur patch', 'in a paper bag',
-  'with a red ribbon', 'with a university logo', 'with a broken clasp', 'with a phone number written on it',
+const COLORS = [
+  'black',
+  'white',
+  'grey',
+  'silver',
+  'gold',
+  'red',
+  'pink',
+  'orange',
+  'yellow',
+  'green',
+  'blue',
+  'navy',
+  'purple',
+  'brown',
+  'beige',
 ];
-const BRANDS = ['Acme', 'Northwind', 'Contoso', 'Fabrikam', 'Tailspin', 'Wingtip', 'Litware', 'Proseware', 'Adatum', 'Lucerne'];
-const AREAS = Array.from({ length: 40 }, (_, n) => (n < 20 ? `Gate ${String.fromCharCode(65 + (n % 5))}${n + 1}` : `Platform ${n - 19}`)).concat(['Food court', 'Lobby', 'Parking P2', 'Restroom east']);
+const MATERIALS = [
+  'leather',
+  'canvas',
+  'nylon',
+  'wool',
+  'plastic',
+  'metal',
+  'cotton',
+  'denim',
+  'suede',
+  'rubber',
+  'velvet',
+  'bamboo',
+];
+const DETAILS = [
+  'with a broken zipper',
+  'with a name tag',
+  'with stickers',
+  'with a keychain',
+  'scratched',
+  'with a torn strap',
+  'with initials inside',
+  'with a receipt inside',
+  'still wet',
+  'with a cat charm',
+  'with a dinosaur patch',
+  'in a paper bag',
+  'with a red ribbon',
+  'with a university logo',
+  'with a broken clasp',
+  'with a phone number written on it',
+];
+const BRANDS = [
+  'Acme',
+  'Northwind',
+  'Contoso',
+  'Fabrikam',
+  'Tailspin',
+  'Wingtip',
+  'Litware',
+  'Proseware',
+  'Adatum',
+  'Lucerne',
+];
+const AREAS = Array.from({ length: 40 }, (_, n) =>
+  n < 20 ? `Gate ${String.fromCharCode(65 + (n % 5))}${n + 1}` : `Platform ${n - 19}`,
+).concat(['Food court', 'Lobby', 'Parking P2', 'Restroom east']);
 const pick = (rand, list) => list[Math.floor(rand() * list.length)];
 const day = (offset) => new Date(Date.UTC(2025, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -157,7 +216,20 @@ async function seed(pg, locationId, from, to) {
        SELECT $1, category, category_class, value_class, description, color, found_area, area_key, found_date::date, status, 'api'
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
            AS t(category, category_class, value_class, description, color, found_area, area_key, found_date, status)`,
-      [locationId, ...['category', 'category_class', 'value_class', 'description', 'color', 'found_area', 'area_key', 'found_date', 'status'].map(column)],
+      [
+        locationId,
+        ...[
+          'category',
+          'category_class',
+          'value_class',
+          'description',
+          'color',
+          'found_area',
+          'area_key',
+          'found_date',
+          'status',
+        ].map(column),
+      ],
     );
     if (process.stdout.isTTY) process.stdout.write(`\r  seeded ${(start + rows.length).toLocaleString('en-US')} items`);
   }
@@ -184,7 +256,14 @@ async function time(label, count, run) {
   }
   samples.sort((a, b) => a - b);
   const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
-  return { label, runs: count, p50_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)), max_ms: round(samples.at(-1)), mean_ms: round(mean) };
+  return {
+    label,
+    runs: count,
+    p50_ms: round(percentile(samples, 50)),
+    p95_ms: round(percentile(samples, 95)),
+    max_ms: round(samples.at(-1)),
+    mean_ms: round(mean),
+  };
 }
 const round = (value) => Math.round(value * 100) / 100;
 
@@ -193,7 +272,19 @@ let app;
 let nc;
 let pg;
 let created = false;
-const results = { benchmark: 'lostfound-search', started_at: new Date().toISOString(), machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30) }, runs_per_query: runs, open_claims: OPEN_CLAIMS, sizes: [] };
+const results = {
+  benchmark: 'lostfound-search',
+  started_at: new Date().toISOString(),
+  machine: {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+  },
+  runs_per_query: runs,
+  open_claims: OPEN_CLAIMS,
+  sizes: [],
+};
 
 async function cleanup() {
   await app?.close().catch(() => undefined);
@@ -201,13 +292,17 @@ async function cleanup() {
   if (nc) {
     try {
       const jsm = await jetstreamManager(nc);
-      for await (const stream of jsm.streams.list()) if (stream.config.name.startsWith(`${prefix.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
+      for await (const stream of jsm.streams.list())
+        if (stream.config.name.startsWith(`${prefix.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
     } catch {
       // best effort
     }
     await nc.close().catch(() => undefined);
   }
-  if (created && !keep) await onServer(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((error) => console.error(`could not drop ${database}: ${error.message}`));
+  if (created && !keep)
+    await onServer(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((error) =>
+      console.error(`could not drop ${database}: ${error.message}`),
+    );
   else if (created) console.log(`kept database ${database}`);
 }
 process.once('SIGINT', () => {
@@ -220,7 +315,14 @@ try {
   created = true;
   console.log(`database ${database}, NATS prefix ${prefix}`);
   app = await createLostfoundApp(
-    { ...process.env, LOSTFOUND_DATABASE_URL: databaseUrl, NATS_URL: natsUrl, NATS_SUBJECT_PREFIX: prefix, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
+    {
+      ...process.env,
+      LOSTFOUND_DATABASE_URL: databaseUrl,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+    },
     createLogger('lostfound', 'silent'),
   );
   nc = await connect({ servers: natsUrl });
@@ -238,7 +340,19 @@ try {
     await pg.query(
       `INSERT INTO claims (location_id, claimant_name, claimant_phone, category, category_class, value_class, description, color, lost_area, area_key, lost_date)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::date)`,
-      [locationId, `Claimant ${n}`, `+1415867${String(n).padStart(4, '0')}`, row.category, row.category_class, row.value_class === 'urgent' ? 'high' : row.value_class, row.description, row.color, row.found_area, row.area_key, row.found_date],
+      [
+        locationId,
+        `Claimant ${n}`,
+        `+1415867${String(n).padStart(4, '0')}`,
+        row.category,
+        row.category_class,
+        row.value_class === 'urgent' ? 'high' : row.value_class,
+        row.description,
+        row.color,
+        row.found_area,
+        row.area_key,
+        row.found_date,
+      ],
     );
   }
 
@@ -249,8 +363,21 @@ try {
     ['q: two words, prefix ("red umbr")', () => ({ location_id: locationId, q: 'red umbr' })],
     ['q: rare word (a brand)', () => ({ location_id: locationId, q: pick(qRand, BRANDS) })],
     ['q: three words ("blue leather wallet")', () => ({ location_id: locationId, q: 'blue leather wallet' })],
-    ['q + category + area + dates', () => ({ location_id: locationId, q: pick(qRand, COLORS), category: 'umbrella', area: pick(qRand, AREAS), from: '2025-03-01', to: '2025-09-30' })],
-    ['filters only: category + status + dates', () => ({ location_id: locationId, category: 'bag', status: 'stored', from: '2025-06-01', to: '2025-06-30' })],
+    [
+      'q + category + area + dates',
+      () => ({
+        location_id: locationId,
+        q: pick(qRand, COLORS),
+        category: 'umbrella',
+        area: pick(qRand, AREAS),
+        from: '2025-03-01',
+        to: '2025-09-30',
+      }),
+    ],
+    [
+      'filters only: category + status + dates',
+      () => ({ location_id: locationId, category: 'bag', status: 'stored', from: '2025-06-01', to: '2025-06-30' }),
+    ],
     ['q, page 40 ("green")', () => ({ location_id: locationId, q: 'green', page: 40 })],
   ];
 
@@ -262,25 +389,54 @@ try {
     const seedSeconds = (performance.now() - started) / 1000;
     seeded = size;
     const timings = [];
-    for (const [label, query] of queries) timings.push(await time(label, runs, () => rpc.request(FoundItemsRpc.list, query(), as)));
+    for (const [label, query] of queries)
+      timings.push(await time(label, runs, () => rpc.request(FoundItemsRpc.list, query(), as)));
     const [{ max_id: maxId }] = (await pg.query('SELECT max(id)::int AS max_id FROM found_items')).rows;
-    timings.push(await time('item detail (photos, timeline)', runs, () => rpc.request(FoundItemsRpc.get, { location_id: locationId, id: 1 + Math.floor(qRand() * maxId) }, as)));
+    timings.push(
+      await time('item detail (photos, timeline)', runs, () =>
+        rpc.request(FoundItemsRpc.get, { location_id: locationId, id: 1 + Math.floor(qRand() * maxId) }, as),
+      ),
+    );
     const claimRuns = Math.min(runs, 40);
     timings.push(
       await time('file a claim (matching vs all stored items)', claimRuns, () => {
         const row = item(qRand);
         return rpc.request(
           ClaimsRpc.file,
-          { location_id: locationId, claimant_name: 'Bench', claimant_phone: '+14158675309', category: row.category, description: row.description, color: row.color, lost_area: row.found_area, lost_date: row.found_date },
+          {
+            location_id: locationId,
+            claimant_name: 'Bench',
+            claimant_phone: '+14158675309',
+            category: row.category,
+            description: row.description,
+            color: row.color,
+            lost_area: row.found_area,
+            lost_date: row.found_date,
+          },
           as,
         );
       }),
     );
     timings.push(
-      await time(`log an item (reverse matching vs ${OPEN_CLAIMS.toLocaleString('en-US')}+ open claims)`, claimRuns, () => {
-        const row = item(qRand);
-        return rpc.request(FoundItemsRpc.log, { location_id: locationId, category: row.category, description: row.description, color: row.color, found_area: row.found_area, found_date: row.found_date }, as);
-      }),
+      await time(
+        `log an item (reverse matching vs ${OPEN_CLAIMS.toLocaleString('en-US')}+ open claims)`,
+        claimRuns,
+        () => {
+          const row = item(qRand);
+          return rpc.request(
+            FoundItemsRpc.log,
+            {
+              location_id: locationId,
+              category: row.category,
+              description: row.description,
+              color: row.color,
+              found_area: row.found_area,
+              found_date: row.found_date,
+            },
+            as,
+          );
+        },
+      ),
     );
     const plan = (
       await pg.query(
@@ -291,14 +447,23 @@ try {
     ).rows.map((row) => row['QUERY PLAN']);
     const usesIndex = plan.some((line) => line.includes('found_items_search_idx'));
     const [{ bytes }] = (await pg.query(`SELECT pg_relation_size('found_items_search_idx')::bigint AS bytes`)).rows;
-    results.sizes.push({ items: size, seed_seconds: round(seedSeconds), search_index_mb: round(Number(bytes) / 2 ** 20), q_uses_gin_index: usesIndex, timings });
-    console.log(`  seeded in ${seedSeconds.toFixed(1)} s; GIN index ${round(Number(bytes) / 2 ** 20)} MB; q plan uses the GIN index: ${usesIndex ? 'yes' : 'NO'}`);
+    results.sizes.push({
+      items: size,
+      seed_seconds: round(seedSeconds),
+      search_index_mb: round(Number(bytes) / 2 ** 20),
+      q_uses_gin_index: usesIndex,
+      timings,
+    });
+    console.log(
+      `  seeded in ${seedSeconds.toFixed(1)} s; GIN index ${round(Number(bytes) / 2 ** 20)} MB; q plan uses the GIN index: ${usesIndex ? 'yes' : 'NO'}`,
+    );
   }
 
   // ------------------------------------------------------------------------------------------ report
   const labels = results.sizes[0].timings.map((timing) => timing.label);
   const header = ['request', ...results.sizes.flatMap((s) => [`p50 @${short(s.items)}`, `p95 @${short(s.items)}`])];
-  if (results.sizes.length > 1) header.push(`p50 x (${short(results.sizes.at(-1).items)}/${short(results.sizes[0].items)})`);
+  if (results.sizes.length > 1)
+    header.push(`p50 x (${short(results.sizes.at(-1).items)}/${short(results.sizes[0].items)})`);
   const table = labels.map((label) => {
     const row = [label];
     for (const size of results.sizes) {
@@ -313,8 +478,11 @@ try {
     return row;
   });
   const widths = header.map((_, column) => Math.max(...[header, ...table].map((row) => String(row[column]).length)));
-  const line = (row) => `| ${row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join(' | ')} |`;
-  console.log(`\nlost-and-found over NATS, ${runs} runs per query (claims/items: ${Math.min(runs, 40)}), one location holding every item\n`);
+  const line = (row) =>
+    `| ${row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join(' | ')} |`;
+  console.log(
+    `\nlost-and-found over NATS, ${runs} runs per query (claims/items: ${Math.min(runs, 40)}), one location holding every item\n`,
+  );
   console.log(line(header));
   console.log(`|${widths.map((w, column) => (column === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const row of table) console.log(line(row));

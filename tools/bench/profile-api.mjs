@@ -42,11 +42,25 @@ try {
     // A full page of calls, as the API benchmark lists.
     const admin = new Admin(system);
     await sleep(500);
-    await pool(Array.from({ length: 25 }, (_, i) => i), 5, (i) => admin.injectCall({ to: numbers[i % 3].phone_number, caller: callerNumber(), duration_sec: 30 + i, outcome: 'order' }));
+    await pool(
+      Array.from({ length: 25 }, (_, i) => i),
+      5,
+      (i) =>
+        admin.injectCall({
+          to: numbers[i % 3].phone_number,
+          caller: callerNumber(),
+          duration_sec: 30 + i,
+          outcome: 'order',
+        }),
+    );
     for (let i = 0; i < 50 && (await api.all('/calls')).length < 25; i += 1) await sleep(200);
   }
   await api.all(`/${options.path}`);
-  const load = { url: `${system.publicUrl}/v1/${options.path}`, headers: { authorization: `Bearer ${key.key}` }, connections: options.connections };
+  const load = {
+    url: `${system.publicUrl}/v1/${options.path}`,
+    headers: { authorization: `Bearer ${key.key}` },
+    connections: options.connections,
+  };
   await httpLoad({ ...load, durationS: 2 });
   for (const app of SERVICES) {
     pids[system.pid(app)] = app;
@@ -64,7 +78,9 @@ if (allocations) {
   for (const file of readdirSync(profileDir).filter((name) => name.endsWith('.heapprofile'))) {
     const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
     if (!pids[profile.pid]) continue;
-    console.log(`\n## ${pids[profile.pid]} (from the measured load until the service stopped, ${int(requests)} requests)\n`);
+    console.log(
+      `\n## ${pids[profile.pid]} (from the measured load until the service stopped, ${int(requests)} requests)\n`,
+    );
     console.log(summarizeAllocations(profile, { top: options.top, requests }));
   }
 }

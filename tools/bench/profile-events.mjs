@@ -23,15 +23,23 @@ const options = parseOptions(process.argv.slice(2), {
   'no-build': { type: 'boolean', default: false },
 });
 
-
 const setup = eventsSetup();
 const profileDir = mkdtempSync(join(tmpdir(), 'sb-profile-events-'));
-const system = await startSystem({ name: 'profileevents', env: setup.env, serviceEnv: setup.serviceEnv, profileDir, build: !options['no-build'] });
+const system = await startSystem({
+  name: 'profileevents',
+  env: setup.env,
+  serviceEnv: setup.serviceEnv,
+  profileDir,
+  build: !options['no-build'],
+});
 let window;
 try {
   const perAccount = 3;
   const accounts = Math.ceil(options.numbers / perAccount);
-  const receiver = await startReceiver({ tls: setup.tls, servers: Array.from({ length: accounts }, () => ({ mode: 'ok' })) });
+  const receiver = await startReceiver({
+    tls: setup.tls,
+    servers: Array.from({ length: accounts }, () => ({ mode: 'ok' })),
+  });
   try {
     const fleet = await provisionFleet(system, {
       numbers: options.numbers,
@@ -51,7 +59,9 @@ try {
     const delivered = await deliver(admin, receiver, order);
     window = { from, to: monotonicMicros() };
     const seconds = (Date.now() - started) / 1000;
-    say(`profile: ${int(delivered)} of ${int(order.length)} delivered in ${seconds.toFixed(1)} s (${int(delivered / seconds)}/s, under the profiler)`);
+    say(
+      `profile: ${int(delivered)} of ${int(order.length)} delivered in ${seconds.toFixed(1)} s (${int(delivered / seconds)}/s, under the profiler)`,
+    );
   } finally {
     await receiver.stop();
   }
@@ -81,7 +91,9 @@ async function deliver(admin, receiver, targets) {
     Array.from({ length: Math.min(options['inject-concurrency'], targets.length) }, async () => {
       while (next < targets.length) {
         const number = targets[next++];
-        const { call_sid } = await admin.injectCall({ to: number.phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' }).catch(() => ({}));
+        const { call_sid } = await admin
+          .injectCall({ to: number.phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' })
+          .catch(() => ({}));
         if (call_sid) accepted.add(call_sid);
       }
     }),

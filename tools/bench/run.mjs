@@ -17,7 +17,19 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_ENV, API_OPTIONS, apiBenchmark, apiReport, memoryTable } from './api.mjs';
 import { EVENT_OPTIONS, eventsBenchmark, eventsReport, eventsSetup } from './events.mjs';
-import { fmt, int, machine, parseOptions, requireTool, root, round, say, sleep, table, writeResults } from './lib/common.mjs';
+import {
+  fmt,
+  int,
+  machine,
+  parseOptions,
+  requireTool,
+  root,
+  round,
+  say,
+  sleep,
+  table,
+  writeResults,
+} from './lib/common.mjs';
 import { cpuMeter, measured } from './lib/cpu.mjs';
 import { httpLoad } from './lib/load.mjs';
 import { buildApps, SERVICES, startSystem } from './lib/system.mjs';
@@ -35,9 +47,18 @@ const options = parseOptions(process.argv.slice(2), {
   'lostfound-sizes': { type: 'string', default: '100000,1000000' },
   'lostfound-runs': { type: 'number', default: 30 },
 });
-for (const name of options.only) if (!ALL.includes(name)) throw new Error(`unknown benchmark ${name} (known: ${ALL.join(', ')})`);
+for (const name of options.only)
+  if (!ALL.includes(name)) throw new Error(`unknown benchmark ${name} (known: ${ALL.join(', ')})`);
 if (options.quick) {
-  Object.assign(options, { duration: 5, 'ladder-duration': 3, serial: 200, numbers: 300, calls: 900, 'lostfound-sizes': '100000', 'lostfound-runs': 20 });
+  Object.assign(options, {
+    duration: 5,
+    'ladder-duration': 3,
+    serial: 200,
+    numbers: 300,
+    calls: 900,
+    'lostfound-sizes': '100000',
+    'lostfound-runs': 20,
+  });
 }
 const wants = (name) => options.only.includes(name);
 if (wants('api') || wants('diagnostics')) {
@@ -50,7 +71,13 @@ if (wants('api') || wants('diagnostics')) {
 }
 
 const started = Date.now();
-const results = { tool: 'bench', started_at: new Date().toISOString(), command: `node tools/bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim(), machine: machine(), options };
+const results = {
+  tool: 'bench',
+  started_at: new Date().toISOString(),
+  command: `node tools/bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim(),
+  machine: machine(),
+  options,
+};
 results.machine.load_at_start = await quietCheck(options['wait-quiet']);
 
 const reports = [];
@@ -60,7 +87,12 @@ try {
   if (!options['no-build']) buildApps();
   if (wants('api') || wants('events') || wants('diagnostics')) {
     setup = eventsSetup();
-    system = await startSystem({ name: 'bench', env: { ...API_ENV, ...setup.env }, serviceEnv: setup.serviceEnv, build: false });
+    system = await startSystem({
+      name: 'bench',
+      env: { ...API_ENV, ...setup.env },
+      serviceEnv: setup.serviceEnv,
+      build: false,
+    });
   }
   // Each benchmark on its own: one that fails is reported, and the others still run.
   const section = async (name, run) => {
@@ -87,7 +119,9 @@ try {
   }
   if (results.api) {
     const extra = results.events ? { 'under event load (peak)': results.events.memory_under_event_load } : {};
-    reports.push(`Memory: resident set size of each service process\n\n${memoryTable(results.api.memory_idle, results.api.memory_under_api_load, extra)}`);
+    reports.push(
+      `Memory: resident set size of each service process\n\n${memoryTable(results.api.memory_idle, results.api.memory_under_api_load, extra)}`,
+    );
   }
   if (wants('diagnostics') && results.api) {
     await section('diagnostics', async () => {
@@ -106,15 +140,20 @@ try {
 
 if (wants('lostfound')) {
   results.lostfound = await lostfound(options);
-  if (results.lostfound.table) reports.push(`Lost-and-found search and matching (tools/bench/lostfound-search.mjs)\n\n${results.lostfound.table}`);
+  if (results.lostfound.table)
+    reports.push(`Lost-and-found search and matching (tools/bench/lostfound-search.mjs)\n\n${results.lostfound.table}`);
 }
 
 results.finished_at = new Date().toISOString();
 results.seconds = Math.round((Date.now() - started) / 1000);
 console.log(`\n${'='.repeat(100)}\nSwitchboard benchmarks, ${results.started_at} (${results.seconds} s)`);
 const m = results.machine;
-console.log(`machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB, ${m.os}, Node ${m.node}, ${m.postgres}, nats-server ${m.nats_server}`);
-console.log(`other processes' CPU at the start: ${m.load_at_start.other_percent}% of one core${m.load_at_start.other_percent > 30 ? ' (a busy machine: figures are low and noisy)' : ''}\n`);
+console.log(
+  `machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB, ${m.os}, Node ${m.node}, ${m.postgres}, nats-server ${m.nats_server}`,
+);
+console.log(
+  `other processes' CPU at the start: ${m.load_at_start.other_percent}% of one core${m.load_at_start.other_percent > 30 ? ' (a busy machine: figures are low and noisy)' : ''}\n`,
+);
 console.log(reports.join('\n\n'));
 console.log(`\nresults: ${writeResults('bench', 'bench', results)}`);
 process.exit(results.error || results.errors ? 1 : 0);
@@ -129,7 +168,8 @@ async function quietCheck(waitS) {
     const { percent_of_one_core: p } = meter.stop();
     const other = (p.other ?? 0) + (p.postgres ?? 0) + (p['nats-server'] ?? 0);
     if (other <= 30 || Date.now() >= deadline) {
-      if (other > 30) say(`the machine is busy: other processes use ${other}% of one core; figures will be low and noisy`);
+      if (other > 30)
+        say(`the machine is busy: other processes use ${other}% of one core; figures will be low and noisy`);
       return { other_percent: other, loadavg: (await import('node:os')).loadavg().map((v) => round(v, 2)) };
     }
     say(`waiting for a quiet machine (other processes use ${other}% of one core)`);
@@ -158,11 +198,40 @@ async function diagnostics(system, opts, api, rounds = 4) {
   await new Promise((listening) => sink.listen(0, '127.0.0.1', listening));
   const otlp = `http://127.0.0.1:${sink.address().port}`;
   const variants = [
-    { id: 'as-configured', name: 'gateway as configured (no OTLP endpoint)', key: 'gateway', port: system.ports.gateway },
-    { id: 'otel-off', name: 'gateway with OpenTelemetry off (OTEL_SDK_DISABLED=true)', key: 'gateway#otel-off', env: { OTEL_SDK_DISABLED: 'true' } },
-    { id: 'no-http-instr', name: 'gateway without the HTTP instrumentation', key: 'gateway#no-http', env: { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'http' } },
-    { id: 'exporting', name: 'gateway exporting every span over OTLP', key: 'gateway#exporting', env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp } },
-    { id: 'exporting-10', name: 'gateway exporting 10% of traces over OTLP', key: 'gateway#exporting-10', env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
+    {
+      id: 'as-configured',
+      name: 'gateway as configured (no OTLP endpoint)',
+      key: 'gateway',
+      port: system.ports.gateway,
+    },
+    {
+      id: 'otel-off',
+      name: 'gateway with OpenTelemetry off (OTEL_SDK_DISABLED=true)',
+      key: 'gateway#otel-off',
+      env: { OTEL_SDK_DISABLED: 'true' },
+    },
+    {
+      id: 'no-http-instr',
+      name: 'gateway without the HTTP instrumentation',
+      key: 'gateway#no-http',
+      env: { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'http' },
+    },
+    {
+      id: 'exporting',
+      name: 'gateway exporting every span over OTLP',
+      key: 'gateway#exporting',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp },
+    },
+    {
+      id: 'exporting-10',
+      name: 'gateway exporting 10% of traces over OTLP',
+      key: 'gateway#exporting-10',
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.1',
+      },
+    },
   ];
   for (const v of variants.filter((x) => x.env)) {
     v.port = await freePort();
@@ -171,7 +240,10 @@ async function diagnostics(system, opts, api, rounds = 4) {
   for (const v of variants.filter((x) => x.env)) {
     for (let i = 0; i < 150; i += 1) {
       if (!system.alive(v.key)) throw new Error(`${v.key} exited at start`);
-      const ready = await fetch(`http://127.0.0.1:${v.port}/readyz`).then((r) => r.status === 200, () => false);
+      const ready = await fetch(`http://127.0.0.1:${v.port}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ready) break;
       await sleep(200);
     }
@@ -186,7 +258,13 @@ async function diagnostics(system, opts, api, rounds = 4) {
     for (let i = 0; i < 5 && keys.length < opts.connections; i += 1) keys.push((await admin.createKey(account.id)).key);
   }
   let nextKey = 0;
-  const spread = { id: 'many-keys', name: `gateway as configured, ${opts.connections} API keys (one per connection)`, key: 'gateway', port: system.ports.gateway, keys: () => keys[nextKey++ % keys.length] };
+  const spread = {
+    id: 'many-keys',
+    name: `gateway as configured, ${opts.connections} API keys (one per connection)`,
+    key: 'gateway',
+    port: system.ports.gateway,
+    keys: () => keys[nextKey++ % keys.length],
+  };
   const all = [...variants, spread];
   const labels = () => ({
     ...Object.fromEntries(SERVICES.map((app) => [system.pid(app), app])),
@@ -195,16 +273,34 @@ async function diagnostics(system, opts, api, rounds = 4) {
   });
   for (const v of all) v.samples = [];
   // The extra gateways are fresh processes: warm them (JIT, pools) as long as the others were warmed before.
-  for (const v of variants.filter((x) => x.env)) await httpLoad({ url: `http://127.0.0.1:${v.port}/v1/numbers`, headers: auth, connections: opts.connections, durationS: 5 });
+  for (const v of variants.filter((x) => x.env))
+    await httpLoad({
+      url: `http://127.0.0.1:${v.port}/v1/numbers`,
+      headers: auth,
+      connections: opts.connections,
+      durationS: 5,
+    });
   say(`diagnostics: ${all.length} variants x ${rounds} rounds of ${opts['ladder-duration']} s, interleaved`);
   for (let round = 0; round < rounds; round += 1) {
     const order = all.map((_, i) => all[(i + round) % all.length]);
     for (const v of order) {
       const url = `http://127.0.0.1:${v.port}/v1/numbers`;
-      const load = { url, headers: auth, connections: opts.connections, durationS: opts['ladder-duration'], keys: v.keys };
+      const load = {
+        url,
+        headers: auth,
+        connections: opts.connections,
+        durationS: opts['ladder-duration'],
+        keys: v.keys,
+      };
       await httpLoad({ ...load, durationS: 1 });
       const m = await measured({ run: () => httpLoad(load), labels, system, attempts: 1 });
-      v.samples.push({ rps: m.rps, p99_ms: m.p99_ms, gateway_cpu_ms: m.cpu_ms_per_request[v.key], cpu_ms_per_request: m.cpu_ms_per_request, foreign_cpu_percent: m.foreign_cpu_percent });
+      v.samples.push({
+        rps: m.rps,
+        p99_ms: m.p99_ms,
+        gateway_cpu_ms: m.cpu_ms_per_request[v.key],
+        cpu_ms_per_request: m.cpu_ms_per_request,
+        foreign_cpu_percent: m.foreign_cpu_percent,
+      });
     }
     say(`diagnostics: round ${round + 1}: ${all.map((v) => `${v.id} ${int(v.samples.at(-1).rps)}`).join(', ')} req/s`);
   }
@@ -249,7 +345,15 @@ function diagnosticsReport(d) {
     v.fresh_rss_mib ?? (v === base ? d.fresh_rss_mib_as_configured : ''),
   ]);
   return `Diagnostics: ${d.path}, each variant ${d.rounds} times ${d.duration_s} s, interleaved; change = median over rounds of (variant / reference of the same round)\n\n${table(
-    ['variant', 'req/s (median)', 'req/s (range)', 'req/s change (each round)', 'gateway CPU ms per request (median)', 'CPU change (each round)', 'gateway RSS MiB, fresh'],
+    [
+      'variant',
+      'req/s (median)',
+      'req/s (range)',
+      'req/s change (each round)',
+      'gateway CPU ms per request (median)',
+      'CPU change (each round)',
+      'gateway RSS MiB, fresh',
+    ],
     rows,
   )}`;
 }
@@ -274,7 +378,10 @@ async function lostfound(opts) {
     child.once('exit', resolve);
   });
   const text = Buffer.concat(output).toString('utf8');
-  const tableText = text.split('\n').filter((line) => line.startsWith('|')).join('\n');
+  const tableText = text
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .join('\n');
   const dir = join(root, 'tools/bench/results');
   const file = readdirSync(dir)
     .filter((name) => name.startsWith('lostfound-search-') && name.endsWith('.json'))
@@ -282,5 +389,11 @@ async function lostfound(opts) {
     .filter((path) => statSync(path).mtimeMs >= since)
     .sort()
     .at(-1);
-  return { exit_code: code, args, table: tableText || undefined, results_file: file?.slice(root.length + 1), results: file ? JSON.parse(readFileSync(file, 'utf8')) : undefined };
+  return {
+    exit_code: code,
+    args,
+    table: tableText || undefined,
+    results_file: file?.slice(root.length + 1),
+    results: file ? JSON.parse(readFileSync(file, 'utf8')) : undefined,
+  };
 }

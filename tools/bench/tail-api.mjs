@@ -49,12 +49,26 @@ try {
   if (options.path === 'calls') {
     const admin = new Admin(system);
     await sleep(500);
-    await pool(Array.from({ length: 25 }, (_, i) => i), 5, (i) => admin.injectCall({ to: numbers[i % 3].phone_number, caller: callerNumber(), duration_sec: 30 + i, outcome: 'order' }));
+    await pool(
+      Array.from({ length: 25 }, (_, i) => i),
+      5,
+      (i) =>
+        admin.injectCall({
+          to: numbers[i % 3].phone_number,
+          caller: callerNumber(),
+          duration_sec: 30 + i,
+          outcome: 'order',
+        }),
+    );
     const api = new Api(system, key.key);
     for (let i = 0; i < 50 && (await api.all('/calls')).length < 25; i += 1) await sleep(200);
   }
   for (const app of SERVICES) pids[system.pid(app)] = app;
-  const load = { url: `${system.publicUrl}/v1/${options.path}`, headers: { authorization: `Bearer ${key.key}` }, connections: options.connections };
+  const load = {
+    url: `${system.publicUrl}/v1/${options.path}`,
+    headers: { authorization: `Bearer ${key.key}` },
+    connections: options.connections,
+  };
   await httpLoad({ ...load, durationS: 2 });
   let rate = options.rate;
   if (!rate) {
@@ -70,7 +84,13 @@ try {
   run.memory = memory.stop();
   machinePauses = await canary.stop();
   machineCpu = sampler.stop();
-  say(`tail: ${int(run.rps)} req/s, p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, max ${run.max_ms} ms; resident MiB at most: ${Object.entries(run.memory).map(([app, m]) => `${app} ${m.max_mib}`).join(', ')}`);
+  say(
+    `tail: ${int(run.rps)} req/s, p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, max ${run.max_ms} ms; resident MiB at most: ${Object.entries(
+      run.memory,
+    )
+      .map(([app, m]) => `${app} ${m.max_mib}`)
+      .join(', ')}`,
+  );
 } finally {
   await system.stop();
 }
@@ -79,7 +99,11 @@ try {
 const probes = readdirSync(probeDir).map((file) => JSON.parse(readFileSync(join(probeDir, file), 'utf8')));
 const processes = probes
   .filter((p) => pids[p.pid])
-  .map((p) => ({ app: pids[p.pid], gc: p.gc.map((g) => ({ ...g, end: g.at + g.ms })), stalls: p.stalls.map((s) => ({ ...s, end: s.at + s.ms })) }));
+  .map((p) => ({
+    app: pids[p.pid],
+    gc: p.gc.map((g) => ({ ...g, end: g.at + g.ms })),
+    stalls: p.stalls.map((s) => ({ ...s, end: s.at + s.ms })),
+  }));
 // The canary's late wake-ups: the machine itself stood still (lib/canary.mjs).
 processes.push({ app: 'machine (canary)', gc: [], stalls: machinePauses });
 const from = run.timeline[0].at;
@@ -102,15 +126,22 @@ for (const p of processes) {
   const stalls = p.stalls.filter(inRun);
   rows.push([
     p.app,
-    Object.entries(byKind).map(([k, v]) => `${k} ${v.n} (${fmt(v.total, 0)} ms, max ${fmt(v.max, 1)})`).join(', ') || '-',
-    `${stalls.length} (${fmt(stalls.reduce((s, x) => s + x.ms, 0), 0)} ms, max ${fmt(Math.max(0, ...stalls.map((x) => x.ms)), 1)})`,
+    Object.entries(byKind)
+      .map(([k, v]) => `${k} ${v.n} (${fmt(v.total, 0)} ms, max ${fmt(v.max, 1)})`)
+      .join(', ') || '-',
+    `${stalls.length} (${fmt(
+      stalls.reduce((s, x) => s + x.ms, 0),
+      0,
+    )} ms, max ${fmt(Math.max(0, ...stalls.map((x) => x.ms)), 1)})`,
     int(stalls.filter((s) => s.ms >= 20).length),
   ]);
 }
 console.log(table(['process', 'garbage collections', 'event-loop stalls over 5 ms', 'stalls of 20 ms+'], rows));
 
 const slow = run.timeline.filter((r) => r.ms > SLOW_MS);
-console.log(`\n## The ${int(slow.length)} requests over ${SLOW_MS} ms (of ${int(run.timeline.length)}; p99 ${run.p99_ms} ms)\n`);
+console.log(
+  `\n## The ${int(slow.length)} requests over ${SLOW_MS} ms (of ${int(run.timeline.length)}; p99 ${run.p99_ms} ms)\n`,
+);
 const cause = (r) => {
   const a = r.at;
   const b = r.at + r.ms;
@@ -138,13 +169,22 @@ for (const r of slow) {
   if (found.length === 0) unexplained += 1;
   for (const [what] of found) tally[what] = (tally[what] ?? 0) + 1;
 }
-console.log(table(['held up by (a request may count under several)', 'slow requests'], [
-  ...Object.entries(tally).sort((a, b) => b[1] - a[1]).map(([what, n]) => [what, int(n)]),
-  ['nothing recorded (waiting on PostgreSQL, NATS, the kernel)', int(unexplained)],
-]));
+console.log(
+  table(
+    ['held up by (a request may count under several)', 'slow requests'],
+    [
+      ...Object.entries(tally)
+        .sort((a, b) => b[1] - a[1])
+        .map(([what, n]) => [what, int(n)]),
+      ['nothing recorded (waiting on PostgreSQL, NATS, the kernel)', int(unexplained)],
+    ],
+  ),
+);
 const allBusy = summarize(machineCpu.map((b) => b.busy));
 const slowBusy = summarize(busyOfSlow.filter(Number.isFinite));
-console.log(`\nmachine CPU busy (of 2 cores = 200%) in 50 ms bins: all bins p50 ${allBusy.p50_ms}%, p90 ${allBusy.p90_ms}%; bins holding slow requests p50 ${slowBusy.p50_ms}%, p90 ${slowBusy.p90_ms}%; steal during slow requests mean ${fmt(stealOfSlow.filter(Number.isFinite).reduce((s, v) => s + v, 0) / (stealOfSlow.length || 1), 1)}%`);
+console.log(
+  `\nmachine CPU busy (of 2 cores = 200%) in 50 ms bins: all bins p50 ${allBusy.p50_ms}%, p90 ${allBusy.p90_ms}%; bins holding slow requests p50 ${slowBusy.p50_ms}%, p90 ${slowBusy.p90_ms}%; steal during slow requests mean ${fmt(stealOfSlow.filter(Number.isFinite).reduce((s, v) => s + v, 0) / (stealOfSlow.length || 1), 1)}%`,
+);
 
 // Incidents: slow requests whose windows overlap, with what every process did during the incident.
 const incidents = [];
@@ -157,13 +197,27 @@ for (const r of [...slow].sort((a, b) => a.at - b.at)) {
   } else incidents.push({ from: r.at, to: r.at + r.ms, n: 1, worst: r.ms });
 }
 console.log(`\n## ${incidents.length} incidents (slow requests overlapping in time), largest first\n`);
-console.log(table(['at s', 'slow requests', 'worst ms', 'during the incident'], incidents
-  .sort((a, b) => b.n - a.n)
-  .slice(0, 15)
-  .map((i) => {
-    const { found, busy, steal } = cause({ at: i.from, ms: i.to - i.from, late_ms: Math.max(...run.timeline.filter((r) => r.at >= i.from && r.at <= i.to).map((r) => r.late_ms)) });
-    return [fmt((i.from - from) / 1000, 2), int(i.n), fmt(i.worst, 0), `${found.map(([w, ms]) => `${w} ${fmt(ms, 0)} ms`).join(', ') || 'nothing recorded'}; CPU ${fmt(busy, 0)}%, steal ${fmt(steal, 0)}%`];
-  })));
+console.log(
+  table(
+    ['at s', 'slow requests', 'worst ms', 'during the incident'],
+    incidents
+      .sort((a, b) => b.n - a.n)
+      .slice(0, 15)
+      .map((i) => {
+        const { found, busy, steal } = cause({
+          at: i.from,
+          ms: i.to - i.from,
+          late_ms: Math.max(...run.timeline.filter((r) => r.at >= i.from && r.at <= i.to).map((r) => r.late_ms)),
+        });
+        return [
+          fmt((i.from - from) / 1000, 2),
+          int(i.n),
+          fmt(i.worst, 0),
+          `${found.map(([w, ms]) => `${w} ${fmt(ms, 0)} ms`).join(', ') || 'nothing recorded'}; CPU ${fmt(busy, 0)}%, steal ${fmt(steal, 0)}%`,
+        ];
+      }),
+  ),
+);
 say(`pause records kept in ${probeDir}`);
 
 /** Machine-wide CPU (busy and steal, percent of one core, two cores = 200%) in bins of `everyMs`, from /proc/stat. */
@@ -171,14 +225,24 @@ function sampleMachineCpu(everyMs) {
   const read = () => {
     const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
     const [user, nice, sys, idle, iowait, irq, softirq, steal] = fields;
-    return { at: performance.timeOrigin + performance.now(), busy: user + nice + sys + irq + softirq, steal, idle: idle + iowait };
+    return {
+      at: performance.timeOrigin + performance.now(),
+      busy: user + nice + sys + irq + softirq,
+      steal,
+      idle: idle + iowait,
+    };
   };
   const bins = [];
   let last = read();
   const timer = setInterval(() => {
     const now = read();
     const ticks = (now.at - last.at) / 10; // USER_HZ = 100
-    bins.push({ at: last.at, end: now.at, busy: (100 * (now.busy - last.busy)) / ticks, steal: (100 * (now.steal - last.steal)) / ticks });
+    bins.push({
+      at: last.at,
+      end: now.at,
+      busy: (100 * (now.busy - last.busy)) / ticks,
+      steal: (100 * (now.steal - last.steal)) / ticks,
+    });
     last = now;
   }, everyMs);
   return { stop: () => (clearInterval(timer), bins) };

@@ -25,7 +25,8 @@ const options = parseOptions(process.argv.slice(2), {
   'no-build': { type: 'boolean', default: false },
   'keep-logs': { type: 'boolean', default: false },
 });
-for (const name of options.only) if (!ALL.includes(name)) throw new Error(`unknown test ${name} (known: ${ALL.join(', ')})`);
+for (const name of options.only)
+  if (!ALL.includes(name)) throw new Error(`unknown test ${name} (known: ${ALL.join(', ')})`);
 
 const env = {
   // Fault tests need retries in seconds, not minutes: the backoff and the time-out are configuration.
@@ -41,8 +42,19 @@ const results = { tool: 'chaos', started_at: new Date().toISOString(), machine: 
 let system;
 let failed = false;
 try {
-  system = await startSystem({ name: 'chaos', env: { ...env, ...setup.env }, serviceEnv: setup.serviceEnv, ownNats: true, build: !options['no-build'] });
-  const common = { tls: setup.tls, rate: options.rate, duration: options.duration, drainTimeout: options['drain-timeout'] };
+  system = await startSystem({
+    name: 'chaos',
+    env: { ...env, ...setup.env },
+    serviceEnv: setup.serviceEnv,
+    ownNats: true,
+    build: !options['no-build'],
+  });
+  const common = {
+    tls: setup.tls,
+    rate: options.rate,
+    duration: options.duration,
+    drainTimeout: options['drain-timeout'],
+  };
   for (const name of options.only) {
     let result;
     try {
@@ -52,7 +64,10 @@ try {
       if (name === 'provisions') {
         result = {
           name: 'concurrent provisions',
-          runs: [await concurrentProvisions(system, { concurrent: options.concurrent, covers: 10 }), await concurrentProvisions(system, { concurrent: options.concurrent, covers: 2, area: '646' })],
+          runs: [
+            await concurrentProvisions(system, { concurrent: options.concurrent, covers: 10 }),
+            await concurrentProvisions(system, { concurrent: options.concurrent, covers: 2, area: '646' }),
+          ],
         };
         result.lost = result.runs.reduce((s, r) => s + r.lost, 0);
         result.duplicated = result.runs.reduce((s, r) => s + r.duplicated, 0);
@@ -88,7 +103,18 @@ export function report(r) {
   if (flows.length > 0) {
     lines.push(
       table(
-        ['test', 'calls sent', 'accepted', 'refused (client saw an error)', 'delivered', 'lost: delivery / calls list / billing', 'duplicated: delivery / list / billing', 'recorded despite an error answer', 'delivery p50 / p99 ms', 'drain s'],
+        [
+          'test',
+          'calls sent',
+          'accepted',
+          'refused (client saw an error)',
+          'delivered',
+          'lost: delivery / calls list / billing',
+          'duplicated: delivery / list / billing',
+          'recorded despite an error answer',
+          'delivery p50 / p99 ms',
+          'drain s',
+        ],
         flows.map((t) =>
           t.error
             ? [t.name, 'ERROR', t.error.split('\n')[0], '', '', '', '', '', '', '']
@@ -96,7 +122,15 @@ export function report(r) {
                 t.name,
                 int(t.sent),
                 int(t.accepted),
-                `${t.refused}${t.refused ? ` (${Object.entries(t.refused_by_code).map(([k, v]) => `${k}: ${v}`).join(', ')}; answered after p50 ${(t.refused_answered_after.p50_ms / 1000).toFixed(1)} s, max ${(t.refused_answered_after.max_ms / 1000).toFixed(1)} s)` : ''}`,
+                `${t.refused}${
+                  t.refused
+                    ? ` (${Object.entries(t.refused_by_code)
+                        .map(([k, v]) => `${k}: ${v}`)
+                        .join(
+                          ', ',
+                        )}; answered after p50 ${(t.refused_answered_after.p50_ms / 1000).toFixed(1)} s, max ${(t.refused_answered_after.max_ms / 1000).toFixed(1)} s)`
+                    : ''
+                }`,
                 int(t.delivered),
                 `${t.lost_by_check.delivery} / ${t.lost_by_check.calls_list} / ${t.lost_by_check.billing}`,
                 `${t.duplicated_by_check.delivery} / ${t.duplicated_by_check.calls_list} / ${t.duplicated_by_check.billing}`,
@@ -107,44 +141,83 @@ export function report(r) {
         ),
       ),
     );
-    for (const t of flows) for (const f of t.faults ?? []) lines.push(`  ${t.test}: t=${f.at_s} s ${f.fault}${f.error ? ` FAILED: ${f.error}` : ''}${f.healthy_after_restart_s ? ` (healthy ${f.healthy_after_restart_s} s after start)` : ''}${f.ready_after_restart_s !== undefined ? ` (system ready ${f.ready_after_restart_s} s after NATS was back)` : ''}`);
+    for (const t of flows)
+      for (const f of t.faults ?? [])
+        lines.push(
+          `  ${t.test}: t=${f.at_s} s ${f.fault}${f.error ? ` FAILED: ${f.error}` : ''}${f.healthy_after_restart_s ? ` (healthy ${f.healthy_after_restart_s} s after start)` : ''}${f.ready_after_restart_s !== undefined ? ` (system ready ${f.ready_after_restart_s} s after NATS was back)` : ''}`,
+        );
     lines.push('');
   }
   const receivers = r.tests.find((t) => t.test === 'receivers');
   if (receivers?.kinds) {
-    lines.push(`Receivers (dispatcher time-out ${receivers.dispatcher_timeout_ms} ms, backoff base 200 ms), settled in ${receivers.settle_s} s`);
+    lines.push(
+      `Receivers (dispatcher time-out ${receivers.dispatcher_timeout_ms} ms, backoff base 200 ms), settled in ${receivers.settle_s} s`,
+    );
     lines.push('');
     lines.push(
       table(
-        ['receiver', 'events', 'delivered', 'lost', 'duplicated', 'attempts per event', 'delivered at attempt', 'requests seen', 'delivery p50 / p99 ms', 'expected'],
+        [
+          'receiver',
+          'events',
+          'delivered',
+          'lost',
+          'duplicated',
+          'attempts per event',
+          'delivered at attempt',
+          'requests seen',
+          'delivery p50 / p99 ms',
+          'expected',
+        ],
         receivers.kinds.map((k) => [
           k.receiver,
           k.events,
           k.delivered,
           k.lost,
           k.duplicated,
-          Object.entries(k.attempts).map(([n, c]) => `${n}: ${c}`).join(', '),
-          Object.entries(k.delivered_at_attempt).map(([n, c]) => `${n}: ${c}`).join(', ') || '-',
+          Object.entries(k.attempts)
+            .map(([n, c]) => `${n}: ${c}`)
+            .join(', '),
+          Object.entries(k.delivered_at_attempt)
+            .map(([n, c]) => `${n}: ${c}`)
+            .join(', ') || '-',
           k.requests_seen_by_receiver,
           k.delivered ? `${Math.round(k.latency.p50_ms)} / ${Math.round(k.latency.p99_ms)}` : '-',
           k.expected,
         ]),
       ),
     );
-    lines.push(`  calls list: lost ${receivers.checks.lost.calls_list}, duplicated ${receivers.checks.duplicated.calls_list}; billing: lost ${receivers.checks.lost.billing}, duplicated ${receivers.checks.duplicated.billing}; invalid signatures: ${receivers.checks.invalid_signatures}`);
+    lines.push(
+      `  calls list: lost ${receivers.checks.lost.calls_list}, duplicated ${receivers.checks.duplicated.calls_list}; billing: lost ${receivers.checks.lost.billing}, duplicated ${receivers.checks.duplicated.billing}; invalid signatures: ${receivers.checks.invalid_signatures}`,
+    );
     lines.push('');
   } else if (receivers?.error) lines.push(`receivers: ERROR ${receivers.error.split('\n')[0]}`, '');
   const provisions = r.tests.find((t) => t.test === 'provisions');
   if (provisions?.runs) {
     lines.push(
       table(
-        ['provisions', 'binding rule', 'allowed', '201', 'answers', 'listed', 'charged', 'balance before -> after ($)', 'lost', 'duplicated', 'rule broken', 's', 'answer p50 / p99 ms'],
+        [
+          'provisions',
+          'binding rule',
+          'allowed',
+          '201',
+          'answers',
+          'listed',
+          'charged',
+          'balance before -> after ($)',
+          'lost',
+          'duplicated',
+          'rule broken',
+          's',
+          'answer p50 / p99 ms',
+        ],
         provisions.runs.map((p) => [
           p.name,
           p.binding_rule,
           p.expected_successes,
           p.answered_201,
-          Object.entries(p.answers_by_code).map(([k, v]) => `${k}: ${v}`).join(', '),
+          Object.entries(p.answers_by_code)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', '),
           p.listed,
           p.charged,
           `${(p.balance_before_cents / 100).toFixed(2)} -> ${(p.balance_after_cents / 100).toFixed(2)}`,
@@ -158,6 +231,15 @@ export function report(r) {
     );
     lines.push('');
   } else if (provisions?.error) lines.push(`provisions: ERROR ${provisions.error.split('\n')[0]}`, '');
-  lines.push(table(['test', 'lost (must be 0)', 'duplicated'], r.tests.map((t) => [t.name ?? t.test, Number.isNaN(t.lost) ? 'ERROR' : t.lost, Number.isNaN(t.duplicated) ? 'ERROR' : t.duplicated])));
+  lines.push(
+    table(
+      ['test', 'lost (must be 0)', 'duplicated'],
+      r.tests.map((t) => [
+        t.name ?? t.test,
+        Number.isNaN(t.lost) ? 'ERROR' : t.lost,
+        Number.isNaN(t.duplicated) ? 'ERROR' : t.duplicated,
+      ]),
+    ),
+  );
   return lines.join('\n');
 }

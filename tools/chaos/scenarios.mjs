@@ -9,9 +9,17 @@ import { account, callsUnderFaults, countBy, deliveryLog, totals, waitForDeliver
 /** Numbers with webhooks to receivers of their own (one port per account), and the receiver process. */
 async function fleetWithReceiver(system, tls, { numbers, name, behaviours }) {
   const accounts = Math.ceil(numbers / 3);
-  const receiver = await startReceiver({ tls, servers: Array.from({ length: accounts }, (_, a) => behaviours?.[a] ?? { mode: 'ok' }) });
+  const receiver = await startReceiver({
+    tls,
+    servers: Array.from({ length: accounts }, (_, a) => behaviours?.[a] ?? { mode: 'ok' }),
+  });
   const { ports } = receiver;
-  const fleet = await provisionFleet(system, { numbers, name, area: '415', webhookUrl: (a) => `https://127.0.0.1:${ports[a]}/hooks/${a}` });
+  const fleet = await provisionFleet(system, {
+    numbers,
+    name,
+    area: '415',
+    webhookUrl: (a) => `https://127.0.0.1:${ports[a]}/hooks/${a}`,
+  });
   receiver.addSecrets(Object.fromEntries(fleet.flatMap((f) => f.numbers.map((n) => [n.id, n.webhook_secret]))));
   await sleep(1000); // number.provisioned reaches calls-media's directory
   return { fleet, receiver, ports, numbers: fleet.flatMap((f) => f.numbers) };
@@ -57,7 +65,15 @@ export async function killServices(system, { tls, rate, duration, drainTimeout }
     });
     const drain_s = await settle(system, receiver, traffic, drainTimeout);
     const result = await account(system, { fleet, receiver, traffic });
-    return { name: 'kill -9 dispatcher, calls-media, numbers-billing', rate, duration_s: duration, faults: traffic.events, drain_s, ...result, ...totals(result) };
+    return {
+      name: 'kill -9 dispatcher, calls-media, numbers-billing',
+      rate,
+      duration_s: duration,
+      faults: traffic.events,
+      drain_s,
+      ...result,
+      ...totals(result),
+    };
   } finally {
     await receiver.stop();
   }
@@ -90,7 +106,15 @@ export async function restartNats(system, { tls, rate, duration, drainTimeout, d
     });
     const drain_s = await settle(system, receiver, traffic, drainTimeout);
     const result = await account(system, { fleet, receiver, traffic });
-    return { name: `restart NATS (${signal}) during load`, rate, duration_s: duration, faults: traffic.events, drain_s, ...result, ...totals(result) };
+    return {
+      name: `restart NATS (${signal}) during load`,
+      rate,
+      duration_s: duration,
+      faults: traffic.events,
+      drain_s,
+      ...result,
+      ...totals(result),
+    };
   } finally {
     await receiver.stop();
   }
@@ -99,10 +123,19 @@ export async function restartNats(system, { tls, rate, duration, drainTimeout, d
 // ------------------------------------------------------------------------------------------------ bad receivers
 const RECEIVER_KINDS = [
   { name: 'healthy', behaviour: { mode: 'ok' }, expect: 'delivered at attempt 1' },
-  { name: 'answers in 1.5 s', behaviour: { mode: 'slow', delayMs: 1500 }, expect: 'delivered at attempt 1 (inside the time-out)' },
+  {
+    name: 'answers in 1.5 s',
+    behaviour: { mode: 'slow', delayMs: 1500 },
+    expect: 'delivered at attempt 1 (inside the time-out)',
+  },
   { name: 'hangs on the first attempt', behaviour: { mode: 'hang', times: 1 }, expect: 'delivered at attempt 2' },
   { name: 'resets the first two attempts', behaviour: { mode: 'reset', times: 2 }, expect: 'delivered at attempt 3' },
-  { name: 'hangs for good', behaviour: { mode: 'hang' }, expect: 'never delivered; given up after exactly 5 attempts', never: true },
+  {
+    name: 'hangs for good',
+    behaviour: { mode: 'hang' },
+    expect: 'never delivered; given up after exactly 5 attempts',
+    never: true,
+  },
 ];
 
 export async function badReceivers(system, { tls, drainTimeout, callsPerKind = 12 }) {
@@ -116,8 +149,13 @@ export async function badReceivers(system, { tls, drainTimeout, callsPerKind = 1
   try {
     const kindOf = new Map(fleet.flatMap((f, a) => f.numbers.map((n) => [n.id, RECEIVER_KINDS[a]])));
     // Calls interleaved over every kind of receiver, so the bad ones misbehave while the healthy one is served.
-    const traffic = await callsUnderFaults(system, { numbers, rate: 10, durationS: (callsPerKind * numbers.length) / 3 / 10 });
-    const byKind = (kind) => [...traffic.accepted].filter(([, { number }]) => kindOf.get(number.id) === kind).map(([sid]) => sid);
+    const traffic = await callsUnderFaults(system, {
+      numbers,
+      rate: 10,
+      durationS: (callsPerKind * numbers.length) / 3 / 10,
+    });
+    const byKind = (kind) =>
+      [...traffic.accepted].filter(([, { number }]) => kindOf.get(number.id) === kind).map(([sid]) => sid);
 
     // Done when every event meant to arrive has, and every event of the dead receiver has its 5 attempts.
     const started = Date.now();
@@ -129,7 +167,11 @@ export async function badReceivers(system, { tls, drainTimeout, callsPerKind = 1
     let log;
     while (Date.now() - started < drainTimeout * 1000) {
       log = await deliveryLog(system, neverNumbers);
-      const finished = [...neverSids].filter((sid) => (log.get(sid) ?? []).length >= 5 && !(log.get(sid) ?? []).some((a) => a.status_code === null && a.error === null));
+      const finished = [...neverSids].filter(
+        (sid) =>
+          (log.get(sid) ?? []).length >= 5 &&
+          !(log.get(sid) ?? []).some((a) => a.status_code === null && a.error === null),
+      );
       if (finished.length === neverSids.size) break;
       await sleep(1000);
     }
@@ -140,12 +182,22 @@ export async function badReceivers(system, { tls, drainTimeout, callsPerKind = 1
     const result = await account(system, { fleet, receiver, traffic });
     const kinds = RECEIVER_KINDS.map((kind) => {
       const sids = byKind(kind);
-      const handled = countBy(receiver.arrivals.filter((a) => a.handled && sids.includes(a.call_sid)), (a) => a.call_sid);
+      const handled = countBy(
+        receiver.arrivals.filter((a) => a.handled && sids.includes(a.call_sid)),
+        (a) => a.call_sid,
+      );
       const port = ports[RECEIVER_KINDS.indexOf(kind)];
       const requests = receiver.arrivals.filter((a) => a.port === port).length;
       const attempts = sids.map((sid) => (log.get(sid) ?? []).length);
-      const deliveredAt = sids.map((sid) => (log.get(sid) ?? []).find((a) => a.status_code >= 200 && a.status_code < 300)?.attempt).filter(Boolean);
-      const latencies = sids.filter((sid) => handled[sid]).map((sid) => receiver.arrivals.find((a) => a.handled && a.call_sid === sid).received - traffic.accepted.get(sid).sent);
+      const deliveredAt = sids
+        .map((sid) => (log.get(sid) ?? []).find((a) => a.status_code >= 200 && a.status_code < 300)?.attempt)
+        .filter(Boolean);
+      const latencies = sids
+        .filter((sid) => handled[sid])
+        .map(
+          (sid) =>
+            receiver.arrivals.find((a) => a.handled && a.call_sid === sid).received - traffic.accepted.get(sid).sent,
+        );
       const delivered = Object.keys(handled).length;
       const lost = kind.never ? attempts.filter((n) => n < 5).length : sids.length - delivered;
       return {
@@ -169,8 +221,15 @@ export async function badReceivers(system, { tls, drainTimeout, callsPerKind = 1
       accepted: result.accepted,
       refused: result.refused,
       lost: kinds.reduce((s, k) => s + k.lost, 0) + result.lost_by_check.calls_list + result.lost_by_check.billing,
-      duplicated: kinds.reduce((s, k) => s + k.duplicated, 0) + result.duplicated_by_check.calls_list + result.duplicated_by_check.billing,
-      checks: { lost: result.lost_by_check, duplicated: result.duplicated_by_check, invalid_signatures: result.invalid_signatures },
+      duplicated:
+        kinds.reduce((s, k) => s + k.duplicated, 0) +
+        result.duplicated_by_check.calls_list +
+        result.duplicated_by_check.billing,
+      checks: {
+        lost: result.lost_by_check,
+        duplicated: result.duplicated_by_check,
+        invalid_signatures: result.invalid_signatures,
+      },
     };
   } finally {
     await receiver.stop();
@@ -186,7 +245,11 @@ export async function concurrentProvisions(system, { concurrent = 1000, covers =
   const admin = new Admin(system);
   say(`chaos: ${concurrent} concurrent provisions against a balance that covers ${covers} numbers`);
   await admin.setStock(area, concurrent + 100);
-  const created = await admin.createAccount({ name: `Chaos provisions ${covers}`, balance_cents: covers * 500, tier: 'starter' });
+  const created = await admin.createAccount({
+    name: `Chaos provisions ${covers}`,
+    balance_cents: covers * 500,
+    tier: 'starter',
+  });
   await admin.updateAccount(created.id, { number_limit: concurrent });
   const key = await admin.createKey(created.id);
   const api = new Api(system, key.key);
@@ -197,10 +260,22 @@ export async function concurrentProvisions(system, { concurrent = 1000, covers =
     Array.from({ length: concurrent }, async (_, i) => {
       const sent = performance.now();
       try {
-        const answer = await api.provision({ business_phone: `+1${area}555${String(1000 + i).padStart(4, '0')}`, area_code: area }, { timeoutMs: 120_000 });
-        answers[i] = { status: answer.status, code: answer.body?.error?.code, id: answer.body?.id, ms: performance.now() - sent };
+        const answer = await api.provision(
+          { business_phone: `+1${area}555${String(1000 + i).padStart(4, '0')}`, area_code: area },
+          { timeoutMs: 120_000 },
+        );
+        answers[i] = {
+          status: answer.status,
+          code: answer.body?.error?.code,
+          id: answer.body?.id,
+          ms: performance.now() - sent,
+        };
       } catch (error) {
-        answers[i] = { status: 0, code: error.name === 'TimeoutError' ? 'client_timeout' : 'network_error', ms: performance.now() - sent };
+        answers[i] = {
+          status: 0,
+          code: error.name === 'TimeoutError' ? 'client_timeout' : 'network_error',
+          ms: performance.now() - sent,
+        };
       }
     }),
   );
@@ -227,7 +302,8 @@ export async function concurrentProvisions(system, { concurrent = 1000, covers =
     name: `${concurrent} concurrent provisions, balance covers ${covers}`,
     concurrent,
     balance_covers: covers,
-    binding_rule: covers < velocityLimit ? 'balance ($5 each)' : `velocity (${velocityLimit} provisions per hour per account)`,
+    binding_rule:
+      covers < velocityLimit ? 'balance ($5 each)' : `velocity (${velocityLimit} provisions per hour per account)`,
     expected_successes: expected,
     answered_201: createdIds.length,
     answers_by_code: countBy(answers, (a) => `${a.status} ${a.code ?? ''}`.trim()),
@@ -242,6 +318,10 @@ export async function concurrentProvisions(system, { concurrent = 1000, covers =
     duplicated: ghosts.length + doubleCharges,
     rule_broken: oversold > 0 || after.balance_cents < 0,
     below_allowance: Math.max(0, expected - createdIds.length),
-    detail: { created_but_not_listed_or_charged: lostAnswers, listed_without_a_201: ghosts.map((n) => n.id), double_charges: doubleCharges },
+    detail: {
+      created_but_not_listed_or_charged: lostAnswers,
+      listed_without_a_201: ghosts.map((n) => n.id),
+      double_charges: doubleCharges,
+    },
   };
 }

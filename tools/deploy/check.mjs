@@ -54,7 +54,9 @@ function workspaceDirs() {
 const WORKSPACES = workspaceDirs();
 // The services: apps that run as a process of their own (src/main.ts). apps/console is a web page, built into the
 // gateway's image and served by it (ADR 0068), so it has no image, Deployment or database of its own.
-const APPS = WORKSPACES.filter((dir) => dir.startsWith('apps/') && existsSync(join(root, dir, 'src', 'main.ts'))).map((dir) => dir.slice('apps/'.length));
+const APPS = WORKSPACES.filter((dir) => dir.startsWith('apps/') && existsSync(join(root, dir, 'src', 'main.ts'))).map(
+  (dir) => dir.slice('apps/'.length),
+);
 const databaseVariable = (app) => `${app.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
 /** Variables whose values are secrets: they come from Secrets (Kubernetes) or interpolation (compose), never literals. */
 const SECRET_NAME = /(TOKEN|PASSWORD|SECRET|_KEY|_KEYS|ACCESS_KEY_ID|DATABASE_URL)$/;
@@ -111,7 +113,11 @@ function parseImage(ref) {
   const slash = nameTag.lastIndexOf('/');
   const colon = nameTag.lastIndexOf(':');
   const hasTag = colon > slash;
-  return { repository: hasTag ? nameTag.slice(0, colon) : nameTag, tag: hasTag ? nameTag.slice(colon + 1) : undefined, digest };
+  return {
+    repository: hasTag ? nameTag.slice(0, colon) : nameTag,
+    tag: hasTag ? nameTag.slice(colon + 1) : undefined,
+    digest,
+  };
 }
 
 /** Pinned: a digest, or a tag that names a version (major.minor at least), never `latest`. */
@@ -182,19 +188,29 @@ function checkDockerfile({ file, text }, problems, dockerignoreText) {
 
   const final = stages.at(-1);
   for (let stage = final; stage; stage = stages.find((candidate) => candidate.name && candidate.name === stage.image)) {
-    const install = stage.body.find((item) => item.instruction === 'RUN' && /\bnpm\s+(ci|install|i)\b/.test(item.args) && !/--omit=dev\b/.test(item.args));
-    if (install && stage !== final) at(final.from, `the final stage is built on stage "${stage.name}", which has dev dependencies (line ${install.line})`);
+    const install = stage.body.find(
+      (item) =>
+        item.instruction === 'RUN' && /\bnpm\s+(ci|install|i)\b/.test(item.args) && !/--omit=dev\b/.test(item.args),
+    );
+    if (install && stage !== final)
+      at(
+        final.from,
+        `the final stage is built on stage "${stage.name}", which has dev dependencies (line ${install.line})`,
+      );
   }
   const user = final.body.filter((item) => item.instruction === 'USER').at(-1);
   if (!user) problems.push(`${file}: the final stage sets no USER: it would run as root; add a non-root USER`);
-  else if (['root', '0'].includes(user.args.split(':')[0].trim())) at(user, `the final stage runs as root (USER ${user.args})`);
+  else if (['root', '0'].includes(user.args.split(':')[0].trim()))
+    at(user, `the final stage runs as root (USER ${user.args})`);
 
   for (const item of final.body) {
     if (item.instruction === 'RUN' && /\bnpm\s+(ci|install|i)\b/.test(item.args)) {
       at(item, 'the final stage installs packages: copy node_modules from a production-only stage instead');
     }
   }
-  const modulesCopy = final.body.find((item) => item.instruction === 'COPY' && /--from=(\S+)/.test(item.args) && /node_modules/.test(item.args));
+  const modulesCopy = final.body.find(
+    (item) => item.instruction === 'COPY' && /--from=(\S+)/.test(item.args) && /node_modules/.test(item.args),
+  );
   if (!modulesCopy) {
     problems.push(`${file}: the final stage copies no node_modules from a production-only stage`);
   } else {
@@ -203,22 +219,33 @@ function checkDockerfile({ file, text }, problems, dockerignoreText) {
     const install = stage?.body.find((item) => item.instruction === 'RUN' && /\bnpm\s+ci\b/.test(item.args));
     if (!install) at(modulesCopy, `node_modules come from stage "${source}", which runs no npm ci`);
     else {
-      if (!/--omit=dev\b/.test(install.args)) at(install, `stage "${source}" installs dev dependencies: add --omit=dev`);
+      if (!/--omit=dev\b/.test(install.args))
+        at(install, `stage "${source}" installs dev dependencies: add --omit=dev`);
       // The Prisma CLI and TypeScript are optional peers of @prisma/client: the lockfile marks them devOptional,
       // which --omit=dev alone keeps.
-      if (!/--omit=optional\b/.test(install.args)) at(install, `stage "${source}" keeps devOptional packages (the Prisma CLI, TypeScript): add --omit=optional`);
-      if (!/--ignore-scripts\b/.test(install.args)) at(install, `stage "${source}" runs install scripts: add --ignore-scripts`);
+      if (!/--omit=optional\b/.test(install.args))
+        at(install, `stage "${source}" keeps devOptional packages (the Prisma CLI, TypeScript): add --omit=optional`);
+      if (!/--ignore-scripts\b/.test(install.args))
+        at(install, `stage "${source}" runs install scripts: add --ignore-scripts`);
     }
   }
 
-  const copied = instructions.filter((item) => item.instruction === 'COPY').map((item) => item.args).join('\n');
+  const copied = instructions
+    .filter((item) => item.instruction === 'COPY')
+    .map((item) => item.args)
+    .join('\n');
   for (const dir of WORKSPACES) {
-    if (!copied.includes(`${dir}/package.json`)) problems.push(`${file}: ${dir}/package.json is not copied before npm ci (every workspace must be)`);
+    if (!copied.includes(`${dir}/package.json`))
+      problems.push(`${file}: ${dir}/package.json is not copied before npm ci (every workspace must be)`);
   }
 
   const cmd = final.body.filter((item) => item.instruction === 'CMD' || item.instruction === 'ENTRYPOINT').at(-1);
   if (!cmd) problems.push(`${file}: the final stage has no CMD or ENTRYPOINT`);
-  else if (!cmd.args.startsWith('[')) at(cmd, `${cmd.instruction} in shell form: a shell as PID 1 does not pass SIGTERM on; use the exec form ["node", ...]`);
+  else if (!cmd.args.startsWith('['))
+    at(
+      cmd,
+      `${cmd.instruction} in shell form: a shell as PID 1 does not pass SIGTERM on; use the exec form ["node", ...]`,
+    );
   else {
     const expected = JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'dist/main.js']);
     let actual;
@@ -227,11 +254,16 @@ function checkDockerfile({ file, text }, problems, dockerignoreText) {
     } catch {
       actual = cmd.args; // not a JSON array: reported below as not the expected command
     }
-    if (actual !== expected) at(cmd, `${cmd.instruction} ${cmd.args}: a service runs as ${expected} (the flags of deploy/service-node-flags.mjs)`);
+    if (actual !== expected)
+      at(
+        cmd,
+        `${cmd.instruction} ${cmd.args}: a service runs as ${expected} (the flags of deploy/service-node-flags.mjs)`,
+      );
   }
 
   if (dockerignoreText === undefined) problems.push(`${file}: no ${file.split('/').at(-1)}.dockerignore beside it`);
-  else if (!/^\**\/?node_modules\b/m.test(dockerignoreText)) problems.push(`${file}.dockerignore: does not exclude node_modules`);
+  else if (!/^\**\/?node_modules\b/m.test(dockerignoreText))
+    problems.push(`${file}.dockerignore: does not exclude node_modules`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -262,7 +294,9 @@ function checkCompose(file, doc, problems) {
   validateComposeSchema ??= composeValidator();
   if (!validateComposeSchema(doc)) {
     for (const error of validateComposeSchema.errors.slice(0, 8)) {
-      problems.push(`${file}: compose schema: ${error.instancePath || '/'} ${error.message}${error.params?.additionalProperty ? ` ("${error.params.additionalProperty}")` : ''}${error.params?.allowedValues ? ` (${error.params.allowedValues.join(', ')})` : ''}`);
+      problems.push(
+        `${file}: compose schema: ${error.instancePath || '/'} ${error.message}${error.params?.additionalProperty ? ` ("${error.params.additionalProperty}")` : ''}${error.params?.allowedValues ? ` (${error.params.allowedValues.join(', ')})` : ''}`,
+      );
     }
   }
   const dir = dirname(join(root, file));
@@ -278,7 +312,8 @@ function checkCompose(file, doc, problems) {
       if (!existsSync(context)) problems.push(`${where}: build context ${build.context} does not exist`);
       const dockerfile = join(context, build.dockerfile ?? 'Dockerfile');
       if (!existsSync(dockerfile)) problems.push(`${where}: Dockerfile ${rel(dockerfile)} does not exist`);
-      if (service.pull_policy !== 'build') problems.push(`${where}: built locally but may be pulled: set pull_policy: build`);
+      if (service.pull_policy !== 'build')
+        problems.push(`${where}: built locally but may be pulled: set pull_policy: build`);
       const app = build.args && !Array.isArray(build.args) ? build.args.APP : undefined;
       if (app) builtApps.set(app, { name, service });
     } else if (!service.image) {
@@ -290,7 +325,9 @@ function checkCompose(file, doc, problems) {
     for (const port of service.ports ?? []) {
       const published = typeof port === 'object' ? port.host_ip : String(port);
       if (!String(published).startsWith('127.0.0.1:') && published !== '127.0.0.1') {
-        problems.push(`${where}: port "${typeof port === 'object' ? JSON.stringify(port) : port}" is published on every interface: bind it to 127.0.0.1`);
+        problems.push(
+          `${where}: port "${typeof port === 'object' ? JSON.stringify(port) : port}" is published on every interface: bind it to 127.0.0.1`,
+        );
       }
     }
     for (const [variable, value] of Object.entries(environmentOf(service))) {
@@ -299,24 +336,32 @@ function checkCompose(file, doc, problems) {
       }
     }
     const dependsOn = Array.isArray(service.depends_on) ? service.depends_on : Object.keys(service.depends_on ?? {});
-    for (const dependency of dependsOn) if (!services[dependency]) problems.push(`${where}: depends_on "${dependency}", which is not a service`);
+    for (const dependency of dependsOn)
+      if (!services[dependency]) problems.push(`${where}: depends_on "${dependency}", which is not a service`);
     const serviceNetworks = Array.isArray(service.networks) ? service.networks : Object.keys(service.networks ?? {});
-    for (const network of serviceNetworks) if (!networks.has(network)) problems.push(`${where}: network "${network}" is not declared`);
+    for (const network of serviceNetworks)
+      if (!networks.has(network)) problems.push(`${where}: network "${network}" is not declared`);
     for (const volume of service.volumes ?? []) {
       const source = typeof volume === 'string' ? volume.split(':')[0] : volume.source;
       if (!source) continue;
       if (source.startsWith('.') || source.startsWith('/')) {
-        if (source.startsWith('.') && !existsSync(resolve(dir, source))) problems.push(`${where}: bind mount ${source} does not exist`);
+        if (source.startsWith('.') && !existsSync(resolve(dir, source)))
+          problems.push(`${where}: bind mount ${source} does not exist`);
       } else if (!volumes.has(source)) {
         problems.push(`${where}: volume "${source}" is not declared`);
       }
     }
   }
   const images = Object.values(services).map((service) => service.image ?? '');
-  if (!Object.values(services).some((s) => /(^|\/)nats:/.test(s.image ?? '') && /(--jetstream|-js)\b/.test([].concat(s.command ?? []).join(' ')))) {
+  if (
+    !Object.values(services).some(
+      (s) => /(^|\/)nats:/.test(s.image ?? '') && /(--jetstream|-js)\b/.test([].concat(s.command ?? []).join(' ')),
+    )
+  ) {
     problems.push(`${file}: no NATS service with JetStream (--jetstream)`);
   }
-  if (!images.some((image) => /opentelemetry-collector/.test(image))) problems.push(`${file}: no OpenTelemetry collector`);
+  if (!images.some((image) => /opentelemetry-collector/.test(image)))
+    problems.push(`${file}: no OpenTelemetry collector`);
   if (!images.some((image) => /jaeger|zipkin|tempo/.test(image))) problems.push(`${file}: no trace viewer`);
   const databaseHosts = new Map();
   for (const app of APPS) {
@@ -336,7 +381,8 @@ function checkCompose(file, doc, problems) {
     if (url && !(host && /(^|\/)postgres:/.test(services[host]?.image ?? ''))) {
       problems.push(`${where}: ${databaseVariable(app)} does not point at a PostgreSQL service of this file`);
     } else if (host) {
-      if (databaseHosts.has(host)) problems.push(`${where}: shares the database service ${host} with ${databaseHosts.get(host)}: one per service`);
+      if (databaseHosts.has(host))
+        problems.push(`${where}: shares the database service ${host} with ${databaseHosts.get(host)}: one per service`);
       databaseHosts.set(host, app);
     }
   }
@@ -349,10 +395,12 @@ function checkCollector(file, doc, problems) {
   for (const [name, pipeline] of Object.entries(pipelines)) {
     for (const kind of ['receivers', 'processors', 'exporters']) {
       for (const component of pipeline[kind] ?? []) {
-        if (!(component in (doc[kind] ?? {}))) problems.push(`${file}: pipeline ${name} uses ${kind.slice(0, -1)} "${component}", which is not defined`);
+        if (!(component in (doc[kind] ?? {})))
+          problems.push(`${file}: pipeline ${name} uses ${kind.slice(0, -1)} "${component}", which is not defined`);
       }
     }
-    if (!(pipeline.receivers ?? []).length || !(pipeline.exporters ?? []).length) problems.push(`${file}: pipeline ${name} needs receivers and exporters`);
+    if (!(pipeline.receivers ?? []).length || !(pipeline.exporters ?? []).length)
+      problems.push(`${file}: pipeline ${name} needs receivers and exporters`);
   }
   for (const extension of doc.service?.extensions ?? []) {
     if (!(extension in (doc.extensions ?? {}))) problems.push(`${file}: extension "${extension}" is not defined`);
@@ -368,41 +416,57 @@ const modelCache = new Map();
 async function modelFor(apiVersion, kind) {
   const key = `${apiVersion}/${kind}`;
   if (!modelCache.has(key)) {
-    modelCache.set(key, import(`kubernetes-models/${groupVersionPath(apiVersion)}`).then((module) => module[kind], () => undefined));
+    modelCache.set(
+      key,
+      import(`kubernetes-models/${groupVersionPath(apiVersion)}`).then(
+        (module) => module[kind],
+        () => undefined,
+      ),
+    );
   }
   return modelCache.get(key);
 }
 
 const podSpecOf = (doc) => (doc.kind === 'Job' || doc.kind === 'Deployment' ? doc.spec?.template?.spec : undefined);
-const labelsMatch = (selector, labels) => Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
+const labelsMatch = (selector, labels) =>
+  Object.entries(selector ?? {}).every(([key, value]) => labels?.[key] === value);
 const describe = (file, doc) => `${file} (${doc.kind} ${doc.metadata?.name ?? '?'})`;
 
 function checkWorkload(where, doc, problems, secretsExample, configMaps) {
   const pod = podSpecOf(doc);
   if (!pod) return;
-  if (pod.securityContext?.runAsNonRoot !== true) problems.push(`${where}: pod securityContext.runAsNonRoot is not true`);
+  if (pod.securityContext?.runAsNonRoot !== true)
+    problems.push(`${where}: pod securityContext.runAsNonRoot is not true`);
   if (pod.securityContext?.runAsUser === 0) problems.push(`${where}: runAsUser 0`);
-  if (pod.automountServiceAccountToken !== false) problems.push(`${where}: automountServiceAccountToken is not false (nothing here calls the Kubernetes API)`);
+  if (pod.automountServiceAccountToken !== false)
+    problems.push(`${where}: automountServiceAccountToken is not false (nothing here calls the Kubernetes API)`);
   for (const container of [...(pod.initContainers ?? []), ...(pod.containers ?? [])]) {
     const at = `${where} container ${container.name}`;
     const pinned = container.image ? pinnedProblem(container.image) : 'no image';
     if (pinned) problems.push(`${at}: ${pinned}`);
-    if (!container.resources?.requests?.cpu || !container.resources?.requests?.memory) problems.push(`${at}: resource requests (cpu and memory) are not set`);
+    if (!container.resources?.requests?.cpu || !container.resources?.requests?.memory)
+      problems.push(`${at}: resource requests (cpu and memory) are not set`);
     if (!container.resources?.limits?.memory) problems.push(`${at}: no memory limit`);
     const security = container.securityContext ?? {};
     if (security.allowPrivilegeEscalation !== false) problems.push(`${at}: allowPrivilegeEscalation is not false`);
     if (security.readOnlyRootFilesystem !== true) problems.push(`${at}: readOnlyRootFilesystem is not true`);
-    if (!(security.capabilities?.drop ?? []).includes('ALL')) problems.push(`${at}: capabilities are not dropped (drop: [ALL])`);
+    if (!(security.capabilities?.drop ?? []).includes('ALL'))
+      problems.push(`${at}: capabilities are not dropped (drop: [ALL])`);
     for (const env of container.env ?? []) {
-      if (SECRET_NAME.test(env.name) && !env.valueFrom?.secretKeyRef) problems.push(`${at}: ${env.name} is not read from a Secret (secretKeyRef)`);
+      if (SECRET_NAME.test(env.name) && !env.valueFrom?.secretKeyRef)
+        problems.push(`${at}: ${env.name} is not read from a Secret (secretKeyRef)`);
       const ref = env.valueFrom?.secretKeyRef;
       if (ref && !ref.optional && !secretsExample.get(ref.name)?.has(ref.key)) {
-        problems.push(`${at}: ${env.name} reads ${ref.name}/${ref.key}, which deploy/k8s/secrets.example.yaml does not describe`);
+        problems.push(
+          `${at}: ${env.name} reads ${ref.name}/${ref.key}, which deploy/k8s/secrets.example.yaml does not describe`,
+        );
       }
     }
     for (const from of container.envFrom ?? []) {
-      if (from.configMapRef && !configMaps.has(from.configMapRef.name)) problems.push(`${at}: envFrom ConfigMap "${from.configMapRef.name}" is not defined`);
-      if (from.secretRef) problems.push(`${at}: envFrom a whole Secret hides which keys are required: use secretKeyRef per variable`);
+      if (from.configMapRef && !configMaps.has(from.configMapRef.name))
+        problems.push(`${at}: envFrom ConfigMap "${from.configMapRef.name}" is not defined`);
+      if (from.secretRef)
+        problems.push(`${at}: envFrom a whole Secret hides which keys are required: use secretKeyRef per variable`);
     }
     if (doc.kind !== 'Deployment') continue;
     const ports = new Map((container.ports ?? []).map((port) => [port.name, port.containerPort]));
@@ -410,9 +474,11 @@ function checkWorkload(where, doc, problems, secretsExample, configMaps) {
       const spec = container[name];
       if (!spec) return problems.push(`${at}: no ${name}`);
       const path = spec.httpGet?.path;
-      if (!paths.includes(path)) problems.push(`${at}: ${name} is not an HTTP GET on ${paths.join(' or ')} (got ${path ?? 'none'})`);
+      if (!paths.includes(path))
+        problems.push(`${at}: ${name} is not an HTTP GET on ${paths.join(' or ')} (got ${path ?? 'none'})`);
       const port = spec.httpGet?.port;
-      if (typeof port === 'string' && !ports.has(port)) problems.push(`${at}: ${name} uses port "${port}", which the container does not declare`);
+      if (typeof port === 'string' && !ports.has(port))
+        problems.push(`${at}: ${name} uses port "${port}", which the container does not declare`);
     };
     probe('startupProbe', ['/healthz']);
     probe('livenessProbe', ['/healthz']);
@@ -431,7 +497,9 @@ function secretsFrom(docs) {
 async function checkKubernetes(entries, problems, { typescript }) {
   // entries: [{ file, docs }] of deploy/k8s, kustomizations excluded.
   const all = entries.flatMap(({ file, docs }) => docs.map((doc) => ({ file, doc })));
-  const secretsExample = secretsFrom(entries.filter((e) => e.file.endsWith('secrets.example.yaml')).flatMap((e) => e.docs));
+  const secretsExample = secretsFrom(
+    entries.filter((e) => e.file.endsWith('secrets.example.yaml')).flatMap((e) => e.docs),
+  );
   const configMaps = new Set(all.filter(({ doc }) => doc.kind === 'ConfigMap').map(({ doc }) => doc.metadata?.name));
   const typed = [];
   for (const { file, doc } of all) {
@@ -452,15 +520,21 @@ async function checkKubernetes(entries, problems, { typescript }) {
     }
     checkWorkload(describe(file, doc), doc, problems, secretsExample, configMaps);
     if (doc.kind === 'ConfigMap') {
-      for (const key of Object.keys(doc.data ?? {})) if (SECRET_NAME.test(key)) problems.push(`${describe(file, doc)}: ${key} looks like a secret: put it in a Secret`);
+      for (const key of Object.keys(doc.data ?? {}))
+        if (SECRET_NAME.test(key))
+          problems.push(`${describe(file, doc)}: ${key} looks like a secret: put it in a Secret`);
     }
   }
 
   const deployments = all.filter(({ doc }) => doc.kind === 'Deployment');
-  const podsMatching = (selector) => deployments.filter(({ doc }) => labelsMatch(selector, doc.spec?.template?.metadata?.labels));
+  const podsMatching = (selector) =>
+    deployments.filter(({ doc }) => labelsMatch(selector, doc.spec?.template?.metadata?.labels));
   for (const { file, doc } of all) {
     const where = describe(file, doc);
-    if (doc.kind === 'Deployment' && !labelsMatch(doc.spec?.selector?.matchLabels, doc.spec?.template?.metadata?.labels)) {
+    if (
+      doc.kind === 'Deployment' &&
+      !labelsMatch(doc.spec?.selector?.matchLabels, doc.spec?.template?.metadata?.labels)
+    ) {
       problems.push(`${where}: spec.selector does not match the pod template's labels`);
     }
     if (doc.kind === 'Service') {
@@ -468,12 +542,17 @@ async function checkKubernetes(entries, problems, { typescript }) {
       if (targets.length === 0) problems.push(`${where}: its selector matches no Deployment`);
       for (const port of doc.spec?.ports ?? []) {
         if (typeof port.targetPort !== 'string') continue;
-        const known = targets.some(({ doc: d }) => d.spec.template.spec.containers.some((c) => (c.ports ?? []).some((p) => p.name === port.targetPort)));
-        if (!known) problems.push(`${where}: targetPort "${port.targetPort}" is no container port of the selected pods`);
+        const known = targets.some(({ doc: d }) =>
+          d.spec.template.spec.containers.some((c) => (c.ports ?? []).some((p) => p.name === port.targetPort)),
+        );
+        if (!known)
+          problems.push(`${where}: targetPort "${port.targetPort}" is no container port of the selected pods`);
       }
     }
-    if ((doc.kind === 'PodDisruptionBudget' && podsMatching(doc.spec?.selector?.matchLabels).length === 0) ||
-        (doc.kind === 'NetworkPolicy' && podsMatching(doc.spec?.podSelector?.matchLabels).length === 0)) {
+    if (
+      (doc.kind === 'PodDisruptionBudget' && podsMatching(doc.spec?.selector?.matchLabels).length === 0) ||
+      (doc.kind === 'NetworkPolicy' && podsMatching(doc.spec?.podSelector?.matchLabels).length === 0)
+    ) {
       problems.push(`${where}: its selector matches no Deployment`);
     }
   }
@@ -496,9 +575,12 @@ async function checkKubernetes(entries, problems, { typescript }) {
     }
     const jobContainer = job.doc.spec.template.spec.containers[0];
     if (parseImage(jobContainer.image ?? '').repository !== parseImage(container.image ?? '').repository) {
-      problems.push(`${describe(job.file, job.doc)}: image ${jobContainer.image} is not the ${app} image (${parseImage(container.image).repository})`);
+      problems.push(
+        `${describe(job.file, job.doc)}: image ${jobContainer.image} is not the ${app} image (${parseImage(container.image).repository})`,
+      );
     }
-    if (!(jobContainer.command ?? []).join(' ').includes('/app/migrate.cjs')) problems.push(`${describe(job.file, job.doc)}: does not run /app/migrate.cjs`);
+    if (!(jobContainer.command ?? []).join(' ').includes('/app/migrate.cjs'))
+      problems.push(`${describe(job.file, job.doc)}: does not run /app/migrate.cjs`);
     if (!(jobContainer.env ?? []).some((env) => env.name === databaseVariable(app) && env.valueFrom?.secretKeyRef)) {
       problems.push(`${describe(job.file, job.doc)}: ${databaseVariable(app)} is not read from a Secret`);
     }
@@ -518,10 +600,21 @@ function checkUnknownFields(typed, problems) {
   typed.forEach(({ file, doc }, index) => {
     const module = `${kubernetesModelsDir}/${groupVersionPath(doc.apiVersion)}/${doc.kind}`;
     if (!existsSync(`${module}.d.ts`)) return;
-    sources.push({ file, doc, text: `import type { I${doc.kind} } from ${JSON.stringify(module)};\nexport const document${index}: I${doc.kind} = ${JSON.stringify(doc, null, 1)};\n` });
+    sources.push({
+      file,
+      doc,
+      text: `import type { I${doc.kind} } from ${JSON.stringify(module)};\nexport const document${index}: I${doc.kind} = ${JSON.stringify(doc, null, 1)};\n`,
+    });
   });
   const virtual = new Map(sources.map((source, index) => [`/__deploy_check__/doc${index}.ts`, source]));
-  const options = { noEmit: true, strict: true, skipLibCheck: true, types: [], moduleResolution: ts.ModuleResolutionKind.Node10, target: ts.ScriptTarget.ES2022 };
+  const options = {
+    noEmit: true,
+    strict: true,
+    skipLibCheck: true,
+    types: [],
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    target: ts.ScriptTarget.ES2022,
+  };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   const fileExists = host.fileExists.bind(host);
@@ -529,33 +622,42 @@ function checkUnknownFields(typed, problems) {
     if (!typeSourceFiles.has(name)) typeSourceFiles.set(name, getSourceFile(name, language));
     return typeSourceFiles.get(name);
   };
-  host.getSourceFile = (name, language) => (virtual.has(name) ? ts.createSourceFile(name, virtual.get(name).text, language) : cached(name, language));
+  host.getSourceFile = (name, language) =>
+    virtual.has(name) ? ts.createSourceFile(name, virtual.get(name).text, language) : cached(name, language);
   host.fileExists = (name) => virtual.has(name) || fileExists(name);
   const program = ts.createProgram([...virtual.keys()], options, host);
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const source = diagnostic.file && virtual.get(diagnostic.file.fileName);
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/"/g, '');
-    problems.push(source ? `${describe(source.file, source.doc)}: Kubernetes types: ${message}` : `deploy/k8s: TypeScript: ${message}`);
+    problems.push(
+      source
+        ? `${describe(source.file, source.doc)}: Kubernetes types: ${message}`
+        : `deploy/k8s: TypeScript: ${message}`,
+    );
   }
 }
 
 function checkKustomization(file, doc, k8sEntries, problems) {
   const dir = dirname(file);
   const listed = new Set(doc.resources ?? []);
-  for (const resource of listed) if (!existsSync(join(root, dir, resource))) problems.push(`${file}: resource ${resource} does not exist`);
+  for (const resource of listed)
+    if (!existsSync(join(root, dir, resource))) problems.push(`${file}: resource ${resource} does not exist`);
   for (const { file: manifest } of k8sEntries) {
     if (dirname(manifest) !== dir || manifest.endsWith('secrets.example.yaml')) continue;
     const name = manifest.slice(dir.length + 1);
     if (!listed.has(name)) problems.push(`${file}: ${name} is not listed in resources (a manifest nobody applies)`);
   }
-  for (const resource of listed) if (resource.includes('jobs/')) problems.push(`${file}: ${resource}: Jobs are immutable; run them per release, outside the kustomization`);
+  for (const resource of listed)
+    if (resource.includes('jobs/'))
+      problems.push(`${file}: ${resource}: Jobs are immutable; run them per release, outside the kustomization`);
   const images = new Set((doc.images ?? []).filter((image) => image.newTag || image.digest).map((image) => image.name));
   for (const { file: manifest, docs } of k8sEntries) {
     if (!listed.has(manifest.slice(dir.length + 1))) continue;
     for (const d of docs) {
       for (const container of podSpecOf(d)?.containers ?? []) {
         const repository = parseImage(container.image ?? '').repository;
-        if (!images.has(repository)) problems.push(`${file}: no images entry (with newTag or digest) for ${repository}`);
+        if (!images.has(repository))
+          problems.push(`${file}: no images entry (with newTag or digest) for ${repository}`);
       }
     }
   }
@@ -567,7 +669,8 @@ async function checkBundle(bundle, { typescript = true } = {}) {
   const problems = [];
   const parsed = bundle.yaml.map((entry) => ({ file: entry.file, docs: parseYaml(entry, problems) }));
   const k8s = parsed.filter(({ file }) => isKubernetes(file) && !isKustomization(file));
-  for (const { file, docs } of parsed.filter(({ file }) => isCompose(file))) for (const doc of docs) checkCompose(file, doc, problems);
+  for (const { file, docs } of parsed.filter(({ file }) => isCompose(file)))
+    for (const doc of docs) checkCompose(file, doc, problems);
   for (const { file, docs } of parsed.filter(({ docs }) => docs.some((doc) => doc?.receivers && doc?.service))) {
     for (const doc of docs) checkCollector(file, doc, problems);
   }
@@ -580,41 +683,135 @@ async function checkBundle(bundle, { typescript = true } = {}) {
   if (bundle.dockerfiles.length === 0) problems.push('deploy/: no Dockerfile');
   for (const dockerfile of bundle.dockerfiles) {
     const ignore = join(root, `${dockerfile.file}.dockerignore`);
-    checkDockerfile(dockerfile, problems, bundle.dockerignore?.[dockerfile.file] ?? (existsSync(ignore) ? readFileSync(ignore, 'utf8') : undefined));
+    checkDockerfile(
+      dockerfile,
+      problems,
+      bundle.dockerignore?.[dockerfile.file] ?? (existsSync(ignore) ? readFileSync(ignore, 'utf8') : undefined),
+    );
   }
-  return { problems, files: bundle.yaml.length + bundle.dockerfiles.length, documents: parsed.reduce((n, p) => n + p.docs.length, 0) };
+  return {
+    problems,
+    files: bundle.yaml.length + bundle.dockerfiles.length,
+    documents: parsed.reduce((n, p) => n + p.docs.length, 0),
+  };
 }
 
 // Breaks a person could make; each must be reported. [file, find, replace, what the report must say].
 const BREAKS = [
   ['deploy/docker/Dockerfile', /^USER node\n/m, '', /sets no USER/],
-  ['deploy/docker/Dockerfile', 'ARG NODE_IMAGE=node:22.21.1-bookworm-slim', 'ARG NODE_IMAGE=node:lts-bookworm-slim', /not pinned/],
+  [
+    'deploy/docker/Dockerfile',
+    'ARG NODE_IMAGE=node:22.21.1-bookworm-slim',
+    'ARG NODE_IMAGE=node:lts-bookworm-slim',
+    /not pinned/,
+  ],
   ['deploy/docker/Dockerfile', 'npm ci --omit=dev --omit=optional', 'npm ci --omit=dev', /--omit=optional/],
-  ['deploy/docker/Dockerfile', 'COPY libs/signing/package.json libs/signing/\n', '', /libs\/signing\/package\.json is not copied/],
-  ['deploy/docker/Dockerfile', 'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]', 'CMD node dist/main.js', /shell form/],
-  ['deploy/docker/Dockerfile', 'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]', 'CMD ["node", "dist/main.js"]', /the flags of deploy\/service-node-flags\.mjs/],
-  ['deploy/docker/Dockerfile', 'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]', "CMD ['node', 'dist/main.js']", /the flags of deploy\/service-node-flags\.mjs/],
-  ['deploy/docker/Dockerfile', 'FROM ${NODE_IMAGE} AS runtime', 'FROM build AS runtime', /built on stage "build", which has dev dependencies/],
-  ['deploy/docker/Dockerfile', 'HEALTHCHECK --interval=15s', 'HEALTHCHECK --intervall=15s', /Dockerfile: Unknown flag: intervall/],
-  ['deploy/compose/compose.yaml', '  stop_grace_period: 20s', '  stop_grace_periods: 20s', /compose schema: .*stop_grace_periods/],
-  ['deploy/compose/compose.yaml', '    retries: 20\n', '    retries: twenty\n', /compose schema: .*retries must be number/],
+  [
+    'deploy/docker/Dockerfile',
+    'COPY libs/signing/package.json libs/signing/\n',
+    '',
+    /libs\/signing\/package\.json is not copied/,
+  ],
+  [
+    'deploy/docker/Dockerfile',
+    'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]',
+    'CMD node dist/main.js',
+    /shell form/,
+  ],
+  [
+    'deploy/docker/Dockerfile',
+    'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]',
+    'CMD ["node", "dist/main.js"]',
+    /the flags of deploy\/service-node-flags\.mjs/,
+  ],
+  [
+    'deploy/docker/Dockerfile',
+    'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]',
+    "CMD ['node', 'dist/main.js']",
+    /the flags of deploy\/service-node-flags\.mjs/,
+  ],
+  [
+    'deploy/docker/Dockerfile',
+    'FROM ${NODE_IMAGE} AS runtime',
+    'FROM build AS runtime',
+    /built on stage "build", which has dev dependencies/,
+  ],
+  [
+    'deploy/docker/Dockerfile',
+    'HEALTHCHECK --interval=15s',
+    'HEALTHCHECK --intervall=15s',
+    /Dockerfile: Unknown flag: intervall/,
+  ],
+  [
+    'deploy/compose/compose.yaml',
+    '  stop_grace_period: 20s',
+    '  stop_grace_periods: 20s',
+    /compose schema: .*stop_grace_periods/,
+  ],
+  [
+    'deploy/compose/compose.yaml',
+    '    retries: 20\n',
+    '    retries: twenty\n',
+    /compose schema: .*retries must be number/,
+  ],
   ['deploy/compose/compose.yaml', 'image: nats:2.12.8-alpine', 'image: nats:latest', /nats:latest.*not pinned/],
-  ['deploy/compose/compose.yaml', /ADMIN_TOKEN: \$\{ADMIN_TOKEN:\?[^}]*\}/, 'ADMIN_TOKEN: correct-horse-battery-staple', /ADMIN_TOKEN is a literal/],
+  [
+    'deploy/compose/compose.yaml',
+    /ADMIN_TOKEN: \$\{ADMIN_TOKEN:\?[^}]*\}/,
+    'ADMIN_TOKEN: correct-horse-battery-staple',
+    /ADMIN_TOKEN is a literal/,
+  ],
   ['deploy/compose/compose.yaml', '- recordings:/data', '- recording:/data', /volume "recording" is not declared/],
   ['deploy/compose/compose.yaml', '"127.0.0.1:16686:16686"', '"16686:16686"', /published on every interface/],
   ['deploy/compose/compose.yaml', 'APP: lostfound', 'APP: lost-found', /no service built with APP: lostfound/],
   ['deploy/compose/compose.yaml', '@lostfound-db:5432', '@calls-media-db:5432', /shares the database service/],
-  ['deploy/compose/compose.yaml', 'networks: [switchboard]\n  read_only', 'networks: [switchboard]\n  networks: [other]\n  read_only', /YAML: .*(unique|duplicate)/i],
-  ['deploy/compose/otel-collector.yaml', 'exporters: [otlphttp/jaeger]', 'exporters: [otlp/jaeger]', /exporter "otlp\/jaeger", which is not defined/],
+  [
+    'deploy/compose/compose.yaml',
+    'networks: [switchboard]\n  read_only',
+    'networks: [switchboard]\n  networks: [other]\n  read_only',
+    /YAML: .*(unique|duplicate)/i,
+  ],
+  [
+    'deploy/compose/otel-collector.yaml',
+    'exporters: [otlphttp/jaeger]',
+    'exporters: [otlp/jaeger]',
+    /exporter "otlp\/jaeger", which is not defined/,
+  ],
   ['deploy/k8s/lostfound.yaml', 'replicas: 2', 'replicas: two', /lostfound.*Kubernetes schema: .*replicas/],
-  ['deploy/k8s/lostfound.yaml', 'readinessProbe:', 'readinesProbe:', /no readinessProbe/, { typescript: true, also: /Kubernetes types: .*readinesProbe/ }],
+  [
+    'deploy/k8s/lostfound.yaml',
+    'readinessProbe:',
+    'readinesProbe:',
+    /no readinessProbe/,
+    { typescript: true, also: /Kubernetes types: .*readinesProbe/ },
+  ],
   ['deploy/k8s/lostfound.yaml', 'path: /readyz', 'path: /ready', /readinessProbe is not an HTTP GET on \/readyz/],
-  ['deploy/k8s/numbers-billing.yaml', 'key: SECRETS_ENCRYPTION_KEY', 'key: SECRET_ENCRYPTION_KEY', /secrets\.example\.yaml does not describe/],
-  ['deploy/k8s/config.yaml', '  LOG_LEVEL: info\n', '  LOG_LEVEL: info\n  ADMIN_TOKEN: not-so-secret\n', /ADMIN_TOKEN looks like a secret/],
+  [
+    'deploy/k8s/numbers-billing.yaml',
+    'key: SECRETS_ENCRYPTION_KEY',
+    'key: SECRET_ENCRYPTION_KEY',
+    /secrets\.example\.yaml does not describe/,
+  ],
+  [
+    'deploy/k8s/config.yaml',
+    '  LOG_LEVEL: info\n',
+    '  LOG_LEVEL: info\n  ADMIN_TOKEN: not-so-secret\n',
+    /ADMIN_TOKEN looks like a secret/,
+  ],
   ['deploy/k8s/kustomization.yaml', '  - lostfound.yaml\n', '', /lostfound\.yaml is not listed/],
-  ['deploy/k8s/jobs/calls-media-migrate.yaml', 'switchboard/calls-media:', 'switchboard/lostfound:', /is not the calls-media image/],
+  [
+    'deploy/k8s/jobs/calls-media-migrate.yaml',
+    'switchboard/calls-media:',
+    'switchboard/lostfound:',
+    /is not the calls-media image/,
+  ],
   ['deploy/k8s/gateway.yaml', 'targetPort: admin', 'targetPort: admn', /targetPort "admn"/],
-  ['deploy/k8s/webhook-dispatcher.yaml', 'readOnlyRootFilesystem: true', 'readOnlyRootFilesystem: false', /readOnlyRootFilesystem is not true/],
+  [
+    'deploy/k8s/webhook-dispatcher.yaml',
+    'readOnlyRootFilesystem: true',
+    'readOnlyRootFilesystem: false',
+    /readOnlyRootFilesystem is not true/,
+  ],
   ['deploy/k8s/gateway.yaml', /requests:\n\s+cpu: 200m\n/, 'requests:\n', /resource requests/],
   ['deploy/k8s/lostfound.yaml', 'runAsNonRoot: true', 'runAsNonRoot: false', /runAsNonRoot is not true/],
   ['deploy/k8s/lostfound.yaml', /image: (\S+)lostfound:1\.0\.0/, 'image: $1lostfound:latest', /not pinned/],
@@ -636,7 +833,10 @@ async function selfTest(bundle) {
     const { problems } = await checkBundle(broken, { typescript: Boolean(options.typescript) });
     for (const pattern of [expected, options.also].filter(Boolean)) {
       const caught = problems.find((problem) => pattern.test(problem));
-      if (!caught) failures.push(`self-test: "${label}" was not reported as ${pattern}; reported: ${problems.join(' | ') || 'nothing'}`);
+      if (!caught)
+        failures.push(
+          `self-test: "${label}" was not reported as ${pattern}; reported: ${problems.join(' | ') || 'nothing'}`,
+        );
       else if (verbose) console.log(`  break ${label}\n    reported: ${caught}`);
     }
   }

@@ -31,7 +31,11 @@ export function consoleStaleness(root) {
 export function buildConsole({ root, say = (message) => console.log(message), env = process.env }) {
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   say('building the console (apps/console, Vite)...');
-  const result = spawnSync(process.execPath, [vite, 'build', '--config', join(root, 'apps', 'console', 'vite.config.mjs')], { cwd: root, stdio: 'inherit', env });
+  const result = spawnSync(
+    process.execPath,
+    [vite, 'build', '--config', join(root, 'apps', 'console', 'vite.config.mjs')],
+    { cwd: root, stdio: 'inherit', env },
+  );
   if (result.status !== 0) say(`building the console failed (exit ${result.status ?? result.signal}).`);
   return result.status === 0;
 }

@@ -17,7 +17,13 @@ describe('when npm start and npm test rebuild the console', () => {
     mkdirSync(join(app(), 'dist'), { recursive: true });
     writeFileSync(join(app(), 'index.html'), '<!doctype html>');
     writeFileSync(join(app(), 'src', 'pages', 'Keys.tsx'), 'export {}');
-    for (const path of [join(app(), 'index.html'), join(app(), 'src', 'pages', 'Keys.tsx'), join(app(), 'src', 'pages'), join(app(), 'src')]) touch(path, 60);
+    for (const path of [
+      join(app(), 'index.html'),
+      join(app(), 'src', 'pages', 'Keys.tsx'),
+      join(app(), 'src', 'pages'),
+      join(app(), 'src'),
+    ])
+      touch(path, 60);
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 

@@ -20,7 +20,9 @@ const NAMED_IN_MESSAGE = 3;
  * work trees. Optional packages are left out: npm skips those built for other platforms.
  */
 export function missingDependencies(lockfile, installedVersion) {
-  const locked = Object.entries(lockfile.packages ?? {}).filter(([path, entry]) => path.startsWith('node_modules/') && !entry.optional);
+  const locked = Object.entries(lockfile.packages ?? {}).filter(
+    ([path, entry]) => path.startsWith('node_modules/') && !entry.optional,
+  );
   const packages = [];
   for (const [path, entry] of locked) {
     const version = installedVersion(path);
@@ -45,7 +47,10 @@ export function staleDatabaseClients(root) {
     .filter((app) => existsSync(join(appsDir, app, 'prisma', 'schema.prisma')))
     .filter((app) => {
       const client = join(appsDir, app, 'src', 'generated', 'prisma', 'client.ts');
-      return !existsSync(client) || statSync(client).mtimeMs < statSync(join(appsDir, app, 'prisma', 'schema.prisma')).mtimeMs;
+      return (
+        !existsSync(client) ||
+        statSync(client).mtimeMs < statSync(join(appsDir, app, 'prisma', 'schema.prisma')).mtimeMs
+      );
     })
     .sort();
 }
@@ -80,11 +85,19 @@ export function installWhatIsMissing({ root, say, env = process.env }) {
   };
   const dependencies = missingDependenciesAt(root);
   if (dependencies) {
-    say(`${dependencies.reason}: installing the locked dependencies with npm install (npm ci cannot work here: README, quick start)`);
+    say(
+      `${dependencies.reason}: installing the locked dependencies with npm install (npm ci cannot work here: README, quick start)`,
+    );
     if (!run('npm install', 'npm', ['install', '--no-audit', '--no-fund'])) return false;
   }
   const stale = staleDatabaseClients(root);
-  if (stale.length > 0 && !run(`generating database clients (${stale.join(', ')})`, process.execPath, [join(root, 'tools', 'prisma', 'generate.mjs'), ...stale])) {
+  if (
+    stale.length > 0 &&
+    !run(`generating database clients (${stale.join(', ')})`, process.execPath, [
+      join(root, 'tools', 'prisma', 'generate.mjs'),
+      ...stale,
+    ])
+  ) {
     return false;
   }
   return true;

@@ -15,7 +15,12 @@ const lockfile = {
 };
 /** node_modules as npm leaves it after installing that lockfile on Linux (no darwin binary), with `changes` applied. */
 const installed = (changes: Record<string, string | undefined> = {}) => {
-  const versions: Record<string, string | undefined> = { 'node_modules/@switchboard/gateway': '0.0.0', 'node_modules/typescript': '5.9.3', 'node_modules/jest/node_modules/ci-info': '4.3.1', ...changes };
+  const versions: Record<string, string | undefined> = {
+    'node_modules/@switchboard/gateway': '0.0.0',
+    'node_modules/typescript': '5.9.3',
+    'node_modules/jest/node_modules/ci-info': '4.3.1',
+    ...changes,
+  };
   return (path: string) => versions[path];
 };
 
@@ -36,13 +41,22 @@ describe('what npm start and npm test install first', () => {
   });
 
   it('installs when a package is gone from disk, nested ones and workspace links included', () => {
-    const gone = installed({ 'node_modules/jest/node_modules/ci-info': undefined, 'node_modules/@switchboard/gateway': undefined });
+    const gone = installed({
+      'node_modules/jest/node_modules/ci-info': undefined,
+      'node_modules/@switchboard/gateway': undefined,
+    });
     expect(missingDependencies(lockfile, gone)?.packages).toEqual(['@switchboard/gateway', 'ci-info@4.3.1']);
   });
 
   it('names three missing packages and counts the rest', () => {
-    const many = { packages: Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((name) => [`node_modules/${name}`, { version: '1.0.0' }])) };
-    expect(missingDependencies(many, (path: string) => (path === 'node_modules/f' ? '1.0.0' : undefined))?.reason).toBe('node_modules lacks a@1.0.0, b@1.0.0, c@1.0.0 and 2 more at the locked version');
+    const many = {
+      packages: Object.fromEntries(
+        ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => [`node_modules/${name}`, { version: '1.0.0' }]),
+      ),
+    };
+    expect(missingDependencies(many, (path: string) => (path === 'node_modules/f' ? '1.0.0' : undefined))?.reason).toBe(
+      'node_modules lacks a@1.0.0, b@1.0.0, c@1.0.0 and 2 more at the locked version',
+    );
   });
 
   describe('on disk', () => {
@@ -65,9 +79,13 @@ describe('what npm start and npm test install first', () => {
     afterEach(() => rmSync(root, { recursive: true, force: true }));
 
     it("reads the installed versions from the packages' own package.json, not from npm's record of the last install", () => {
-      put(join(root, 'package-lock.json'), { packages: { '': {}, 'node_modules/a': { version: '1.0.0' }, 'node_modules/b': { version: '2.0.0' } } });
+      put(join(root, 'package-lock.json'), {
+        packages: { '': {}, 'node_modules/a': { version: '1.0.0' }, 'node_modules/b': { version: '2.0.0' } },
+      });
       // npm's record says both are there (as where another work tree's install rewrote a shared one)...
-      put(join(root, 'node_modules', '.package-lock.json'), { packages: { 'node_modules/a': { version: '1.0.0' }, 'node_modules/b': { version: '2.0.0' } } });
+      put(join(root, 'node_modules', '.package-lock.json'), {
+        packages: { 'node_modules/a': { version: '1.0.0' }, 'node_modules/b': { version: '2.0.0' } },
+      });
       put(join(root, 'node_modules', 'a', 'package.json'), { name: 'a', version: '1.0.0' });
       // ...but b is not on disk.
       expect(missingDependenciesAt(root)?.packages).toEqual(['b@2.0.0']);

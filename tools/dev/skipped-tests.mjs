@@ -15,8 +15,14 @@ export function skippedTests(report, root) {
       if (test.status === 'passed' || test.status === 'failed') continue;
       const titles = [...(test.ancestorTitles ?? []), test.title];
       // The innermost title that names a reason: a test's own reason overrides its describe's.
-      const reason = titles.map((title) => REASON_IN_TITLE.exec(title)?.[1]).findLast(Boolean) ?? (test.status === 'todo' ? 'a todo: not written yet' : NO_REASON);
-      skipped.push({ file: relative(root, file.name), title: titles.map((title) => title.replace(REASON_IN_TITLE, '').trim()).join(' › '), reason });
+      const reason =
+        titles.map((title) => REASON_IN_TITLE.exec(title)?.[1]).findLast(Boolean) ??
+        (test.status === 'todo' ? 'a todo: not written yet' : NO_REASON);
+      skipped.push({
+        file: relative(root, file.name),
+        title: titles.map((title) => title.replace(REASON_IN_TITLE, '').trim()).join(' › '),
+        reason,
+      });
     }
   }
   return skipped;
@@ -24,7 +30,9 @@ export function skippedTests(report, root) {
 
 /** Whether Jest's arguments filter tests by name (-t): Jest then reports every other test as skipped. */
 export function filtersByName(jestArgs) {
-  return jestArgs.some((arg) => arg === '-t' || arg === '--testNamePattern' || arg.startsWith('--testNamePattern=') || /^-t./.test(arg));
+  return jestArgs.some(
+    (arg) => arg === '-t' || arg === '--testNamePattern' || arg.startsWith('--testNamePattern=') || /^-t./.test(arg),
+  );
 }
 
 /**
@@ -46,6 +54,9 @@ export function describeSkipped(skipped, { nameFilter = false } = {}) {
     lines.push(`  ${tests[0].file} (${count}): ${tests[0].reason}`);
     for (const test of tests) lines.push(`    ${test.title}`);
   }
-  if (filteredOut.length > 0) lines.push(`  ${filteredOut.length === 1 ? '1 test' : `${filteredOut.length} tests`} left out by the name filter (-t)`);
+  if (filteredOut.length > 0)
+    lines.push(
+      `  ${filteredOut.length === 1 ? '1 test' : `${filteredOut.length} tests`} left out by the name filter (-t)`,
+    );
   return lines;
 }

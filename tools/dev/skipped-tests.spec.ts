@@ -6,15 +6,31 @@ const report = {
     {
       name: '/repo/apps/calls-media/src/telephony/mp3/mp3-decoder.int-spec.ts',
       assertionResults: [
-        { ancestorTitles: ['a simulated recording, as FFmpeg decodes it (skipped: ffprobe/ffmpeg not installed (apt-get install ffmpeg))'], title: 'is an MP3 stream', status: 'pending' },
-        { ancestorTitles: ['a simulated recording, as FFmpeg decodes it (skipped: ffprobe/ffmpeg not installed (apt-get install ffmpeg))'], title: 'decodes without an error', status: 'pending' },
+        {
+          ancestorTitles: [
+            'a simulated recording, as FFmpeg decodes it (skipped: ffprobe/ffmpeg not installed (apt-get install ffmpeg))',
+          ],
+          title: 'is an MP3 stream',
+          status: 'pending',
+        },
+        {
+          ancestorTitles: [
+            'a simulated recording, as FFmpeg decodes it (skipped: ffprobe/ffmpeg not installed (apt-get install ffmpeg))',
+          ],
+          title: 'decodes without an error',
+          status: 'pending',
+        },
       ],
     },
     {
       name: '/repo/libs/signing/src/sign.spec.ts',
       assertionResults: [
         { ancestorTitles: ['signing'], title: 'signs', status: 'passed' },
-        { ancestorTitles: ['signing (skipped: not on this machine)'], title: 'verifies with the old key (skipped: the old key is gone)', status: 'pending' },
+        {
+          ancestorTitles: ['signing (skipped: not on this machine)'],
+          title: 'verifies with the old key (skipped: the old key is gone)',
+          status: 'pending',
+        },
         { ancestorTitles: ['signing'], title: 'rotates', status: 'pending' },
         { ancestorTitles: [], title: 'streams', status: 'todo' },
         { ancestorTitles: ['signing'], title: 'fails', status: 'failed' },
@@ -26,9 +42,21 @@ const report = {
 describe("npm test's list of skipped tests", () => {
   it('gives each test that did not run the reason its own title or the innermost describe names, and leaves out tests that ran', () => {
     expect(skippedTests(report, root)).toEqual([
-      { file: 'apps/calls-media/src/telephony/mp3/mp3-decoder.int-spec.ts', title: 'a simulated recording, as FFmpeg decodes it › is an MP3 stream', reason: 'ffprobe/ffmpeg not installed (apt-get install ffmpeg)' },
-      { file: 'apps/calls-media/src/telephony/mp3/mp3-decoder.int-spec.ts', title: 'a simulated recording, as FFmpeg decodes it › decodes without an error', reason: 'ffprobe/ffmpeg not installed (apt-get install ffmpeg)' },
-      { file: 'libs/signing/src/sign.spec.ts', title: 'signing › verifies with the old key', reason: 'the old key is gone' },
+      {
+        file: 'apps/calls-media/src/telephony/mp3/mp3-decoder.int-spec.ts',
+        title: 'a simulated recording, as FFmpeg decodes it › is an MP3 stream',
+        reason: 'ffprobe/ffmpeg not installed (apt-get install ffmpeg)',
+      },
+      {
+        file: 'apps/calls-media/src/telephony/mp3/mp3-decoder.int-spec.ts',
+        title: 'a simulated recording, as FFmpeg decodes it › decodes without an error',
+        reason: 'ffprobe/ffmpeg not installed (apt-get install ffmpeg)',
+      },
+      {
+        file: 'libs/signing/src/sign.spec.ts',
+        title: 'signing › verifies with the old key',
+        reason: 'the old key is gone',
+      },
       { file: 'libs/signing/src/sign.spec.ts', title: 'signing › rotates', reason: NO_REASON },
       { file: 'libs/signing/src/sign.spec.ts', title: 'streams', reason: 'a todo: not written yet' },
     ]);
@@ -59,7 +87,9 @@ describe("npm test's list of skipped tests", () => {
       '    streams',
       '  1 test left out by the name filter (-t)',
     ]);
-    expect([['-t', 'signs'], ['-tsigns'], ['--testNamePattern=signs'], ['--testNamePattern', 'x']].map(filtersByName)).toEqual([true, true, true, true]);
+    expect(
+      [['-t', 'signs'], ['-tsigns'], ['--testNamePattern=signs'], ['--testNamePattern', 'x']].map(filtersByName),
+    ).toEqual([true, true, true, true]);
     expect([['libs/signing'], ['--testPathPattern', 'x'], []].map(filtersByName)).toEqual([false, false, false]);
   });
 });

@@ -80,13 +80,19 @@ function natsEnv(name) {
  * above): every service a user with a password generated once into DATA_DIR/nats/passwords.json (mode 0600).
  */
 function writeNatsConfig(storeDir, listen) {
-  const { natsServerConfig, serviceUsers } = createRequire(import.meta.url)(join(root, 'libs', 'messaging', 'dist', 'index.js'));
+  const { natsServerConfig, serviceUsers } = createRequire(import.meta.url)(
+    join(root, 'libs', 'messaging', 'dist', 'index.js'),
+  );
   const passwordFile = join(storeDir, 'passwords.json');
   const saved = existsSync(passwordFile) ? JSON.parse(readFileSync(passwordFile, 'utf8')) : {};
-  const users = serviceUsers(env.NATS_SUBJECT_PREFIX || 'sb', (name) => (saved[name] ||= randomBytes(24).toString('base64url')));
+  const users = serviceUsers(
+    env.NATS_SUBJECT_PREFIX || 'sb',
+    (name) => (saved[name] ||= randomBytes(24).toString('base64url')),
+  );
   writeFileSync(passwordFile, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
   const configFile = join(storeDir, 'nats-server.conf');
-  const header = 'Written by npm start (tools/dev/start.mjs) from libs/messaging/src/bus-permissions.ts; rewritten at every start.';
+  const header =
+    'Written by npm start (tools/dev/start.mjs) from libs/messaging/src/bus-permissions.ts; rewritten at every start.';
   writeFileSync(configFile, natsServerConfig({ listen, storeDir, users, header }), { mode: 0o600 });
   natsPasswords = saved;
   return configFile;
@@ -114,23 +120,31 @@ async function ensureNats() {
     for (const name of SERVICES) if (env[passwordVariable(name)]) natsPasswords[name] = env[passwordVariable(name)];
     const given = SERVICES.filter((name) => natsPasswords[name]);
     if (given.length > 0 && given.length < SERVICES.length) {
-      say(`NATS passwords are set for ${given.join(', ')} but not for ${SERVICES.filter((name) => !natsPasswords[name]).join(', ')}: set all ${SERVICES.map(passwordVariable).join(', ')} or none.`);
+      say(
+        `NATS passwords are set for ${given.join(', ')} but not for ${SERVICES.filter((name) => !natsPasswords[name]).join(', ')}: set all ${SERVICES.map(passwordVariable).join(', ')} or none.`,
+      );
       process.exit(1);
     }
-    say(`using NATS at ${env.NATS_URL} ${given.length ? 'with each service\'s <APP>_NATS_PASSWORD' : 'without credentials'}`);
+    say(
+      `using NATS at ${env.NATS_URL} ${given.length ? "with each service's <APP>_NATS_PASSWORD" : 'without credentials'}`,
+    );
     return;
   }
   const binary = findNatsServer();
   if (!binary) {
     say(`no NATS server answers at ${env.NATS_URL} and nats-server is not installed.`);
-    say('Install it (Debian/Ubuntu: sudo apt-get install nats-server; macOS: brew install nats-server) or set NATS_URL.');
+    say(
+      'Install it (Debian/Ubuntu: sudo apt-get install nats-server; macOS: brew install nats-server) or set NATS_URL.',
+    );
     process.exit(1);
   }
   const { hostname, port } = new URL(env.NATS_URL);
   const storeDir = join(env.DATA_DIR, 'nats');
   mkdirSync(storeDir, { recursive: true });
   const configFile = writeNatsConfig(storeDir, `${hostname}:${port || 4222}`);
-  say(`starting ${binary} -c ${configFile} on ${hostname}:${port || 4222}: JetStream, one user per service (docs/operations.md)`);
+  say(
+    `starting ${binary} -c ${configFile} on ${hostname}:${port || 4222}: JetStream, one user per service (docs/operations.md)`,
+  );
   natsServer = spawn(binary, ['-c', configFile], { stdio: ['ignore', 'ignore', 'inherit'] });
   natsServer.once('exit', (code) => {
     if (!stopping) {
@@ -186,7 +200,11 @@ process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
 if (!installWhatIsMissing({ root, say, env })) process.exit(1);
-run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], 'building');
+run(
+  process.execPath,
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'],
+  'building',
+);
 if (!buildConsoleIfStale({ root, say, env })) process.exit(1);
 mkdirSync(env.DATA_DIR, { recursive: true });
 await ensureNats();
@@ -198,10 +216,16 @@ const runFile = runFilePath(env, root);
 writeRunFile(runFile, runFileContents(env));
 process.once('exit', () => removeRunFile(runFile));
 if (await waitUntilReady()) {
-  say(`ready. Public API http://127.0.0.1:${env.PORT}/v1 (reference: /docs), operator API http://127.0.0.1:${env.ADMIN_PORT}/admin`);
-  say(`console: http://127.0.0.1:${env.PORT}/console/ (invite its first user: npm run -s admin -- users invite <account_id> <email>, then open the invite_url)`);
+  say(
+    `ready. Public API http://127.0.0.1:${env.PORT}/v1 (reference: /docs), operator API http://127.0.0.1:${env.ADMIN_PORT}/admin`,
+  );
+  say(
+    `console: http://127.0.0.1:${env.PORT}/console/ (invite its first user: npm run -s admin -- users invite <account_id> <email>, then open the invite_url)`,
+  );
   if (!process.env.ADMIN_TOKEN) say(`operator token: in ${join(env.DATA_DIR, 'admin-token')} (npm run admin reads it)`);
-  say(`try, in another terminal here: npm run -s admin -- accounts create --name "Acme" --balance 5000 (it finds this system through ${runFile}); Ctrl-C stops everything.`);
+  say(
+    `try, in another terminal here: npm run -s admin -- accounts create --name "Acme" --balance 5000 (it finds this system through ${runFile}); Ctrl-C stops everything.`,
+  );
 } else if (!stopping) {
   say('the system did not become ready in 2 minutes; see the logs above.');
 }

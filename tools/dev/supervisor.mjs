@@ -9,7 +9,12 @@
 // service that gave up would leave the system half up with nothing but an old log line saying so.
 import { spawn } from 'node:child_process';
 
-export const DEFAULT_RESTART_POLICY = Object.freeze({ firstDelayMs: 1000, maxDelayMs: 30_000, stableAfterMs: 60_000, crashLoopAfter: 5 });
+export const DEFAULT_RESTART_POLICY = Object.freeze({
+  firstDelayMs: 1000,
+  maxDelayMs: 30_000,
+  stableAfterMs: 60_000,
+  crashLoopAfter: 5,
+});
 
 /** How long an exited service's last output may take to arrive before its exit is handled without it. */
 const OUTPUT_AFTER_EXIT_MS = 1000;
@@ -37,7 +42,13 @@ export class Supervisor {
    *   policy?: { firstDelayMs: number, maxDelayMs: number, stableAfterMs: number, crashLoopAfter: number },
    *   stopGraceMs?: number, say: (line: string) => void, write?: (line: string) => unknown }} options
    */
-  constructor({ services, policy = DEFAULT_RESTART_POLICY, stopGraceMs = DEFAULT_STOP_GRACE_MS, say, write = (line) => process.stdout.write(line) }) {
+  constructor({
+    services,
+    policy = DEFAULT_RESTART_POLICY,
+    stopGraceMs = DEFAULT_STOP_GRACE_MS,
+    say,
+    write = (line) => process.stdout.write(line),
+  }) {
     this.services = services;
     this.policy = policy;
     this.stopGraceMs = stopGraceMs;
@@ -111,7 +122,7 @@ export class Supervisor {
         flushes.forEach((flush) => flush());
         state.child = undefined;
         resolve();
-        this.#exited(service, state, error ? `could not start: ${error.message}` : signal ?? `exit ${code}`);
+        this.#exited(service, state, error ? `could not start: ${error.message}` : (signal ?? `exit ${code}`));
       };
       // 'close' comes after the child's output is read, so its last lines are logged before its exit. A process the
       // child left behind can hold the pipes open, though, and delay 'close' for ever: 'exit' bounds the wait.
@@ -139,7 +150,9 @@ export class Supervisor {
           `(last: ${how} after ${seconds(ranMs)}); see its lines above. Restarting it in ${seconds(delayMs)}; Ctrl-C stops everything.`,
       );
     } else {
-      this.say(`${service.name} exited (${how}) after ${seconds(ranMs)}; restarting it in ${seconds(delayMs)} (restart ${crashes} in a row); the others keep running`);
+      this.say(
+        `${service.name} exited (${how}) after ${seconds(ranMs)}; restarting it in ${seconds(delayMs)} (restart ${crashes} in a row); the others keep running`,
+      );
     }
     state.restartTimer = setTimeout(() => {
       state.restartTimer = undefined;

@@ -27,13 +27,23 @@ describe('the restart policy of npm start', () => {
   });
 
   it('defaults to 1 s doubling to 30 s, reset after a minute up', () => {
-    expect(DEFAULT_RESTART_POLICY).toEqual({ firstDelayMs: 1000, maxDelayMs: 30_000, stableAfterMs: 60_000, crashLoopAfter: 5 });
+    expect(DEFAULT_RESTART_POLICY).toEqual({
+      firstDelayMs: 1000,
+      maxDelayMs: 30_000,
+      stableAfterMs: 60_000,
+      crashLoopAfter: 5,
+    });
   });
 });
 
 /** A stand-in service: says it is up, then runs until stopped (or does what `behaviour` adds). */
 function standIn(name: string, behaviour = '') {
-  return { name, command: process.execPath, args: ['-e', `console.log('up ' + process.pid); setInterval(() => {}, 1000); ${behaviour}`], options: {} };
+  return {
+    name,
+    command: process.execPath,
+    args: ['-e', `console.log('up ' + process.pid); setInterval(() => {}, 1000); ${behaviour}`],
+    options: {},
+  };
 }
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -58,8 +68,16 @@ describe('the supervisor of npm start, with stand-in services', () => {
   let said: string[];
   let written: string[];
   let supervisor: Supervisor | undefined;
-  const make = (services: ReturnType<typeof standIn>[], options: { policy?: RestartPolicy; stopGraceMs?: number } = {}) => {
-    supervisor = new Supervisor({ services, say: (line: string) => void said.push(line), write: (line: string) => written.push(line) > 0, ...options });
+  const make = (
+    services: ReturnType<typeof standIn>[],
+    options: { policy?: RestartPolicy; stopGraceMs?: number } = {},
+  ) => {
+    supervisor = new Supervisor({
+      services,
+      say: (line: string) => void said.push(line),
+      write: (line: string) => written.push(line) > 0,
+      ...options,
+    });
     return supervisor;
   };
   const upLines = (name: string) => written.filter((line) => line.startsWith(name) && line.includes('| up '));
@@ -74,7 +92,9 @@ describe('the supervisor of npm start, with stand-in services', () => {
   });
 
   it('restarts the one service that died, after the delay, leaves the others running, and says so', async () => {
-    const sup = make([standIn('alpha'), standIn('beta'), standIn('gamma')], { policy: { ...DEFAULT_RESTART_POLICY, firstDelayMs: 100 } });
+    const sup = make([standIn('alpha'), standIn('beta'), standIn('gamma')], {
+      policy: { ...DEFAULT_RESTART_POLICY, firstDelayMs: 100 },
+    });
     sup.start();
     await waitFor('three services up', () => ['alpha', 'beta', 'gamma'].every((name) => upLines(name).length === 1));
     const before = { alpha: sup.pid('alpha')!, beta: sup.pid('beta')!, gamma: sup.pid('gamma')! };
@@ -83,7 +103,9 @@ describe('the supervisor of npm start, with stand-in services', () => {
     process.kill(before.beta, 'SIGKILL');
     await waitFor('beta up again', () => upLines('beta').length === 2);
 
-    expect(said[0]).toMatch(/^beta exited \(SIGKILL\) after [\d.]+ s; restarting it in 0\.1 s \(restart 1 in a row\); the others keep running$/);
+    expect(said[0]).toMatch(
+      /^beta exited \(SIGKILL\) after [\d.]+ s; restarting it in 0\.1 s \(restart 1 in a row\); the others keep running$/,
+    );
     expect(said[1]).toBe(`beta restarted (pid ${sup.pid('beta')})`);
     expect(sup.pid('beta')).not.toBe(before.beta);
     expect([sup.pid('alpha'), sup.pid('gamma')]).toEqual([before.alpha, before.gamma]);
@@ -105,10 +127,16 @@ describe('the supervisor of npm start, with stand-in services', () => {
   });
 
   it('cancels a pending restart on stop() and kills a service that ignores SIGTERM after the grace period', async () => {
-    const sup = make([standIn('stubborn', "process.on('SIGTERM', () => console.log('ignoring SIGTERM'));"), standIn('crasher', 'setTimeout(() => process.exit(3), 50);')], {
-      policy: { ...DEFAULT_RESTART_POLICY, firstDelayMs: 5000 },
-      stopGraceMs: 300,
-    });
+    const sup = make(
+      [
+        standIn('stubborn', "process.on('SIGTERM', () => console.log('ignoring SIGTERM'));"),
+        standIn('crasher', 'setTimeout(() => process.exit(3), 50);'),
+      ],
+      {
+        policy: { ...DEFAULT_RESTART_POLICY, firstDelayMs: 5000 },
+        stopGraceMs: 300,
+      },
+    );
     sup.start();
     await waitFor('the crash', () => said.length === 1 && upLines('stubborn').length === 1);
     expect(said[0]).toMatch(/^crasher exited \(exit 3\) after [\d.]+ s; restarting it in 5 s/);
@@ -118,25 +146,42 @@ describe('the supervisor of npm start, with stand-in services', () => {
     await sup.stop();
 
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(said.slice(1)).toEqual(['crasher: restart cancelled (stopping)', 'stubborn did not stop within 0.3 s; killing it']);
+    expect(said.slice(1)).toEqual([
+      'crasher: restart cancelled (stopping)',
+      'stubborn did not stop within 0.3 s; killing it',
+    ]);
     expect(written).toContain('stubborn | ignoring SIGTERM\n');
     expect(alive(stubborn)).toBe(false);
     expect(upLines('crasher')).toHaveLength(1);
   });
 
   it('backs off a service that keeps crashing, up to the cap, and says it is crash-looping', async () => {
-    make([standIn('crasher', 'process.exit(1);')], { policy: { firstDelayMs: 20, maxDelayMs: 80, stableAfterMs: 10_000, crashLoopAfter: 4 } }).start();
-    await waitFor('five crashes', () => said.filter((line) => line.startsWith('crasher exited') || line.startsWith('crasher is crash-looping')).length >= 5);
+    make([standIn('crasher', 'process.exit(1);')], {
+      policy: { firstDelayMs: 20, maxDelayMs: 80, stableAfterMs: 10_000, crashLoopAfter: 4 },
+    }).start();
+    await waitFor(
+      'five crashes',
+      () =>
+        said.filter((line) => line.startsWith('crasher exited') || line.startsWith('crasher is crash-looping'))
+          .length >= 5,
+    );
 
     const crashes = said.filter((line) => !line.includes('restarted'));
-    expect(crashes.map((line) => /restarting it in ([\d.]+ s)/i.exec(line)?.[1])).toEqual(['0.02 s', '0.04 s', '0.08 s', '0.08 s', '0.08 s'].slice(0, crashes.length));
+    expect(crashes.map((line) => /restarting it in ([\d.]+ s)/i.exec(line)?.[1])).toEqual(
+      ['0.02 s', '0.04 s', '0.08 s', '0.08 s', '0.08 s'].slice(0, crashes.length),
+    );
     expect(crashes.slice(0, 3).every((line) => line.startsWith('crasher exited (exit 1)'))).toBe(true);
-    expect(crashes[3]).toMatch(/^crasher is crash-looping: it exited 4 times in a row, each within 10 s of starting \(last: exit 1 after [\d.]+ s\); see its lines above\. Restarting it in 0\.08 s; Ctrl-C stops everything\.$/);
+    expect(crashes[3]).toMatch(
+      /^crasher is crash-looping: it exited 4 times in a row, each within 10 s of starting \(last: exit 1 after [\d.]+ s\); see its lines above\. Restarting it in 0\.08 s; Ctrl-C stops everything\.$/,
+    );
   });
 
   it('restarts a service whose leftover child still holds its output open', async () => {
     // The stand-in starts a grandchild that inherits its stdout and outlives it, then exits.
-    const leaver = standIn('leaver', "const g = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 8000)'], { stdio: 'inherit' }); console.log('grandchild ' + g.pid); setTimeout(() => process.exit(4), 100);");
+    const leaver = standIn(
+      'leaver',
+      "const g = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 8000)'], { stdio: 'inherit' }); console.log('grandchild ' + g.pid); setTimeout(() => process.exit(4), 100);",
+    );
     make([leaver], { policy: { ...DEFAULT_RESTART_POLICY, firstDelayMs: 60_000 } }).start();
     try {
       await waitFor('the exit', () => said.length === 1, 4000);

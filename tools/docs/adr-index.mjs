@@ -13,11 +13,14 @@ const STATUS_LINE = /^Status: (accepted|proposed|superseded by \d{4}|deprecated)
 export function readDecisions(dir = ADR_DIR) {
   const decisions = [];
   const problems = [];
-  for (const file of readdirSync(dir).filter((name) => /^\d{4}-.+\.md$/.test(name)).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => /^\d{4}-.+\.md$/.test(name))
+    .sort()) {
     const text = readFileSync(join(dir, file), 'utf8');
     const title = /^# (\d{4})\. (.+)$/m.exec(text);
     const status = STATUS_LINE.exec(text);
-    if (!title || title[1] !== file.slice(0, 4)) problems.push(`${file}: the first line must be "# ${file.slice(0, 4)}. <title>"`);
+    if (!title || title[1] !== file.slice(0, 4))
+      problems.push(`${file}: the first line must be "# ${file.slice(0, 4)}. <title>"`);
     else if (!status) problems.push(`${file}: no "Status: accepted · YYYY-MM-DD" line under the title`);
     else decisions.push({ file, number: title[1], title: title[2], status: status[1], date: status[2] });
   }
@@ -35,7 +38,9 @@ export function renderIndex(decisions) {
     '',
     '| ADR | decision | status | date |',
     '|---|---|---|---|',
-    ...decisions.map((d) => `| [${d.number}](${d.file}) | ${d.title.replace(/\|/g, '\\|')} | ${d.status} | ${d.date} |`),
+    ...decisions.map(
+      (d) => `| [${d.number}](${d.file}) | ${d.title.replace(/\|/g, '\\|')} | ${d.status} | ${d.date} |`,
+    ),
     '',
   ].join('\n');
 }
@@ -44,7 +49,13 @@ if (import.meta.filename === resolve(process.argv[1] ?? '')) {
   const { decisions, problems } = readDecisions();
   const index = renderIndex(decisions);
   const path = join(ADR_DIR, 'README.md');
-  const current = (() => { try { return readFileSync(path, 'utf8'); } catch { return ''; } })();
+  const current = (() => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return '';
+    }
+  })();
   if (process.argv.includes('--check')) {
     for (const problem of problems) console.error(problem);
     if (current !== index) console.error(`${path} is stale: run node tools/docs/adr-index.mjs`);

@@ -36,7 +36,9 @@ describe('ADR index (docs/adr/README.md)', () => {
       writeFileSync(join(scratch, '9998-new.md'), '# 9998. A new decision\n\nStatus: proposed · 2026-11-23\n');
       expect(runIndex(scratch, '--check').stderr).toContain('is stale');
       expect(runIndex(scratch).status).toBe(0);
-      expect(readFileSync(join(scratch, 'README.md'), 'utf8')).toContain('| [9998](9998-new.md) | A new decision | proposed | 2026-11-23 |');
+      expect(readFileSync(join(scratch, 'README.md'), 'utf8')).toContain(
+        '| [9998](9998-new.md) | A new decision | proposed | 2026-11-23 |',
+      );
       expect(runIndex(scratch, '--check').status).toBe(0);
     });
   });

@@ -13,5 +13,7 @@ const result = spawnSync(join(root, 'node_modules', '.bin', 'jest'), ['--maxWork
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: 'test', CONSOLE_SCREENSHOTS: out },
 });
-console.log(result.status === 0 ? `screenshots in ${out}` : 'the browser tests failed; screenshots may be missing or partial');
+console.log(
+  result.status === 0 ? `screenshots in ${out}` : 'the browser tests failed; screenshots may be missing or partial',
+);
 process.exit(result.status ?? 1);

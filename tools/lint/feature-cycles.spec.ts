@@ -59,7 +59,13 @@ describe('feature folder cycles', () => {
   it('finds a cycle and names its edges', () => {
     const edges = new Map([
       ['billing', new Map([['numbers', 'billing/a.ts']])],
-      ['numbers', new Map([['billing', 'numbers/b.ts'], ['money', 'numbers/c.ts']])],
+      [
+        'numbers',
+        new Map([
+          ['billing', 'numbers/b.ts'],
+          ['money', 'numbers/c.ts'],
+        ]),
+      ],
       ['money', new Map<string, string>()],
     ]);
     expect(cycles(edges)).toEqual([['billing -> numbers (billing/a.ts)', 'numbers -> billing (numbers/b.ts)']]);
@@ -67,7 +73,13 @@ describe('feature folder cycles', () => {
 
   it('passes folders that import each other in one direction only', () => {
     const edges = new Map([
-      ['billing', new Map([['numbers', 'billing/a.ts'], ['money', 'billing/b.ts']])],
+      [
+        'billing',
+        new Map([
+          ['numbers', 'billing/a.ts'],
+          ['money', 'billing/b.ts'],
+        ]),
+      ],
       ['numbers', new Map([['money', 'numbers/c.ts']])],
     ]);
     expect(cycles(edges)).toEqual([]);

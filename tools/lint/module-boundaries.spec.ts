@@ -5,16 +5,27 @@ const root = join(__dirname, '..', '..');
 
 /** Lints a would-be file with the project's real ESLint config (in a child: its config loader needs ESM). */
 async function problems(filePath: string, code: string): Promise<string[]> {
-  const result = spawnSync(process.execPath, [
+  const result = spawnSync(
+    process.execPath,
+    [
       join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'),
       // The would-be file is not on disk, so no type information: only the syntactic boundary rules apply.
-      ...['--parser-options', 'projectService:false', '--rule', '@typescript-eslint/no-floating-promises: off', '--rule', '@typescript-eslint/no-misused-promises: off'],
+      ...[
+        '--parser-options',
+        'projectService:false',
+        '--rule',
+        '@typescript-eslint/no-floating-promises: off',
+        '--rule',
+        '@typescript-eslint/no-misused-promises: off',
+      ],
       ...['--stdin', '--stdin-filename', filePath, '--format', 'json'],
-    ], {
-    cwd: root,
-    input: code,
-    encoding: 'utf8',
-  });
+    ],
+    {
+      cwd: root,
+      input: code,
+      encoding: 'utf8',
+    },
+  );
   const [report] = JSON.parse(result.stdout) as { messages: { ruleId: string; message: string }[] }[];
   return report.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
@@ -23,23 +34,44 @@ jest.setTimeout(30_000);
 
 describe('module boundaries', () => {
   it('fail an app that imports another app', async () => {
-    expect(await problems('apps/gateway/src/probe.ts', "import { x } from '@switchboard/numbers-billing';\nexport { x };\n")).toHaveLength(1);
+    expect(
+      await problems('apps/gateway/src/probe.ts', "import { x } from '@switchboard/numbers-billing';\nexport { x };\n"),
+    ).toHaveLength(1);
   });
 
   it('fail a lib that imports an app, by name or by path', async () => {
-    expect(await problems('libs/messaging/src/probe.ts', "import { x } from '@switchboard/gateway';\nexport { x };\n")).toHaveLength(1);
-    expect(await problems('libs/messaging/src/probe.ts', "import { x } from '../../../apps/gateway/src/bootstrap';\nexport { x };\n")).toHaveLength(1);
+    expect(
+      await problems('libs/messaging/src/probe.ts', "import { x } from '@switchboard/gateway';\nexport { x };\n"),
+    ).toHaveLength(1);
+    expect(
+      await problems(
+        'libs/messaging/src/probe.ts',
+        "import { x } from '../../../apps/gateway/src/bootstrap';\nexport { x };\n",
+      ),
+    ).toHaveLength(1);
   });
 
   it('fail the contracts lib when it imports a util lib', async () => {
-    expect(await problems('libs/contracts/src/probe.ts', "import { x } from '@switchboard/messaging';\nexport { x };\n")).toHaveLength(1);
+    expect(
+      await problems('libs/contracts/src/probe.ts', "import { x } from '@switchboard/messaging';\nexport { x };\n"),
+    ).toHaveLength(1);
   });
 
   it('fail a deep import into a lib', async () => {
-    expect(await problems('apps/gateway/src/probe.ts', "import { x } from '@switchboard/contracts/src/errors';\nexport { x };\n")).toHaveLength(1);
+    expect(
+      await problems(
+        'apps/gateway/src/probe.ts',
+        "import { x } from '@switchboard/contracts/src/errors';\nexport { x };\n",
+      ),
+    ).toHaveLength(1);
   });
 
   it('allow an app to import contracts and util libs through their entry points', async () => {
-    expect(await problems('apps/gateway/src/probe.ts', "import { a } from '@switchboard/contracts';\nimport { b } from '@switchboard/messaging';\nexport { a, b };\n")).toEqual([]);
+    expect(
+      await problems(
+        'apps/gateway/src/probe.ts',
+        "import { a } from '@switchboard/contracts';\nimport { b } from '@switchboard/messaging';\nexport { a, b };\n",
+      ),
+    ).toEqual([]);
   });
 });

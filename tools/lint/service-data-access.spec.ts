@@ -23,7 +23,13 @@ export function servicesHoldingPrisma(files: { path: string; text: string }[]): 
   return files.flatMap(({ path, text }) => {
     const found = new Set<string>();
     for (const [, names, from] of text.matchAll(PRISMA_MODULE_IMPORT)) {
-      for (const name of names.split(',').map((part) => part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0])) {
+      for (const name of names.split(',').map(
+        (part) =>
+          part
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0],
+      )) {
         if (/^[A-Z]\w*Prisma$/.test(name)) found.add(`imports ${name} from '${from}'`);
       }
     }
@@ -71,7 +77,9 @@ describe('services reach data through repositories (ADR 0070)', () => {
     const offenders = servicesHoldingPrisma(files);
     if (offenders.length > 0) {
       const services = new Set(offenders.map((line) => line.split(':')[0])).size;
-      throw new Error(`${services} service(s) hold the Prisma client; move the queries into a repository:\n${offenders.join('\n')}`);
+      throw new Error(
+        `${services} service(s) hold the Prisma client; move the queries into a repository:\n${offenders.join('\n')}`,
+      );
     }
   });
 });

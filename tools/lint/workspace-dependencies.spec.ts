@@ -37,14 +37,17 @@ function importsOf(projectDir: string, self: string): { runtime: Set<string>; te
   return { runtime, testOnly: new Set([...tests].filter((name) => !runtime.has(name))) };
 }
 
-const projects = ['apps', 'libs'].flatMap((kind) => readdirSync(join(root, kind)).map((name) => join(root, kind, name)));
+const projects = ['apps', 'libs'].flatMap((kind) =>
+  readdirSync(join(root, kind)).map((name) => join(root, kind, name)),
+);
 
 describe.each(projects.map((dir) => [relative(root, dir), dir]))('%s package.json', (_label, dir) => {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
   const { runtime, testOnly } = importsOf(dir, manifest.name);
   const declaredRuntime = Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith('@switchboard/'));
   const declaredDev = Object.keys(manifest.devDependencies ?? {}).filter((name) => name.startsWith('@switchboard/'));
-  const expected = (names: Set<string>) => [...names].filter((name) => !UNDECLARED_BY_DESIGN.has(`${manifest.name} -> ${name}`)).sort();
+  const expected = (names: Set<string>) =>
+    [...names].filter((name) => !UNDECLARED_BY_DESIGN.has(`${manifest.name} -> ${name}`)).sort();
 
   it('declares every workspace package its code imports at run time as a dependency', () => {
     expect(declaredRuntime.sort()).toEqual(expected(runtime));

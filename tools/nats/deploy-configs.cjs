@@ -7,7 +7,8 @@ const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..', '..');
-const HEADER = 'Rendered by tools/nats/deploy-configs.cjs from libs/messaging/src/bus-permissions.ts: edit those, not this.';
+const HEADER =
+  'Rendered by tools/nats/deploy-configs.cjs from libs/messaging/src/bus-permissions.ts: edit those, not this.';
 
 /** `GATEWAY_NATS_PASSWORD`, `NUMBERS_BILLING_NATS_PASSWORD`, ...: the variable holding a service's password. */
 function passwordVariable(service) {

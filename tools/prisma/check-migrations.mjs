@@ -2,7 +2,16 @@
 // node tools/prisma/check-migrations.mjs [app...]
 // Drift check for CI: for every app with a schema (or the named ones), the committed migrations replayed into
 // an in-memory PGlite must produce exactly the schema. Exits 1, printing the missing SQL, when they differ.
-import { appsWithSchema, fail, forEachApp, loadPersistence, migrationsDirOf, rel, requireApp, schemaPathOf } from './shared.mjs';
+import {
+  appsWithSchema,
+  fail,
+  forEachApp,
+  loadPersistence,
+  migrationsDirOf,
+  rel,
+  requireApp,
+  schemaPathOf,
+} from './shared.mjs';
 
 const usage = 'node tools/prisma/check-migrations.mjs [app...]';
 const named = process.argv.slice(2);
@@ -16,7 +25,11 @@ if (apps.length === 0) {
 const { checkMigrations } = loadPersistence();
 let drifted = 0;
 const ok = await forEachApp(apps, async (app) => {
-  const result = await checkMigrations({ appName: app, schemaPath: schemaPathOf(app), migrationsDir: migrationsDirOf(app) });
+  const result = await checkMigrations({
+    appName: app,
+    schemaPath: schemaPathOf(app),
+    migrationsDir: migrationsDirOf(app),
+  });
   if (result.inSync) {
     console.log(`ok    ${app}: ${rel(migrationsDirOf(app))} matches ${rel(schemaPathOf(app))}`);
   } else {

@@ -8,7 +8,8 @@ import { allApps, fail, forEachApp, loadPersistence, migrationsDirOf, rel, requi
 const usage = 'node tools/prisma/migrate.mjs [app]';
 const args = process.argv.slice(2);
 if (args.length > 1) fail(`usage: ${usage}`);
-const apps = args.length === 1 ? [requireApp(args[0], usage)] : allApps().filter((app) => existsSync(migrationsDirOf(app)));
+const apps =
+  args.length === 1 ? [requireApp(args[0], usage)] : allApps().filter((app) => existsSync(migrationsDirOf(app)));
 if (apps.length === 0) {
   console.log('No app has prisma/migrations yet; nothing to apply.');
   process.exit(0);
@@ -16,7 +17,10 @@ if (apps.length === 0) {
 
 const { applyMigrations } = loadPersistence();
 const ok = await forEachApp(apps, async (app) => {
-  const { appliedMigrationNames, database } = await applyMigrations({ appName: app, migrationsDir: migrationsDirOf(app) });
+  const { appliedMigrationNames, database } = await applyMigrations({
+    appName: app,
+    migrationsDir: migrationsDirOf(app),
+  });
   const what = appliedMigrationNames.length === 0 ? 'up to date' : `applied ${appliedMigrationNames.join(', ')}`;
   console.log(`${app}: ${what} (${database}, from ${rel(migrationsDirOf(app))})`);
 });

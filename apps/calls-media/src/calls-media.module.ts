@@ -49,7 +49,8 @@ export class CallsMediaModule {
             token: CALLS_SQL,
             max: 3,
             applicationName: 'calls-media-list',
-            onIdleError: (error) => logger.warn({ err: error }, 'calls list database connection failed while idle; it will be replaced'),
+            onIdleError: (error) =>
+              logger.warn({ err: error }, 'calls list database connection failed while idle; it will be replaced'),
           },
         }),
       ],

@@ -52,7 +52,10 @@ describe('a simulated recording, as mpg123 decodes it', () => {
 
   it('is silent in its silent frames', () => {
     // The first silent frame still carries the tone's overlap; the rest are silence.
-    const silence = decoded.channelData[0].subarray((FRAMES_PER_BEEP + 1) * MP3_SAMPLES_PER_FRAME, 2 * FRAMES_PER_BEEP * MP3_SAMPLES_PER_FRAME);
+    const silence = decoded.channelData[0].subarray(
+      (FRAMES_PER_BEEP + 1) * MP3_SAMPLES_PER_FRAME,
+      2 * FRAMES_PER_BEEP * MP3_SAMPLES_PER_FRAME,
+    );
     expect(levels(silence).peakDb).toBeLessThan(-90);
   });
 });

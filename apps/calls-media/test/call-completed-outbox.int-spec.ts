@@ -1,5 +1,10 @@
-
-import { NumberProvisionedEvent, SimulatedProviderRpc, STREAMS, type CallCompletedData, type EventEnvelope } from '@switchboard/contracts';
+import {
+  NumberProvisionedEvent,
+  SimulatedProviderRpc,
+  STREAMS,
+  type CallCompletedData,
+  type EventEnvelope,
+} from '@switchboard/contracts';
 import { OutboxRelay } from '@switchboard/service-runtime';
 import { callCompletedEventId } from '../src/call-reports/call-event-id';
 import { CallReportsService } from '../src/call-reports/call-reports.service';
@@ -22,7 +27,10 @@ afterEach(async () => {
 
 async function messagesFor(callSid: string): Promise<{ msgId: string | undefined; sid: string }[]> {
   return (await world.streamMessages(STREAMS.calls))
-    .map((msg) => ({ msgId: msg.header?.get('Nats-Msg-Id'), sid: msg.json<EventEnvelope<CallCompletedData>>().data.call_sid }))
+    .map((msg) => ({
+      msgId: msg.header?.get('Nats-Msg-Id'),
+      sid: msg.json<EventEnvelope<CallCompletedData>>().data.call_sid,
+    }))
     .filter((m) => m.sid === callSid);
 }
 
@@ -41,8 +49,13 @@ describe('call.completed', () => {
     await world.publishNumberState(NumberProvisionedEvent, number);
     // The relay stops: the call and its outbox row commit, nothing is published, then the process goes away.
     await first.get(OutboxRelay).stop();
-    const { call_sid } = await world.rpc.request(SimulatedProviderRpc.reportCall, aSimulatedCall({ to: number.phone_number }));
-    const row = await first.get(CallsMediaPrisma).outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } });
+    const { call_sid } = await world.rpc.request(
+      SimulatedProviderRpc.reportCall,
+      aSimulatedCall({ to: number.phone_number }),
+    );
+    const row = await first
+      .get(CallsMediaPrisma)
+      .outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } });
     expect(row.published_at).toBeNull();
     expect(await messagesFor(call_sid)).toEqual([]);
     await first.close();
@@ -50,7 +63,9 @@ describe('call.completed', () => {
     const second = await world.start();
     await exactlyOneMessageFor(call_sid);
     await eventually(async () => {
-      const published = await second.get(CallsMediaPrisma).outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } });
+      const published = await second
+        .get(CallsMediaPrisma)
+        .outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } });
       expect(published.published_at).not.toBeNull();
     });
   });
@@ -60,17 +75,24 @@ describe('call.completed', () => {
     const prisma = app.get(CallsMediaPrisma);
     const number = aNumberStateChanged();
     await world.publishNumberState(NumberProvisionedEvent, number);
-    const { call_sid } = await world.rpc.request(SimulatedProviderRpc.reportCall, aSimulatedCall({ to: number.phone_number }));
+    const { call_sid } = await world.rpc.request(
+      SimulatedProviderRpc.reportCall,
+      aSimulatedCall({ to: number.phone_number }),
+    );
     await exactlyOneMessageFor(call_sid);
     await eventually(async () => {
-      expect((await prisma.outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } })).published_at).not.toBeNull();
+      expect(
+        (await prisma.outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } })).published_at,
+      ).not.toBeNull();
     });
 
     // As if the relay had published and then died before its UPDATE: the row is unpublished again.
     await prisma.outboxEvent.update({ where: { id: callCompletedEventId(call_sid) }, data: { published_at: null } });
     app.get(OutboxRelay).kick();
     await eventually(async () => {
-      expect((await prisma.outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } })).published_at).not.toBeNull();
+      expect(
+        (await prisma.outboxEvent.findUniqueOrThrow({ where: { id: callCompletedEventId(call_sid) } })).published_at,
+      ).not.toBeNull();
     });
     expect(await messagesFor(call_sid)).toHaveLength(1);
   });
@@ -84,7 +106,11 @@ describe('call.completed', () => {
     await first.close();
 
     const second = await world.start();
-    expect(await second.get(CallReportsService).receive(report)).toEqual({ call_sid: report.call_sid, state: 'recorded', repeated: true });
+    expect(await second.get(CallReportsService).receive(report)).toEqual({
+      call_sid: report.call_sid,
+      state: 'recorded',
+      repeated: true,
+    });
     await exactlyOneMessageFor(report.call_sid);
   });
 });

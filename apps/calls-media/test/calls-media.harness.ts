@@ -53,7 +53,10 @@ export class CallsMediaWorld {
   }
 
   async start(extra: Record<string, string> = {}): Promise<INestApplicationContext> {
-    const app = await createCallsMediaApp(this.env(extra), createLogger('calls-media', process.env.TEST_LOG_LEVEL ?? 'silent'));
+    const app = await createCallsMediaApp(
+      this.env(extra),
+      createLogger('calls-media', process.env.TEST_LOG_LEVEL ?? 'silent'),
+    );
     this.apps.push(app);
     return app;
   }
@@ -62,7 +65,9 @@ export class CallsMediaWorld {
   async publishNumberState(event: EventDescriptor<NumberStateChanged>, data: NumberStateChanged): Promise<void> {
     await ensureStream(this.nc, this.messaging, STREAMS.numbers);
     const envelope = anEnvelope(event.type, data);
-    await jetstream(this.nc).publish(eventSubject(this.messaging, event.type), JSON.stringify(envelope), { msgID: envelope.id });
+    await jetstream(this.nc).publish(eventSubject(this.messaging, event.type), JSON.stringify(envelope), {
+      msgID: envelope.id,
+    });
   }
 
   /** Every message of a stream of this prefix, oldest first (none when the stream does not exist). */

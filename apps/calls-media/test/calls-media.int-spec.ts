@@ -34,7 +34,11 @@ let prisma: CallsMediaPrisma;
 
 beforeAll(async () => {
   world = await CallsMediaWorld.create();
-  app = await world.start({ CALL_ATTRIBUTION_GRACE_MS: String(GRACE_MS), CALL_ATTRIBUTION_SWEEP_MS: '200', SIMULATED_CALL_SETTLE_MS: '1500' });
+  app = await world.start({
+    CALL_ATTRIBUTION_GRACE_MS: String(GRACE_MS),
+    CALL_ATTRIBUTION_SWEEP_MS: '200',
+    SIMULATED_CALL_SETTLE_MS: '1500',
+  });
   prisma = app.get(CallsMediaPrisma);
 });
 
@@ -43,11 +47,16 @@ afterAll(async () => {
 });
 
 /** Publishes the number and waits until calls-media has kept its state. */
-async function aNumber(overrides: Partial<NumberStateChanged> = {}, event = NumberProvisionedEvent): Promise<NumberStateChanged> {
+async function aNumber(
+  overrides: Partial<NumberStateChanged> = {},
+  event = NumberProvisionedEvent,
+): Promise<NumberStateChanged> {
   const state = aNumberStateChanged({ changed_at: '2026-01-01T00:00:00.000Z', ...overrides });
   await world.publishNumberState(event, state);
   await eventually(async () => {
-    const kept = await prisma.numberState.findUnique({ where: { number_id_version: { number_id: state.number_id, version: BigInt(state.version) } } });
+    const kept = await prisma.numberState.findUnique({
+      where: { number_id_version: { number_id: state.number_id, version: BigInt(state.version) } },
+    });
     if (!kept) throw new Error(`state ${state.number_id} v${state.version} not kept yet`);
   });
   return state;
@@ -74,13 +83,19 @@ async function failure(promise: Promise<unknown>): Promise<ServiceError> {
 async function readAll(accountId: string, callId: string, size: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   for (let offset = 0; offset < size; offset += RECORDING_CHUNK_MAX_BYTES) {
-    const chunk = await world.rpc.request(CallsRpc.readRecording, { call_id: callId, offset, length: RECORDING_CHUNK_MAX_BYTES }, as(accountId));
+    const chunk = await world.rpc.request(
+      CallsRpc.readRecording,
+      { call_id: callId, offset, length: RECORDING_CHUNK_MAX_BYTES },
+      as(accountId),
+    );
     parts.push(Buffer.from(chunk.data, 'base64'));
   }
   return Buffer.concat(parts);
 }
 
-async function completedEventsFor(callSid: string): Promise<{ msgId: string | undefined; envelope: EventEnvelope<CallCompletedData> }[]> {
+async function completedEventsFor(
+  callSid: string,
+): Promise<{ msgId: string | undefined; envelope: EventEnvelope<CallCompletedData> }[]> {
   const messages = await world.streamMessages(STREAMS.calls);
   return messages
     .map((msg) => ({ msgId: msg.header?.get('Nats-Msg-Id'), envelope: msg.json<EventEnvelope<CallCompletedData>>() }))
@@ -144,23 +159,46 @@ describe('a call reported by the simulated provider', () => {
   it('reads back its recording byte for byte in bounded chunks: the MP3 of the call length', async () => {
     const info = await world.rpc.request(CallsRpc.recording, { call_id: callSid }, as(number.account_id));
     const expected = beepRecordingMp3(120);
-    expect(info).toEqual({ call_sid: callSid, content_type: 'audio/mpeg', size: expected.length, etag: createHash('md5').update(expected).digest('hex') });
+    expect(info).toEqual({
+      call_sid: callSid,
+      content_type: 'audio/mpeg',
+      size: expected.length,
+      etag: createHash('md5').update(expected).digest('hex'),
+    });
     expect(info.size).toBeGreaterThan(RECORDING_CHUNK_MAX_BYTES);
     expect((await readAll(number.account_id, callSid, info.size)).equals(expected)).toBe(true);
   });
 
   it('reads any byte range of the recording, and nothing past its end', async () => {
     const expected = beepRecordingMp3(120);
-    const range = await world.rpc.request(CallsRpc.readRecording, { call_id: callSid, offset: 1000, length: 10 }, as(number.account_id));
+    const range = await world.rpc.request(
+      CallsRpc.readRecording,
+      { call_id: callSid, offset: 1000, length: 10 },
+      as(number.account_id),
+    );
     expect(Buffer.from(range.data, 'base64').equals(expected.subarray(1000, 1010))).toBe(true);
-    const tail = await world.rpc.request(CallsRpc.readRecording, { call_id: callSid, offset: expected.length - 4, length: 100 }, as(number.account_id));
+    const tail = await world.rpc.request(
+      CallsRpc.readRecording,
+      { call_id: callSid, offset: expected.length - 4, length: 100 },
+      as(number.account_id),
+    );
     expect(Buffer.from(tail.data, 'base64').equals(expected.subarray(expected.length - 4))).toBe(true);
-    const past = await world.rpc.request(CallsRpc.readRecording, { call_id: callSid, offset: expected.length, length: 100 }, as(number.account_id));
+    const past = await world.rpc.request(
+      CallsRpc.readRecording,
+      { call_id: callSid, offset: expected.length, length: 100 },
+      as(number.account_id),
+    );
     expect(past.data).toBe('');
   });
 
   it('refuses to read more than one chunk at a time', async () => {
-    const error = await failure(world.rpc.request(CallsRpc.readRecording, { call_id: callSid, offset: 0, length: RECORDING_CHUNK_MAX_BYTES + 1 }, as(number.account_id)));
+    const error = await failure(
+      world.rpc.request(
+        CallsRpc.readRecording,
+        { call_id: callSid, offset: 0, length: RECORDING_CHUNK_MAX_BYTES + 1 },
+        as(number.account_id),
+      ),
+    );
     expect(error.code).toBe('invalid_request');
   });
 
@@ -171,9 +209,19 @@ describe('a call reported by the simulated provider', () => {
   it('shows another account none of it: no call listed, transcript and recording not_found', async () => {
     const stranger = anAccountId();
     expect(await world.rpc.request(CallsRpc.list, {}, as(stranger))).toEqual({ data: [], has_more: false });
-    expect((await failure(world.rpc.request(CallsRpc.transcript, { call_id: callSid }, as(stranger)))).code).toBe('not_found');
-    expect((await failure(world.rpc.request(CallsRpc.recording, { call_id: callSid }, as(stranger)))).code).toBe('not_found');
-    expect((await failure(world.rpc.request(CallsRpc.readRecording, { call_id: callSid, offset: 0, length: 10 }, as(stranger)))).code).toBe('not_found');
+    expect((await failure(world.rpc.request(CallsRpc.transcript, { call_id: callSid }, as(stranger)))).code).toBe(
+      'not_found',
+    );
+    expect((await failure(world.rpc.request(CallsRpc.recording, { call_id: callSid }, as(stranger)))).code).toBe(
+      'not_found',
+    );
+    expect(
+      (
+        await failure(
+          world.rpc.request(CallsRpc.readRecording, { call_id: callSid, offset: 0, length: 10 }, as(stranger)),
+        )
+      ).code,
+    ).toBe('not_found');
   });
 
   it('publishes call.completed once, with the spec fields and the account id, its message id derived from the call SID', async () => {
@@ -184,7 +232,11 @@ describe('a call reported by the simulated provider', () => {
     });
     expect(events).toHaveLength(1);
     expect(events[0].msgId).toBe(callCompletedEventId(callSid));
-    expect(events[0].envelope).toMatchObject({ id: callCompletedEventId(callSid), type: CallCompletedEvent.type, causation_id: callSid });
+    expect(events[0].envelope).toMatchObject({
+      id: callCompletedEventId(callSid),
+      type: CallCompletedEvent.type,
+      causation_id: callSid,
+    });
     expect(events[0].envelope.data).toEqual({
       call_sid: callSid,
       account_id: number.account_id,
@@ -205,23 +257,43 @@ describe('a call reported by the simulated provider', () => {
 describe('calls without a recording or a transcript', () => {
   it('answer no_recording for the recording and not_found for the transcript', async () => {
     const number = await aNumber();
-    const { call_sid } = await report(aSimulatedCall({ to: number.phone_number, recording: false, transcript: undefined }));
+    const { call_sid } = await report(
+      aSimulatedCall({ to: number.phone_number, recording: false, transcript: undefined }),
+    );
     const [call] = (await world.rpc.request(CallsRpc.list, {}, as(number.account_id))).data;
     expect(call).toMatchObject({ id: call_sid, has_recording: false, has_transcript: false });
-    expect((await failure(world.rpc.request(CallsRpc.recording, { call_id: call_sid }, as(number.account_id)))).code).toBe('no_recording');
-    expect((await failure(world.rpc.request(CallsRpc.transcript, { call_id: call_sid }, as(number.account_id)))).code).toBe('not_found');
+    expect(
+      (await failure(world.rpc.request(CallsRpc.recording, { call_id: call_sid }, as(number.account_id)))).code,
+    ).toBe('no_recording');
+    expect(
+      (await failure(world.rpc.request(CallsRpc.transcript, { call_id: call_sid }, as(number.account_id)))).code,
+    ).toBe('not_found');
   });
 
   it('count an empty transcript as none', async () => {
     const number = await aNumber();
     const { call_sid } = await report(aSimulatedCall({ to: number.phone_number, transcript: [] }));
-    expect((await failure(world.rpc.request(CallsRpc.transcript, { call_id: call_sid }, as(number.account_id)))).code).toBe('not_found');
+    expect(
+      (await failure(world.rpc.request(CallsRpc.transcript, { call_id: call_sid }, as(number.account_id)))).code,
+    ).toBe('not_found');
   });
 
   it('answer not_found for a call id that does not exist', async () => {
     const number = await aNumber();
-    expect((await failure(world.rpc.request(CallsRpc.transcript, { call_id: 'CA00000000000000000000000000000000' }, as(number.account_id)))).code).toBe('not_found');
-    expect((await failure(world.rpc.request(CallsRpc.recording, { call_id: 'nonsense' }, as(number.account_id)))).code).toBe('not_found');
+    expect(
+      (
+        await failure(
+          world.rpc.request(
+            CallsRpc.transcript,
+            { call_id: 'CA00000000000000000000000000000000' },
+            as(number.account_id),
+          ),
+        )
+      ).code,
+    ).toBe('not_found');
+    expect(
+      (await failure(world.rpc.request(CallsRpc.recording, { call_id: 'nonsense' }, as(number.account_id)))).code,
+    ).toBe('not_found');
   });
 });
 
@@ -229,12 +301,17 @@ describe('a report the provider repeats', () => {
   it('creates one call, one outbox row and one call.completed message, even when the repeats race', async () => {
     const number = await aNumber();
     const service = app.get(CallReportsService);
-    const repeated = aProviderCallReport({ to: number.phone_number, recording: { content_type: 'audio/mpeg', bytes: beepRecordingMp3(2) } });
+    const repeated = aProviderCallReport({
+      to: number.phone_number,
+      recording: { content_type: 'audio/mpeg', bytes: beepRecordingMp3(2) },
+    });
     const first = await service.receive(repeated);
     const again = await Promise.all([service.receive(repeated), service.receive(repeated), service.receive(repeated)]);
     expect(first).toEqual({ call_sid: repeated.call_sid, state: 'recorded', repeated: false });
     expect(again.every((outcome) => outcome.repeated && outcome.state === 'recorded')).toBe(true);
-    expect((await world.rpc.request(CallsRpc.list, {}, as(number.account_id))).data.map((c) => c.id)).toEqual([repeated.call_sid]);
+    expect((await world.rpc.request(CallsRpc.list, {}, as(number.account_id))).data.map((c) => c.id)).toEqual([
+      repeated.call_sid,
+    ]);
     expect(await prisma.outboxEvent.count({ where: { id: callCompletedEventId(repeated.call_sid) } })).toBe(1);
     await eventually(async () => {
       if ((await completedEventsFor(repeated.call_sid)).length !== 1) throw new Error('not published yet');
@@ -269,7 +346,9 @@ describe('the calls list', () => {
       ['e', first, '2026-05-04T10:00:00.000Z'],
     ];
     for (const [name, number, startedAt] of plan) {
-      sids[name] = (await report(aSimulatedCall({ to: number.phone_number, started_at: startedAt, recording: false }))).call_sid;
+      sids[name] = (
+        await report(aSimulatedCall({ to: number.phone_number, started_at: startedAt, recording: false }))
+      ).call_sid;
     }
   });
 
@@ -295,12 +374,18 @@ describe('the calls list', () => {
   });
 
   it('filters by start time: since inclusive, until exclusive', async () => {
-    expect((await list({ since: '2026-05-02T10:00:00.000Z', until: '2026-05-04T10:00:00.000Z' })).data.map((c) => c.id)).toEqual(ids('dcb'));
+    expect(
+      (await list({ since: '2026-05-02T10:00:00.000Z', until: '2026-05-04T10:00:00.000Z' })).data.map((c) => c.id),
+    ).toEqual(ids('dcb'));
   });
 
   it('refuses a cursor that is not one of the account calls, and since after until, with invalid_request', async () => {
-    expect((await failure(list({ starting_after: 'CA00000000000000000000000000000000' }))).code).toBe('invalid_request');
-    expect((await failure(list({ since: '2026-05-04T00:00:00Z', until: '2026-05-01T00:00:00Z' }))).code).toBe('invalid_request');
+    expect((await failure(list({ starting_after: 'CA00000000000000000000000000000000' }))).code).toBe(
+      'invalid_request',
+    );
+    expect((await failure(list({ since: '2026-05-04T00:00:00Z', until: '2026-05-01T00:00:00Z' }))).code).toBe(
+      'invalid_request',
+    );
   });
 });
 
@@ -322,26 +407,46 @@ describe('calls to numbers nobody owns', () => {
 
   it('are not recorded when the call started after the number was released', async () => {
     const number = await aNumber({ changed_at: '2026-02-01T00:00:00.000Z' });
-    await aNumber({ ...number, status: 'released', answering: false, version: '2', changed_at: '2026-02-10T00:00:00.000Z' }, NumberReleasedEvent);
-    const { call_sid } = await report(aSimulatedCall({ to: number.phone_number, started_at: '2026-02-11T00:00:00.000Z' }));
+    await aNumber(
+      { ...number, status: 'released', answering: false, version: '2', changed_at: '2026-02-10T00:00:00.000Z' },
+      NumberReleasedEvent,
+    );
+    const { call_sid } = await report(
+      aSimulatedCall({ to: number.phone_number, started_at: '2026-02-11T00:00:00.000Z' }),
+    );
     expect(await prisma.call.count({ where: { id: call_sid } })).toBe(0);
     expect((await world.rpc.request(CallsRpc.list, {}, as(number.account_id))).data).toEqual([]);
   });
 
   it('still go to the old owner when the call was made before the release and reported after it', async () => {
     const number = await aNumber({ changed_at: '2026-02-01T00:00:00.000Z' });
-    await aNumber({ ...number, status: 'released', answering: false, version: '2', changed_at: '2026-02-10T00:00:00.000Z' }, NumberReleasedEvent);
-    const { call_sid } = await report(aSimulatedCall({ to: number.phone_number, started_at: '2026-02-09T23:00:00.000Z' }));
-    expect((await world.rpc.request(CallsRpc.list, {}, as(number.account_id))).data.map((c) => c.id)).toEqual([call_sid]);
+    await aNumber(
+      { ...number, status: 'released', answering: false, version: '2', changed_at: '2026-02-10T00:00:00.000Z' },
+      NumberReleasedEvent,
+    );
+    const { call_sid } = await report(
+      aSimulatedCall({ to: number.phone_number, started_at: '2026-02-09T23:00:00.000Z' }),
+    );
+    expect((await world.rpc.request(CallsRpc.list, {}, as(number.account_id))).data.map((c) => c.id)).toEqual([
+      call_sid,
+    ]);
   });
 });
 
 describe('a paused (past_due) number', () => {
   it('takes no call: a report of one is discarded at once, nothing is published', async () => {
     const number = await aNumber();
-    await aNumber({ ...number, status: 'past_due', answering: false, version: '2', changed_at: '2026-01-02T00:00:00.000Z' }, NumberUpdatedEvent);
-    const { call_sid } = await report(aSimulatedCall({ to: number.phone_number, started_at: '2026-01-03T00:00:00.000Z' }));
-    expect(await prisma.callReport.findUniqueOrThrow({ where: { call_sid } })).toMatchObject({ state: 'discarded', reason: 'paused' });
+    await aNumber(
+      { ...number, status: 'past_due', answering: false, version: '2', changed_at: '2026-01-02T00:00:00.000Z' },
+      NumberUpdatedEvent,
+    );
+    const { call_sid } = await report(
+      aSimulatedCall({ to: number.phone_number, started_at: '2026-01-03T00:00:00.000Z' }),
+    );
+    expect(await prisma.callReport.findUniqueOrThrow({ where: { call_sid } })).toMatchObject({
+      state: 'discarded',
+      reason: 'paused',
+    });
     expect((await world.rpc.request(CallsRpc.list, {}, as(number.account_id))).data).toEqual([]);
     expect(await prisma.outboxEvent.count({ where: { id: callCompletedEventId(call_sid) } })).toBe(0);
   });
@@ -383,13 +488,24 @@ describe('a waiting report settled by several workers at once', () => {
     const number = aNumberStateChanged({ phone_number: phone, changed_at: '2026-07-01T00:00:00.000Z' });
     const { number_id, account_id, phone_number, status, answering } = number;
     await prisma.numberState.create({
-      data: { number_id, account_id, phone_number, status, answering, version: BigInt(number.version), changed_at: new Date(number.changed_at) },
+      data: {
+        number_id,
+        account_id,
+        phone_number,
+        status,
+        answering,
+        version: BigInt(number.version),
+        changed_at: new Date(number.changed_at),
+      },
     });
     const states = await Promise.all(Array.from({ length: 5 }, () => service.settle(early.call_sid)));
     expect(states).toEqual(Array(5).fill('recorded'));
     expect(await prisma.call.count({ where: { id: early.call_sid } })).toBe(1);
     expect(await prisma.outboxEvent.count({ where: { id: callCompletedEventId(early.call_sid) } })).toBe(1);
-    expect(await prisma.callReport.findUniqueOrThrow({ where: { call_sid: early.call_sid } })).toMatchObject({ state: 'recorded', report: null });
+    expect(await prisma.callReport.findUniqueOrThrow({ where: { call_sid: early.call_sid } })).toMatchObject({
+      state: 'recorded',
+      report: null,
+    });
     expect(await world.rpc.request(CallsRpc.transcript, { call_id: early.call_sid }, as(number.account_id))).toEqual({
       call_sid: early.call_sid,
       turns: early.transcript,
@@ -403,7 +519,12 @@ describe('a waiting report settled by several workers at once', () => {
     await eventually(async () => {
       const published = await completedEventsFor(early.call_sid);
       if (published.length !== 1) throw new Error('not published yet');
-      expect(published[0].envelope.data).toMatchObject({ call_sid: early.call_sid, number_id: number.number_id, has_recording: true, has_transcript: true });
+      expect(published[0].envelope.data).toMatchObject({
+        call_sid: early.call_sid,
+        number_id: number.number_id,
+        has_recording: true,
+        has_transcript: true,
+      });
     });
   });
 });
@@ -411,7 +532,10 @@ describe('a waiting report settled by several workers at once', () => {
 describe('a repeat of a discarded report', () => {
   it('leaves no audio behind: the copy it stored again is deleted', async () => {
     const number = await aNumber();
-    await aNumber({ ...number, status: 'past_due', answering: false, version: '2', changed_at: '2026-01-02T00:00:00.000Z' }, NumberUpdatedEvent);
+    await aNumber(
+      { ...number, status: 'past_due', answering: false, version: '2', changed_at: '2026-01-02T00:00:00.000Z' },
+      NumberUpdatedEvent,
+    );
     const service = app.get(CallReportsService);
     const paused = aProviderCallReport({
       to: number.phone_number,

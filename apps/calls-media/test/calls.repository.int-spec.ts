@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compileSql, createPrismaClient, createSqlPool, type PrismaClientHandle, type SqlPool } from '@switchboard/persistence';
+import {
+  compileSql,
+  createPrismaClient,
+  createSqlPool,
+  type PrismaClientHandle,
+  type SqlPool,
+} from '@switchboard/persistence';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';
 import { CallsRepository, dailyUsageStatement, type CallFilter } from '../src/calls/calls.repository';
@@ -12,8 +18,20 @@ const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
 const ACCOUNT = 'acct_list';
 const OTHER_ACCOUNT = 'acct_other';
 /** What every seeded call has in common, and call e's recording: stored through Prisma, read back through the SQL. */
-const DETAILS = { phone_number: '+14155550100', caller: '+14155550199', direction: 'inbound', status: 'completed', outcome: 'order', duration_sec: 42 };
-const RECORDING = { recording_key: 'recordings/e.mp3', recording_size: 4096, recording_etag: '"e"', recording_content_type: 'audio/mpeg' };
+const DETAILS = {
+  phone_number: '+14155550100',
+  caller: '+14155550199',
+  direction: 'inbound',
+  status: 'completed',
+  outcome: 'order',
+  duration_sec: 42,
+};
+const RECORDING = {
+  recording_key: 'recordings/e.mp3',
+  recording_size: 4096,
+  recording_etag: '"e"',
+  recording_content_type: 'audio/mpeg',
+};
 
 /**
  * The list's SQL on both databases a deployment can have: PostgreSQL through its own `pg` pool, and embedded PGlite
@@ -117,7 +135,9 @@ describe.each([
     expect(await list({ numberId: 'num_2' })).toEqual(ids('db'));
     expect(await list({ since: new Date('2026-05-02T10:00:00.000Z') })).toEqual(ids('edcb'));
     expect(await list({ until: new Date('2026-05-04T10:00:00.123Z') })).toEqual(ids('dcba'));
-    expect(await list({ since: new Date('2026-05-02T10:00:00.000Z'), until: new Date('2026-05-03T10:00:00.000Z') })).toEqual(ids('b'));
+    expect(
+      await list({ since: new Date('2026-05-02T10:00:00.000Z'), until: new Date('2026-05-03T10:00:00.000Z') }),
+    ).toEqual(ids('b'));
     expect(
       await list({
         numberId: 'num_1',
@@ -136,7 +156,9 @@ describe.each([
       { date: '2026-05-03', calls: 2, seconds: 84 },
       { date: '2026-05-04', calls: 1, seconds: 42 },
     ]);
-    expect(await calls.dailyUsage(OTHER_ACCOUNT, '2026-05-03', 1)).toEqual([{ date: '2026-05-03', calls: 1, seconds: 42 }]);
+    expect(await calls.dailyUsage(OTHER_ACCOUNT, '2026-05-03', 1)).toEqual([
+      { date: '2026-05-03', calls: 1, seconds: 42 },
+    ]);
     expect(await calls.dailyUsage('acct_none', '2026-05-04', 90)).toHaveLength(90);
   });
 

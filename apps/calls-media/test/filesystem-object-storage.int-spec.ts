@@ -19,7 +19,11 @@ describe('FilesystemObjectStorage', () => {
   it('stores an object as a file, reads any range of it back and deletes it', async () => {
     const storage = new FilesystemObjectStorage(root);
     const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
-    expect(await storage.put('CA1.mp3', bytes, 'audio/mpeg')).toEqual({ key: 'CA1.mp3', size: 1000, etag: createHash('md5').update(bytes).digest('hex') });
+    expect(await storage.put('CA1.mp3', bytes, 'audio/mpeg')).toEqual({
+      key: 'CA1.mp3',
+      size: 1000,
+      etag: createHash('md5').update(bytes).digest('hex'),
+    });
     expect(await readdir(root)).toEqual(['CA1.mp3']);
     expect(Buffer.from(await storage.read('CA1.mp3', 10, 20)).equals(bytes.subarray(10, 30))).toBe(true);
     expect(Buffer.from(await storage.read('CA1.mp3', 990, 100)).equals(bytes.subarray(990))).toBe(true);

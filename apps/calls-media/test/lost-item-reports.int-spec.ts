@@ -36,23 +36,36 @@ async function aNumber(): Promise<NumberStateChanged> {
   const state = aNumberStateChanged({ changed_at: '2026-01-01T00:00:00.000Z' });
   await world.publishNumberState(NumberProvisionedEvent, state);
   await eventually(async () => {
-    if ((await prisma.numberState.count({ where: { number_id: state.number_id } })) === 0) throw new Error('not kept yet');
+    if ((await prisma.numberState.count({ where: { number_id: state.number_id } })) === 0)
+      throw new Error('not kept yet');
   });
   return state;
 }
 
-const lostItem = { category: 'umbrella', description: 'Green umbrella, duck handle', color: 'green', where_lost: 'Platform 4', lost_at: '2026-11-20', caller_name: 'Sam Lee' };
+const lostItem = {
+  category: 'umbrella',
+  description: 'Green umbrella, duck handle',
+  color: 'green',
+  where_lost: 'Platform 4',
+  lost_at: '2026-11-20',
+  caller_name: 'Sam Lee',
+};
 
 async function lostItemEvents(): Promise<EventEnvelope<LostItemReportedData>[]> {
   const messages = await world.streamMessages(STREAMS.calls);
-  return messages.map((message) => message.json<EventEnvelope<LostItemReportedData>>()).filter((envelope) => envelope.type === 'call.lost_item_reported');
+  return messages
+    .map((message) => message.json<EventEnvelope<LostItemReportedData>>())
+    .filter((envelope) => envelope.type === 'call.lost_item_reported');
 }
 
 describe('calls-media: lost-item reports (docs/adr/0079)', () => {
   it('keeps the report with its call and publishes call.lost_item_reported with ids and category only', async () => {
     const number = await aNumber();
     const caller = '+14155550188';
-    const { call_sid } = await world.rpc.request(SimulatedProviderRpc.reportCall, aSimulatedCall({ to: number.phone_number, caller, outcome: 'lost_item_report', lost_item: lostItem }));
+    const { call_sid } = await world.rpc.request(
+      SimulatedProviderRpc.reportCall,
+      aSimulatedCall({ to: number.phone_number, caller, outcome: 'lost_item_report', lost_item: lostItem }),
+    );
 
     const event = await eventually(async () => {
       const found = (await lostItemEvents()).find((envelope) => envelope.data.call_sid === call_sid);
@@ -60,31 +73,66 @@ describe('calls-media: lost-item reports (docs/adr/0079)', () => {
       return found;
     });
     expect(event.id).toBe(lostItemReportedEventId(call_sid));
-    expect(event.data).toEqual({ call_sid, account_id: number.account_id, number_id: number.number_id, category: 'umbrella', reported_at: expect.any(String) });
+    expect(event.data).toEqual({
+      call_sid,
+      account_id: number.account_id,
+      number_id: number.number_id,
+      category: 'umbrella',
+      reported_at: expect.any(String),
+    });
     // No phone number (caller or service), no name, none of the caller's words.
     const text = JSON.stringify(event);
-    for (const secret of [caller, number.phone_number, 'Sam Lee', 'duck', 'Platform 4']) expect(text).not.toContain(secret);
+    for (const secret of [caller, number.phone_number, 'Sam Lee', 'duck', 'Platform 4'])
+      expect(text).not.toContain(secret);
 
     const kept = await world.rpc.request(LostItemReportRpc, { call_sid, account_id: number.account_id });
-    expect(kept).toEqual({ call_sid, number_id: number.number_id, caller, caller_name: 'Sam Lee', category: 'umbrella', description: lostItem.description, color: 'green', where_lost: 'Platform 4', lost_at: '2026-11-20' });
+    expect(kept).toEqual({
+      call_sid,
+      number_id: number.number_id,
+      caller,
+      caller_name: 'Sam Lee',
+      category: 'umbrella',
+      description: lostItem.description,
+      color: 'green',
+      where_lost: 'Platform 4',
+      lost_at: '2026-11-20',
+    });
   });
 
   it("answers not_found for another account's call, and for a call without a report", async () => {
     const number = await aNumber();
-    const { call_sid } = await world.rpc.request(SimulatedProviderRpc.reportCall, aSimulatedCall({ to: number.phone_number, outcome: 'lost_item_report', lost_item: lostItem }));
-    const other = await world.rpc.request(SimulatedProviderRpc.reportCall, aSimulatedCall({ to: number.phone_number, outcome: 'order_placed' }));
-    for (const query of [{ call_sid, account_id: anAccountId() }, { call_sid: other.call_sid, account_id: number.account_id }]) {
+    const { call_sid } = await world.rpc.request(
+      SimulatedProviderRpc.reportCall,
+      aSimulatedCall({ to: number.phone_number, outcome: 'lost_item_report', lost_item: lostItem }),
+    );
+    const other = await world.rpc.request(
+      SimulatedProviderRpc.reportCall,
+      aSimulatedCall({ to: number.phone_number, outcome: 'order_placed' }),
+    );
+    for (const query of [
+      { call_sid, account_id: anAccountId() },
+      { call_sid: other.call_sid, account_id: number.account_id },
+    ]) {
       const error = await world.rpc.request(LostItemReportRpc, query).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ServiceError);
       expect((error as ServiceError).code).toBe('not_found');
     }
-    expect(await prisma.outboxEvent.count({ where: { type: 'call.lost_item_reported', payload: { path: ['data', 'call_sid'], equals: other.call_sid } } })).toBe(0);
+    expect(
+      await prisma.outboxEvent.count({
+        where: { type: 'call.lost_item_reported', payload: { path: ['data', 'call_sid'], equals: other.call_sid } },
+      }),
+    ).toBe(0);
   });
 
   it('writes one report and one event for a repeated provider report, also one that waited for its number', async () => {
     const reports = app.get(CallReportsService);
     const number = aNumberStateChanged({ changed_at: '2026-01-01T00:00:00.000Z' });
-    const report = aProviderCallReport({ to: number.phone_number, outcome: 'lost_item_report', lost_item: lostItem, started_at: new Date('2026-06-01T12:00:00Z') });
+    const report = aProviderCallReport({
+      to: number.phone_number,
+      outcome: 'lost_item_report',
+      lost_item: lostItem,
+      started_at: new Date('2026-06-01T12:00:00Z'),
+    });
     // Before the number is known: stored pending, with the details in its JSON.
     expect((await reports.receive(report)).state).toBe('pending');
     expect((await reports.receive(report)).repeated).toBe(true);
@@ -94,7 +142,10 @@ describe('calls-media: lost-item reports (docs/adr/0079)', () => {
     });
     expect((await reports.receive(report)).repeated).toBe(true);
     expect(await prisma.lostItemReport.count({ where: { call_sid: report.call_sid } })).toBe(1);
-    expect(await prisma.lostItemReport.findUniqueOrThrow({ where: { call_sid: report.call_sid } })).toMatchObject({ caller_name: 'Sam Lee', account_id: number.account_id });
+    expect(await prisma.lostItemReport.findUniqueOrThrow({ where: { call_sid: report.call_sid } })).toMatchObject({
+      caller_name: 'Sam Lee',
+      account_id: number.account_id,
+    });
     expect(await prisma.outboxEvent.count({ where: { id: lostItemReportedEventId(report.call_sid) } })).toBe(1);
   });
 

@@ -43,7 +43,12 @@ class FakeS3 {
     const body = Buffer.concat(chunks);
     const path = req.url ?? '/';
     const answer = (status: number, text = '', headers: Record<string, string | number> = {}) => {
-      this.log.push({ method: req.method ?? '', path, status, signedHeaders: /SignedHeaders=([^,]+)/.exec(req.headers.authorization ?? '')?.[1] ?? '' });
+      this.log.push({
+        method: req.method ?? '',
+        path,
+        status,
+        signedHeaders: /SignedHeaders=([^,]+)/.exec(req.headers.authorization ?? '')?.[1] ?? '',
+      });
       res.writeHead(status, headers).end(text);
     };
     const problem = this.verify(req, path, body);
@@ -52,7 +57,8 @@ class FakeS3 {
     if (!path.startsWith(prefix)) return answer(404, '<Error><Code>NoSuchBucket</Code></Error>');
     const key = decodeURIComponent(path.slice(prefix.length));
     if (req.method === 'PUT') {
-      if (req.headers['content-md5'] !== createHash('md5').update(body).digest('base64')) return answer(400, '<Error><Code>BadDigest</Code></Error>');
+      if (req.headers['content-md5'] !== createHash('md5').update(body).digest('base64'))
+        return answer(400, '<Error><Code>BadDigest</Code></Error>');
       this.objects.set(key, { body, contentType: String(req.headers['content-type']) });
       return answer(200, '', { ETag: `"${createHash('md5').update(body).digest('hex')}"` });
     }
@@ -69,24 +75,33 @@ class FakeS3 {
     if (start >= object.body.length) return answer(416, '<Error><Code>InvalidRange</Code></Error>');
     const end = Math.min(Number(range[2]), object.body.length - 1);
     this.log.push({ method: 'GET', path, status: 206, signedHeaders: '' });
-    res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${object.body.length}`, 'Content-Length': end - start + 1 }).end(object.body.subarray(start, end + 1));
+    res
+      .writeHead(206, {
+        'Content-Range': `bytes ${start}-${end}/${object.body.length}`,
+        'Content-Length': end - start + 1,
+      })
+      .end(object.body.subarray(start, end + 1));
   }
 
   /** Null when the request is signed correctly, else what is wrong. */
   private verify(req: IncomingMessage, path: string, body: Buffer): string | null {
-    const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request,SignedHeaders=([a-z0-9;-]+),Signature=([0-9a-f]{64})$/.exec(
-      req.headers.authorization ?? '',
-    );
+    const auth =
+      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request,SignedHeaders=([a-z0-9;-]+),Signature=([0-9a-f]{64})$/.exec(
+        req.headers.authorization ?? '',
+      );
     if (!auth) return 'malformed Authorization header';
     const [, accessKey, date, region, signedHeaders, signature] = auth;
     if (accessKey !== ACCESS_KEY) return 'unknown access key';
     if (region !== REGION) return 'wrong region';
     const amzDate = String(req.headers['x-amz-date'] ?? '');
-    if (!/^\d{8}T\d{6}Z$/.test(amzDate) || !amzDate.startsWith(date)) return 'x-amz-date missing or not matching the scope';
+    if (!/^\d{8}T\d{6}Z$/.test(amzDate) || !amzDate.startsWith(date))
+      return 'x-amz-date missing or not matching the scope';
     const payloadHash = String(req.headers['x-amz-content-sha256'] ?? '');
-    if (payloadHash !== createHash('sha256').update(body).digest('hex')) return 'x-amz-content-sha256 is not the hash of the body';
+    if (payloadHash !== createHash('sha256').update(body).digest('hex'))
+      return 'x-amz-content-sha256 is not the hash of the body';
     const names = signedHeaders.split(';');
-    for (const required of ['host', 'x-amz-date', 'x-amz-content-sha256']) if (!names.includes(required)) return `${required} is not signed`;
+    for (const required of ['host', 'x-amz-date', 'x-amz-content-sha256'])
+      if (!names.includes(required)) return `${required} is not signed`;
     const canonical = [
       req.method,
       path.split('?')[0],
@@ -95,7 +110,12 @@ class FakeS3 {
       signedHeaders,
       payloadHash,
     ].join('\n');
-    const toSign = ['AWS4-HMAC-SHA256', amzDate, `${date}/${region}/s3/aws4_request`, createHash('sha256').update(canonical).digest('hex')].join('\n');
+    const toSign = [
+      'AWS4-HMAC-SHA256',
+      amzDate,
+      `${date}/${region}/s3/aws4_request`,
+      createHash('sha256').update(canonical).digest('hex'),
+    ].join('\n');
     let key = createHmac('sha256', `AWS4${SECRET}`).update(date).digest();
     for (const part of [region, 's3', 'aws4_request']) key = createHmac('sha256', key).update(part).digest();
     const expected = createHmac('sha256', key).update(toSign).digest('hex');
@@ -115,22 +135,35 @@ afterEach(async () => {
 });
 
 function storage(secret = SECRET): S3ObjectStorage {
-  return new S3ObjectStorage({ endpoint: s3.url, bucket: BUCKET, region: REGION, credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: secret } });
+  return new S3ObjectStorage({
+    endpoint: s3.url,
+    bucket: BUCKET,
+    region: REGION,
+    credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: secret },
+  });
 }
 
 describe('S3ObjectStorage', () => {
   it('stores, reads ranges of and deletes an object, every request signed as S3 checks it', async () => {
     const bytes = beepRecordingMp3(3);
     const stored = await storage().put('CA0123456789abcdef0123456789abcdef.mp3', bytes, 'audio/mpeg');
-    expect(stored).toEqual({ key: 'CA0123456789abcdef0123456789abcdef.mp3', size: bytes.length, etag: createHash('md5').update(bytes).digest('hex') });
+    expect(stored).toEqual({
+      key: 'CA0123456789abcdef0123456789abcdef.mp3',
+      size: bytes.length,
+      etag: createHash('md5').update(bytes).digest('hex'),
+    });
     expect(s3.objects.get(stored.key)).toEqual({ body: bytes, contentType: 'audio/mpeg' });
     expect(Buffer.from(await storage().read(stored.key, 100, 50)).equals(bytes.subarray(100, 150))).toBe(true);
-    expect(Buffer.from(await storage().read(stored.key, bytes.length - 5, 50)).equals(bytes.subarray(bytes.length - 5))).toBe(true);
+    expect(
+      Buffer.from(await storage().read(stored.key, bytes.length - 5, 50)).equals(bytes.subarray(bytes.length - 5)),
+    ).toBe(true);
     expect((await storage().read(stored.key, bytes.length, 10)).byteLength).toBe(0);
     await storage().delete(stored.key);
     expect(s3.objects.has(stored.key)).toBe(false);
     expect(s3.log.filter((entry) => entry.status === 403)).toEqual([]);
-    expect(s3.log.find((entry) => entry.method === 'PUT')?.signedHeaders).toBe('content-md5;content-type;host;x-amz-content-sha256;x-amz-date');
+    expect(s3.log.find((entry) => entry.method === 'PUT')?.signedHeaders).toBe(
+      'content-md5;content-type;host;x-amz-content-sha256;x-amz-date',
+    );
   });
 
   it('reports a missing object as not found', async () => {
@@ -151,13 +184,26 @@ describe('calls-media with S3 recording storage', () => {
   it('keeps a reported call recording in the bucket and streams it back from there', async () => {
     const world = await CallsMediaWorld.create();
     try {
-      await world.start({ S3_ENDPOINT: s3.url, S3_BUCKET: BUCKET, S3_REGION: REGION, S3_ACCESS_KEY_ID: ACCESS_KEY, S3_SECRET_ACCESS_KEY: SECRET });
+      await world.start({
+        S3_ENDPOINT: s3.url,
+        S3_BUCKET: BUCKET,
+        S3_REGION: REGION,
+        S3_ACCESS_KEY_ID: ACCESS_KEY,
+        S3_SECRET_ACCESS_KEY: SECRET,
+      });
       const number = aNumberStateChanged();
       await world.publishNumberState(NumberProvisionedEvent, number);
-      const { call_sid } = await world.rpc.request(SimulatedProviderRpc.reportCall, aSimulatedCall({ to: number.phone_number, duration_sec: 10, recording: true }));
+      const { call_sid } = await world.rpc.request(
+        SimulatedProviderRpc.reportCall,
+        aSimulatedCall({ to: number.phone_number, duration_sec: 10, recording: true }),
+      );
       const expected = beepRecordingMp3(10);
       expect(s3.objects.get(`${call_sid}.mp3`)?.body.equals(expected)).toBe(true);
-      const chunk = await world.rpc.request(CallsRpc.readRecording, { call_id: call_sid, offset: 0, length: expected.length }, { accountId: number.account_id });
+      const chunk = await world.rpc.request(
+        CallsRpc.readRecording,
+        { call_id: call_sid, offset: 0, length: expected.length },
+        { accountId: number.account_id },
+      );
       expect(Buffer.from(chunk.data, 'base64').equals(expected)).toBe(true);
     } finally {
       await world.close();

@@ -84,7 +84,10 @@ function useFocusOnNavigate() {
       first.current = false;
       return;
     }
-    const timer = window.setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: false }), 50);
+    const timer = window.setTimeout(
+      () => document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: false }),
+      50,
+    );
     return () => window.clearTimeout(timer);
   }, [location.pathname]);
 }

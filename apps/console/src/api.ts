@@ -53,7 +53,10 @@ export function fieldsOf(error: { field?: unknown; message?: unknown }): Record<
   for (const problem of error.message.split(/;\s+/)) {
     // `ip_allowlist.0` is about ip_allowlist, `auto_top_up.amount_cents` about amount_cents: the last named part.
     const path = /^([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*)\s/.exec(problem)?.[1];
-    const name = path?.split('.').filter((part) => !/^\d+$/.test(part)).pop();
+    const name = path
+      ?.split('.')
+      .filter((part) => !/^\d+$/.test(part))
+      .pop();
     if (!name) return undefined;
     fields[name] = fields[name] ? `${fields[name]} ${endSentence(problem)}` : endSentence(problem);
   }
@@ -80,7 +83,13 @@ async function readError(response: Response): Promise<ApiError> {
     // not JSON (a proxy's page): the status says enough
   }
   const retryAfter = Number(response.headers.get('retry-after'));
-  return new ApiError(response.status, code, message, fields, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+  return new ApiError(
+    response.status,
+    code,
+    message,
+    fields,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  );
 }
 
 /**
@@ -92,7 +101,12 @@ export function newIdempotencyKey(): string {
   return `console-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export function api<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+export function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<T> {
   return send<T>(API_BASE, method, path, body, extraHeaders);
 }
 
@@ -101,11 +115,22 @@ export function api<T>(method: string, path: string, body?: unknown, extraHeader
  * the same envelope and the same errors.
  */
 export const CLAIM_API_BASE = '/claim/api';
-export function claimApi<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+export function claimApi<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<T> {
   return send<T>(CLAIM_API_BASE, method, path, body, extraHeaders);
 }
 
-async function send<T>(base: string, method: string, path: string, body: unknown, extraHeaders: Record<string, string>): Promise<T> {
+async function send<T>(
+  base: string,
+  method: string,
+  path: string,
+  body: unknown,
+  extraHeaders: Record<string, string>,
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (base === API_BASE && method !== 'GET' && method !== 'HEAD' && csrfToken) headers['x-csrf-token'] = csrfToken;
@@ -131,15 +156,18 @@ async function send<T>(base: string, method: string, path: string, body: unknown
 }
 
 export const get = <T>(path: string) => api<T>('GET', path);
-export const post = <T>(path: string, body?: unknown, headers?: Record<string, string>) => api<T>('POST', path, body ?? {}, headers);
+export const post = <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
+  api<T>('POST', path, body ?? {}, headers);
 export const put = <T>(path: string, body: unknown) => api<T>('PUT', path, body);
-export const patch = <T>(path: string, body: unknown, headers?: Record<string, string>) => api<T>('PATCH', path, body, headers);
+export const patch = <T>(path: string, body: unknown, headers?: Record<string, string>) =>
+  api<T>('PATCH', path, body, headers);
 export const del = <T>(path: string) => api<T>('DELETE', path);
 
 /** `?a=1&b=2` from the defined values only ('' when none). */
 export function query(params: Record<string, string | number | undefined | null>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
   const text = search.toString();
   return text ? `?${text}` : '';
 }

@@ -7,7 +7,8 @@ const SENTENCES: Record<string, string> = {
   invalid_credentials: 'That email and password do not match an account.',
   sign_in_throttled: 'Too many sign-in attempts. Wait a moment before trying again.',
   csrf_failed: 'This page was open too long or in another session. Reload the page and try again.',
-  invite_not_found: 'This invitation link is not valid any more: it was used, it expired, or it was mistyped. Ask an owner of the account for a new one.',
+  invite_not_found:
+    'This invitation link is not valid any more: it was used, it expired, or it was mistyped. Ask an owner of the account for a new one.',
   key_limit: 'An account can have at most 5 active keys. Revoke a key you no longer use, then create a new one.',
   already_a_user: 'Someone with this email already has a console user. Each email can belong to one user only.',
   last_owner: 'An account needs at least one owner. Make someone else an owner before removing this one.',
@@ -24,13 +25,16 @@ const SENTENCES: Record<string, string> = {
   provider_unavailable: 'The telephone provider is not answering right now. Try again in a minute.',
   service_unavailable: 'Part of Switchboard is briefly unavailable. Try again in a few seconds.',
   internal_error: 'Something went wrong on our side. Try again; if it keeps happening, contact support.',
-  location_not_found: 'That location does not run lost-and-found for this account (any more). Reload the page and pick another.',
+  location_not_found:
+    'That location does not run lost-and-found for this account (any more). Reload the page and pick another.',
   verification_required:
     'This is a high-value item (a wallet, phone, bag, ID, keys or jewellery): it is released only once you have checked the claimant\'s proof of ownership in person. Check it, tick "I have verified the proof", then reunite.',
   claim_not_open: 'This claim is already closed: its item was released.',
   item_not_available: 'This item is no longer stored here: it was released, donated or disposed of.',
-  hold_period_not_over: 'This item is still within its hold period; it can be donated or disposed of from its hold-until date.',
-  text_limit: 'The account has sent as many texts today as it may. Log the item without texting claimants, or try tomorrow.',
+  hold_period_not_over:
+    'This item is still within its hold period; it can be donated or disposed of from its hold-until date.',
+  text_limit:
+    'The account has sent as many texts today as it may. Log the item without texting claimants, or try tomorrow.',
   idempotency_key_in_use: 'The same request is still being processed. Wait a moment.',
 };
 

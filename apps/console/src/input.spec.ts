@@ -4,7 +4,11 @@ import { dayStart, parseAllowlist, safeNext, toCents } from './input';
 
 describe("the console's reading of what people type", () => {
   it('reads an IP allowlist separated by commas, spaces or lines, and empty as none', () => {
-    expect(parseAllowlist(' 203.0.113.7,198.51.100.0/24\n10.0.0.1  ')).toEqual(['203.0.113.7', '198.51.100.0/24', '10.0.0.1']);
+    expect(parseAllowlist(' 203.0.113.7,198.51.100.0/24\n10.0.0.1  ')).toEqual([
+      '203.0.113.7',
+      '198.51.100.0/24',
+      '10.0.0.1',
+    ]);
     expect(parseAllowlist('  \n ')).toEqual([]);
   });
 
@@ -25,26 +29,39 @@ describe("the console's reading of what people type", () => {
 
   it('goes after sign-in only to a path inside the console', () => {
     expect(safeNext('/calls/CA1?x=1')).toBe('/calls/CA1?x=1');
-    for (const bad of [null, '//evil.example/x', 'https://evil.example', '/\\evil.example', '/sign-in']) expect(safeNext(bad)).toBe('/calls');
+    for (const bad of [null, '//evil.example/x', 'https://evil.example', '/\\evil.example', '/sign-in'])
+      expect(safeNext(bad)).toBe('/calls');
   });
 });
 
 describe("the console's reading of the server's errors", () => {
   it('places each problem of a 400 next to the field it names', () => {
-    expect(fieldsOf({ message: 'email must be an email address; role must be one of owner, developer, viewer' })).toEqual({
+    expect(
+      fieldsOf({ message: 'email must be an email address; role must be one of owner, developer, viewer' }),
+    ).toEqual({
       email: 'email must be an email address.',
       role: 'role must be one of owner, developer, viewer.',
     });
-    expect(fieldsOf({ message: 'ip_allowlist.0 must be an IP address or CIDR range' })).toEqual({ ip_allowlist: 'ip_allowlist.0 must be an IP address or CIDR range.' });
-    expect(fieldsOf({ message: 'auto_top_up.amount_cents must not be less than 500' })).toEqual({ amount_cents: 'auto_top_up.amount_cents must not be less than 500.' });
-    expect(fieldsOf({ field: 'webhook_url', message: 'The URL must use https.' })).toEqual({ webhook_url: 'The URL must use https.' });
+    expect(fieldsOf({ message: 'ip_allowlist.0 must be an IP address or CIDR range' })).toEqual({
+      ip_allowlist: 'ip_allowlist.0 must be an IP address or CIDR range.',
+    });
+    expect(fieldsOf({ message: 'auto_top_up.amount_cents must not be less than 500' })).toEqual({
+      amount_cents: 'auto_top_up.amount_cents must not be less than 500.',
+    });
+    expect(fieldsOf({ field: 'webhook_url', message: 'The URL must use https.' })).toEqual({
+      webhook_url: 'The URL must use https.',
+    });
     expect(fieldsOf({ message: 'The request body must be a JSON object.' })).toBeUndefined();
   });
 
   it('says what a code means, keeps the role and action of a 403, and says how long to wait', () => {
     expect(describeError(409, 'key_limit', 'x')).toMatch(/at most 5 active keys/);
-    expect(describeError(403, 'forbidden', 'A viewer user cannot change auto top-up; only an owner can')).toBe('Not allowed: A viewer user cannot change auto top-up; only an owner can.');
-    expect(describeError(429, 'sign_in_throttled', '', 60)).toBe('Too many sign-in attempts. Wait a moment before trying again (about 60 s).');
+    expect(describeError(403, 'forbidden', 'A viewer user cannot change auto top-up; only an owner can')).toBe(
+      'Not allowed: A viewer user cannot change auto top-up; only an owner can.',
+    );
+    expect(describeError(429, 'sign_in_throttled', '', 60)).toBe(
+      'Too many sign-in attempts. Wait a moment before trying again (about 60 s).',
+    );
     expect(describeError(502, 'bad_gateway', '')).toBe('The server could not do this (502). Try again in a moment.');
     expect(describeError(0, 'network', '')).toMatch(/could not reach the server/);
   });

@@ -3,10 +3,19 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ApiError, get, post, setCsrfToken, whenSignedOut, type Role, type SessionInfo } from './api';
 
-export type Action = 'manage_keys' | 'manage_numbers' | 'manage_money' | 'manage_team' | 'use_desk' | 'read_desk' | 'see_developer_pages';
+export type Action =
+  'manage_keys' | 'manage_numbers' | 'manage_money' | 'manage_team' | 'use_desk' | 'read_desk' | 'see_developer_pages';
 
 const ALLOWED: Record<Role, readonly Action[]> = {
-  owner: ['manage_keys', 'manage_numbers', 'manage_money', 'manage_team', 'use_desk', 'read_desk', 'see_developer_pages'],
+  owner: [
+    'manage_keys',
+    'manage_numbers',
+    'manage_money',
+    'manage_team',
+    'use_desk',
+    'read_desk',
+    'see_developer_pages',
+  ],
   developer: ['manage_keys', 'manage_numbers', 'use_desk', 'read_desk', 'see_developer_pages'],
   viewer: ['read_desk', 'see_developer_pages'],
   // Venue staff: the lost-and-found desk and nothing else (docs/adr/0080).
@@ -19,7 +28,15 @@ export function roleCan(role: Role | undefined, action: Action): boolean {
 
 /** Why a control is disabled, for its title and the page's hint. */
 export function roleReason(role: Role | undefined, action: Action): string {
-  const what = { manage_keys: 'manage API keys', manage_numbers: 'change numbers', manage_money: 'change billing settings', manage_team: 'manage the team', use_desk: 'change lost-and-found', read_desk: 'see lost-and-found', see_developer_pages: 'see this page' }[action];
+  const what = {
+    manage_keys: 'manage API keys',
+    manage_numbers: 'change numbers',
+    manage_money: 'change billing settings',
+    manage_team: 'manage the team',
+    use_desk: 'change lost-and-found',
+    read_desk: 'see lost-and-found',
+    see_developer_pages: 'see this page',
+  }[action];
   return `Your role (${role ?? 'none'}) cannot ${what}; ask an owner.`;
 }
 

@@ -44,7 +44,10 @@ export interface GatewayRuntime extends SelfServingProcess {
  * Builds the gateway: migrations, one database client and one NATS connection, two HTTP servers. `logger` replaces
  * the default one (the end-to-end tests read what the gateway logs).
  */
-export async function createGateway(env: NodeJS.ProcessEnv = process.env, options: { logger?: Logger } = {}): Promise<GatewayRuntime> {
+export async function createGateway(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { logger?: Logger } = {},
+): Promise<GatewayRuntime> {
   const config = loadGatewayConfig(env);
   const logger = options.logger ?? createLogger('gateway');
   const messaging = messagingConfigFromEnv(env);
@@ -57,17 +60,23 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env, option
     max: AUTH_SQL_CONNECTIONS,
     applicationName: 'gateway-auth',
     asynchronousCommit: true,
-    onIdleError: (error) => logger.warn({ err: error }, 'authentication database connection failed while idle; it will be replaced'),
+    onIdleError: (error) =>
+      logger.warn({ err: error }, 'authentication database connection failed while idle; it will be replaced'),
   });
   const readiness = new Readiness();
   const shared: GatewayShared = { config, messaging, logger, prisma: database.client, authSql, nats, readiness };
-  if (config.adminTokenFile) logger.warn({ file: config.adminTokenFile }, 'ADMIN_TOKEN not set: using the development token kept in this file');
+  if (config.adminTokenFile)
+    logger.warn({ file: config.adminTokenFile }, 'ADMIN_TOKEN not set: using the development token kept in this file');
 
   const nestLogger = new PinoNestLogger(logger);
   let publicApp: NestFastifyApplication | undefined;
   let adminApp: NestFastifyApplication | undefined;
   try {
-    publicApp = await NestFactory.create<NestFastifyApplication>(PublicApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'public' }), { logger: nestLogger, abortOnError: false });
+    publicApp = await NestFactory.create<NestFastifyApplication>(
+      PublicApiModule.forRoot(shared),
+      createFastifyAdapter(config, logger, { server: 'public' }),
+      { logger: nestLogger, abortOnError: false },
+    );
     configure(publicApp, shared);
     publicApp.setGlobalPrefix('v1', {
       exclude: [
@@ -83,7 +92,11 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env, option
     serveConsoleStatic(publicApp, config.console);
     serveOpenApi(publicApp);
 
-    adminApp = await NestFactory.create<NestFastifyApplication>(OperatorApiModule.forRoot(shared), createFastifyAdapter(config, logger, { server: 'admin' }), { logger: nestLogger, abortOnError: false });
+    adminApp = await NestFactory.create<NestFastifyApplication>(
+      OperatorApiModule.forRoot(shared),
+      createFastifyAdapter(config, logger, { server: 'admin' }),
+      { logger: nestLogger, abortOnError: false },
+    );
     configure(adminApp, shared);
 
     await publicApp.init();

@@ -31,7 +31,13 @@ export class GatewayCoreModule {
     return {
       module: GatewayCoreModule,
       imports: [
-        MessagingModule.forRoot({ service: 'gateway', logger: shared.logger, config: shared.messaging, link: shared.nats, serve: false }),
+        MessagingModule.forRoot({
+          service: 'gateway',
+          logger: shared.logger,
+          config: shared.messaging,
+          link: shared.nats,
+          serve: false,
+        }),
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: shared.config },
@@ -44,7 +50,16 @@ export class GatewayCoreModule {
         SimulatedEmailAdapter,
         { provide: EmailPort, useExisting: SimulatedEmailAdapter },
       ],
-      exports: [GATEWAY_CONFIG, GatewayPrisma, AUTH_SQL, Readiness, ApiKeysService, SimulatedEmailAdapter, EmailPort, MessagingModule],
+      exports: [
+        GATEWAY_CONFIG,
+        GatewayPrisma,
+        AUTH_SQL,
+        Readiness,
+        ApiKeysService,
+        SimulatedEmailAdapter,
+        EmailPort,
+        MessagingModule,
+      ],
     };
   }
 }

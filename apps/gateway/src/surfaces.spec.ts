@@ -33,9 +33,13 @@ function sameGuards(actual: unknown[], expected: unknown[]): boolean {
 // the guard would reach the services for no account, so each surface's guard is checked on every controller.
 describe('gateway surfaces', () => {
   it('puts every public controller but the health probes behind ApiKeyGuard', () => {
-    const controllers = controllersOf(PublicApiModule).filter((controller) => controller !== HealthController && controller !== ClaimantHttpController);
+    const controllers = controllersOf(PublicApiModule).filter(
+      (controller) => controller !== HealthController && controller !== ClaimantHttpController,
+    );
     expect(controllers.length).toBeGreaterThan(0);
-    expect(controllers.filter((controller) => !classGuards(controller).includes(ApiKeyGuard)).map((c) => c.name)).toEqual([]);
+    expect(
+      controllers.filter((controller) => !classGuards(controller).includes(ApiKeyGuard)).map((c) => c.name),
+    ).toEqual([]);
   });
 
   it('puts the claimant page, the one public surface without a key, behind ClaimantGuard (a limit per address)', () => {
@@ -46,7 +50,9 @@ describe('gateway surfaces', () => {
   it('puts every operator controller behind AdminTokenGuard', () => {
     const controllers = controllersOf(OperatorApiModule);
     expect(controllers.length).toBeGreaterThan(0);
-    expect(controllers.filter((controller) => !classGuards(controller).includes(AdminTokenGuard)).map((c) => c.name)).toEqual([]);
+    expect(
+      controllers.filter((controller) => !classGuards(controller).includes(AdminTokenGuard)).map((c) => c.name),
+    ).toEqual([]);
   });
 
   // The console forwards with the session's account: a controller without SessionGuard would reach the services for
@@ -54,13 +60,23 @@ describe('gateway surfaces', () => {
   it('puts every console controller but sign-in behind SessionGuard, CsrfGuard and RoleGuard, in that order', () => {
     const controllers = CONSOLE_CONTROLLERS.filter((controller) => controller !== ConsoleSignInController);
     expect(controllers.length).toBeGreaterThan(1);
-    expect(controllers.filter((controller) => !sameGuards(classGuards(controller), [SessionGuard, CsrfGuard, RoleGuard])).map((c) => c.name)).toEqual([]);
+    expect(
+      controllers
+        .filter((controller) => !sameGuards(classGuards(controller), [SessionGuard, CsrfGuard, RoleGuard]))
+        .map((c) => c.name),
+    ).toEqual([]);
     expect(classGuards(ConsoleSignInController)).toEqual([ConsoleOriginGuard]);
   });
 
   it('keeps API keys off the console and sessions off the public API', () => {
-    expect(CONSOLE_CONTROLLERS.filter((controller) => classGuards(controller).includes(ApiKeyGuard)).map((c) => c.name)).toEqual([]);
-    expect(controllersOf(PublicApiModule).filter((controller) => classGuards(controller).includes(SessionGuard)).map((c) => c.name)).toEqual([]);
+    expect(
+      CONSOLE_CONTROLLERS.filter((controller) => classGuards(controller).includes(ApiKeyGuard)).map((c) => c.name),
+    ).toEqual([]);
+    expect(
+      controllersOf(PublicApiModule)
+        .filter((controller) => classGuards(controller).includes(SessionGuard))
+        .map((c) => c.name),
+    ).toEqual([]);
   });
 
   // docs/adr/0080: venue staff see lost-and-found and nothing else. Every console route's rule is read as RoleGuard
@@ -71,14 +87,31 @@ describe('gateway surfaces', () => {
       const prototype = controller.prototype as Record<string, unknown>;
       for (const name of Object.getOwnPropertyNames(prototype)) {
         const handler = prototype[name];
-        if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        if (
+          name === 'constructor' ||
+          typeof handler !== 'function' ||
+          Reflect.getMetadata(PATH_METADATA, handler) === undefined
+        )
+          continue;
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
         const rule = Reflect.getMetadata(ROLES_METADATA, handler) as RoleRule | undefined;
         const roles = rule?.roles ?? (method === RequestMethod.GET ? ANY_ROLE : ['owner']);
         if (roles.includes('staff')) staffRoutes.push(`${controller.name}.${name}`);
       }
     }
-    expect(staffRoutes.filter((route) => !route.startsWith(`${LostfoundConsoleController.name}.`) && !route.startsWith(`${ConsoleSessionController.name}.`))).toEqual([]);
-    expect(staffRoutes).toEqual(expect.arrayContaining([`${LostfoundConsoleController.name}.listItems`, `${LostfoundConsoleController.name}.reunite`, `${ConsoleSessionController.name}.session`]));
+    expect(
+      staffRoutes.filter(
+        (route) =>
+          !route.startsWith(`${LostfoundConsoleController.name}.`) &&
+          !route.startsWith(`${ConsoleSessionController.name}.`),
+      ),
+    ).toEqual([]);
+    expect(staffRoutes).toEqual(
+      expect.arrayContaining([
+        `${LostfoundConsoleController.name}.listItems`,
+        `${LostfoundConsoleController.name}.reunite`,
+        `${ConsoleSessionController.name}.session`,
+      ]),
+    );
   });
 });

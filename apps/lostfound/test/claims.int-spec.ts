@@ -13,9 +13,13 @@ describe('lostfound: claims', () => {
   afterAll(() => lf?.stop());
 
   describe('filing a claim', () => {
-    it('answers the spec\'s claim: open, from the api, phone in E.164, has_match false when nothing matches', async () => {
+    it("answers the spec's claim: open, from the api, phone in E.164, has_match false when nothing matches", async () => {
       const { accountId, locationId } = await lf.newLocation();
-      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { claimant_phone: '(415) 867-5309' }), accountId);
+      const claim = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { claimant_phone: '(415) 867-5309' }),
+        accountId,
+      );
       expect(claim).toEqual({
         id: expect.any(Number),
         location_id: locationId,
@@ -42,22 +46,40 @@ describe('lostfound: claims', () => {
         const before = await lf.sql<{ claims: number; outbox: number }>(
           'SELECT (SELECT count(*)::int FROM claims) AS claims, (SELECT count(*)::int FROM outbox_events) AS outbox',
         );
-        expect(await lf.errorOf(ClaimsRpc.file, claimBody(locationId, { category }), accountId)).toBe('urgent_category');
-        const after = await lf.sql('SELECT (SELECT count(*)::int FROM claims) AS claims, (SELECT count(*)::int FROM outbox_events) AS outbox');
+        expect(await lf.errorOf(ClaimsRpc.file, claimBody(locationId, { category }), accountId)).toBe(
+          'urgent_category',
+        );
+        const after = await lf.sql(
+          'SELECT (SELECT count(*)::int FROM claims) AS claims, (SELECT count(*)::int FROM outbox_events) AS outbox',
+        );
         expect(after).toEqual(before);
       },
     );
 
-    it('lists a low-value claim\'s candidate items in matches, best first, and only those that match', async () => {
+    it("lists a low-value claim's candidate items in matches, best first, and only those that match", async () => {
       const { accountId, locationId } = await lf.newLocation();
       const red = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
-      const blue = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: 'Blue umbrella', color: 'blue' }), accountId);
-      const plain = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: 'Umbrella', color: '', found_area: '' }), accountId);
+      const blue = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { description: 'Blue umbrella', color: 'blue' }),
+        accountId,
+      );
+      const plain = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { description: 'Umbrella', color: '', found_area: '' }),
+        accountId,
+      );
       const claim = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
       expect(claim.has_match).toBe(true);
       expect(claim).not.toHaveProperty('verify_required');
       expect(claim.matches).toEqual([
-        { found_item_id: red.id, description: red.description, color: 'red', found_area: 'Gate B12', found_date: '2026-11-18' },
+        {
+          found_item_id: red.id,
+          description: red.description,
+          color: 'red',
+          found_area: 'Gate B12',
+          found_date: '2026-11-18',
+        },
         { found_item_id: plain.id, description: 'Umbrella', color: '', found_area: '', found_date: '2026-11-18' },
       ]);
       expect(claim.matches!.map((match) => match.found_item_id)).not.toContain(blue.id);
@@ -65,13 +87,23 @@ describe('lostfound: claims', () => {
 
     it('keeps the category the caller sent and matches it by its class: a lost scarf is put beside a found hat', async () => {
       const { accountId, locationId } = await lf.newLocation();
-      const hat = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'Hat', description: 'Green knitted hat', color: 'green' }), accountId);
-      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { category: 'SCARF', description: 'green knitted scarf', color: 'green' }), accountId);
+      const hat = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { category: 'Hat', description: 'Green knitted hat', color: 'green' }),
+        accountId,
+      );
+      const claim = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { category: 'SCARF', description: 'green knitted scarf', color: 'green' }),
+        accountId,
+      );
       expect(claim.category).toBe('scarf');
       expect(claim.matches?.map((match) => match.found_item_id)).toEqual([hat.id]);
       const stored = await lf.sql('SELECT category, category_class, value_class FROM claims WHERE id = $1', [claim.id]);
       expect(stored).toEqual([{ category: 'scarf', category_class: 'clothing', value_class: 'low' }]);
-      expect((await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId)).category).toBe('scarf');
+      expect((await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId)).category).toBe(
+        'scarf',
+      );
     });
 
     it('matches "Umbrella" and "umbrella" alike', async () => {
@@ -91,7 +123,8 @@ describe('lostfound: claims', () => {
       const list = await lf.send(ClaimsRpc.list, { location_id: locationId }, accountId);
       for (const answer of [claim, detail, list]) {
         const json = JSON.stringify(answer);
-        for (const secret of ['initials J.S.', 'Safe 1', String(wallet.found_date), `"found_item_id"`]) expect(json).not.toContain(secret);
+        for (const secret of ['initials J.S.', 'Safe 1', String(wallet.found_date), `"found_item_id"`])
+          expect(json).not.toContain(secret);
       }
       expect(detail).toMatchObject({ has_match: true, verify_required: true });
       expect(detail).not.toHaveProperty('matches');
@@ -106,10 +139,23 @@ describe('lostfound: claims', () => {
 
     it('never lists a high-value item to a low-value claim, though it counts for has_match', async () => {
       const { accountId, locationId } = await lf.newLocation();
-      await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'other', description: 'Black leather wallet, initials J.S.', color: 'black' }), accountId);
+      await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, {
+          category: 'other',
+          description: 'Black leather wallet, initials J.S.',
+          color: 'black',
+        }),
+        accountId,
+      );
       const claim = await lf.send(
         ClaimsRpc.file,
-        claimBody(locationId, { category: 'other', description: 'black leather thing with initials', color: 'black', lost_area: 'Gate B12' }),
+        claimBody(locationId, {
+          category: 'other',
+          description: 'black leather thing with initials',
+          color: 'black',
+          lost_area: 'Gate B12',
+        }),
         accountId,
       );
       expect(claim).toMatchObject({ has_match: true, matches: [] });
@@ -128,29 +174,52 @@ describe('lostfound: claims', () => {
       const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
       const claim = await lf.send(
         ClaimsRpc.file,
-        { location_id: locationId, claimant_name: 'Jane Smith', claimant_phone: '+14158675309', category: 'umbrella', ...text },
+        {
+          location_id: locationId,
+          claimant_name: 'Jane Smith',
+          claimant_phone: '+14158675309',
+          category: 'umbrella',
+          ...text,
+        },
         accountId,
       );
       expect(claim).toMatchObject({ category: 'umbrella', status: 'open', has_match: true });
       expect(claim.matches?.map((match) => match.found_item_id)).toEqual([item.id]);
-      const stored = await lf.sql<{ claims: number }>('SELECT count(*)::int AS claims FROM claims WHERE id = $1', [claim.id]);
+      const stored = await lf.sql<{ claims: number }>('SELECT count(*)::int AS claims FROM claims WHERE id = $1', [
+        claim.id,
+      ]);
       expect(stored).toEqual([{ claims: 1 }]);
     });
 
-    it.each([['it'], ['\u{1F302}'], ['it \u{1F302} !']])('lists and searches claims with q=%j: the q filters nothing', async (q) => {
-      const { accountId, locationId } = await lf.newLocation();
-      const first = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: 'it', color: '', lost_area: '' }), accountId);
-      const second = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: '\u{1F302}', color: '', lost_area: '' }), accountId);
-      const page = await lf.send(ClaimsRpc.list, { location_id: locationId, q }, accountId);
-      expect(page).toMatchObject({ total: 2, pages: 1 });
-      expect(page.data.map((claim) => claim.id)).toEqual([second.id, first.id]);
-    });
+    it.each([['it'], ['\u{1F302}'], ['it \u{1F302} !']])(
+      'lists and searches claims with q=%j: the q filters nothing',
+      async (q) => {
+        const { accountId, locationId } = await lf.newLocation();
+        const first = await lf.send(
+          ClaimsRpc.file,
+          claimBody(locationId, { description: 'it', color: '', lost_area: '' }),
+          accountId,
+        );
+        const second = await lf.send(
+          ClaimsRpc.file,
+          claimBody(locationId, { description: '\u{1F302}', color: '', lost_area: '' }),
+          accountId,
+        );
+        const page = await lf.send(ClaimsRpc.list, { location_id: locationId, q }, accountId);
+        expect(page).toMatchObject({ total: 2, pages: 1 });
+        expect(page.data.map((claim) => claim.id)).toEqual([second.id, first.id]);
+      },
+    );
   });
 
   describe('the claim detail and list', () => {
     it('adds claimant_email, proof_note, photos (the image first) and the timeline, starting with filed by API', async () => {
       const { accountId, locationId } = await lf.newLocation();
-      const claim = await lf.send(ClaimsRpc.file, walletClaimBody(locationId, { image_url: 'https://img.example/mine.jpg' }), accountId);
+      const claim = await lf.send(
+        ClaimsRpc.file,
+        walletClaimBody(locationId, { image_url: 'https://img.example/mine.jpg' }),
+        accountId,
+      );
       const detail = await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId);
       expect(detail).toEqual({
         ...claim,
@@ -180,9 +249,27 @@ describe('lostfound: claims', () => {
 
     it('lists claims with the found-item filters: status, category, area, lost_date from/to, q and pages', async () => {
       const { accountId, locationId } = await lf.newLocation();
-      const a = await lf.send(ClaimsRpc.file, claimBody(locationId, { lost_date: '2026-11-01', lost_area: 'Gate B12' }), accountId);
-      const b = await lf.send(ClaimsRpc.file, walletClaimBody(locationId, { lost_date: '2026-11-10', claimant_name: 'Ana Lopez' }), accountId);
-      const c = await lf.send(ClaimsRpc.file, claimBody(locationId, { category: 'scarf', description: 'green wool scarf', color: 'green', lost_area: 'Lobby', lost_date: undefined }), accountId);
+      const a = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { lost_date: '2026-11-01', lost_area: 'Gate B12' }),
+        accountId,
+      );
+      const b = await lf.send(
+        ClaimsRpc.file,
+        walletClaimBody(locationId, { lost_date: '2026-11-10', claimant_name: 'Ana Lopez' }),
+        accountId,
+      );
+      const c = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, {
+          category: 'scarf',
+          description: 'green wool scarf',
+          color: 'green',
+          lost_area: 'Lobby',
+          lost_date: undefined,
+        }),
+        accountId,
+      );
       const ids = async (query: Record<string, unknown>) =>
         (await lf.send(ClaimsRpc.list, { location_id: locationId, ...query }, accountId)).data.map((claim) => claim.id);
 

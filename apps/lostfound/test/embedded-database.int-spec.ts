@@ -26,7 +26,14 @@ describe('lostfound on the embedded database (PGlite)', () => {
 
   beforeAll(async () => {
     app = await createLostfoundApp(
-      { ...process.env, ...testNatsEnv('lostfound'), LOSTFOUND_DATABASE_URL: '', DATA_DIR: dataDir, NATS_SUBJECT_PREFIX: prefix, NODE_ENV: 'test' },
+      {
+        ...process.env,
+        ...testNatsEnv('lostfound'),
+        LOSTFOUND_DATABASE_URL: '',
+        DATA_DIR: dataDir,
+        NATS_SUBJECT_PREFIX: prefix,
+        NODE_ENV: 'test',
+      },
       createLogger('lostfound', 'silent'),
     );
     nc = await connect(testNatsOptions());
@@ -36,7 +43,8 @@ describe('lostfound on the embedded database (PGlite)', () => {
     await app?.close();
     if (nc) {
       const jsm = await jetstreamManager(nc);
-      for await (const stream of jsm.streams.list()) if (stream.config.name.startsWith(`${prefix.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
+      for await (const stream of jsm.streams.list())
+        if (stream.config.name.startsWith(`${prefix.toUpperCase()}_`)) await jsm.streams.delete(stream.config.name);
       await nc.close();
     }
     rmSync(dataDir, { recursive: true, force: true });
@@ -47,12 +55,24 @@ describe('lostfound on the embedded database (PGlite)', () => {
     const { id: locationId } = await rpc.request(LocationsRpc.create, { account_id: accountId, name: 'Depot' });
     const claim = await rpc.request(ClaimsRpc.file, claimBody(locationId), { accountId });
     const item = await rpc.request(FoundItemsRpc.log, foundItemBody(locationId), { accountId });
-    await rpc.request(FoundItemsRpc.log, foundItemBody(locationId, { category: 'wallet', description: 'Brown wallet', color: 'brown' }), { accountId });
+    await rpc.request(
+      FoundItemsRpc.log,
+      foundItemBody(locationId, { category: 'wallet', description: 'Brown wallet', color: 'brown' }),
+      { accountId },
+    );
 
     const found = await rpc.request(FoundItemsRpc.list, { location_id: locationId, q: 'red umbr' }, { accountId });
     expect(found.data.map((row) => row.id)).toEqual([item.id]);
     expect((await rpc.request(SimulatedSmsRpc.list, { to: claim.claimant_phone })).data).toHaveLength(1);
-    expect(await rpc.request(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id }, { accountId })).toMatchObject({ reunited: true });
-    expect((await rpc.request(FoundItemsRpc.get, { location_id: locationId, id: item.id }, { accountId })).status).toBe('returned');
+    expect(
+      await rpc.request(
+        ClaimsRpc.reunite,
+        { location_id: locationId, id: claim.id, found_item_id: item.id },
+        { accountId },
+      ),
+    ).toMatchObject({ reunited: true });
+    expect((await rpc.request(FoundItemsRpc.get, { location_id: locationId, id: item.id }, { accountId })).status).toBe(
+      'returned',
+    );
   });
 });

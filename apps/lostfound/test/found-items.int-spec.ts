@@ -13,7 +13,7 @@ describe('lostfound: found items', () => {
   afterAll(() => lf?.stop());
 
   describe('logging an item', () => {
-    it('stores every field given, as stored and from the api, and answers the spec\'s found item', async () => {
+    it("stores every field given, as stored and from the api, and answers the spec's found item", async () => {
       const { accountId, locationId } = await lf.newLocation();
       const body = foundItemBody(locationId, { image_url: 'https://img.example/umbrella.jpg?size=large' });
       const item = await lf.send(FoundItemsRpc.log, body, accountId);
@@ -37,10 +37,27 @@ describe('lostfound: found items', () => {
     it('fills the defaults: today in UTC, empty strings, the category read from the description', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const today = new Date().toISOString().slice(0, 10);
-      const item = await lf.send(FoundItemsRpc.log, { location_id: locationId, description: 'Navy blue backpack' }, accountId);
-      expect(item).toMatchObject({ category: 'backpack', color: '', found_by: '', found_area: '', storage_ref: '', image_url: '', status: 'stored', source: 'api' });
+      const item = await lf.send(
+        FoundItemsRpc.log,
+        { location_id: locationId, description: 'Navy blue backpack' },
+        accountId,
+      );
+      expect(item).toMatchObject({
+        category: 'backpack',
+        color: '',
+        found_by: '',
+        found_area: '',
+        storage_ref: '',
+        image_url: '',
+        status: 'stored',
+        source: 'api',
+      });
       expect([today, new Date().toISOString().slice(0, 10)]).toContain(item.found_date);
-      const other = await lf.send(FoundItemsRpc.log, { location_id: locationId, description: 'Something shiny' }, accountId);
+      const other = await lf.send(
+        FoundItemsRpc.log,
+        { location_id: locationId, description: 'Something shiny' },
+        accountId,
+      );
       expect(other.category).toBe('other');
     });
 
@@ -48,11 +65,16 @@ describe('lostfound: found items', () => {
       const { accountId, locationId } = await lf.newLocation();
       const wallet = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'WALLET' }), accountId);
       const purse = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'Purse' }), accountId);
-      const scarf = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: '  Wool   SCARF ' }), accountId);
+      const scarf = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { category: '  Wool   SCARF ' }),
+        accountId,
+      );
       expect([wallet.category, purse.category, scarf.category]).toEqual(['wallet', 'purse', 'wool scarf']);
-      const stored = await lf.sql('SELECT category, category_class, value_class FROM found_items WHERE id = ANY($1) ORDER BY id', [
-        [wallet.id, purse.id, scarf.id],
-      ]);
+      const stored = await lf.sql(
+        'SELECT category, category_class, value_class FROM found_items WHERE id = ANY($1) ORDER BY id',
+        [[wallet.id, purse.id, scarf.id]],
+      );
       expect(stored).toEqual([
         { category: 'wallet', category_class: 'wallet', value_class: 'high' },
         { category: 'purse', category_class: 'handbag', value_class: 'high' },
@@ -64,7 +86,11 @@ describe('lostfound: found items', () => {
 
     it('keeps image_url exactly as given, even when it is not a URL', async () => {
       const { accountId, locationId } = await lf.newLocation();
-      const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { image_url: '  bin4/photo 1.png ' }), accountId);
+      const item = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { image_url: '  bin4/photo 1.png ' }),
+        accountId,
+      );
       expect(item.image_url).toBe('  bin4/photo 1.png ');
     });
   });
@@ -77,7 +103,11 @@ describe('lostfound: found items', () => {
       ['only a category and an emoji', '\u{1F302}'],
     ])('is logged and matched to open claims by category (%s)', async (_, description) => {
       const { accountId, locationId } = await lf.newLocation();
-      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: 'umbrella', color: '', lost_area: '' }), accountId);
+      const claim = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { description: 'umbrella', color: '', lost_area: '' }),
+        accountId,
+      );
       const item = await lf.send(
         FoundItemsRpc.log,
         { location_id: locationId, category: 'umbrella', description, found_date: '2026-11-18' },
@@ -89,45 +119,75 @@ describe('lostfound: found items', () => {
       expect(detail.matches?.map((match) => match.found_item_id)).toEqual([item.id]);
     });
 
-    it.each([['it'], ['\u{1F302}'], ['it \u{1F302} !']])('lists and searches with q=%j: the q filters nothing', async (q) => {
-      const { accountId, locationId } = await lf.newLocation();
-      const first = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: 'it' }), accountId);
-      const second = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: '\u{1F302}' }), accountId);
-      const page = await lf.send(FoundItemsRpc.list, { location_id: locationId, q }, accountId);
-      expect(page).toMatchObject({ total: 2, pages: 1 });
-      expect(page.data.map((found) => found.id)).toEqual([second.id, first.id]);
-      const byCategory = await lf.send(FoundItemsRpc.list, { location_id: locationId, q, category: 'umbrella' }, accountId);
-      expect(byCategory.total).toBe(2);
-    });
+    it.each([['it'], ['\u{1F302}'], ['it \u{1F302} !']])(
+      'lists and searches with q=%j: the q filters nothing',
+      async (q) => {
+        const { accountId, locationId } = await lf.newLocation();
+        const first = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { description: 'it' }), accountId);
+        const second = await lf.send(
+          FoundItemsRpc.log,
+          foundItemBody(locationId, { description: '\u{1F302}' }),
+          accountId,
+        );
+        const page = await lf.send(FoundItemsRpc.list, { location_id: locationId, q }, accountId);
+        expect(page).toMatchObject({ total: 2, pages: 1 });
+        expect(page.data.map((found) => found.id)).toEqual([second.id, first.id]);
+        const byCategory = await lf.send(
+          FoundItemsRpc.list,
+          { location_id: locationId, q, category: 'umbrella' },
+          accountId,
+        );
+        expect(byCategory.total).toBe(2);
+      },
+    );
   });
 
   describe('the item detail', () => {
     it('adds photos (the image first) and the custody timeline, starting with logged by API', async () => {
       const { accountId, locationId } = await lf.newLocation();
-      const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { image_url: 'https://img.example/1.jpg' }), accountId);
+      const item = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { image_url: 'https://img.example/1.jpg' }),
+        accountId,
+      );
       const detail = await lf.send(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId);
       expect(detail).toEqual({
         ...item,
         // Added field (docs/adr/0077): found_date 2026-11-18 + the default 60 days.
         hold_until: '2027-01-17',
         photos: ['https://img.example/1.jpg'],
-        timeline: [{ created_at: expect.any(String), action: 'logged', staff_name: 'API', note: expect.stringContaining('Bin 4') }],
+        timeline: [
+          {
+            created_at: expect.any(String),
+            action: 'logged',
+            staff_name: 'API',
+            note: expect.stringContaining('Bin 4'),
+          },
+        ],
       });
     });
 
     it('has no photos when no image was given', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
-      expect((await lf.send(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId)).photos).toEqual([]);
+      expect((await lf.send(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId)).photos).toEqual(
+        [],
+      );
     });
 
     it('answers 404 not_found for an unknown id, or an item of another location of the same account', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const elsewhere = await lf.newLocation({ accountId });
       const item = await lf.send(FoundItemsRpc.log, foundItemBody(elsewhere.locationId), accountId);
-      expect(await lf.errorOf(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId)).toBe('not_found');
-      expect(await lf.errorOf(FoundItemsRpc.get, { location_id: locationId, id: 987_654 }, accountId)).toBe('not_found');
-      expect(await lf.errorOf(FoundItemsRpc.get, { location_id: locationId, id: 2 ** 40 }, accountId)).toBe('not_found');
+      expect(await lf.errorOf(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId)).toBe(
+        'not_found',
+      );
+      expect(await lf.errorOf(FoundItemsRpc.get, { location_id: locationId, id: 987_654 }, accountId)).toBe(
+        'not_found',
+      );
+      expect(await lf.errorOf(FoundItemsRpc.get, { location_id: locationId, id: 2 ** 40 }, accountId)).toBe(
+        'not_found',
+      );
     });
   });
 
@@ -139,26 +199,77 @@ describe('lostfound: found items', () => {
     beforeAll(async () => {
       ({ accountId, locationId } = await lf.newLocation());
       const items = {
-        redUmbrella: foundItemBody(locationId, { description: 'Red umbrella with a wooden handle', color: 'red', found_area: 'Gate B12', found_date: '2026-11-01' }),
-        blueUmbrella: foundItemBody(locationId, { description: 'Blue folding umbrella', color: 'blue', found_area: 'gate  b12', found_date: '2026-11-05' }),
-        wallet: foundItemBody(locationId, { category: 'wallet', description: 'Brown leather wallet', color: 'brown', found_area: 'Food court', found_date: '2026-11-10' }),
-        purse: foundItemBody(locationId, { category: 'purse', description: 'Small beaded clutch', color: 'gold', found_area: 'Platform 2', found_date: '2026-11-15' }),
-        scarf: foundItemBody(locationId, { category: 'Scarf', description: 'Green wool scarf with tassels', color: 'green', found_area: 'Platform 2', found_date: '2026-11-20' }),
-        hat: foundItemBody(locationId, { category: 'hat', description: 'Grey knitted beanie', color: 'grey', found_area: 'Lobby', found_date: '2026-11-21' }),
+        redUmbrella: foundItemBody(locationId, {
+          description: 'Red umbrella with a wooden handle',
+          color: 'red',
+          found_area: 'Gate B12',
+          found_date: '2026-11-01',
+        }),
+        blueUmbrella: foundItemBody(locationId, {
+          description: 'Blue folding umbrella',
+          color: 'blue',
+          found_area: 'gate  b12',
+          found_date: '2026-11-05',
+        }),
+        wallet: foundItemBody(locationId, {
+          category: 'wallet',
+          description: 'Brown leather wallet',
+          color: 'brown',
+          found_area: 'Food court',
+          found_date: '2026-11-10',
+        }),
+        purse: foundItemBody(locationId, {
+          category: 'purse',
+          description: 'Small beaded clutch',
+          color: 'gold',
+          found_area: 'Platform 2',
+          found_date: '2026-11-15',
+        }),
+        scarf: foundItemBody(locationId, {
+          category: 'Scarf',
+          description: 'Green wool scarf with tassels',
+          color: 'green',
+          found_area: 'Platform 2',
+          found_date: '2026-11-20',
+        }),
+        hat: foundItemBody(locationId, {
+          category: 'hat',
+          description: 'Grey knitted beanie',
+          color: 'grey',
+          found_area: 'Lobby',
+          found_date: '2026-11-21',
+        }),
       };
-      for (const [name, body] of Object.entries(items)) logged[name] = await lf.send(FoundItemsRpc.log, body, accountId);
+      for (const [name, body] of Object.entries(items))
+        logged[name] = await lf.send(FoundItemsRpc.log, body, accountId);
       // The scarf goes back to its owner, so one item is `returned`.
-      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { category: 'scarf', description: 'green scarf', color: 'green', lost_date: '2026-11-19' }), accountId);
-      await lf.send(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: logged.scarf.id }, accountId);
+      const claim = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, {
+          category: 'scarf',
+          description: 'green scarf',
+          color: 'green',
+          lost_date: '2026-11-19',
+        }),
+        accountId,
+      );
+      await lf.send(
+        ClaimsRpc.reunite,
+        { location_id: locationId, id: claim.id, found_item_id: logged.scarf.id },
+        accountId,
+      );
     });
 
     const ids = (page: { data: FoundItemView[] }) => page.data.map((item) => item.id);
-    const list = (query: Record<string, unknown>) => lf.send(FoundItemsRpc.list, { location_id: locationId, ...query }, accountId);
+    const list = (query: Record<string, unknown>) =>
+      lf.send(FoundItemsRpc.list, { location_id: locationId, ...query }, accountId);
 
-    it('lists the location\'s items newest first in pages of 25 with total, page, pages and per', async () => {
+    it("lists the location's items newest first in pages of 25 with total, page, pages and per", async () => {
       const page = await list({});
       expect(page).toMatchObject({ total: 6, page: 1, pages: 1, per: 25 });
-      expect(ids(page)).toEqual(['hat', 'scarf', 'purse', 'wallet', 'blueUmbrella', 'redUmbrella'].map((name) => logged[name].id));
+      expect(ids(page)).toEqual(
+        ['hat', 'scarf', 'purse', 'wallet', 'blueUmbrella', 'redUmbrella'].map((name) => logged[name].id),
+      );
     });
 
     it('filters by status', async () => {
@@ -189,17 +300,29 @@ describe('lostfound: found items', () => {
     });
 
     it('filters found_date from and to, both days included', async () => {
-      expect(ids(await list({ from: '2026-11-05', to: '2026-11-15' }))).toEqual([logged.purse.id, logged.wallet.id, logged.blueUmbrella.id]);
+      expect(ids(await list({ from: '2026-11-05', to: '2026-11-15' }))).toEqual([
+        logged.purse.id,
+        logged.wallet.id,
+        logged.blueUmbrella.id,
+      ]);
       expect(ids(await list({ from: '2026-11-20' }))).toEqual([logged.hat.id, logged.scarf.id]);
       expect(ids(await list({ to: '2026-11-01' }))).toEqual([logged.redUmbrella.id]);
     });
 
     it('refuses from after to with 400 invalid_request', async () => {
-      expect(await lf.errorOf(FoundItemsRpc.list, { location_id: locationId, from: '2026-11-10', to: '2026-11-09' }, accountId)).toBe('invalid_request');
+      expect(
+        await lf.errorOf(
+          FoundItemsRpc.list,
+          { location_id: locationId, from: '2026-11-10', to: '2026-11-09' },
+          accountId,
+        ),
+      ).toBe('invalid_request');
     });
 
     it('searches q over description, color, area and category, stemmed and by prefix', async () => {
-      expect(ids(await list({ q: 'umbrellas' }))).toEqual(expect.arrayContaining([logged.blueUmbrella.id, logged.redUmbrella.id]));
+      expect(ids(await list({ q: 'umbrellas' }))).toEqual(
+        expect.arrayContaining([logged.blueUmbrella.id, logged.redUmbrella.id]),
+      );
       expect((await list({ q: 'umbrellas' })).total).toBe(2);
       expect(ids(await list({ q: 'red umbr' }))).toEqual([logged.redUmbrella.id]);
       expect(ids(await list({ q: 'leather' }))).toEqual([logged.wallet.id]);
@@ -216,7 +339,9 @@ describe('lostfound: found items', () => {
     });
 
     it('combines filters', async () => {
-      expect(ids(await list({ q: 'umbrella', area: 'gate b12', from: '2026-11-03', status: 'stored' }))).toEqual([logged.blueUmbrella.id]);
+      expect(ids(await list({ q: 'umbrella', area: 'gate b12', from: '2026-11-03', status: 'stored' }))).toEqual([
+        logged.blueUmbrella.id,
+      ]);
     });
   });
 
@@ -239,7 +364,13 @@ describe('lostfound: found items', () => {
 
     it('answers an empty location with no pages', async () => {
       const { accountId, locationId } = await lf.newLocation();
-      expect(await lf.send(FoundItemsRpc.list, { location_id: locationId }, accountId)).toEqual({ data: [], total: 0, page: 1, pages: 0, per: 25 });
+      expect(await lf.send(FoundItemsRpc.list, { location_id: locationId }, accountId)).toEqual({
+        data: [],
+        total: 0,
+        page: 1,
+        pages: 0,
+        per: 25,
+      });
     });
   });
 });

@@ -45,7 +45,9 @@ describe('lostfound migrations over existing rows', () => {
     db = await createTestDatabase('lostfound', { migrationsDir: dir });
     pg = new Client({ connectionString: db.url });
     await pg.connect();
-    const [{ id: locationId }] = (await pg.query(`INSERT INTO locations (account_id, name) VALUES ('acct_old', 'Old') RETURNING id`)).rows;
+    const [{ id: locationId }] = (
+      await pg.query(`INSERT INTO locations (account_id, name) VALUES ('acct_old', 'Old') RETURNING id`)
+    ).rows;
     // Before the migration a scarf was stored as its class, `clothing`.
     await pg.query(
       `INSERT INTO found_items (location_id, category, value_class, description, found_date) VALUES ($1, 'clothing', 'low', 'Green scarf', '2026-11-01')`,
@@ -58,11 +60,19 @@ describe('lostfound migrations over existing rows', () => {
 
     await migrateTo(migration);
 
-    expect((await pg.query('SELECT category, category_class FROM found_items')).rows).toEqual([{ category: 'clothing', category_class: 'clothing' }]);
-    expect((await pg.query('SELECT category, category_class FROM claims')).rows).toEqual([{ category: 'id_document', category_class: 'id_document' }]);
+    expect((await pg.query('SELECT category, category_class FROM found_items')).rows).toEqual([
+      { category: 'clothing', category_class: 'clothing' },
+    ]);
+    expect((await pg.query('SELECT category, category_class FROM claims')).rows).toEqual([
+      { category: 'id_document', category_class: 'id_document' },
+    ]);
     // The regenerated search vectors cover the old rows too.
-    const found = await pg.query(`SELECT count(*)::int AS n FROM found_items WHERE search @@ to_tsquery('english', 'clothing')`);
-    const claims = await pg.query(`SELECT count(*)::int AS n FROM claims WHERE search @@ to_tsquery('english', 'id & document')`);
+    const found = await pg.query(
+      `SELECT count(*)::int AS n FROM found_items WHERE search @@ to_tsquery('english', 'clothing')`,
+    );
+    const claims = await pg.query(
+      `SELECT count(*)::int AS n FROM claims WHERE search @@ to_tsquery('english', 'id & document')`,
+    );
     expect([found.rows[0].n, claims.rows[0].n]).toEqual([1, 1]);
   });
 });

@@ -14,12 +14,24 @@ describe('lostfound: reunite', () => {
 
   async function setup(kind: 'low' | 'high' = 'low') {
     const { accountId, locationId } = await lf.newLocation();
-    const item = await lf.send(FoundItemsRpc.log, kind === 'high' ? foundWalletBody(locationId) : foundItemBody(locationId), accountId);
-    const claim = await lf.send(ClaimsRpc.file, kind === 'high' ? walletClaimBody(locationId) : claimBody(locationId), accountId);
+    const item = await lf.send(
+      FoundItemsRpc.log,
+      kind === 'high' ? foundWalletBody(locationId) : foundItemBody(locationId),
+      accountId,
+    );
+    const claim = await lf.send(
+      ClaimsRpc.file,
+      kind === 'high' ? walletClaimBody(locationId) : claimBody(locationId),
+      accountId,
+    );
     const reunite = (body: { id?: number; found_item_id?: number; verified?: boolean } = {}) =>
       lf.send(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id, ...body }, accountId);
     const errorOf = (body: { id?: number; found_item_id?: number; verified?: boolean } = {}) =>
-      lf.errorOf(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id, ...body }, accountId);
+      lf.errorOf(
+        ClaimsRpc.reunite,
+        { location_id: locationId, id: claim.id, found_item_id: item.id, ...body },
+        accountId,
+      );
     const state = async () => ({
       item: (await lf.send(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId)).status,
       claim: (await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId)).status,
@@ -29,7 +41,12 @@ describe('lostfound: reunite', () => {
 
   it('releases a low-value item: item returned, claim reunited, the release on both timelines', async () => {
     const s = await setup();
-    expect(await s.reunite()).toEqual({ reunited: true, claim_id: s.claim.id, found_item_id: s.item.id, verified: false });
+    expect(await s.reunite()).toEqual({
+      reunited: true,
+      claim_id: s.claim.id,
+      found_item_id: s.item.id,
+      verified: false,
+    });
     const item = await lf.send(FoundItemsRpc.get, { location_id: s.locationId, id: s.item.id }, s.accountId);
     const claim = await lf.send(ClaimsRpc.get, { location_id: s.locationId, id: s.claim.id }, s.accountId);
     expect(item.status).toBe('returned');
@@ -62,8 +79,14 @@ describe('lostfound: reunite', () => {
   it('asks for verification when the item is high-value even if the claim did not say so', async () => {
     const { accountId, locationId } = await lf.newLocation();
     const item = await lf.send(FoundItemsRpc.log, foundWalletBody(locationId), accountId);
-    const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { category: undefined, description: 'left something at the food court' }), accountId);
-    expect(await lf.errorOf(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id }, accountId)).toBe('verification_required');
+    const claim = await lf.send(
+      ClaimsRpc.file,
+      claimBody(locationId, { category: undefined, description: 'left something at the food court' }),
+      accountId,
+    );
+    expect(
+      await lf.errorOf(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id }, accountId),
+    ).toBe('verification_required');
   });
 
   it('answers 409 claim_not_open for a claim already reunited', async () => {
@@ -90,7 +113,7 @@ describe('lostfound: reunite', () => {
     expect(await s.errorOf({ id: 2 ** 33 })).toBe('not_found');
   });
 
-  it('checks in the spec\'s order: not_found, then verification_required, then claim_not_open, then item_not_available', async () => {
+  it("checks in the spec's order: not_found, then verification_required, then claim_not_open, then item_not_available", async () => {
     const s = await setup('high');
     await s.reunite({ verified: true });
     // The claim is reunited and the item returned: an unknown item still says not_found first...
@@ -108,12 +131,18 @@ describe('lostfound: reunite', () => {
   it('lets only one of many simultaneous reunites of one item win; the others get item_not_available', async () => {
     const { accountId, locationId } = await lf.newLocation();
     const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
-    const claims = await Promise.all(Array.from({ length: 8 }, () => lf.send(ClaimsRpc.file, claimBody(locationId), accountId)));
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, () => lf.send(ClaimsRpc.file, claimBody(locationId), accountId)),
+    );
     const results = await Promise.allSettled(
-      claims.map((claim) => lf.send(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id }, accountId)),
+      claims.map((claim) =>
+        lf.send(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id }, accountId),
+      ),
     );
     const won = results.filter((result) => result.status === 'fulfilled');
-    const lost = results.flatMap((result) => (result.status === 'rejected' ? [(result.reason as ServiceError).code] : []));
+    const lost = results.flatMap((result) =>
+      result.status === 'rejected' ? [(result.reason as ServiceError).code] : [],
+    );
     expect(won).toHaveLength(1);
     expect(lost).toEqual(Array(7).fill('item_not_available'));
     const [{ reunited, released }] = await lf.sql<{ reunited: number; released: number }>(
@@ -129,11 +158,18 @@ describe('lostfound: reunite', () => {
     const items = await Promise.all([0, 1].map(() => lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId)));
     const claim = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
     const results = await Promise.allSettled(
-      items.map((item) => lf.send(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id }, accountId)),
+      items.map((item) =>
+        lf.send(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id }, accountId),
+      ),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
-    expect(results.flatMap((result) => (result.status === 'rejected' ? [(result.reason as ServiceError).code] : []))).toEqual(['claim_not_open']);
-    const [{ stored }] = await lf.sql<{ stored: number }>(`SELECT count(*)::int AS stored FROM found_items WHERE location_id = $1 AND status = 'stored'`, [locationId]);
+    expect(
+      results.flatMap((result) => (result.status === 'rejected' ? [(result.reason as ServiceError).code] : [])),
+    ).toEqual(['claim_not_open']);
+    const [{ stored }] = await lf.sql<{ stored: number }>(
+      `SELECT count(*)::int AS stored FROM found_items WHERE location_id = $1 AND status = 'stored'`,
+      [locationId],
+    );
     expect(stored).toBe(1);
   });
 

@@ -31,7 +31,11 @@ describe('lostfound: texting limits', () => {
     it('files a claim with a phone outside the US and Canada, matches it, and never texts it', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const uk = await lf.send(ClaimsRpc.file, claimBody(locationId, { claimant_phone: ukPhone() }), accountId);
-      const jamaica = await lf.send(ClaimsRpc.file, claimBody(locationId, { claimant_phone: jamaicaPhone() }), accountId);
+      const jamaica = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { claimant_phone: jamaicaPhone() }),
+        accountId,
+      );
       const canada = await lf.send(ClaimsRpc.file, claimBody(locationId, { claimant_phone: canadaPhone() }), accountId);
       const us = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
       expect([uk.status, jamaica.status]).toEqual(['open', 'open']);
@@ -42,16 +46,26 @@ describe('lostfound: texting limits', () => {
       expect(await textsTo(canada.claimant_phone)).toHaveLength(1);
       expect(await textsTo(us.claimant_phone)).toHaveLength(1);
       expect((await lf.send(ClaimsRpc.get, { location_id: locationId, id: uk.id }, accountId)).has_match).toBe(true);
-      const queued = await lf.sql('SELECT count(*)::int AS n FROM claim_matches WHERE claim_id = ANY($1) AND notify', [[uk.id, jamaica.id]]);
+      const queued = await lf.sql('SELECT count(*)::int AS n FROM claim_matches WHERE claim_id = ANY($1) AND notify', [
+        [uk.id, jamaica.id],
+      ]);
       expect(queued).toEqual([{ n: 0 }]);
     });
 
     it('texts the countries a location allows, when the operator set them', async () => {
       const accountId = newAccountId();
-      const location = await lf.send(LocationsRpc.create, { account_id: accountId, name: 'Heathrow T5', sms_countries: ['gb', 'US'] });
+      const location = await lf.send(LocationsRpc.create, {
+        account_id: accountId,
+        name: 'Heathrow T5',
+        sms_countries: ['gb', 'US'],
+      });
       expect(location.sms_countries).toEqual(['GB', 'US']);
       const uk = await lf.send(ClaimsRpc.file, claimBody(location.id, { claimant_phone: ukPhone() }), accountId);
-      const canada = await lf.send(ClaimsRpc.file, claimBody(location.id, { claimant_phone: canadaPhone() }), accountId);
+      const canada = await lf.send(
+        ClaimsRpc.file,
+        claimBody(location.id, { claimant_phone: canadaPhone() }),
+        accountId,
+      );
       await lf.send(FoundItemsRpc.log, foundItemBody(location.id), accountId);
       expect(await textsTo(uk.claimant_phone)).toHaveLength(1);
       expect(await textsTo(canada.claimant_phone)).toEqual([]);
@@ -59,9 +73,13 @@ describe('lostfound: texting limits', () => {
 
     it('answers a new location with the default countries, US and CA, and refuses a code that is no country', async () => {
       const accountId = newAccountId();
-      expect(await lf.send(LocationsRpc.create, { account_id: accountId, name: 'Depot' })).toMatchObject({ sms_countries: ['US', 'CA'] });
+      expect(await lf.send(LocationsRpc.create, { account_id: accountId, name: 'Depot' })).toMatchObject({
+        sms_countries: ['US', 'CA'],
+      });
       for (const sms_countries of [['XX'], ['USA'], 'US', [1]]) {
-        expect(await lf.errorOf(LocationsRpc.create, { account_id: accountId, name: 'Depot', sms_countries } as never)).toBe('invalid_request');
+        expect(
+          await lf.errorOf(LocationsRpc.create, { account_id: accountId, name: 'Depot', sms_countries } as never),
+        ).toBe('invalid_request');
       }
     });
   });
@@ -70,8 +88,16 @@ describe('lostfound: texting limits', () => {
     it('texts a phone once about one item, for its best claim, at most twice a day, and queues nothing beyond', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const phone = newPhone();
-      const vague = await lf.send(ClaimsRpc.file, claimBody(locationId, { claimant_phone: phone, description: 'umbrella', color: '', lost_area: '' }), accountId);
-      const closer = await lf.send(ClaimsRpc.file, claimBody(locationId, { claimant_phone: phone, description: 'Red umbrella with a wooden handle' }), accountId);
+      const vague = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { claimant_phone: phone, description: 'umbrella', color: '', lost_area: '' }),
+        accountId,
+      );
+      const closer = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { claimant_phone: phone, description: 'Red umbrella with a wooden handle' }),
+        accountId,
+      );
       const other = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
 
       await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
@@ -83,13 +109,17 @@ describe('lostfound: texting limits', () => {
       await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
       expect(await textsTo(phone)).toHaveLength(2);
       expect(await textsTo(other.claimant_phone)).toHaveLength(2);
-      const queued = await lf.sql('SELECT count(*)::int AS n FROM claim_matches WHERE claim_id = ANY($1) AND notify', [[vague.id, closer.id]]);
+      const queued = await lf.sql('SELECT count(*)::int AS n FROM claim_matches WHERE claim_id = ANY($1) AND notify', [
+        [vague.id, closer.id],
+      ]);
       expect(queued).toEqual([{ n: 2 }]);
-      const counted = await lf.sql("SELECT texts FROM daily_text_counts WHERE scope = 'phone' AND subject = $1", [phone]);
+      const counted = await lf.sql("SELECT texts FROM daily_text_counts WHERE scope = 'phone' AND subject = $1", [
+        phone,
+      ]);
       expect(counted).toEqual([{ texts: 2 }]);
     });
 
-    it('counts a phone\'s texts over every account', async () => {
+    it("counts a phone's texts over every account", async () => {
       const phone = newPhone();
       for (let n = 0; n < 3; n += 1) {
         const { accountId, locationId } = await lf.newLocation();
@@ -101,7 +131,7 @@ describe('lostfound: texting limits', () => {
   });
 
   describe('per account', () => {
-    it('refuses an item whose texts would go beyond the account\'s day with 429 text_limit, storing nothing', async () => {
+    it("refuses an item whose texts would go beyond the account's day with 429 text_limit, storing nothing", async () => {
       const { accountId, locationId } = await lf.newLocation();
       const claims = [];
       for (let n = 0; n < 6; n += 1) claims.push(await lf.send(ClaimsRpc.file, claimBody(locationId), accountId));
@@ -115,7 +145,9 @@ describe('lostfound: texting limits', () => {
       const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { text_claimants: false }), accountId);
       expect(item.status).toBe('stored');
       for (const claim of claims) expect(await textsTo(claim.claimant_phone)).toEqual([]);
-      expect((await lf.send(ClaimsRpc.get, { location_id: locationId, id: claims[0].id }, accountId)).has_match).toBe(true);
+      expect((await lf.send(ClaimsRpc.get, { location_id: locationId, id: claims[0].id }, accountId)).has_match).toBe(
+        true,
+      );
     });
 
     it('texts up to the limit, then refuses only what would pass it; an item texting no one is still logged', async () => {
@@ -127,12 +159,22 @@ describe('lostfound: texting limits', () => {
 
       const bags = [];
       for (let n = 0; n < 2; n += 1) {
-        bags.push(await lf.send(ClaimsRpc.file, claimBody(locationId, { category: 'bag', description: 'green backpack', color: 'green' }), accountId));
+        bags.push(
+          await lf.send(
+            ClaimsRpc.file,
+            claimBody(locationId, { category: 'bag', description: 'green backpack', color: 'green' }),
+            accountId,
+          ),
+        );
       }
       const bag = foundItemBody(locationId, { category: 'bag', description: 'Green backpack', color: 'green' });
       expect(await lf.errorOf(FoundItemsRpc.log, bag, accountId)).toBe('text_limit');
 
-      const book = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { category: 'book', description: 'Paperback novel', color: '' }), accountId);
+      const book = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { category: 'book', description: 'Paperback novel', color: '' }),
+        accountId,
+      );
       expect(book.status).toBe('stored');
 
       // Another account has its own day.
@@ -152,7 +194,9 @@ describe('lostfound: texting limits', () => {
       expect(answers.map((answer) => answer.status).sort()).toEqual(['fulfilled', 'rejected']);
       const refused = answers.find((answer) => answer.status === 'rejected') as PromiseRejectedResult;
       expect(refused.reason).toMatchObject({ code: 'text_limit' });
-      const counted = await lf.sql("SELECT texts FROM daily_text_counts WHERE scope = 'account' AND subject = $1", [accountId]);
+      const counted = await lf.sql("SELECT texts FROM daily_text_counts WHERE scope = 'account' AND subject = $1", [
+        accountId,
+      ]);
       expect(counted).toEqual([{ texts: 3 }]);
     });
   });
@@ -182,11 +226,17 @@ describe('lostfound: texting limits', () => {
 
   it('puts no link a tenant wrote into a text', async () => {
     const accountId = newAccountId();
-    const location = await lf.send(LocationsRpc.create, { account_id: accountId, name: 'Union Station pay.evil.example/fee' });
+    const location = await lf.send(LocationsRpc.create, {
+      account_id: accountId,
+      name: 'Union Station pay.evil.example/fee',
+    });
     const claim = await lf.send(ClaimsRpc.file, claimBody(location.id), accountId);
     await lf.send(
       FoundItemsRpc.log,
-      foundItemBody(location.id, { description: 'Red umbrella, claim it at https://evil.example/c or bit.ly/x', color: 'red www.evil.example' }),
+      foundItemBody(location.id, {
+        description: 'Red umbrella, claim it at https://evil.example/c or bit.ly/x',
+        color: 'red www.evil.example',
+      }),
       accountId,
     );
     const [text] = await textsTo(claim.claimant_phone);

@@ -22,8 +22,16 @@ describe('lostfound: texting claimants and events', () => {
     it('texts the claimant of each open claim a newly logged item matches, and no one else', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const matching = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
-      const alsoMatching = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: 'umbrella', color: '', lost_area: '' }), accountId);
-      const other = await lf.send(ClaimsRpc.file, claimBody(locationId, { description: 'blue umbrella', color: 'blue' }), accountId);
+      const alsoMatching = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { description: 'umbrella', color: '', lost_area: '' }),
+        accountId,
+      );
+      const other = await lf.send(
+        ClaimsRpc.file,
+        claimBody(locationId, { description: 'blue umbrella', color: 'blue' }),
+        accountId,
+      );
       const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
 
       const texts = await textsTo(matching.claimant_phone);
@@ -40,7 +48,9 @@ describe('lostfound: texting claimants and events', () => {
       const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
       const prisma = lf.app.get(LostfoundPrisma);
       await prisma.$transaction((tx) =>
-        lf.app.get(MatchesRepository).record(tx, [{ claim_id: claim.id, found_item_id: item.id, score: 9, notify: true }]),
+        lf.app
+          .get(MatchesRepository)
+          .record(tx, [{ claim_id: claim.id, found_item_id: item.id, score: 9, notify: true }]),
       );
       await lf.app.get(MatchNotifier).flush();
       await lf.app.get(MatchNotifier).flush();
@@ -111,7 +121,11 @@ describe('lostfound: texting claimants and events', () => {
         const logged = all.find((e) => e.type === 'lostfound.found_logged' && e.data.found_item_id === item.id);
         return filed && logged ? { filed, logged } : undefined;
       });
-      expect(events.filed).toMatchObject({ id: expect.any(String), occurred_at: expect.any(String), correlation_id: expect.any(String) });
+      expect(events.filed).toMatchObject({
+        id: expect.any(String),
+        occurred_at: expect.any(String),
+        correlation_id: expect.any(String),
+      });
       expect(events.filed.data).toEqual({
         account_id: accountId,
         location_id: locationId,
@@ -133,19 +147,39 @@ describe('lostfound: texting claimants and events', () => {
       });
     });
 
-    it('never puts a claimant\'s name, phone, email or proof note in any event', async () => {
+    it("never puts a claimant's name, phone, email or proof note in any event", async () => {
       const { accountId, locationId } = await lf.newLocation();
-      const body = walletClaimBody(locationId, { claimant_name: 'Zebulon Quartermaine', claimant_email: 'zq@example.org', proof_note: 'engraved ZQ-1234' });
+      const body = walletClaimBody(locationId, {
+        claimant_name: 'Zebulon Quartermaine',
+        claimant_email: 'zq@example.org',
+        proof_note: 'engraved ZQ-1234',
+      });
       const claim = await lf.send(ClaimsRpc.file, body, accountId);
       const item = await lf.send(FoundItemsRpc.log, foundWalletBody(locationId), accountId);
-      await lf.send(ClaimsRpc.reunite, { location_id: locationId, id: claim.id, found_item_id: item.id, verified: true }, accountId);
+      await lf.send(
+        ClaimsRpc.reunite,
+        { location_id: locationId, id: claim.id, found_item_id: item.id, verified: true },
+        accountId,
+      );
       const events = await eventually(async () => {
         const all = (await lf.events()).filter((e) => e.data.location_id === locationId);
         return all.length === 3 ? all : undefined;
       });
-      expect(events.map((e) => e.type).sort()).toEqual(['lostfound.claim_filed', 'lostfound.found_logged', 'lostfound.reunited']);
+      expect(events.map((e) => e.type).sort()).toEqual([
+        'lostfound.claim_filed',
+        'lostfound.found_logged',
+        'lostfound.reunited',
+      ]);
       const json = JSON.stringify(events);
-      for (const secret of [claim.claimant_phone, claim.claimant_phone.slice(2), 'Zebulon', 'Quartermaine', 'zq@example.org', 'ZQ-1234', 'initials']) {
+      for (const secret of [
+        claim.claimant_phone,
+        claim.claimant_phone.slice(2),
+        'Zebulon',
+        'Quartermaine',
+        'zq@example.org',
+        'ZQ-1234',
+        'initials',
+      ]) {
         expect(json).not.toContain(secret);
       }
     });

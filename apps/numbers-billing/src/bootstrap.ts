@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import { PinoNestLogger, createLogger, type Logger } from '@switchboard/observability';
 import { NumbersBillingModule } from './numbers-billing.module';
 
-
 /** The numbers-billing service: a Nest application context that speaks NATS only. */
 export async function createNumbersBillingApp(
   env: NodeJS.ProcessEnv = process.env,

@@ -54,10 +54,16 @@ export class NumbersBillingModule {
   static forRoot({ env, logger }: NumbersBillingOptions): DynamicModule {
     const config = loadNumbersBillingConfig(env);
     if (config.encryptionKeyFile) {
-      logger.warn({ file: config.encryptionKeyFile }, 'SECRETS_ENCRYPTION_KEY not set: using the development key kept in this file');
+      logger.warn(
+        { file: config.encryptionKeyFile },
+        'SECRETS_ENCRYPTION_KEY not set: using the development key kept in this file',
+      );
     }
     if (config.egress.allowedPrivateHosts.size > 0) {
-      logger.warn({ hosts: [...config.egress.allowedPrivateHosts] }, 'WEBHOOK_ALLOWED_PRIVATE_HOSTS is set: these hosts may receive webhooks on private addresses (local testing only)');
+      logger.warn(
+        { hosts: [...config.egress.allowedPrivateHosts] },
+        'WEBHOOK_ALLOWED_PRIVATE_HOSTS is set: these hosts may receive webhooks on private addresses (local testing only)',
+      );
     }
     return {
       module: NumbersBillingModule,
@@ -74,13 +80,18 @@ export class NumbersBillingModule {
             token: NUMBERS_SQL,
             max: 3,
             applicationName: 'numbers-billing-reads',
-            onIdleError: (error) => logger.warn({ err: error }, 'numbers read database connection failed while idle; it will be replaced'),
+            onIdleError: (error) =>
+              logger.warn({ err: error }, 'numbers read database connection failed while idle; it will be replaced'),
           },
         }),
       ],
       providers: [
         { provide: NUMBERS_BILLING_CONFIG, useValue: config },
-        { provide: SecretBox, useFactory: (c: NumbersBillingConfig) => new SecretBox(c.encryption), inject: [NUMBERS_BILLING_CONFIG] },
+        {
+          provide: SecretBox,
+          useFactory: (c: NumbersBillingConfig) => new SecretBox(c.encryption),
+          inject: [NUMBERS_BILLING_CONFIG],
+        },
         // Ports: the simulated adapters are the default (and the operator routes drive them).
         SimulatedTelephonyAdapter,
         { provide: TELEPHONY_PROVIDER, useExisting: SimulatedTelephonyAdapter },

@@ -1,15 +1,14 @@
-import {
-  AccountsRpc,
-  BillingRpc,
-  NumbersRpc,
-  ServiceError,
-  type NumberCreated,
-} from '@switchboard/contracts';
+import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError, type NumberCreated } from '@switchboard/contracts';
 import { allowancePeriod, periodStart } from '../src/billing/billing-periods';
 import { SimulatedPaymentAdapter } from '../src/payments/simulated-payment.adapter';
 import { createAccount } from './factories/account.factory';
 import { callCompleted, numberCreate } from './factories/number.factory';
-import { balanceAndLedgerSum, eventually, startNumbersBilling, type NumbersBillingHarness } from './support/numbers-billing-harness';
+import {
+  balanceAndLedgerSum,
+  eventually,
+  startNumbersBilling,
+  type NumbersBillingHarness,
+} from './support/numbers-billing-harness';
 
 jest.setTimeout(90_000);
 
@@ -40,22 +39,37 @@ async function errorOf(promise: Promise<unknown>): Promise<ServiceError> {
   );
 }
 
-const balanceCents = async (accountId: string) => (await h.request(AccountsRpc.get, { account_id: accountId })).balance_cents;
+const balanceCents = async (accountId: string) =>
+  (await h.request(AccountsRpc.get, { account_id: accountId })).balance_cents;
 const balanceMillicents = async (accountId: string) => (await balanceAndLedgerSum(h.prisma, accountId)).balance;
 const provision = (accountId: string) => h.request(NumbersRpc.provision, numberCreate(), accountId);
 /** The moment `k` months after the number was provisioned, plus `extraMs`. */
-const monthsAfter = (number: NumberCreated, k: number, extraMs = 0) => new Date(periodStart(new Date(number.created_at), k).getTime() + extraMs);
+const monthsAfter = (number: NumberCreated, k: number, extraMs = 0) =>
+  new Date(periodStart(new Date(number.created_at), k).getTime() + extraMs);
 const run = (now: Date) => h.request(BillingRpc.runCycle, { now: now.toISOString() });
-const statusOf = async (accountId: string, id: string) => (await h.request(NumbersRpc.list, {}, accountId)).data.find((n) => n.id === id)?.status;
-const chargesOf = (id: string) => h.prisma.ledgerEntry.findMany({ where: { reference: { startsWith: `number_month:${id}:` } }, orderBy: { id: 'asc' } });
-const eventsOf = async (id: string, type: string) => (await h.numberEvents()).filter((e) => e.data.number_id === id && e.type === type);
+const statusOf = async (accountId: string, id: string) =>
+  (await h.request(NumbersRpc.list, {}, accountId)).data.find((n) => n.id === id)?.status;
+const chargesOf = (id: string) =>
+  h.prisma.ledgerEntry.findMany({
+    where: { reference: { startsWith: `number_month:${id}:` } },
+    orderBy: { id: 'asc' },
+  });
+const eventsOf = async (id: string, type: string) =>
+  (await h.numberEvents()).filter((e) => e.data.number_id === id && e.type === type);
 
 describe('the ledger', () => {
   it('writes an opening balance and every credit as a row, and the balance is their sum', async () => {
     const a = await account({ balance_cents: 1_234 });
-    await expect(h.request(AccountsRpc.credit, { account_id: a.id, amount_cents: 766 })).resolves.toEqual({ balance_cents: 2_000 });
+    await expect(h.request(AccountsRpc.credit, { account_id: a.id, amount_cents: 766 })).resolves.toEqual({
+      balance_cents: 2_000,
+    });
     const page = await h.request(BillingRpc.ledger, { account_id: a.id });
-    expect(page).toMatchObject({ account_id: a.id, balance_cents: 2_000, balance_millicents: 2_000_000, has_more: false });
+    expect(page).toMatchObject({
+      account_id: a.id,
+      balance_cents: 2_000,
+      balance_millicents: 2_000_000,
+      has_more: false,
+    });
     expect(page.data.map((row) => [row.kind, row.amount_millicents, row.balance_after_millicents])).toEqual([
       ['top_up', 766_000, 2_000_000],
       ['top_up', 1_234_000, 1_234_000],
@@ -77,13 +91,19 @@ describe('the ledger', () => {
     expect(second.data.map((r) => r.amount_millicents)).toEqual([1_000, 100_000]);
     expect(second.has_more).toBe(false);
     for (const cursor of ['x', 'le_0', 'le_9999999999999999999']) {
-      expect((await errorOf(h.request(BillingRpc.ledger, { account_id: a.id, starting_after: cursor }))).code).toBe('invalid_request');
+      expect((await errorOf(h.request(BillingRpc.ledger, { account_id: a.id, starting_after: cursor }))).code).toBe(
+        'invalid_request',
+      );
     }
   });
 
   it('answers 404 not_found for an unknown account', async () => {
-    expect((await errorOf(h.request(BillingRpc.ledger, { account_id: 'acct_00000000000000000000' }))).code).toBe('not_found');
-    expect((await errorOf(h.request(AccountsRpc.credit, { account_id: 'acct_00000000000000000000', amount_cents: 1 }))).code).toBe('not_found');
+    expect((await errorOf(h.request(BillingRpc.ledger, { account_id: 'acct_00000000000000000000' }))).code).toBe(
+      'not_found',
+    );
+    expect(
+      (await errorOf(h.request(AccountsRpc.credit, { account_id: 'acct_00000000000000000000', amount_cents: 1 }))).code,
+    ).toBe('not_found');
   });
 });
 
@@ -97,7 +117,10 @@ describe('the monthly cycle', () => {
 
     await run(monthsAfter(n, 1));
     await run(monthsAfter(n, 1, DAY));
-    expect((await chargesOf(n.id)).map((c) => c.reference)).toEqual([`number_month:${n.id}:0`, `number_month:${n.id}:1`]);
+    expect((await chargesOf(n.id)).map((c) => c.reference)).toEqual([
+      `number_month:${n.id}:0`,
+      `number_month:${n.id}:1`,
+    ]);
 
     // A cycle that did not run for two months catches up, one row per period.
     await run(monthsAfter(n, 3, 1));
@@ -131,7 +154,10 @@ describe('the monthly cycle', () => {
     expect(result.past_due).toBeGreaterThanOrEqual(1);
     expect(await statusOf(a.id, n.id)).toBe('past_due');
     expect(await balanceCents(a.id)).toBe(0);
-    const updated = await eventually(() => eventsOf(n.id, 'number.updated'), (e) => e.length > 0);
+    const updated = await eventually(
+      () => eventsOf(n.id, 'number.updated'),
+      (e) => e.length > 0,
+    );
     expect(updated.at(-1)!.data).toMatchObject({ status: 'past_due', answering: false });
     // Running again does not charge or count it again.
     await run(monthsAfter(n, 1, 2000));
@@ -150,8 +176,13 @@ describe('the monthly cycle', () => {
     const result = await run(new Date(dueRun.getTime() + 7 * DAY));
     expect(result.released).toBeGreaterThanOrEqual(1);
     expect(await statusOf(a.id, n.id)).toBe('released');
-    expect((await h.prisma.simulatedProviderNumber.findUniqueOrThrow({ where: { phone_number: n.phone_number } })).status).toBe('released');
-    const released = await eventually(() => eventsOf(n.id, 'number.released'), (e) => e.length > 0);
+    expect(
+      (await h.prisma.simulatedProviderNumber.findUniqueOrThrow({ where: { phone_number: n.phone_number } })).status,
+    ).toBe('released');
+    const released = await eventually(
+      () => eventsOf(n.id, 'number.released'),
+      (e) => e.length > 0,
+    );
     expect(released[0].data).toMatchObject({ status: 'released', answering: false });
     // Released: billing stopped.
     await run(monthsAfter(n, 3, 1000));
@@ -165,13 +196,23 @@ describe('the monthly cycle', () => {
     expect(await statusOf(a.id, n.id)).toBe('past_due');
 
     // Not enough: stays past_due, nothing charged.
-    await expect(h.request(AccountsRpc.credit, { account_id: a.id, amount_cents: 300 })).resolves.toEqual({ balance_cents: 300 });
+    await expect(h.request(AccountsRpc.credit, { account_id: a.id, amount_cents: 300 })).resolves.toEqual({
+      balance_cents: 300,
+    });
     expect(await statusOf(a.id, n.id)).toBe('past_due');
 
-    await expect(h.request(AccountsRpc.credit, { account_id: a.id, amount_cents: 300 })).resolves.toEqual({ balance_cents: 100 });
+    await expect(h.request(AccountsRpc.credit, { account_id: a.id, amount_cents: 300 })).resolves.toEqual({
+      balance_cents: 100,
+    });
     expect(await statusOf(a.id, n.id)).toBe('active');
-    expect((await chargesOf(n.id)).map((c) => c.reference)).toEqual([`number_month:${n.id}:0`, `number_month:${n.id}:1`]);
-    const updated = await eventually(() => eventsOf(n.id, 'number.updated'), (e) => e.some((x) => x.data.status === 'active'));
+    expect((await chargesOf(n.id)).map((c) => c.reference)).toEqual([
+      `number_month:${n.id}:0`,
+      `number_month:${n.id}:1`,
+    ]);
+    const updated = await eventually(
+      () => eventsOf(n.id, 'number.updated'),
+      (e) => e.some((x) => x.data.status === 'active'),
+    );
     expect(updated.at(-1)!.data).toMatchObject({ status: 'active', answering: true });
     // The next charge is a month after the one it paid, counted from provisioning.
     expect((await run(monthsAfter(n, 2, -1000))).charged).toBe(0);
@@ -198,7 +239,10 @@ describe('talk time', () => {
     const before = await balanceMillicents(a.id);
     const call = callCompleted({ account_id: a.id, number_id: n.id, duration_sec: seconds });
     await h.publishCallCompleted(call);
-    await eventually(() => balanceMillicents(a.id), (b) => b !== before);
+    await eventually(
+      () => balanceMillicents(a.id),
+      (b) => b !== before,
+    );
     return { a, n, call, charged: before - (await balanceMillicents(a.id)) };
   }
 
@@ -220,7 +264,10 @@ describe('talk time', () => {
     await h.publishCallCompleted(call);
     const marker = callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 60 });
     await h.publishCallCompleted(marker); // once this is billed, the replays before it were handled
-    await eventually(() => balanceMillicents(a.id), (b) => b === after - 49_000n);
+    await eventually(
+      () => balanceMillicents(a.id),
+      (b) => b === after - 49_000n,
+    );
     expect(await balanceMillicents(a.id)).toBe(after - 49_000n);
     expect(await h.prisma.ledgerEntry.count({ where: { reference: `talk_time:${call.call_sid}` } })).toBe(1);
   });
@@ -229,16 +276,25 @@ describe('talk time', () => {
     const a = await account({ balance_cents: 50_000, tier: 'starter' });
     const n = await provision(a.id);
     await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 199 * 60 }));
-    await eventually(() => h.prisma.talkTimeUsage.findMany({ where: { account_id: a.id } }), (rows) => rows.length > 0);
+    await eventually(
+      () => h.prisma.talkTimeUsage.findMany({ where: { account_id: a.id } }),
+      (rows) => rows.length > 0,
+    );
     expect((await h.prisma.account.findUniqueOrThrow({ where: { id: a.id } })).allowance_exhausted_period).toBeNull();
 
     await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 60 }));
-    const paused = await eventually(() => eventsOf(n.id, 'number.updated'), (e) => e.length > 0);
+    const paused = await eventually(
+      () => eventsOf(n.id, 'number.updated'),
+      (e) => e.length > 0,
+    );
     expect(paused.at(-1)!.data).toMatchObject({ status: 'active', answering: false });
     expect(await statusOf(a.id, n.id)).toBe('active');
 
     await h.request(AccountsRpc.update, { account_id: a.id, tier: 'scale' });
-    const resumed = await eventually(() => eventsOf(n.id, 'number.updated'), (e) => e.length > 1);
+    const resumed = await eventually(
+      () => eventsOf(n.id, 'number.updated'),
+      (e) => e.length > 1,
+    );
     expect(resumed.at(-1)!.data).toMatchObject({ status: 'active', answering: true });
   });
 
@@ -246,10 +302,16 @@ describe('talk time', () => {
     const a = await account({ balance_cents: 50_000, tier: 'starter' });
     const n = await provision(a.id);
     await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 200 * 60 }));
-    await eventually(() => eventsOf(n.id, 'number.updated'), (e) => e.length > 0);
+    await eventually(
+      () => eventsOf(n.id, 'number.updated'),
+      (e) => e.length > 0,
+    );
     const now = new Date();
     await run(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 0, 1)));
-    const resumed = await eventually(() => eventsOf(n.id, 'number.updated'), (e) => e.length > 1);
+    const resumed = await eventually(
+      () => eventsOf(n.id, 'number.updated'),
+      (e) => e.length > 1,
+    );
     expect(resumed.at(-1)!.data.answering).toBe(true);
   });
 
@@ -258,8 +320,13 @@ describe('talk time', () => {
     const n = await provision(a.id);
     const now = new Date();
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15, 12));
-    await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 200 * 60, started_at: lastMonth.toISOString() }));
-    const usage = await eventually(() => h.prisma.talkTimeUsage.findMany({ where: { account_id: a.id } }), (rows) => rows.length > 0);
+    await h.publishCallCompleted(
+      callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 200 * 60, started_at: lastMonth.toISOString() }),
+    );
+    const usage = await eventually(
+      () => h.prisma.talkTimeUsage.findMany({ where: { account_id: a.id } }),
+      (rows) => rows.length > 0,
+    );
     expect(usage.map((row) => [row.period, row.seconds])).toEqual([[allowancePeriod(lastMonth), 12_000n]]);
     // Last month's allowance is used up, this month's is not: the agent keeps answering.
     expect((await h.prisma.account.findUniqueOrThrow({ where: { id: a.id } })).allowance_exhausted_period).toBeNull();
@@ -272,43 +339,73 @@ describe('talk time', () => {
     await h.publishCallCompleted(callCompleted({ account_id: 'acct_zzzzzzzzzzzzzzzzzzzz', number_id: n.id }));
     const before = await balanceMillicents(a.id);
     await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 60 }));
-    expect(await eventually(() => balanceMillicents(a.id), (b) => b !== before)).toBe(before - 49_000n);
+    expect(
+      await eventually(
+        () => balanceMillicents(a.id),
+        (b) => b !== before,
+      ),
+    ).toBe(before - 49_000n);
   });
 });
 
 describe('auto-top-up', () => {
   it('is set, shown and cleared by the operator, within $5 to $500', async () => {
     const a = await account();
-    const set = await h.request(AccountsRpc.update, { account_id: a.id, auto_top_up: { threshold_cents: 1_000, amount_cents: 2_000 } });
+    const set = await h.request(AccountsRpc.update, {
+      account_id: a.id,
+      auto_top_up: { threshold_cents: 1_000, amount_cents: 2_000 },
+    });
     expect(set.auto_top_up).toEqual({ threshold_cents: 1_000, amount_cents: 2_000 });
-    expect((await h.request(AccountsRpc.get, { account_id: a.id })).auto_top_up).toEqual({ threshold_cents: 1_000, amount_cents: 2_000 });
-    expect((await h.request(AccountsRpc.update, { account_id: a.id, tier: 'growth' })).auto_top_up).toEqual({ threshold_cents: 1_000, amount_cents: 2_000 });
+    expect((await h.request(AccountsRpc.get, { account_id: a.id })).auto_top_up).toEqual({
+      threshold_cents: 1_000,
+      amount_cents: 2_000,
+    });
+    expect((await h.request(AccountsRpc.update, { account_id: a.id, tier: 'growth' })).auto_top_up).toEqual({
+      threshold_cents: 1_000,
+      amount_cents: 2_000,
+    });
     expect((await h.request(AccountsRpc.update, { account_id: a.id, auto_top_up: null })).auto_top_up).toBeNull();
     for (const amount of [499, 50_001]) {
-      const error = await errorOf(h.request(AccountsRpc.update, { account_id: a.id, auto_top_up: { threshold_cents: 0, amount_cents: amount } }));
+      const error = await errorOf(
+        h.request(AccountsRpc.update, { account_id: a.id, auto_top_up: { threshold_cents: 0, amount_cents: amount } }),
+      );
       expect(error.code).toBe('invalid_request');
     }
   });
 
   it('tops up once when a charge drops the balance below the threshold', async () => {
     const a = await account({ balance_cents: 1_200 });
-    await h.request(AccountsRpc.update, { account_id: a.id, auto_top_up: { threshold_cents: 1_000, amount_cents: 2_500 } });
+    await h.request(AccountsRpc.update, {
+      account_id: a.id,
+      auto_top_up: { threshold_cents: 1_000, amount_cents: 2_500 },
+    });
     await provision(a.id); // 12.00 -> 7.00, below 10.00
     expect(await balanceCents(a.id)).toBe(700 + 2_500);
     const rows = await h.prisma.ledgerEntry.findMany({ where: { account_id: a.id, kind: 'auto_top_up' } });
     expect(rows).toHaveLength(1);
     expect(rows[0].amount_millicents).toBe(2_500_000n);
-    expect(await h.app.get(SimulatedPaymentAdapter).chargesOf(a.id)).toEqual([expect.objectContaining({ amount_cents: 2_500, status: 'succeeded' })]);
+    expect(await h.app.get(SimulatedPaymentAdapter).chargesOf(a.id)).toEqual([
+      expect.objectContaining({ amount_cents: 2_500, status: 'succeeded' }),
+    ]);
   });
 
   it('tops up when a call’s charge drops the balance below the threshold', async () => {
     const a = await account({ balance_cents: 1_530 });
     const n = await provision(a.id); // 10.30 left
-    await h.request(AccountsRpc.update, { account_id: a.id, auto_top_up: { threshold_cents: 1_000, amount_cents: 2_000 } });
+    await h.request(AccountsRpc.update, {
+      account_id: a.id,
+      auto_top_up: { threshold_cents: 1_000, amount_cents: 2_000 },
+    });
     await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 30 })); // 0.245: 10.055 left
-    await eventually(() => balanceMillicents(a.id), (b) => b === 1_030_000n - 24_500n);
+    await eventually(
+      () => balanceMillicents(a.id),
+      (b) => b === 1_030_000n - 24_500n,
+    );
     await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 60 })); // 0.49: 9.565 left
-    await eventually(() => h.prisma.ledgerEntry.count({ where: { account_id: a.id, kind: 'auto_top_up' } }), (count) => count === 1);
+    await eventually(
+      () => h.prisma.ledgerEntry.count({ where: { account_id: a.id, kind: 'auto_top_up' } }),
+      (count) => count === 1,
+    );
     expect(await h.prisma.autoTopUpAttempt.count({ where: { account_id: a.id } })).toBe(1);
     expect(await balanceMillicents(a.id)).toBe(1_030_000n - 24_500n - 49_000n + 2_000_000n);
   });
@@ -316,15 +413,24 @@ describe('auto-top-up', () => {
   it('logs a declined payment, charges nothing, and tries again at the next drop', async () => {
     const a = await account({ balance_cents: 1_200 });
     const n = await provision(a.id); // 7.00 left
-    await h.request(AccountsRpc.update, { account_id: a.id, auto_top_up: { threshold_cents: 1_000, amount_cents: 1_000 } });
+    await h.request(AccountsRpc.update, {
+      account_id: a.id,
+      auto_top_up: { threshold_cents: 1_000, amount_cents: 1_000 },
+    });
     await h.request(BillingRpc.setPaymentFaults, { charge_failures: 1 });
 
     await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 60 }));
-    await eventually(() => h.prisma.autoTopUpAttempt.findMany({ where: { account_id: a.id } }), (rows) => rows.some((r) => r.status === 'failed'));
+    await eventually(
+      () => h.prisma.autoTopUpAttempt.findMany({ where: { account_id: a.id } }),
+      (rows) => rows.some((r) => r.status === 'failed'),
+    );
     expect(await h.prisma.ledgerEntry.count({ where: { account_id: a.id, kind: 'auto_top_up' } })).toBe(0);
 
     await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 60 }));
-    await eventually(() => h.prisma.ledgerEntry.count({ where: { account_id: a.id, kind: 'auto_top_up' } }), (count) => count === 1);
+    await eventually(
+      () => h.prisma.ledgerEntry.count({ where: { account_id: a.id, kind: 'auto_top_up' } }),
+      (count) => count === 1,
+    );
     const charges = await h.app.get(SimulatedPaymentAdapter).chargesOf(a.id);
     expect(charges.map((c) => c.status)).toEqual(['failed', 'succeeded']);
     expect(await balanceMillicents(a.id)).toBe(700_000n - 2n * 49_000n + 1_000_000n);
@@ -343,10 +449,18 @@ describe('auto-top-up', () => {
   it('never tops up twice for one drop, even when calls are billed at once', async () => {
     const a = await account({ balance_cents: 1_200 });
     const n = await provision(a.id);
-    await h.request(AccountsRpc.update, { account_id: a.id, auto_top_up: { threshold_cents: 1_000, amount_cents: 50_000 } });
-    const calls = Array.from({ length: 6 }, () => callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 60 }));
+    await h.request(AccountsRpc.update, {
+      account_id: a.id,
+      auto_top_up: { threshold_cents: 1_000, amount_cents: 50_000 },
+    });
+    const calls = Array.from({ length: 6 }, () =>
+      callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 60 }),
+    );
     await Promise.all(calls.map((call) => h.publishCallCompleted(call)));
-    await eventually(() => h.prisma.ledgerEntry.count({ where: { account_id: a.id, kind: 'talk_time' } }), (count) => count === 6);
+    await eventually(
+      () => h.prisma.ledgerEntry.count({ where: { account_id: a.id, kind: 'talk_time' } }),
+      (count) => count === 6,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await h.prisma.ledgerEntry.count({ where: { account_id: a.id, kind: 'auto_top_up' } })).toBe(1);
   });

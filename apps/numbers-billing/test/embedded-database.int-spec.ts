@@ -19,7 +19,13 @@ jest.setTimeout(120_000);
 describe('numbers-billing on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-nb-pglite-'));
   const prefix = `t${randomBytes(5).toString('hex')}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, ...testNatsEnv('numbers-billing'), NATS_SUBJECT_PREFIX: prefix };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    ...testNatsEnv('numbers-billing'),
+    NATS_SUBJECT_PREFIX: prefix,
+  };
   delete env.NUMBERS_BILLING_DATABASE_URL;
   let app: INestApplicationContext;
   let nc: NatsConnection;
@@ -46,11 +52,18 @@ describe('numbers-billing on the embedded database', () => {
   it('provisions concurrently without overspending, and bills', async () => {
     const account = await rpc.request(AccountsRpc.create, { name: 'Embedded', balance_cents: 1_000 });
     const results = await Promise.allSettled(
-      Array.from({ length: 4 }, () => rpc.request(NumbersRpc.provision, numberCreate(), { accountId: account.id, timeoutMs: 30_000 })),
+      Array.from({ length: 4 }, () =>
+        rpc.request(NumbersRpc.provision, numberCreate(), { accountId: account.id, timeoutMs: 30_000 }),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
-    for (const r of results) if (r.status === 'rejected') expect((r.reason as ServiceError).code).toBe('insufficient_balance');
-    const run = await rpc.request(BillingRpc.runCycle, { now: new Date(Date.now() + 40 * 24 * 3600 * 1000).toISOString() }, { timeoutMs: 30_000 });
+    for (const r of results)
+      if (r.status === 'rejected') expect((r.reason as ServiceError).code).toBe('insufficient_balance');
+    const run = await rpc.request(
+      BillingRpc.runCycle,
+      { now: new Date(Date.now() + 40 * 24 * 3600 * 1000).toISOString() },
+      { timeoutMs: 30_000 },
+    );
     expect(run).toEqual({ charged: 0, past_due: 2, released: 0 });
     const ledger = await rpc.request(BillingRpc.ledger, { account_id: account.id });
     expect(ledger.balance_cents).toBe(0);
@@ -59,12 +72,26 @@ describe('numbers-billing on the embedded database', () => {
   // The list and the webhook target are plain SQL (a `SqlPool`), which on PGlite goes through Prisma's raw query.
   it('lists numbers page by page, and answers the webhook target with the secret opened', async () => {
     const account = await rpc.request(AccountsRpc.create, { name: 'Embedded list', balance_cents: 10_000 });
-    const first = await rpc.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), { accountId: account.id, timeoutMs: 30_000 });
-    const second = await rpc.request(NumbersRpc.provision, numberCreate(), { accountId: account.id, timeoutMs: 30_000 });
+    const first = await rpc.request(
+      NumbersRpc.provision,
+      numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }),
+      { accountId: account.id, timeoutMs: 30_000 },
+    );
+    const second = await rpc.request(NumbersRpc.provision, numberCreate(), {
+      accountId: account.id,
+      timeoutMs: 30_000,
+    });
     const page1 = await rpc.request(NumbersRpc.list, { limit: 1 }, { accountId: account.id });
     expect(page1).toMatchObject({ data: [{ id: second.id, status: 'active', webhook_url: null }], has_more: true });
-    const page2 = await rpc.request(NumbersRpc.list, { limit: 1, starting_after: second.id }, { accountId: account.id });
-    expect(page2).toMatchObject({ data: [{ id: first.id, webhook_url: 'https://93.184.215.14/hooks', created_at: first.created_at }], has_more: false });
+    const page2 = await rpc.request(
+      NumbersRpc.list,
+      { limit: 1, starting_after: second.id },
+      { accountId: account.id },
+    );
+    expect(page2).toMatchObject({
+      data: [{ id: first.id, webhook_url: 'https://93.184.215.14/hooks', created_at: first.created_at }],
+      has_more: false,
+    });
     expect(await askWebhookTarget((descriptor, query) => rpc.request(descriptor, query), first.id)).toMatchObject({
       number_id: first.id,
       webhook_url: 'https://93.184.215.14/hooks',

@@ -14,7 +14,9 @@ describe('loadEncryptionKeys', () => {
   afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
   it('requires SECRETS_ENCRYPTION_KEY in production', () => {
-    expect(() => loadEncryptionKeys({ DATA_DIR: dataDir() }, true)).toThrow('SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production');
+    expect(() => loadEncryptionKeys({ DATA_DIR: dataDir() }, true)).toThrow(
+      'SECRETS_ENCRYPTION_KEY is required when NODE_ENV=production',
+    );
   });
 
   it('outside production makes a key once and keeps it in DATA_DIR/secrets-encryption-key with mode 0600', () => {

@@ -18,7 +18,12 @@ import { secretContext } from '../src/numbers/number-record';
 import { NumbersService } from '../src/numbers/numbers.service';
 import { createAccount } from './factories/account.factory';
 import { numberCreate } from './factories/number.factory';
-import { balanceAndLedgerSum, eventually, startNumbersBilling, type NumbersBillingHarness } from './support/numbers-billing-harness';
+import {
+  balanceAndLedgerSum,
+  eventually,
+  startNumbersBilling,
+  type NumbersBillingHarness,
+} from './support/numbers-billing-harness';
 import { DISPATCHER_KEY, askWebhookTarget } from './support/webhook-target';
 
 jest.setTimeout(60_000);
@@ -45,7 +50,8 @@ async function balanceCents(accountId: string): Promise<number> {
 
 /** Moves the account's numbers out of the rolling hour, so the velocity limit does not get in the way. */
 async function ageNumbers(accountId: string, hours = 2): Promise<void> {
-  await h.prisma.$executeRaw`UPDATE numbers SET created_at = created_at - make_interval(hours => ${hours}) WHERE account_id = ${accountId}`;
+  await h.prisma
+    .$executeRaw`UPDATE numbers SET created_at = created_at - make_interval(hours => ${hours}) WHERE account_id = ${accountId}`;
 }
 
 async function expectLedgerBalanced(accountId: string): Promise<void> {
@@ -80,19 +86,29 @@ describe('POST /numbers (numbers.v1.provision)', () => {
 
   it('buys in the requested area_code when one is given', async () => {
     const account = await createAccount(h);
-    const created = await h.request(NumbersRpc.provision, numberCreate({ business_phone: '+14155550123', area_code: '212' }), account.id);
+    const created = await h.request(
+      NumbersRpc.provision,
+      numberCreate({ business_phone: '+14155550123', area_code: '212' }),
+      account.id,
+    );
     expect(areaCodeOf(created.phone_number)).toBe('212');
   });
 
   it('never sells one phone number to two active numbers', async () => {
     const accounts = await Promise.all([1, 2, 3].map(() => createAccount(h)));
-    const created = await Promise.all(accounts.map((a) => h.request(NumbersRpc.provision, numberCreate({ area_code: '646' }), a.id)));
+    const created = await Promise.all(
+      accounts.map((a) => h.request(NumbersRpc.provision, numberCreate({ area_code: '646' }), a.id)),
+    );
     expect(new Set(created.map((n) => n.phone_number)).size).toBe(3);
   });
 
   it('publishes number.provisioned through the outbox, without the secret', async () => {
     const account = await createAccount(h);
-    const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id);
+    const created = await h.request(
+      NumbersRpc.provision,
+      numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }),
+      account.id,
+    );
     const events = await eventually(h.numberEvents, (all) => all.some((e) => e.data.number_id === created.id));
     const event = events.find((e) => e.data.number_id === created.id)!;
     expect(event.type).toBe('number.provisioned');
@@ -130,7 +146,9 @@ describe('POST /numbers (numbers.v1.provision)', () => {
     expect(await balanceCents(account.id)).toBe(10_000 - 5 * 500);
 
     await h.request(AccountsRpc.update, { account_id: account.id, number_limit: 6 });
-    await expect(h.request(NumbersRpc.provision, numberCreate(), account.id)).resolves.toMatchObject({ status: 'active' });
+    await expect(h.request(NumbersRpc.provision, numberCreate(), account.id)).resolves.toMatchObject({
+      status: 'active',
+    });
   });
 
   it('counts released numbers out of the limit', async () => {
@@ -139,7 +157,9 @@ describe('POST /numbers (numbers.v1.provision)', () => {
     const first = await h.request(NumbersRpc.provision, numberCreate(), account.id);
     expect((await errorOf(h.request(NumbersRpc.provision, numberCreate(), account.id))).code).toBe('number_limit');
     await h.request(NumbersRpc.release, { id: first.id }, account.id);
-    await expect(h.request(NumbersRpc.provision, numberCreate(), account.id)).resolves.toMatchObject({ status: 'active' });
+    await expect(h.request(NumbersRpc.provision, numberCreate(), account.id)).resolves.toMatchObject({
+      status: 'active',
+    });
   });
 
   it('refuses a fourth provision within the rolling hour with 429 provision_velocity', async () => {
@@ -151,8 +171,11 @@ describe('POST /numbers (numbers.v1.provision)', () => {
     expect(await balanceCents(account.id)).toBe(10_000 - 3 * 500);
 
     // The window rolls: once the first three are more than an hour old, provisioning works again.
-    await h.prisma.$executeRaw`UPDATE numbers SET created_at = created_at - interval '61 minutes' WHERE account_id = ${account.id}`;
-    await expect(h.request(NumbersRpc.provision, numberCreate(), account.id)).resolves.toMatchObject({ status: 'active' });
+    await h.prisma
+      .$executeRaw`UPDATE numbers SET created_at = created_at - interval '61 minutes' WHERE account_id = ${account.id}`;
+    await expect(h.request(NumbersRpc.provision, numberCreate(), account.id)).resolves.toMatchObject({
+      status: 'active',
+    });
   });
 
   it('refuses an area code without stock with 409 no_numbers and charges nothing', async () => {
@@ -181,7 +204,9 @@ describe('POST /numbers (numbers.v1.provision)', () => {
     expect(await balanceCents(account.id)).toBe(10_000);
     expect(await h.prisma.phoneNumber.count({ where: { account_id: account.id } })).toBe(0);
 
-    await expect(h.request(NumbersRpc.provision, numberCreate(), account.id)).resolves.toMatchObject({ status: 'active' });
+    await expect(h.request(NumbersRpc.provision, numberCreate(), account.id)).resolves.toMatchObject({
+      status: 'active',
+    });
     expect(await balanceCents(account.id)).toBe(9_500);
   });
 
@@ -190,9 +215,13 @@ describe('POST /numbers (numbers.v1.provision)', () => {
     const phone = await errorOf(h.request(NumbersRpc.provision, { business_phone: '415-555-0123' }, account.id));
     expect(phone.code).toBe('invalid_request');
     expect(phone.message).toContain('business_phone');
-    const invalidNumber = await errorOf(h.request(NumbersRpc.provision, { business_phone: '+19995550100' }, account.id));
+    const invalidNumber = await errorOf(
+      h.request(NumbersRpc.provision, { business_phone: '+19995550100' }, account.id),
+    );
     expect(invalidNumber.message).toContain('business_phone');
-    const area = await errorOf(h.request(NumbersRpc.provision, { business_phone: '+14155550123', area_code: '41' }, account.id));
+    const area = await errorOf(
+      h.request(NumbersRpc.provision, { business_phone: '+14155550123', area_code: '41' }, account.id),
+    );
     expect(area.message).toContain('area_code');
   });
 
@@ -222,35 +251,51 @@ describe('POST /numbers (numbers.v1.provision)', () => {
 
     it('accepts a public https address', async () => {
       const account = await createAccount(h);
-      const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14:8443/hooks?x=1' }), account.id);
+      const created = await h.request(
+        NumbersRpc.provision,
+        numberCreate({ webhook_url: 'https://93.184.215.14:8443/hooks?x=1' }),
+        account.id,
+      );
       expect(created.webhook_url).toBe('https://93.184.215.14:8443/hooks?x=1');
     });
 
     it('normalises URLs stored before normalisation once, as number.updated, and leaves released numbers alone', async () => {
       const account = await createAccount(h);
       const [old, released, unparsable] = await Promise.all(
-        [0, 1, 2].map(() => h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id)),
+        [0, 1, 2].map(() =>
+          h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id),
+        ),
       );
       await h.request(NumbersRpc.release, { id: released.id }, account.id);
       // Test set-up only: rows as an older version stored them, as sent.
-      const store = (id: string, url: string) => h.prisma.phoneNumber.update({ where: { id: BigInt(id.slice(4)) }, data: { webhook_url: url } });
+      const store = (id: string, url: string) =>
+        h.prisma.phoneNumber.update({ where: { id: BigInt(id.slice(4)) }, data: { webhook_url: url } });
       await store(old.id, 'HTTPS://93.184.215.14:443/a/../hooks');
       await store(released.id, 'HTTPS://93.184.215.14:443/released');
       await store(unparsable.id, 'https://exa mple.com/');
-      const version = async (id: string) => (await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(id.slice(4)) } })).version;
+      const version = async (id: string) =>
+        (await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(id.slice(4)) } })).version;
       const before = { old: await version(old.id), unparsable: await version(unparsable.id) };
 
       expect(await h.app.get(NumbersService).normalizeStoredWebhookUrls()).toBe(1);
-      expect((await h.request(NumbersRpc.get, { id: old.id }, account.id)).webhook_url).toBe('https://93.184.215.14/hooks');
+      expect((await h.request(NumbersRpc.get, { id: old.id }, account.id)).webhook_url).toBe(
+        'https://93.184.215.14/hooks',
+      );
       expect(await version(old.id)).toBe(before.old + 1n);
-      expect((await h.request(NumbersRpc.get, { id: released.id }, account.id)).webhook_url).toBe('HTTPS://93.184.215.14:443/released');
-      expect((await h.request(NumbersRpc.get, { id: unparsable.id }, account.id)).webhook_url).toBe('https://exa mple.com/');
+      expect((await h.request(NumbersRpc.get, { id: released.id }, account.id)).webhook_url).toBe(
+        'HTTPS://93.184.215.14:443/released',
+      );
+      expect((await h.request(NumbersRpc.get, { id: unparsable.id }, account.id)).webhook_url).toBe(
+        'https://exa mple.com/',
+      );
       expect(await version(unparsable.id)).toBe(before.unparsable);
       const published = await eventually(
         () => h.numberEvents(),
         (events) => events.some((e) => e.type === 'number.updated' && e.data.number_id === old.id),
       );
-      expect(published.filter((e) => e.data.number_id === old.id).at(-1)!.data.webhook_url).toBe('https://93.184.215.14/hooks');
+      expect(published.filter((e) => e.data.number_id === old.id).at(-1)!.data.webhook_url).toBe(
+        'https://93.184.215.14/hooks',
+      );
       expect(await h.app.get(NumbersService).normalizeStoredWebhookUrls()).toBe(0);
     });
   });
@@ -258,35 +303,59 @@ describe('POST /numbers (numbers.v1.provision)', () => {
   describe('webhook_secret', () => {
     it('is stored encrypted and handed to the dispatcher sealed for its key', async () => {
       const account = await createAccount(h);
-      const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id);
+      const created = await h.request(
+        NumbersRpc.provision,
+        numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }),
+        account.id,
+      );
       const row = await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(created.id.slice(4)) } });
       expect(row.webhook_secret_ciphertext).not.toContain(created.webhook_secret);
       expect(row.webhook_secret_ciphertext).not.toContain(created.webhook_secret.slice(6, 20));
       expect(row.webhook_secret_key_id).toMatch(/^k_[0-9a-f]{16}$/);
 
       const target = await askWebhookTarget(h.request, created.id);
-      expect(target).toEqual({ number_id: created.id, webhook_url: 'https://93.184.215.14/hooks', webhook_secret: created.webhook_secret, sealed: expect.any(String) });
+      expect(target).toEqual({
+        number_id: created.id,
+        webhook_url: 'https://93.184.215.14/hooks',
+        webhook_secret: created.webhook_secret,
+        sealed: expect.any(String),
+      });
     });
 
-    it('never crosses the bus in plaintext: sealed for the asker\'s key alone, bound to its number', async () => {
+    it("never crosses the bus in plaintext: sealed for the asker's key alone, bound to its number", async () => {
       const account = await createAccount(h);
-      const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id);
-      const reply = await h.request(WebhookTargetRpc, { number_id: created.id, recipient_key: DISPATCHER_KEY.publicKey });
+      const created = await h.request(
+        NumbersRpc.provision,
+        numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }),
+        account.id,
+      );
+      const reply = await h.request(WebhookTargetRpc, {
+        number_id: created.id,
+        recipient_key: DISPATCHER_KEY.publicKey,
+      });
       expect(Object.keys(reply).sort()).toEqual(['number_id', 'webhook_secret_sealed', 'webhook_url']);
       expect(JSON.stringify(reply)).not.toContain(created.webhook_secret.slice(6, 20));
-      expect(() => SealingKeyPair.generate().open(reply.webhook_secret_sealed, webhookSecretSealContext(created.id))).toThrow(SealedSecretError);
-      expect(() => DISPATCHER_KEY.open(reply.webhook_secret_sealed, webhookSecretSealContext('num_1'))).toThrow(SealedSecretError);
+      expect(() =>
+        SealingKeyPair.generate().open(reply.webhook_secret_sealed, webhookSecretSealContext(created.id)),
+      ).toThrow(SealedSecretError);
+      expect(() => DISPATCHER_KEY.open(reply.webhook_secret_sealed, webhookSecretSealContext('num_1'))).toThrow(
+        SealedSecretError,
+      );
       // Another asker's key gets its own sealed value, which only it opens.
       const other = SealingKeyPair.generate();
       const forOther = await h.request(WebhookTargetRpc, { number_id: created.id, recipient_key: other.publicKey });
-      expect(other.open(forOther.webhook_secret_sealed, webhookSecretSealContext(created.id))).toBe(created.webhook_secret);
+      expect(other.open(forOther.webhook_secret_sealed, webhookSecretSealContext(created.id))).toBe(
+        created.webhook_secret,
+      );
     });
 
     it('answers invalid_request for a recipient key no one can hold the private half of', async () => {
       const account = await createAccount(h);
       const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);
       const lowOrderPoint = Buffer.alloc(32).toString('base64url');
-      expect((await errorOf(h.request(WebhookTargetRpc, { number_id: created.id, recipient_key: lowOrderPoint }))).code).toBe('invalid_request');
+      expect(
+        (await errorOf(h.request(WebhookTargetRpc, { number_id: created.id, recipient_key: lowOrderPoint }))).code,
+      ).toBe('invalid_request');
     });
 
     it('differs for every number', async () => {
@@ -298,7 +367,11 @@ describe('POST /numbers (numbers.v1.provision)', () => {
 
     it('is handed out as stored now: a secret sealed anew is answered, not the one opened before', async () => {
       const account = await createAccount(h);
-      const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }), account.id);
+      const created = await h.request(
+        NumbersRpc.provision,
+        numberCreate({ webhook_url: 'https://93.184.215.14/hooks' }),
+        account.id,
+      );
       const first = await askWebhookTarget(h.request, created.id);
       expect(first.webhook_secret).toBe(created.webhook_secret);
       // Sealed once per stored secret: asked again, the same sealed value (so the dispatcher's memo hits too).
@@ -306,7 +379,10 @@ describe('POST /numbers (numbers.v1.provision)', () => {
 
       const id = BigInt(created.id.slice(4));
       const replaced = h.app.get(SecretBox).seal('whsec_replaced', secretContext(id));
-      await h.prisma.phoneNumber.update({ where: { id }, data: { webhook_secret_key_id: replaced.keyId, webhook_secret_ciphertext: replaced.ciphertext } });
+      await h.prisma.phoneNumber.update({
+        where: { id },
+        data: { webhook_secret_key_id: replaced.keyId, webhook_secret_ciphertext: replaced.ciphertext },
+      });
       const replacedTarget = await askWebhookTarget(h.request, created.id);
       expect(replacedTarget.webhook_secret).toBe('whsec_replaced');
       expect(replacedTarget.sealed).not.toBe(first.sealed);
@@ -315,7 +391,13 @@ describe('POST /numbers (numbers.v1.provision)', () => {
       const other = await h.request(NumbersRpc.provision, numberCreate(), account.id);
       await askWebhookTarget(h.request, other.id);
       const otherRow = await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(other.id.slice(4)) } });
-      await h.prisma.phoneNumber.update({ where: { id }, data: { webhook_secret_key_id: otherRow.webhook_secret_key_id, webhook_secret_ciphertext: otherRow.webhook_secret_ciphertext } });
+      await h.prisma.phoneNumber.update({
+        where: { id },
+        data: {
+          webhook_secret_key_id: otherRow.webhook_secret_key_id,
+          webhook_secret_ciphertext: otherRow.webhook_secret_ciphertext,
+        },
+      });
       expect((await errorOf(askWebhookTarget(h.request, created.id))).code).toBe('internal_error');
     });
 
@@ -328,9 +410,13 @@ describe('POST /numbers (numbers.v1.provision)', () => {
 describe('concurrent provisioning', () => {
   it('never spends the same dollars twice: 6 requests at once on a balance for 2', async () => {
     const account = await createAccount(h, { balance_cents: 1_200 });
-    const results = await Promise.allSettled(Array.from({ length: 6 }, () => h.request(NumbersRpc.provision, numberCreate(), account.id)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () => h.request(NumbersRpc.provision, numberCreate(), account.id)),
+    );
     const ok = results.filter((r) => r.status === 'fulfilled');
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as ServiceError).code);
+    const refused = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => (r.reason as ServiceError).code);
     expect(ok).toHaveLength(2);
     expect(refused).toEqual(Array(4).fill('insufficient_balance'));
     expect(await balanceCents(account.id)).toBe(200);
@@ -340,7 +426,9 @@ describe('concurrent provisioning', () => {
   it('never passes the number limit: 6 requests at once with room for 2', async () => {
     const account = await createAccount(h);
     await h.request(AccountsRpc.update, { account_id: account.id, number_limit: 2 });
-    const results = await Promise.allSettled(Array.from({ length: 6 }, () => h.request(NumbersRpc.provision, numberCreate(), account.id)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () => h.request(NumbersRpc.provision, numberCreate(), account.id)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     expect(await h.prisma.phoneNumber.count({ where: { account_id: account.id } })).toBe(2);
     expect(await balanceCents(account.id)).toBe(10_000 - 2 * 500);
@@ -349,9 +437,13 @@ describe('concurrent provisioning', () => {
   it('never passes the velocity limit: 8 requests at once', async () => {
     const account = await createAccount(h);
     await h.request(AccountsRpc.update, { account_id: account.id, number_limit: 20 });
-    const results = await Promise.allSettled(Array.from({ length: 8 }, () => h.request(NumbersRpc.provision, numberCreate(), account.id)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => h.request(NumbersRpc.provision, numberCreate(), account.id)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
-    const codes = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as ServiceError).code);
+    const codes = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => (r.reason as ServiceError).code);
     expect(new Set(codes)).toEqual(new Set(['provision_velocity']));
   });
 });
@@ -362,7 +454,9 @@ describe('bursts against one account', () => {
   async function burst(accountId: string, size: number): Promise<{ codes: string[]; locks: number }> {
     const locks = jest.spyOn(h.app.get(LedgerRepository), 'lockAccount');
     try {
-      const results = await Promise.allSettled(Array.from({ length: size }, () => h.request(NumbersRpc.provision, numberCreate(), accountId)));
+      const results = await Promise.allSettled(
+        Array.from({ length: size }, () => h.request(NumbersRpc.provision, numberCreate(), accountId)),
+      );
       const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as ServiceError).code : 'created'));
       return { codes, locks: locks.mock.calls.filter(([, id]) => id === accountId).length };
     } finally {
@@ -385,7 +479,17 @@ describe('bursts against one account', () => {
         const id = randomUUID();
         const now = new Date();
         await h.prisma.numberOrder.create({
-          data: { id, account_id: account.id, fingerprint: 'in flight', status: 'pending', business_phone: '+14155550123', area_code: '415', hold_millicents: 500_000n, created_at: now, updated_at: now },
+          data: {
+            id,
+            account_id: account.id,
+            fingerprint: 'in flight',
+            status: 'pending',
+            business_phone: '+14155550123',
+            area_code: '415',
+            hold_millicents: 500_000n,
+            created_at: now,
+            updated_at: now,
+          },
         });
         return id;
       }),
@@ -393,7 +497,10 @@ describe('bursts against one account', () => {
     // $10 on the balance, $10 held by two purchases in flight: nothing left to hold for another.
     expect(await burst(account.id, 10)).toEqual({ codes: Array(10).fill('insufficient_balance'), locks: 0 });
 
-    await h.prisma.numberOrder.updateMany({ where: { id: { in: pending } }, data: { status: 'failed', failure_code: 'no_numbers' } });
+    await h.prisma.numberOrder.updateMany({
+      where: { id: { in: pending } },
+      data: { status: 'failed', failure_code: 'no_numbers' },
+    });
     const after = await burst(account.id, 3);
     expect(after.codes.filter((c) => c === 'created')).toHaveLength(2);
     expect(after.locks).toBeGreaterThan(0);
@@ -416,9 +523,17 @@ describe('Idempotency-Key', () => {
   it('answers a retry with its first answer even once the velocity limit is reached', async () => {
     const account = await createAccount(h);
     const created: NumberCreated[] = [];
-    for (let i = 0; i < 3; i++) created.push(await h.request(NumbersRpc.provision, numberCreate({ idempotency_key: `velocity-${i}` }), account.id));
-    expect(await h.request(NumbersRpc.provision, numberCreate({ idempotency_key: 'velocity-2' }), account.id)).toEqual(created[2]);
-    expect((await errorOf(h.request(NumbersRpc.provision, numberCreate({ idempotency_key: 'velocity-3' }), account.id))).code).toBe('provision_velocity');
+    for (let i = 0; i < 3; i++)
+      created.push(
+        await h.request(NumbersRpc.provision, numberCreate({ idempotency_key: `velocity-${i}` }), account.id),
+      );
+    expect(await h.request(NumbersRpc.provision, numberCreate({ idempotency_key: 'velocity-2' }), account.id)).toEqual(
+      created[2],
+    );
+    expect(
+      (await errorOf(h.request(NumbersRpc.provision, numberCreate({ idempotency_key: 'velocity-3' }), account.id)))
+        .code,
+    ).toBe('provision_velocity');
   });
 
   it('answers a retry with the first answer without buying or charging again', async () => {
@@ -434,7 +549,9 @@ describe('Idempotency-Key', () => {
   it('refuses the same key with another body with 422 idempotency_key_reused', async () => {
     const account = await createAccount(h);
     await h.request(NumbersRpc.provision, numberCreate({ idempotency_key: 'k-2' }), account.id);
-    const error = await errorOf(h.request(NumbersRpc.provision, numberCreate({ idempotency_key: 'k-2', area_code: '212' }), account.id));
+    const error = await errorOf(
+      h.request(NumbersRpc.provision, numberCreate({ idempotency_key: 'k-2', area_code: '212' }), account.id),
+    );
     expect(error.code).toBe('idempotency_key_reused');
   });
 
@@ -448,9 +565,15 @@ describe('Idempotency-Key', () => {
   it('buys once when the same request arrives several times at once', async () => {
     const account = await createAccount(h);
     const body = numberCreate({ idempotency_key: 'burst' });
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => h.request(NumbersRpc.provision, body, account.id)));
-    const answers = results.filter((r): r is PromiseFulfilledResult<NumberCreated> => r.status === 'fulfilled').map((r) => r.value);
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as ServiceError).code);
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => h.request(NumbersRpc.provision, body, account.id)),
+    );
+    const answers = results
+      .filter((r): r is PromiseFulfilledResult<NumberCreated> => r.status === 'fulfilled')
+      .map((r) => r.value);
+    const refused = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => (r.reason as ServiceError).code);
     expect(answers.length).toBeGreaterThanOrEqual(1);
     expect(new Set(answers.map((a) => a.id)).size).toBe(1);
     expect(new Set(refused)).toEqual(new Set(refused.length ? ['idempotency_key_in_use'] : []));
@@ -487,7 +610,15 @@ describe('GET /numbers (numbers.v1.list)', () => {
       [b.id, 'released'],
     ]);
     for (const item of list.data) expect(item).not.toHaveProperty('webhook_secret');
-    expect(Object.keys(list.data[0]).sort()).toEqual(['business_phone', 'created_at', 'id', 'phone_number', 'status', 'webhook_events', 'webhook_url']);
+    expect(Object.keys(list.data[0]).sort()).toEqual([
+      'business_phone',
+      'created_at',
+      'id',
+      'phone_number',
+      'status',
+      'webhook_events',
+      'webhook_url',
+    ]);
   });
 
   it('pages with limit, starting_after and has_more, keeping the order', async () => {
@@ -514,7 +645,9 @@ describe('GET /numbers (numbers.v1.list)', () => {
   it('refuses a cursor that is not one of the account’s numbers', async () => {
     const [account, other] = await Promise.all([createAccount(h), createAccount(h)]);
     const foreign = await h.request(NumbersRpc.provision, numberCreate(), other.id);
-    expect((await errorOf(h.request(NumbersRpc.list, { starting_after: foreign.id }, account.id))).code).toBe('invalid_request');
+    expect((await errorOf(h.request(NumbersRpc.list, { starting_after: foreign.id }, account.id))).code).toBe(
+      'invalid_request',
+    );
     expect((await errorOf(h.request(NumbersRpc.list, { limit: 0 }, account.id))).code).toBe('invalid_request');
   });
 });
@@ -526,11 +659,15 @@ describe('DELETE /numbers/{id} (numbers.v1.release)', () => {
     await expect(h.request(NumbersRpc.release, { id: created.id }, account.id)).resolves.toEqual({ released: true });
 
     expect(await balanceCents(account.id)).toBe(9_500);
-    const sold = await h.prisma.simulatedProviderNumber.findUniqueOrThrow({ where: { phone_number: created.phone_number } });
+    const sold = await h.prisma.simulatedProviderNumber.findUniqueOrThrow({
+      where: { phone_number: created.phone_number },
+    });
     expect(sold.status).toBe('released');
     const list = await h.request(NumbersRpc.list, {}, account.id);
     expect(list.data[0]).toMatchObject({ id: created.id, status: 'released' });
-    const events = await eventually(h.numberEvents, (all) => all.some((e) => e.data.number_id === created.id && e.type === 'number.released'));
+    const events = await eventually(h.numberEvents, (all) =>
+      all.some((e) => e.data.number_id === created.id && e.type === 'number.released'),
+    );
     const released = events.find((e) => e.data.number_id === created.id && e.type === 'number.released');
     expect(released?.data).toMatchObject({ status: 'released', answering: false, version: '2' });
   });
@@ -538,7 +675,9 @@ describe('DELETE /numbers/{id} (numbers.v1.release)', () => {
   it('accepts the bare integer <n> as well', async () => {
     const account = await createAccount(h);
     const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);
-    await expect(h.request(NumbersRpc.release, { id: created.id.slice(4) }, account.id)).resolves.toEqual({ released: true });
+    await expect(h.request(NumbersRpc.release, { id: created.id.slice(4) }, account.id)).resolves.toEqual({
+      released: true,
+    });
   });
 
   it('answers 404 not_found for an unknown id and for another account’s number, and leaves that number alone', async () => {
@@ -569,15 +708,25 @@ describe('DELETE /numbers/{id} (numbers.v1.release)', () => {
 describe('PATCH /numbers/{id} (numbers.v1.update)', () => {
   it('sends the next webhook to the new URL and publishes number.updated with it', async () => {
     const account = await createAccount(h);
-    const created = await h.request(NumbersRpc.provision, numberCreate({ webhook_url: 'https://93.184.215.14/old' }), account.id);
-    const updated = await h.request(NumbersRpc.update, { id: created.id, webhook_url: 'https://93.184.215.14/new' }, account.id);
+    const created = await h.request(
+      NumbersRpc.provision,
+      numberCreate({ webhook_url: 'https://93.184.215.14/old' }),
+      account.id,
+    );
+    const updated = await h.request(
+      NumbersRpc.update,
+      { id: created.id, webhook_url: 'https://93.184.215.14/new' },
+      account.id,
+    );
     expect(updated.webhook_url).toBe('https://93.184.215.14/new');
     expect(await askWebhookTarget(h.request, created.id)).toMatchObject({
       number_id: created.id,
       webhook_url: 'https://93.184.215.14/new',
       webhook_secret: created.webhook_secret,
     });
-    const events = await eventually(h.numberEvents, (all) => all.some((e) => e.data.number_id === created.id && e.type === 'number.updated'));
+    const events = await eventually(h.numberEvents, (all) =>
+      all.some((e) => e.data.number_id === created.id && e.type === 'number.updated'),
+    );
     const event = events.find((e) => e.data.number_id === created.id && e.type === 'number.updated')!;
     expect(event.data).toMatchObject({ webhook_url: 'https://93.184.215.14/new', status: 'active', version: '2' });
   });
@@ -588,35 +737,63 @@ describe('numbers.v1.service-number.get (the simulated provider asks)', () => {
     const account = await createAccount(h);
     const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);
     const now = () => new Date().toISOString();
-    expect(await h.request(ServiceNumberRpc, { phone_number: '+14155550000', at: now() })).toEqual({ phone_number: '+14155550000', in_service: false, reason: 'unknown' });
-    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({ in_service: true, reason: null });
+    expect(await h.request(ServiceNumberRpc, { phone_number: '+14155550000', at: now() })).toEqual({
+      phone_number: '+14155550000',
+      in_service: false,
+      reason: 'unknown',
+    });
+    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({
+      in_service: true,
+      reason: null,
+    });
     const beforeRelease = now();
     await h.request(NumbersRpc.release, { id: created.id }, account.id);
-    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({ in_service: false, reason: 'released' });
-    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: beforeRelease })).toMatchObject({ in_service: true });
+    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({
+      in_service: false,
+      reason: 'released',
+    });
+    expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: beforeRelease })).toMatchObject({
+      in_service: true,
+    });
   });
 });
 
 describe('operator controls of the simulated provider', () => {
   it('sets and answers the stock of an area code', async () => {
-    await expect(h.request(ProviderRpc.setStock, { area_code: '503', available: 7 })).resolves.toEqual({ area_code: '503', available: 7 });
+    await expect(h.request(ProviderRpc.setStock, { area_code: '503', available: 7 })).resolves.toEqual({
+      area_code: '503',
+      available: 7,
+    });
     const account = await createAccount(h);
     await h.request(NumbersRpc.provision, numberCreate({ area_code: '503' }), account.id);
-    expect((await h.prisma.simulatedProviderStock.findUniqueOrThrow({ where: { area_code: '503' } })).available).toBe(6);
+    expect((await h.prisma.simulatedProviderStock.findUniqueOrThrow({ where: { area_code: '503' } })).available).toBe(
+      6,
+    );
   });
 
   it('refuses a negative stock or an invalid area code', async () => {
-    expect((await errorOf(h.request(ProviderRpc.setStock, { area_code: '503', available: -1 }))).code).toBe('invalid_request');
-    expect((await errorOf(h.request(ProviderRpc.setStock, { area_code: '911', available: 1 }))).code).toBe('invalid_request');
+    expect((await errorOf(h.request(ProviderRpc.setStock, { area_code: '503', available: -1 }))).code).toBe(
+      'invalid_request',
+    );
+    expect((await errorOf(h.request(ProviderRpc.setStock, { area_code: '911', available: 1 }))).code).toBe(
+      'invalid_request',
+    );
   });
 
   it('fails exactly the next N purchases', async () => {
     const account = await createAccount(h);
     await h.request(AccountsRpc.update, { account_id: account.id, number_limit: 10 });
-    await expect(h.request(ProviderRpc.setFaults, { provision_failures: 2 })).resolves.toEqual({ provision_failures: 2 });
+    await expect(h.request(ProviderRpc.setFaults, { provision_failures: 2 })).resolves.toEqual({
+      provision_failures: 2,
+    });
     const codes: string[] = [];
     for (let i = 0; i < 3; i++) {
-      codes.push(await h.request(NumbersRpc.provision, numberCreate(), account.id).then(() => 'ok', (e: ServiceError) => e.code));
+      codes.push(
+        await h.request(NumbersRpc.provision, numberCreate(), account.id).then(
+          () => 'ok',
+          (e: ServiceError) => e.code,
+        ),
+      );
     }
     expect(codes).toEqual(['provider_unavailable', 'provider_unavailable', 'ok']);
   });

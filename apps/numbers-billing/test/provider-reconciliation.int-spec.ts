@@ -24,7 +24,10 @@ afterAll(() => h?.stop());
 
 beforeEach(async () => {
   // Each test judges only the strays it makes.
-  await h.prisma.simulatedProviderNumber.updateMany({ where: { status: 'sold' }, data: { status: 'released', released_at: new Date() } });
+  await h.prisma.simulatedProviderNumber.updateMany({
+    where: { status: 'sold' },
+    data: { status: 'released', released_at: new Date() },
+  });
 });
 
 /**
@@ -68,7 +71,10 @@ describe('provider reconciliation', () => {
 
     expect(await reconciliation.run()).toEqual({ owned: 1, released: 1, inFlight: 0, failed: 0 });
     expect(await providerStatus(stray.phoneNumber)).toBe('released');
-    expect(await h.prisma.numberOrder.findUnique({ where: { id: stray.orderId } })).toMatchObject({ status: 'failed', failure_code: 'abandoned' });
+    expect(await h.prisma.numberOrder.findUnique({ where: { id: stray.orderId } })).toMatchObject({
+      status: 'failed',
+      failure_code: 'abandoned',
+    });
     expect(await h.prisma.phoneNumber.count({ where: { account_id: account.id } })).toBe(0);
     expect(await numberCharges(account.id)).toBe(0);
 
@@ -87,7 +93,9 @@ describe('provider reconciliation', () => {
     expect(await reconciliation.run()).toEqual({ owned: 1, released: 0, inFlight: 1, failed: 0 });
     expect(await providerStatus(inFlight.phoneNumber)).toBe('sold');
 
-    const refused = await h.request(NumbersRpc.provision, inFlight.command, account.id).catch((error: unknown) => error);
+    const refused = await h
+      .request(NumbersRpc.provision, inFlight.command, account.id)
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ServiceError);
     expect(refused).toMatchObject({ code: 'idempotency_key_in_use' });
     // 2 minutes of lease, 30 s of it gone: about 90 s left.
@@ -95,7 +103,10 @@ describe('provider reconciliation', () => {
     expect((refused as ServiceError).retryAfter).toBeLessThanOrEqual(90);
 
     // The lease ends (the clock moves on): the next pass releases the stray and the retry goes through.
-    await h.prisma.numberOrder.update({ where: { id: inFlight.orderId }, data: { updated_at: new Date(Date.now() - ORDER_LEASE_MS - 1_000) } });
+    await h.prisma.numberOrder.update({
+      where: { id: inFlight.orderId },
+      data: { updated_at: new Date(Date.now() - ORDER_LEASE_MS - 1_000) },
+    });
     expect(await reconciliation.run()).toMatchObject({ released: 1 });
     const created = await h.request(NumbersRpc.provision, inFlight.command, account.id);
     expect(created.status).toBe('active');
@@ -105,13 +116,19 @@ describe('provider reconciliation', () => {
   it('releases a number sold for an order that failed (the purchase answered too late) or that we never made', async () => {
     const account = await createAccount(h);
     const late = await crashedMidProvision(account.id, 1_000);
-    await h.prisma.numberOrder.update({ where: { id: late.orderId }, data: { status: 'failed', failure_code: 'provider_unavailable' } });
+    await h.prisma.numberOrder.update({
+      where: { id: late.orderId },
+      data: { status: 'failed', failure_code: 'provider_unavailable' },
+    });
     const unknown = await provider.buyNumber({ areaCode: '212', orderRef: randomUUID() });
 
     expect(await reconciliation.run()).toEqual({ owned: 2, released: 2, inFlight: 0, failed: 0 });
     expect(await providerStatus(late.phoneNumber)).toBe('released');
     expect(await providerStatus(unknown.phoneNumber)).toBe('released');
-    expect(await h.prisma.numberOrder.findUnique({ where: { id: late.orderId } })).toMatchObject({ status: 'failed', failure_code: 'provider_unavailable' });
+    expect(await h.prisma.numberOrder.findUnique({ where: { id: late.orderId } })).toMatchObject({
+      status: 'failed',
+      failure_code: 'provider_unavailable',
+    });
   });
 
   it('does not record a purchase that answered after reconciliation gave it up: 503, nothing charged', async () => {
@@ -120,12 +137,17 @@ describe('provider reconciliation', () => {
     const slow = jest.spyOn(provider, 'buyNumber').mockImplementationOnce(async (request) => {
       const sold = await buy(request);
       // The purchase outlives the lease, and a reconciliation pass runs before it answers.
-      await h.prisma.numberOrder.update({ where: { id: request.orderRef }, data: { updated_at: new Date(Date.now() - ORDER_LEASE_MS - 1_000) } });
+      await h.prisma.numberOrder.update({
+        where: { id: request.orderRef },
+        data: { updated_at: new Date(Date.now() - ORDER_LEASE_MS - 1_000) },
+      });
       await reconciliation.run();
       return sold;
     });
     try {
-      const refused = await h.request(NumbersRpc.provision, numberCreate(), account.id).catch((error: unknown) => error);
+      const refused = await h
+        .request(NumbersRpc.provision, numberCreate(), account.id)
+        .catch((error: unknown) => error);
       expect(refused).toMatchObject({ code: 'provider_unavailable' });
     } finally {
       slow.mockRestore();

@@ -1,6 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
-import { BalanceLowEvent, TopUpFailedEvent, type BalanceLowData, type EventEnvelope, type TopUpFailedData } from '@switchboard/contracts';
+import {
+  BalanceLowEvent,
+  TopUpFailedEvent,
+  type BalanceLowData,
+  type EventEnvelope,
+  type TopUpFailedData,
+} from '@switchboard/contracts';
 import { ensureStream, eventSubject } from '@switchboard/messaging';
 import { messagingConfigFromEnv } from '@switchboard/service-runtime';
 import { verify } from '@switchboard/signing';
@@ -22,7 +28,10 @@ let receiver: TestReceiver;
 beforeAll(async () => {
   database = await createTestDatabase('webhook-dispatcher');
   certificate = selfSignedCertificate();
-  harness = await createDispatcherHarness(database, { WEBHOOK_TEST_CA_FILE: certificate.certFile, WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1,localhost' });
+  harness = await createDispatcherHarness(database, {
+    WEBHOOK_TEST_CA_FILE: certificate.certFile,
+    WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1,localhost',
+  });
   await ensureStream(harness.nc, messagingConfigFromEnv(harness.env), BalanceLowEvent.stream);
   receiver = await startHttpsReceiver(certificate, answers({ status: 200 }));
   await harness.startDispatcher();
@@ -36,8 +45,19 @@ afterAll(async () => {
 });
 
 async function publish<T extends object>(type: string, data: T, id: string = randomUUID()): Promise<EventEnvelope<T>> {
-  const envelope = { id, type, occurred_at: new Date().toISOString(), correlation_id: randomUUID(), causation_id: null, data };
-  await jetstream(harness.nc).publish(eventSubject(messagingConfigFromEnv(harness.env), type), JSON.stringify(envelope), { msgID: `${envelope.id}-${randomUUID()}` });
+  const envelope = {
+    id,
+    type,
+    occurred_at: new Date().toISOString(),
+    correlation_id: randomUUID(),
+    causation_id: null,
+    data,
+  };
+  await jetstream(harness.nc).publish(
+    eventSubject(messagingConfigFromEnv(harness.env), type),
+    JSON.stringify(envelope),
+    { msgID: `${envelope.id}-${randomUUID()}` },
+  );
   return envelope;
 }
 
@@ -47,27 +67,51 @@ function target(numberId: string): string {
   return secret;
 }
 
-const bodies = () => receiver.requests.map((request) => JSON.parse(request.rawBody.toString()) as { type: string; number_id: string });
+const bodies = () =>
+  receiver.requests.map((request) => JSON.parse(request.rawBody.toString()) as { type: string; number_id: string });
 
 describe('billing.balance_low and billing.top_up_failed webhooks', () => {
   beforeEach(() => receiver.requests.splice(0));
 
   it('fans an account event out to the numbers it names only, each signed with its own secret', async () => {
     const secrets = { num_8001: target('num_8001'), num_8002: target('num_8002'), num_8003: target('num_8003') };
-    const data: BalanceLowData = { account_id: ACCOUNT, number_ids: ['num_8001', 'num_8003'], balance_cents: 420, threshold_cents: 500, occurred_at: new Date().toISOString() };
+    const data: BalanceLowData = {
+      account_id: ACCOUNT,
+      number_ids: ['num_8001', 'num_8003'],
+      balance_cents: 420,
+      threshold_cents: 500,
+      occurred_at: new Date().toISOString(),
+    };
     const event = await publish(BalanceLowEvent.type, data);
     await receiver.received(2);
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     expect(bodies().sort((x, y) => x.number_id.localeCompare(y.number_id))).toEqual([
-      { type: 'billing.balance_low', number_id: 'num_8001', occurred_at: data.occurred_at, balance: { balance_cents: 420, threshold_cents: 500 } },
-      { type: 'billing.balance_low', number_id: 'num_8003', occurred_at: data.occurred_at, balance: { balance_cents: 420, threshold_cents: 500 } },
+      {
+        type: 'billing.balance_low',
+        number_id: 'num_8001',
+        occurred_at: data.occurred_at,
+        balance: { balance_cents: 420, threshold_cents: 500 },
+      },
+      {
+        type: 'billing.balance_low',
+        number_id: 'num_8003',
+        occurred_at: data.occurred_at,
+        balance: { balance_cents: 420, threshold_cents: 500 },
+      },
     ]);
     for (const request of receiver.requests) {
       const numberId = (JSON.parse(request.rawBody.toString()) as { number_id: keyof typeof secrets }).number_id;
       expect(request.headers['x-switchboard-event-id']).toBe(fanOutEventId(event.id, numberId));
       expect(request.headers['webhook-id']).toBe(fanOutEventId(event.id, numberId));
-      expect(verify({ secret: secrets[numberId], rawBody: request.rawBody, timestampHeader: request.headers['x-switchboard-timestamp'], signatureHeader: request.headers['x-switchboard-signature'] })).toMatchObject({ valid: true });
+      expect(
+        verify({
+          secret: secrets[numberId],
+          rawBody: request.rawBody,
+          timestampHeader: request.headers['x-switchboard-timestamp'],
+          signatureHeader: request.headers['x-switchboard-signature'],
+        }),
+      ).toMatchObject({ valid: true });
     }
     // Each in its own number's log; none in the log of the number not named.
     expect((await harness.delivery(fanOutEventId(event.id, 'num_8001')))?.status).toBe('delivered');
@@ -96,15 +140,33 @@ describe('billing.balance_low and billing.top_up_failed webhooks', () => {
         type: 'billing.top_up_failed',
         number_id: 'num_8101',
         occurred_at: data.occurred_at,
-        top_up: { attempt_id: data.attempt_id, amount_cents: 1_500, reason: 'declined', attempted_at: data.attempted_at },
+        top_up: {
+          attempt_id: data.attempt_id,
+          amount_cents: 1_500,
+          reason: 'declined',
+          attempted_at: data.attempted_at,
+        },
       },
     ]);
     const [request] = receiver.requests;
-    expect(verify({ secret, rawBody: request.rawBody, timestampHeader: request.headers['x-switchboard-timestamp'], signatureHeader: request.headers['x-switchboard-signature'] })).toMatchObject({ valid: true });
+    expect(
+      verify({
+        secret,
+        rawBody: request.rawBody,
+        timestampHeader: request.headers['x-switchboard-timestamp'],
+        signatureHeader: request.headers['x-switchboard-signature'],
+      }),
+    ).toMatchObject({ valid: true });
   });
 
   it('sends nothing when no number opted in', async () => {
-    await publish(BalanceLowEvent.type, { account_id: ACCOUNT, number_ids: [], balance_cents: 0, threshold_cents: 500, occurred_at: new Date().toISOString() });
+    await publish(BalanceLowEvent.type, {
+      account_id: ACCOUNT,
+      number_ids: [],
+      balance_cents: 0,
+      threshold_cents: 500,
+      occurred_at: new Date().toISOString(),
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.requests).toHaveLength(0);
   });

@@ -65,7 +65,9 @@ function startDispatcherProcess(): Promise<ChildProcess> {
   proc.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   return new Promise((resolve, reject) => {
     proc.once('message', () => resolve(proc));
-    proc.once('exit', (code, signal) => reject(new Error(`the dispatcher process exited before it was ready (${code ?? signal}):\n${stderr}`)));
+    proc.once('exit', (code, signal) =>
+      reject(new Error(`the dispatcher process exited before it was ready (${code ?? signal}):\n${stderr}`)),
+    );
   });
 }
 
@@ -111,4 +113,3 @@ describe('a dispatcher that stops during a delivery', () => {
     expect(await harness.delivery(event.id)).toEqual({ status: 'delivered', attempts: 1 });
   });
 });
-

@@ -17,7 +17,9 @@ let store: DeliveriesRepository;
 
 beforeAll(async () => {
   database = await createTestDatabase('webhook-dispatcher');
-  handle = await createPrismaClient(WebhookDispatcherPrisma, 'webhook-dispatcher', { env: { WEBHOOK_DISPATCHER_DATABASE_URL: database.url } });
+  handle = await createPrismaClient(WebhookDispatcherPrisma, 'webhook-dispatcher', {
+    env: { WEBHOOK_DISPATCHER_DATABASE_URL: database.url },
+  });
   prisma = handle.client;
   store = new DeliveriesRepository(prisma);
 });
@@ -28,7 +30,14 @@ afterAll(async () => {
 });
 
 function aDelivery(): NewDelivery {
-  return { event_id: randomUUID(), event_type: 'call.completed', call_sid: `CA${randomUUID().replace(/-/g, '')}`, number_id: 'num_7', account_id: 'acc_7', body: '{}' };
+  return {
+    event_id: randomUUID(),
+    event_type: 'call.completed',
+    call_sid: `CA${randomUUID().replace(/-/g, '')}`,
+    number_id: 'num_7',
+    account_id: 'acc_7',
+    body: '{}',
+  };
 }
 
 function claim(delivery: NewDelivery, now = new Date()): Promise<AttemptClaim> {
@@ -42,7 +51,11 @@ function claimed(result: AttemptClaim): Extract<AttemptClaim, { kind: 'claimed' 
 
 const row = (eventId: string) => prisma.webhookDelivery.findUnique({ where: { event_id: eventId } });
 const attempts = (eventId: string) =>
-  prisma.webhookAttempt.findMany({ where: { event_id: eventId }, orderBy: { id: 'asc' }, select: { attempt: true, status_code: true, error: true, finished_at: true, url: true, call_sid: true } });
+  prisma.webhookAttempt.findMany({
+    where: { event_id: eventId },
+    orderBy: { id: 'asc' },
+    select: { attempt: true, status_code: true, error: true, finished_at: true, url: true, call_sid: true },
+  });
 
 describe('DeliveriesRepository against PostgreSQL', () => {
   it('creates the delivery with its first claim and logs the attempt in progress, in one statement', async () => {
@@ -50,8 +63,15 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     const now = new Date();
     const first = claimed(await claim(delivery, now));
     expect(first).toMatchObject({ attempt: 1, interrupted: 0, leaseUntil: new Date(now.getTime() + LEASE_MS) });
-    expect(await row(delivery.event_id)).toMatchObject({ ...delivery, status: 'pending', attempts: 0, lease_until: new Date(now.getTime() + LEASE_MS) });
-    expect(await attempts(delivery.event_id)).toEqual([{ attempt: 1, status_code: null, error: IN_PROGRESS, finished_at: null, url: URL, call_sid: delivery.call_sid }]);
+    expect(await row(delivery.event_id)).toMatchObject({
+      ...delivery,
+      status: 'pending',
+      attempts: 0,
+      lease_until: new Date(now.getTime() + LEASE_MS),
+    });
+    expect(await attempts(delivery.event_id)).toEqual([
+      { attempt: 1, status_code: null, error: IN_PROGRESS, finished_at: null, url: URL, call_sid: delivery.call_sid },
+    ]);
   });
 
   it('lets exactly one of many concurrent claims of a new event through; the others find the lease taken', async () => {
@@ -67,18 +87,44 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     const delivery = aDelivery();
     const now = new Date();
     const first = claimed(await claim(delivery, now));
-    const outcome = { status_code: 500, error: 'receiver answered HTTP 500', finished_at: new Date(now.getTime() + 20), duration_ms: 20 };
+    const outcome = {
+      status_code: 500,
+      error: 'receiver answered HTTP 500',
+      finished_at: new Date(now.getTime() + 20),
+      duration_ms: 20,
+    };
     const next = new Date(now.getTime() + 1000);
-    expect(await store.finishAttempt({ eventId: delivery.event_id, attemptId: first.attemptId, leaseUntil: first.leaseUntil }, outcome, { status: 'pending', attempts: 1, next_attempt_at: next })).toBe(true);
-    expect(await row(delivery.event_id)).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: next, lease_until: null });
+    expect(
+      await store.finishAttempt(
+        { eventId: delivery.event_id, attemptId: first.attemptId, leaseUntil: first.leaseUntil },
+        outcome,
+        { status: 'pending', attempts: 1, next_attempt_at: next },
+      ),
+    ).toBe(true);
+    expect(await row(delivery.event_id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      next_attempt_at: next,
+      lease_until: null,
+    });
 
     // A worker whose lease ran out (another one took over) still logs its attempt but changes nothing else.
     const later = new Date(next.getTime() + 1);
     const second = claimed(await claim(delivery, later));
-    const stale = { eventId: delivery.event_id, attemptId: second.attemptId, leaseUntil: new Date(later.getTime() + 1) };
+    const stale = {
+      eventId: delivery.event_id,
+      attemptId: second.attemptId,
+      leaseUntil: new Date(later.getTime() + 1),
+    };
     const late = { status_code: 200, error: null, finished_at: new Date(later.getTime() + 5), duration_ms: 5 };
-    expect(await store.finishAttempt(stale, late, { status: 'delivered', attempts: 2, next_attempt_at: null })).toBe(false);
-    expect(await row(delivery.event_id)).toMatchObject({ status: 'pending', attempts: 1, lease_until: second.leaseUntil });
+    expect(await store.finishAttempt(stale, late, { status: 'delivered', attempts: 2, next_attempt_at: null })).toBe(
+      false,
+    );
+    expect(await row(delivery.event_id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lease_until: second.leaseUntil,
+    });
     expect((await attempts(delivery.event_id)).map((a) => [a.attempt, a.status_code, a.error])).toEqual([
       [1, 500, 'receiver answered HTTP 500'],
       [2, 200, null],
@@ -124,7 +170,10 @@ describe('DeliveriesRepository against PostgreSQL', () => {
       { status_code: 204, error: null, finished_at: now, duration_ms: 3 },
       { status: 'delivered', attempts: 1, next_attempt_at: null },
     );
-    expect(await claim(delivery, new Date(now.getTime() + LEASE_MS * 2))).toEqual({ kind: 'closed', status: 'delivered' });
+    expect(await claim(delivery, new Date(now.getTime() + LEASE_MS * 2))).toEqual({
+      kind: 'closed',
+      status: 'delivered',
+    });
     await store.close(delivery, 'skipped');
     expect(await row(delivery.event_id)).toMatchObject({ status: 'delivered', attempts: 1 });
     expect(await attempts(delivery.event_id)).toHaveLength(1);

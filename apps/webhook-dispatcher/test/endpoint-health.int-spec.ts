@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { EndpointDisabledEvent, WebhookEventsRpc, type EndpointDisabledData, type EventEnvelope, type RpcReply } from '@switchboard/contracts';
+import {
+  EndpointDisabledEvent,
+  WebhookEventsRpc,
+  type EndpointDisabledData,
+  type EventEnvelope,
+  type RpcReply,
+} from '@switchboard/contracts';
 import { eventSubject, streamName } from '@switchboard/messaging';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { callCompletedEvent } from './factories/call-completed.factory';
@@ -75,7 +81,9 @@ async function lastDisabledEvent(): Promise<EventEnvelope<EndpointDisabledData> 
   const jsm = await jetstreamManager(harness.nc);
   const prefix = { prefix: harness.prefix };
   try {
-    const message = await jsm.streams.getMessage(streamName(prefix, EndpointDisabledEvent.stream.name), { last_by_subj: eventSubject(prefix, EndpointDisabledEvent.type) });
+    const message = await jsm.streams.getMessage(streamName(prefix, EndpointDisabledEvent.stream.name), {
+      last_by_subj: eventSubject(prefix, EndpointDisabledEvent.type),
+    });
     return message?.json<EventEnvelope<EndpointDisabledData>>();
   } catch {
     return undefined;
@@ -93,9 +101,23 @@ describe('endpoint health', () => {
     expect(receiver!.requests).toHaveLength(1);
 
     const view = ok(await harness.rpc(WebhookEventsRpc.endpoint, { number_id: numberId }, ACCOUNT));
-    expect(view).toEqual({ number_id: numberId, status: 'disabled', disabled_reason: 'gone', disabled_at: expect.any(String), consecutive_failures: 1, failing_since: expect.any(String) });
+    expect(view).toEqual({
+      number_id: numberId,
+      status: 'disabled',
+      disabled_reason: 'gone',
+      disabled_at: expect.any(String),
+      consecutive_failures: 1,
+      failing_since: expect.any(String),
+    });
     const told = await harness.eventually(lastDisabledEvent);
-    expect(told.data).toEqual({ account_id: ACCOUNT, number_id: numberId, reason: 'gone', consecutive_failures: 1, failing_since: expect.any(String), disabled_at: view.disabled_at });
+    expect(told.data).toEqual({
+      account_id: ACCOUNT,
+      number_id: numberId,
+      reason: 'gone',
+      consecutive_failures: 1,
+      failing_since: expect.any(String),
+      disabled_at: view.disabled_at,
+    });
 
     const waiting = await publishCall(numberId);
     await harness.eventually(async () => (await harness.delivery(waiting.id))?.status === 'paused');
@@ -104,8 +126,17 @@ describe('endpoint health', () => {
     answer({ status: 200 });
     const enabled = ok(await harness.rpc(WebhookEventsRpc.enableEndpoint, { number_id: numberId }, ACCOUNT));
     expect(enabled).toMatchObject({ status: 'enabled', disabled_reason: null, consecutive_failures: 0, resumed: 2 });
-    await harness.eventually(async () => (await harness.delivery(gone.id))?.status === 'delivered' && (await harness.delivery(waiting.id))?.status === 'delivered');
-    expect(receiver!.requests.map((request) => request.headers['x-switchboard-event-id']).slice(1).sort()).toEqual([gone.id, waiting.id].sort());
+    await harness.eventually(
+      async () =>
+        (await harness.delivery(gone.id))?.status === 'delivered' &&
+        (await harness.delivery(waiting.id))?.status === 'delivered',
+    );
+    expect(
+      receiver!.requests
+        .map((request) => request.headers['x-switchboard-event-id'])
+        .slice(1)
+        .sort(),
+    ).toEqual([gone.id, waiting.id].sort());
   });
 
   it('disables after the documented run of consecutive failures, and a success in between starts the run again', async () => {
@@ -116,14 +147,26 @@ describe('endpoint health', () => {
     await harness.eventually(async () => (await harness.delivery(first.id))?.attempts === 2);
     answer({ status: 200 });
     const second = await publishCall(numberId);
-    await harness.eventually(async () => (await harness.delivery(first.id))?.status === 'delivered' && (await harness.delivery(second.id))?.status === 'delivered');
-    expect(ok(await harness.rpc(WebhookEventsRpc.endpoint, { number_id: numberId }, ACCOUNT))).toMatchObject({ status: 'enabled', consecutive_failures: 0, failing_since: null });
+    await harness.eventually(
+      async () =>
+        (await harness.delivery(first.id))?.status === 'delivered' &&
+        (await harness.delivery(second.id))?.status === 'delivered',
+    );
+    expect(ok(await harness.rpc(WebhookEventsRpc.endpoint, { number_id: numberId }, ACCOUNT))).toMatchObject({
+      status: 'enabled',
+      consecutive_failures: 0,
+      failing_since: null,
+    });
 
     answer({ status: 503 });
     const third = await publishCall(numberId);
     await harness.eventually(async () => (await harness.delivery(third.id))?.status === 'paused');
     expect((await harness.attempts(third.id)).map((attempt) => attempt.status_code)).toEqual([503, 503, 503]);
-    expect(ok(await harness.rpc(WebhookEventsRpc.endpoint, { number_id: numberId }, ACCOUNT))).toMatchObject({ status: 'disabled', disabled_reason: 'failing', consecutive_failures: 3 });
+    expect(ok(await harness.rpc(WebhookEventsRpc.endpoint, { number_id: numberId }, ACCOUNT))).toMatchObject({
+      status: 'disabled',
+      disabled_reason: 'failing',
+      consecutive_failures: 3,
+    });
   });
 
   it('still sends a test event to a disabled endpoint, and shows another account an enabled endpoint with nothing to resume', async () => {
@@ -134,19 +177,26 @@ describe('endpoint health', () => {
     await harness.eventually(async () => (await harness.delivery(event.id))?.status === 'paused');
     const test = ok(await harness.rpc(WebhookEventsRpc.test, { number_id: numberId }, ACCOUNT, 15_000));
     expect(test).toMatchObject({ delivered: false, status_code: 410 });
-    expect(ok(await harness.rpc(WebhookEventsRpc.enableEndpoint, { number_id: numberId }, 'acct_zzzzzzzzzzzzzzzzzzzz'))).toMatchObject({ status: 'enabled', resumed: 0 });
+    expect(
+      ok(await harness.rpc(WebhookEventsRpc.enableEndpoint, { number_id: numberId }, 'acct_zzzzzzzzzzzzzzzzzzzz')),
+    ).toMatchObject({ status: 'enabled', resumed: 0 });
     expect(await harness.delivery(event.id)).toMatchObject({ status: 'paused' });
   });
 });
 
 describe('Retry-After', () => {
   it('waits as long as a 503 asks before the next attempt', async () => {
-    receiver = await startHttpsReceiver(certificate, answers({ status: 503, headers: { 'Retry-After': '2' } }, { status: 200 }));
+    receiver = await startHttpsReceiver(
+      certificate,
+      answers({ status: 503, headers: { 'Retry-After': '2' } }, { status: 200 }),
+    );
     await harness.startDispatcher();
     const event = await publishCall(newNumber());
     const [first, second] = await receiver.received(2, 20_000);
     expect(second.headers['x-switchboard-event-id']).toBe(event.id);
-    const gapMs = Number(second.headers['x-switchboard-timestamp']) * 1000 - Number(first.headers['x-switchboard-timestamp']) * 1000;
+    const gapMs =
+      Number(second.headers['x-switchboard-timestamp']) * 1000 -
+      Number(first.headers['x-switchboard-timestamp']) * 1000;
     // Backoff alone is 100 ms here; the receiver asked for 2 s (timestamps are whole seconds).
     expect(gapMs).toBeGreaterThanOrEqual(2000);
   });

@@ -1,6 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
-import { NumberReleasedEvent, NumberUpdatedEvent, type EventDescriptor, type EventEnvelope, type NumberStateChanged } from '@switchboard/contracts';
+import {
+  NumberReleasedEvent,
+  NumberUpdatedEvent,
+  type EventDescriptor,
+  type EventEnvelope,
+  type NumberStateChanged,
+} from '@switchboard/contracts';
 import { ensureStream, eventSubject } from '@switchboard/messaging';
 import { messagingConfigFromEnv } from '@switchboard/service-runtime';
 import { verify } from '@switchboard/signing';
@@ -21,7 +27,10 @@ let receiver: TestReceiver;
 beforeAll(async () => {
   database = await createTestDatabase('webhook-dispatcher');
   certificate = selfSignedCertificate();
-  harness = await createDispatcherHarness(database, { WEBHOOK_TEST_CA_FILE: certificate.certFile, WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1,localhost' });
+  harness = await createDispatcherHarness(database, {
+    WEBHOOK_TEST_CA_FILE: certificate.certFile,
+    WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1,localhost',
+  });
   await ensureStream(harness.nc, messagingConfigFromEnv(harness.env), NumberUpdatedEvent.stream);
   receiver = await startHttpsReceiver(certificate, answers({ status: 200 }));
   await harness.startDispatcher();
@@ -48,13 +57,28 @@ function state(numberId: string, status: NumberStateChanged['status'], version: 
   };
 }
 
-async function publish(event: EventDescriptor<NumberStateChanged>, data: NumberStateChanged): Promise<EventEnvelope<NumberStateChanged>> {
-  const envelope = { id: randomUUID(), type: event.type, occurred_at: data.changed_at, correlation_id: randomUUID(), causation_id: null, data };
-  await jetstream(harness.nc).publish(eventSubject(messagingConfigFromEnv(harness.env), event.type), JSON.stringify(envelope), { msgID: envelope.id });
+async function publish(
+  event: EventDescriptor<NumberStateChanged>,
+  data: NumberStateChanged,
+): Promise<EventEnvelope<NumberStateChanged>> {
+  const envelope = {
+    id: randomUUID(),
+    type: event.type,
+    occurred_at: data.changed_at,
+    correlation_id: randomUUID(),
+    causation_id: null,
+    data,
+  };
+  await jetstream(harness.nc).publish(
+    eventSubject(messagingConfigFromEnv(harness.env), event.type),
+    JSON.stringify(envelope),
+    { msgID: envelope.id },
+  );
   return envelope;
 }
 
-const typesReceived = () => receiver.requests.map((request) => JSON.parse(request.rawBody.toString()) as { type: string; number_id: string });
+const typesReceived = () =>
+  receiver.requests.map((request) => JSON.parse(request.rawBody.toString()) as { type: string; number_id: string });
 
 describe('number.past_due and number.released webhooks', () => {
   it('tells the change into past_due once, and the release, signed like every event', async () => {
@@ -72,12 +96,32 @@ describe('number.past_due and number.released webhooks', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     expect(typesReceived()).toEqual([
-      { type: 'number.past_due', number_id: numberId, occurred_at: pastDue.data.changed_at, number: { phone_number: '+14155550100', status: 'past_due' } },
-      { type: 'number.released', number_id: numberId, occurred_at: released.data.changed_at, number: { phone_number: '+14155550100', status: 'released' } },
+      {
+        type: 'number.past_due',
+        number_id: numberId,
+        occurred_at: pastDue.data.changed_at,
+        number: { phone_number: '+14155550100', status: 'past_due' },
+      },
+      {
+        type: 'number.released',
+        number_id: numberId,
+        occurred_at: released.data.changed_at,
+        number: { phone_number: '+14155550100', status: 'released' },
+      },
     ]);
-    expect(receiver.requests.map((request) => request.headers['x-switchboard-event-id'])).toEqual([pastDue.id, released.id]);
+    expect(receiver.requests.map((request) => request.headers['x-switchboard-event-id'])).toEqual([
+      pastDue.id,
+      released.id,
+    ]);
     for (const request of receiver.requests) {
-      expect(verify({ secret, rawBody: request.rawBody, timestampHeader: request.headers['x-switchboard-timestamp'], signatureHeader: request.headers['x-switchboard-signature'] })).toMatchObject({ valid: true });
+      expect(
+        verify({
+          secret,
+          rawBody: request.rawBody,
+          timestampHeader: request.headers['x-switchboard-timestamp'],
+          signatureHeader: request.headers['x-switchboard-signature'],
+        }),
+      ).toMatchObject({ valid: true });
     }
   });
 });

@@ -34,7 +34,10 @@ afterAll(async () => {
 
 beforeEach(async () => {
   // 127.0.0.1 is a private address: the local test receiver has to be allowed explicitly.
-  harness = await createDispatcherHarness(database, { WEBHOOK_TEST_CA_FILE: certificate.certFile, WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1,localhost' });
+  harness = await createDispatcherHarness(database, {
+    WEBHOOK_TEST_CA_FILE: certificate.certFile,
+    WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1,localhost',
+  });
 });
 
 afterEach(async () => {
@@ -101,7 +104,10 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       ]);
 
       const forged = JSON.stringify({ ...received[0], call: { ...received[0].call, duration_sec: 1 } });
-      const status = await postTo(port, forged, { 'X-Switchboard-Timestamp': String(Math.floor(Date.now() / 1000)), 'X-Switchboard-Signature': `v1=${'0'.repeat(64)}` });
+      const status = await postTo(port, forged, {
+        'X-Switchboard-Timestamp': String(Math.floor(Date.now() / 1000)),
+        'X-Switchboard-Signature': `v1=${'0'.repeat(64)}`,
+      });
       expect(status).toBe(401);
       expect(received).toHaveLength(1);
     } finally {
@@ -132,7 +138,12 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       const nowSec = Math.floor(Date.now() / 1000);
       expect(Number(request.headers['x-switchboard-timestamp'])).toBeGreaterThan(nowSec - 60);
       expect(
-        verify({ secret: SECRET, rawBody: request.rawBody, timestampHeader: request.headers['x-switchboard-timestamp'], signatureHeader: request.headers['x-switchboard-signature'] }),
+        verify({
+          secret: SECRET,
+          rawBody: request.rawBody,
+          timestampHeader: request.headers['x-switchboard-timestamp'],
+          signatureHeader: request.headers['x-switchboard-signature'],
+        }),
       ).toMatchObject({ valid: true });
     }
     expect(second.rawBody.equals(first.rawBody)).toBe(true);
@@ -181,7 +192,8 @@ describe('webhook delivery to a real HTTPS receiver', () => {
 
   it('does not follow a redirect: a 302 is a failed attempt and the Location is never requested', async () => {
     receiver = await startHttpsReceiver(certificate, {
-      answer: (request) => (request.path === '/moved' ? { status: 200 } : { status: 302, headers: { Location: '/moved' } }),
+      answer: (request) =>
+        request.path === '/moved' ? { status: 200 } : { status: 302, headers: { Location: '/moved' } },
     });
     await harness.startDispatcher();
     const { event, numberId } = await sendCall(receiver.url('/hook'));
@@ -189,7 +201,10 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     await harness.eventually(async () => (await harness.delivery(event.id))?.status === 'failed');
 
     expect(receiver.requests.map((r) => r.path)).toEqual(['/hook', '/hook', '/hook', '/hook', '/hook']);
-    expect((await harness.deliveryLog(numberId))[0]).toMatchObject({ status_code: 302, error: 'redirect not followed (HTTP 302)' });
+    expect((await harness.deliveryLog(numberId))[0]).toMatchObject({
+      status_code: 302,
+      error: 'redirect not followed (HTTP 302)',
+    });
   });
 
   it('gives up on a receiver that does not answer within WEBHOOK_TIMEOUT_MS and tries again', async () => {
@@ -271,7 +286,14 @@ describe('webhook delivery to a real HTTPS receiver', () => {
 function postTo(port: number, body: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', port, method: 'POST', path: '/', headers: { ...headers, 'Content-Type': 'application/json' }, rejectUnauthorized: false },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        rejectUnauthorized: false,
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);

@@ -39,7 +39,9 @@ afterEach(async () => {
 
 async function setup(env: Record<string, string>, options: { resolver?: Resolver; logs?: string[] } = {}) {
   harness = await createDispatcherHarness(database, { WEBHOOK_TEST_CA_FILE: certificate.certFile, ...env });
-  const logger = options.logs ? pino({ level: 'info' }, new Writable({ write: (chunk, _e, done) => (options.logs!.push(String(chunk)), done()) })) : undefined;
+  const logger = options.logs
+    ? pino({ level: 'info' }, new Writable({ write: (chunk, _e, done) => (options.logs!.push(String(chunk)), done()) }))
+    : undefined;
   await harness.startDispatcher({ resolver: options.resolver, logger });
   return harness;
 }
@@ -63,7 +65,11 @@ describe('send-time egress check', () => {
     expect(receiver.requests).toHaveLength(0);
     const log = await h.deliveryLog(numberId);
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ attempt: 1, status_code: null, error: expect.stringMatching(/^refused: the host localhost is not public \(loopback address\)/) });
+    expect(log[0]).toMatchObject({
+      attempt: 1,
+      status_code: null,
+      error: expect.stringMatching(/^refused: the host localhost is not public \(loopback address\)/),
+    });
   });
 
   it('refuses an IP-literal private URL the same way', async () => {
@@ -81,7 +87,9 @@ describe('send-time egress check', () => {
 
     await h.eventually(async () => (await h.delivery(event.id))?.status === 'delivered');
     expect(receiver.requests).toHaveLength(1);
-    const warning = logs.map((line) => JSON.parse(line) as { level: number; msg: string; hosts?: string[] }).find((line) => line.msg.startsWith('WEBHOOK_ALLOWED_PRIVATE_HOSTS is set'));
+    const warning = logs
+      .map((line) => JSON.parse(line) as { level: number; msg: string; hosts?: string[] })
+      .find((line) => line.msg.startsWith('WEBHOOK_ALLOWED_PRIVATE_HOSTS is set'));
     expect(warning).toMatchObject({ level: 40, hosts: ['localhost'] });
   });
 
@@ -108,6 +116,8 @@ describe('send-time egress check', () => {
 
     await h.eventually(async () => (await h.delivery(event.id))?.status === 'refused');
     expect(receiver.requests).toHaveLength(0);
-    expect((await h.deliveryLog(numberId))[0].error).toBe(`refused: the host ${PINNED_NAME} is not public (loopback address)`);
+    expect((await h.deliveryLog(numberId))[0].error).toBe(
+      `refused: the host ${PINNED_NAME} is not public (loopback address)`,
+    );
   });
 });

@@ -51,7 +51,11 @@ function ok<T>(reply: RpcReply<T>): T {
   return reply.data;
 }
 
-async function events(numberId: string, accountId = ACCOUNT, page: { limit?: number; starting_after?: string } = {}): Promise<WebhookEventList> {
+async function events(
+  numberId: string,
+  accountId = ACCOUNT,
+  page: { limit?: number; starting_after?: string } = {},
+): Promise<WebhookEventList> {
   return ok(await harness.rpc(WebhookEventsRpc.list, { number_id: numberId, ...page }, accountId));
 }
 
@@ -64,7 +68,9 @@ async function numberWithEvents(count: number, secret = mintSecret()) {
     const event = callCompletedEvent({ number_id: numberId, account_id: ACCOUNT });
     await harness.publish(event);
     published.push(event);
-    await harness.eventually(async () => (await harness.delivery(event.id))?.status !== 'pending' && (await harness.delivery(event.id)));
+    await harness.eventually(
+      async () => (await harness.delivery(event.id))?.status !== 'pending' && (await harness.delivery(event.id)),
+    );
   }
   return { numberId, secret, events: published };
 }
@@ -95,28 +101,55 @@ describe("a number's delivery log", () => {
       redeliverable: true,
       created_at: expect.any(String),
       attempts: [
-        { attempt: 1, url: receiver.url(), status_code: 503, error: 'receiver answered HTTP 503', latency_ms: expect.any(Number), attempted_at: expect.any(String) },
-        { attempt: 2, url: receiver.url(), status_code: 200, error: null, latency_ms: expect.any(Number), attempted_at: expect.any(String) },
+        {
+          attempt: 1,
+          url: receiver.url(),
+          status_code: 503,
+          error: 'receiver answered HTTP 503',
+          latency_ms: expect.any(Number),
+          attempted_at: expect.any(String),
+        },
+        {
+          attempt: 2,
+          url: receiver.url(),
+          status_code: 200,
+          error: null,
+          latency_ms: expect.any(Number),
+          attempted_at: expect.any(String),
+        },
       ],
     });
 
     expect(await events(numberId, OTHER_ACCOUNT)).toEqual({ data: [], has_more: false });
-    const foreignCursor = await harness.rpc(WebhookEventsRpc.list, { number_id: numberId, starting_after: first.data[1].id }, OTHER_ACCOUNT);
+    const foreignCursor = await harness.rpc(
+      WebhookEventsRpc.list,
+      { number_id: numberId, starting_after: first.data[1].id },
+      OTHER_ACCOUNT,
+    );
     expect(foreignCursor).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
   it('refuses a request without an account', async () => {
     await harness.startDispatcher();
-    await expect(harness.rpc(WebhookEventsRpc.list, { number_id: 'num_1' }, '')).resolves.toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    await expect(harness.rpc(WebhookEventsRpc.list, { number_id: 'num_1' }, '')).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized' },
+    });
   });
 });
 
 describe('redelivery', () => {
   it('sends a failed event again under the same event id, once even when asked twice at once', async () => {
     // Five failures (the whole first round), then success.
-    receiver = await startHttpsReceiver(certificate, answers({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 200 }));
+    receiver = await startHttpsReceiver(
+      certificate,
+      answers({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 200 }),
+    );
     await harness.startDispatcher();
-    const { numberId, events: [event] } = await numberWithEvents(1);
+    const {
+      numberId,
+      events: [event],
+    } = await numberWithEvents(1);
     expect(await harness.delivery(event.id)).toMatchObject({ status: 'failed', attempts: 5 });
 
     const [a, b] = await Promise.all([
@@ -146,10 +179,17 @@ describe('redelivery', () => {
   it('sends a delivered event again when asked (at least once), and answers 404 for another account or event', async () => {
     receiver = await startHttpsReceiver(certificate, answers({ status: 200 }));
     await harness.startDispatcher();
-    const { numberId, events: [event] } = await numberWithEvents(1);
+    const {
+      numberId,
+      events: [event],
+    } = await numberWithEvents(1);
 
-    expect(await harness.rpc(WebhookEventsRpc.redeliver, { number_id: numberId, event_id: event.id }, OTHER_ACCOUNT)).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await harness.rpc(WebhookEventsRpc.redeliver, { number_id: numberId, event_id: randomUUID() }, ACCOUNT)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(
+      await harness.rpc(WebhookEventsRpc.redeliver, { number_id: numberId, event_id: event.id }, OTHER_ACCOUNT),
+    ).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(
+      await harness.rpc(WebhookEventsRpc.redeliver, { number_id: numberId, event_id: randomUUID() }, ACCOUNT),
+    ).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(receiver.requests).toHaveLength(1);
 
     ok(await harness.rpc(WebhookEventsRpc.redeliver, { number_id: numberId, event_id: event.id }, ACCOUNT));
@@ -164,7 +204,9 @@ describe('redelivery', () => {
       `INSERT INTO webhook_deliveries (event_id, call_sid, number_id, account_id, status, attempts) VALUES ($1, 'CAold', 'num_9', $2, 'failed', 5)`,
       [eventId, ACCOUNT],
     );
-    expect(await harness.rpc(WebhookEventsRpc.redeliver, { number_id: 'num_9', event_id: eventId }, ACCOUNT)).toMatchObject({
+    expect(
+      await harness.rpc(WebhookEventsRpc.redeliver, { number_id: 'num_9', event_id: eventId }, ACCOUNT),
+    ).toMatchObject({
       ok: false,
       error: { code: 'event_not_redeliverable' },
     });
@@ -178,10 +220,28 @@ describe('recovery', () => {
     const { numberId, events: published } = await numberWithEvents(2);
     expect(receiver.requests).toHaveLength(10);
 
-    expect(ok(await harness.rpc(WebhookEventsRpc.recover, { number_id: numberId, since: new Date(Date.now() - 3600_000).toISOString() }, OTHER_ACCOUNT))).toEqual({ queued: 0 });
-    expect(ok(await harness.rpc(WebhookEventsRpc.recover, { number_id: numberId, since: new Date(Date.now() + 3600_000).toISOString() }, ACCOUNT))).toEqual({ queued: 0 });
+    expect(
+      ok(
+        await harness.rpc(
+          WebhookEventsRpc.recover,
+          { number_id: numberId, since: new Date(Date.now() - 3600_000).toISOString() },
+          OTHER_ACCOUNT,
+        ),
+      ),
+    ).toEqual({ queued: 0 });
+    expect(
+      ok(
+        await harness.rpc(
+          WebhookEventsRpc.recover,
+          { number_id: numberId, since: new Date(Date.now() + 3600_000).toISOString() },
+          ACCOUNT,
+        ),
+      ),
+    ).toEqual({ queued: 0 });
     const since = new Date(Date.now() - 3600_000).toISOString();
-    expect(ok(await harness.rpc(WebhookEventsRpc.recover, { number_id: numberId, since }, ACCOUNT))).toEqual({ queued: 2 });
+    expect(ok(await harness.rpc(WebhookEventsRpc.recover, { number_id: numberId, since }, ACCOUNT))).toEqual({
+      queued: 2,
+    });
 
     await harness.eventually(async () => {
       const rows = await Promise.all(published.map((event) => harness.delivery(event.id)));
@@ -193,7 +253,10 @@ describe('recovery', () => {
   it('refuses a time more than 14 days ago', async () => {
     await harness.startDispatcher();
     const since = new Date(Date.now() - 15 * 24 * 3600_000).toISOString();
-    expect(await harness.rpc(WebhookEventsRpc.recover, { number_id: 'num_1', since }, ACCOUNT)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await harness.rpc(WebhookEventsRpc.recover, { number_id: 'num_1', since }, ACCOUNT)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
   });
 });
 
@@ -206,16 +269,41 @@ describe('the test event', () => {
     harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: secret });
 
     const result = ok(await harness.rpc(WebhookEventsRpc.test, { number_id: numberId }, ACCOUNT, 15_000));
-    expect(result).toEqual({ event_id: expect.any(String), delivered: true, status_code: 202, error: null, response_body: 'thanks, got it', latency_ms: expect.any(Number) });
+    expect(result).toEqual({
+      event_id: expect.any(String),
+      delivered: true,
+      status_code: 202,
+      error: null,
+      response_body: 'thanks, got it',
+      latency_ms: expect.any(Number),
+    });
 
     const [request] = receiver.requests;
-    expect(JSON.parse(request.rawBody.toString('utf8'))).toEqual({ type: 'webhook.test', number_id: numberId, occurred_at: expect.any(String) });
+    expect(JSON.parse(request.rawBody.toString('utf8'))).toEqual({
+      type: 'webhook.test',
+      number_id: numberId,
+      occurred_at: expect.any(String),
+    });
     expect(request.headers['x-switchboard-event-id']).toBe(result.event_id);
-    expect(verify({ secret, rawBody: request.rawBody, timestampHeader: request.headers['x-switchboard-timestamp'], signatureHeader: request.headers['x-switchboard-signature'] })).toMatchObject({ valid: true });
+    expect(
+      verify({
+        secret,
+        rawBody: request.rawBody,
+        timestampHeader: request.headers['x-switchboard-timestamp'],
+        signatureHeader: request.headers['x-switchboard-signature'],
+      }),
+    ).toMatchObject({ valid: true });
     expect(request.headers['webhook-timestamp']).toBe(request.headers['x-switchboard-timestamp']);
     const standard = new Webhook(toStandardWebhooksSecret(secret));
-    expect(standard.verify(request.rawBody.toString('utf8'), request.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
-    expect(() => new Webhook(toStandardWebhooksSecret(mintSecret())).verify(request.rawBody.toString('utf8'), request.headers as Record<string, string>)).toThrow();
+    expect(standard.verify(request.rawBody.toString('utf8'), request.headers as Record<string, string>)).toMatchObject({
+      type: 'webhook.test',
+    });
+    expect(() =>
+      new Webhook(toStandardWebhooksSecret(mintSecret())).verify(
+        request.rawBody.toString('utf8'),
+        request.headers as Record<string, string>,
+      ),
+    ).toThrow();
 
     const [listed] = (await events(numberId)).data;
     expect(listed).toMatchObject({ id: result.event_id, type: 'webhook.test', status: 'delivered' });
@@ -227,7 +315,12 @@ describe('the test event', () => {
     const numberId = nextNumberId();
     harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: mintSecret() });
     const result = ok(await harness.rpc(WebhookEventsRpc.test, { number_id: numberId }, ACCOUNT, 15_000));
-    expect(result).toMatchObject({ delivered: false, status_code: 401, error: 'receiver answered HTTP 401', response_body: 'bad signature' });
+    expect(result).toMatchObject({
+      delivered: false,
+      status_code: 401,
+      error: 'receiver answered HTTP 401',
+      response_body: 'bad signature',
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.requests).toHaveLength(1);
   });
@@ -236,8 +329,14 @@ describe('the test event', () => {
     await harness.startDispatcher();
     const numberId = nextNumberId();
     harness.numbersBilling.setTarget(numberId, { webhook_url: null, webhook_secret: mintSecret() });
-    expect(await harness.rpc(WebhookEventsRpc.test, { number_id: numberId }, ACCOUNT, 15_000)).toMatchObject({ ok: false, error: { code: 'no_webhook' } });
-    expect(await harness.rpc(WebhookEventsRpc.test, { number_id: 'num_999999' }, ACCOUNT, 15_000)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await harness.rpc(WebhookEventsRpc.test, { number_id: numberId }, ACCOUNT, 15_000)).toMatchObject({
+      ok: false,
+      error: { code: 'no_webhook' },
+    });
+    expect(await harness.rpc(WebhookEventsRpc.test, { number_id: 'num_999999' }, ACCOUNT, 15_000)).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 });
 
@@ -247,21 +346,39 @@ describe('secret rotation overlap', () => {
     await harness.startDispatcher();
     const numberId = nextNumberId();
     const [newSecret, oldSecret] = [mintSecret(), mintSecret()];
-    harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: newSecret, previous_webhook_secret: oldSecret });
+    harness.numbersBilling.setTarget(numberId, {
+      webhook_url: receiver.url(),
+      webhook_secret: newSecret,
+      previous_webhook_secret: oldSecret,
+    });
     await harness.publish(callCompletedEvent({ number_id: numberId, account_id: ACCOUNT }));
     const [request] = await receiver.received(1);
 
     expect(request.headers['x-switchboard-signature']).toMatch(/^v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/);
     expect(request.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
     for (const secret of [newSecret, oldSecret]) {
-      const headers = { timestampHeader: request.headers['x-switchboard-timestamp'], signatureHeader: request.headers['x-switchboard-signature'] };
+      const headers = {
+        timestampHeader: request.headers['x-switchboard-timestamp'],
+        signatureHeader: request.headers['x-switchboard-signature'],
+      };
       expect(verify({ secret, rawBody: request.rawBody, ...headers })).toMatchObject({ valid: true });
-      expect(new Webhook(toStandardWebhooksSecret(secret)).verify(request.rawBody.toString('utf8'), request.headers as Record<string, string>)).toMatchObject({ type: 'call.completed' });
+      expect(
+        new Webhook(toStandardWebhooksSecret(secret)).verify(
+          request.rawBody.toString('utf8'),
+          request.headers as Record<string, string>,
+        ),
+      ).toMatchObject({ type: 'call.completed' });
     }
-    expect(verify({ secret: mintSecret(), rawBody: request.rawBody, timestampHeader: request.headers['x-switchboard-timestamp'], signatureHeader: request.headers['x-switchboard-signature'] })).toEqual({
+    expect(
+      verify({
+        secret: mintSecret(),
+        rawBody: request.rawBody,
+        timestampHeader: request.headers['x-switchboard-timestamp'],
+        signatureHeader: request.headers['x-switchboard-signature'],
+      }),
+    ).toEqual({
       valid: false,
       reason: 'signature_mismatch',
     });
   });
 });
-

@@ -1,5 +1,14 @@
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, IsInt, IsString, Max, MaxLength, Min, validateSync, ValidationTypes } from 'class-validator';
+import {
+  getMetadataStorage,
+  IsInt,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  validateSync,
+  ValidationTypes,
+} from 'class-validator';
 import * as contracts from './index';
 import { describeValidationErrors, MAX_PROBLEMS_NAMED } from './common/validation-messages';
 
@@ -16,7 +25,11 @@ const rulesOf = (cls: Dto): Rule[] => getMetadataStorage().getTargetValidationMe
 
 /** What the services and the gateway run: the DTO's rules, unknown fields refused. */
 function messageFor(cls: Dto, plain: Plain): string {
-  const errors = validateSync(plainToInstance(cls, plain), { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
+  const errors = validateSync(plainToInstance(cls, plain), {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: false,
+  });
   return describeValidationErrors(errors);
 }
 
@@ -25,7 +38,8 @@ const dtos: Array<[string, Dto]> = Object.entries(contracts)
   .sort(([a], [b]) => a.localeCompare(b));
 
 // class-validator's own wording, which says the last rule rather than the problem (issue 20).
-const DEFAULT_WORDING = /should not exist|either object or array|shorter than|longer than|greater than|less than|conform to the specified|regular expression|each value in|should not be (null|empty)/;
+const DEFAULT_WORDING =
+  /should not exist|either object or array|shorter than|longer than|greater than|less than|conform to the specified|regular expression|each value in|should not be (null|empty)/;
 
 const TYPE_RULES: Record<string, { noun: string; wrong: unknown }> = {
   isString: { noun: 'a string', wrong: 12345 },
@@ -36,9 +50,33 @@ const TYPE_RULES: Record<string, { noun: string; wrong: unknown }> = {
 };
 
 /** Rules checked with a value of the right type and the wrong form. */
-const FORMAT_RULES = ['matches', 'isIso8601', 'isCalendarDate', 'isUsE164', 'isE164', 'isUsAreaCode', 'isDialablePhone', 'isEmail', 'isUrl', 'isUuid', 'isHeaderMap'];
+const FORMAT_RULES = [
+  'matches',
+  'isIso8601',
+  'isCalendarDate',
+  'isUsE164',
+  'isE164',
+  'isUsAreaCode',
+  'isDialablePhone',
+  'isEmail',
+  'isUrl',
+  'isUuid',
+  'isHeaderMap',
+];
 /** Every rule the table makes a case for; a DTO using another must add it here, with its case. */
-const RULES_WITH_CASES = [...Object.keys(TYPE_RULES), 'isObject', 'max', 'min', 'maxLength', 'isIn', 'arrayMaxSize', 'isNotEmpty', 'hasText', 'isTextingCountry', ...FORMAT_RULES];
+const RULES_WITH_CASES = [
+  ...Object.keys(TYPE_RULES),
+  'isObject',
+  'max',
+  'min',
+  'maxLength',
+  'isIn',
+  'arrayMaxSize',
+  'isNotEmpty',
+  'hasText',
+  'isTextingCountry',
+  ...FORMAT_RULES,
+];
 
 /** Values tried, in order, until one passes a property's rules; a new kind of rule may need one more here. */
 const SAMPLES: unknown[] = [
@@ -105,7 +143,11 @@ function propertiesOf(cls: Dto): Property[] {
 }
 
 function problemsOf(cls: Dto, plain: Plain): string[] {
-  return validateSync(plainToInstance(cls, plain), { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false })
+  return validateSync(plainToInstance(cls, plain), {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: false,
+  })
     .filter((error) => Object.keys(plain).includes(error.property))
     .map((error) => error.property);
 }
@@ -124,7 +166,11 @@ function validValue(property: Property): unknown {
 
 /** The required properties only, each with a valid value. */
 function validBody(cls: Dto): Plain {
-  return Object.fromEntries(propertiesOf(cls).filter((p) => p.required).map((p) => [p.name, validValue(p)]));
+  return Object.fromEntries(
+    propertiesOf(cls)
+      .filter((p) => p.required)
+      .map((p) => [p.name, validValue(p)]),
+  );
 }
 
 function without(body: Plain, name: string): Plain {
@@ -159,19 +205,28 @@ function casesOf(cls: Dto): Case[] {
   const body = validBody(cls);
   const cases: Case[] = [
     { title: 'accepts a valid body', plain: body, message: '' },
-    { title: 'names an unknown field', plain: { ...body, not_a_field: 1 }, message: 'not_a_field is not a known field' },
+    {
+      title: 'names an unknown field',
+      plain: { ...body, not_a_field: 1 },
+      message: 'not_a_field is not a known field',
+    },
   ];
   for (const property of propertiesOf(cls)) {
     const name = property.name;
     const valid = validValue(property);
     const withValue = (value: unknown): Plain => ({ ...body, [name]: value });
-    if (property.required) cases.push({ title: `${name} missing`, plain: without(body, name), message: `${name} is required` });
+    if (property.required)
+      cases.push({ title: `${name} missing`, plain: without(body, name), message: `${name} is required` });
 
     const typeRules = property.declared.filter((rule) => rule.name !== undefined && rule.name in TYPE_RULES);
     for (const rule of typeRules.filter((candidate) => candidate.each)) {
       const { noun, wrong } = TYPE_RULES[rule.name as string];
       const index = [valid].flat().length;
-      cases.push({ title: `${name} with an item of the wrong type`, plain: withValue([valid, wrong].flat()), message: `${name}[${index}] must be ${noun}` });
+      cases.push({
+        title: `${name} with an item of the wrong type`,
+        plain: withValue([valid, wrong].flat()),
+        message: `${name}[${index}] must be ${noun}`,
+      });
     }
     const typeRule = typeRules.find((candidate) => !candidate.each);
     if (typeRule) {
@@ -180,7 +235,12 @@ function casesOf(cls: Dto): Case[] {
       cases.push({ title: `${name} of the wrong type`, plain: withValue(wrong), message });
       if (property.required) cases.push({ title: `${name} null`, plain: withValue(null), message });
     } else if (property.nested && !property.nested.each) {
-      for (const wrong of ['abc', [], [1]]) cases.push({ title: `${name} as ${JSON.stringify(wrong)}`, plain: withValue(wrong), message: `${name} must be an object` });
+      for (const wrong of ['abc', [], [1]])
+        cases.push({
+          title: `${name} as ${JSON.stringify(wrong)}`,
+          plain: withValue(wrong),
+          message: `${name} must be an object`,
+        });
     } else if (!property.nested) {
       const [first] = property.declared;
       cases.push({ title: `${name} as an object`, plain: withValue({}), message: malformedMessage(property, first) });
@@ -193,10 +253,18 @@ function casesOf(cls: Dto): Case[] {
       const text = typeof valid === 'string' ? valid : '';
       switch (rule.name) {
         case 'max':
-          cases.push({ title: `${name} above ${String(bound)}`, plain: withValue((bound as number) + 1), message: wordsOf(rule, `${name} must be at most ${String(bound)}`) });
+          cases.push({
+            title: `${name} above ${String(bound)}`,
+            plain: withValue((bound as number) + 1),
+            message: wordsOf(rule, `${name} must be at most ${String(bound)}`),
+          });
           break;
         case 'min':
-          cases.push({ title: `${name} below ${String(bound)}`, plain: withValue((bound as number) - 1), message: wordsOf(rule, `${name} must be at least ${String(bound)}`) });
+          cases.push({
+            title: `${name} below ${String(bound)}`,
+            plain: withValue((bound as number) - 1),
+            message: wordsOf(rule, `${name} must be at least ${String(bound)}`),
+          });
           break;
         case 'maxLength':
           cases.push({
@@ -206,23 +274,44 @@ function casesOf(cls: Dto): Case[] {
           });
           break;
         case 'isIn':
-          cases.push({ title: `${name} not a choice`, plain: withValue('not-a-choice'), message: wordsOf(rule, `${name} must be one of ${(bound as unknown[]).join(', ')}`) });
+          cases.push({
+            title: `${name} not a choice`,
+            plain: withValue('not-a-choice'),
+            message: wordsOf(rule, `${name} must be one of ${(bound as unknown[]).join(', ')}`),
+          });
           break;
         case 'arrayMaxSize': {
           const item = (valid as unknown[])[0] ?? '1';
-          cases.push({ title: `${name} with too many items`, plain: withValue(Array.from({ length: (bound as number) + 1 }, () => item)), message: wordsOf(rule, `${name} must have at most ${String(bound)} items`) });
+          cases.push({
+            title: `${name} with too many items`,
+            plain: withValue(Array.from({ length: (bound as number) + 1 }, () => item)),
+            message: wordsOf(rule, `${name} must have at most ${String(bound)} items`),
+          });
           break;
         }
         case 'isNotEmpty':
         case 'hasText':
-          cases.push({ title: `${name} empty`, plain: withValue(''), message: wordsOf(rule, `${name} must not be empty`) });
+          cases.push({
+            title: `${name} empty`,
+            plain: withValue(''),
+            message: wordsOf(rule, `${name} must not be empty`),
+          });
           break;
         case 'isTextingCountry':
           // Well formed (two letters) but no numbering plan: the rule after the format's.
-          cases.push({ title: `${name} with an unknown country`, plain: withValue(each('XX')), message: wordsOf(rule, `${path} must be a known country`).replace(name, path) });
+          cases.push({
+            title: `${name} with an unknown country`,
+            plain: withValue(each('XX')),
+            message: wordsOf(rule, `${path} must be a known country`).replace(name, path),
+          });
           break;
         default:
-          if (FORMAT_RULES.includes(rule.name ?? '')) cases.push({ title: `${name} malformed`, plain: withValue(each('% %')), message: atPath(malformedMessage(property, rule), name, path) });
+          if (FORMAT_RULES.includes(rule.name ?? ''))
+            cases.push({
+              title: `${name} malformed`,
+              plain: withValue(each('% %')),
+              message: atPath(malformedMessage(property, rule), name, path),
+            });
           break;
       }
     }
@@ -234,10 +323,23 @@ function casesOf(cls: Dto): Case[] {
       const place = (value: Plain) => (property.nested?.each ? withValue([item, item, value]) : withValue(value));
       const index = property.nested?.each ? 2 : 0;
       for (const inner of propertiesOf(nestedClass).filter((p) => p.required)) {
-        cases.push({ title: `${name} without ${inner.name}`, plain: place(without(item, inner.name)), message: `${at(index)}.${inner.name} is required` });
+        cases.push({
+          title: `${name} without ${inner.name}`,
+          plain: place(without(item, inner.name)),
+          message: `${at(index)}.${inner.name} is required`,
+        });
       }
-      cases.push({ title: `${name} with an unknown field`, plain: place({ ...item, extra: 1 }), message: `${at(index)}.extra is not a known field` });
-      if (property.nested?.each) cases.push({ title: `${name} with an item that is not an object`, plain: withValue([item, 7]), message: `${name}[1] must be an object` });
+      cases.push({
+        title: `${name} with an unknown field`,
+        plain: place({ ...item, extra: 1 }),
+        message: `${at(index)}.extra is not a known field`,
+      });
+      if (property.nested?.each)
+        cases.push({
+          title: `${name} with an item that is not an object`,
+          plain: withValue([item, 7]),
+          message: `${name}[1] must be an object`,
+        });
     }
   }
   return cases;
@@ -246,11 +348,19 @@ function casesOf(cls: Dto): Case[] {
 describe('validation messages, for every DTO exported by libs/contracts', () => {
   it('finds the DTOs (the table is not empty)', () => {
     expect(dtos.length).toBeGreaterThan(40);
-    expect(dtos.map(([name]) => name)).toEqual(expect.arrayContaining(['NumberCreate', 'FoundItemCreate', 'SimulateProviderCallBody', 'CursorPageQuery']));
+    expect(dtos.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['NumberCreate', 'FoundItemCreate', 'SimulateProviderCallBody', 'CursorPageQuery']),
+    );
   });
 
   it('has cases for every rule the DTOs use', () => {
-    const used = new Set(dtos.flatMap(([, cls]) => rulesOf(cls).filter((rule) => rule.type === ValidationTypes.CUSTOM_VALIDATION).map((rule) => rule.name)));
+    const used = new Set(
+      dtos.flatMap(([, cls]) =>
+        rulesOf(cls)
+          .filter((rule) => rule.type === ValidationTypes.CUSTOM_VALIDATION)
+          .map((rule) => rule.name),
+      ),
+    );
     expect([...used].filter((name) => !RULES_WITH_CASES.includes(name ?? ''))).toEqual([]);
   });
 
@@ -282,18 +392,32 @@ describe('describeValidationErrors', () => {
     expect(messageFor(Reversed, { name: 123456, count: 2 })).toBe('name must be a string');
     expect(messageFor(Reversed, { name: 'a', count: 'many' })).toBe('count must be an integer');
     expect(messageFor(Reversed, { name: 'a', count: 2.5 })).toBe('count must be an integer');
-    expect(messageFor(Reversed, { name: 'abcdef', count: 11 })).toBe('name must be at most 5 characters; count must be at most 10');
+    expect(messageFor(Reversed, { name: 'abcdef', count: 11 })).toBe(
+      'name must be at most 5 characters; count must be at most 10',
+    );
   });
 
   it('names every problem, unknown fields first, then in declaration order, and counts those past the first ten', () => {
-    expect(messageFor(Reversed, { Name: 'a', count: 0 })).toBe('Name is not a known field; name is required; count must be at least 1');
-    expect(messageFor(contracts.FoundItemCreate, { locationId: 1 })).toBe('locationId is not a known field; location_id is required; description is required');
+    expect(messageFor(Reversed, { Name: 'a', count: 0 })).toBe(
+      'Name is not a known field; name is required; count must be at least 1',
+    );
+    expect(messageFor(contracts.FoundItemCreate, { locationId: 1 })).toBe(
+      'locationId is not a known field; location_id is required; description is required',
+    );
     expect(messageFor(contracts.ClaimCreate, { claimant_phone: '12' })).toBe(
       'location_id is required; claimant_name is required; claimant_phone must be a valid phone number (E.164, or a US number)',
     );
     const turns = Array.from({ length: 12 }, () => ({ text: 'hi' }));
-    const said = messageFor(contracts.SimulateProviderCallBody, { to: '+14158675309', caller: '+14158675309', duration_sec: 1, outcome: 'ok', transcript: turns });
+    const said = messageFor(contracts.SimulateProviderCallBody, {
+      to: '+14158675309',
+      caller: '+14158675309',
+      duration_sec: 1,
+      outcome: 'ok',
+      transcript: turns,
+    });
     expect(said.split('; ')).toHaveLength(MAX_PROBLEMS_NAMED + 1);
-    expect(said).toMatch(/^transcript\[0\]\.role is required; transcript\[1\]\.role is required; .*; and 2 more problems$/);
+    expect(said).toMatch(
+      /^transcript\[0\]\.role is required; transcript\[1\]\.role is required; .*; and 2 more problems$/,
+    );
   });
 });

@@ -41,7 +41,11 @@ const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim
  * attacker's name that answers one public and one private address is refused). Returns the address to connect
  * to, so a DNS answer that changes between check and connect cannot slip through.
  */
-export async function resolveWebhookTarget(rawUrl: string, policy: EgressPolicy, resolve: Resolver = systemResolver): Promise<ResolvedTarget> {
+export async function resolveWebhookTarget(
+  rawUrl: string,
+  policy: EgressPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<ResolvedTarget> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -80,7 +84,11 @@ export async function resolveWebhookTarget(rawUrl: string, policy: EgressPolicy,
  * and not a name that resolves to a private address. A name that does not resolve now is accepted: its DNS may
  * not exist yet, and every delivery checks again with `resolveWebhookTarget` and connects only to what it checked.
  */
-export async function checkWebhookUrl(rawUrl: string, policy: EgressPolicy, resolve: Resolver = systemResolver): Promise<void> {
+export async function checkWebhookUrl(
+  rawUrl: string,
+  policy: EgressPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<void> {
   try {
     await resolveWebhookTarget(rawUrl, policy, resolve);
   } catch (error) {
@@ -99,5 +107,8 @@ export class UnresolvableHostError extends EgressRefusedError {
 
 /** Lower case, IPv6 brackets removed, a trailing dot dropped: the form hosts are compared in. */
 export function normalizeHost(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }

@@ -9,7 +9,11 @@ import { eventSubject, rpcSubject, streamName, type MessagingConfig } from './me
 
 // The lock on the bus, against the tests' nats-server, whose users are generated from BUS_GRANTS exactly as
 // `npm start` and the deployments generate theirs.
-const config: MessagingConfig = { natsUrl: '', prefix: `perm${randomBytes(4).toString('hex')}`, requestTimeoutMs: 2000 };
+const config: MessagingConfig = {
+  natsUrl: '',
+  prefix: `perm${randomBytes(4).toString('hex')}`,
+  requestTimeoutMs: 2000,
+};
 const encoder = new TextEncoder();
 const connections: NatsConnection[] = [];
 
@@ -24,25 +28,33 @@ async function violation(nc: NatsConnection, operation: 'publish' | 'subscriptio
   for await (const status of nc.status()) {
     if (status.type !== 'error') continue;
     const error = status.error;
-    if (error instanceof errors.PermissionViolationError && error.operation === operation && error.subject === subject) return;
+    if (error instanceof errors.PermissionViolationError && error.operation === operation && error.subject === subject)
+      return;
   }
 }
 
 /** The request failed because the server refused to publish it (not for want of an answer). */
 async function refusedRequest(nc: NatsConnection, subject: string): Promise<void> {
-  const error = await nc.request(subject, encoder.encode('{}'), { timeout: 2000 }).then(() => undefined, (e: unknown) => e);
+  const error = await nc.request(subject, encoder.encode('{}'), { timeout: 2000 }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(errors.RequestError);
   expect((error as Error).cause).toBeInstanceOf(errors.PermissionViolationError);
 }
 
 function within<T>(promise: Promise<T>, ms = 3000): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms).unref())]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms).unref()),
+  ]);
 }
 
 afterAll(async () => {
   const admin = await connect(testNatsOptions());
   const jsm = await jetstreamManager(admin);
-  for (const stream of [STREAMS.numbers, STREAMS.calls]) await jsm.streams.delete(streamName(config, stream.name)).catch(() => undefined);
+  for (const stream of [STREAMS.numbers, STREAMS.calls])
+    await jsm.streams.delete(streamName(config, stream.name)).catch(() => undefined);
   await admin.close();
   await Promise.all(connections.map((nc) => nc.close()));
 });
@@ -50,25 +62,35 @@ afterAll(async () => {
 describe('the bus lock', () => {
   it('refuses a client without credentials, and one with a wrong password', async () => {
     await expect(connect({ servers: testNatsUrl() })).rejects.toThrow(/Authorization/i);
-    await expect(connect({ servers: testNatsUrl(), user: 'gateway', pass: 'not-the-password' })).rejects.toThrow(/Authorization/i);
+    await expect(connect({ servers: testNatsUrl(), user: 'gateway', pass: 'not-the-password' })).rejects.toThrow(
+      /Authorization/i,
+    );
   });
 
   it('lets the gateway ask a service its public subject and the service answer', async () => {
     const billing = await connectAs('numbers-billing');
     const gateway = await connectAs('gateway');
-    billing.subscribe(rpcSubject(config, 'numbers.v1.list'), { queue: 'numbers-billing', callback: (_err, msg) => void msg.respond(encoder.encode('listed')) });
+    billing.subscribe(rpcSubject(config, 'numbers.v1.list'), {
+      queue: 'numbers-billing',
+      callback: (_err, msg) => void msg.respond(encoder.encode('listed')),
+    });
     await billing.flush();
     const reply = await gateway.request(rpcSubject(config, 'numbers.v1.list'), encoder.encode('{}'), { timeout: 2000 });
     expect(reply.string()).toBe('listed');
     expect(reply.subject.startsWith('_INBOX.gateway.')).toBe(true);
   });
 
-  it('refuses the gateway the webhook-target subject, another service\'s subjects and events, and others\' inboxes', async () => {
+  it("refuses the gateway the webhook-target subject, another service's subjects and events, and others' inboxes", async () => {
     const gateway = await connectAs('gateway');
     const webhookTarget = rpcSubject(config, WebhookTargetRpc.subject);
     await refusedRequest(gateway, webhookTarget);
 
-    for (const subject of [rpcSubject(config, 'numbers.v1.list'), webhookTarget, '_INBOX.webhook-dispatcher.>', '_INBOX.>']) {
+    for (const subject of [
+      rpcSubject(config, 'numbers.v1.list'),
+      webhookTarget,
+      '_INBOX.webhook-dispatcher.>',
+      '_INBOX.>',
+    ]) {
       const refused = violation(gateway, 'subscription', subject);
       gateway.subscribe(subject);
       await within(refused);
@@ -102,7 +124,10 @@ describe('the bus lock', () => {
     const dispatcher = await connectAs('webhook-dispatcher');
     const lostfound = await connectAs('lostfound');
     const subject = rpcSubject(config, WebhookTargetRpc.subject);
-    billing.subscribe(subject, { queue: 'numbers-billing', callback: (_err, msg) => void msg.respond(encoder.encode('target')) });
+    billing.subscribe(subject, {
+      queue: 'numbers-billing',
+      callback: (_err, msg) => void msg.respond(encoder.encode('target')),
+    });
     await billing.flush();
     expect((await dispatcher.request(subject, encoder.encode('{}'), { timeout: 2000 })).string()).toBe('target');
     await refusedRequest(lostfound, subject);
@@ -112,7 +137,11 @@ describe('the bus lock', () => {
     const dispatcher = await connectAs('webhook-dispatcher');
     const stream = await ensureStream(dispatcher, config, STREAMS.calls);
     const jsm = await jetstreamManager(dispatcher);
-    await expect(jsm.consumers.add(stream, { durable_name: 'numbers-billing-talk-time', ack_policy: AckPolicy.Explicit })).rejects.toThrow();
-    await expect(jsm.consumers.add(stream, { durable_name: 'webhook-dispatcher', ack_policy: AckPolicy.Explicit })).resolves.toMatchObject({ name: 'webhook-dispatcher' });
+    await expect(
+      jsm.consumers.add(stream, { durable_name: 'numbers-billing-talk-time', ack_policy: AckPolicy.Explicit }),
+    ).rejects.toThrow();
+    await expect(
+      jsm.consumers.add(stream, { durable_name: 'webhook-dispatcher', ack_policy: AckPolicy.Explicit }),
+    ).resolves.toMatchObject({ name: 'webhook-dispatcher' });
   });
 });

@@ -1,4 +1,12 @@
-import { LostItemReportRpc, STREAMS, SERVICES, WebhookTargetRpc, healthRpc, type ServiceName, type StreamDefinition } from '@switchboard/contracts';
+import {
+  LostItemReportRpc,
+  STREAMS,
+  SERVICES,
+  WebhookTargetRpc,
+  healthRpc,
+  type ServiceName,
+  type StreamDefinition,
+} from '@switchboard/contracts';
 import { eventSubject, rpcSubject, streamName } from './messaging.config';
 
 /**
@@ -27,7 +35,10 @@ const PUBLIC_REQUESTS = ['billing.v1.>', 'numbers.v1.>', 'calls.v1.>', 'lostfoun
 export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
   gateway: {
     serves: [],
-    requests: [...PUBLIC_REQUESTS, ...SERVICES.filter((service) => service !== 'gateway').map((service) => healthRpc(service).subject)],
+    requests: [
+      ...PUBLIC_REQUESTS,
+      ...SERVICES.filter((service) => service !== 'gateway').map((service) => healthRpc(service).subject),
+    ],
     // Internal: only webhook-dispatcher asks where a number's webhooks go (refused even if a wildcard above grew).
     refused: [WebhookTargetRpc.subject, LostItemReportRpc.subject],
   },
@@ -65,9 +76,15 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     consumes: [
       { stream: STREAMS.calls, durables: ['webhook-dispatcher'] },
       // number.past_due and number.released webhooks.
-      { stream: STREAMS.numbers, durables: ['webhook-dispatcher-number-updated', 'webhook-dispatcher-number-released'] },
+      {
+        stream: STREAMS.numbers,
+        durables: ['webhook-dispatcher-number-updated', 'webhook-dispatcher-number-released'],
+      },
       // billing.balance_low and billing.top_up_failed webhooks, to the numbers that opted in (ADR 0081).
-      { stream: STREAMS.billing, durables: ['webhook-dispatcher-billing-balance-low', 'webhook-dispatcher-billing-top-up-failed'] },
+      {
+        stream: STREAMS.billing,
+        durables: ['webhook-dispatcher-billing-balance-low', 'webhook-dispatcher-billing-top-up-failed'],
+      },
     ],
   },
 };
@@ -103,9 +120,17 @@ export function busPermissions(service: ServiceName, prefix: string): NatsPermis
   const publish: string[] = grants.requests.map((subject) => rpcSubject(config, subject));
   const subscribe: string[] = [`${inboxPrefix(service)}.>`];
   if (grants.serves.length > 0) {
-    subscribe.push(...grants.serves.map((subject) => rpcSubject(config, subject)), rpcSubject(config, healthRpc(service).subject));
+    subscribe.push(
+      ...grants.serves.map((subject) => rpcSubject(config, subject)),
+      rpcSubject(config, healthRpc(service).subject),
+    );
   }
-  const owned: readonly StreamDefinition[] = grants.publishes === undefined ? [] : Array.isArray(grants.publishes) ? grants.publishes : [grants.publishes as StreamDefinition];
+  const owned: readonly StreamDefinition[] =
+    grants.publishes === undefined
+      ? []
+      : Array.isArray(grants.publishes)
+        ? grants.publishes
+        : [grants.publishes as StreamDefinition];
   const streams = [...owned, ...(grants.consumes ?? []).map((c) => c.stream)];
   if (streams.length > 0) publish.push('$JS.API.INFO');
   for (const definition of new Set(streams)) {
@@ -157,7 +182,11 @@ export interface NatsServerConfigOptions {
 
 /** The users of one deployment: each service with its own password and its grants for `prefix`. */
 export function serviceUsers(prefix: string, password: (service: ServiceName) => NatsUser['password']): NatsUser[] {
-  return SERVICES.map((service) => ({ user: service, password: password(service), permissions: busPermissions(service, prefix) }));
+  return SERVICES.map((service) => ({
+    user: service,
+    password: password(service),
+    permissions: busPermissions(service, prefix),
+  }));
 }
 
 /**
@@ -179,7 +208,9 @@ export function natsServerConfig(options: NatsServerConfigOptions): string {
     lines.push(`    { user: ${q(user.user)}, password: ${password}${user.permissions ? ', permissions: {' : ' }'}`);
     const p = user.permissions;
     if (!p) continue;
-    lines.push(`        publish: { allow: ${list(p.publish.allow)}${p.publish.deny ? `, deny: ${list(p.publish.deny)}` : ''} }`);
+    lines.push(
+      `        publish: { allow: ${list(p.publish.allow)}${p.publish.deny ? `, deny: ${list(p.publish.deny)}` : ''} }`,
+    );
     lines.push(`        subscribe: { allow: ${list(p.subscribe.allow)} }`);
     if (p.allow_responses) lines.push('        allow_responses: true');
     lines.push('    } }');

@@ -1,4 +1,11 @@
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { EventDescriptor, EventEnvelope } from '@switchboard/contracts';
@@ -123,10 +130,18 @@ export class EventConsumer<T extends object> {
 
   private async handle(msg: JsMsg): Promise<void> {
     const parent = contextFromHeaders(msg.headers);
-    const span = tracer.startSpan(`${this.options.event.type} process`, {
-      kind: SpanKind.CONSUMER,
-      attributes: { 'messaging.system': 'nats', 'messaging.consumer.group.name': this.options.durable, 'messaging.destination.name': msg.subject },
-    }, parent);
+    const span = tracer.startSpan(
+      `${this.options.event.type} process`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.consumer.group.name': this.options.durable,
+          'messaging.destination.name': msg.subject,
+        },
+      },
+      parent,
+    );
     await context.with(trace.setSpan(parent, span), async () => {
       let envelope: EventEnvelope<T>;
       try {
@@ -153,7 +168,10 @@ export class EventConsumer<T extends object> {
         } else {
           span.recordException(error as Error);
           span.setStatus({ code: SpanStatusCode.ERROR });
-          this.logger.error({ err: error, event_id: envelope.id, type: envelope.type }, 'event handler failed; will retry');
+          this.logger.error(
+            { err: error, event_id: envelope.id, type: envelope.type },
+            'event handler failed; will retry',
+          );
           msg.nak(this.options.retryDelayMs ?? 1000);
         }
       } finally {

@@ -8,7 +8,13 @@ import { IsInt, IsString, Min } from 'class-validator';
 import { Pool } from 'pg';
 import pino from 'pino';
 import { ServiceError, defineEvent, defineRpc, type EventEnvelope } from '@switchboard/contracts';
-import { TEST_SUPERUSER, createTestDatabase, testMessagingConfig, testNatsOptions, type TestDatabase } from '@switchboard/testing';
+import {
+  TEST_SUPERUSER,
+  createTestDatabase,
+  testMessagingConfig,
+  testNatsOptions,
+  type TestDatabase,
+} from '@switchboard/testing';
 import { EventConsumer, RetryLater } from './event-consumer';
 import { MessagingModule } from './messaging.module';
 import { streamName, type MessagingConfig } from './messaging.config';
@@ -61,7 +67,9 @@ const ThingHappenedEvent = defineEvent('thing.happened', stream, ThingHappened);
 
 /** The relay's view of a database, over node-postgres (each app gives it its Prisma client instead). */
 function pgClient(pool: Pool): TransactionalSqlClient {
-  const raw = (run: (q: string, v: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>): RawSqlClient => ({
+  const raw = (
+    run: (q: string, v: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>,
+  ): RawSqlClient => ({
     $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => (await run(query, values)).rows as T,
     $executeRawUnsafe: async (query: string, ...values: unknown[]) => (await run(query, values)).rowCount ?? 0,
   });
@@ -90,7 +98,10 @@ describe('messaging over a real NATS', () => {
 
   beforeAll(async () => {
     // The library's mechanics on test subjects no service is granted: as the tests' superuser.
-    config = testMessagingConfig(TEST_SUPERUSER, { prefix: `t${randomBytes(4).toString('hex')}`, requestTimeoutMs: 1000 });
+    config = testMessagingConfig(TEST_SUPERUSER, {
+      prefix: `t${randomBytes(4).toString('hex')}`,
+      requestTimeoutMs: 1000,
+    });
     nc = await connect(testNatsOptions());
   });
   afterAll(async () => {
@@ -107,7 +118,10 @@ describe('messaging over a real NATS', () => {
     const serverLogger = pino({ level: 'info' }, { write: (line: string) => void serverLogs.push(JSON.parse(line)) });
 
     beforeAll(async () => {
-      @Module({ imports: [MessagingModule.forRoot({ service: 'numbers-billing', logger: serverLogger, config })], providers: [EchoHandlers] })
+      @Module({
+        imports: [MessagingModule.forRoot({ service: 'numbers-billing', logger: serverLogger, config })],
+        providers: [EchoHandlers],
+      })
       class ServerModule {}
       @Module({ imports: [MessagingModule.forRoot({ service: 'gateway', logger, config, serve: false })] })
       class ClientModule {}
@@ -123,20 +137,31 @@ describe('messaging over a real NATS', () => {
     });
 
     it('answers a typed request and passes the account from the headers', async () => {
-      await expect(rpc.request(Echo, { text: 'ab', times: 2 }, { accountId: 'acct_x' })).resolves.toEqual({ echoed: 'abab', account: 'acct_x' });
+      await expect(rpc.request(Echo, { text: 'ab', times: 2 }, { accountId: 'acct_x' })).resolves.toEqual({
+        echoed: 'abab',
+        account: 'acct_x',
+      });
     });
 
     it('carries a service error back with its code', async () => {
-      await expect(rpc.request(Fail, { text: 'a', times: 1 })).rejects.toMatchObject({ code: 'number_limit', message: 'The account already has 5 active numbers.' });
+      await expect(rpc.request(Fail, { text: 'a', times: 1 })).rejects.toMatchObject({
+        code: 'number_limit',
+        message: 'The account already has 5 active numbers.',
+      });
     });
 
     it('validates the request on receipt', async () => {
       await expect(rpc.request(Echo, { text: 'a', times: -1 })).rejects.toMatchObject({ code: 'invalid_request' });
-      await expect(rpc.request(Echo, { text: 'a', times: 1, admin: true } as EchoRequest)).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(rpc.request(Echo, { text: 'a', times: 1, admin: true } as EchoRequest)).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
     });
 
     it('hides an unexpected error behind internal_error', async () => {
-      await expect(rpc.request(Crash, { text: 'a', times: 1 })).rejects.toMatchObject({ code: 'internal_error', message: 'An unexpected error occurred.' });
+      await expect(rpc.request(Crash, { text: 'a', times: 1 })).rejects.toMatchObject({
+        code: 'internal_error',
+        message: 'An unexpected error occurred.',
+      });
     });
 
     it('answers service_unavailable with Retry-After when the database is unreachable, and logs the outage once', async () => {
@@ -148,15 +173,24 @@ describe('messaging over a real NATS', () => {
         });
       }
       await rpc.request(Echo, { text: 'a', times: 1 });
-      expect(serverLogs.filter((line) => line.msg === 'rpc handler failed' && line.subject === DatabaseDown.subject)).toEqual([]);
-      expect(serverLogs.filter((line) => line.outage === 'database').map((line) => [line.msg, line.reason ?? line.failures])).toEqual([
-        ['database unavailable: answering 503 until it recovers (logged once per incident)', 'connect ECONNREFUSED 127.0.0.1:5432'],
+      expect(
+        serverLogs.filter((line) => line.msg === 'rpc handler failed' && line.subject === DatabaseDown.subject),
+      ).toEqual([]);
+      expect(
+        serverLogs.filter((line) => line.outage === 'database').map((line) => [line.msg, line.reason ?? line.failures]),
+      ).toEqual([
+        [
+          'database unavailable: answering 503 until it recovers (logged once per incident)',
+          'connect ECONNREFUSED 127.0.0.1:5432',
+        ],
         ['database available again', 3],
       ]);
     });
 
     it('answers service_unavailable when nobody serves the subject', async () => {
-      await expect(rpc.request(Missing, { text: 'a', times: 1 })).rejects.toMatchObject({ code: 'service_unavailable' });
+      await expect(rpc.request(Missing, { text: 'a', times: 1 })).rejects.toMatchObject({
+        code: 'service_unavailable',
+      });
     });
 
     it('answers the service health subject', async () => {
@@ -184,7 +218,12 @@ describe('messaging over a real NATS', () => {
 
     async function insert(thingId: string) {
       const row = outboxRecord(ThingHappenedEvent, { thing_id: thingId }, { correlationId: `req_${thingId}` });
-      await pool.query('INSERT INTO outbox_events (id, type, payload, headers) VALUES ($1, $2, $3, $4)', [row.id, row.type, row.payload, row.headers]);
+      await pool.query('INSERT INTO outbox_events (id, type, payload, headers) VALUES ($1, $2, $3, $4)', [
+        row.id,
+        row.type,
+        row.payload,
+        row.headers,
+      ]);
       return row;
     }
 
@@ -219,23 +258,31 @@ describe('messaging over a real NATS', () => {
       let failOnce = true;
       let consumer!: EventConsumer<ThingHappened>;
       const done = new Promise<void>((resolve) => {
-        consumer = new EventConsumer(nc, config, {
-          event: ThingHappenedEvent,
-          durable: 'test-things',
-          ackWaitMs: 2000,
-          retryDelayMs: 50,
-          handler: async (event: EventEnvelope<ThingHappened>, meta) => {
-            seen.push({ id: event.data.thing_id, count: meta.deliveryCount });
-            if (event.data.thing_id === 'retry' && failOnce) {
-              failOnce = false;
-              throw new RetryLater(50, 'try again');
-            }
-            if (event.data.thing_id === 'retry') resolve();
+        consumer = new EventConsumer(
+          nc,
+          config,
+          {
+            event: ThingHappenedEvent,
+            durable: 'test-things',
+            ackWaitMs: 2000,
+            retryDelayMs: 50,
+            handler: async (event: EventEnvelope<ThingHappened>, meta) => {
+              seen.push({ id: event.data.thing_id, count: meta.deliveryCount });
+              if (event.data.thing_id === 'retry' && failOnce) {
+                failOnce = false;
+                throw new RetryLater(50, 'try again');
+              }
+              if (event.data.thing_id === 'retry') resolve();
+            },
           },
-        }, logger);
+          logger,
+        );
         void consumer.start();
       });
-      await nc.publish(`${config.prefix}.events.v1.thing.happened`, JSON.stringify({ id: 'bad', type: 'thing.happened', data: { nope: 1 } }));
+      await nc.publish(
+        `${config.prefix}.events.v1.thing.happened`,
+        JSON.stringify({ id: 'bad', type: 'thing.happened', data: { nope: 1 } }),
+      );
       await insert('retry');
       await relay.drain();
       await done;

@@ -55,7 +55,10 @@ export class MessagingModule {
       ? serve
         ? [{ provide: NATS_CONNECTION, useFactory: () => link.connected() }]
         : []
-      : [{ provide: NATS_CONNECTION, useFactory: () => connectNats(config, options.service, logger) }, NatsConnectionCloser];
+      : [
+          { provide: NATS_CONNECTION, useFactory: () => connectNats(config, options.service, logger) },
+          NatsConnectionCloser,
+        ];
     return {
       module: MessagingModule,
       imports: [DiscoveryModule],
@@ -66,11 +69,22 @@ export class MessagingModule {
         ...connection,
         link
           ? { provide: NATS_LINK, useValue: link }
-          : { provide: NATS_LINK, useFactory: (nc: NatsConnection) => NatsLink.follow(nc, logger), inject: [NATS_CONNECTION] },
+          : {
+              provide: NATS_LINK,
+              useFactory: (nc: NatsConnection) => NatsLink.follow(nc, logger),
+              inject: [NATS_CONNECTION],
+            },
         RpcClient,
         ...(serve ? [RpcServer] : []),
       ],
-      exports: [MESSAGING_CONFIG, SERVICE_NAME, LOGGER, NATS_LINK, ...(connection.length ? [NATS_CONNECTION] : []), RpcClient],
+      exports: [
+        MESSAGING_CONFIG,
+        SERVICE_NAME,
+        LOGGER,
+        NATS_LINK,
+        ...(connection.length ? [NATS_CONNECTION] : []),
+        RpcClient,
+      ],
     };
   }
 }

@@ -7,7 +7,10 @@ import { connectNats } from './nats-connection';
 /** A logger that keeps what was warned. */
 function recordingLogger(): { logger: pino.Logger; warnings: string[] } {
   const warnings: string[] = [];
-  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg as string) });
+  const logger = pino(
+    { level: 'warn' },
+    { write: (line: string) => void warnings.push(JSON.parse(line).msg as string) },
+  );
   return { logger, warnings };
 }
 
@@ -37,11 +40,13 @@ describe('connecting to NATS', () => {
   it('warns when the server admits clients without credentials: the bus is not locked', async () => {
     open = await openNatsServer();
     const { logger, warnings } = recordingLogger();
-    connections.push(await connectNats({ natsUrl: open.url, prefix: 'sb', requestTimeoutMs: 5000 }, 'lostfound', logger));
+    connections.push(
+      await connectNats({ natsUrl: open.url, prefix: 'sb', requestTimeoutMs: 5000 }, 'lostfound', logger),
+    );
     expect(warnings).toEqual([expect.stringContaining('NATS admits clients without credentials')]);
   });
 
-  it('says nothing on a locked server, connecting as the service\'s own user', async () => {
+  it("says nothing on a locked server, connecting as the service's own user", async () => {
     const { logger, warnings } = recordingLogger();
     const nc = await connectNats(testMessagingConfig('lostfound'), 'lostfound', logger);
     connections.push(nc);

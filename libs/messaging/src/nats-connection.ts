@@ -33,7 +33,10 @@ export async function connectNats(
     ...overrides,
   });
   if (nc.info && !nc.info.auth_required) {
-    logger?.warn({ nats_url: config.natsUrl }, 'NATS admits clients without credentials: the bus is not locked (docs/operations.md, "The message bus")');
+    logger?.warn(
+      { nats_url: config.natsUrl },
+      'NATS admits clients without credentials: the bus is not locked (docs/operations.md, "The message bus")',
+    );
   }
   return nc;
 }

@@ -94,7 +94,8 @@ export class NatsLink {
           await nc.close();
           return;
         }
-        if (failures > 0) this.logger?.info({ nats_url: config.natsUrl, failed_attempts: failures }, 'NATS reachable: connected');
+        if (failures > 0)
+          this.logger?.info({ nats_url: config.natsUrl, failed_attempts: failures }, 'NATS reachable: connected');
         this.adopt(nc);
         return;
       } catch (error) {
@@ -131,7 +132,10 @@ export class NatsLink {
       if (this.current === 'closed') return;
       if (status.type === 'disconnect' && this.current !== 'reconnecting') {
         this.current = 'reconnecting';
-        this.logger?.warn({ server: status.server }, 'NATS connection lost: reconnecting; requests needing it answer 503 until it is back');
+        this.logger?.warn(
+          { server: status.server },
+          'NATS connection lost: reconnecting; requests needing it answer 503 until it is back',
+        );
       } else if (status.type === 'reconnect') {
         this.current = 'connected';
         this.logger?.info({ server: status.server }, 'NATS reconnected');

@@ -12,7 +12,12 @@ function recordingLogger() {
 
 describe('OutageLog', () => {
   const refused = () =>
-    Object.assign(new Error('Invalid `prisma.$queryRaw()` invocation:\n\n\nRaw query failed. Code: `55000`. Message: `database "x" is not currently accepting connections`'), { code: 'P2010' });
+    Object.assign(
+      new Error(
+        'Invalid `prisma.$queryRaw()` invocation:\n\n\nRaw query failed. Code: `55000`. Message: `database "x" is not currently accepting connections`',
+      ),
+      { code: 'P2010' },
+    );
 
   it('logs the first failure of an incident without a stack, counts the rest, and logs the recovery once', () => {
     let now = 1_000;
@@ -24,13 +29,18 @@ describe('OutageLog', () => {
     }
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'warn', fields: { outage: 'database', subject: 'numbers.v1.list' } });
-    expect(lines[0].fields.reason).toBe('Raw query failed. Code: `55000`. Message: `database "x" is not currently accepting connections` (P2010)');
+    expect(lines[0].fields.reason).toBe(
+      'Raw query failed. Code: `55000`. Message: `database "x" is not currently accepting connections` (P2010)',
+    );
     expect(JSON.stringify(lines[0])).not.toContain('    at ');
 
     outages.recovered('database');
     outages.recovered('database');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatchObject({ level: 'info', fields: { outage: 'database', failures: 100, duration_ms: 10_000 } });
+    expect(lines[1]).toMatchObject({
+      level: 'info',
+      fields: { outage: 'database', failures: 100, duration_ms: 10_000 },
+    });
   });
 
   it('starts a new incident after a quiet spell, and keeps different outages apart', () => {

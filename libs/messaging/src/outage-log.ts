@@ -34,7 +34,10 @@ export class OutageLog {
       return;
     }
     this.incidents.set(what, { since: now, last: now, failures: 1 });
-    this.logger.warn({ ...fields, outage: what, reason: reasonOf(error) }, `${what} unavailable: answering 503 until it recovers (logged once per incident)`);
+    this.logger.warn(
+      { ...fields, outage: what, reason: reasonOf(error) },
+      `${what} unavailable: answering 503 until it recovers (logged once per incident)`,
+    );
   }
 
   /** `what` worked again: ends its incident, if one is open, with one line. */
@@ -42,7 +45,10 @@ export class OutageLog {
     const incident = this.incidents.get(what);
     if (!incident) return;
     this.incidents.delete(what);
-    this.logger.info({ outage: what, failures: incident.failures, duration_ms: this.now() - incident.since }, `${what} available again`);
+    this.logger.info(
+      { outage: what, failures: incident.failures, duration_ms: this.now() - incident.since },
+      `${what} available again`,
+    );
   }
 
   isOpen(what: string): boolean {
@@ -54,7 +60,12 @@ export class OutageLog {
 function reasonOf(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    const lastLine = error.message.trim().split('\n').filter((line) => line.trim()).pop() ?? error.name;
+    const lastLine =
+      error.message
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim())
+        .pop() ?? error.name;
     return typeof code === 'string' && !lastLine.includes(code) ? `${lastLine.trim()} (${code})` : lastLine.trim();
   }
   return String(error);

@@ -14,13 +14,24 @@ describe('writeOutboxEvent', () => {
     const created: OutboxRow[] = [];
     const tx = { outboxEvent: { create: async ({ data }: { data: OutboxRow }) => void created.push(data) } };
 
-    await writeOutboxEvent(tx, ProbeEvent, { value: 7, at: new Date('2026-01-02T03:04:05.000Z') }, { correlationId: 'req_1', causationId: 'msg_0', id: 'evt_1' });
+    await writeOutboxEvent(
+      tx,
+      ProbeEvent,
+      { value: 7, at: new Date('2026-01-02T03:04:05.000Z') },
+      { correlationId: 'req_1', causationId: 'msg_0', id: 'evt_1' },
+    );
 
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({
       id: 'evt_1',
       type: 'probe.happened',
-      payload: { id: 'evt_1', type: 'probe.happened', correlation_id: 'req_1', causation_id: 'msg_0', data: { value: 7, at: '2026-01-02T03:04:05.000Z' } },
+      payload: {
+        id: 'evt_1',
+        type: 'probe.happened',
+        correlation_id: 'req_1',
+        causation_id: 'msg_0',
+        data: { value: 7, at: '2026-01-02T03:04:05.000Z' },
+      },
     });
     expect(typeof created[0].payload.occurred_at).toBe('string');
   });

@@ -61,7 +61,12 @@ export interface OutboxTransaction {
  * Writes an event to the outbox inside the caller's transaction, beside the change it reports; the relay publishes
  * it after commit (at once after `OutboxRelay.kick()`, else at its next poll).
  */
-export async function writeOutboxEvent<T extends object>(tx: OutboxTransaction, event: EventDescriptor<T>, data: T, cause: EventCause): Promise<void> {
+export async function writeOutboxEvent<T extends object>(
+  tx: OutboxTransaction,
+  event: EventDescriptor<T>,
+  data: T,
+  cause: EventCause,
+): Promise<void> {
   await tx.outboxEvent.create({ data: outboxRecord(event, data, cause) });
 }
 
@@ -116,29 +121,43 @@ export class OutboxPublisher {
   }
 
   private publishBatch(): Promise<number> {
-    return this.db.$transaction(async (tx) => {
-      // Kysely's `sql` tag: the lib knows the outbox table by `OutboxRow` only (each app generates its own types).
-      const rows = await sqlRows(
-        tx,
-        sql<OutboxRow>`SELECT id::text AS id, type, payload, headers FROM outbox_events
+    return this.db.$transaction(
+      async (tx) => {
+        // Kysely's `sql` tag: the lib knows the outbox table by `OutboxRow` only (each app generates its own types).
+        const rows = await sqlRows(
+          tx,
+          sql<OutboxRow>`SELECT id::text AS id, type, payload, headers FROM outbox_events
           WHERE published_at IS NULL ORDER BY created_at, id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
-      );
-      if (rows.length === 0) return 0;
-      await Promise.all(rows.map((row) => this.publish(row)));
-      await sqlExecute(tx, sql`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`);
-      return rows.length;
-    }, { timeout: 30_000 });
+        );
+        if (rows.length === 0) return 0;
+        await Promise.all(rows.map((row) => this.publish(row)));
+        await sqlExecute(
+          tx,
+          sql`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`,
+        );
+        return rows.length;
+      },
+      { timeout: 30_000 },
+    );
   }
 
   private async publish(row: OutboxRow): Promise<void> {
     const parent = contextFromRecord(row.headers);
-    const span = tracer.startSpan(`${row.type} publish`, { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.message.id': row.id } }, parent);
+    const span = tracer.startSpan(
+      `${row.type} publish`,
+      { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.message.id': row.id } },
+      parent,
+    );
     try {
       const h = natsHeaders();
       for (const [key, value] of Object.entries(traceRecord(trace.setSpan(context.active(), span)))) h.set(key, value);
-      await this.js.publish(eventSubject(this.config, row.type), JSON.stringify(row.payload), { msgID: row.id, headers: h });
+      await this.js.publish(eventSubject(this.config, row.type), JSON.stringify(row.payload), {
+        msgID: row.id,
+        headers: h,
+      });
       const occurredAt = Date.parse(String(row.payload.occurred_at));
-      if (Number.isFinite(occurredAt)) Metrics.outboxLag().record(Math.max(0, Date.now() - occurredAt) / 1000, { type: row.type });
+      if (Number.isFinite(occurredAt))
+        Metrics.outboxLag().record(Math.max(0, Date.now() - occurredAt) / 1000, { type: row.type });
     } finally {
       span.end();
     }

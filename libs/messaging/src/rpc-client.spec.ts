@@ -6,14 +6,19 @@ import { RpcClient } from './rpc-client';
 function fakeConnection() {
   const waiting: ((result: IteratorResult<Status>) => void)[] = [];
   const queued: Status[] = [];
-  const request = jest.fn(async () => ({ data: new TextEncoder().encode(JSON.stringify({ ok: true, data: { status: 'ok' } })) }));
+  const request = jest.fn(async () => ({
+    data: new TextEncoder().encode(JSON.stringify({ ok: true, data: { status: 'ok' } })),
+  }));
   const nc = {
     request,
     isClosed: () => false,
     closed: () => new Promise(() => undefined),
     status: () => ({
       [Symbol.asyncIterator]: () => ({
-        next: () => new Promise<IteratorResult<Status>>((resolve) => (queued.length ? resolve({ value: queued.shift()!, done: false }) : waiting.push(resolve))),
+        next: () =>
+          new Promise<IteratorResult<Status>>((resolve) =>
+            queued.length ? resolve({ value: queued.shift()!, done: false }) : waiting.push(resolve),
+          ),
       }),
     }),
   };

@@ -1,13 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { errors as natsErrors, type NatsConnection } from '@nats-io/transport-node';
-import {
-  HEADERS,
-  ServiceError,
-  isErrorCode,
-  type RpcDescriptor,
-  type RpcReply,
-} from '@switchboard/contracts';
+import { HEADERS, ServiceError, isErrorCode, type RpcDescriptor, type RpcReply } from '@switchboard/contracts';
 import { Metrics } from '@switchboard/observability';
 import { NatsLink } from './nats-link';
 import { MESSAGING_CONFIG, NATS_LINK } from './tokens';
@@ -52,7 +46,10 @@ export class RpcClient {
     const nc = this.link.connection;
     if (!nc || this.link.state !== 'connected' || nc.isClosed()) {
       Metrics.rpcClientDuration().record(0, { subject: rpc.subject, outcome: 'disconnected' });
-      throw new ServiceError('service_unavailable', `The message bus is unreachable, so ${rpc.subject} cannot be asked; retry shortly.`);
+      throw new ServiceError(
+        'service_unavailable',
+        `The message bus is unreachable, so ${rpc.subject} cannot be asked; retry shortly.`,
+      );
     }
     const started = performance.now();
     let outcome = 'ok';
@@ -92,7 +89,10 @@ function toServiceError(error: unknown, subject: string): ServiceError {
     return new ServiceError('service_unavailable', `No service is answering ${subject}; retry shortly.`);
   }
   if (error instanceof natsErrors.TimeoutError || (error as Error)?.name === 'TimeoutError') {
-    return new ServiceError('service_unavailable', `The service behind ${subject} did not answer in time; retry shortly.`);
+    return new ServiceError(
+      'service_unavailable',
+      `The service behind ${subject} did not answer in time; retry shortly.`,
+    );
   }
   if (error instanceof natsErrors.RequestError) {
     return new ServiceError('service_unavailable', `The request to ${subject} failed; retry shortly.`);

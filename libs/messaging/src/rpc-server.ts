@@ -1,4 +1,10 @@
-import { Inject, Injectable, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
@@ -99,7 +105,11 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private async handle(rpc: RpcDescriptor<object, unknown>, handler: BoundHandler, msg: Msg): Promise<void> {
     const parent = contextFromHeaders(msg.headers);
-    const span = tracer.startSpan(`${rpc.subject} process`, { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject } }, parent);
+    const span = tracer.startSpan(
+      `${rpc.subject} process`,
+      { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject } },
+      parent,
+    );
     await context.with(trace.setSpan(parent, span), async () => {
       let reply: RpcReply<unknown>;
       try {
@@ -114,14 +124,21 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
       } catch (error) {
         if (error instanceof ServiceError) {
           span.setAttribute('switchboard.error_code', error.code);
-          reply = { ok: false, error: error.toBody(), ...(error.retryAfterSeconds !== undefined ? { retry_after_seconds: error.retryAfterSeconds } : {}) };
+          reply = {
+            ok: false,
+            error: error.toBody(),
+            ...(error.retryAfterSeconds !== undefined ? { retry_after_seconds: error.retryAfterSeconds } : {}),
+          };
         } else if (isDatabaseUnavailable(error)) {
           span.setAttribute('switchboard.error_code', 'service_unavailable');
           span.setStatus({ code: SpanStatusCode.ERROR, message: 'database unavailable' });
           this.outages.failed('database', error, { service: this.service, subject: rpc.subject });
           reply = {
             ok: false,
-            error: { code: 'service_unavailable', message: `The ${this.service} database is unavailable; retry shortly.` },
+            error: {
+              code: 'service_unavailable',
+              message: `The ${this.service} database is unavailable; retry shortly.`,
+            },
             retry_after_seconds: DEFAULT_RETRY_AFTER_SECONDS.service_unavailable,
           };
         } else if (error instanceof SyntaxError) {

@@ -3,7 +3,7 @@ import { BoundedMemo, SealedSecretError, SealingKeyPair, sealFor } from './seale
 describe('sealed secrets', () => {
   const recipient = SealingKeyPair.generate();
 
-  it('opens only for the recipient\'s private key and the context it was sealed under', () => {
+  it("opens only for the recipient's private key and the context it was sealed under", () => {
     const sealed = sealFor(recipient.publicKey, 'whsec_abc', 'webhook-target:num_1');
     expect(sealed).not.toContain('whsec_abc');
     expect(Buffer.from(sealed, 'base64url').toString('latin1')).not.toContain('whsec_abc');

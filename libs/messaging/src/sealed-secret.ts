@@ -29,7 +29,8 @@ function rawPublicKey(key: KeyObject): Buffer {
 }
 
 function publicKeyFromRaw(raw: Buffer): KeyObject {
-  if (raw.length !== KEY_BYTES) throw new SealedSecretError(`an X25519 public key is ${KEY_BYTES} bytes (got ${raw.length})`);
+  if (raw.length !== KEY_BYTES)
+    throw new SealedSecretError(`an X25519 public key is ${KEY_BYTES} bytes (got ${raw.length})`);
   return createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: raw.toString('base64url') }, format: 'jwk' });
 }
 
@@ -80,14 +81,23 @@ export class SealingKeyPair {
     const raw = Buffer.from(sealed, 'base64url');
     if (raw.length < KEY_BYTES + IV_BYTES + TAG_BYTES) throw new SealedSecretError('the sealed secret is truncated');
     const ephemeralRaw = raw.subarray(0, KEY_BYTES);
-    const key = aesKey(diffieHellman({ privateKey: this.privateKey, publicKey: publicKeyFromRaw(ephemeralRaw) }), ephemeralRaw, this.publicRaw);
+    const key = aesKey(
+      diffieHellman({ privateKey: this.privateKey, publicKey: publicKeyFromRaw(ephemeralRaw) }),
+      ephemeralRaw,
+      this.publicRaw,
+    );
     const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(KEY_BYTES, KEY_BYTES + IV_BYTES));
     decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(raw.subarray(KEY_BYTES + IV_BYTES, KEY_BYTES + IV_BYTES + TAG_BYTES));
     try {
-      return Buffer.concat([decipher.update(raw.subarray(KEY_BYTES + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(raw.subarray(KEY_BYTES + IV_BYTES + TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
-      throw new SealedSecretError('the sealed secret does not open with this key (sealed for another key or context, or altered)');
+      throw new SealedSecretError(
+        'the sealed secret does not open with this key (sealed for another key or context, or altered)',
+      );
     }
   }
 }

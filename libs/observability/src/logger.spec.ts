@@ -11,13 +11,29 @@ function capture(): { logger: pino.Logger; lines: () => Record<string, unknown>[
     },
   });
   const logger = pino({ redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
-  return { logger, lines: () => chunks.join('').trim().split('\n').map((line) => JSON.parse(line)) };
+  return {
+    logger,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+  };
 }
 
 describe('logs never carry secrets', () => {
   it('redact keys, webhook secrets, authorization headers and claimant contact details', () => {
     const { logger, lines } = capture();
-    logger.info({ key: 'sk_live_abc', number: { webhook_secret: 'whsec' }, req: { headers: { authorization: 'Bearer sk_live_abc' } }, claim: { claimant_phone: '+14155550123', proof_note: 'receipt' } }, 'x');
+    logger.info(
+      {
+        key: 'sk_live_abc',
+        number: { webhook_secret: 'whsec' },
+        req: { headers: { authorization: 'Bearer sk_live_abc' } },
+        claim: { claimant_phone: '+14155550123', proof_note: 'receipt' },
+      },
+      'x',
+    );
     const text = JSON.stringify(lines());
     for (const secret of ['sk_live_abc', 'whsec', '+14155550123', 'receipt']) expect(text).not.toContain(secret);
     expect(lines()[0].key).toBe('[redacted]');
@@ -35,6 +51,7 @@ describe('logs never carry secrets', () => {
       'x',
     );
     const text = JSON.stringify(lines());
-    for (const secret of ['cookie-secret', 'set-secret', 'csrf-secret', 'invite-secret', 'pw-secret', 'url-secret']) expect(text).not.toContain(secret);
+    for (const secret of ['cookie-secret', 'set-secret', 'csrf-secret', 'invite-secret', 'pw-secret', 'url-secret'])
+      expect(text).not.toContain(secret);
   });
 });

@@ -40,7 +40,11 @@ export const REDACTED_PATHS = [
 ];
 
 /** `destination`: where the lines go (standard output by default; a test's own stream to read them). */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? defaultLevel(), destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  service: string,
+  level = process.env.LOG_LEVEL ?? defaultLevel(),
+  destination?: pino.DestinationStream,
+): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { service },

@@ -56,21 +56,39 @@ function lazy<T>(make: (m: Meter) => T): () => T {
  * Without them a histogram gets the SDK's default boundaries (0, 5, 10, 25 ... 10000), meant for milliseconds:
  * every request would land in the 5-second bucket and no percentile or latency alert could be computed.
  */
-export const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+export const SECONDS_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300,
+];
 
 /** The instruments Switchboard records, one place for their names and units. */
 export const Metrics = {
   httpRequestDuration: lazy<Histogram>((m) =>
-    m.createHistogram('http_server_request_duration_seconds', { description: 'HTTP requests by route and status', unit: 's', advice: { explicitBucketBoundaries: SECONDS_BUCKETS } }),
+    m.createHistogram('http_server_request_duration_seconds', {
+      description: 'HTTP requests by route and status',
+      unit: 's',
+      advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
+    }),
   ),
   rpcClientDuration: lazy<Histogram>((m) =>
-    m.createHistogram('nats_request_duration_seconds', { description: 'NATS requests from the gateway to a service, by subject and outcome', unit: 's', advice: { explicitBucketBoundaries: SECONDS_BUCKETS } }),
+    m.createHistogram('nats_request_duration_seconds', {
+      description: 'NATS requests from the gateway to a service, by subject and outcome',
+      unit: 's',
+      advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
+    }),
   ),
   outboxLag: lazy<Histogram>((m) =>
-    m.createHistogram('outbox_publish_lag_seconds', { description: 'Time from an event being committed to its publication on JetStream', unit: 's', advice: { explicitBucketBoundaries: SECONDS_BUCKETS } }),
+    m.createHistogram('outbox_publish_lag_seconds', {
+      description: 'Time from an event being committed to its publication on JetStream',
+      unit: 's',
+      advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
+    }),
   ),
   consumerPending: lazy<ObservableGauge>((m) =>
-    m.createObservableGauge('jetstream_consumer_pending_messages', { description: 'Messages not yet delivered (pending) or not yet acknowledged (ack_pending), by durable consumer' }),
+    m.createObservableGauge('jetstream_consumer_pending_messages', {
+      description: 'Messages not yet delivered (pending) or not yet acknowledged (ack_pending), by durable consumer',
+    }),
   ),
-  webhookAttempts: lazy<Counter>((m) => m.createCounter('webhook_attempts_total', { description: 'Webhook delivery attempts by result' })),
+  webhookAttempts: lazy<Counter>((m) =>
+    m.createCounter('webhook_attempts_total', { description: 'Webhook delivery attempts by result' }),
+  ),
 };

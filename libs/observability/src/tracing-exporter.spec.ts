@@ -12,7 +12,8 @@ describe('tracing with an exporter', () => {
     expect(span.isRecording()).toBe(true);
     span.end();
     // The export waits for the resource's detected attributes (host, process), which are asynchronous.
-    for (let i = 0; i < 100 && exporter.getFinishedSpans().length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 100 && exporter.getFinishedSpans().length === 0; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['work']);
   });
 });

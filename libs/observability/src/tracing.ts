@@ -73,15 +73,22 @@ export function startTracing(options: TracingOptions): void {
   // (docs/performance.md, diagnostics): it is loaded only when spans are exported. An operator can turn any of them
   // off with OTEL_NODE_DISABLED_INSTRUMENTATIONS (comma-separated: http, undici, pg), as with OpenTelemetry's
   // auto-instrumentations.
-  const disabled = new Set((process.env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((name) => name.trim()));
+  const disabled = new Set(
+    (process.env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((name) => name.trim()),
+  );
   if (!exporting) disabled.add('pg');
   const available: Record<string, () => Instrumentation> = {
-    http: () => new HttpInstrumentation({ ignoreIncomingRequestHook: (request: IncomingMessage) => PROBE_PATHS.has((request.url ?? '').split('?')[0]) }),
+    http: () =>
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request: IncomingMessage) => PROBE_PATHS.has((request.url ?? '').split('?')[0]),
+      }),
     undici: () => new UndiciInstrumentation(),
     // Background queries (outbox polls, schedulers) would each start a trace of their own.
     pg: () => new PgInstrumentation({ requireParentSpan: true }),
   };
-  const instrumentations = Object.entries(available).filter(([name]) => !disabled.has(name)).map(([, make]) => make());
+  const instrumentations = Object.entries(available)
+    .filter(([name]) => !disabled.has(name))
+    .map(([, make]) => make());
   unregister = registerInstrumentations({ instrumentations, meterProvider: NO_METRICS });
 }
 

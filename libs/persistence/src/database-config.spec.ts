@@ -1,5 +1,12 @@
 import * as path from 'node:path';
-import { dataDirFor, databaseUrlFor, databaseUrlVariable, migrationSlug, migrationTimestamp, redactUrl } from '@switchboard/persistence';
+import {
+  dataDirFor,
+  databaseUrlFor,
+  databaseUrlVariable,
+  migrationSlug,
+  migrationTimestamp,
+  redactUrl,
+} from '@switchboard/persistence';
 
 describe('database configuration', () => {
   it('names the URL variable after the app in upper snake case', () => {
@@ -24,8 +31,12 @@ describe('database configuration', () => {
       '[gateway] GATEWAY_DATABASE_URL must be a postgres:// or postgresql:// URL',
     );
     expect(() => databaseUrlFor('gateway', env('http://u:hunter2@h/db'))).toThrow(/u:\*\*\*@h/);
-    expect(() => databaseUrlFor('gateway', env('postgres://u@h'))).toThrow('[gateway] GATEWAY_DATABASE_URL names no database');
-    expect(() => databaseUrlFor('gateway', env('::nonsense'))).toThrow('[gateway] GATEWAY_DATABASE_URL is not a valid URL');
+    expect(() => databaseUrlFor('gateway', env('postgres://u@h'))).toThrow(
+      '[gateway] GATEWAY_DATABASE_URL names no database',
+    );
+    expect(() => databaseUrlFor('gateway', env('::nonsense'))).toThrow(
+      '[gateway] GATEWAY_DATABASE_URL is not a valid URL',
+    );
   });
 
   it('puts PGlite in DATA_DIR/<app>, DATA_DIR defaulting to .data under the working directory', () => {

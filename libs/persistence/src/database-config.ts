@@ -82,7 +82,5 @@ export function redactUrl(raw: string): string {
 }
 
 export function describeLocation(location: DatabaseLocation): string {
-  return location.kind === 'postgres'
-    ? `PostgreSQL ${redactUrl(location.url)}`
-    : `PGlite ${location.directory}`;
+  return location.kind === 'postgres' ? `PostgreSQL ${redactUrl(location.url)}` : `PGlite ${location.directory}`;
 }

@@ -107,11 +107,16 @@ describe('applyMigrations on PostgreSQL', () => {
     const dir = tmpDir();
     fs.cpSync(migrationsDir, dir, { recursive: true });
     fs.mkdirSync(path.join(dir, '20260102000000_broken'));
-    fs.writeFileSync(path.join(dir, '20260102000000_broken', 'migration.sql'), 'ALTER TABLE "nope" ADD COLUMN "x" INT;');
+    fs.writeFileSync(
+      path.join(dir, '20260102000000_broken', 'migration.sql'),
+      'ALTER TABLE "nope" ADD COLUMN "x" INT;',
+    );
 
     const failure = applyMigrations({ appName, migrationsDir: dir, env: urlEnv(db.url) });
     await expect(failure).rejects.toBeInstanceOf(PersistenceError);
-    await expect(failure).rejects.toThrow(/^\[fixture\] applying migrations to PostgreSQL .*failed: .*nope.*\(in migration 20260102000000_broken\)/s);
+    await expect(failure).rejects.toThrow(
+      /^\[fixture\] applying migrations to PostgreSQL .*failed: .*nope.*\(in migration 20260102000000_broken\)/s,
+    );
     const rows = await query<{ migration_name: string; finished_at: Date | null }>(
       db.url,
       'SELECT migration_name, finished_at FROM _prisma_migrations ORDER BY started_at',
@@ -159,11 +164,16 @@ describe('hand-written migrations', () => {
     const dir = migrationsWithSemicolons();
     await applyMigrations({ appName, migrationsDir: dir, env: { DATA_DIR: dataDir } });
     fs.mkdirSync(path.join(dir, '20260104000000_broken'));
-    fs.writeFileSync(path.join(dir, '20260104000000_broken', 'migration.sql'), 'SELECT 1; ALTER TABLE "nope" ADD COLUMN "x" INT;');
+    fs.writeFileSync(
+      path.join(dir, '20260104000000_broken', 'migration.sql'),
+      'SELECT 1; ALTER TABLE "nope" ADD COLUMN "x" INT;',
+    );
     await expect(applyMigrations({ appName, migrationsDir: dir, env: { DATA_DIR: dataDir } })).rejects.toThrow(/nope/);
     const pglite = await PGlite.create(path.join(dataDir, appName));
     try {
-      expect((await pglite.query<{ loud: string }>('SELECT shout(body) AS loud FROM notes')).rows).toEqual([{ loud: 'A; B' }]);
+      expect((await pglite.query<{ loud: string }>('SELECT shout(body) AS loud FROM notes')).rows).toEqual([
+        { loud: 'A; B' },
+      ]);
     } finally {
       await pglite.close();
     }
@@ -200,15 +210,17 @@ describe('configuration errors', () => {
     await expect(
       applyMigrations({ appName, migrationsDir, env: { FIXTURE_DATABASE_URL: 'mysql://root@localhost/x' } }),
     ).rejects.toThrow('[fixture] FIXTURE_DATABASE_URL must be a postgres:// or postgresql:// URL');
-    await expect(applyMigrations({ appName, migrationsDir, env: { FIXTURE_DATABASE_URL: 'not a url' } })).rejects.toThrow(
-      '[fixture] FIXTURE_DATABASE_URL is not a valid URL',
-    );
+    await expect(
+      applyMigrations({ appName, migrationsDir, env: { FIXTURE_DATABASE_URL: 'not a url' } }),
+    ).rejects.toThrow('[fixture] FIXTURE_DATABASE_URL is not a valid URL');
   });
 
   it('names the app and the server when PostgreSQL cannot be reached', async () => {
     await expect(
       applyMigrations({ appName, migrationsDir, env: urlEnv('postgres://postgres@127.0.0.1:1/nowhere') }),
-    ).rejects.toThrow(/^\[fixture\] cannot connect to PostgreSQL postgres:\/\/postgres@127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/);
+    ).rejects.toThrow(
+      /^\[fixture\] cannot connect to PostgreSQL postgres:\/\/postgres@127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/,
+    );
   });
 
   it('refuses a migrations directory with no migrations', async () => {
@@ -236,16 +248,28 @@ describe('drift detection and migration creation', () => {
     fs.writeFileSync(copy.schemaPath, schema.replace('  label    String\n', '  label    String\n  color    String?\n'));
 
     const drift = await checkMigrations({ appName, ...copy });
-    expect(drift).toEqual({ inSync: false, missingSql: expect.stringMatching(/ALTER TABLE "parts" ADD COLUMN\s+"color" TEXT;/) });
+    expect(drift).toEqual({
+      inSync: false,
+      missingSql: expect.stringMatching(/ALTER TABLE "parts" ADD COLUMN\s+"color" TEXT;/),
+    });
 
-    const created = await createMigration({ appName, ...copy, name: 'Add part color', now: new Date('2026-02-03T04:05:06Z') });
+    const created = await createMigration({
+      appName,
+      ...copy,
+      name: 'Add part color',
+      now: new Date('2026-02-03T04:05:06Z'),
+    });
     expect(created?.migrationName).toBe('20260203040506_add_part_color');
-    expect(fs.readFileSync(path.join(copy.migrationsDir, '20260203040506_add_part_color', 'migration.sql'), 'utf8')).toBe(
-      created?.sql,
-    );
+    expect(
+      fs.readFileSync(path.join(copy.migrationsDir, '20260203040506_add_part_color', 'migration.sql'), 'utf8'),
+    ).toBe(created?.sql);
     await expect(checkMigrations({ appName, ...copy })).resolves.toEqual({ inSync: true });
     await expect(createMigration({ appName, ...copy, name: 'again' })).resolves.toBeNull();
-    expect(fs.readdirSync(copy.migrationsDir).sort()).toEqual([INIT, '20260203040506_add_part_color', 'migration_lock.toml']);
+    expect(fs.readdirSync(copy.migrationsDir).sort()).toEqual([
+      INIT,
+      '20260203040506_add_part_color',
+      'migration_lock.toml',
+    ]);
   });
 
   it('detects a committed migration edited away from the schema', async () => {
@@ -253,7 +277,10 @@ describe('drift detection and migration creation', () => {
     const file = path.join(copy.migrationsDir, INIT, 'migration.sql');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('    "label" TEXT NOT NULL,\n', ''));
     const drift = await checkMigrations({ appName, ...copy });
-    expect(drift).toEqual({ inSync: false, missingSql: expect.stringMatching(/ALTER TABLE "parts" ADD COLUMN\s+"label" TEXT NOT NULL/) });
+    expect(drift).toEqual({
+      inSync: false,
+      missingSql: expect.stringMatching(/ALTER TABLE "parts" ADD COLUMN\s+"label" TEXT NOT NULL/),
+    });
   });
 
   it('starts from an empty database when there are no migrations yet, writing the lock file', async () => {

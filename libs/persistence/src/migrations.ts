@@ -62,8 +62,10 @@ export async function applyMigrations(options: ApplyMigrationsOptions): Promise<
   }
   assertPostgresLock(appName, migrations);
   const apply = async (adapter: SqlMigrationAwareDriverAdapterFactory): Promise<ApplyMigrationsResult> => {
-    const output = await withSchemaEngine({ appName, adapter: wholeScriptAdapter(adapter), onLog }, `applying migrations to ${database}`, (engine) =>
-      engine.applyMigrations({ migrationsList: migrations, filters: NO_FILTERS }),
+    const output = await withSchemaEngine(
+      { appName, adapter: wholeScriptAdapter(adapter), onLog },
+      `applying migrations to ${database}`,
+      (engine) => engine.applyMigrations({ migrationsList: migrations, filters: NO_FILTERS }),
     );
     return { appliedMigrationNames: output.appliedMigrationNames, database };
   };
@@ -160,7 +162,8 @@ export async function diffSchemaFromMigrations(options: SchemaMigrationsOptions)
     const result = await withSchemaEngine(
       { appName, adapter, onLog },
       `comparing ${options.schemaPath} with ${migrations.baseDir}`,
-      (engine) => engine.diff({ from, to: { tag: 'schemaDatamodel', files }, script: true, exitCode: true, filters: NO_FILTERS }),
+      (engine) =>
+        engine.diff({ from, to: { tag: 'schemaDatamodel', files }, script: true, exitCode: true, filters: NO_FILTERS }),
     );
     const sql = result.stdout ?? '';
     if (result.exitCode === 0 || /^-- This is an empty migration\.\s*$/.test(sql.trim())) return null;

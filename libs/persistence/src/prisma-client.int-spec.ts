@@ -30,11 +30,21 @@ let PrismaClient: PrismaClientClass<FixtureClient>;
 beforeAll(() => {
   const generate = spawnSync(
     process.execPath,
-    [path.join(repoRoot, 'node_modules/prisma/build/index.js'), 'generate', '--schema', path.join(fixtures, 'schema.prisma')],
+    [
+      path.join(repoRoot, 'node_modules/prisma/build/index.js'),
+      'generate',
+      '--schema',
+      path.join(fixtures, 'schema.prisma'),
+    ],
     {
       cwd: repoRoot,
       encoding: 'utf8',
-      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: '/bin/true', CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      env: {
+        ...process.env,
+        PRISMA_SCHEMA_ENGINE_BINARY: '/bin/true',
+        CHECKPOINT_DISABLE: '1',
+        PRISMA_HIDE_UPDATE_MESSAGE: '1',
+      },
     },
   );
   if (generate.status !== 0) throw new Error(`prisma generate failed:\n${generate.stdout}${generate.stderr}`);

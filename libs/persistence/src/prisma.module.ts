@@ -1,4 +1,13 @@
-import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  Optional,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import type { Env } from './database-config.ts';
 import { createPrismaClient, type PrismaClientClass, type PrismaClientHandle } from './prisma-client.ts';
 import { sql } from 'kysely';
@@ -67,7 +76,8 @@ export class PrismaModule {
       sql.push(
         {
           provide: SQL_POOL,
-          useFactory: (handle: PrismaClientHandle<RawQueryClient>) => createSqlPool(handle.driver, handle.client, poolOptions),
+          useFactory: (handle: PrismaClientHandle<RawQueryClient>) =>
+            createSqlPool(handle.driver, handle.client, poolOptions),
           inject: [PRISMA_HANDLE],
         },
         { provide: token, useExisting: SQL_POOL },
@@ -78,9 +88,17 @@ export class PrismaModule {
       providers: [
         {
           provide: PRISMA_HANDLE,
-          useFactory: () => createPrismaClient(options.client, options.appName, { env: options.env, migrationsDir: options.migrationsDir }),
+          useFactory: () =>
+            createPrismaClient(options.client, options.appName, {
+              env: options.env,
+              migrationsDir: options.migrationsDir,
+            }),
         },
-        { provide: options.client, useFactory: (handle: PrismaClientHandle<Client>) => handle.client, inject: [PRISMA_HANDLE] },
+        {
+          provide: options.client,
+          useFactory: (handle: PrismaClientHandle<Client>) => handle.client,
+          inject: [PRISMA_HANDLE],
+        },
         ...sql,
         PrismaCloser,
         DatabaseHealth,

@@ -13,7 +13,10 @@ type SchemaEngineClass = typeof SchemaEngine;
 /** The slice of the WebAssembly global used here (the project's `lib` has no DOM/WebAssembly typings). */
 interface WebAssemblyApi {
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => {
+  Instance: new (
+    module: object,
+    imports: Record<string, Record<string, unknown>>,
+  ) => {
     exports: Record<string, unknown>;
   };
 }

@@ -69,4 +69,6 @@ const INT8_OID = 20;
 
 /** `pg`'s parsers, but `bigint` (int8) as a JavaScript `bigint`, as Prisma's raw query returns it. */
 const bigintAsBigInt = ((oid: number, format?: 'text' | 'binary') =>
-  oid === INT8_OID && format !== 'binary' ? (value: string) => BigInt(value) : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser;
+  oid === INT8_OID && format !== 'binary'
+    ? (value: string) => BigInt(value)
+    : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser;

@@ -2,7 +2,15 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createPrismaClient, createSqlPool, sqlBuilder, sqlExecute, sqlRows, type PrismaClientClass, type RawSqlClient } from '@switchboard/persistence';
+import {
+  createPrismaClient,
+  createSqlPool,
+  sqlBuilder,
+  sqlExecute,
+  sqlRows,
+  type PrismaClientClass,
+  type RawSqlClient,
+} from '@switchboard/persistence';
 import { createTestDatabase } from '@switchboard/testing';
 import { sql, type ColumnType } from 'kysely';
 
@@ -24,11 +32,21 @@ let PrismaClient: PrismaClientClass<FixtureClient>;
 beforeAll(() => {
   const generate = spawnSync(
     process.execPath,
-    [path.join(repoRoot, 'node_modules/prisma/build/index.js'), 'generate', '--schema', path.join(fixtures, 'schema.prisma')],
+    [
+      path.join(repoRoot, 'node_modules/prisma/build/index.js'),
+      'generate',
+      '--schema',
+      path.join(fixtures, 'schema.prisma'),
+    ],
     {
       cwd: repoRoot,
       encoding: 'utf8',
-      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: '/bin/true', CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      env: {
+        ...process.env,
+        PRISMA_SCHEMA_ENGINE_BINARY: '/bin/true',
+        CHECKPOINT_DISABLE: '1',
+        PRISMA_HIDE_UPDATE_MESSAGE: '1',
+      },
     },
   );
   if (generate.status !== 0) throw new Error(`prisma generate failed:\n${generate.stdout}${generate.stderr}`);
@@ -39,27 +57,37 @@ const db = sqlBuilder<FixtureDb>();
 const big = 9_007_199_254_740_993n; // past Number.MAX_SAFE_INTEGER: a string or a number would show
 
 describe('Kysely statements on Prisma and on the SqlPool', () => {
-  it.each(['postgres', 'pglite'] as const)('return the same typed rows through both executors (%s), bigint as bigint', async (kind) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-sql-'));
-    const database = kind === 'postgres' ? await createTestDatabase('fixture', { migrationsDir }) : undefined;
-    const env = database ? { FIXTURE_DATABASE_URL: database.url } : { DATA_DIR: dataDir };
-    const handle = await createPrismaClient(PrismaClient, 'fixture', { env, migrationsDir });
-    const pool = createSqlPool(handle.driver, handle.client, { max: 1, applicationName: 'sql-spec' });
-    try {
-      const inserted = await sqlExecute(handle.client, db.insertInto('widgets').values({ id: '00000000-0000-0000-0000-00000000000a', name: 'w', kind: 'small' }));
-      expect(inserted).toBe(1);
-      const byName = db.selectFrom('widgets').select(['id', 'name']).where('name', '=', 'w');
-      expect(await sqlRows(handle.client, byName)).toEqual([{ id: '00000000-0000-0000-0000-00000000000a', name: 'w' }]);
-      expect(await pool.rows('sql_spec_widget', byName)).toEqual([{ id: '00000000-0000-0000-0000-00000000000a', name: 'w' }]);
+  it.each(['postgres', 'pglite'] as const)(
+    'return the same typed rows through both executors (%s), bigint as bigint',
+    async (kind) => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-sql-'));
+      const database = kind === 'postgres' ? await createTestDatabase('fixture', { migrationsDir }) : undefined;
+      const env = database ? { FIXTURE_DATABASE_URL: database.url } : { DATA_DIR: dataDir };
+      const handle = await createPrismaClient(PrismaClient, 'fixture', { env, migrationsDir });
+      const pool = createSqlPool(handle.driver, handle.client, { max: 1, applicationName: 'sql-spec' });
+      try {
+        const inserted = await sqlExecute(
+          handle.client,
+          db.insertInto('widgets').values({ id: '00000000-0000-0000-0000-00000000000a', name: 'w', kind: 'small' }),
+        );
+        expect(inserted).toBe(1);
+        const byName = db.selectFrom('widgets').select(['id', 'name']).where('name', '=', 'w');
+        expect(await sqlRows(handle.client, byName)).toEqual([
+          { id: '00000000-0000-0000-0000-00000000000a', name: 'w' },
+        ]);
+        expect(await pool.rows('sql_spec_widget', byName)).toEqual([
+          { id: '00000000-0000-0000-0000-00000000000a', name: 'w' },
+        ]);
 
-      const bigint = sql<{ big: bigint }>`SELECT ${big.toString()}::bigint AS big`;
-      expect(await sqlRows(handle.client, bigint)).toEqual([{ big }]);
-      expect(await pool.rows('sql_spec_bigint', bigint)).toEqual([{ big }]);
-    } finally {
-      await pool.close();
-      await handle.close();
-      await database?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+        const bigint = sql<{ big: bigint }>`SELECT ${big.toString()}::bigint AS big`;
+        expect(await sqlRows(handle.client, bigint)).toEqual([{ big }]);
+        expect(await pool.rows('sql_spec_bigint', bigint)).toEqual([{ big }]);
+      } finally {
+        await pool.close();
+        await handle.close();
+        await database?.drop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

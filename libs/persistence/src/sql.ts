@@ -48,13 +48,19 @@ export function compileSql<Row>(statement: SqlStatement<Row>): CompiledQuery<Row
 }
 
 /** Runs a statement through Prisma's raw-query path (the client or a transaction) and returns its rows. */
-export async function sqlRows<Row>(client: Pick<RawSqlClient, '$queryRawUnsafe'>, statement: SqlStatement<Row>): Promise<Row[]> {
+export async function sqlRows<Row>(
+  client: Pick<RawSqlClient, '$queryRawUnsafe'>,
+  statement: SqlStatement<Row>,
+): Promise<Row[]> {
   const { sql, parameters } = compileSql(statement);
   return client.$queryRawUnsafe<Row[]>(sql, ...parameters);
 }
 
 /** Runs a statement through Prisma's raw-query path and returns the number of rows it changed. */
-export async function sqlExecute(client: Pick<RawSqlClient, '$executeRawUnsafe'>, statement: SqlStatement<unknown>): Promise<number> {
+export async function sqlExecute(
+  client: Pick<RawSqlClient, '$executeRawUnsafe'>,
+  statement: SqlStatement<unknown>,
+): Promise<number> {
   const { sql, parameters } = compileSql(statement);
   return client.$executeRawUnsafe(sql, ...parameters);
 }

@@ -11,11 +11,19 @@ interface ScriptRunner {
  * `PrismaPGlite` does not await it (a failing statement would pass unnoticed). A multi-statement simple query
  * runs a script exactly as `psql -f` would.
  */
-export function wholeScriptAdapter(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
+export function wholeScriptAdapter(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+): SqlMigrationAwareDriverAdapterFactory {
   const wrap = async (connecting: Promise<SqlDriverAdapter>): Promise<SqlDriverAdapter> => {
     const adapter = await connecting;
-    const holder = adapter as unknown as { underlyingDriver?: () => unknown; client?: unknown; onError?: (error: unknown) => never };
-    const runner = (typeof holder.underlyingDriver === 'function' ? holder.underlyingDriver() : holder.client) as ScriptRunner;
+    const holder = adapter as unknown as {
+      underlyingDriver?: () => unknown;
+      client?: unknown;
+      onError?: (error: unknown) => never;
+    };
+    const runner = (
+      typeof holder.underlyingDriver === 'function' ? holder.underlyingDriver() : holder.client
+    ) as ScriptRunner;
     const executeScript = async (script: string): Promise<void> => {
       try {
         if (typeof runner.exec === 'function') await runner.exec(script);

@@ -8,7 +8,10 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 describe('createSwitchboardClient', () => {
   it('sends the key, and one Idempotency-Key on every try of a POST retried after 503 with Retry-After', async () => {
     const seen: Request[] = [];
-    const answers = [json(503, { error: { code: 'service_unavailable', message: 'x' } }, { 'retry-after': '0' }), json(200, { queued: 3 })];
+    const answers = [
+      json(503, { error: { code: 'service_unavailable', message: 'x' } }, { 'retry-after': '0' }),
+      json(200, { queued: 3 }),
+    ];
     const client = createSwitchboardClient({
       baseUrl: 'https://api.example/',
       apiKey: 'sk_live_x',
@@ -17,7 +20,10 @@ describe('createSwitchboardClient', () => {
         return answers.shift()!;
       },
     });
-    const { data } = await client.POST('/v1/numbers/{id}/webhook-events/recover', { params: { path: { id: 'num_1' } }, body: { since: '2026-11-20T00:00:00Z' } });
+    const { data } = await client.POST('/v1/numbers/{id}/webhook-events/recover', {
+      params: { path: { id: 'num_1' } },
+      body: { since: '2026-11-20T00:00:00Z' },
+    });
     expect(data).toEqual({ queued: 3 });
     expect(seen).toHaveLength(2);
     expect(seen[0].url).toBe('https://api.example/v1/numbers/num_1/webhook-events/recover');
@@ -45,7 +51,9 @@ describe('createSwitchboardClient', () => {
     expect(error).toEqual({ error: { code: 'rate_limited', message: 'slow down' } });
     expect(seen).toHaveLength(2);
     expect(seen[0].headers.get('idempotency-key')).toBeNull();
-    await client.POST('/v1/numbers/{id}/webhook-test', { params: { path: { id: '1' }, header: { 'Idempotency-Key': 'mine' } } });
+    await client.POST('/v1/numbers/{id}/webhook-test', {
+      params: { path: { id: '1' }, header: { 'Idempotency-Key': 'mine' } },
+    });
     expect(seen[2].headers.get('idempotency-key')).toBe('mine');
   });
 
@@ -74,7 +82,10 @@ describe('paginate', () => {
     expect(ids).toEqual(['a', 'b', 'c']);
     expect(asked).toEqual([undefined, 'b']);
 
-    const refused = paginate(async () => ({ error: { error: { code: 'not_found', message: 'No number' } }, response: new Response(null, { status: 404 }) }));
+    const refused = paginate(async () => ({
+      error: { error: { code: 'not_found', message: 'No number' } },
+      response: new Response(null, { status: 404 }),
+    }));
     await expect(refused.next()).rejects.toMatchObject({ name: 'SwitchboardError', status: 404, code: 'not_found' });
     expect(new SwitchboardError(500, undefined).message).toBe('HTTP 500');
   });

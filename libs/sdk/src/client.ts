@@ -38,7 +38,9 @@ export function createSwitchboardClient(options: SwitchboardClientOptions): Swit
 }
 
 /** A fetch that adds an Idempotency-Key to writes and retries what may succeed later. */
-export function retryingFetch(options: Pick<SwitchboardClientOptions, 'maxRetries' | 'retryBaseMs' | 'maxRetryDelayMs' | 'fetch'>): (request: Request) => Promise<Response> {
+export function retryingFetch(
+  options: Pick<SwitchboardClientOptions, 'maxRetries' | 'retryBaseMs' | 'maxRetryDelayMs' | 'fetch'>,
+): (request: Request) => Promise<Response> {
   const maxRetries = options.maxRetries ?? 2;
   const baseMs = options.retryBaseMs ?? 500;
   const maxDelayMs = options.maxRetryDelayMs ?? 30_000;

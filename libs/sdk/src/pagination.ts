@@ -35,7 +35,9 @@ export class SwitchboardError extends Error {
  *
  * Throws `SwitchboardError` when a page is refused.
  */
-export async function* paginate<T extends { id: string | number }>(page: (startingAfter: string | undefined) => Promise<PageResult<T>>): AsyncGenerator<T> {
+export async function* paginate<T extends { id: string | number }>(
+  page: (startingAfter: string | undefined) => Promise<PageResult<T>>,
+): AsyncGenerator<T> {
   let after: string | undefined;
   for (;;) {
     const result = await page(after);

@@ -11,9 +11,21 @@ describe('environment parsing', () => {
   it.each([
     ['envPort', () => envPort({ PORT: '65536' }, 'PORT', 3000), 'PORT must be a port number (0-65535) (got "65536")'],
     ['envPositiveInt', () => envPositiveInt({ LIMIT: '0' }, 'LIMIT', 1), 'LIMIT must be a positive integer (got "0")'],
-    ['envNonNegativeInt', () => envNonNegativeInt({ EVERY_MS: '-1' }, 'EVERY_MS', 0), 'EVERY_MS must be a non-negative integer (got "-1")'],
-    ['envIntAtLeast', () => envIntAtLeast({ TIMEOUT_MS: '99' }, 'TIMEOUT_MS', 1000, 100), 'TIMEOUT_MS must be an integer >= 100 (got "99")'],
-    ['envIntBetween', () => envIntBetween({ PER_DAY: '1001' }, 'PER_DAY', 3, 1, 1000), 'PER_DAY must be an integer between 1 and 1000 (got "1001")'],
+    [
+      'envNonNegativeInt',
+      () => envNonNegativeInt({ EVERY_MS: '-1' }, 'EVERY_MS', 0),
+      'EVERY_MS must be a non-negative integer (got "-1")',
+    ],
+    [
+      'envIntAtLeast',
+      () => envIntAtLeast({ TIMEOUT_MS: '99' }, 'TIMEOUT_MS', 1000, 100),
+      'TIMEOUT_MS must be an integer >= 100 (got "99")',
+    ],
+    [
+      'envIntBetween',
+      () => envIntBetween({ PER_DAY: '1001' }, 'PER_DAY', 3, 1, 1000),
+      'PER_DAY must be an integer between 1 and 1000 (got "1001")',
+    ],
   ])('%s refuses a value out of range with a ConfigError naming variable, rule and value', (_name, read, message) => {
     expect(read).toThrow(new ConfigError(message));
     expect(read).toThrow(ConfigError);

@@ -28,11 +28,29 @@ export function envIntAtLeast(env: NodeJS.ProcessEnv, name: string, fallback: nu
 }
 
 /** An integer from `min` to `max`, both included. */
-export function envIntBetween(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  return envInteger(env, name, fallback, (value) => value >= min && value <= max, `an integer between ${min} and ${max}`);
+export function envIntBetween(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  return envInteger(
+    env,
+    name,
+    fallback,
+    (value) => value >= min && value <= max,
+    `an integer between ${min} and ${max}`,
+  );
 }
 
-function envInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, inRange: (value: number) => boolean, rule: string): number {
+function envInteger(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  inRange: (value: number) => boolean,
+  rule: string,
+): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);

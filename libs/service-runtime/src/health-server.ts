@@ -33,7 +33,10 @@ export class HealthServer {
       if (path === '/readyz') {
         void this.checks().then((checks) => {
           const ready = !this.readiness.draining && Object.values(checks).every((v) => v === 'ok');
-          send(ready ? 200 : 503, ready ? { status: 'ok', checks } : { ...errorEnvelope('service_unavailable', 'Not ready.'), checks });
+          send(
+            ready ? 200 : 503,
+            ready ? { status: 'ok', checks } : { ...errorEnvelope('service_unavailable', 'Not ready.'), checks },
+          );
         });
         return;
       }

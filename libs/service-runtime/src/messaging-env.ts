@@ -21,7 +21,9 @@ export function messagingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Me
   const password = env.NATS_PASSWORD;
   if (Boolean(user) !== Boolean(password)) {
     // Half a configuration would connect anonymously or fail late; say which half is missing.
-    throw new ConfigError(`NATS_USER and NATS_PASSWORD go together (only ${user ? 'NATS_USER' : 'NATS_PASSWORD'} is set)`);
+    throw new ConfigError(
+      `NATS_USER and NATS_PASSWORD go together (only ${user ? 'NATS_USER' : 'NATS_PASSWORD'} is set)`,
+    );
   }
   if (user && password) config.credentials = { user, password };
   if (env.NATS_TLS_CA?.trim()) config.tlsCaFile = env.NATS_TLS_CA.trim();

@@ -40,7 +40,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       passAtStart: true,
       // Outside the kicking caller's context: each row carries its own trace, and the passes that follow a kick
       // must not join the trace of the request that kicked.
-      pass: () => context.with(ROOT_CONTEXT, () => this.publisher.drain()).then(() => this.outages.recovered('database')),
+      pass: () =>
+        context.with(ROOT_CONTEXT, () => this.publisher.drain()).then(() => this.outages.recovered('database')),
       onError: (err) => {
         // A database outage fails every pass (twice a second): logged once per incident, not with a stack each time.
         if (isDatabaseUnavailable(err)) this.outages.failed('database', err, { worker: 'outbox relay' });
@@ -82,7 +83,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
  * The app's outbox relay as a Nest provider, injectable as `OutboxRelay`: started with the app, stopped before it
  * shuts down. `client` is the app's Prisma client class (its injection token).
  */
-export function provideOutboxRelay(client: abstract new (...args: never[]) => unknown, streams: StreamDefinition[], options: OutboxRelayOptions = {}): Provider {
+export function provideOutboxRelay(
+  client: abstract new (...args: never[]) => unknown,
+  streams: StreamDefinition[],
+  options: OutboxRelayOptions = {},
+): Provider {
   const { pollIntervalMs, ...publisherOptions } = options;
   return {
     provide: OutboxRelay,

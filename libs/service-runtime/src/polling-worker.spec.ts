@@ -24,7 +24,11 @@ describe('PollingWorker', () => {
   it('waits one interval before the first pass, then runs one interval after each pass ends', async () => {
     jest.useFakeTimers();
     const passes: number[] = [];
-    const worker = new PollingWorker({ intervalMs: 1_000, pass: async () => void passes.push(Date.now()), onError: () => undefined });
+    const worker = new PollingWorker({
+      intervalMs: 1_000,
+      pass: async () => void passes.push(Date.now()),
+      onError: () => undefined,
+    });
     worker.start();
     await jest.advanceTimersByTimeAsync(999);
     expect(passes).toHaveLength(0);
@@ -39,7 +43,12 @@ describe('PollingWorker', () => {
 
   it('runs the first pass at start when asked to', async () => {
     let passes = 0;
-    const worker = new PollingWorker({ intervalMs: 60_000, pass: async () => void passes++, onError: () => undefined, passAtStart: true });
+    const worker = new PollingWorker({
+      intervalMs: 60_000,
+      pass: async () => void passes++,
+      onError: () => undefined,
+      passAtStart: true,
+    });
     worker.start();
     await tick();
     expect(passes).toBe(1);

@@ -31,23 +31,29 @@ async function runUntilStarted(port: number) {
       stderr += String(chunk);
       if (stderr.includes('"msg":"probe started"')) resolve();
     });
-    void exited.then(({ code, signal }) => reject(new Error(`exited before it started (${code ?? signal}):\n${stderr}`)));
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`exited before it started (${code ?? signal}):\n${stderr}`)),
+    );
   });
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
 describe('runService', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('on %s runs the shutdown hooks, closes the health port and exits 0', async (signal) => {
-    const port = await freePort();
-    const service = await runUntilStarted(port);
-    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'on %s runs the shutdown hooks, closes the health port and exits 0',
+    async (signal) => {
+      const port = await freePort();
+      const service = await runUntilStarted(port);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
 
-    service.child.kill(signal);
+      service.child.kill(signal);
 
-    // Exit code 0, not death by the signal: the process ended through runService's own exit, after everything closed.
-    await expect(service.exited).resolves.toEqual({ code: 0, signal: null });
-    expect(service.output().stdout).toContain('closed');
-    expect(service.output().stderr).toContain('"msg":"probe stopping"');
-    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
-  }, 30_000);
+      // Exit code 0, not death by the signal: the process ended through runService's own exit, after everything closed.
+      await expect(service.exited).resolves.toEqual({ code: 0, signal: null });
+      expect(service.output().stdout).toContain('closed');
+      expect(service.output().stderr).toContain('"msg":"probe stopping"');
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    },
+    30_000,
+  );
 });

@@ -30,7 +30,9 @@ describe('runService with a process that serves its own health (the gateway)', (
       throw new Error('exited');
     }) as typeof process.exit);
 
-    await expect(runService('gateway', pino({ level: 'silent' }), () => Promise.reject(new Error('no database')))).rejects.toThrow('exited');
+    await expect(
+      runService('gateway', pino({ level: 'silent' }), () => Promise.reject(new Error('no database'))),
+    ).rejects.toThrow('exited');
     expect(exit).toHaveBeenCalledWith(1);
   });
 });

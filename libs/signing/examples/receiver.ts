@@ -71,6 +71,9 @@ export function startReceiver(options: {
   secret: string;
   onCallCompleted: (event: CallCompletedEvent) => Promise<void>;
 }): Promise<Server> {
-  const server = createServer({ key: options.key, cert: options.cert }, switchboardWebhookHandler(options.secret, options.onCallCompleted));
+  const server = createServer(
+    { key: options.key, cert: options.cert },
+    switchboardWebhookHandler(options.secret, options.onCallCompleted),
+  );
   return new Promise((resolve) => server.listen(options.port, () => resolve(server)));
 }

@@ -19,7 +19,12 @@ function delivery(overrides: Partial<ExplainOptions> = {}, secret = SECRET, body
 
 describe('explainVerification', () => {
   it('says valid for a delivery as sent, and checks the Standard Webhooks headers too', () => {
-    expect(explainVerification(delivery())).toMatchObject({ valid: true, diagnosis: 'valid', clock_skew_seconds: 0, standard_webhooks_valid: true });
+    expect(explainVerification(delivery())).toMatchObject({
+      valid: true,
+      diagnosis: 'valid',
+      clock_skew_seconds: 0,
+      standard_webhooks_valid: true,
+    });
   });
 
   it('names a body parsed and serialised again (pretty-printed)', () => {
@@ -36,7 +41,9 @@ describe('explainVerification', () => {
     const late = explainVerification(delivery({ now: new Date((SIGNED_AT + 900) * 1000) }));
     expect(late).toMatchObject({ diagnosis: 'timestamp_out_of_tolerance', clock_skew_seconds: 900 });
     expect(late.explanation).toMatch(/900 s in the past/);
-    expect(explainVerification(delivery({ now: new Date((SIGNED_AT - 400) * 1000) })).explanation).toMatch(/400 s in the future/);
+    expect(explainVerification(delivery({ now: new Date((SIGNED_AT - 400) * 1000) })).explanation).toMatch(
+      /400 s in the future/,
+    );
   });
 
   it('names a wrong secret (or a changed body) when no repair explains it', () => {
@@ -47,22 +54,38 @@ describe('explainVerification', () => {
 
   it('names a secret with whitespace, or without its whsec_ prefix', () => {
     expect(explainVerification(delivery({ secret: `${SECRET}\n` })).diagnosis).toBe('secret_whitespace');
-    expect(explainVerification(delivery({ secret: SECRET.slice('whsec_'.length) })).diagnosis).toBe('secret_without_prefix');
+    expect(explainVerification(delivery({ secret: SECRET.slice('whsec_'.length) })).diagnosis).toBe(
+      'secret_without_prefix',
+    );
   });
 
   it.each([
     ['missing_signature', { 'X-Switchboard-Timestamp': String(SIGNED_AT) }],
     ['missing_timestamp', { 'X-Switchboard-Signature': `v1=${'a'.repeat(64)}` }],
-    ['timestamp_in_milliseconds', { 'X-Switchboard-Timestamp': `${SIGNED_AT}000`, 'X-Switchboard-Signature': `v1=${'a'.repeat(64)}` }],
-    ['invalid_timestamp', { 'X-Switchboard-Timestamp': '2026-11-20', 'X-Switchboard-Signature': `v1=${'a'.repeat(64)}` }],
+    [
+      'timestamp_in_milliseconds',
+      { 'X-Switchboard-Timestamp': `${SIGNED_AT}000`, 'X-Switchboard-Signature': `v1=${'a'.repeat(64)}` },
+    ],
+    [
+      'invalid_timestamp',
+      { 'X-Switchboard-Timestamp': '2026-11-20', 'X-Switchboard-Signature': `v1=${'a'.repeat(64)}` },
+    ],
     ['invalid_signature', { 'X-Switchboard-Timestamp': String(SIGNED_AT), 'X-Switchboard-Signature': 'sha256=abc' }],
-    ['standard_signature_in_switchboard_header', { 'X-Switchboard-Timestamp': String(SIGNED_AT), 'X-Switchboard-Signature': 'v1,K7gNU3sdo+OL0wNhqoVWhr3g6s1xYv72ol/pe/Unols=' }],
+    [
+      'standard_signature_in_switchboard_header',
+      {
+        'X-Switchboard-Timestamp': String(SIGNED_AT),
+        'X-Switchboard-Signature': 'v1,K7gNU3sdo+OL0wNhqoVWhr3g6s1xYv72ol/pe/Unols=',
+      },
+    ],
   ])('names the header format problem %s', (diagnosis, headers) => {
     expect(explainVerification(delivery({ headers })).diagnosis).toBe(diagnosis);
   });
 
   it('reads header names in any case', () => {
-    const headers = Object.fromEntries(Object.entries(delivery().headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const headers = Object.fromEntries(
+      Object.entries(delivery().headers).map(([name, value]) => [name.toLowerCase(), value]),
+    );
     expect(explainVerification(delivery({ headers })).valid).toBe(true);
   });
 });

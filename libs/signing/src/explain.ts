@@ -1,6 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { DEFAULT_TOLERANCE_SEC, SIGNATURE_HEADER, TIMESTAMP_HEADER, verify, type VerifyFailure } from './signing';
-import { STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, standardSignature } from './standard-webhooks';
+import {
+  STANDARD_ID_HEADER,
+  STANDARD_SIGNATURE_HEADER,
+  STANDARD_TIMESTAMP_HEADER,
+  standardSignature,
+} from './standard-webhooks';
 
 /** Why a delivery does not verify, as precisely as the bytes allow. */
 export type VerificationDiagnosis =
@@ -46,7 +51,9 @@ export interface ExplainOptions {
  * cannot tell which.
  */
 export function explainVerification(options: ExplainOptions): VerificationExplanation {
-  const headers = Object.fromEntries(Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers = Object.fromEntries(
+    Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   const timestampHeader = headers[TIMESTAMP_HEADER.toLowerCase()];
   const signatureHeader = headers[SIGNATURE_HEADER.toLowerCase()];
   const now = options.now ?? new Date();
@@ -62,14 +69,23 @@ export function explainVerification(options: ExplainOptions): VerificationExplan
     clock_skew_seconds: skew,
     standard_webhooks_valid: standard,
   });
-  const check = (secret: string, rawBody: string, at = now) => verify({ secret, rawBody, timestampHeader, signatureHeader, toleranceSec, now: at });
+  const check = (secret: string, rawBody: string, at = now) =>
+    verify({ secret, rawBody, timestampHeader, signatureHeader, toleranceSec, now: at });
 
   if (!options.secret) return answer('signature_mismatch', 'The secret is empty.');
   const result = check(options.secret, options.rawBody);
-  if (result.valid) return answer('valid', 'The signature matches the body and the secret, and the timestamp is within the tolerance.');
+  if (result.valid)
+    return answer('valid', 'The signature matches the body and the secret, and the timestamp is within the tolerance.');
   const reason: VerifyFailure = result.reason;
-  if (/^\d{13}$/.test(timestampHeader?.trim() ?? '') && reason !== 'missing_signature' && reason !== 'invalid_signature') {
-    return answer('timestamp_in_milliseconds', `${TIMESTAMP_HEADER} looks like milliseconds; it is Unix seconds as sent, do not convert it.`);
+  if (
+    /^\d{13}$/.test(timestampHeader?.trim() ?? '') &&
+    reason !== 'missing_signature' &&
+    reason !== 'invalid_signature'
+  ) {
+    return answer(
+      'timestamp_in_milliseconds',
+      `${TIMESTAMP_HEADER} looks like milliseconds; it is Unix seconds as sent, do not convert it.`,
+    );
   }
   switch (reason) {
     case 'missing_timestamp':
@@ -85,7 +101,10 @@ export function explainVerification(options: ExplainOptions): VerificationExplan
           `${SIGNATURE_HEADER} holds a Standard Webhooks value (v1,<base64>); that one is webhook-signature. ${SIGNATURE_HEADER} is v1=<64 hex digits>.`,
         );
       }
-      return answer('invalid_signature', `${SIGNATURE_HEADER} must be one or more space-separated v1=<64 hex digits> values, as sent.`);
+      return answer(
+        'invalid_signature',
+        `${SIGNATURE_HEADER} must be one or more space-separated v1=<64 hex digits> values, as sent.`,
+      );
     case 'timestamp_out_of_tolerance':
       return answer(
         'timestamp_out_of_tolerance',
@@ -100,7 +119,10 @@ export function explainVerification(options: ExplainOptions): VerificationExplan
   const signedWith = (secret: string, body: string) => check(secret, body, atSigning).valid;
   for (const body of [options.rawBody.trim(), `${options.rawBody}\n`, options.rawBody.replace(/\r\n/g, '\n')]) {
     if (body !== options.rawBody && signedWith(options.secret, body)) {
-      return answer('body_whitespace_changed', 'The body differs from what was sent only in whitespace (a newline added or removed): verify the raw bytes as received.');
+      return answer(
+        'body_whitespace_changed',
+        'The body differs from what was sent only in whitespace (a newline added or removed): verify the raw bytes as received.',
+      );
     }
   }
   let compact: string | undefined;
@@ -110,13 +132,22 @@ export function explainVerification(options: ExplainOptions): VerificationExplan
     compact = undefined;
   }
   if (compact !== undefined && compact !== options.rawBody && signedWith(options.secret, compact)) {
-    return answer('body_reserialized', 'The body was parsed and serialised again (spacing, key order or escapes changed): verify the raw bytes as received, before any JSON parsing.');
+    return answer(
+      'body_reserialized',
+      'The body was parsed and serialised again (spacing, key order or escapes changed): verify the raw bytes as received, before any JSON parsing.',
+    );
   }
   if (options.secret.trim() !== options.secret && signedWith(options.secret.trim(), options.rawBody)) {
-    return answer('secret_whitespace', 'The secret has spaces or a newline around it (often from an environment file): trim it.');
+    return answer(
+      'secret_whitespace',
+      'The secret has spaces or a newline around it (often from an environment file): trim it.',
+    );
   }
   if (!options.secret.startsWith('whsec_') && signedWith(`whsec_${options.secret}`, options.rawBody)) {
-    return answer('secret_without_prefix', 'The secret is used without its whsec_ prefix: the whole value, prefix included, is the HMAC key.');
+    return answer(
+      'secret_without_prefix',
+      'The secret is used without its whsec_ prefix: the whole value, prefix included, is the HMAC key.',
+    );
   }
   return answer(
     'signature_mismatch',
@@ -138,4 +169,3 @@ function standardVerdict(secret: string, rawBody: string, headers: Record<string
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
 }
-

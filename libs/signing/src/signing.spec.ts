@@ -1,11 +1,4 @@
-import {
-  computeSignature,
-  sign,
-  signatureHeader,
-  signedHeaders,
-  verify,
-  type VerifyOptions,
-} from './signing';
+import { computeSignature, sign, signatureHeader, signedHeaders, verify, type VerifyOptions } from './signing';
 
 // Vectors computed outside this code, with OpenSSL:
 //   printf '%s' '<timestamp>.<body>' | openssl dgst -sha256 -hmac '<secret>'
@@ -113,7 +106,13 @@ describe('verify', () => {
 
   it('accepts headers as Node gives them, including arrays and upper-case hex', () => {
     const good = options();
-    expect(verify({ ...good, timestampHeader: [String(good.timestampHeader)], signatureHeader: String(good.signatureHeader).toUpperCase().replace('V1=', 'v1=') })).toEqual({
+    expect(
+      verify({
+        ...good,
+        timestampHeader: [String(good.timestampHeader)],
+        signatureHeader: String(good.signatureHeader).toUpperCase().replace('V1=', 'v1='),
+      }),
+    ).toEqual({
       valid: true,
       timestamp: signedAt,
     });
@@ -126,7 +125,10 @@ describe('verify', () => {
   });
 
   it('refuses a body changed by one byte', () => {
-    expect(verify(options({ rawBody: '{"type":"call.completed" }' }))).toEqual({ valid: false, reason: 'signature_mismatch' });
+    expect(verify(options({ rawBody: '{"type":"call.completed" }' }))).toEqual({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
   });
 
   it('refuses a signature made with another secret', () => {
@@ -134,20 +136,32 @@ describe('verify', () => {
   });
 
   it('refuses a signature moved to another timestamp', () => {
-    expect(verify(options({ timestampHeader: String(signedAt + 1) }))).toEqual({ valid: false, reason: 'signature_mismatch' });
+    expect(verify(options({ timestampHeader: String(signedAt + 1) }))).toEqual({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
   });
 
   it('refuses a timestamp older than the default 300 s tolerance, and accepts one at the edge', () => {
     expect(verify(options({ now: new Date((signedAt + 300) * 1000) })).valid).toBe(true);
-    expect(verify(options({ now: new Date((signedAt + 301) * 1000) }))).toEqual({ valid: false, reason: 'timestamp_out_of_tolerance' });
+    expect(verify(options({ now: new Date((signedAt + 301) * 1000) }))).toEqual({
+      valid: false,
+      reason: 'timestamp_out_of_tolerance',
+    });
   });
 
   it('refuses a timestamp too far in the future', () => {
-    expect(verify(options({ now: new Date((signedAt - 301) * 1000) }))).toEqual({ valid: false, reason: 'timestamp_out_of_tolerance' });
+    expect(verify(options({ now: new Date((signedAt - 301) * 1000) }))).toEqual({
+      valid: false,
+      reason: 'timestamp_out_of_tolerance',
+    });
   });
 
   it('applies a custom tolerance', () => {
-    expect(verify(options({ now: new Date((signedAt + 10) * 1000), toleranceSec: 5 }))).toEqual({ valid: false, reason: 'timestamp_out_of_tolerance' });
+    expect(verify(options({ now: new Date((signedAt + 10) * 1000), toleranceSec: 5 }))).toEqual({
+      valid: false,
+      reason: 'timestamp_out_of_tolerance',
+    });
     expect(verify(options({ now: new Date((signedAt + 10) * 1000), toleranceSec: 10 })).valid).toBe(true);
   });
 

@@ -44,7 +44,11 @@ export function signatureHeader(signature: string | Signature): string {
  * Both signing headers for a body, ready to send. With several secrets (a rotation's overlap: the new one first),
  * the signature header carries one `v1=` value per secret, space-separated: `v1=<new> v1=<old>`.
  */
-export function signedHeaders(secret: string | readonly string[], rawBody: RawBody, timestamp: number = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function signedHeaders(
+  secret: string | readonly string[],
+  rawBody: RawBody,
+  timestamp: number = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (secrets.length === 0) throw new TypeError('at least one webhook secret is needed');
   return {
@@ -137,9 +141,11 @@ function firstValue(header: HeaderValue): string | undefined {
 }
 
 function assertSecret(secret: string): void {
-  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('the webhook secret must be a non-empty string');
+  if (typeof secret !== 'string' || secret.length === 0)
+    throw new TypeError('the webhook secret must be a non-empty string');
 }
 
 function assertTimestamp(timestamp: number): void {
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new RangeError('the timestamp must be whole epoch seconds >= 0');
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0)
+    throw new RangeError('the timestamp must be whole epoch seconds >= 0');
 }

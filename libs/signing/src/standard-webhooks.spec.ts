@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { signedHeaders, verify } from './signing';
-import { standardSignature, standardWebhookHeaders, standardWebhooksKey, toStandardWebhooksSecret } from './standard-webhooks';
+import {
+  standardSignature,
+  standardWebhookHeaders,
+  standardWebhooksKey,
+  toStandardWebhooksSecret,
+} from './standard-webhooks';
 
 const mint = () => `whsec_${randomBytes(32).toString('base64url')}`;
 const body = '{"type":"call.completed","number_id":"num_1"}';
@@ -19,8 +24,11 @@ describe('Standard Webhooks headers', () => {
     const [fresh, old] = [mint(), mint()];
     const headers = standardWebhookHeaders([fresh, old], eventId, body, Math.floor(Date.now() / 1000));
     expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
-    for (const secret of [fresh, old]) expect(new Webhook(toStandardWebhooksSecret(secret)).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(() => new Webhook(toStandardWebhooksSecret(mint())).verify(body, headers)).toThrow('No matching signature found');
+    for (const secret of [fresh, old])
+      expect(new Webhook(toStandardWebhooksSecret(secret)).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(toStandardWebhooksSecret(mint())).verify(body, headers)).toThrow(
+      'No matching signature found',
+    );
   });
 
   it('key a minted secret by the 32 bytes it encodes, any other secret by its UTF-8 bytes (format raw)', () => {
@@ -45,7 +53,13 @@ describe('signing during a rotation overlap', () => {
     const headers = signedHeaders([fresh, old], body, 1_700_000_000);
     expect(headers['X-Switchboard-Signature']).toMatch(/^v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/);
     const check = (secret: string | string[]) =>
-      verify({ secret, rawBody: body, timestampHeader: headers['X-Switchboard-Timestamp'], signatureHeader: headers['X-Switchboard-Signature'], now: new Date(1_700_000_000_000) });
+      verify({
+        secret,
+        rawBody: body,
+        timestampHeader: headers['X-Switchboard-Timestamp'],
+        signatureHeader: headers['X-Switchboard-Signature'],
+        now: new Date(1_700_000_000_000),
+      });
     expect(check(fresh)).toEqual({ valid: true, timestamp: 1_700_000_000 });
     expect(check(old)).toEqual({ valid: true, timestamp: 1_700_000_000 });
     expect(check(mint())).toEqual({ valid: false, reason: 'signature_mismatch' });
@@ -55,6 +69,8 @@ describe('signing during a rotation overlap', () => {
 
   it('refuses an empty list of secrets as a programming error', () => {
     expect(() => signedHeaders([], body)).toThrow(TypeError);
-    expect(() => verify({ secret: [], rawBody: body, timestampHeader: '1', signatureHeader: 'v1=x' })).toThrow(TypeError);
+    expect(() => verify({ secret: [], rawBody: body, timestampHeader: '1', signatureHeader: 'v1=x' })).toThrow(
+      TypeError,
+    );
   });
 });

@@ -34,12 +34,20 @@ export function toStandardWebhooksSecret(secret: string): string {
 
 /** `v1,<base64>`: the Standard Webhooks signature of one body with one secret. */
 export function standardSignature(secret: string, eventId: string, timestamp: number, rawBody: RawBody): string {
-  const mac = createHmac('sha256', standardWebhooksKey(secret)).update(`${eventId}.${timestamp}.`, 'utf8').update(rawBody).digest('base64');
+  const mac = createHmac('sha256', standardWebhooksKey(secret))
+    .update(`${eventId}.${timestamp}.`, 'utf8')
+    .update(rawBody)
+    .digest('base64');
   return `v1,${mac}`;
 }
 
 /** The three Standard Webhooks headers for a body, one signature per secret (new first). */
-export function standardWebhookHeaders(secrets: string | readonly string[], eventId: string, rawBody: RawBody, timestamp: number): Record<string, string> {
+export function standardWebhookHeaders(
+  secrets: string | readonly string[],
+  eventId: string,
+  rawBody: RawBody,
+  timestamp: number,
+): Record<string, string> {
   const list = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     [STANDARD_ID_HEADER]: eventId,

@@ -50,7 +50,8 @@ export function pingNats(url: string, timeoutMs = 3000): Promise<void> {
     socket.on('data', (chunk: string) => {
       received += chunk;
       if (received.startsWith('INFO ')) finish();
-      else if (received.length >= 5) finish(new Error(`not a NATS server (it said ${JSON.stringify(received.slice(0, 40))})`));
+      else if (received.length >= 5)
+        finish(new Error(`not a NATS server (it said ${JSON.stringify(received.slice(0, 40))})`));
     });
     socket.on('error', (error) => finish(error));
     socket.on('end', () => finish(new Error('connection closed before the NATS greeting')));

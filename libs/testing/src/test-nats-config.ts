@@ -9,7 +9,11 @@ import { TEST_SUPERUSER } from './test-nats.ts';
 const [file, listen, storeDir] = process.argv.slice(2);
 const passwords: Record<string, string> = {};
 const password = (user: string) => (passwords[user] = randomBytes(18).toString('hex'));
-const users: NatsUser[] = [...serviceUsers(ANY_PREFIX, password), { user: TEST_SUPERUSER, password: password(TEST_SUPERUSER) }];
-const header = 'The tests\' nats-server (libs/testing/src/test-nats.ts): the services\' grants for every prefix, plus a superuser.';
+const users: NatsUser[] = [
+  ...serviceUsers(ANY_PREFIX, password),
+  { user: TEST_SUPERUSER, password: password(TEST_SUPERUSER) },
+];
+const header =
+  "The tests' nats-server (libs/testing/src/test-nats.ts): the services' grants for every prefix, plus a superuser.";
 writeFileSync(file, natsServerConfig({ listen, storeDir, users, header }), { mode: 0o600 });
 process.stdout.write(JSON.stringify(passwords));

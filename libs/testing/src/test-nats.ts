@@ -32,7 +32,9 @@ interface TestNatsState {
 function state(env: NodeJS.ProcessEnv = process.env): TestNatsState {
   const raw = env[STATE_VARIABLE];
   if (!raw) {
-    throw new Error(`${STATE_VARIABLE} is not set: the tests' nats-server is started by the integration and e2e global setup (libs/testing/src/global-setup.ts)`);
+    throw new Error(
+      `${STATE_VARIABLE} is not set: the tests' nats-server is started by the integration and e2e global setup (libs/testing/src/global-setup.ts)`,
+    );
   }
   return JSON.parse(raw) as TestNatsState;
 }
@@ -54,9 +56,17 @@ export function testNatsEnv(user: TestNatsUser): { NATS_URL: string; NATS_USER: 
 }
 
 /** A `MessagingConfig` on the test run's nats-server as `user` (libs/messaging's own tests, which read no environment). */
-export function testMessagingConfig(user: TestNatsUser, options: { prefix?: string; requestTimeoutMs?: number } = {}): MessagingConfig {
+export function testMessagingConfig(
+  user: TestNatsUser,
+  options: { prefix?: string; requestTimeoutMs?: number } = {},
+): MessagingConfig {
   const { url, passwords } = state();
-  return { natsUrl: url, prefix: options.prefix ?? 'sb', requestTimeoutMs: options.requestTimeoutMs ?? 5000, credentials: { user, password: passwords[user] } };
+  return {
+    natsUrl: url,
+    prefix: options.prefix ?? 'sb',
+    requestTimeoutMs: options.requestTimeoutMs ?? 5000,
+    credentials: { user, password: passwords[user] },
+  };
 }
 
 /** Options for `connect()`: the superuser by default (test code that is no service), or one service's user. */
@@ -68,8 +78,14 @@ export function testNatsOptions(user: TestNatsUser = TEST_SUPERUSER): { servers:
 /** The nats-server command (PATH, then the usual install places), for the tests that run a server of their own. */
 export function findNatsServer(): string {
   const dirs = (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/local/bin', '/usr/bin']);
-  const found = dirs.filter(Boolean).map((dir) => join(dir, 'nats-server')).find((file) => existsSync(file));
-  if (!found) throw new Error('nats-server is not installed (Debian/Ubuntu: apt-get install nats-server; macOS: brew install nats-server)');
+  const found = dirs
+    .filter(Boolean)
+    .map((dir) => join(dir, 'nats-server'))
+    .find((file) => existsSync(file));
+  if (!found)
+    throw new Error(
+      'nats-server is not installed (Debian/Ubuntu: apt-get install nats-server; macOS: brew install nats-server)',
+    );
   return found;
 }
 
@@ -101,13 +117,22 @@ export async function startTestNats(): Promise<RunningTestNats | undefined> {
   const port = await freePort();
   const configFile = join(dir, 'nats-server.conf');
   const script = join(__dirname, '..', 'src', 'test-nats-config.ts');
-  const written = await promisify(execFile)(process.execPath, ['-r', TS_REGISTER, script, configFile, `127.0.0.1:${port}`, join(dir, 'store')]);
+  const written = await promisify(execFile)(process.execPath, [
+    '-r',
+    TS_REGISTER,
+    script,
+    configFile,
+    `127.0.0.1:${port}`,
+    join(dir, 'store'),
+  ]);
   const passwords = JSON.parse(written.stdout) as Record<string, string>;
   // Through a shell that stops the server when its stdin closes: at stop(), and also when Jest itself is killed
   // (no global teardown then), so an interrupted run leaves no nats-server behind on the machine.
   // (A background job's stdin is /dev/null, so the watcher reads the pipe through fd 3.)
   const supervised = 'exec 3<&0; "$0" -c "$1" & server=$!; (read _ <&3; kill $server) & wait $server';
-  const server: ChildProcess = spawn('/bin/sh', ['-c', supervised, binary, configFile], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const server: ChildProcess = spawn('/bin/sh', ['-c', supervised, binary, configFile], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   let log = '';
   server.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
   const url = `nats://127.0.0.1:${port}`;
@@ -126,7 +151,9 @@ export async function startTestNats(): Promise<RunningTestNats | undefined> {
     } catch (error) {
       if (server.exitCode !== null || attempt >= 50) {
         await stop();
-        throw new Error(`the tests' nats-server (${binary} -c ${configFile}) did not start: ${describeFailure(error)}\n${log}`);
+        throw new Error(
+          `the tests' nats-server (${binary} -c ${configFile}) did not start: ${describeFailure(error)}\n${log}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -19,7 +19,16 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
 }
 
@@ -36,8 +45,17 @@ export function consoleUrl(system: RunningSystem, path = ''): string {
  * The invitation link an operator's invite gives (POST /admin/accounts/{id}/users), on this system's public address:
  * the token travels in the fragment.
  */
-export async function inviteUser(system: RunningSystem, accountId: string, email: string, role?: 'owner' | 'developer' | 'viewer' | 'staff'): Promise<string> {
-  const answer = await new AdminClient(system).request('POST', `/admin/accounts/${accountId}/users`, role ? { email, role } : { email });
+export async function inviteUser(
+  system: RunningSystem,
+  accountId: string,
+  email: string,
+  role?: 'owner' | 'developer' | 'viewer' | 'staff',
+): Promise<string> {
+  const answer = await new AdminClient(system).request(
+    'POST',
+    `/admin/accounts/${accountId}/users`,
+    role ? { email, role } : { email },
+  );
   if (answer.status !== 201) throw new Error(`invite not made: ${answer.status} ${JSON.stringify(answer.body)}`);
   const token = /#token=([^&]+)/.exec(String(answer.body.invite_url))?.[1];
   if (!token) throw new Error(`no token in invite_url ${answer.body.invite_url}`);
@@ -49,7 +67,8 @@ export function watchPage(page: Page): { problems: string[] } {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+      problems.push(`CSP: ${message.text()}`);
   });
   return { problems };
 }
@@ -72,7 +91,10 @@ export async function signIn(page: Page, system: RunningSystem, email: string, p
 }
 
 /** A signed-in user in a browser context of their own (their own cookies). */
-export async function userPage(browser: Browser, options: { width?: number } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+export async function userPage(
+  browser: Browser,
+  options: { width?: number } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 860 } });
   // Ten seconds for anything to appear: the system answers in milliseconds, so a longer wait only slows failures.
   context.setDefaultTimeout(10_000);
@@ -88,7 +110,10 @@ export async function seriousAccessibilityProblems(page: Page): Promise<string[]
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
 }
 
 /** With CONSOLE_SCREENSHOTS set: the page as a PNG named `name` (docs/console/<name>.png). */
@@ -99,10 +124,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** The page's CSRF-protected JSON API used from inside the page, as its own scripts would (session cookie). */
-export async function consoleRequest(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function consoleRequest(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   return page.evaluate(
     async ({ method, path, body }) => {
-      const session = await fetch('/console/api/session').then((answer) => answer.json() as Promise<{ csrf_token: string }>);
+      const session = await fetch('/console/api/session').then(
+        (answer) => answer.json() as Promise<{ csrf_token: string }>,
+      );
       const answer = await fetch(`/console/api${path}`, {
         method,
         headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token },
@@ -116,12 +148,17 @@ export async function consoleRequest(page: Page, method: string, path: string, b
 }
 
 /** `read()` again (every 250 ms) until `accept` takes its value; the last value is in the error after `timeoutMs`. */
-export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not as expected within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`not as expected within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -129,5 +166,8 @@ export async function eventually<T>(read: () => Promise<T>, accept: (value: T) =
 /** Waits until the page's heading is there and nothing on it says "Loading…" any more. */
 export async function settled(page: Page): Promise<void> {
   await page.locator('main h1').waitFor();
-  await eventually(() => page.locator('[role="status"]', { hasText: /^Loading/ }).count(), (count) => count === 0);
+  await eventually(
+    () => page.locator('[role="status"]', { hasText: /^Loading/ }).count(),
+    (count) => count === 0,
+  );
 }

@@ -10,7 +10,9 @@ import { CHROMIUM } from './chromium';
  */
 export default async function globalSetup(): Promise<void> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests drive Chromium at ${CHROMIUM}, which is not installed: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH.`);
+    throw new Error(
+      `The browser tests drive Chromium at ${CHROMIUM}, which is not installed: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH.`,
+    );
   }
   const root = resolve(__dirname, '..', '..', '..');
   if (!buildConsoleIfStale({ root, say: (message: string) => console.log(`[browser tests] ${message}`) })) {

@@ -21,7 +21,12 @@ export class ConsoleClient {
 
   constructor(readonly system: RunningSystem) {}
 
-  async request<T = any>(method: string, path: string, body?: unknown, options: { csrf?: boolean; headers?: Record<string, string> } = {}): Promise<HttpAnswer<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<HttpAnswer<T>> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.cookie) headers.cookie = `sb_session=${this.cookie}`;
@@ -46,7 +51,11 @@ export class ConsoleClient {
     return this.request<T>('GET', path, undefined, options);
   }
 
-  post<T = any>(path: string, body?: unknown, options?: { csrf?: boolean; headers?: Record<string, string> }): Promise<HttpAnswer<T>> {
+  post<T = any>(
+    path: string,
+    body?: unknown,
+    options?: { csrf?: boolean; headers?: Record<string, string> },
+  ): Promise<HttpAnswer<T>> {
     return this.request<T>('POST', path, body ?? {}, options);
   }
 

@@ -10,7 +10,10 @@ export async function cutOffDatabase(databaseUrl: string): Promise<{ restore(): 
   assertTestDatabaseName(name);
   await onServer(async (client) => {
     await client.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
-    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    await client.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
   });
   let restored: Promise<void> | undefined;
   return {

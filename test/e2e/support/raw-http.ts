@@ -21,7 +21,11 @@ export interface RawRequestOptions {
  * Sends bytes exactly as given (framing, encodings and all, which fetch would refuse or repair) and reads one
  * answer: up to its Content-Length, or until the server closes the connection.
  */
-export function rawRequest(baseUrl: string, request: string | Buffer, options: RawRequestOptions = {}): Promise<RawAnswer> {
+export function rawRequest(
+  baseUrl: string,
+  request: string | Buffer,
+  options: RawRequestOptions = {},
+): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket: Socket = connect({ host: url.hostname, port: Number(url.port), localAddress: options.localAddress });
@@ -35,13 +39,18 @@ export function rawRequest(baseUrl: string, request: string | Buffer, options: R
       if (error) reject(error);
       else resolve(parseAnswer(received));
     };
-    const timer = setTimeout(() => finish(new Error(`no answer within ${options.timeoutMs ?? 5000} ms to ${String(request).slice(0, 80)}`)), options.timeoutMs ?? 5000);
+    const timer = setTimeout(
+      () => finish(new Error(`no answer within ${options.timeoutMs ?? 5000} ms to ${String(request).slice(0, 80)}`)),
+      options.timeoutMs ?? 5000,
+    );
     socket.on('data', (chunk) => {
       received = Buffer.concat([received, chunk]);
       if (isComplete(received)) finish();
     });
     socket.on('close', () => finish());
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? finish() : finish(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? finish() : finish(error),
+    );
     socket.write(request);
   });
 }
@@ -73,8 +82,19 @@ function parseAnswer(received: Buffer): RawAnswer {
 }
 
 /** A request as raw HTTP/1.1 text, closing the connection after the answer. */
-export function httpRequestText(method: string, target: string, headers: Record<string, string | number>, body?: string): string {
-  const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-  if (body !== undefined && !Object.keys(headers).some((k) => /^(content-length|transfer-encoding)$/i.test(k))) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+export function httpRequestText(
+  method: string,
+  target: string,
+  headers: Record<string, string | number>,
+  body?: string,
+): string {
+  const lines = [
+    `${method} ${target} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Connection: close',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  if (body !== undefined && !Object.keys(headers).some((k) => /^(content-length|transfer-encoding)$/i.test(k)))
+    lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
   return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`;
 }

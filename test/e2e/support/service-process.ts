@@ -20,10 +20,14 @@ export class ServiceProcess {
 
   /** Starts `app` and resolves once it logged `<app> started`. */
   static async start(app: string, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
-    const proc = spawn(process.execPath, ['-r', TS_REGISTER, join(__dirname, '..', '..', '..', 'apps', app, 'src', 'main.ts')], {
-      env: { ...env, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['-r', TS_REGISTER, join(__dirname, '..', '..', '..', 'apps', app, 'src', 'main.ts')],
+      {
+        env: { ...env, LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const service = new ServiceProcess(proc);
     proc.stderr!.on('data', (chunk) => (service.stderr += String(chunk)));
     let pending = '';
@@ -43,8 +47,12 @@ export class ServiceProcess {
     for (;;) {
       const line = this.logs.find((entry) => entry.msg.includes(text));
       if (line) return line;
-      if (this.proc.exitCode !== null || this.proc.signalCode !== null) throw new Error(`the process exited before logging "${text}":\n${this.stderr}`);
-      if (Date.now() > deadline) throw new Error(`no log line "${text}" within ${timeoutMs} ms; got:\n${this.logs.map((l) => l.msg).join('\n')}`);
+      if (this.proc.exitCode !== null || this.proc.signalCode !== null)
+        throw new Error(`the process exited before logging "${text}":\n${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no log line "${text}" within ${timeoutMs} ms; got:\n${this.logs.map((l) => l.msg).join('\n')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

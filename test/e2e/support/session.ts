@@ -14,7 +14,12 @@ async function call<T>(url: string, init: RequestInit): Promise<HttpAnswer<T>> {
   return { status: response.status, headers: response.headers, body: body as T };
 }
 
-function jsonInit(method: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): RequestInit {
+function jsonInit(
+  method: string,
+  token: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): RequestInit {
   return {
     method,
     headers: {
@@ -30,18 +35,29 @@ function jsonInit(method: string, token: string | undefined, body?: unknown, hea
 export class AdminClient {
   constructor(private readonly system: RunningSystem) {}
 
-  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer<T>> {
+  request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<HttpAnswer<T>> {
     return call<T>(`${this.system.adminUrl}${path}`, jsonInit(method, this.system.adminToken, body, headers));
   }
 
-  async createAccount(body: { name?: string; balance_cents?: number; tier?: string } = {}): Promise<{ id: string; [k: string]: unknown }> {
+  async createAccount(
+    body: { name?: string; balance_cents?: number; tier?: string } = {},
+  ): Promise<{ id: string; [k: string]: unknown }> {
     const answer = await this.request('POST', '/admin/accounts', { name: 'Test Co', ...body });
     if (answer.status !== 201) throw new Error(`account not created: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body;
   }
 
   async createKey(accountId: string, ipAllowlist?: string[]): Promise<{ id: string; key: string }> {
-    const answer = await this.request('POST', `/admin/accounts/${accountId}/api-keys`, ipAllowlist ? { ip_allowlist: ipAllowlist } : {});
+    const answer = await this.request(
+      'POST',
+      `/admin/accounts/${accountId}/api-keys`,
+      ipAllowlist ? { ip_allowlist: ipAllowlist } : {},
+    );
     if (answer.status !== 201) throw new Error(`key not created: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body;
   }
@@ -60,14 +76,22 @@ export class ApiSession {
     readonly key: string,
   ) {}
 
-  static async create(system: RunningSystem, account: { balance_cents?: number; tier?: string; name?: string } = {}): Promise<ApiSession> {
+  static async create(
+    system: RunningSystem,
+    account: { balance_cents?: number; tier?: string; name?: string } = {},
+  ): Promise<ApiSession> {
     const admin = new AdminClient(system);
     const created = await admin.createAccount({ balance_cents: 10_000, ...account });
     const key = await admin.createKey(created.id);
     return new ApiSession(system, admin, created.id, key.id, key.key);
   }
 
-  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer<T>> {
+  request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<HttpAnswer<T>> {
     return call<T>(`${this.system.publicUrl}/v1${path}`, jsonInit(method, this.key, body, headers));
   }
 
@@ -85,6 +109,11 @@ export class ApiSession {
 }
 
 /** A raw request to the public server (no key unless given in headers). */
-export function publicRequest<T = any>(system: RunningSystem, method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<HttpAnswer<T>> {
+export function publicRequest<T = any>(
+  system: RunningSystem,
+  method: string,
+  path: string,
+  init: { headers?: Record<string, string>; body?: string } = {},
+): Promise<HttpAnswer<T>> {
   return call<T>(`${system.publicUrl}${path}`, { method, headers: init.headers, body: init.body });
 }

@@ -18,10 +18,12 @@ type AppFactory = (env: NodeJS.ProcessEnv, logger: Logger) => Promise<INestAppli
 
 /** Each service's factory, loaded only when a test boots that service. */
 const FACTORIES: Record<ServiceApp, () => Promise<AppFactory>> = {
-  'numbers-billing': async () => (await import('../../../apps/numbers-billing/src/bootstrap.ts')).createNumbersBillingApp,
+  'numbers-billing': async () =>
+    (await import('../../../apps/numbers-billing/src/bootstrap.ts')).createNumbersBillingApp,
   'calls-media': async () => (await import('../../../apps/calls-media/src/bootstrap.ts')).createCallsMediaApp,
   lostfound: async () => (await import('../../../apps/lostfound/src/bootstrap.ts')).createLostfoundApp,
-  'webhook-dispatcher': async () => (await import('../../../apps/webhook-dispatcher/src/bootstrap.ts')).createWebhookDispatcherApp,
+  'webhook-dispatcher': async () =>
+    (await import('../../../apps/webhook-dispatcher/src/bootstrap.ts')).createWebhookDispatcherApp,
 };
 
 export interface RunningSystem {
@@ -55,7 +57,9 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Run
   const dataDir = await mkdtemp(join(tmpdir(), 'sb-e2e-'));
   const wanted = options.services ?? (Object.keys(FACTORIES) as ServiceApp[]);
   const databases: Partial<Record<AppName, TestDatabase>> = {};
-  await Promise.all(['gateway' as const, ...wanted].map(async (app) => (databases[app] = await createTestDatabase(app))));
+  await Promise.all(
+    ['gateway' as const, ...wanted].map(async (app) => (databases[app] = await createTestDatabase(app))),
+  );
   const databaseUrls = Object.fromEntries(
     Object.entries(databases).map(([app, db]) => [`${app.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`, db!.url]),
   );

@@ -26,7 +26,10 @@ if (dir) {
     if (!sampling) return;
     session.post('HeapProfiler.stopSampling', (error, result) => {
       if (error) return;
-      writeFileSync(join(dir, `${process.pid}.heapprofile`), JSON.stringify({ pid: process.pid, main: process.argv[1], ...result.profile }));
+      writeFileSync(
+        join(dir, `${process.pid}.heapprofile`),
+        JSON.stringify({ pid: process.pid, main: process.argv[1], ...result.profile }),
+      );
     });
   });
 }

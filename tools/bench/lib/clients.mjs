@@ -13,7 +13,11 @@ export class HttpError extends Error {
 async function call(base, token, method, path, body, { timeoutMs = 30_000, headers = {} } = {}) {
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -70,7 +74,11 @@ export class Admin {
   }
 
   deliveries(numberId) {
-    return ok(this.raw('GET', `/admin/webhook-deliveries?number_id=${encodeURIComponent(numberId)}&limit=1000`), 'GET', 'webhook-deliveries');
+    return ok(
+      this.raw('GET', `/admin/webhook-deliveries?number_id=${encodeURIComponent(numberId)}&limit=1000`),
+      'GET',
+      'webhook-deliveries',
+    );
   }
 
   /** Every ledger entry of an account (all cursor pages). */
@@ -78,7 +86,14 @@ export class Admin {
     const entries = [];
     let after;
     for (;;) {
-      const page = await ok(this.raw('GET', `/admin/accounts/${accountId}/ledger?limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`), 'GET', 'ledger');
+      const page = await ok(
+        this.raw(
+          'GET',
+          `/admin/accounts/${accountId}/ledger?limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`,
+        ),
+        'GET',
+        'ledger',
+      );
       entries.push(...page.data);
       if (!page.has_more || page.data.length === 0) return entries;
       after = page.data.at(-1).id;
@@ -107,7 +122,11 @@ export class Api {
     let after;
     for (;;) {
       const sep = path.includes('?') ? '&' : '?';
-      const page = await ok(this.raw('GET', `${path}${sep}limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`), 'GET', path);
+      const page = await ok(
+        this.raw('GET', `${path}${sep}limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`),
+        'GET',
+        path,
+      );
       items.push(...page.data);
       if (!page.has_more || page.data.length === 0) return items;
       after = page.data.at(-1).id;
@@ -154,28 +173,55 @@ export function callerNumber() {
  * `numbers` in all, in area code `area`. `webhookUrl(accountIndex, numberIndex)` gives each number's URL.
  * Returns [{ account, key, api, numbers: [{ id, phone_number, webhook_url, webhook_secret }] }].
  */
-export async function provisionFleet(system, { numbers, perAccount = 3, area = '415', webhookUrl, balanceCents = 1_000_000, tier = 'scale', concurrency = 16, name = 'Bench' }) {
+export async function provisionFleet(
+  system,
+  {
+    numbers,
+    perAccount = 3,
+    area = '415',
+    webhookUrl,
+    balanceCents = 1_000_000,
+    tier = 'scale',
+    concurrency = 16,
+    name = 'Bench',
+  },
+) {
   const admin = new Admin(system);
   await admin.setStock(area, numbers + 100);
   const accounts = Math.ceil(numbers / perAccount);
-  return pool(Array.from({ length: accounts }, (_, i) => i), concurrency, async (a) => {
-    const account = await retry(() => admin.createAccount({ name: `${name} ${a}`, balance_cents: balanceCents, tier }));
-    const key = await retry(() => admin.createKey(account.id));
-    const api = new Api(system, key.key);
-    const count = Math.min(perAccount, numbers - a * perAccount);
-    const owned = [];
-    for (let n = 0; n < count; n += 1) {
-      const body = { business_phone: `+1${area}555${String(1000 + ((a * perAccount + n) % 9000)).padStart(4, '0')}`, area_code: area };
-      const url = webhookUrl?.(a, n);
-      if (url) body.webhook_url = url;
-      const idempotency = { headers: { 'idempotency-key': `fleet-${system.prefix}-${a}-${n}` } };
-      const created = await retry(async () => {
-        const answer = await api.provision(body, idempotency);
-        if (answer.status !== 201) throw new HttpError('POST', '/v1/numbers', answer.status, answer.body);
-        return answer.body;
-      });
-      owned.push({ id: created.id, phone_number: created.phone_number, webhook_url: created.webhook_url, webhook_secret: created.webhook_secret, account_id: account.id });
-    }
-    return { account, key, api, numbers: owned };
-  });
+  return pool(
+    Array.from({ length: accounts }, (_, i) => i),
+    concurrency,
+    async (a) => {
+      const account = await retry(() =>
+        admin.createAccount({ name: `${name} ${a}`, balance_cents: balanceCents, tier }),
+      );
+      const key = await retry(() => admin.createKey(account.id));
+      const api = new Api(system, key.key);
+      const count = Math.min(perAccount, numbers - a * perAccount);
+      const owned = [];
+      for (let n = 0; n < count; n += 1) {
+        const body = {
+          business_phone: `+1${area}555${String(1000 + ((a * perAccount + n) % 9000)).padStart(4, '0')}`,
+          area_code: area,
+        };
+        const url = webhookUrl?.(a, n);
+        if (url) body.webhook_url = url;
+        const idempotency = { headers: { 'idempotency-key': `fleet-${system.prefix}-${a}-${n}` } };
+        const created = await retry(async () => {
+          const answer = await api.provision(body, idempotency);
+          if (answer.status !== 201) throw new HttpError('POST', '/v1/numbers', answer.status, answer.body);
+          return answer.body;
+        });
+        owned.push({
+          id: created.id,
+          phone_number: created.phone_number,
+          webhook_url: created.webhook_url,
+          webhook_secret: created.webhook_secret,
+          account_id: account.id,
+        });
+      }
+      return { account, key, api, numbers: owned };
+    },
+  );
 }

@@ -20,7 +20,9 @@ export function requireTool(name, why) {
     return require(name);
   } catch (error) {
     if (error?.code !== 'MODULE_NOT_FOUND') throw error;
-    throw new Error(`${name} is not installed (${why}). Install it as a dev dependency (see docs/performance.md), or point NODE_PATH at a folder holding it.`);
+    throw new Error(
+      `${name} is not installed (${why}). Install it as a dev dependency (see docs/performance.md), or point NODE_PATH at a folder holding it.`,
+    );
   }
 }
 
@@ -33,12 +35,25 @@ export function parseOptions(argv, spec) {
     if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}`);
     const [name, inline] = arg.slice(2).split('=', 2);
     const def = spec[name];
-    if (!def) throw new Error(`unknown option --${name} (known: ${Object.keys(spec).map((k) => `--${k}`).join(' ')})`);
+    if (!def)
+      throw new Error(
+        `unknown option --${name} (known: ${Object.keys(spec)
+          .map((k) => `--${k}`)
+          .join(' ')})`,
+      );
     if (def.type === 'boolean') values[name] = inline === undefined ? true : inline !== 'false';
     else {
       const raw = inline ?? argv[(i += 1)];
       if (raw === undefined) throw new Error(`--${name} needs a value`);
-      values[name] = def.type === 'number' ? Number(raw) : def.type === 'list' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+      values[name] =
+        def.type === 'number'
+          ? Number(raw)
+          : def.type === 'list'
+            ? raw
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean)
+            : raw;
       if (def.type === 'number' && !Number.isFinite(values[name])) throw new Error(`--${name} must be a number`);
     }
   }
@@ -66,7 +81,8 @@ export function summarize(samples) {
   };
 }
 
-export const round = (value, digits = 2) => (Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value);
+export const round = (value, digits = 2) =>
+  Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value;
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 export const fmt = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 export const int = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '-');
@@ -76,7 +92,8 @@ export const int = (value) => (Number.isFinite(value) ? Math.round(value).toLoca
 export function table(header, rows) {
   const cells = [header, ...rows].map((row) => row.map((cell) => String(cell ?? '')));
   const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column].length)));
-  const line = (row) => `| ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ')} |`;
+  const line = (row) =>
+    `| ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ')} |`;
   const rule = `|${widths.map((w, column) => (column === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(cells[0]), rule, ...cells.slice(1).map(line)].join('\n');
 }
@@ -91,7 +108,9 @@ export function machine() {
   }
   const version = (command, args) => {
     try {
-      return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')[0];
+      return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+        .trim()
+        .split('\n')[0];
     } catch {
       return undefined;
     }

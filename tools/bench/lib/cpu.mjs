@@ -106,7 +106,11 @@ export async function measured({ run, labels, system, attempts = 3, maxForeign =
     const requests = result.requests ?? result.count;
     result.cpu_ms_per_request = cpuPerRequest(result.cpu, requests);
     if (result.transactions && requests) {
-      result.transactions_per_request = Object.fromEntries(Object.entries(result.transactions).filter(([, n]) => n > 0).map(([app, n]) => [app, Math.round((n / requests) * 100) / 100]));
+      result.transactions_per_request = Object.fromEntries(
+        Object.entries(result.transactions)
+          .filter(([, n]) => n > 0)
+          .map(([app, n]) => [app, Math.round((n / requests) * 100) / 100]),
+      );
     }
     result.foreign_cpu_percent = foreignPercent(result.cpu);
     result.attempt = attempt;

@@ -88,15 +88,18 @@ export async function pacedHttpLoop({ url, headers = {}, rate, durationS = 10, m
   const send = (due) => {
     const lateMs = performance.now() - due;
     const done = new Promise((resolve) => {
-      const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          samples.push(performance.now() - due);
-          requests?.push({ at: performance.timeOrigin + due, late_ms: lateMs, ms: samples.at(-1) });
-          statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-          resolve();
-        });
-      });
+      const req = request(
+        { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            samples.push(performance.now() - due);
+            requests?.push({ at: performance.timeOrigin + due, late_ms: lateMs, ms: samples.at(-1) });
+            statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+            resolve();
+          });
+        },
+      );
       req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
       req.on('error', () => {
         errors += 1;
@@ -119,7 +122,9 @@ export async function pacedHttpLoop({ url, headers = {}, rate, durationS = 10, m
   await Promise.all(pending);
   agent.destroy();
   const stats = summarize(samples);
-  const ok = Object.entries(statuses).filter(([code]) => code >= 200 && code < 300).reduce((n, [, c]) => n + c, 0);
+  const ok = Object.entries(statuses)
+    .filter(([code]) => code >= 200 && code < 300)
+    .reduce((n, [, c]) => n + c, 0);
   return {
     url: target.pathname,
     target_rate: Math.round(rate),
@@ -144,10 +149,13 @@ export async function serialHttp({ url, headers = {}, count = 400, warmup = 50 }
   const once = () =>
     new Promise((resolve, reject) => {
       const started = performance.now();
-      const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ ms: performance.now() - started, status: res.statusCode }));
-      });
+      const req = request(
+        { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ ms: performance.now() - started, status: res.statusCode }));
+        },
+      );
       req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
       req.on('error', reject);
       req.end();
@@ -206,5 +214,13 @@ export async function natsLoad({ nc, subject, payload = {}, headers, concurrency
   );
   const elapsed = (performance.now() - started) / 1000;
   const stats = summarize(samples);
-  return { concurrency, duration_s: round(elapsed, 1), requests: samples.length, rps: round(samples.length / elapsed, 0), p50_ms: stats.p50_ms, p99_ms: stats.p99_ms, failures };
+  return {
+    concurrency,
+    duration_s: round(elapsed, 1),
+    requests: samples.length,
+    rps: round(samples.length / elapsed, 0),
+    p50_ms: stats.p50_ms,
+    p99_ms: stats.p99_ms,
+    failures,
+  };
 }

@@ -12,7 +12,8 @@ if (dir) {
   const gc = [];
   const stalls = [];
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) gc.push({ at: wall(entry.startTime), ms: entry.duration, kind: entry.detail?.kind });
+    for (const entry of list.getEntries())
+      gc.push({ at: wall(entry.startTime), ms: entry.duration, kind: entry.detail?.kind });
   }).observe({ entryTypes: ['gc'] });
   const TICK_MS = 5;
   let last = performance.now();
@@ -23,6 +24,9 @@ if (dir) {
     last = now;
   }, TICK_MS).unref();
   process.on('exit', () => {
-    writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify({ pid: process.pid, main: process.argv[1], gc, stalls }));
+    writeFileSync(
+      join(dir, `${process.pid}.json`),
+      JSON.stringify({ pid: process.pid, main: process.argv[1], gc, stalls }),
+    );
   });
 }

@@ -18,10 +18,12 @@ export function summarizeProfile(profile, top = 25) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
   const deltas = profile.timeDeltas;
-  for (let i = 0; i < profile.samples.length; i += 1) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
+  for (let i = 0; i < profile.samples.length; i += 1)
+    self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
   const costs = tally(
     [...self].map(([id, micros]) => [nodes.get(id).callFrame, micros]),
-    (callFrame, name) => (['(idle)', '(program)', '(garbage collector)'].includes(name) ? name : packageOf(callFrame.url)),
+    (callFrame, name) =>
+      ['(idle)', '(program)', '(garbage collector)'].includes(name) ? name : packageOf(callFrame.url),
   );
   const ms = (micros) => `${(micros / 1000).toFixed(0).padStart(7)} ms`;
   return `total ${ms(costs.total).trim()} sampled\n\n${ranking(costs, ms, top, 'self time')}`;
@@ -39,7 +41,9 @@ export function summarizeAllocations(profile, { top = 25, requests } = {}) {
   };
   visit(profile.head);
   const costs = tally(frames, (callFrame, name) => (callFrame.url ? packageOf(callFrame.url) : name));
-  const unit = requests ? (bytes) => `${(bytes / requests / 1024).toFixed(1).padStart(7)} KiB/req` : (bytes) => `${(bytes / 1048576).toFixed(1).padStart(7)} MiB`;
+  const unit = requests
+    ? (bytes) => `${(bytes / requests / 1024).toFixed(1).padStart(7)} KiB/req`
+    : (bytes) => `${(bytes / 1048576).toFixed(1).padStart(7)} MiB`;
   return `total ${unit(costs.total).trim()} allocated\n\n${ranking(costs, unit, top, 'self bytes')}`;
 }
 
@@ -50,7 +54,9 @@ function tally(frames, packageOfFrame) {
   let total = 0;
   for (const [callFrame, amount] of frames) {
     const name = callFrame.functionName || '(anonymous)';
-    const where = callFrame.url ? `${callFrame.url.replace(/^.*\/(node_modules|apps|libs)\//, '$1/')}:${callFrame.lineNumber + 1}` : '';
+    const where = callFrame.url
+      ? `${callFrame.url.replace(/^.*\/(node_modules|apps|libs)\//, '$1/')}:${callFrame.lineNumber + 1}`
+      : '';
     const fn = `${name} ${where}`.trim();
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + amount);
     const pkg = packageOfFrame(callFrame, name);

@@ -26,7 +26,10 @@ const now = () => performance.timeOrigin + performance.now();
  * Returns { ports (in the order of `servers`), arrivals, onArrival(fn), setBehaviour(port, behaviour), stop() }.
  */
 export async function startReceiver({ tls, servers, secrets = {} }) {
-  const child = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+  const child = fork(fileURLToPath(import.meta.url), ['--child'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'advanced',
+  });
   const arrivals = [];
   const listeners = new Set();
   let ready;
@@ -115,9 +118,20 @@ async function child() {
       const numberId = body?.number_id;
       const secret = secrets.get(numberId);
       const result = secret
-        ? verify({ secret, rawBody: raw, timestampHeader: req.headers['x-switchboard-timestamp'], signatureHeader: req.headers['x-switchboard-signature'] })
+        ? verify({
+            secret,
+            rawBody: raw,
+            timestampHeader: req.headers['x-switchboard-timestamp'],
+            signatureHeader: req.headers['x-switchboard-signature'],
+          })
         : { valid: false, reason: 'unknown number' };
-      const base = { call_sid: body?.call?.call_sid, number_id: numberId, valid: result.valid, reason: result.valid ? undefined : result.reason, received: now() };
+      const base = {
+        call_sid: body?.call?.call_sid,
+        number_id: numberId,
+        valid: result.valid,
+        reason: result.valid ? undefined : result.reason,
+        received: now(),
+      };
       if (mode === 'hang') {
         hung.add(res);
         report({ ...base, handled: false, outcome: 'hung' });
@@ -126,11 +140,23 @@ async function child() {
       }
       const answer = () => {
         if (res.destroyed || req.socket.destroyed) {
-          report({ ...base, handled: result.valid, answered: false, outcome: 'handled, but the sender was gone before the answer', done: now() });
+          report({
+            ...base,
+            handled: result.valid,
+            answered: false,
+            outcome: 'handled, but the sender was gone before the answer',
+            done: now(),
+          });
           return;
         }
         res.writeHead(result.valid ? 204 : 401).end();
-        report({ ...base, handled: result.valid, answered: true, outcome: result.valid ? 'answered 204' : 'answered 401', done: now() });
+        report({
+          ...base,
+          handled: result.valid,
+          answered: true,
+          outcome: result.valid ? 'answered 204' : 'answered 401',
+          done: now(),
+        });
       };
       if (mode === 'slow') setTimeout(answer, behaviour.delayMs ?? 1000);
       else answer();

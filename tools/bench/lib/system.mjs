@@ -30,8 +30,7 @@ function installHandlers() {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => {
       console.log(`\n${signal}: cleaning up`);
-      Promise.allSettled([...live].map((system) => system.stop()))
-        .finally(() => process.exit(130));
+      Promise.allSettled([...live].map((system) => system.stop())).finally(() => process.exit(130));
     });
   }
 }
@@ -81,7 +80,8 @@ async function dropStaleDatabases() {
   for (const { datname } of rows) {
     const stamp = /^sb_bench_([0-9a-z]+)_/.exec(datname)?.[1];
     const time = stamp ? parseInt(stamp, 36) : NaN;
-    if (Number.isFinite(time) && time < hourAgo) await onServer(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
+    if (Number.isFinite(time) && time < hourAgo)
+      await onServer(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
   }
 }
 
@@ -100,14 +100,18 @@ export class OwnNats {
 
   async start() {
     this.port ??= await freePort();
-    const binary = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'].find(existsSync) ?? 'nats-server';
+    const binary =
+      ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'].find(existsSync) ?? 'nats-server';
     const log = createWriteStream(this.logFile, { flags: 'a' });
-    const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pipe(log);
     child.stderr.pipe(log);
     this.process = child;
     for (let i = 0; i < 100; i += 1) {
-      if (child.exitCode !== null) throw new Error(`nats-server exited at start (${child.exitCode}); see ${this.logFile}`);
+      if (child.exitCode !== null)
+        throw new Error(`nats-server exited at start (${child.exitCode}); see ${this.logFile}`);
       if (await canConnect(this.port)) return;
       await sleep(100);
     }
@@ -128,7 +132,8 @@ export class OwnNats {
   }
 
   killNow() {
-    if (this.process && this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
+    if (this.process && this.process.exitCode === null && this.process.signalCode === null)
+      this.process.kill('SIGKILL');
   }
 }
 
@@ -136,7 +141,16 @@ export class OwnNats {
  * Starts the system. `env` applies to every service, `serviceEnv[app]` to one. Resolves when the gateway's
  * /readyz answers 200 (every service answers over NATS).
  */
-export async function startSystem({ name = 'bench', env = {}, serviceEnv = {}, nodeArgs = [], mains = {}, ownNats = false, build = true, profileDir } = {}) {
+export async function startSystem({
+  name = 'bench',
+  env = {},
+  serviceEnv = {},
+  nodeArgs = [],
+  mains = {},
+  ownNats = false,
+  build = true,
+  profileDir,
+} = {}) {
   installHandlers();
   if (build) buildApps();
   const run = `${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
@@ -162,7 +176,10 @@ export async function startSystem({ name = 'bench', env = {}, serviceEnv = {}, n
 export function buildApps() {
   say('building (tsc -b tsconfig.build.json) ...');
   const tsc = (...args) => {
-    const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', ...args], { cwd: root, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
   };
   tsc('tsconfig.build.json');
@@ -171,10 +188,13 @@ export function buildApps() {
   for (const app of SERVICES) {
     const missing = missingOutputs(join(root, 'apps', app));
     if (missing.length > 0) {
-      say(`apps/${app}/dist is incomplete (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''}): rebuilding it`);
+      say(
+        `apps/${app}/dist is incomplete (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''}): rebuilding it`,
+      );
       tsc(join('apps', app, 'tsconfig.build.json'), '--force');
       const still = missingOutputs(join(root, 'apps', app));
-      if (still.length > 0) throw new Error(`apps/${app}/dist still misses ${still.slice(0, 3).join(', ')} after a forced build`);
+      if (still.length > 0)
+        throw new Error(`apps/${app}/dist still misses ${still.slice(0, 3).join(', ')} after a forced build`);
     }
   }
 }
@@ -255,7 +275,9 @@ class System {
       BILLING_CYCLE_INTERVAL_MS: '0',
       HEALTH_PORT: String(this.ports[`health:${app}`]),
       ...Object.fromEntries(SERVICES.map((name) => [envName(name), databaseUrl(this.databases[name])])),
-      ...(app === 'gateway' ? { PORT: String(this.ports.gateway), ADMIN_PORT: String(this.ports.admin), HOST: '127.0.0.1' } : {}),
+      ...(app === 'gateway'
+        ? { PORT: String(this.ports.gateway), ADMIN_PORT: String(this.ports.admin), HOST: '127.0.0.1' }
+        : {}),
       ...this.extraEnv,
       ...(this.serviceEnv[app] ?? {}),
       ...extra,
@@ -270,13 +292,19 @@ class System {
   start(app, extraEnv = {}, key = app) {
     const log = createWriteStream(join(this.dir, `${key.replace(/[^a-z0-9-]/gi, '_')}.log`), { flags: 'a' });
     log.write(`--- start ${new Date().toISOString()}\n`);
-    const profile = this.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(this.profileDir, key.replace(/[^a-z0-9-]/gi, '_'))}`] : [];
+    const profile = this.profileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${join(this.profileDir, key.replace(/[^a-z0-9-]/gi, '_'))}`]
+      : [];
     // The flags a deployed service runs with (deploy/service-node-flags.mjs), then the run's own.
-    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...this.nodeArgs, ...profile, this.mains[app] ?? require.resolve(`@switchboard/${app}`)], {
-      cwd: root,
-      env: this.envFor(app, extraEnv),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...SERVICE_NODE_FLAGS, ...this.nodeArgs, ...profile, this.mains[app] ?? require.resolve(`@switchboard/${app}`)],
+      {
+        cwd: root,
+        env: this.envFor(app, extraEnv),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     child.once('exit', (code, signal) => log.end(`--- exit ${code ?? signal} ${new Date().toISOString()}\n`));
@@ -314,7 +342,8 @@ class System {
 
   /** A service's own /readyz (HEALTH_PORT): NATS connected and its database answering. */
   async waitHealthy(app, timeoutMs = 60_000) {
-    const url = app === 'gateway' ? `${this.publicUrl}/healthz` : `http://127.0.0.1:${this.ports[`health:${app}`]}/readyz`;
+    const url =
+      app === 'gateway' ? `${this.publicUrl}/healthz` : `http://127.0.0.1:${this.ports[`health:${app}`]}/readyz`;
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.alive(app)) throw new Error(`${app} exited while starting; see ${join(this.dir, `${app}.log`)}`);
@@ -333,7 +362,8 @@ class System {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     while (Date.now() < deadline) {
-      for (const app of SERVICES) if (!this.alive(app)) throw new Error(`${app} exited while starting; see ${join(this.dir, `${app}.log`)}`);
+      for (const app of SERVICES)
+        if (!this.alive(app)) throw new Error(`${app} exited while starting; see ${join(this.dir, `${app}.log`)}`);
       try {
         const answer = await fetch(`${this.publicUrl}/readyz`, { signal: AbortSignal.timeout(3000) });
         if (answer.status === 200) return;
@@ -376,7 +406,11 @@ class System {
         return Object.fromEntries(
           Object.entries(samples).map(([app, list]) => [
             app,
-            { max_mib: Math.round(Math.max(...list)), mean_mib: Math.round(list.reduce((s, v) => s + v, 0) / (list.length || 1)), samples: list.length },
+            {
+              max_mib: Math.round(Math.max(...list)),
+              mean_mib: Math.round(list.reduce((s, v) => s + v, 0) / (list.length || 1)),
+              samples: list.length,
+            },
           ]),
         );
       },
@@ -390,7 +424,9 @@ class System {
    */
   async transactionMeter() {
     const read = async () => {
-      const { rows } = await onServer(`SELECT datname, xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname LIKE 'sb\\_bench\\_${this.run}\\_%'`);
+      const { rows } = await onServer(
+        `SELECT datname, xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname LIKE 'sb\\_bench\\_${this.run}\\_%'`,
+      );
       const byDb = Object.fromEntries(rows.map((row) => [row.datname, Number(row.n)]));
       return Object.fromEntries(SERVICES.map((app) => [app, byDb[this.databases[app]] ?? 0]));
     };
@@ -426,7 +462,8 @@ class System {
   }
 
   killAllNow() {
-    for (const child of this.children.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of this.children.values())
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     this.nats?.killNow();
   }
 
@@ -434,10 +471,14 @@ class System {
     if (this.stopped) return;
     this.stopped = true;
     await Promise.allSettled([...this.children.keys()].map((key) => this.kill(key, 'SIGTERM')));
-    await this.deleteStreams().catch((error) => console.error(`could not delete streams of ${this.prefix}: ${error.message}`));
+    await this.deleteStreams().catch((error) =>
+      console.error(`could not delete streams of ${this.prefix}: ${error.message}`),
+    );
     await this.nats?.stop('SIGTERM');
     for (const db of Object.values(this.databases)) {
-      await onServer(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`).catch((error) => console.error(`could not drop ${db}: ${error.message}`));
+      await onServer(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`).catch((error) =>
+        console.error(`could not drop ${db}: ${error.message}`),
+      );
     }
     if (!keepLogs) rmSync(this.dir, { recursive: true, force: true });
     live.delete(this);
@@ -451,7 +492,8 @@ class System {
     try {
       const jsm = await jetstreamManager(nc);
       const mine = `${this.prefix.toUpperCase().replace(/-/g, '_')}_`;
-      for await (const stream of jsm.streams.list()) if (stream.config.name.startsWith(mine)) await jsm.streams.delete(stream.config.name);
+      for await (const stream of jsm.streams.list())
+        if (stream.config.name.startsWith(mine)) await jsm.streams.delete(stream.config.name);
     } finally {
       await nc.close();
     }

@@ -9,11 +9,44 @@ export function makeCertificates(dir) {
   const file = (name) => join(dir, name);
   const openssl = (...args) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('ca.key'));
-  openssl('req', '-x509', '-new', '-key', file('ca.key'), '-sha256', '-days', '2', '-subj', '/CN=Switchboard bench CA', '-out', file('ca.pem'));
+  openssl(
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    file('ca.key'),
+    '-sha256',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Switchboard bench CA',
+    '-out',
+    file('ca.pem'),
+  );
   openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('server.key'));
   openssl('req', '-new', '-key', file('server.key'), '-subj', '/CN=localhost', '-out', file('server.csr'));
-  writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n');
-  openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '2', '-sha256', '-extfile', file('server.ext'), '-out', file('server.pem'));
+  writeFileSync(
+    file('server.ext'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n',
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-sha256',
+    '-extfile',
+    file('server.ext'),
+    '-out',
+    file('server.pem'),
+  );
   return {
     caFile: file('ca.pem'),
     ca: readFileSync(file('ca.pem'), 'utf8'),

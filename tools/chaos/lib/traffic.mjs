@@ -42,13 +42,30 @@ export async function callsUnderFaults(system, { numbers, rate, durationS, fault
     const sent = now();
     pending.push(
       admin
-        .raw('POST', '/admin/provider/calls', { to: number.phone_number, caller: callerNumber(), duration_sec: 61, outcome: 'order' }, { timeoutMs: requestTimeoutMs })
+        .raw(
+          'POST',
+          '/admin/provider/calls',
+          { to: number.phone_number, caller: callerNumber(), duration_sec: 61, outcome: 'order' },
+          { timeoutMs: requestTimeoutMs },
+        )
         .then(
           (answer) => {
             if (answer.status === 202) accepted.set(answer.body.call_sid, { number, sent });
-            else refused.push({ status: answer.status, code: answer.body?.error?.code, at_s: (sent - started) / 1000, answered_after_ms: now() - sent });
+            else
+              refused.push({
+                status: answer.status,
+                code: answer.body?.error?.code,
+                at_s: (sent - started) / 1000,
+                answered_after_ms: now() - sent,
+              });
           },
-          (error) => refused.push({ status: 0, code: error.name === 'TimeoutError' ? 'client_timeout' : 'network_error', at_s: (sent - started) / 1000, answered_after_ms: now() - sent }),
+          (error) =>
+            refused.push({
+              status: 0,
+              code: error.name === 'TimeoutError' ? 'client_timeout' : 'network_error',
+              at_s: (sent - started) / 1000,
+              answered_after_ms: now() - sent,
+            }),
         ),
     );
   }
@@ -60,7 +77,8 @@ export async function callsUnderFaults(system, { numbers, rate, durationS, fault
 /** Waits until every accepted call was answered 2xx by its receiver, or `timeoutMs`. Returns the time it took. */
 export async function waitForDeliveries(receiver, accepted, timeoutMs) {
   const started = Date.now();
-  const delivered = () => new Set(receiver.arrivals.filter((a) => a.handled && accepted.has(a.call_sid)).map((a) => a.call_sid)).size;
+  const delivered = () =>
+    new Set(receiver.arrivals.filter((a) => a.handled && accepted.has(a.call_sid)).map((a) => a.call_sid)).size;
   while (Date.now() - started < timeoutMs && delivered() < accepted.size) await sleep(250);
   await sleep(1000); // late duplicates
   return (Date.now() - started) / 1000;
@@ -88,7 +106,8 @@ export async function account(system, { fleet, receiver, traffic, billingTimeout
 
   // 2. The calls lists.
   const listed = new Map();
-  for (const { api } of fleet) for (const call of await api.all('/calls')) listed.set(call.id, (listed.get(call.id) ?? 0) + 1);
+  for (const { api } of fleet)
+    for (const call of await api.all('/calls')) listed.set(call.id, (listed.get(call.id) ?? 0) + 1);
   const notListed = [...accepted.keys()].filter((sid) => !listed.has(sid));
   const listedTwice = [...listed].filter(([, n]) => n > 1);
   const recordedDespiteError = [...listed.keys()].filter((sid) => !accepted.has(sid));
@@ -115,7 +134,9 @@ export async function account(system, { fleet, receiver, traffic, billingTimeout
 
   // Latency of the deliveries (first handled arrival after the report was sent).
   const firstArrival = new Map();
-  for (const arrival of receiver.arrivals) if (arrival.handled && accepted.has(arrival.call_sid) && !firstArrival.has(arrival.call_sid)) firstArrival.set(arrival.call_sid, arrival.received);
+  for (const arrival of receiver.arrivals)
+    if (arrival.handled && accepted.has(arrival.call_sid) && !firstArrival.has(arrival.call_sid))
+      firstArrival.set(arrival.call_sid, arrival.received);
   const latencies = [...firstArrival].map(([sid, at]) => at - accepted.get(sid).sent);
 
   return {
@@ -126,7 +147,11 @@ export async function account(system, { fleet, receiver, traffic, billingTimeout
     refused_answered_after: summarize(traffic.refused.map((r) => r.answered_after_ms)),
     delivered: accepted.size - notDelivered.length,
     lost_by_check: { delivery: notDelivered.length, calls_list: notListed.length, billing: notBilled.length },
-    duplicated_by_check: { delivery: deliveredTwice.reduce((s, [, n]) => s + n - 1, 0), calls_list: listedTwice.length, billing: billedTwice.length },
+    duplicated_by_check: {
+      delivery: deliveredTwice.reduce((s, [, n]) => s + n - 1, 0),
+      calls_list: listedTwice.length,
+      billing: billedTwice.length,
+    },
     recorded_despite_error: recordedDespiteError.length,
     delivered_despite_error: deliveredDespiteError.length,
     invalid_signatures: invalidSignatures,

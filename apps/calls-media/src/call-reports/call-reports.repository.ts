@@ -62,14 +62,24 @@ export class CallReportsRepository {
    */
   async addPending(report: NewReport): Promise<PendingReport | null> {
     const details = { ...report.details, recording_content_type: report.recording?.content_type ?? null };
-    const rows = await sqlRows(this.prisma, sql<Pick<Selectable<CallReport>, 'received_at'>>`
+    const rows = await sqlRows(
+      this.prisma,
+      sql<Pick<Selectable<CallReport>, 'received_at'>>`
       INSERT INTO call_reports (call_sid, "to", started_at, state, report, recording_key, recording_size, recording_etag)
       VALUES (${report.call_sid}, ${report.to}, ${report.started_at.toISOString()}::timestamptz, 'pending', ${JSON.stringify(details)}::jsonb,
               ${report.recording?.key ?? null}, ${report.recording?.size ?? null}::int, ${report.recording?.etag ?? null})
       ON CONFLICT (call_sid) DO NOTHING
-      RETURNING received_at`);
+      RETURNING received_at`,
+    );
     if (rows.length === 0) return null;
-    return { call_sid: report.call_sid, to: report.to, started_at: report.started_at, received_at: rows[0].received_at, details: report.details, recording: report.recording };
+    return {
+      call_sid: report.call_sid,
+      to: report.to,
+      started_at: report.started_at,
+      received_at: rows[0].received_at,
+      details: report.details,
+      recording: report.recording,
+    };
   }
 
   async findPending(callSid: string): Promise<PendingReport | null> {
@@ -105,7 +115,12 @@ export class CallReportsRepository {
    * recorded, with its call, transcript and `call.completed` outbox row. `received_at` is the instant its owner
    * was decided at. False when a report with this SID was already there (a repeat): then nothing is written.
    */
-  async addRecorded(report: NewReport, receivedAt: Date, owner: NumberOwnershipState, outbox: OutboxRow[]): Promise<boolean> {
+  async addRecorded(
+    report: NewReport,
+    receivedAt: Date,
+    owner: NumberOwnershipState,
+    outbox: OutboxRow[],
+  ): Promise<boolean> {
     const at = receivedAt.toISOString();
     const inserted = sql<CallSid>`
       INSERT INTO call_reports (call_sid, "to", started_at, state, recording_key, recording_size, recording_etag, received_at, settled_at)
@@ -132,7 +147,12 @@ export class CallReportsRepository {
  * `call_reports` returning `call_sid`) returned a row, and answers that row. Data-modifying CTEs run as one
  * statement: all of it commits, or none of it.
  */
-function recordCallOnce(report: RawBuilder<CallSid>, call: NewReport, owner: NumberOwnershipState, outbox: OutboxRow[]): RawBuilder<CallSid> {
+function recordCallOnce(
+  report: RawBuilder<CallSid>,
+  call: NewReport,
+  owner: NumberOwnershipState,
+  outbox: OutboxRow[],
+): RawBuilder<CallSid> {
   const turns = call.details.transcript ?? [];
   const recording = call.recording;
   const lost = call.details.lost_item ?? null;
@@ -195,7 +215,12 @@ function toPending(row: CallReportRow): PendingReport {
     },
     recording:
       row.recording_key && row.recording_size !== null && row.recording_etag
-        ? { key: row.recording_key, size: row.recording_size, etag: row.recording_etag, content_type: stored.recording_content_type ?? 'audio/mpeg' }
+        ? {
+            key: row.recording_key,
+            size: row.recording_size,
+            etag: row.recording_etag,
+            content_type: stored.recording_content_type ?? 'audio/mpeg',
+          }
         : null,
   };
 }

@@ -1,6 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { CallCompletedEvent, LOST_ITEM_REPORT_OUTCOME, LostItemReportedEvent, type CallCompletedData } from '@switchboard/contracts';
+import {
+  CallCompletedEvent,
+  LOST_ITEM_REPORT_OUTCOME,
+  LostItemReportedEvent,
+  type CallCompletedData,
+} from '@switchboard/contracts';
 import { outboxRecord, type OutboxRow } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { OutboxRelay } from '@switchboard/service-runtime';
@@ -11,7 +16,14 @@ import { NumberStatesRepository } from '../number-ownership/number-states.reposi
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 import type { ProviderCallReport } from '../telephony/provider-call-report';
 import { callCompletedEventId, lostItemReportedEventId } from './call-event-id';
-import { CallReportsRepository, type DiscardReason, type NewReport, type PendingReport, type ReportState, type StoredRecording } from './call-reports.repository';
+import {
+  CallReportsRepository,
+  type DiscardReason,
+  type NewReport,
+  type PendingReport,
+  type ReportState,
+  type StoredRecording,
+} from './call-reports.repository';
 
 export interface ReceiveOptions {
   /** The request the report came with (the operator's, for the simulated provider), for tracing. */
@@ -50,7 +62,11 @@ export class CallReportsService {
     // rewrites the same key with the same call's audio, which is harmless.
     let recording: StoredRecording | null = null;
     if (report.recording) {
-      const stored = await this.storage.put(recordingKey(report.call_sid), report.recording.bytes, report.recording.content_type);
+      const stored = await this.storage.put(
+        recordingKey(report.call_sid),
+        report.recording.bytes,
+        report.recording.content_type,
+      );
       recording = { ...stored, content_type: report.recording.content_type };
     }
     const received: NewReport = {
@@ -73,11 +89,15 @@ export class CallReportsService {
     // and outbox row, in one statement whose insert is also the repeat check. Any other report is stored pending
     // and settled as a waiting one is.
     const receivedAt = new Date();
-    const attribution = attributeCall(await this.numbers.statesOf(report.to), { startedAt: report.started_at, reportedAt: receivedAt });
+    const attribution = attributeCall(await this.numbers.statesOf(report.to), {
+      startedAt: report.started_at,
+      reportedAt: receivedAt,
+    });
     let state: ReportState;
     if (attribution.kind === 'owned') {
       const outbox = outboxRows(received, attribution.state, options.requestId);
-      if (!(await this.reports.addRecorded(received, receivedAt, attribution.state, outbox))) return this.repeated(received);
+      if (!(await this.reports.addRecorded(received, receivedAt, attribution.state, outbox)))
+        return this.repeated(received);
       this.recorded(report.call_sid, attribution.state);
       state = 'recorded';
     } else {
@@ -102,7 +122,10 @@ export class CallReportsService {
   async settle(callSid: string, requestId?: string, waiting?: PendingReport): Promise<ReportState> {
     const report = waiting ?? (await this.reports.findPending(callSid));
     if (!report) return (await this.reports.stateOf(callSid)) ?? 'discarded';
-    const attribution = attributeCall(await this.numbers.statesOf(report.to), { startedAt: report.started_at, reportedAt: report.received_at });
+    const attribution = attributeCall(await this.numbers.statesOf(report.to), {
+      startedAt: report.started_at,
+      reportedAt: report.received_at,
+    });
     switch (attribution.kind) {
       case 'owned': {
         const outbox = outboxRows(report, attribution.state, requestId);
@@ -144,7 +167,10 @@ export class CallReportsService {
   /** False when the report was no longer pending. */
   private async discard(report: PendingReport, reason: DiscardReason): Promise<boolean> {
     if (!(await this.reports.discard(report.call_sid, reason))) return false;
-    this.logger.info({ call_sid: report.call_sid, to: report.to, reason }, 'call report discarded: no call is recorded');
+    this.logger.info(
+      { call_sid: report.call_sid, to: report.to, reason },
+      'call report discarded: no call is recorded',
+    );
     if (report.recording) await this.deleteRecording(report.recording.key);
     return true;
   }
@@ -159,7 +185,9 @@ export class CallReportsService {
   }
 
   private async deleteRecording(key: string): Promise<void> {
-    await this.storage.delete(key).catch((err: unknown) => this.logger.warn({ err, key }, 'could not delete the recording of a discarded report'));
+    await this.storage
+      .delete(key)
+      .catch((err: unknown) => this.logger.warn({ err, key }, 'could not delete the recording of a discarded report'));
   }
 }
 
@@ -185,7 +213,11 @@ function outboxRows(report: NewReport, owner: NumberOwnershipState, requestId: s
           category: lost.category,
           reported_at: new Date(report.started_at.getTime() + report.details.duration_sec * 1000).toISOString(),
         },
-        { correlationId: requestId ?? report.call_sid, causationId: report.call_sid, id: lostItemReportedEventId(report.call_sid) },
+        {
+          correlationId: requestId ?? report.call_sid,
+          causationId: report.call_sid,
+          id: lostItemReportedEventId(report.call_sid),
+        },
       ),
     );
   }
@@ -193,7 +225,11 @@ function outboxRows(report: NewReport, owner: NumberOwnershipState, requestId: s
 }
 
 /** The `call.completed` outbox row, its envelope id derived from the call SID. */
-function callCompletedOutboxRow(report: NewReport, owner: NumberOwnershipState, requestId: string | undefined): OutboxRow {
+function callCompletedOutboxRow(
+  report: NewReport,
+  owner: NumberOwnershipState,
+  requestId: string | undefined,
+): OutboxRow {
   const data: CallCompletedData = {
     call_sid: report.call_sid,
     account_id: owner.account_id,

@@ -10,7 +10,11 @@ import { CallReportsService } from './call-reports.service';
 export class CallReportsSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly worker: PollingWorker;
 
-  constructor(reports: CallReportsService, @Inject(CALLS_MEDIA_CONFIG) config: CallsMediaConfig, @Inject(LOGGER) logger: Logger) {
+  constructor(
+    reports: CallReportsService,
+    @Inject(CALLS_MEDIA_CONFIG) config: CallsMediaConfig,
+    @Inject(LOGGER) logger: Logger,
+  ) {
     this.worker = new PollingWorker({
       intervalMs: config.attributionSweepMs,
       pass: () => reports.sweep(),

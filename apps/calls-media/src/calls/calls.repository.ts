@@ -19,8 +19,22 @@ export interface CallFilter {
 
 /** The columns of a `CallRecord`, in one place for both statements. */
 const CALL_COLUMNS = [
-  'id', 'seq', 'account_id', 'number_id', 'phone_number', 'caller', 'direction', 'status', 'outcome', 'duration_sec', 'started_at',
-  'has_transcript', 'recording_key', 'recording_size', 'recording_etag', 'recording_content_type',
+  'id',
+  'seq',
+  'account_id',
+  'number_id',
+  'phone_number',
+  'caller',
+  'direction',
+  'status',
+  'outcome',
+  'duration_sec',
+  'started_at',
+  'has_transcript',
+  'recording_key',
+  'recording_size',
+  'recording_etag',
+  'recording_content_type',
 ] as const;
 
 /** A day of the account's calls, as the usage statement answers it (`seconds` is a bigint sum). */
@@ -86,19 +100,32 @@ export class CallsRepository {
     }
     if (filter.after) {
       // A row comparison, which PostgreSQL uses as an index condition on (account_id, started_at DESC, seq DESC).
-      query = query.where(sql<boolean>`(started_at, seq) < (${filter.after.started_at.toISOString()}::timestamptz, ${filter.after.seq.toString()}::bigint)`);
+      query = query.where(
+        sql<boolean>`(started_at, seq) < (${filter.after.started_at.toISOString()}::timestamptz, ${filter.after.seq.toString()}::bigint)`,
+      );
       shape += 'a';
     }
-    return this.sql.rows(`calls_list_${shape || 'all'}`, query.orderBy('started_at', 'desc').orderBy('seq', 'desc').limit(limit));
+    return this.sql.rows(
+      `calls_list_${shape || 'all'}`,
+      query.orderBy('started_at', 'desc').orderBy('seq', 'desc').limit(limit),
+    );
   }
 
   /** See `dailyUsageStatement`. */
-  async dailyUsage(accountId: string, today: string, days: number): Promise<{ date: string; calls: number; seconds: number }[]> {
+  async dailyUsage(
+    accountId: string,
+    today: string,
+    days: number,
+  ): Promise<{ date: string; calls: number; seconds: number }[]> {
     const rows = await this.sql.rows('calls_daily_usage', dailyUsageStatement(accountId, today, days));
     return rows.map((row) => ({ date: row.date, calls: Number(row.calls), seconds: Number(row.seconds) }));
   }
 
   async transcriptOf(callId: string): Promise<{ role: string; text: string }[]> {
-    return this.prisma.transcriptTurn.findMany({ where: { call_id: callId }, orderBy: { position: 'asc' }, select: { role: true, text: true } });
+    return this.prisma.transcriptTurn.findMany({
+      where: { call_id: callId },
+      orderBy: { position: 'asc' },
+      select: { role: true, text: true },
+    });
   }
 }

@@ -89,7 +89,12 @@ export class CallsService {
     }
     return {
       call,
-      recording: { key: call.recording_key, size: call.recording_size, etag: call.recording_etag, content_type: call.recording_content_type ?? 'audio/mpeg' },
+      recording: {
+        key: call.recording_key,
+        size: call.recording_size,
+        etag: call.recording_etag,
+        content_type: call.recording_content_type ?? 'audio/mpeg',
+      },
     };
   }
 }

@@ -45,9 +45,11 @@ function storageConfig(env: NodeJS.ProcessEnv): RecordingStorageConfig {
   } catch {
     throw new ConfigError(`S3_ENDPOINT must be an absolute http(s) URL (got "${endpoint}")`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('S3_ENDPOINT must be an http:// or https:// URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError('S3_ENDPOINT must be an http:// or https:// URL');
   const bucket = env.S3_BUCKET!.trim();
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET "${bucket}" is not a valid bucket name`);
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new ConfigError(`S3_BUCKET "${bucket}" is not a valid bucket name`);
   const region = env.S3_REGION?.trim() || 'us-east-1';
   if (!/^[a-z0-9-]+$/.test(region)) throw new ConfigError(`S3_REGION "${region}" is not a region name`);
   return {

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { LostItemReportRpc, ServiceError, type LostItemReportQuery, type LostItemReportView } from '@switchboard/contracts';
+import {
+  LostItemReportRpc,
+  ServiceError,
+  type LostItemReportQuery,
+  type LostItemReportView,
+} from '@switchboard/contracts';
 import { RpcHandler } from '@switchboard/messaging';
 import { LostItemReportsRepository } from './lost-item-reports.repository';
 

@@ -35,7 +35,13 @@ export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeAppli
       [NumberReleasedEvent, 'calls-media-number-released'],
     ] as const;
     this.consumers = events.map(
-      ([event, durable]) => new EventConsumer(nc, config, { event, durable, handler: (envelope) => this.handle(envelope), concurrency: 8 }, logger),
+      ([event, durable]) =>
+        new EventConsumer(
+          nc,
+          config,
+          { event, durable, handler: (envelope) => this.handle(envelope), concurrency: 8 },
+          logger,
+        ),
     );
   }
 
@@ -51,7 +57,10 @@ export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     const data = envelope.data;
     const version = BigInt(data.version);
     if (version > MAX_VERSION) {
-      this.logger.error({ event_id: envelope.id, number_id: data.number_id, version: data.version }, 'number state version out of range; ignored');
+      this.logger.error(
+        { event_id: envelope.id, number_id: data.number_id, version: data.version },
+        'number state version out of range; ignored',
+      );
       return;
     }
     await this.states.add({

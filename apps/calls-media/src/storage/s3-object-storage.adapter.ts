@@ -68,7 +68,11 @@ export class S3ObjectStorage implements ObjectStorage {
     await response.body?.cancel();
   }
 
-  private async send(method: string, key: string, init: { headers?: Record<string, string>; body?: Uint8Array }): Promise<Response> {
+  private async send(
+    method: string,
+    key: string,
+    init: { headers?: Record<string, string>; body?: Uint8Array },
+  ): Promise<Response> {
     assertObjectKey(key);
     const url = new URL(`${this.options.endpoint}/${uriEncode(this.options.bucket, false)}/${uriEncode(key, true)}`);
     const payloadHash = init.body ? sha256Hex(init.body) : EMPTY_PAYLOAD_SHA256;

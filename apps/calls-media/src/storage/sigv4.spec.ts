@@ -2,11 +2,19 @@ import { EMPTY_PAYLOAD_SHA256, signSigV4, uriEncode } from './sigv4';
 
 describe('signSigV4', () => {
   // AWS's published example "GET Object" (Signature Version 4, single-chunk payload).
-  const credentials = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
+  const credentials = {
+    accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+    secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  };
 
   it('matches the signature AWS documents for a ranged GET of an object', () => {
     const headers = signSigV4(
-      { method: 'GET', url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'), headers: { Range: 'bytes=0-9' }, payloadHash: EMPTY_PAYLOAD_SHA256 },
+      {
+        method: 'GET',
+        url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'),
+        headers: { Range: 'bytes=0-9' },
+        payloadHash: EMPTY_PAYLOAD_SHA256,
+      },
       credentials,
       { region: 'us-east-1', service: 's3', now: new Date('2013-05-24T00:00:00Z') },
     );

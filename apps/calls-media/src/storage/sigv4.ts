@@ -31,8 +31,15 @@ export function sha256Hex(data: string | Uint8Array): string {
 }
 
 /** The headers to send: the request's own plus `x-amz-date`, `x-amz-content-sha256` and `authorization`. */
-export function signSigV4(request: SigV4Request, credentials: SigV4Credentials, scope: SigV4Scope): Record<string, string> {
-  const amzDate = scope.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+export function signSigV4(
+  request: SigV4Request,
+  credentials: SigV4Credentials,
+  scope: SigV4Scope,
+): Record<string, string> {
+  const amzDate = scope.now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const date = amzDate.slice(0, 8);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;

@@ -1,5 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CALL_RECORDING_CONTENT_TYPE, simulatedCallStartedAt, type SimulateProviderCallBody, type SimulatedCallAccepted } from '@switchboard/contracts';
+import {
+  CALL_RECORDING_CONTENT_TYPE,
+  simulatedCallStartedAt,
+  type SimulateProviderCallBody,
+  type SimulatedCallAccepted,
+} from '@switchboard/contracts';
 import { CALLS_MEDIA_CONFIG } from '../config/tokens';
 import type { CallsMediaConfig } from '../config/calls-media.config';
 import { CALL_REPORT_SINK, type CallReportSink } from './call-report-sink.port';
@@ -21,7 +26,10 @@ export class SimulatedTelephonyAdapter {
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
   ) {}
 
-  async reportCall(command: SimulateProviderCallBody, cause: { requestId?: string } = {}): Promise<SimulatedCallAccepted> {
+  async reportCall(
+    command: SimulateProviderCallBody,
+    cause: { requestId?: string } = {},
+  ): Promise<SimulatedCallAccepted> {
     const report: ProviderCallReport = {
       call_sid: newCallSid(),
       to: command.to,

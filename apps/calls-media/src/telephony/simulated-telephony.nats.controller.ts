@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { SimulatedProviderRpc, type SimulateProviderCallBody, type SimulatedCallAccepted } from '@switchboard/contracts';
+import {
+  SimulatedProviderRpc,
+  type SimulateProviderCallBody,
+  type SimulatedCallAccepted,
+} from '@switchboard/contracts';
 import { RpcHandler, type RpcContext } from '@switchboard/messaging';
 import { SimulatedTelephonyAdapter } from './simulated-telephony.adapter';
 

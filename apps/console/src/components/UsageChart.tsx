@@ -7,25 +7,65 @@ import { formatDay } from '../format';
  * drawing itself is hidden from them (and recharts' own keyboard layer is off, so nothing hidden takes focus).
  */
 export function UsageChart({ days }: { days: UsageDay[] }) {
-  const rows = days.map((day) => ({ day: formatDay(day.date), calls: day.calls, minutes: Math.round((day.seconds / 60) * 10) / 10 }));
+  const rows = days.map((day) => ({
+    day: formatDay(day.date),
+    calls: day.calls,
+    minutes: Math.round((day.seconds / 60) * 10) / 10,
+  }));
   const totalCalls = days.reduce((sum, day) => sum + day.calls, 0);
   const totalMinutes = Math.round(days.reduce((sum, day) => sum + day.seconds, 0) / 60);
   return (
     <figure className="chart" data-testid="usage-chart">
       <figcaption className="hint">
-        {totalCalls} {totalCalls === 1 ? 'call' : 'calls'} and {totalMinutes} {totalMinutes === 1 ? 'minute' : 'minutes'} in the last {days.length} days.
+        {totalCalls} {totalCalls === 1 ? 'call' : 'calls'} and {totalMinutes}{' '}
+        {totalMinutes === 1 ? 'minute' : 'minutes'} in the last {days.length} days.
       </figcaption>
       <div className="chart-area" aria-hidden="true">
         <ResponsiveContainer width="100%" height={260}>
           <ComposedChart accessibilityLayer={false} data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid stroke="#e4e7ec" vertical={false} />
-            <XAxis dataKey="day" tick={{ fontSize: 12, fill: '#475467' }} interval="preserveStartEnd" minTickGap={24} tickLine={false} axisLine={{ stroke: '#d0d5dd' }} />
-            <YAxis yAxisId="calls" allowDecimals={false} tick={{ fontSize: 12, fill: '#475467' }} tickLine={false} axisLine={false} />
-            <YAxis yAxisId="minutes" orientation="right" tick={{ fontSize: 12, fill: '#475467' }} tickLine={false} axisLine={false} />
+            <XAxis
+              dataKey="day"
+              tick={{ fontSize: 12, fill: '#475467' }}
+              interval="preserveStartEnd"
+              minTickGap={24}
+              tickLine={false}
+              axisLine={{ stroke: '#d0d5dd' }}
+            />
+            <YAxis
+              yAxisId="calls"
+              allowDecimals={false}
+              tick={{ fontSize: 12, fill: '#475467' }}
+              tickLine={false}
+              axisLine={false}
+            />
+            <YAxis
+              yAxisId="minutes"
+              orientation="right"
+              tick={{ fontSize: 12, fill: '#475467' }}
+              tickLine={false}
+              axisLine={false}
+            />
             <Tooltip />
             <Legend wrapperStyle={{ fontSize: 13 }} />
-            <Bar yAxisId="calls" dataKey="calls" name="Calls" fill="#4f46e5" radius={[3, 3, 0, 0]} isAnimationActive={false} />
-            <Line yAxisId="minutes" dataKey="minutes" name="Minutes" stroke="#b54708" strokeWidth={2} dot={false} type="linear" isAnimationActive={false} />
+            <Bar
+              yAxisId="calls"
+              dataKey="calls"
+              name="Calls"
+              fill="#4f46e5"
+              radius={[3, 3, 0, 0]}
+              isAnimationActive={false}
+            />
+            <Line
+              yAxisId="minutes"
+              dataKey="minutes"
+              name="Minutes"
+              stroke="#b54708"
+              strokeWidth={2}
+              dot={false}
+              type="linear"
+              isAnimationActive={false}
+            />
           </ComposedChart>
         </ResponsiveContainer>
       </div>

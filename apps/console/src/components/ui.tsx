@@ -4,7 +4,10 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import { ApiError } from '../api';
 
 /** Loads `load()` now and whenever `deps` change; `reload()` loads again. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: Error | undefined; loading: boolean; reload: () => void } {
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: unknown[],
+): { data: T | undefined; error: Error | undefined; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
   const [round, setRound] = useState(0);
   useEffect(() => {
@@ -46,7 +49,9 @@ export function failureOf(error: unknown, fields: readonly string[]): FormFailur
     const mine = Object.fromEntries(Object.entries(error.fields).filter(([name]) => fields.includes(name)));
     const placed = Object.keys(mine).length;
     if (placed > 0) {
-      const others = Object.entries(error.fields).filter(([name]) => !fields.includes(name)).map(([, text]) => text);
+      const others = Object.entries(error.fields)
+        .filter(([name]) => !fields.includes(name))
+        .map(([, text]) => text);
       return { fields: mine, message: others.length ? others.join(' ') : undefined };
     }
   }
@@ -131,18 +136,35 @@ export function Field(props: FieldProps) {
   );
 }
 
-type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'primary' | 'secondary' | 'danger' | 'quiet'; busy?: boolean };
+type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: 'primary' | 'secondary' | 'danger' | 'quiet';
+  busy?: boolean;
+};
 
 export function Button({ variant = 'secondary', busy, className, children, disabled, ...rest }: ButtonProps) {
   return (
-    <button type="button" {...rest} className={`button button--${variant}${className ? ` ${className}` : ''}`} disabled={disabled || busy} aria-busy={busy || undefined}>
+    <button
+      type="button"
+      {...rest}
+      className={`button button--${variant}${className ? ` ${className}` : ''}`}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
+    >
       {children}
     </button>
   );
 }
 
 /** A message in the flow of the page: `error` is announced at once (role=alert), the others politely. */
-export function Notice({ tone, children, title }: { tone: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; title?: string }) {
+export function Notice({
+  tone,
+  children,
+  title,
+}: {
+  tone: 'error' | 'success' | 'info' | 'warning';
+  children: ReactNode;
+  title?: string;
+}) {
   return (
     <div className={`notice notice--${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
       {title ? <p className="notice-title">{title}</p> : null}
@@ -210,7 +232,13 @@ export function ConfirmButton(props: {
   };
   return (
     <>
-      <Button variant={props.variant ?? 'danger'} onClick={open} disabled={props.disabled} title={props.disabled ? props.disabledReason : undefined} aria-label={props.accessibleLabel}>
+      <Button
+        variant={props.variant ?? 'danger'}
+        onClick={open}
+        disabled={props.disabled}
+        title={props.disabled ? props.disabledReason : undefined}
+        aria-label={props.accessibleLabel}
+      >
         {props.label}
       </Button>
       <dialog ref={dialog} aria-labelledby={titleId} className="dialog">
@@ -252,20 +280,39 @@ export function OneTimeSecret({ label, value, children }: { label: string; value
         <label className="visually-hidden" htmlFor={id}>
           {label}
         </label>
-        <input id={id} ref={field} className="secret-value" readOnly value={value} onFocus={(event) => event.target.select()} />
+        <input
+          id={id}
+          ref={field}
+          className="secret-value"
+          readOnly
+          value={value}
+          onFocus={(event) => event.target.select()}
+        />
         <Button variant="primary" onClick={() => void copy()}>
           Copy
         </Button>
       </div>
       <p className="secret-copied" role="status">
-        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'Press Ctrl+C (⌘C) to copy the selected text.' : ''}
+        {copied === 'yes'
+          ? 'Copied to the clipboard.'
+          : copied === 'no'
+            ? 'Press Ctrl+C (⌘C) to copy the selected text.'
+            : ''}
       </p>
       {children}
     </div>
   );
 }
 
-export function PageHeader({ title, children, description }: { title: string; description?: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  children,
+  description,
+}: {
+  title: string;
+  description?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <div className="page-header">
       <div>

@@ -58,7 +58,11 @@ export function AcceptInvitePage() {
 
   let body;
   if (!token) {
-    body = <Notice tone="error">This link has no invitation in it. Open the link from your invitation email exactly as it was sent.</Notice>;
+    body = (
+      <Notice tone="error">
+        This link has no invitation in it. Open the link from your invitation email exactly as it was sent.
+      </Notice>
+    );
   } else if (lookupError) {
     body = <LoadError error={lookupError} />;
   } else if (!invite) {
@@ -98,7 +102,16 @@ export function AcceptInvitePage() {
             hint={`At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words is easiest to remember.`}
             error={failure?.fields['password']}
           />
-          <Field label="Type it again" name="confirm" type="password" autoComplete="new-password" required value={confirm} onChange={setConfirm} error={failure?.fields['confirm']} />
+          <Field
+            label="Type it again"
+            name="confirm"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={confirm}
+            onChange={setConfirm}
+            error={failure?.fields['confirm']}
+          />
           <Button type="submit" variant="primary" busy={busy} className="button--block">
             {busy ? 'Setting up…' : 'Set password and sign in'}
           </Button>

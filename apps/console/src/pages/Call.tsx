@@ -39,7 +39,14 @@ export function CallPage() {
       <p className="breadcrumb">
         <Link to="/calls">Calls</Link> <span aria-hidden="true">/</span>
       </p>
-      <PageHeader title={`Call from ${c.caller}`} description={<>{formatTime(c.started_at)} to {c.phone_number}</>}>
+      <PageHeader
+        title={`Call from ${c.caller}`}
+        description={
+          <>
+            {formatTime(c.started_at)} to {c.phone_number}
+          </>
+        }
+      >
         <StatusBadge status={c.status} />
       </PageHeader>
 
@@ -68,7 +75,13 @@ export function CallPage() {
         <h2>Recording</h2>
         {c.has_recording ? (
           // Byte ranges through the session cookie: the browser asks for what it plays, seeking included.
-          <audio controls preload="metadata" src={`${API_BASE}/calls/${encodeURIComponent(c.id)}/recording`} className="player" aria-label={`Recording of the call from ${c.caller}`}>
+          <audio
+            controls
+            preload="metadata"
+            src={`${API_BASE}/calls/${encodeURIComponent(c.id)}/recording`}
+            className="player"
+            aria-label={`Recording of the call from ${c.caller}`}
+          >
             <a href={`${API_BASE}/calls/${encodeURIComponent(c.id)}/recording`}>Download the recording</a>
           </audio>
         ) : (
@@ -80,7 +93,9 @@ export function CallPage() {
         <h2>Transcript</h2>
         {transcript.error ? <LoadError error={transcript.error} retry={transcript.reload} /> : null}
         {transcript.loading && !transcript.data ? <Loading what="the transcript" /> : null}
-        {!transcript.loading && !transcript.error && (!transcript.data || transcript.data.turns.length === 0) ? <Empty>This call has no transcript.</Empty> : null}
+        {!transcript.loading && !transcript.error && (!transcript.data || transcript.data.turns.length === 0) ? (
+          <Empty>This call has no transcript.</Empty>
+        ) : null}
         {transcript.data && transcript.data.turns.length > 0 ? (
           <ol className="conversation" aria-label="Transcript" data-testid="transcript">
             {transcript.data.turns.map((turn, index) => (

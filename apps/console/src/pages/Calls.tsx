@@ -19,14 +19,21 @@ export function CallsPage() {
   const [draft, setDraft] = useState({ numberId, from, to });
   const numbers = useLoad(allNumbers, []);
   const calls = useLoad(
-    () => get<Page<Call>>(`/calls${query({ number_id: numberId, since: dayStart(from), until: dayStart(to, true), limit: CALLS_PER_PAGE, starting_after: after })}`),
+    () =>
+      get<Page<Call>>(
+        `/calls${query({ number_id: numberId, since: dayStart(from), until: dayStart(to, true), limit: CALLS_PER_PAGE, starting_after: after })}`,
+      ),
     [numberId, from, to, after],
   );
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setTrail([]);
-    setParams(Object.fromEntries(Object.entries({ number_id: draft.numberId, from: draft.from, to: draft.to }).filter(([, value]) => value)));
+    setParams(
+      Object.fromEntries(
+        Object.entries({ number_id: draft.numberId, from: draft.from, to: draft.to }).filter(([, value]) => value),
+      ),
+    );
   };
   const clear = () => {
     setDraft({ numberId: '', from: '', to: '' });
@@ -58,7 +65,12 @@ export function CallsPage() {
       <form className="card filters" onSubmit={apply} aria-label="Filter calls">
         <div className="field">
           <label htmlFor="filter-number">Number</label>
-          <select id="filter-number" name="number_id" value={draft.numberId} onChange={(event) => setDraft({ ...draft, numberId: event.target.value })}>
+          <select
+            id="filter-number"
+            name="number_id"
+            value={draft.numberId}
+            onChange={(event) => setDraft({ ...draft, numberId: event.target.value })}
+          >
             <option value="">All numbers</option>
             {(numbers.data ?? []).map((number) => (
               <option key={number.id} value={number.id}>
@@ -70,11 +82,25 @@ export function CallsPage() {
         </div>
         <div className="field">
           <label htmlFor="filter-from">From</label>
-          <input id="filter-from" name="from" type="date" value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
+          <input
+            id="filter-from"
+            name="from"
+            type="date"
+            value={draft.from}
+            onChange={(event) => setDraft({ ...draft, from: event.target.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor="filter-to">To</label>
-          <input id="filter-to" name="to" type="date" value={draft.to} aria-invalid={rangeError ? true : undefined} aria-describedby={rangeError ? 'filter-range-error' : undefined} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
+          <input
+            id="filter-to"
+            name="to"
+            type="date"
+            value={draft.to}
+            aria-invalid={rangeError ? true : undefined}
+            aria-describedby={rangeError ? 'filter-range-error' : undefined}
+            onChange={(event) => setDraft({ ...draft, to: event.target.value })}
+          />
           {rangeError ? (
             <p className="field-error" id="filter-range-error">
               {rangeError}
@@ -95,7 +121,13 @@ export function CallsPage() {
 
       {calls.error ? <LoadError error={calls.error} retry={calls.reload} /> : null}
       {!calls.data && calls.loading ? <Loading what="calls" /> : null}
-      {calls.data && calls.data.data.length === 0 ? <Empty>{numberId || from || to ? 'No calls match these filters.' : 'No calls yet. They appear here as soon as one of your numbers answers.'}</Empty> : null}
+      {calls.data && calls.data.data.length === 0 ? (
+        <Empty>
+          {numberId || from || to
+            ? 'No calls match these filters.'
+            : 'No calls yet. They appear here as soon as one of your numbers answers.'}
+        </Empty>
+      ) : null}
       {calls.data && calls.data.data.length > 0 ? (
         <div className="table-wrap">
           <table className="table" data-testid="calls-table" aria-busy={calls.loading || undefined}>

@@ -5,9 +5,27 @@ import { useParams } from 'react-router';
 import { ApiError, claimApi, newIdempotencyKey, type ClaimantFiled, type ClaimantLocation } from '../api';
 import { Button, Field, Loading, Notice, failureOf, useLoad, type FormFailure } from '../components/ui';
 
-const FIELDS = ['claimant_name', 'claimant_phone', 'claimant_email', 'description', 'category', 'color', 'lost_area', 'lost_date'] as const;
+const FIELDS = [
+  'claimant_name',
+  'claimant_phone',
+  'claimant_email',
+  'description',
+  'category',
+  'color',
+  'lost_area',
+  'lost_date',
+] as const;
 type Form = Record<(typeof FIELDS)[number], string>;
-const BLANK: Form = { claimant_name: '', claimant_phone: '', claimant_email: '', description: '', category: '', color: '', lost_area: '', lost_date: '' };
+const BLANK: Form = {
+  claimant_name: '',
+  claimant_phone: '',
+  claimant_email: '',
+  description: '',
+  category: '',
+  color: '',
+  lost_area: '',
+  lost_date: '',
+};
 
 export function ClaimantPage() {
   const { slug = '' } = useParams();
@@ -31,7 +49,9 @@ export function ClaimantPage() {
     try {
       const body: Record<string, string> = {};
       for (const name of FIELDS) if (form[name].trim()) body[name] = form[name].trim();
-      const answer = await claimApi<ClaimantFiled>('POST', `/locations/${encodeURIComponent(slug)}/claims`, body, { 'Idempotency-Key': newIdempotencyKey() });
+      const answer = await claimApi<ClaimantFiled>('POST', `/locations/${encodeURIComponent(slug)}/claims`, body, {
+        'Idempotency-Key': newIdempotencyKey(),
+      });
       setFiled(answer);
       window.scrollTo({ top: 0 });
     } catch (error) {
@@ -52,7 +72,11 @@ export function ClaimantPage() {
     content = (
       <>
         <h1>Lost and found</h1>
-        <Notice tone="error">{gone ? 'There is no lost-and-found page at this address. Check the link you were given, or ask the venue.' : location.error.message}</Notice>
+        <Notice tone="error">
+          {gone
+            ? 'There is no lost-and-found page at this address. Check the link you were given, or ask the venue.'
+            : location.error.message}
+        </Notice>
       </>
     );
   } else if (!location.data) {
@@ -82,24 +106,84 @@ export function ClaimantPage() {
         </div>
         <form onSubmit={(event) => void submit(event)} noValidate aria-label="Your claim">
           {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
-          <Field label="Your name" name="claimant_name" autoComplete="name" required value={form.claimant_name} onChange={set('claimant_name')} error={failure?.fields.claimant_name} />
-          <Field label="Mobile phone" name="claimant_phone" type="tel" inputMode="tel" autoComplete="tel" required value={form.claimant_phone} onChange={set('claimant_phone')} error={failure?.fields.claimant_phone} hint="We text you here if your item is found." />
-          <Field label="Email" name="claimant_email" type="email" autoComplete="email" value={form.claimant_email} onChange={set('claimant_email')} error={failure?.fields.claimant_email} />
-          <Field label="What did you lose?" name="description" multiline required value={form.description} onChange={set('description')} error={failure?.fields.description} hint="Describe it: brand, colour, anything special." />
-          <Field label="Category" name="category" list="claim-categories" value={form.category} onChange={set('category')} error={failure?.fields.category} hint="Pick a suggestion or type a word." />
+          <Field
+            label="Your name"
+            name="claimant_name"
+            autoComplete="name"
+            required
+            value={form.claimant_name}
+            onChange={set('claimant_name')}
+            error={failure?.fields.claimant_name}
+          />
+          <Field
+            label="Mobile phone"
+            name="claimant_phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            required
+            value={form.claimant_phone}
+            onChange={set('claimant_phone')}
+            error={failure?.fields.claimant_phone}
+            hint="We text you here if your item is found."
+          />
+          <Field
+            label="Email"
+            name="claimant_email"
+            type="email"
+            autoComplete="email"
+            value={form.claimant_email}
+            onChange={set('claimant_email')}
+            error={failure?.fields.claimant_email}
+          />
+          <Field
+            label="What did you lose?"
+            name="description"
+            multiline
+            required
+            value={form.description}
+            onChange={set('description')}
+            error={failure?.fields.description}
+            hint="Describe it: brand, colour, anything special."
+          />
+          <Field
+            label="Category"
+            name="category"
+            list="claim-categories"
+            value={form.category}
+            onChange={set('category')}
+            error={failure?.fields.category}
+            hint="Pick a suggestion or type a word."
+          />
           <datalist id="claim-categories">
             {location.data.categories.map((category) => (
               <option key={category} value={category} />
             ))}
           </datalist>
           <Field label="Colour" name="color" value={form.color} onChange={set('color')} error={failure?.fields.color} />
-          <Field label="Where did you lose it?" name="lost_area" value={form.lost_area} onChange={set('lost_area')} error={failure?.fields.lost_area} />
-          <Field label="When did you lose it?" name="lost_date" type="date" value={form.lost_date} onChange={set('lost_date')} error={failure?.fields.lost_date} />
+          <Field
+            label="Where did you lose it?"
+            name="lost_area"
+            value={form.lost_area}
+            onChange={set('lost_area')}
+            error={failure?.fields.lost_area}
+          />
+          <Field
+            label="When did you lose it?"
+            name="lost_date"
+            type="date"
+            value={form.lost_date}
+            onChange={set('lost_date')}
+            error={failure?.fields.lost_date}
+          />
           <Button type="submit" variant="primary" busy={busy} className="button--block">
             {busy ? 'Sending…' : 'Send my claim'}
           </Button>
         </form>
-        <p className="hint">A lost child or person, or medication someone needs: do not use this form. Call the venue now, or emergency services.</p>
+        <p className="hint">
+          A lost child or person, or medication someone needs: do not use this form. Call the venue now, or emergency
+          services.
+        </p>
       </>
     );
   }

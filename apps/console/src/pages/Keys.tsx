@@ -1,6 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, del, get, post, type ApiKey, type CreatedKey, type Page } from '../api';
-import { Button, ConfirmButton, Empty, Field, LoadError, Loading, Notice, OneTimeSecret, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
+import {
+  Button,
+  ConfirmButton,
+  Empty,
+  Field,
+  LoadError,
+  Loading,
+  Notice,
+  OneTimeSecret,
+  PageHeader,
+  StatusBadge,
+  failureOf,
+  useLoad,
+  type FormFailure,
+} from '../components/ui';
 import { formatTime } from '../format';
 import { parseAllowlist } from '../input';
 import { roleReason, useSignedIn } from '../session';
@@ -61,11 +75,16 @@ export function KeysPage() {
     keys.reload();
   };
 
-  const replaced = fresh?.replaces ? keys.data?.data.find((key) => key.id === fresh.replaces && !key.revoked_at) : undefined;
+  const replaced = fresh?.replaces
+    ? keys.data?.data.find((key) => key.id === fresh.replaces && !key.revoked_at)
+    : undefined;
 
   return (
     <section aria-labelledby="keys-title">
-      <PageHeader title="API keys" description="Keys let your servers call the Switchboard API (/v1). Each account can have up to five active keys." />
+      <PageHeader
+        title="API keys"
+        description="Keys let your servers call the Switchboard API (/v1). Each account can have up to five active keys."
+      />
       {!mayManage ? <Notice tone="info">{roleReason(role, 'manage_keys')}</Notice> : null}
       {notice ? <Notice tone="success">{notice}</Notice> : null}
 
@@ -74,12 +93,17 @@ export function KeysPage() {
           {replaced ? (
             <div className="secret-next">
               <p>
-                The old key <code>{shown(replaced.prefix)}</code> keeps working until you revoke it. Deploy the new key first, then revoke the old one.
+                The old key <code>{shown(replaced.prefix)}</code> keeps working until you revoke it. Deploy the new key
+                first, then revoke the old one.
               </p>
               <ConfirmButton
                 label={`Revoke old key ${shown(replaced.prefix)}`}
                 title="Revoke the old key?"
-                body={<p>Requests that still use {shown(replaced.prefix)} will be refused at once. This cannot be undone.</p>}
+                body={
+                  <p>
+                    Requests that still use {shown(replaced.prefix)} will be refused at once. This cannot be undone.
+                  </p>
+                }
                 confirmLabel="Revoke old key"
                 onConfirm={() => revoke(replaced)}
               />
@@ -115,7 +139,8 @@ export function KeysPage() {
             </Button>
             {keys.data ? (
               <span className="hint">
-                {active.length} of {ACTIVE_KEY_LIMIT} active keys{active.length >= ACTIVE_KEY_LIMIT ? ': revoke one before creating another.' : ''}
+                {active.length} of {ACTIVE_KEY_LIMIT} active keys
+                {active.length >= ACTIVE_KEY_LIMIT ? ': revoke one before creating another.' : ''}
               </span>
             ) : null}
           </div>
@@ -150,10 +175,14 @@ export function KeysPage() {
                   <td data-label="Key">
                     <code>{shown(key.prefix)}</code>
                   </td>
-                  <td data-label="Allowed from">{key.ip_allowlist?.length ? key.ip_allowlist.join(', ') : 'anywhere'}</td>
+                  <td data-label="Allowed from">
+                    {key.ip_allowlist?.length ? key.ip_allowlist.join(', ') : 'anywhere'}
+                  </td>
                   <td data-label="Created">{formatTime(key.created_at)}</td>
                   <td data-label="Last used">{formatTime(key.last_used_at)}</td>
-                  <td data-label="Status">{key.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}</td>
+                  <td data-label="Status">
+                    {key.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}
+                  </td>
                   {mayManage ? (
                     <td className="row-actions">
                       {key.revoked_at ? null : (
@@ -163,7 +192,12 @@ export function KeysPage() {
                             label="Rotate"
                             accessibleLabel={`Rotate key ${shown(key.prefix)}`}
                             title={`Rotate key ${shown(key.prefix)}?`}
-                            body={<p>A new key is made and shown once. The old one keeps working until you revoke it, so you can deploy the new one first.</p>}
+                            body={
+                              <p>
+                                A new key is made and shown once. The old one keeps working until you revoke it, so you
+                                can deploy the new one first.
+                              </p>
+                            }
                             confirmLabel="Make the new key"
                             onConfirm={() => rotate(key)}
                           />

@@ -19,7 +19,21 @@ import {
   type Reunited,
   type TimelineEntry,
 } from '../api';
-import { Button, ConfirmButton, Empty, Field, LoadError, Loading, Notice, PageHeader, StatusBadge, failureOf, messageOf, useLoad, type FormFailure } from '../components/ui';
+import {
+  Button,
+  ConfirmButton,
+  Empty,
+  Field,
+  LoadError,
+  Loading,
+  Notice,
+  PageHeader,
+  StatusBadge,
+  failureOf,
+  messageOf,
+  useLoad,
+  type FormFailure,
+} from '../components/ui';
 import { formatTime, humanize } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
@@ -35,7 +49,11 @@ function todayUtc(): string {
 }
 
 /** The account's lost-and-found locations and the one the page is about (`?location=`, else the first). */
-function useDeskLocation(): { locations: ReturnType<typeof useLoad<DeskLocations>>; location: DeskLocation | undefined; locationParam: string } {
+function useDeskLocation(): {
+  locations: ReturnType<typeof useLoad<DeskLocations>>;
+  location: DeskLocation | undefined;
+  locationParam: string;
+} {
   const [params] = useSearchParams();
   const locations = useLoad(() => get<DeskLocations>('/lostfound/locations'), []);
   const locationParam = params.get('location') ?? '';
@@ -45,7 +63,15 @@ function useDeskLocation(): { locations: ReturnType<typeof useLoad<DeskLocations
 }
 
 /** The desk's frame: title, location picker, the items/claims tabs and the claimant page's address. */
-function DeskFrame({ title, description, children }: { title: string; description?: ReactNode; children: (location: DeskLocation, categories: string[]) => ReactNode }) {
+function DeskFrame({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: (location: DeskLocation, categories: string[]) => ReactNode;
+}) {
   const { locations, location } = useDeskLocation();
   const [params, setParams] = useSearchParams();
   if (locations.error) {
@@ -61,7 +87,10 @@ function DeskFrame({ title, description, children }: { title: string; descriptio
     return (
       <section>
         <PageHeader title={title} />
-        <Empty>None of this account&apos;s locations runs lost-and-found yet. Switchboard&apos;s operators turn it on per location.</Empty>
+        <Empty>
+          None of this account&apos;s locations runs lost-and-found yet. Switchboard&apos;s operators turn it on per
+          location.
+        </Empty>
       </section>
     );
   }
@@ -92,7 +121,12 @@ function DeskFrame({ title, description, children }: { title: string; descriptio
           Found items
         </NavLink>
         <NavLink to={`/lostfound/claims${at}`}>Claims</NavLink>
-        <a className="tabs-aside" href={`/console/claim/${encodeURIComponent(location.public_slug)}`} target="_blank" rel="noreferrer">
+        <a
+          className="tabs-aside"
+          href={`/console/claim/${encodeURIComponent(location.public_slug)}`}
+          target="_blank"
+          rel="noreferrer"
+        >
           Public claim page<span className="visually-hidden"> (opens in a new tab)</span>
         </a>
       </nav>
@@ -101,7 +135,9 @@ function DeskFrame({ title, description, children }: { title: string; descriptio
           <option key={category} value={category} />
         ))}
       </datalist>
-      {params.get('location') === null || String(location.id) === params.get('location') ? null : <Notice tone="info">That location does not run lost-and-found here; showing {location.name}.</Notice>}
+      {params.get('location') === null || String(location.id) === params.get('location') ? null : (
+        <Notice tone="info">That location does not run lost-and-found here; showing {location.name}.</Notice>
+      )}
       {children(location, locations.data.categories)}
     </section>
   );
@@ -124,10 +160,23 @@ function useFilters(): { filters: Filters; page: number; setFilters: (next: Part
   return { filters, page, setFilters };
 }
 
-function FilterForm({ what, statuses, filters, onApply, dateLabel }: { what: string; statuses: readonly string[]; filters: Filters; onApply: (next: Filters) => void; dateLabel: string }) {
+function FilterForm({
+  what,
+  statuses,
+  filters,
+  onApply,
+  dateLabel,
+}: {
+  what: string;
+  statuses: readonly string[];
+  filters: Filters;
+  onApply: (next: Filters) => void;
+  dateLabel: string;
+}) {
   const [draft, setDraft] = useState<Filters>(filters);
   const set = (name: keyof Filters) => (value: string) => setDraft({ ...draft, [name]: value });
-  const rangeError = draft.from && draft.to && draft.from > draft.to ? 'The start date is after the end date.' : undefined;
+  const rangeError =
+    draft.from && draft.to && draft.from > draft.to ? 'The start date is after the end date.' : undefined;
   const any = FILTERS.some((name) => filters[name]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -137,13 +186,40 @@ function FilterForm({ what, statuses, filters, onApply, dateLabel }: { what: str
   return (
     <form className="card filters filters--desk" onSubmit={submit} aria-label={`Search ${what}`} role="search">
       <Field label="Search" name="q" value={draft.q} onChange={set('q')} placeholder="red umbrella" hideOptional />
-      <Field label="Category" name="category" value={draft.category} onChange={set('category')} list={CATEGORY_LIST_ID} hideOptional />
+      <Field
+        label="Category"
+        name="category"
+        value={draft.category}
+        onChange={set('category')}
+        list={CATEGORY_LIST_ID}
+        hideOptional
+      />
       <Field label="Area" name="area" value={draft.area} onChange={set('area')} hideOptional />
-      <Field label={`${dateLabel} from`} name="from" type="date" value={draft.from} onChange={set('from')} hideOptional />
-      <Field label={`${dateLabel} to`} name="to" type="date" value={draft.to} onChange={set('to')} error={rangeError} hideOptional />
+      <Field
+        label={`${dateLabel} from`}
+        name="from"
+        type="date"
+        value={draft.from}
+        onChange={set('from')}
+        hideOptional
+      />
+      <Field
+        label={`${dateLabel} to`}
+        name="to"
+        type="date"
+        value={draft.to}
+        onChange={set('to')}
+        error={rangeError}
+        hideOptional
+      />
       <div className="field">
         <label htmlFor={`${what}-status`}>Status</label>
-        <select id={`${what}-status`} name="status" value={draft.status} onChange={(event) => set('status')(event.target.value)}>
+        <select
+          id={`${what}-status`}
+          name="status"
+          value={draft.status}
+          onChange={(event) => set('status')(event.target.value)}
+        >
           <option value="">Any</option>
           {statuses.map((status) => (
             <option key={status} value={status}>
@@ -172,7 +248,15 @@ function FilterForm({ what, statuses, filters, onApply, dateLabel }: { what: str
   );
 }
 
-function Pager({ what, page, onPage }: { what: string; page: NumberedPage<unknown> | undefined; onPage: (page: number) => void }) {
+function Pager({
+  what,
+  page,
+  onPage,
+}: {
+  what: string;
+  page: NumberedPage<unknown> | undefined;
+  onPage: (page: number) => void;
+}) {
   if (!page || page.total === 0) return null;
   return (
     <nav className="pager" aria-label={`Pages of ${what}`}>
@@ -201,7 +285,11 @@ export function DeskItemsPage() {
 function ItemsPanel({ location, categories }: { location: DeskLocation; categories: string[] }) {
   const { can, role } = useSignedIn();
   const { filters, page, setFilters } = useFilters();
-  const items = useLoad(() => get<NumberedPage<FoundItem>>(`/lostfound/found-items${query({ location_id: location.id, ...filters, page })}`), [location.id, ...FILTERS.map((name) => filters[name]), page]);
+  const items = useLoad(
+    () =>
+      get<NumberedPage<FoundItem>>(`/lostfound/found-items${query({ location_id: location.id, ...filters, page })}`),
+    [location.id, ...FILTERS.map((name) => filters[name]), page],
+  );
   const [logged, setLogged] = useState<FoundItem>();
   return (
     <>
@@ -219,18 +307,34 @@ function ItemsPanel({ location, categories }: { location: DeskLocation; categori
       )}
       {logged ? (
         <Notice tone="success">
-          Item #{logged.id} ({logged.category}) is logged. <Link to={`/lostfound/items/${logged.id}?location=${location.id}`}>Open it</Link>.
+          Item #{logged.id} ({logged.category}) is logged.{' '}
+          <Link to={`/lostfound/items/${logged.id}?location=${location.id}`}>Open it</Link>.
         </Notice>
       ) : null}
       <h2>Found items</h2>
-      <FilterForm key={JSON.stringify(filters)} what="items" statuses={ITEM_STATUSES} filters={filters} onApply={(next) => setFilters(next)} dateLabel="Found" />
+      <FilterForm
+        key={JSON.stringify(filters)}
+        what="items"
+        statuses={ITEM_STATUSES}
+        filters={filters}
+        onApply={(next) => setFilters(next)}
+        dateLabel="Found"
+      />
       {items.error ? <LoadError error={items.error} retry={items.reload} /> : null}
       {!items.data && items.loading ? <Loading what="found items" /> : null}
-      {items.data && items.data.data.length === 0 ? <Empty>{FILTERS.some((name) => filters[name]) ? 'No found item matches this search.' : 'No found items yet. Log the first one above.'}</Empty> : null}
+      {items.data && items.data.data.length === 0 ? (
+        <Empty>
+          {FILTERS.some((name) => filters[name])
+            ? 'No found item matches this search.'
+            : 'No found items yet. Log the first one above.'}
+        </Empty>
+      ) : null}
       {items.data && items.data.data.length > 0 ? (
         <div className="table-wrap">
           <table className="table" data-testid="items-table" aria-busy={items.loading || undefined}>
-            <caption className="visually-hidden">Found items{filters.q ? ', best match first' : ', newest first'}</caption>
+            <caption className="visually-hidden">
+              Found items{filters.q ? ', best match first' : ', newest first'}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Item</th>
@@ -267,9 +371,25 @@ function ItemsPanel({ location, categories }: { location: DeskLocation; categori
   );
 }
 
-const LOG_FIELDS = ['category', 'description', 'color', 'found_area', 'storage_ref', 'found_by', 'found_date', 'image_url'] as const;
+const LOG_FIELDS = [
+  'category',
+  'description',
+  'color',
+  'found_area',
+  'storage_ref',
+  'found_by',
+  'found_date',
+  'image_url',
+] as const;
 
-function LogItemForm({ location, onLogged }: { location: DeskLocation; categories: string[]; onLogged: (item: FoundItem) => void }) {
+function LogItemForm({
+  location,
+  onLogged,
+}: {
+  location: DeskLocation;
+  categories: string[];
+  onLogged: (item: FoundItem) => void;
+}) {
   const blank = Object.fromEntries(LOG_FIELDS.map((name) => [name, ''])) as Record<(typeof LOG_FIELDS)[number], string>;
   const [form, setForm] = useState(blank);
   const [busy, setBusy] = useState(false);
@@ -297,16 +417,81 @@ function LogItemForm({ location, onLogged }: { location: DeskLocation; categorie
       <h2 id="log-item-title">Log a found item</h2>
       {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
       <div className="grid-2">
-        <Field label="What is it?" name="description" value={form.description} onChange={set('description')} required error={failure?.fields.description} placeholder="Red umbrella, wooden handle" maxLength={2000} />
-        <Field label="Category" name="category" value={form.category} onChange={set('category')} required={false} list={CATEGORY_LIST_ID} error={failure?.fields.category} hint="Pick a suggestion or type a word; empty: guessed from the description." />
+        <Field
+          label="What is it?"
+          name="description"
+          value={form.description}
+          onChange={set('description')}
+          required
+          error={failure?.fields.description}
+          placeholder="Red umbrella, wooden handle"
+          maxLength={2000}
+        />
+        <Field
+          label="Category"
+          name="category"
+          value={form.category}
+          onChange={set('category')}
+          required={false}
+          list={CATEGORY_LIST_ID}
+          error={failure?.fields.category}
+          hint="Pick a suggestion or type a word; empty: guessed from the description."
+        />
       </div>
       <div className="grid-3">
-        <Field label="Colour" name="color" value={form.color} onChange={set('color')} required={false} error={failure?.fields.color} />
-        <Field label="Where found" name="found_area" value={form.found_area} onChange={set('found_area')} required={false} error={failure?.fields.found_area} />
-        <Field label="Storage" name="storage_ref" value={form.storage_ref} onChange={set('storage_ref')} required={false} error={failure?.fields.storage_ref} placeholder="Shelf A3" />
-        <Field label="Found by" name="found_by" value={form.found_by} onChange={set('found_by')} required={false} error={failure?.fields.found_by} />
-        <Field label="Found on" name="found_date" type="date" value={form.found_date} onChange={set('found_date')} required={false} error={failure?.fields.found_date} hint="Empty: today." />
-        <Field label="Photo URL" name="image_url" type="url" inputMode="url" value={form.image_url} onChange={set('image_url')} required={false} error={failure?.fields.image_url} />
+        <Field
+          label="Colour"
+          name="color"
+          value={form.color}
+          onChange={set('color')}
+          required={false}
+          error={failure?.fields.color}
+        />
+        <Field
+          label="Where found"
+          name="found_area"
+          value={form.found_area}
+          onChange={set('found_area')}
+          required={false}
+          error={failure?.fields.found_area}
+        />
+        <Field
+          label="Storage"
+          name="storage_ref"
+          value={form.storage_ref}
+          onChange={set('storage_ref')}
+          required={false}
+          error={failure?.fields.storage_ref}
+          placeholder="Shelf A3"
+        />
+        <Field
+          label="Found by"
+          name="found_by"
+          value={form.found_by}
+          onChange={set('found_by')}
+          required={false}
+          error={failure?.fields.found_by}
+        />
+        <Field
+          label="Found on"
+          name="found_date"
+          type="date"
+          value={form.found_date}
+          onChange={set('found_date')}
+          required={false}
+          error={failure?.fields.found_date}
+          hint="Empty: today."
+        />
+        <Field
+          label="Photo URL"
+          name="image_url"
+          type="url"
+          inputMode="url"
+          value={form.image_url}
+          onChange={set('image_url')}
+          required={false}
+          error={failure?.fields.image_url}
+        />
       </div>
       <div className="actions">
         <Button type="submit" variant="primary" busy={busy}>
@@ -367,7 +552,10 @@ export function DeskItemPage() {
   const { id = '' } = useParams();
   const [params] = useSearchParams();
   const locationId = params.get('location') ?? '';
-  const item = useLoad(() => get<FoundItemDetail>(`/lostfound/found-items/${encodeURIComponent(id)}${query({ location_id: locationId })}`), [id, locationId]);
+  const item = useLoad(
+    () => get<FoundItemDetail>(`/lostfound/found-items/${encodeURIComponent(id)}${query({ location_id: locationId })}`),
+    [id, locationId],
+  );
   const back = `/lostfound?location=${encodeURIComponent(locationId)}`;
   if (item.error) {
     return (
@@ -424,30 +612,55 @@ function Disposal({ item, onDone }: { item: FoundItemDetail; onDone: () => void 
     <div className="card">
       <h2>Donate or dispose of</h2>
       {!holdOver ? (
-        <p>This item is held for its owner until {item.hold_until ?? 'the end of its hold period'}. From that day it can be donated or disposed of.</p>
+        <p>
+          This item is held for its owner until {item.hold_until ?? 'the end of its hold period'}. From that day it can
+          be donated or disposed of.
+        </p>
       ) : !can('use_desk') ? (
         <Notice tone="info">{roleReason(role, 'use_desk')}</Notice>
       ) : (
         <>
-          <p>Unclaimed since {item.found_date}: the hold period ended on {item.hold_until}.</p>
+          <p>
+            Unclaimed since {item.found_date}: the hold period ended on {item.hold_until}.
+          </p>
           <div className="grid-2">
             <div className="field">
               <label htmlFor={outcomeId}>What happens to it</label>
-              <select id={outcomeId} value={outcome} onChange={(event) => setOutcome(event.target.value as 'donated' | 'disposed')}>
+              <select
+                id={outcomeId}
+                value={outcome}
+                onChange={(event) => setOutcome(event.target.value as 'donated' | 'disposed')}
+              >
                 <option value="donated">Donated</option>
                 <option value="disposed">Disposed of</option>
               </select>
             </div>
-            <Field label="Note" name="note" value={note} onChange={setNote} required={false} placeholder="Given to the Red Cross shop, receipt 1234" />
+            <Field
+              label="Note"
+              name="note"
+              value={note}
+              onChange={setNote}
+              required={false}
+              placeholder="Given to the Red Cross shop, receipt 1234"
+            />
           </div>
           <ConfirmButton
             label={outcome === 'donated' ? 'Mark donated' : 'Mark disposed of'}
             title={`Mark item #${item.id} ${outcome === 'donated' ? 'donated' : 'disposed of'}?`}
-            body={<p>It leaves the desk for good: it can no longer be given back to a claimant. The move is added to its chain of custody.</p>}
+            body={
+              <p>
+                It leaves the desk for good: it can no longer be given back to a claimant. The move is added to its
+                chain of custody.
+              </p>
+            }
             confirmLabel={outcome === 'donated' ? 'Mark donated' : 'Mark disposed of'}
             variant="danger"
             onConfirm={async () => {
-              await post(`/lostfound/found-items/${item.id}/disposal`, { location_id: item.location_id, outcome, note: note.trim() || undefined }, { 'Idempotency-Key': newIdempotencyKey() });
+              await post(
+                `/lostfound/found-items/${item.id}/disposal`,
+                { location_id: item.location_id, outcome, note: note.trim() || undefined },
+                { 'Idempotency-Key': newIdempotencyKey() },
+              );
               onDone();
             }}
           />
@@ -459,20 +672,36 @@ function Disposal({ item, onDone }: { item: FoundItemDetail; onDone: () => void 
 
 /** `/lostfound/claims`: the location's claims. */
 export function DeskClaimsPage() {
-  return <DeskFrame title="Lost & found">{(location) => <ClaimsPanel key={location.id} location={location} />}</DeskFrame>;
+  return (
+    <DeskFrame title="Lost & found">{(location) => <ClaimsPanel key={location.id} location={location} />}</DeskFrame>
+  );
 }
 
 function ClaimsPanel({ location }: { location: DeskLocation }) {
   const { filters, page, setFilters } = useFilters();
-  const claims = useLoad(() => get<NumberedPage<Claim>>(`/lostfound/claims${query({ location_id: location.id, ...filters, page })}`), [location.id, ...FILTERS.map((name) => filters[name]), page]);
+  const claims = useLoad(
+    () => get<NumberedPage<Claim>>(`/lostfound/claims${query({ location_id: location.id, ...filters, page })}`),
+    [location.id, ...FILTERS.map((name) => filters[name]), page],
+  );
   return (
     <>
       <h2>Claims</h2>
-      <p className="muted">Filed on the public page, by phone, or through the API. A claim with a match has a stored item that fits it.</p>
-      <FilterForm key={JSON.stringify(filters)} what="claims" statuses={CLAIM_STATUSES} filters={filters} onApply={(next) => setFilters(next)} dateLabel="Lost" />
+      <p className="muted">
+        Filed on the public page, by phone, or through the API. A claim with a match has a stored item that fits it.
+      </p>
+      <FilterForm
+        key={JSON.stringify(filters)}
+        what="claims"
+        statuses={CLAIM_STATUSES}
+        filters={filters}
+        onApply={(next) => setFilters(next)}
+        dateLabel="Lost"
+      />
       {claims.error ? <LoadError error={claims.error} retry={claims.reload} /> : null}
       {!claims.data && claims.loading ? <Loading what="claims" /> : null}
-      {claims.data && claims.data.data.length === 0 ? <Empty>{FILTERS.some((name) => filters[name]) ? 'No claim matches this search.' : 'No claims yet.'}</Empty> : null}
+      {claims.data && claims.data.data.length === 0 ? (
+        <Empty>{FILTERS.some((name) => filters[name]) ? 'No claim matches this search.' : 'No claims yet.'}</Empty>
+      ) : null}
       {claims.data && claims.data.data.length > 0 ? (
         <div className="table-wrap">
           <table className="table" data-testid="claims-table" aria-busy={claims.loading || undefined}>
@@ -504,7 +733,13 @@ function ClaimsPanel({ location }: { location: DeskLocation }) {
                     {claim.lost_date ?? '—'}
                     {claim.lost_area ? `, ${claim.lost_area}` : ''}
                   </td>
-                  <td data-label="Match">{claim.has_match ? <span className="badge badge--good">match</span> : <span className="muted">none yet</span>}</td>
+                  <td data-label="Match">
+                    {claim.has_match ? (
+                      <span className="badge badge--good">match</span>
+                    ) : (
+                      <span className="muted">none yet</span>
+                    )}
+                  </td>
                   <td data-label="Status">
                     <StatusBadge status={claim.status} />
                   </td>
@@ -533,10 +768,18 @@ export function DeskClaimPage() {
   const { id = '' } = useParams();
   const [params] = useSearchParams();
   const locationId = params.get('location') ?? '';
-  const claim = useLoad(() => get<ClaimDetail>(`/lostfound/claims/${encodeURIComponent(id)}${query({ location_id: locationId })}`), [id, locationId]);
+  const claim = useLoad(
+    () => get<ClaimDetail>(`/lostfound/claims/${encodeURIComponent(id)}${query({ location_id: locationId })}`),
+    [id, locationId],
+  );
   // High-value claims list no matches (the API keeps them to staff who verify): the stored items of the category are the candidates.
   const sameCategory = useLoad(
-    async () => (claim.data?.verify_required ? get<NumberedPage<FoundItem>>(`/lostfound/found-items${query({ location_id: locationId, category: claim.data.category, status: 'stored' })}`) : undefined),
+    async () =>
+      claim.data?.verify_required
+        ? get<NumberedPage<FoundItem>>(
+            `/lostfound/found-items${query({ location_id: locationId, category: claim.data.category, status: 'stored' })}`,
+          )
+        : undefined,
     [claim.data?.id, claim.data?.verify_required, claim.data?.category, locationId],
   );
   // Kept here, not in the form: once an item is given back the claim's candidates change and the form may go.
@@ -556,14 +799,34 @@ export function DeskClaimPage() {
   if (!claim.data) return <Loading what="the claim" />;
   const c = claim.data;
   const candidates: Candidate[] = c.verify_required
-    ? (sameCategory.data?.data ?? []).map((item) => ({ id: item.id, description: item.description, color: item.color, found_area: item.found_area, found_date: item.found_date, storage_ref: item.storage_ref }))
-    : (c.matches ?? []).map((match) => ({ id: match.found_item_id, description: match.description, color: match.color, found_area: match.found_area, found_date: match.found_date }));
+    ? (sameCategory.data?.data ?? []).map((item) => ({
+        id: item.id,
+        description: item.description,
+        color: item.color,
+        found_area: item.found_area,
+        found_date: item.found_date,
+        storage_ref: item.storage_ref,
+      }))
+    : (c.matches ?? []).map((match) => ({
+        id: match.found_item_id,
+        description: match.description,
+        color: match.color,
+        found_area: match.found_area,
+        found_date: match.found_date,
+      }));
   return (
     <section>
       <p className="breadcrumb">
         <Link to={back}>Claims</Link> <span aria-hidden="true">/</span>
       </p>
-      <PageHeader title={`Claim #${c.id}: ${c.description || c.category}`} description={<>Filed {formatTime(c.created_at)} ({c.source === 'web' ? 'public page' : c.source})</>}>
+      <PageHeader
+        title={`Claim #${c.id}: ${c.description || c.category}`}
+        description={
+          <>
+            Filed {formatTime(c.created_at)} ({c.source === 'web' ? 'public page' : c.source})
+          </>
+        }
+      >
         <StatusBadge status={c.status} />
       </PageHeader>
       {reunited ? (
@@ -601,13 +864,20 @@ export function DeskClaimPage() {
           <h2>{c.verify_required ? 'Stored items of this category' : 'Candidate matches'}</h2>
           {c.verify_required ? (
             <Notice tone="warning" title="High-value item">
-              Matches of high-value claims are not listed; {c.has_match ? 'a stored item does match this claim' : 'no stored item matches it yet'}. Release an item only after checking the
-              claimant&apos;s proof of ownership in person (ID, what is inside, a receipt).
+              Matches of high-value claims are not listed;{' '}
+              {c.has_match ? 'a stored item does match this claim' : 'no stored item matches it yet'}. Release an item
+              only after checking the claimant&apos;s proof of ownership in person (ID, what is inside, a receipt).
             </Notice>
           ) : null}
-          {c.status !== 'open' && !reunited ? <Notice tone="info">This claim is closed: its item was given back.</Notice> : null}
-          {c.verify_required && sameCategory.error ? <LoadError error={sameCategory.error} retry={sameCategory.reload} /> : null}
-          {candidates.length === 0 && c.status === 'open' ? <Empty>No candidate item yet. When a matching item is logged, the claimant is texted.</Empty> : null}
+          {c.status !== 'open' && !reunited ? (
+            <Notice tone="info">This claim is closed: its item was given back.</Notice>
+          ) : null}
+          {c.verify_required && sameCategory.error ? (
+            <LoadError error={sameCategory.error} retry={sameCategory.reload} />
+          ) : null}
+          {candidates.length === 0 && c.status === 'open' ? (
+            <Empty>No candidate item yet. When a matching item is logged, the claimant is texted.</Empty>
+          ) : null}
           {candidates.length > 0 ? (
             <Reunite
               claim={c}
@@ -624,7 +894,15 @@ export function DeskClaimPage() {
   );
 }
 
-function Reunite({ claim, candidates, onDone }: { claim: ClaimDetail; candidates: Candidate[]; onDone: (answer: Reunited) => void }) {
+function Reunite({
+  claim,
+  candidates,
+  onDone,
+}: {
+  claim: ClaimDetail;
+  candidates: Candidate[];
+  onDone: (answer: Reunited) => void;
+}) {
   const { can, role } = useSignedIn();
   const [chosen, setChosen] = useState<number | undefined>(candidates.length === 1 ? candidates[0].id : undefined);
   const [verified, setVerified] = useState(false);
@@ -641,10 +919,19 @@ function Reunite({ claim, candidates, onDone }: { claim: ClaimDetail; candidates
     }
     setBusy(true);
     try {
-      const answer = await post<Reunited>(`/lostfound/claims/${claim.id}/reunite`, { location_id: claim.location_id, found_item_id: chosen, verified }, { 'Idempotency-Key': newIdempotencyKey() });
+      const answer = await post<Reunited>(
+        `/lostfound/claims/${claim.id}/reunite`,
+        { location_id: claim.location_id, found_item_id: chosen, verified },
+        { 'Idempotency-Key': newIdempotencyKey() },
+      );
       onDone(answer);
     } catch (error) {
-      const field = error instanceof ApiError && error.code === 'verification_required' ? 'verified' : error instanceof ApiError && error.fields?.found_item_id ? 'found_item_id' : undefined;
+      const field =
+        error instanceof ApiError && error.code === 'verification_required'
+          ? 'verified'
+          : error instanceof ApiError && error.fields?.found_item_id
+            ? 'found_item_id'
+            : undefined;
       setFailure({ field, message: messageOf(error) });
     } finally {
       setBusy(false);
@@ -653,19 +940,43 @@ function Reunite({ claim, candidates, onDone }: { claim: ClaimDetail; candidates
   return (
     <form onSubmit={(event) => void submit(event)} aria-label="Reunite an item with this claim" noValidate>
       {failure && !failure.field ? <Notice tone="error">{failure.message}</Notice> : null}
-      <fieldset className="candidates" aria-describedby={failure?.field === 'found_item_id' ? 'candidate-error' : undefined}>
+      <fieldset
+        className="candidates"
+        aria-describedby={failure?.field === 'found_item_id' ? 'candidate-error' : undefined}
+      >
         <legend className="visually-hidden">Candidate items</legend>
         {candidates.map((candidate) => (
-          <label key={candidate.id} className={`candidate${chosen === candidate.id ? ' candidate--chosen' : ''}`} data-candidate-id={candidate.id}>
-            {open ? <input type="radio" name="found_item_id" value={candidate.id} checked={chosen === candidate.id} onChange={() => setChosen(candidate.id)} /> : null}
+          <label
+            key={candidate.id}
+            className={`candidate${chosen === candidate.id ? ' candidate--chosen' : ''}`}
+            data-candidate-id={candidate.id}
+          >
+            {open ? (
+              <input
+                type="radio"
+                name="found_item_id"
+                value={candidate.id}
+                checked={chosen === candidate.id}
+                onChange={() => setChosen(candidate.id)}
+              />
+            ) : null}
             <span className="candidate-body">
               <span className="candidate-title">
                 #{candidate.id} {candidate.description}
               </span>
               <span className="muted">
-                {[candidate.color, candidate.found_area, `found ${candidate.found_date}`, candidate.storage_ref ? `storage ${candidate.storage_ref}` : ''].filter(Boolean).join(' · ')}
+                {[
+                  candidate.color,
+                  candidate.found_area,
+                  `found ${candidate.found_date}`,
+                  candidate.storage_ref ? `storage ${candidate.storage_ref}` : '',
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
               </span>
-              <Link to={`/lostfound/items/${candidate.id}?location=${claim.location_id}`}>Item #{candidate.id}&apos;s page</Link>
+              <Link to={`/lostfound/items/${candidate.id}?location=${claim.location_id}`}>
+                Item #{candidate.id}&apos;s page
+              </Link>
             </span>
           </label>
         ))}
@@ -678,7 +989,14 @@ function Reunite({ claim, candidates, onDone }: { claim: ClaimDetail; candidates
       {open ? (
         <>
           <div className={`checkbox${failure?.field === 'verified' ? ' field--invalid' : ''}`}>
-            <input id={verifyId} type="checkbox" checked={verified} onChange={(event) => setVerified(event.target.checked)} aria-describedby={failure?.field === 'verified' ? `${verifyId}-error` : `${verifyId}-hint`} aria-invalid={failure?.field === 'verified' || undefined} />
+            <input
+              id={verifyId}
+              type="checkbox"
+              checked={verified}
+              onChange={(event) => setVerified(event.target.checked)}
+              aria-describedby={failure?.field === 'verified' ? `${verifyId}-error` : `${verifyId}-hint`}
+              aria-invalid={failure?.field === 'verified' || undefined}
+            />
             <label htmlFor={verifyId}>I have verified the claimant&apos;s proof of ownership</label>
           </div>
           {failure?.field === 'verified' ? (
@@ -687,7 +1005,9 @@ function Reunite({ claim, candidates, onDone }: { claim: ClaimDetail; candidates
             </p>
           ) : (
             <p className="hint" id={`${verifyId}-hint`}>
-              {claim.verify_required ? 'Required for this high-value item.' : 'Optional for this item; recorded with the release.'}
+              {claim.verify_required
+                ? 'Required for this high-value item.'
+                : 'Optional for this item; recorded with the release.'}
             </p>
           )}
           <div className="actions">

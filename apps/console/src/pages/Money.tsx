@@ -1,7 +1,19 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { get, put, query, type Account, type Balance, type LedgerEntry, type Page, type UsageDay } from '../api';
 import { UsageChart } from '../components/UsageChart';
-import { Button, Empty, Field, LoadError, Loading, Notice, PageHeader, failureOf, fieldFailure, useLoad, type FormFailure } from '../components/ui';
+import {
+  Button,
+  Empty,
+  Field,
+  LoadError,
+  Loading,
+  Notice,
+  PageHeader,
+  failureOf,
+  fieldFailure,
+  useLoad,
+  type FormFailure,
+} from '../components/ui';
 import { formatCents, formatMillicents, formatTime, humanize } from '../format';
 import { centsText, toCents } from '../input';
 import { roleReason, useSignedIn } from '../session';
@@ -16,7 +28,10 @@ export function MoneyPage() {
 
   return (
     <section>
-      <PageHeader title="Billing" description="Your prepaid balance, what it was spent on, and how much your numbers are used." />
+      <PageHeader
+        title="Billing"
+        description="Your prepaid balance, what it was spent on, and how much your numbers are used."
+      />
       {balance.error ? <LoadError error={balance.error} retry={balance.reload} /> : null}
       <div className="stats">
         <div className="stat">
@@ -33,7 +48,13 @@ export function MoneyPage() {
         <div className="stat">
           <p className="stat-label">Talk time, {balance.data?.period ?? 'this month'}</p>
           <p className="stat-value">{balance.data ? `${balance.data.minutes_used} min` : '…'}</p>
-          {balance.data ? <p className="stat-note">{balance.data.minutes_included === null ? 'Unlimited minutes' : `of ${balance.data.minutes_included} included`}</p> : null}
+          {balance.data ? (
+            <p className="stat-note">
+              {balance.data.minutes_included === null
+                ? 'Unlimited minutes'
+                : `of ${balance.data.minutes_included} included`}
+            </p>
+          ) : null}
         </div>
       </div>
 
@@ -45,16 +66,38 @@ export function MoneyPage() {
       </div>
 
       {account.error ? <LoadError error={account.error} retry={account.reload} /> : null}
-      {account.data ? <AutoTopUpForm account={account.data} mayChange={can('manage_money')} reason={roleReason(role, 'manage_money')} onSaved={() => { account.reload(); balance.reload(); }} /> : null}
+      {account.data ? (
+        <AutoTopUpForm
+          account={account.data}
+          mayChange={can('manage_money')}
+          reason={roleReason(role, 'manage_money')}
+          onSaved={() => {
+            account.reload();
+            balance.reload();
+          }}
+        />
+      ) : null}
 
       <Ledger />
     </section>
   );
 }
 
-function AutoTopUpForm({ account, mayChange, reason, onSaved }: { account: Account; mayChange: boolean; reason: string; onSaved: () => void }) {
+function AutoTopUpForm({
+  account,
+  mayChange,
+  reason,
+  onSaved,
+}: {
+  account: Account;
+  mayChange: boolean;
+  reason: string;
+  onSaved: () => void;
+}) {
   const [enabled, setEnabled] = useState(account.auto_top_up !== null);
-  const [threshold, setThreshold] = useState(account.auto_top_up ? centsText(account.auto_top_up.threshold_cents) : '10.00');
+  const [threshold, setThreshold] = useState(
+    account.auto_top_up ? centsText(account.auto_top_up.threshold_cents) : '10.00',
+  );
   const [amount, setAmount] = useState(account.auto_top_up ? centsText(account.auto_top_up.amount_cents) : '50.00');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
@@ -76,8 +119,10 @@ function AutoTopUpForm({ account, mayChange, reason, onSaved }: { account: Accou
     if (enabled) {
       const thresholdCents = toCents(threshold);
       const amountCents = toCents(amount);
-      if (thresholdCents === undefined) return setFailure(fieldFailure('threshold_cents', 'Write an amount in dollars, such as 10 or 10.50.'));
-      if (amountCents === undefined) return setFailure(fieldFailure('amount_cents', 'Write an amount in dollars, such as 50 or 50.00.'));
+      if (thresholdCents === undefined)
+        return setFailure(fieldFailure('threshold_cents', 'Write an amount in dollars, such as 10 or 10.50.'));
+      if (amountCents === undefined)
+        return setFailure(fieldFailure('amount_cents', 'Write an amount in dollars, such as 50 or 50.00.'));
       body = { threshold_cents: thresholdCents, amount_cents: amountCents };
     }
     setBusy(true);
@@ -104,12 +149,37 @@ function AutoTopUpForm({ account, mayChange, reason, onSaved }: { account: Accou
       {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
       {saved ? <Notice tone="success">Auto top-up saved.</Notice> : null}
       <div className="checkbox">
-        <input id="auto-top-up-enabled" type="checkbox" checked={enabled} disabled={!mayChange} onChange={(event) => setEnabled(event.target.checked)} />
+        <input
+          id="auto-top-up-enabled"
+          type="checkbox"
+          checked={enabled}
+          disabled={!mayChange}
+          onChange={(event) => setEnabled(event.target.checked)}
+        />
         <label htmlFor="auto-top-up-enabled">Top up automatically</label>
       </div>
       <div className="grid-2">
-        <Field label="When the balance falls below (USD)" name="threshold_cents" inputMode="decimal" required value={threshold} onChange={setThreshold} disabled={!mayChange || !enabled} error={failure?.fields['threshold_cents']} />
-        <Field label="Add this much (USD)" name="amount_cents" inputMode="decimal" required value={amount} onChange={setAmount} disabled={!mayChange || !enabled} hint="Between $5 and $500." error={failure?.fields['amount_cents']} />
+        <Field
+          label="When the balance falls below (USD)"
+          name="threshold_cents"
+          inputMode="decimal"
+          required
+          value={threshold}
+          onChange={setThreshold}
+          disabled={!mayChange || !enabled}
+          error={failure?.fields['threshold_cents']}
+        />
+        <Field
+          label="Add this much (USD)"
+          name="amount_cents"
+          inputMode="decimal"
+          required
+          value={amount}
+          onChange={setAmount}
+          disabled={!mayChange || !enabled}
+          hint="Between $5 and $500."
+          error={failure?.fields['amount_cents']}
+        />
       </div>
       {mayChange ? (
         <div className="actions">
@@ -125,7 +195,10 @@ function AutoTopUpForm({ account, mayChange, reason, onSaved }: { account: Accou
 function Ledger() {
   const [after, setAfter] = useState('');
   const [trail, setTrail] = useState<string[]>([]);
-  const ledger = useLoad(() => get<Page<LedgerEntry>>(`/ledger${query({ limit: LEDGER_PER_PAGE, starting_after: after })}`), [after]);
+  const ledger = useLoad(
+    () => get<Page<LedgerEntry>>(`/ledger${query({ limit: LEDGER_PER_PAGE, starting_after: after })}`),
+    [after],
+  );
   const next = () => {
     const data = ledger.data?.data ?? [];
     if (data.length === 0) return;

@@ -1,7 +1,20 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { del, get, patch, type Delivery, type PhoneNumber } from '../api';
-import { Button, ConfirmButton, Empty, Field, LoadError, Loading, Notice, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
+import {
+  Button,
+  ConfirmButton,
+  Empty,
+  Field,
+  LoadError,
+  Loading,
+  Notice,
+  PageHeader,
+  StatusBadge,
+  failureOf,
+  useLoad,
+  type FormFailure,
+} from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
@@ -11,7 +24,10 @@ export function NumberPage() {
   const navigate = useNavigate();
   const mayManage = can('manage_numbers');
   const number = useLoad(() => get<PhoneNumber>(`/numbers/${encodeURIComponent(id)}`), [id]);
-  const deliveries = useLoad(() => get<{ data: Delivery[] }>(`/numbers/${encodeURIComponent(id)}/webhook-deliveries`), [id]);
+  const deliveries = useLoad(
+    () => get<{ data: Delivery[] }>(`/numbers/${encodeURIComponent(id)}/webhook-deliveries`),
+    [id],
+  );
   const [webhookUrl, setWebhookUrl] = useState('');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
@@ -62,7 +78,14 @@ export function NumberPage() {
       <p className="breadcrumb">
         <Link to="/numbers">Numbers</Link> <span aria-hidden="true">/</span>
       </p>
-      <PageHeader title={n.phone_number} description={<>Forwards to {n.business_phone}. Provisioned {formatTime(n.created_at)}.</>}>
+      <PageHeader
+        title={n.phone_number}
+        description={
+          <>
+            Forwards to {n.business_phone}. Provisioned {formatTime(n.created_at)}.
+          </>
+        }
+      >
         <StatusBadge status={n.status} />
         <Link className="button button--secondary" to={`/calls?number_id=${encodeURIComponent(n.id)}`}>
           Calls to this number
@@ -127,7 +150,14 @@ export function NumberPage() {
                   </td>
                   <td data-label="Attempt">{delivery.attempt}</td>
                   <td data-label="Result">
-                    <StatusBadge status={delivery.status_code !== null && delivery.status_code >= 200 && delivery.status_code < 300 ? 'delivered' : 'failed'} /> {delivery.status_code ?? 'no answer'}
+                    <StatusBadge
+                      status={
+                        delivery.status_code !== null && delivery.status_code >= 200 && delivery.status_code < 300
+                          ? 'delivered'
+                          : 'failed'
+                      }
+                    />{' '}
+                    {delivery.status_code ?? 'no answer'}
                   </td>
                   <td data-label="Error">{delivery.error ?? <span className="muted">none</span>}</td>
                 </tr>
@@ -145,7 +175,10 @@ export function NumberPage() {
       {mayManage && !released ? (
         <div className="card card--danger">
           <h2>Release this number</h2>
-          <p>Calls to {n.phone_number} stop being answered and the number goes back to the provider. Its calls and recordings stay.</p>
+          <p>
+            Calls to {n.phone_number} stop being answered and the number goes back to the provider. Its calls and
+            recordings stay.
+          </p>
           <ConfirmButton
             label="Release number"
             title={`Release ${n.phone_number}?`}
@@ -158,4 +191,3 @@ export function NumberPage() {
     </section>
   );
 }
-

@@ -1,7 +1,20 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { get, newIdempotencyKey, post, query, type CreatedNumber, type Page, type PhoneNumber } from '../api';
-import { Button, Empty, Field, LoadError, Loading, Notice, OneTimeSecret, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
+import {
+  Button,
+  Empty,
+  Field,
+  LoadError,
+  Loading,
+  Notice,
+  OneTimeSecret,
+  PageHeader,
+  StatusBadge,
+  failureOf,
+  useLoad,
+  type FormFailure,
+} from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
@@ -61,7 +74,10 @@ export function NumbersPage() {
 
   return (
     <section>
-      <PageHeader title="Numbers" description="Local US numbers your AI agent answers. Each forwards to your business phone and reports calls to your webhook." />
+      <PageHeader
+        title="Numbers"
+        description="Local US numbers your AI agent answers. Each forwards to your business phone and reports calls to your webhook."
+      />
       {!mayManage ? <Notice tone="info">{roleReason(role, 'manage_numbers')}</Notice> : null}
 
       {created ? (
@@ -78,9 +94,40 @@ export function NumbersPage() {
           <h2 id="provision-title">Get a number</h2>
           {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
           <div className="grid-3">
-            <Field label="Business phone" name="business_phone" type="tel" inputMode="tel" autoComplete="tel" required value={form.business_phone} onChange={set('business_phone')} placeholder="+14155550123" hint="Where calls are forwarded, in E.164 form (+1…)." error={fieldError('business_phone')} />
-            <Field label="Area code" name="area_code" inputMode="numeric" value={form.area_code} onChange={set('area_code')} placeholder="415" hint="Default: the business phone's." error={fieldError('area_code')} />
-            <Field label="Webhook URL" name="webhook_url" type="url" inputMode="url" value={form.webhook_url} onChange={set('webhook_url')} placeholder="https://example.com/hooks/switchboard" hint="HTTPS; receives call.completed." error={fieldError('webhook_url')} />
+            <Field
+              label="Business phone"
+              name="business_phone"
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel"
+              required
+              value={form.business_phone}
+              onChange={set('business_phone')}
+              placeholder="+14155550123"
+              hint="Where calls are forwarded, in E.164 form (+1…)."
+              error={fieldError('business_phone')}
+            />
+            <Field
+              label="Area code"
+              name="area_code"
+              inputMode="numeric"
+              value={form.area_code}
+              onChange={set('area_code')}
+              placeholder="415"
+              hint="Default: the business phone's."
+              error={fieldError('area_code')}
+            />
+            <Field
+              label="Webhook URL"
+              name="webhook_url"
+              type="url"
+              inputMode="url"
+              value={form.webhook_url}
+              onChange={set('webhook_url')}
+              placeholder="https://example.com/hooks/switchboard"
+              hint="HTTPS; receives call.completed."
+              error={fieldError('webhook_url')}
+            />
           </div>
           <div className="actions">
             <Button type="submit" variant="primary" busy={busy}>

@@ -41,13 +41,33 @@ export function SignInPage() {
         <h1>Sign in to the console</h1>
         <form onSubmit={(event) => void submit(event)} noValidate>
           {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
-          <Field label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={setEmail} error={failure?.fields['email']} />
-          <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={setPassword} error={failure?.fields['password']} />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={setEmail}
+            error={failure?.fields['email']}
+          />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={setPassword}
+            error={failure?.fields['password']}
+          />
           <Button type="submit" variant="primary" busy={busy} className="button--block">
             {busy ? 'Signing in…' : 'Sign in'}
           </Button>
         </form>
-        <p className="hint">No account yet? An owner of your account, or Switchboard's operators, can invite you by email.</p>
+        <p className="hint">
+          No account yet? An owner of your account, or Switchboard's operators, can invite you by email.
+        </p>
       </div>
     </main>
   );

@@ -1,11 +1,28 @@
 import { useState, type FormEvent } from 'react';
 import { del, get, post, type Role, type TeamMember } from '../api';
-import { Button, ConfirmButton, Empty, Field, LoadError, Loading, Notice, PageHeader, StatusBadge, failureOf, useLoad, type FormFailure } from '../components/ui';
+import {
+  Button,
+  ConfirmButton,
+  Empty,
+  Field,
+  LoadError,
+  Loading,
+  Notice,
+  PageHeader,
+  StatusBadge,
+  failureOf,
+  useLoad,
+  type FormFailure,
+} from '../components/ui';
 import { formatTime, humanize } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
 const ROLES: { value: Role; label: string; can: string }[] = [
-  { value: 'staff', label: 'Staff', can: 'uses the lost-and-found desk only; sees no keys, numbers, calls, billing or team' },
+  {
+    value: 'staff',
+    label: 'Staff',
+    can: 'uses the lost-and-found desk only; sees no keys, numbers, calls, billing or team',
+  },
   { value: 'viewer', label: 'Viewer', can: 'sees everything, changes nothing' },
   { value: 'developer', label: 'Developer', can: 'manages keys, numbers, webhooks and lost-and-found; reads billing' },
   { value: 'owner', label: 'Owner', can: 'everything, including billing and the team' },
@@ -27,7 +44,10 @@ export function TeamPage() {
     setFailure(undefined);
     setNotice(undefined);
     try {
-      const invited = await post<TeamMember & { expires_at: string }>('/users/invites', { email: email.trim(), role: newRole });
+      const invited = await post<TeamMember & { expires_at: string }>('/users/invites', {
+        email: email.trim(),
+        role: newRole,
+      });
       setNotice(`Invitation sent to ${invited.email}. The link in it works until ${formatTime(invited.expires_at)}.`);
       setEmail('');
       members.reload();
@@ -55,10 +75,25 @@ export function TeamPage() {
           <h2 id="invite-title">Invite someone</h2>
           {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
           <div className="grid-2">
-            <Field label="Email" name="email" type="email" autoComplete="off" required value={email} onChange={setEmail} error={failure?.fields['email']} />
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="off"
+              required
+              value={email}
+              onChange={setEmail}
+              error={failure?.fields['email']}
+            />
             <div className={`field${failure?.fields.role ? ' field--invalid' : ''}`}>
               <label htmlFor="invite-role">Role</label>
-              <select id="invite-role" name="role" value={newRole} onChange={(event) => setNewRole(event.target.value as Role)} aria-describedby="invite-role-hint">
+              <select
+                id="invite-role"
+                name="role"
+                value={newRole}
+                onChange={(event) => setNewRole(event.target.value as Role)}
+                aria-describedby="invite-role-hint"
+              >
                 {ROLES.map((option) => (
                   <option key={option.value} value={option.value}>
                     {option.label}
@@ -66,7 +101,8 @@ export function TeamPage() {
                 ))}
               </select>
               <p className="hint" id="invite-role-hint">
-                {ROLES.find((option) => option.value === newRole)?.label}: {ROLES.find((option) => option.value === newRole)?.can}.
+                {ROLES.find((option) => option.value === newRole)?.label}:{' '}
+                {ROLES.find((option) => option.value === newRole)?.can}.
               </p>
               {failure?.fields.role ? <p className="field-error">{failure.fields.role}</p> : null}
             </div>
@@ -120,7 +156,13 @@ export function TeamPage() {
                         label="Remove"
                         accessibleLabel={`Remove ${member.email}`}
                         title={`Remove ${member.email}?`}
-                        body={<p>{member.status === 'invited' ? 'Their invitation link stops working.' : 'They are signed out everywhere and cannot sign in to this account any more.'}</p>}
+                        body={
+                          <p>
+                            {member.status === 'invited'
+                              ? 'Their invitation link stops working.'
+                              : 'They are signed out everywhere and cannot sign in to this account any more.'}
+                          </p>
+                        }
                         confirmLabel="Remove"
                         onConfirm={() => remove(member)}
                       />

@@ -16,7 +16,8 @@ const MAPPED_PREFIX_BITS = 96;
 export function parseAddress(value: string): Address | undefined {
   if (!ipaddr.isValid(value)) return undefined;
   const parsed = ipaddr.parse(value);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    return (parsed as ipaddr.IPv6).toIPv4Address();
   return parsed;
 }
 
@@ -43,12 +44,15 @@ export function parseEntry(entry: string): ParsedEntry {
   }
   let [address, bits] = range;
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    if (bits < MAPPED_PREFIX_BITS) return { problem: `${entry} reaches beyond the IPv4-mapped range ::ffff:0:0/96; write the IPv4 range instead` };
+    if (bits < MAPPED_PREFIX_BITS)
+      return { problem: `${entry} reaches beyond the IPv4-mapped range ::ffff:0:0/96; write the IPv4 range instead` };
     [address, bits] = [(address as ipaddr.IPv6).toIPv4Address(), bits - MAPPED_PREFIX_BITS];
   }
   const network = networkOf(address, bits);
   if (network.toString() !== address.toString()) {
-    return { problem: `${entry} has host bits set (the range of /${bits} starts at ${network.toString()}); write ${network.toString()}/${bits} or a single address` };
+    return {
+      problem: `${entry} has host bits set (the range of /${bits} starts at ${network.toString()}); write ${network.toString()}/${bits} or a single address`,
+    };
   }
   return { range: [address, bits] };
 }
@@ -67,4 +71,3 @@ export function addressRangeProblems(entries: unknown[]): string[] {
     return 'problem' in parsed ? [parsed.problem] : [];
   });
 }
-

@@ -4,12 +4,20 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { ApiKey } from '../generated/kysely/database';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
 
-export type ApiKeyRecord = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'display_hint' | 'ip_allowlist' | 'created_at' | 'replaces'>;
+export type ApiKeyRecord = Pick<
+  Selectable<ApiKey>,
+  'id' | 'account_id' | 'secret_hash' | 'display_hint' | 'ip_allowlist' | 'created_at' | 'replaces'
+>;
 
 /** A key as the console lists it: never its secret or hash. */
-export type ApiKeyListing = Pick<Selectable<ApiKey>, 'id' | 'display_hint' | 'ip_allowlist' | 'created_at' | 'last_used_at' | 'revoked_at' | 'replaces'>;
+export type ApiKeyListing = Pick<
+  Selectable<ApiKey>,
+  'id' | 'display_hint' | 'ip_allowlist' | 'created_at' | 'last_used_at' | 'revoked_at' | 'replaces'
+>;
 
-export type NewApiKey = Pick<Insertable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'display_hint' | 'replaces'> & { ip_allowlist: string[] };
+export type NewApiKey = Pick<Insertable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'display_hint' | 'replaces'> & {
+  ip_allowlist: string[];
+};
 
 @Injectable()
 export class ApiKeysRepository {
@@ -26,7 +34,15 @@ export class ApiKeysRepository {
       if (active >= max) return null;
       return tx.apiKey.create({
         data: key,
-        select: { id: true, account_id: true, secret_hash: true, display_hint: true, ip_allowlist: true, created_at: true, replaces: true },
+        select: {
+          id: true,
+          account_id: true,
+          secret_hash: true,
+          display_hint: true,
+          ip_allowlist: true,
+          created_at: true,
+          replaces: true,
+        },
       });
     });
   }
@@ -36,13 +52,24 @@ export class ApiKeysRepository {
     return this.prisma.apiKey.findMany({
       where: { account_id: accountId },
       orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
-      select: { id: true, display_hint: true, ip_allowlist: true, created_at: true, last_used_at: true, revoked_at: true, replaces: true },
+      select: {
+        id: true,
+        display_hint: true,
+        ip_allowlist: true,
+        created_at: true,
+        last_used_at: true,
+        revoked_at: true,
+        replaces: true,
+      },
     });
   }
 
   /** An active key of the account, or null (unknown, revoked, or another account's). */
   findActive(accountId: string, keyId: string): Promise<{ id: string; ip_allowlist: string[] } | null> {
-    return this.prisma.apiKey.findFirst({ where: { id: keyId, account_id: accountId, revoked_at: null }, select: { id: true, ip_allowlist: true } });
+    return this.prisma.apiKey.findFirst({
+      where: { id: keyId, account_id: accountId, revoked_at: null },
+      select: { id: true, ip_allowlist: true },
+    });
   }
 
   /** Revokes an active key of the account; false when there is none by that id. */

@@ -1,10 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AccountsRpc,
-  MAX_ACTIVE_API_KEYS,
-  ServiceError,
-  type ApiKeyCreated,
-} from '@switchboard/contracts';
+import { AccountsRpc, MAX_ACTIVE_API_KEYS, ServiceError, type ApiKeyCreated } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { allowlistProblems, normalizeAllowlist } from '../auth/ip-allowlist';
 import { displayHint, hashSecret, newKeyId, newSecret } from '../auth/api-key-secret';
@@ -47,10 +42,15 @@ export class ApiKeysService {
    * A new key of the account, its secret returned once. Same rules wherever it is made (operator API, console): a
    * valid allowlist, an existing account, at most 5 active keys. `replaces` names the key a rotation replaces.
    */
-  async createKey(accountId: string, ipAllowlist: string[], options: { requestId?: string; replaces?: string } = {}): Promise<CreatedKey> {
+  async createKey(
+    accountId: string,
+    ipAllowlist: string[],
+    options: { requestId?: string; replaces?: string } = {},
+  ): Promise<CreatedKey> {
     const { requestId, replaces } = options;
     const problems = allowlistProblems(ipAllowlist);
-    if (problems.length > 0) throw new ServiceError('invalid_request', `ip_allowlist: ${problems.slice(0, 5).join('; ')}`);
+    if (problems.length > 0)
+      throw new ServiceError('invalid_request', `ip_allowlist: ${problems.slice(0, 5).join('; ')}`);
     // The account must exist: numbers-billing owns accounts and answers 404 not_found otherwise.
     await this.rpc.request(AccountsRpc.get, { account_id: accountId }, { requestId });
     const secret = newSecret();
@@ -66,8 +66,13 @@ export class ApiKeysService {
       MAX_ACTIVE_API_KEYS,
     );
     if (!created) {
-      const rotating = replaces ? ' A rotation makes the new key before the old one is revoked, so it needs a free place too.' : '';
-      throw new ServiceError('key_limit', `An account has at most ${MAX_ACTIVE_API_KEYS} active keys, and this one has ${MAX_ACTIVE_API_KEYS}: revoke a key you no longer use first.${rotating}`);
+      const rotating = replaces
+        ? ' A rotation makes the new key before the old one is revoked, so it needs a free place too.'
+        : '';
+      throw new ServiceError(
+        'key_limit',
+        `An account has at most ${MAX_ACTIVE_API_KEYS} active keys, and this one has ${MAX_ACTIVE_API_KEYS}: revoke a key you no longer use first.${rotating}`,
+      );
     }
     return {
       id: created.id,
@@ -106,6 +111,7 @@ export class ApiKeysService {
   }
 
   async revoke(accountId: string, keyId: string): Promise<void> {
-    if (!(await this.keys.revoke(accountId, keyId))) throw new ServiceError('not_found', 'No active key with that id on this account.');
+    if (!(await this.keys.revoke(accountId, keyId)))
+      throw new ServiceError('not_found', 'No active key with that id on this account.');
   }
 }

@@ -29,5 +29,9 @@ export function sameHash(a: string, b: string): boolean {
 
 /** A well-formed key: the prefix and 43 base64url characters. Anything else is refused before any lookup. */
 export function looksLikeKey(value: string): boolean {
-  return value.length === LIVE_KEY_PREFIX.length + 43 && value.startsWith(LIVE_KEY_PREFIX) && /^[A-Za-z0-9_-]+$/.test(value.slice(LIVE_KEY_PREFIX.length));
+  return (
+    value.length === LIVE_KEY_PREFIX.length + 43 &&
+    value.startsWith(LIVE_KEY_PREFIX) &&
+    /^[A-Za-z0-9_-]+$/.test(value.slice(LIVE_KEY_PREFIX.length))
+  );
 }

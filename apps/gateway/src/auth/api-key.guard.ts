@@ -27,7 +27,10 @@ export class ApiKeyGuard implements CanActivate {
     void reply.header('RateLimit-Reset', decision.resetSeconds);
     if (!decision.allowed) {
       void reply.header('Retry-After', decision.resetSeconds);
-      throw new ServiceError('rate_limited', `Rate limit of ${decision.limit} requests per window exceeded; retry in ${decision.resetSeconds} s.`);
+      throw new ServiceError(
+        'rate_limited',
+        `Rate limit of ${decision.limit} requests per window exceeded; retry in ${decision.resetSeconds} s.`,
+      );
     }
     request.auth = caller.key;
     return true;

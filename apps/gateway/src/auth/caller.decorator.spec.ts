@@ -5,7 +5,10 @@ describe('@Caller()', () => {
   const request = (extra: Partial<FastifyRequest>) => ({ id: 'req_1', ...extra }) as FastifyRequest;
 
   it("carries an API key's account", () => {
-    expect(callerOf(request({ auth: { keyId: 'key_1', accountId: 'acct_a' } }))).toEqual({ accountId: 'acct_a', requestId: 'req_1' });
+    expect(callerOf(request({ auth: { keyId: 'key_1', accountId: 'acct_a' } }))).toEqual({
+      accountId: 'acct_a',
+      requestId: 'req_1',
+    });
   });
 
   it("carries a console session's account the same way", () => {

@@ -26,7 +26,9 @@ export interface CallerOptions extends RpcCallOptions {
  * a console action meets the same tenant isolation as an API call. Operator routes act for no account and carry the
  * request id alone. A route that needs a different time-out spreads these options: `{ ...caller, timeoutMs }`.
  */
-export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): CallerOptions => callerOf(ctx.switchToHttp().getRequest<FastifyRequest>()));
+export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): CallerOptions =>
+  callerOf(ctx.switchToHttp().getRequest<FastifyRequest>()),
+);
 
 export function callerOf(request: FastifyRequest): CallerOptions {
   const requestId = String(request.id);

@@ -57,8 +57,13 @@ function touchLastUsed(keyId: string, resolutionSeconds: number): RawBuilder<nev
   WHERE id = ${keyId} AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${resolutionSeconds}::double precision))`;
 }
 
-function countOneKey(keyId: string, windowSeconds: number): RawBuilder<Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>> {
-  return countRequest(sql`(SELECT ${keyId}::text AS id) AS one_key`, windowSeconds) as RawBuilder<Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>>;
+function countOneKey(
+  keyId: string,
+  windowSeconds: number,
+): RawBuilder<Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>> {
+  return countRequest(sql`(SELECT ${keyId}::text AS id) AS one_key`, windowSeconds) as RawBuilder<
+    Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>
+  >;
 }
 
 /** The text of `findKeyCountingRequest` (its parameters: secret hash, window seconds, window seconds). */
@@ -76,11 +81,25 @@ export class RequestAuthRepository {
   constructor(@Inject(AUTH_SQL) private readonly sql: SqlPool) {}
 
   /** The active key by secret hash, with this request counted unless the key has an IP allowlist. */
-  async findKeyCountingRequest(secretHash: string, windowSeconds: number): Promise<{ key: ActiveKey; window?: WindowCount } | undefined> {
-    const [row] = await this.sql.rows('gateway_find_key_counting_request', findKeyCountingRequest(secretHash, windowSeconds));
+  async findKeyCountingRequest(
+    secretHash: string,
+    windowSeconds: number,
+  ): Promise<{ key: ActiveKey; window?: WindowCount } | undefined> {
+    const [row] = await this.sql.rows(
+      'gateway_find_key_counting_request',
+      findKeyCountingRequest(secretHash, windowSeconds),
+    );
     if (!row) return undefined;
-    const key = { id: row.id, account_id: row.account_id, secret_hash: row.secret_hash, ip_allowlist: row.ip_allowlist ?? [], last_used_at: row.last_used_at };
-    return row.count === null || row.window_start === null ? { key } : { key, window: { count: Number(row.count), windowStart: row.window_start } };
+    const key = {
+      id: row.id,
+      account_id: row.account_id,
+      secret_hash: row.secret_hash,
+      ip_allowlist: row.ip_allowlist ?? [],
+      last_used_at: row.last_used_at,
+    };
+    return row.count === null || row.window_start === null
+      ? { key }
+      : { key, window: { count: Number(row.count), windowStart: row.window_start } };
   }
 
   /** Records that the key was used (at most once per resolution; see touchLastUsed). */

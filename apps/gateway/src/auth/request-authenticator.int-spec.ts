@@ -45,7 +45,11 @@ const databases: [string, () => Promise<Fixture>][] = [
 
 async function fixtureOver(env: Record<string, string>, migrationsDir?: string): Promise<Fixture> {
   const handle = await createPrismaClient(GatewayPrisma, 'gateway', { env, migrationsDir });
-  const sql = createSqlPool(handle.driver, handle.client, { max: 4, applicationName: 'gateway-auth-test', asynchronousCommit: true });
+  const sql = createSqlPool(handle.driver, handle.client, {
+    max: 4,
+    applicationName: 'gateway-auth-test',
+    asynchronousCommit: true,
+  });
   const config = { rateLimit: { limit: LIMIT, windowSeconds: WINDOW_SECONDS } } as GatewayConfig;
   const authenticator = new RequestAuthenticator(new RequestAuthRepository(sql), new RateLimiter(config));
   return { handle, sql, authenticator, close: async () => (await sql.close(), await handle.close()) };
@@ -64,16 +68,28 @@ describe.each(databases)('RequestAuthenticator over %s', (_, open) => {
     const secret = newSecret();
     const id = newKeyId();
     const accountId = `acct_${id.slice(-20)}`;
-    await fx.handle.client.apiKey.create({ data: { id, account_id: accountId, secret_hash: hashSecret(secret), display_hint: secret.slice(0, 12), ip_allowlist: ipAllowlist } });
+    await fx.handle.client.apiKey.create({
+      data: {
+        id,
+        account_id: accountId,
+        secret_hash: hashSecret(secret),
+        display_hint: secret.slice(0, 12),
+        ip_allowlist: ipAllowlist,
+      },
+    });
     return { id, secret, accountId };
   }
 
-  const countOf = async (keyId: string) => (await fx.handle.client.rateLimitWindow.findUnique({ where: { key_id: keyId } }))?.count ?? 0;
+  const countOf = async (keyId: string) =>
+    (await fx.handle.client.rateLimitWindow.findUnique({ where: { key_id: keyId } }))?.count ?? 0;
 
   it('finds an active key and counts the request in the same statement', async () => {
     const key = await newKey();
     const first = await fx.authenticator.authenticate(key.secret, '203.0.113.7');
-    expect(first).toEqual({ key: { keyId: key.id, accountId: key.accountId }, rateLimit: { allowed: true, limit: LIMIT, remaining: LIMIT - 1, resetSeconds: WINDOW_SECONDS } });
+    expect(first).toEqual({
+      key: { keyId: key.id, accountId: key.accountId },
+      rateLimit: { allowed: true, limit: LIMIT, remaining: LIMIT - 1, resetSeconds: WINDOW_SECONDS },
+    });
     const second = await fx.authenticator.authenticate(key.secret, '203.0.113.7');
     expect(second?.rateLimit.remaining).toBe(LIMIT - 2);
     expect(await countOf(key.id)).toBe(2);
@@ -93,7 +109,9 @@ describe.each(databases)('RequestAuthenticator over %s', (_, open) => {
     expect(await fx.authenticator.authenticate(key.secret, '203.0.113.7')).toBeUndefined();
     expect(await fx.authenticator.authenticate(key.secret, '2001:db8::2')).toBeUndefined();
     expect(await countOf(key.id)).toBe(0);
-    expect((await fx.authenticator.authenticate(key.secret, '::ffff:198.51.100.9'))?.rateLimit.remaining).toBe(LIMIT - 1);
+    expect((await fx.authenticator.authenticate(key.secret, '::ffff:198.51.100.9'))?.rateLimit.remaining).toBe(
+      LIMIT - 1,
+    );
     expect((await fx.authenticator.authenticate(key.secret, '2001:db8::1'))?.rateLimit.remaining).toBe(LIMIT - 2);
     expect(await countOf(key.id)).toBe(2);
   });
@@ -101,18 +119,27 @@ describe.each(databases)('RequestAuthenticator over %s', (_, open) => {
   it('refuses past the limit, keeps counting refused requests, and starts a new window after its length', async () => {
     const key = await newKey();
     const answers = [];
-    for (let i = 0; i < LIMIT + 2; i += 1) answers.push((await fx.authenticator.authenticate(key.secret, '203.0.113.7'))?.rateLimit);
+    for (let i = 0; i < LIMIT + 2; i += 1)
+      answers.push((await fx.authenticator.authenticate(key.secret, '203.0.113.7'))?.rateLimit);
     expect(answers.map((a) => a?.allowed)).toEqual([true, true, true, true, true, false, false]);
     expect(answers.at(-1)).toMatchObject({ remaining: 0, limit: LIMIT });
     expect(await countOf(key.id)).toBe(LIMIT + 2);
-    await fx.handle.client.rateLimitWindow.update({ where: { key_id: key.id }, data: { window_start: new Date(Date.now() - (WINDOW_SECONDS + 1) * 1000) } });
-    expect((await fx.authenticator.authenticate(key.secret, '203.0.113.7'))?.rateLimit).toMatchObject({ allowed: true, remaining: LIMIT - 1 });
+    await fx.handle.client.rateLimitWindow.update({
+      where: { key_id: key.id },
+      data: { window_start: new Date(Date.now() - (WINDOW_SECONDS + 1) * 1000) },
+    });
+    expect((await fx.authenticator.authenticate(key.secret, '203.0.113.7'))?.rateLimit).toMatchObject({
+      allowed: true,
+      remaining: LIMIT - 1,
+    });
     expect(await countOf(key.id)).toBe(1);
   });
 
   it('loses no count to concurrent requests', async () => {
     const key = await newKey();
-    const answers = await Promise.all(Array.from({ length: 40 }, () => fx.authenticator.authenticate(key.secret, '203.0.113.7')));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => fx.authenticator.authenticate(key.secret, '203.0.113.7')),
+    );
     expect(answers.filter((a) => a?.rateLimit.allowed)).toHaveLength(LIMIT);
     expect(new Set(answers.map((a) => a?.rateLimit.remaining)).size).toBe(LIMIT);
     expect(await countOf(key.id)).toBe(40);
@@ -120,7 +147,8 @@ describe.each(databases)('RequestAuthenticator over %s', (_, open) => {
 
   it('records when a key was last used, writing at most once a minute and off the response path', async () => {
     const key = await newKey();
-    const lastUsed = async () => (await fx.handle.client.apiKey.findUnique({ where: { id: key.id } }))?.last_used_at ?? null;
+    const lastUsed = async () =>
+      (await fx.handle.client.apiKey.findUnique({ where: { id: key.id } }))?.last_used_at ?? null;
     const written = async () => {
       for (let i = 0; i < 50; i += 1) {
         const at = await lastUsed();
@@ -142,7 +170,8 @@ describe.each(databases)('RequestAuthenticator over %s', (_, open) => {
     const twoMinutesAgo = new Date(Date.now() - 120_000);
     await fx.handle.client.apiKey.update({ where: { id: key.id }, data: { last_used_at: twoMinutesAgo } });
     await fx.authenticator.authenticate(key.secret, '203.0.113.7');
-    for (let i = 0; i < 50 && (await lastUsed())?.getTime() === twoMinutesAgo.getTime(); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 50 && (await lastUsed())?.getTime() === twoMinutesAgo.getTime(); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await lastUsed())!.getTime()).toBeGreaterThan(twoMinutesAgo.getTime() + 60_000);
   });
 });

@@ -25,7 +25,10 @@ export class RequestAuthenticator {
    * unknown, revoked or used from an address outside the key's allowlist: every failure alike, so callers answer
    * them all with the same 401 (spec part 5.4). Requests refused that way are not counted against the key.
    */
-  async authenticate(secret: string, clientIp: string): Promise<{ key: AuthenticatedKey; rateLimit: RateLimitDecision } | undefined> {
+  async authenticate(
+    secret: string,
+    clientIp: string,
+  ): Promise<{ key: AuthenticatedKey; rateLimit: RateLimitDecision } | undefined> {
     if (!looksLikeKey(secret)) return undefined;
     const hash = hashSecret(secret);
     const windowSeconds = this.limiter.windowSeconds;

@@ -31,7 +31,10 @@ export class ClaimantGuard implements CanActivate {
     const { limit, windowSeconds } = this.config.claimantRateLimit;
     const scope = `ip:${request.ip}`;
     const window = await this.counts.countRequest(scope, windowSeconds);
-    const resetSeconds = Math.max(1, Math.ceil((window.windowStart.getTime() + windowSeconds * 1000 - Date.now()) / 1000));
+    const resetSeconds = Math.max(
+      1,
+      Math.ceil((window.windowStart.getTime() + windowSeconds * 1000 - Date.now()) / 1000),
+    );
     void reply.header('RateLimit-Limit', limit);
     void reply.header('RateLimit-Remaining', Math.max(0, limit - window.count));
     void reply.header('RateLimit-Reset', resetSeconds);

@@ -39,7 +39,11 @@ export class ClaimantHttpController {
   @Post(':slug/claims')
   @HttpCode(201)
   @Idempotent()
-  file(@Param('slug') slug: string, @Body() body: ClaimantClaimBody, @Caller() caller: CallerOptions): Promise<ClaimantClaimFiled> {
+  file(
+    @Param('slug') slug: string,
+    @Body() body: ClaimantClaimBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<ClaimantClaimFiled> {
     if (!PUBLIC_SLUG_PATTERN.test(slug)) throw noSuchPage();
     return this.rpc.request(ClaimantRpc.file, { ...body, slug }, { requestId: caller.requestId });
   }

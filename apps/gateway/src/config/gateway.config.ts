@@ -107,7 +107,8 @@ function consoleConfig(env: NodeJS.ProcessEnv, port: number): ConsoleConfig {
   } catch {
     throw new ConfigError(`CONSOLE_URL: "${raw}" is not a URL (e.g. https://console.example.com/console/)`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('CONSOLE_URL must be an http or https URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError('CONSOLE_URL must be an http or https URL');
   if (url.search || url.hash) throw new ConfigError('CONSOLE_URL must not have a query or a fragment');
   const href = url.href.endsWith('/') ? url.href : `${url.href}/`;
   return { distDir, url: href, origin: url.origin };
@@ -135,11 +136,17 @@ export const ADMIN_TOKEN_MIN_BITS = 64;
  */
 function checkAdminToken(name: string, token: string): void {
   const advice = 'e.g. `openssl rand -base64 32`';
-  if (!/^[\x21-\x7e]*$/.test(token)) throw new ConfigError(`${name} must be visible ASCII characters only (no spaces or control characters); generate one with ${advice}`);
-  if (token.length < ADMIN_TOKEN_MIN_LENGTH) throw new ConfigError(`${name} must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters; generate one with ${advice}`);
+  if (!/^[\x21-\x7e]*$/.test(token))
+    throw new ConfigError(
+      `${name} must be visible ASCII characters only (no spaces or control characters); generate one with ${advice}`,
+    );
+  if (token.length < ADMIN_TOKEN_MIN_LENGTH)
+    throw new ConfigError(`${name} must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters; generate one with ${advice}`);
   const bits = estimatedBits(token);
   if (bits < ADMIN_TOKEN_MIN_BITS) {
-    throw new ConfigError(`${name} is too easy to guess (about ${Math.floor(bits)} bits; at least ${ADMIN_TOKEN_MIN_BITS} needed): use random characters, ${advice}`);
+    throw new ConfigError(
+      `${name} is too easy to guess (about ${Math.floor(bits)} bits; at least ${ADMIN_TOKEN_MIN_BITS} needed): use random characters, ${advice}`,
+    );
   }
 }
 
@@ -156,8 +163,10 @@ function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
     maxConnectionsPerClient: envPositiveInt(env, 'HTTP_MAX_CONNECTIONS_PER_CLIENT', 100),
   };
   // Node refuses to start a server whose headers time-out is longer than its request time-out.
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
-  if (limits.maxConnectionsPerClient > limits.maxConnections) throw new ConfigError('HTTP_MAX_CONNECTIONS_PER_CLIENT must not be larger than HTTP_MAX_CONNECTIONS');
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs)
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
+  if (limits.maxConnectionsPerClient > limits.maxConnections)
+    throw new ConfigError('HTTP_MAX_CONNECTIONS_PER_CLIENT must not be larger than HTTP_MAX_CONNECTIONS');
   return limits;
 }
 
@@ -170,7 +179,10 @@ export const WIDEST_TRUSTED_RANGE = { ipv4: 16, ipv6: 64 };
  * connects from, is refused, and so is a range with host bits set, whose prefix trusts more than it says.
  */
 function trustedProxies(raw: string | undefined): string[] {
-  const entries = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const ok = entry.includes('/') ? safe(() => ipaddr.parseCIDR(entry)) : ipaddr.isValid(entry);
     if (!ok) throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
@@ -180,7 +192,9 @@ function trustedProxies(raw: string | undefined): string[] {
       const [address, bits] = ipaddr.parseCIDR(entry);
       const widest = address.kind() === 'ipv4' ? WIDEST_TRUSTED_RANGE.ipv4 : WIDEST_TRUSTED_RANGE.ipv6;
       if (bits < widest) {
-        throw new ConfigError(`TRUSTED_PROXIES: ${entry} trusts far more than an ingress (at most a /${widest}); name the addresses your ingress or load balancer connects from`);
+        throw new ConfigError(
+          `TRUSTED_PROXIES: ${entry} trusts far more than an ingress (at most a /${widest}); name the addresses your ingress or load balancer connects from`,
+        );
       }
     }
   }

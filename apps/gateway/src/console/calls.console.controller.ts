@@ -1,6 +1,13 @@
 import { Controller, Get, Headers, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { CallIdParam, CallsRpc, ListCallsQuery, type CallList, type CallView, type TranscriptView } from '@switchboard/contracts';
+import {
+  CallIdParam,
+  CallsRpc,
+  ListCallsQuery,
+  type CallList,
+  type CallView,
+  type TranscriptView,
+} from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';

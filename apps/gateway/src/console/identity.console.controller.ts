@@ -23,7 +23,11 @@ export class ConsoleSignInController {
 
   @Post('sign-in')
   @HttpCode(200)
-  async signIn(@Body() body: SignInBody, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+  async signIn(
+    @Body() body: SignInBody,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionView> {
     const { token, view } = await this.sessions.signIn(body.email, body.password, request.ip, String(request.id));
     void reply.header('Set-Cookie', sessionCookie(token));
     return view;
@@ -37,7 +41,11 @@ export class ConsoleSignInController {
 
   @Post('invites/accept')
   @HttpCode(200)
-  async accept(@Body() body: AcceptInviteBody, @Caller() caller: CallerOptions, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionView> {
+  async accept(
+    @Body() body: AcceptInviteBody,
+    @Caller() caller: CallerOptions,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionView> {
     const { token, view } = await this.invites.accept(body.token, body.password, caller.requestId);
     void reply.header('Set-Cookie', sessionCookie(token));
     return view;
@@ -68,7 +76,10 @@ export class ConsoleSessionController {
   @Post('sign-out-everywhere')
   @HttpCode(204)
   @Roles(EVERY_ROLE, 'sign out everywhere')
-  async signOutEverywhere(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+  async signOutEverywhere(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
     await this.sessions.signOutEverywhere(sessionOf(request));
     void reply.header('Set-Cookie', clearedSessionCookie());
   }

@@ -51,7 +51,11 @@ export class LostfoundConsoleController {
   @Roles(LOSTFOUND_WRITERS, 'log found items')
   @Idempotent()
   // The custody timeline names the signed-in user; /v1 cannot set acted_by (its body is validated first).
-  log(@Body() body: FoundItemCreate, @Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<FoundItemView> {
+  log(
+    @Body() body: FoundItemCreate,
+    @Req() request: FastifyRequest,
+    @Caller() caller: CallerOptions,
+  ): Promise<FoundItemView> {
     return this.rpc.request(FoundItemsRpc.log, { ...body, acted_by: sessionOf(request).email }, caller);
   }
 
@@ -63,7 +67,11 @@ export class LostfoundConsoleController {
 
   @Get('found-items/:id')
   @Roles(LOSTFOUND_READERS, 'see found items')
-  getItem(@Param() params: IntIdParam, @Query() query: LocationQuery, @Caller() caller: CallerOptions): Promise<FoundItemDetail> {
+  getItem(
+    @Param() params: IntIdParam,
+    @Query() query: LocationQuery,
+    @Caller() caller: CallerOptions,
+  ): Promise<FoundItemDetail> {
     return this.rpc.request(FoundItemsRpc.get, { id: params.id, location_id: query.location_id }, caller);
   }
 
@@ -72,8 +80,17 @@ export class LostfoundConsoleController {
   @Roles(LOSTFOUND_WRITERS, 'donate or dispose of found items')
   @Idempotent()
   // The custody timeline names who moved the item: the signed-in user unless the body says otherwise.
-  dispose(@Param() params: IntIdParam, @Body() body: DisposalBody, @Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<FoundItemDetail> {
-    return this.rpc.request(FoundItemsRpc.dispose, { ...body, staff_name: body.staff_name ?? sessionOf(request).email, id: params.id }, caller);
+  dispose(
+    @Param() params: IntIdParam,
+    @Body() body: DisposalBody,
+    @Req() request: FastifyRequest,
+    @Caller() caller: CallerOptions,
+  ): Promise<FoundItemDetail> {
+    return this.rpc.request(
+      FoundItemsRpc.dispose,
+      { ...body, staff_name: body.staff_name ?? sessionOf(request).email, id: params.id },
+      caller,
+    );
   }
 
   @Post('claims')
@@ -92,7 +109,11 @@ export class LostfoundConsoleController {
 
   @Get('claims/:id')
   @Roles(LOSTFOUND_READERS, 'see claims')
-  getClaim(@Param() params: IntIdParam, @Query() query: LocationQuery, @Caller() caller: CallerOptions): Promise<ClaimDetail> {
+  getClaim(
+    @Param() params: IntIdParam,
+    @Query() query: LocationQuery,
+    @Caller() caller: CallerOptions,
+  ): Promise<ClaimDetail> {
     return this.rpc.request(ClaimsRpc.get, { id: params.id, location_id: query.location_id }, caller);
   }
 
@@ -100,7 +121,12 @@ export class LostfoundConsoleController {
   @HttpCode(200)
   @Roles(LOSTFOUND_WRITERS, 'reunite items with their owners')
   @Idempotent()
-  reunite(@Param() params: IntIdParam, @Body() body: ReuniteBody, @Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<Reunited> {
+  reunite(
+    @Param() params: IntIdParam,
+    @Body() body: ReuniteBody,
+    @Req() request: FastifyRequest,
+    @Caller() caller: CallerOptions,
+  ): Promise<Reunited> {
     return this.rpc.request(ClaimsRpc.reunite, { ...body, id: params.id, acted_by: sessionOf(request).email }, caller);
   }
 }

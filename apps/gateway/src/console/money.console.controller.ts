@@ -53,9 +53,20 @@ export class MoneyConsoleController {
   @Put('account/auto-top-up')
   @Roles(['owner'], 'change auto-top-up')
   async setAutoTopUp(@Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<ConsoleAccountView> {
-    if (request.body === undefined) throw new ServiceError('invalid_request', 'auto_top_up: send null to turn auto-top-up off, or { "threshold_cents", "amount_cents" }.');
-    const body = (await validation.transform({ auto_top_up: request.body }, { type: 'body', metatype: UpdateAccountBody })) as UpdateAccountBody;
-    const updated = await this.rpc.request(AccountsRpc.update, { account_id: accountIdOf(caller), auto_top_up: body.auto_top_up ?? null }, caller);
+    if (request.body === undefined)
+      throw new ServiceError(
+        'invalid_request',
+        'auto_top_up: send null to turn auto-top-up off, or { "threshold_cents", "amount_cents" }.',
+      );
+    const body = (await validation.transform(
+      { auto_top_up: request.body },
+      { type: 'body', metatype: UpdateAccountBody },
+    )) as UpdateAccountBody;
+    const updated = await this.rpc.request(
+      AccountsRpc.update,
+      { account_id: accountIdOf(caller), auto_top_up: body.auto_top_up ?? null },
+      caller,
+    );
     return viewOf(updated);
   }
 
@@ -76,5 +87,11 @@ export class MoneyConsoleController {
 }
 
 function viewOf(account: ConsoleAccountView): ConsoleAccountView {
-  return { id: account.id, name: account.name, tier: account.tier, number_limit: account.number_limit, auto_top_up: account.auto_top_up };
+  return {
+    id: account.id,
+    name: account.name,
+    tier: account.tier,
+    number_limit: account.number_limit,
+    auto_top_up: account.auto_top_up,
+  };
 }

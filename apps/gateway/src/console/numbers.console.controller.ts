@@ -43,7 +43,11 @@ export class NumbersConsoleController {
   @Roles(NUMBER_ROLES, 'provision numbers')
   // As on /v1: a retried provision (a double click, a lost answer) with the same key buys and charges once.
   @Idempotent({ secretFields: ['webhook_secret'] })
-  provision(@Body() body: NumberCreate, @Caller() caller: CallerOptions, @Headers('idempotency-key') idempotencyKey: string | undefined): Promise<NumberCreated> {
+  provision(
+    @Body() body: NumberCreate,
+    @Caller() caller: CallerOptions,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<NumberCreated> {
     const command = idempotencyKey === undefined ? body : { ...body, idempotency_key: idempotencyKey };
     return this.rpc.request(NumbersRpc.provision, command, caller);
   }
@@ -57,7 +61,11 @@ export class NumbersConsoleController {
   @HttpCode(200)
   @Roles(NUMBER_ROLES, 'change numbers and their webhooks')
   @Idempotent()
-  update(@Param() params: NumberIdParam, @Body() body: NumberUpdate, @Caller() caller: CallerOptions): Promise<NumberView> {
+  update(
+    @Param() params: NumberIdParam,
+    @Body() body: NumberUpdate,
+    @Caller() caller: CallerOptions,
+  ): Promise<NumberView> {
     return this.rpc.request(NumbersRpc.update, { ...body, id: params.id }, caller);
   }
 

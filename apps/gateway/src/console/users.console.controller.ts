@@ -1,6 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ConsoleUserIdParam, InviteUserBody, type ConsoleInviteView, type ConsoleUserView } from '@switchboard/contracts';
+import {
+  ConsoleUserIdParam,
+  InviteUserBody,
+  type ConsoleInviteView,
+  type ConsoleUserView,
+} from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import { CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard, Roles } from './guards/roles';
@@ -28,7 +33,13 @@ export class UsersConsoleController {
   @Roles(['owner'], 'invite users')
   invite(@Body() body: InviteUserBody, @Req() request: FastifyRequest): Promise<ConsoleInviteView> {
     const session = sessionOf(request);
-    return this.invites.inviteFromConsole({ accountId: session.accountId, email: body.email, role: body.role, invitedBy: session.userId, requestId: String(request.id) });
+    return this.invites.inviteFromConsole({
+      accountId: session.accountId,
+      email: body.email,
+      role: body.role,
+      invitedBy: session.userId,
+      requestId: String(request.id),
+    });
   }
 
   @Delete(':id')

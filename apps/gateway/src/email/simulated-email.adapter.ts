@@ -18,11 +18,24 @@ export class SimulatedEmailAdapter extends EmailPort {
   }
 
   async send(message: EmailMessage): Promise<void> {
-    await this.prisma.simulatedEmail.create({ data: { to: message.to.toLowerCase(), subject: message.subject, body: message.body } });
+    await this.prisma.simulatedEmail.create({
+      data: { to: message.to.toLowerCase(), subject: message.subject, body: message.body },
+    });
   }
 
   async sentTo(to: string): Promise<EmailList> {
-    const rows = await this.prisma.simulatedEmail.findMany({ where: { to: to.toLowerCase() }, orderBy: [{ sent_at: 'desc' }, { id: 'desc' }], take: LIST_LIMIT });
-    return { data: rows.map((row) => ({ to: row.to, subject: row.subject, body: row.body, sent_at: row.sent_at.toISOString() })) };
+    const rows = await this.prisma.simulatedEmail.findMany({
+      where: { to: to.toLowerCase() },
+      orderBy: [{ sent_at: 'desc' }, { id: 'desc' }],
+      take: LIST_LIMIT,
+    });
+    return {
+      data: rows.map((row) => ({
+        to: row.to,
+        subject: row.subject,
+        body: row.body,
+        sent_at: row.sent_at.toISOString(),
+      })),
+    };
   }
 }

@@ -3,18 +3,28 @@ import { connect, type Socket } from 'node:net';
 import type { HttpLimits } from '../config/gateway.config';
 import { limitConnections, nodeServerOptions } from './connection-limits';
 
-const limits: HttpLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, maxConnections: 1000, maxConnectionsPerClient: 3 };
+const limits: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 72_000,
+  maxConnections: 1000,
+  maxConnectionsPerClient: 3,
+};
 
 /** Connections held open on a loopback server, each with what it received. */
 async function openMany(port: number, count: number): Promise<{ socket: Socket; received: () => string }[]> {
   return Promise.all(
-    Array.from({ length: count }, () => new Promise<{ socket: Socket; received: () => string }>((resolve) => {
-      let received = '';
-      const socket = connect({ port, host: '127.0.0.1' });
-      socket.on('data', (chunk) => (received += chunk.toString()));
-      socket.on('error', () => undefined);
-      socket.on('connect', () => resolve({ socket, received: () => received }));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<{ socket: Socket; received: () => string }>((resolve) => {
+          let received = '';
+          const socket = connect({ port, host: '127.0.0.1' });
+          socket.on('data', (chunk) => (received += chunk.toString()));
+          socket.on('error', () => undefined);
+          socket.on('connect', () => resolve({ socket, received: () => received }));
+        }),
+    ),
   );
 }
 
@@ -35,7 +45,9 @@ describe('connection limits', () => {
     await new Promise((r) => setTimeout(r, 100));
     const refused = held.filter((c) => c.received().startsWith('HTTP/1.1 429'));
     expect(refused).toHaveLength(2);
-    expect(refused[0].received()).toContain('{"error":{"code":"rate_limited","message":"Too many open connections from your address (at most 3)');
+    expect(refused[0].received()).toContain(
+      '{"error":{"code":"rate_limited","message":"Too many open connections from your address (at most 3)',
+    );
     held.forEach((c) => c.socket.destroy());
     await new Promise((r) => setTimeout(r, 100));
     const again = await openMany(port, 3);
@@ -53,7 +65,13 @@ describe('connection limits', () => {
   });
 
   it('gives Node the time-outs, a check interval fit for them, and no bare 400 for a missing Host', () => {
-    expect(nodeServerOptions(limits)).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 72_000, connectionsCheckingInterval: 1000, requireHostHeader: false });
+    expect(nodeServerOptions(limits)).toEqual({
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 72_000,
+      connectionsCheckingInterval: 1000,
+      requireHostHeader: false,
+    });
     expect(nodeServerOptions({ ...limits, headersTimeoutMs: 1000 }).connectionsCheckingInterval).toBe(250);
   });
 });

@@ -27,7 +27,11 @@ export function nodeServerOptions(limits: HttpLimits): ServerOptions {
  * error envelope and closed (over TLS it is closed without an answer: nothing can be written before the
  * handshake). Addresses of trusted proxies are not capped per client: every client behind them shares them.
  */
-export function limitConnections(server: Server, limits: HttpLimits, options: { tls: boolean; isTrustedProxy(address: string): boolean }): void {
+export function limitConnections(
+  server: Server,
+  limits: HttpLimits,
+  options: { tls: boolean; isTrustedProxy(address: string): boolean },
+): void {
   server.maxConnections = limits.maxConnections;
   const openByClient = new Map<string, number>();
   // The server's own listeners (Node's HTTP parser, or the TLS handshake) run only for admitted connections: a
@@ -57,7 +61,9 @@ export function limitConnections(server: Server, limits: HttpLimits, options: { 
 function clientAddress(remote: string | undefined): string | undefined {
   if (!remote || !ipaddr.isValid(remote)) return remote;
   const parsed = ipaddr.parse(remote);
-  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address().toString() : parsed.toString();
+  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (parsed as ipaddr.IPv6).toIPv4Address().toString()
+    : parsed.toString();
 }
 
 /** How long a refused connection may take to read its answer before it is closed anyway. */
@@ -69,7 +75,10 @@ function refuse(socket: Socket, cap: number, tls: boolean): void {
     return;
   }
   const body = JSON.stringify(
-    errorEnvelope('rate_limited', `Too many open connections from your address (at most ${cap}); reuse connections and close idle ones.`),
+    errorEnvelope(
+      'rate_limited',
+      `Too many open connections from your address (at most ${cap}); reuse connections and close idle ones.`,
+    ),
   );
   const head = [
     `HTTP/1.1 429 ${STATUS_CODES[429]}`,

@@ -38,10 +38,19 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const databaseDown = isDatabaseUnavailable(exception);
     const answer = databaseDown ? DATABASE_UNAVAILABLE : toHttpError(exception);
-    const retryAfter = exception instanceof ServiceError ? exception.retryAfter : answer.status === 503 ? DEFAULT_RETRY_AFTER_SECONDS.service_unavailable : undefined;
+    const retryAfter =
+      exception instanceof ServiceError
+        ? exception.retryAfter
+        : answer.status === 503
+          ? DEFAULT_RETRY_AFTER_SECONDS.service_unavailable
+          : undefined;
     if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
     if (answer.status === 503) {
-      this.outages.failed(outageOf(answer, databaseDown), exception, { request_id: request.id, route: request.routeOptions?.url, message: answer.body.error.message });
+      this.outages.failed(outageOf(answer, databaseDown), exception, {
+        request_id: request.id,
+        route: request.routeOptions?.url,
+        message: answer.body.error.message,
+      });
     } else if (answer.unexpected) {
       this.logger.error({ err: exception, request_id: request.id, route: request.routeOptions?.url }, 'request failed');
     }

@@ -7,7 +7,9 @@ import { createFastifyAdapter } from './fastify-adapter';
 describe('the gateway Fastify adapter', () => {
   it('answers a request that arrives while the server closes with 503 service_unavailable in the envelope', async () => {
     const config = loadGatewayConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token' });
-    const fastify = createFastifyAdapter(config, pino({ level: 'silent' }), { server: 'public' }).getInstance() as unknown as FastifyInstance;
+    const fastify = createFastifyAdapter(config, pino({ level: 'silent' }), {
+      server: 'public',
+    }).getInstance() as unknown as FastifyInstance;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let arrived!: () => void;
@@ -41,6 +43,8 @@ describe('the gateway Fastify adapter', () => {
     expect(answers[0]).toMatch(/^HTTP\/1\.1 200/);
     expect(answers[1]).toMatch(/^HTTP\/1\.1 503/);
     expect(answers[1]).toMatch(/\r\nretry-after: 5\r\n/i);
-    expect(answers[1]).toContain('{"error":{"code":"service_unavailable","message":"The gateway is shutting down; send the request again."}}');
+    expect(answers[1]).toContain(
+      '{"error":{"code":"service_unavailable","message":"The gateway is shutting down; send the request again."}}',
+    );
   });
 });

@@ -23,13 +23,19 @@ const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
  * (hostile-input.ts). Every answer carries `Cache-Control: no-store`: API answers are per caller, and some hold
  * secrets (a new API key, a number's webhook secret) that no cache may keep.
  */
-export function createFastifyAdapter(config: GatewayConfig, logger: Logger, options: { server: 'public' | 'admin' }): FastifyAdapter {
+export function createFastifyAdapter(
+  config: GatewayConfig,
+  logger: Logger,
+  options: { server: 'public' | 'admin' },
+): FastifyAdapter {
   const enforceHttps = options.server === 'public';
   const serverOptions = nodeServerOptions(config.http);
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
-    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key, ...serverOptions } } : { http: serverOptions }),
+    ...(config.tls
+      ? { https: { cert: config.tls.cert, key: config.tls.key, ...serverOptions } }
+      : { http: serverOptions }),
     // Fastify sets these two on the server after creating it (0, never, and 72 s by default): the same values.
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
@@ -45,7 +51,8 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
     clientErrorHandler: answerClientError,
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  const isTrustedProxy = (address: string) => config.trustedProxies.length > 0 && isAllowed(config.trustedProxies, address);
+  const isTrustedProxy = (address: string) =>
+    config.trustedProxies.length > 0 && isAllowed(config.trustedProxies, address);
   limitConnections(fastify.server, config.http, { tls: Boolean(config.tls), isTrustedProxy });
   // Registered through Nest so that Nest does not put its default JSON parser in its place at init.
   adapter.useBodyParser('application/json', false, { bodyLimit: config.bodyLimitBytes }, createJsonBodyParser(fastify));
@@ -73,8 +80,14 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
       return reply.status(400).send(errorEnvelope('invalid_request', 'Requests must use HTTPS.'));
     }
     // The claimant page's routes take small bodies only (docs/adr/0078): refused before a byte is read.
-    if (options.server === 'public' && request.url.startsWith('/claim/') && Number(request.headers['content-length'] ?? 0) > config.claimantBodyLimitBytes) {
-      return reply.status(413).send(errorEnvelope('payload_too_large', `A claim is at most ${config.claimantBodyLimitBytes} bytes.`));
+    if (
+      options.server === 'public' &&
+      request.url.startsWith('/claim/') &&
+      Number(request.headers['content-length'] ?? 0) > config.claimantBodyLimitBytes
+    ) {
+      return reply
+        .status(413)
+        .send(errorEnvelope('payload_too_large', `A claim is at most ${config.claimantBodyLimitBytes} bytes.`));
     }
     // Bodies are JSON (spec part 1): a form or text body is refused before any parser could accept it.
     if (hasBody(request) && !isJson(request.headers['content-type'])) {
@@ -90,8 +103,22 @@ export function createFastifyAdapter(config: GatewayConfig, logger: Logger, opti
   fastify.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw path: ids in paths would make every request its own series.
     const route = request.routeOptions?.url ?? 'unmatched';
-    Metrics.httpRequestDuration().record(reply.elapsedTime / 1000, { server: options.server, method: request.method, route, status_code: reply.statusCode });
-    logger.info({ request_id: request.id, method: request.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) }, 'request');
+    Metrics.httpRequestDuration().record(reply.elapsedTime / 1000, {
+      server: options.server,
+      method: request.method,
+      route,
+      status_code: reply.statusCode,
+    });
+    logger.info(
+      {
+        request_id: request.id,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
   });
   if (options.server === 'admin') {
     // Prometheus scrapes the operator port (internal only); no token, like the services' HEALTH_PORT.

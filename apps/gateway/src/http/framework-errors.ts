@@ -78,7 +78,9 @@ function clientRefusal(parserCode: string): [number, ErrorCode, string] {
       return invalid('The request target is not a valid URL.');
     case 'HPE_INVALID_VERSION':
     case 'HPE_PAUSED_H2_UPGRADE':
-      return invalid('The request line is malformed, or names an HTTP version other than 1.0 and 1.1 (the only ones served here).');
+      return invalid(
+        'The request line is malformed, or names an HTTP version other than 1.0 and 1.1 (the only ones served here).',
+      );
     case 'HPE_INVALID_HEADER_TOKEN':
     case 'HPE_INVALID_CONSTANT':
     case 'HPE_CR_EXPECTED':

@@ -1,4 +1,11 @@
-import { MAX_JSON_DEPTH, describeUnusableBodyText, describeUnusableParameter, findUnusableText, jsonNestingExceeds, textProblem } from './hostile-input';
+import {
+  MAX_JSON_DEPTH,
+  describeUnusableBodyText,
+  describeUnusableParameter,
+  findUnusableText,
+  jsonNestingExceeds,
+  textProblem,
+} from './hostile-input';
 
 describe('hostile input', () => {
   it('measures JSON nesting in one pass, skipping brackets inside strings and escaped quotes', () => {
@@ -24,14 +31,20 @@ describe('hostile input', () => {
     expect(describeUnusableBodyText(findUnusableText({ nested: { 'k\ud800': 1 } })!)).toBe(
       'The body field nested has a field name that contains an unpaired UTF-16 surrogate, which is not valid Unicode.',
     );
-    expect(describeUnusableBodyText(findUnusableText('\u0000')!)).toBe('The request body contains a NUL character (U+0000), which no field accepts.');
+    expect(describeUnusableBodyText(findUnusableText('\u0000')!)).toBe(
+      'The request body contains a NUL character (U+0000), which no field accepts.',
+    );
     expect(findUnusableText({ a: ['fine', 1, null, true] })).toBeUndefined();
   });
 
   it('names the path or query parameter, repeated query values included', () => {
-    expect(describeUnusableParameter({ id: 'a\u0000' }, {})).toBe('The path parameter id contains a NUL character (U+0000), which no field accepts.');
+    expect(describeUnusableParameter({ id: 'a\u0000' }, {})).toBe(
+      'The path parameter id contains a NUL character (U+0000), which no field accepts.',
+    );
     expect(describeUnusableParameter({ '*': 'x/\u0000' }, {})).toMatch(/^The URL path contains a NUL/);
-    expect(describeUnusableParameter({}, { q: ['ok', 'b\ud800'] })).toMatch(/^The query parameter q contains an unpaired/);
+    expect(describeUnusableParameter({}, { q: ['ok', 'b\ud800'] })).toMatch(
+      /^The query parameter q contains an unpaired/,
+    );
     expect(describeUnusableParameter({ id: '1' }, { q: 'fine' })).toBeUndefined();
     expect(describeUnusableParameter(null, undefined)).toBeUndefined();
   });

@@ -21,7 +21,8 @@ export function jsonNestingExceeds(text: string, max: number = MAX_JSON_DEPTH): 
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i += 1; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i += 1; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -84,7 +85,10 @@ export function describeUnusableBodyText({ where, problem }: UnusableText): stri
  * maps), or undefined when they are all usable.
  */
 export function describeUnusableParameter(params: unknown, query: unknown): string | undefined {
-  for (const [kind, values] of [['path parameter', params], ['query parameter', query]] as const) {
+  for (const [kind, values] of [
+    ['path parameter', params],
+    ['query parameter', query],
+  ] as const) {
     if (values === null || typeof values !== 'object') continue;
     for (const [name, value] of Object.entries(values)) {
       // A wildcard route (the not-found handler, static files) names its parameter `*`.

@@ -1,5 +1,12 @@
 import { HttpException } from '@nestjs/common';
-import { ERROR_STATUS, ServiceError, errorEnvelope, isErrorCode, type ErrorCode, type ErrorEnvelope } from '@switchboard/contracts';
+import {
+  ERROR_STATUS,
+  ServiceError,
+  errorEnvelope,
+  isErrorCode,
+  type ErrorCode,
+  type ErrorEnvelope,
+} from '@switchboard/contracts';
 
 /** Fastify's own errors (raised before a route runs) and what the public API answers for each. */
 const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
@@ -33,7 +40,11 @@ export interface HttpErrorAnswer {
 /** Turns anything thrown while answering a request into the status and envelope the API promises. */
 export function toHttpError(error: unknown): HttpErrorAnswer {
   if (error instanceof ServiceError) {
-    return { status: error.status, body: errorEnvelope(error.code, error.message), unexpected: error.status >= 500 && error.code !== 'provider_unavailable' };
+    return {
+      status: error.status,
+      body: errorEnvelope(error.code, error.message),
+      unexpected: error.status >= 500 && error.code !== 'provider_unavailable',
+    };
   }
   // Nest hands Fastify's own errors (bad JSON, body too large) over as an HttpException caused by them.
   const cause = error instanceof HttpException ? error.cause : error;
@@ -43,14 +54,21 @@ export function toHttpError(error: unknown): HttpErrorAnswer {
     return { status: ERROR_STATUS[known.code], body: errorEnvelope(known.code, known.message), unexpected: false };
   }
   if (cause instanceof SyntaxError) {
-    return { status: 400, body: errorEnvelope('invalid_request', 'The request body is not valid JSON.'), unexpected: false };
+    return {
+      status: 400,
+      body: errorEnvelope('invalid_request', 'The request body is not valid JSON.'),
+      unexpected: false,
+    };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const response = error.getResponse() as { code?: unknown; message?: unknown } | string;
     const code: ErrorCode =
-      typeof response === 'object' && isErrorCode(response.code) ? response.code : (STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'invalid_request'));
-    const message = typeof response === 'object' && typeof response.message === 'string' ? response.message : defaultMessage(code);
+      typeof response === 'object' && isErrorCode(response.code)
+        ? response.code
+        : (STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'invalid_request'));
+    const message =
+      typeof response === 'object' && typeof response.message === 'string' ? response.message : defaultMessage(code);
     return { status, body: errorEnvelope(code, message), unexpected: status >= 500 };
   }
   const statusCode = (error as { statusCode?: number })?.statusCode;

@@ -11,7 +11,27 @@ jest.setTimeout(60_000);
 function selfSignedCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
@@ -30,7 +50,15 @@ function httpsGet(url: string, ca: string): Promise<{ status: number; body: stri
 describe('gateway HTTPS', () => {
   let db: TestDatabase;
   let dir: string;
-  const baseEnv = () => ({ ...process.env, ...testNatsEnv('gateway'), NATS_SUBJECT_PREFIX: `https${process.pid}`, GATEWAY_DATABASE_URL: db.url, ADMIN_TOKEN: 'a-long-enough-admin-token', DATA_DIR: dir, LOG_LEVEL: 'silent' });
+  const baseEnv = () => ({
+    ...process.env,
+    ...testNatsEnv('gateway'),
+    NATS_SUBJECT_PREFIX: `https${process.pid}`,
+    GATEWAY_DATABASE_URL: db.url,
+    ADMIN_TOKEN: 'a-long-enough-admin-token',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+  });
 
   beforeAll(async () => {
     db = await createTestDatabase('gateway');

@@ -10,13 +10,20 @@ type Done = (error: Error | null, body?: unknown) => void;
  * (hostile-input.ts). An empty body on a DELETE is no body: many clients send `Content-Type: application/json` on
  * every request, and no DELETE route takes a body.
  */
-export function createJsonBodyParser(fastify: FastifyInstance): (request: FastifyRequest, body: Buffer | string, done: Done) => void {
+export function createJsonBodyParser(
+  fastify: FastifyInstance,
+): (request: FastifyRequest, body: Buffer | string, done: Done) => void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   return (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim().length === 0 && request.method === 'DELETE') return done(null, undefined);
     if (jsonNestingExceeds(text)) {
-      return done(new ServiceError('invalid_request', `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep.`));
+      return done(
+        new ServiceError(
+          'invalid_request',
+          `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep.`,
+        ),
+      );
     }
     // Fastify's parser answers through `done` (its promise-typed return is unused).
     void parseJson(request, text, (error: Error | null, parsed?: unknown) => {

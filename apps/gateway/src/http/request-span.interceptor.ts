@@ -17,10 +17,18 @@ export class RequestSpanInterceptor implements NestInterceptor {
     const reply = ctx.switchToHttp().getResponse<FastifyReply>();
     const route = request.routeOptions?.url ?? 'unknown';
     const parent = trace.getActiveSpan() ? context.active() : propagation.extract(context.active(), request.headers);
-    const span = tracer.startSpan(`${request.method} ${route}`, {
-      kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': request.method, 'http.route': route, 'switchboard.request_id': String(request.id) },
-    }, parent);
+    const span = tracer.startSpan(
+      `${request.method} ${route}`,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': request.method,
+          'http.route': route,
+          'switchboard.request_id': String(request.id),
+        },
+      },
+      parent,
+    );
     const active = trace.setSpan(parent, span);
     return new Observable((subscriber) =>
       context.with(active, () =>

@@ -3,7 +3,13 @@ import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persis
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
 import { IdempotencyRepository } from './idempotency.repository';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, IdempotencyService, requestHash, type IdempotentRequest } from './idempotency.service';
+import {
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_RETENTION_MS,
+  IdempotencyService,
+  requestHash,
+  type IdempotentRequest,
+} from './idempotency.service';
 
 jest.setTimeout(30_000);
 
@@ -29,11 +35,21 @@ afterAll(async () => {
 
 function request(overrides: Partial<IdempotentRequest> = {}): IdempotentRequest {
   n += 1;
-  return { accountId: `acct_${String(n).padStart(20, '0')}`, key: `key-${n}`, method: 'POST', path: '/v1/numbers', body: { business_phone: '+14155550123' }, ...overrides };
+  return {
+    accountId: `acct_${String(n).padStart(20, '0')}`,
+    key: `key-${n}`,
+    method: 'POST',
+    path: '/v1/numbers',
+    body: { business_phone: '+14155550123' },
+    ...overrides,
+  };
 }
 
 /** A route whose first run answers a new id and a secret; replays get the secret from `restore`. */
-function route(calls: { run: number; restore: number }, run: () => Promise<Answer> = async () => ({ id: `num_${calls.run}`, secret: 'whsec_first' })) {
+function route(
+  calls: { run: number; restore: number },
+  run: () => Promise<Answer> = async () => ({ id: `num_${calls.run}`, secret: 'whsec_first' }),
+) {
   return {
     status: 201,
     run: () => {
@@ -93,7 +109,9 @@ describe('IdempotencyService', () => {
     const calls = { run: 0, restore: 0 };
     const req = request();
     await service.execute(req, route(calls));
-    expect(await codeOf(service.execute({ ...req, body: { business_phone: '+12125550142' } }, route(calls)))).toBe('idempotency_key_reused');
+    expect(await codeOf(service.execute({ ...req, body: { business_phone: '+12125550142' } }, route(calls)))).toBe(
+      'idempotency_key_reused',
+    );
     expect(await codeOf(service.execute({ ...req, path: '/v1/other' }, route(calls)))).toBe('idempotency_key_reused');
     expect(calls.run).toBe(1);
   });
@@ -110,7 +128,10 @@ describe('IdempotencyService', () => {
     const calls = { run: 0, restore: 0 };
     const req = request();
     let finish!: () => void;
-    const slow = service.execute(req, route(calls, () => new Promise<Answer>((resolve) => (finish = () => resolve({ id: 'num_slow', secret: 's' })))));
+    const slow = service.execute(
+      req,
+      route(calls, () => new Promise<Answer>((resolve) => (finish = () => resolve({ id: 'num_slow', secret: 's' })))),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await codeOf(service.execute(req, route(calls)))).toBe('idempotency_key_in_use');
     finish();
@@ -145,7 +166,10 @@ describe('IdempotencyService', () => {
     expect(refused).toMatchObject({ code: 'idempotency_key_in_use' });
     // The lease started a second ago: the key frees up in the lease's remaining 59 seconds.
     expect((refused as ServiceError).retryAfter).toBe(IDEMPOTENCY_LEASE_MS / 1000 - 1);
-    await handle.client.idempotencyRecord.updateMany({ where: { account_id: req.accountId }, data: { created_at: abandoned(IDEMPOTENCY_LEASE_MS + 1000).created_at } });
+    await handle.client.idempotencyRecord.updateMany({
+      where: { account_id: req.accountId },
+      data: { created_at: abandoned(IDEMPOTENCY_LEASE_MS + 1000).created_at },
+    });
     await expect(service.execute(req, route(calls))).resolves.toEqual({ id: 'num_1', secret: 'whsec_first' });
     expect(calls.run).toBe(1);
   });
@@ -154,7 +178,10 @@ describe('IdempotencyService', () => {
     const calls = { run: 0, restore: 0 };
     const req = request();
     await service.execute(req, route(calls));
-    await handle.client.idempotencyRecord.updateMany({ where: { account_id: req.accountId }, data: { created_at: new Date(Date.now() - IDEMPOTENCY_RETENTION_MS - 1000) } });
+    await handle.client.idempotencyRecord.updateMany({
+      where: { account_id: req.accountId },
+      data: { created_at: new Date(Date.now() - IDEMPOTENCY_RETENTION_MS - 1000) },
+    });
     await service.execute({ ...req, body: { other: true } }, route(calls));
     expect(calls.run).toBe(2);
   });

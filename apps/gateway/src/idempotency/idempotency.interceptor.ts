@@ -41,18 +41,28 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const scope = callerOf(request).accountId ?? request.claimantScope;
     if (!scope) throw new Error('@Idempotent() used on a route without ApiKeyGuard, SessionGuard or ClaimantGuard');
     const reply = http.getResponse<FastifyReply>();
-    const options = this.reflector.get<IdempotentRouteOptions | undefined>(IDEMPOTENT_ROUTE, context.getHandler()) ?? {};
-    const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? (request.method === 'POST' ? 201 : 200);
+    const options =
+      this.reflector.get<IdempotentRouteOptions | undefined>(IDEMPOTENT_ROUTE, context.getHandler()) ?? {};
+    const status =
+      this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ??
+      (request.method === 'POST' ? 201 : 200);
     const run = () => lastValueFrom(next.handle()) as Promise<Record<string, unknown>>;
     const secretFields = options.secretFields ?? [];
     return from(
       this.idempotency.execute<Record<string, unknown>>(
-        { accountId: scope, key: Array.isArray(key) ? key.join(', ') : key, method: request.method, path: request.url, body: request.body ?? {} },
+        {
+          accountId: scope,
+          key: Array.isArray(key) ? key.join(', ') : key,
+          method: request.method,
+          path: request.url,
+          body: request.body ?? {},
+        },
         {
           status,
           run,
           secretFields,
-          restore: secretFields.length > 0 ? async (stored) => ({ ...stored, ...pick(await run(), secretFields) }) : undefined,
+          restore:
+            secretFields.length > 0 ? async (stored) => ({ ...stored, ...pick(await run(), secretFields) }) : undefined,
           onReplay: () => void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true'),
         },
       ),

@@ -22,12 +22,23 @@ export class IdempotencyRepository {
   constructor(private readonly prisma: GatewayPrisma) {}
 
   /** Claims the key for a new request; false when a record for it already exists. */
-  async claim(scope: IdempotencyScope, request: { method: string; path: string; hash: string }, at: Date): Promise<boolean> {
+  async claim(
+    scope: IdempotencyScope,
+    request: { method: string; path: string; hash: string },
+    at: Date,
+  ): Promise<boolean> {
     const rows = await sqlRows(
       this.prisma,
       db
         .insertInto('idempotency_records')
-        .values({ account_id: scope.accountId, key: scope.key, method: request.method, path: request.path, request_hash: request.hash, created_at: at })
+        .values({
+          account_id: scope.accountId,
+          key: scope.key,
+          method: request.method,
+          path: request.path,
+          request_hash: request.hash,
+          created_at: at,
+        })
         .onConflict((conflict) => conflict.columns(['account_id', 'key']).doNothing())
         .returning('key'),
     );
@@ -35,17 +46,31 @@ export class IdempotencyRepository {
   }
 
   find(scope: IdempotencyScope): Promise<IdempotencyRow | null> {
-    return this.prisma.idempotencyRecord.findUnique({ where: { account_id_key: { account_id: scope.accountId, key: scope.key } } });
+    return this.prisma.idempotencyRecord.findUnique({
+      where: { account_id_key: { account_id: scope.accountId, key: scope.key } },
+    });
   }
 
   /**
    * Takes over a record that is expired or was abandoned in flight, if it is still the one that was read (its
    * `created_at` is the claim's token): the new claim starts now, as a new request.
    */
-  async takeOver(scope: IdempotencyScope, seen: Date, request: { method: string; path: string; hash: string }, at: Date): Promise<boolean> {
+  async takeOver(
+    scope: IdempotencyScope,
+    seen: Date,
+    request: { method: string; path: string; hash: string },
+    at: Date,
+  ): Promise<boolean> {
     const result = await this.prisma.idempotencyRecord.updateMany({
       where: { account_id: scope.accountId, key: scope.key, created_at: seen },
-      data: { method: request.method, path: request.path, request_hash: request.hash, response_status: null, response_body: Prisma.DbNull, created_at: at },
+      data: {
+        method: request.method,
+        path: request.path,
+        request_hash: request.hash,
+        response_status: null,
+        response_body: Prisma.DbNull,
+        created_at: at,
+      },
     });
     return result.count === 1;
   }
@@ -60,7 +85,9 @@ export class IdempotencyRepository {
 
   /** Forgets the claim made at `claimedAt` (the request failed and changed nothing: a retry runs again). */
   async release(scope: IdempotencyScope, claimedAt: Date): Promise<void> {
-    await this.prisma.idempotencyRecord.deleteMany({ where: { account_id: scope.accountId, key: scope.key, created_at: claimedAt, response_status: null } });
+    await this.prisma.idempotencyRecord.deleteMany({
+      where: { account_id: scope.accountId, key: scope.key, created_at: claimedAt, response_status: null },
+    });
   }
 
   /** Now and then, removes a batch of records past their retention. */
@@ -70,7 +97,17 @@ export class IdempotencyRepository {
     // `ctid` is a system column, outside the generated table types.
     await sqlExecute(
       this.prisma,
-      db.deleteFrom('idempotency_records').where(sql.ref('ctid'), 'in', db.selectFrom('idempotency_records').select(sql.ref('ctid').as('ctid')).where('created_at', '<', olderThan).limit(500)),
+      db
+        .deleteFrom('idempotency_records')
+        .where(
+          sql.ref('ctid'),
+          'in',
+          db
+            .selectFrom('idempotency_records')
+            .select(sql.ref('ctid').as('ctid'))
+            .where('created_at', '<', olderThan)
+            .limit(500),
+        ),
     );
   }
 }

@@ -2,7 +2,9 @@ import { canonicalJson, requestHash } from './idempotency.service';
 
 describe('the request fingerprint of an Idempotency-Key', () => {
   it('does not depend on the order of keys in the body', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}',
+    );
     expect(requestHash({ method: 'POST', path: '/v1/numbers', body: { a: 1, b: 2 } })).toBe(
       requestHash({ method: 'POST', path: '/v1/numbers', body: { b: 2, a: 1 } }),
     );

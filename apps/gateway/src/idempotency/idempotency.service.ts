@@ -63,8 +63,15 @@ export class IdempotencyService {
       } else if (existing.created_at.getTime() <= now.getTime() - IDEMPOTENCY_RETENTION_MS) {
         if (!(await this.records.takeOver(scope, existing.created_at, fingerprint, now))) throw inUse(now, now);
         claimed = true;
-      } else if (existing.method !== fingerprint.method || existing.path !== fingerprint.path || existing.request_hash !== fingerprint.hash) {
-        throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with another request; use a new key for a new request.');
+      } else if (
+        existing.method !== fingerprint.method ||
+        existing.path !== fingerprint.path ||
+        existing.request_hash !== fingerprint.hash
+      ) {
+        throw new ServiceError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used with another request; use a new key for a new request.',
+        );
       } else if (existing.response_status === null) {
         if (existing.created_at.getTime() > now.getTime() - IDEMPOTENCY_LEASE_MS) throw inUse(existing.created_at, now);
         if (!(await this.records.takeOver(scope, existing.created_at, fingerprint, now))) throw inUse(now, now);
@@ -84,7 +91,12 @@ export class IdempotencyService {
       await this.records.release(scope, now).catch(() => undefined);
       throw error;
     }
-    await this.records.complete(scope, now, route.status, withoutFields(answer, route.secretFields ?? []) as StoredBody);
+    await this.records.complete(
+      scope,
+      now,
+      route.status,
+      withoutFields(answer, route.secretFields ?? []) as StoredBody,
+    );
     return answer;
   }
 }
@@ -95,12 +107,18 @@ export class IdempotencyService {
  */
 function inUse(leaseFrom: Date, now: Date): ServiceError {
   const seconds = Math.max(1, Math.ceil((leaseFrom.getTime() + IDEMPOTENCY_LEASE_MS - now.getTime()) / 1000));
-  return new ServiceError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.', seconds);
+  return new ServiceError(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still in progress; retry shortly.',
+    seconds,
+  );
 }
 
 /** SHA-256 over the method, path and the body as canonical JSON (keys sorted), so key order does not matter. */
 export function requestHash(request: Pick<IdempotentRequest, 'method' | 'path' | 'body'>): string {
-  return createHash('sha256').update(`${request.method} ${request.path}\n${canonicalJson(request.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.method} ${request.path}\n${canonicalJson(request.body)}`)
+    .digest('hex');
 }
 
 export function canonicalJson(value: unknown): string {

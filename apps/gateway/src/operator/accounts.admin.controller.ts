@@ -29,13 +29,21 @@ export class AccountsAdminController {
   }
 
   @Patch(':account_id')
-  update(@Param() params: AccountIdParam, @Body() body: UpdateAccountBody, @Caller() caller: CallerOptions): Promise<AccountView> {
+  update(
+    @Param() params: AccountIdParam,
+    @Body() body: UpdateAccountBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<AccountView> {
     return this.rpc.request(AccountsRpc.update, { ...body, account_id: params.account_id }, caller);
   }
 
   @Post(':account_id/credits')
   @HttpCode(200)
-  credit(@Param() params: AccountIdParam, @Body() body: CreditAccountBody, @Caller() caller: CallerOptions): Promise<BalanceView> {
+  credit(
+    @Param() params: AccountIdParam,
+    @Body() body: CreditAccountBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<BalanceView> {
     return this.rpc.request(AccountsRpc.credit, { ...body, account_id: params.account_id }, caller);
   }
 }

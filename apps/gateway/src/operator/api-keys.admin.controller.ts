@@ -17,7 +17,11 @@ export class ApiKeysAdminController {
 
   @Post()
   @HttpCode(201)
-  create(@Param() params: AccountIdParam, @Body() body: CreateApiKeyBody, @Caller() caller: CallerOptions): Promise<ApiKeyCreated> {
+  create(
+    @Param() params: AccountIdParam,
+    @Body() body: CreateApiKeyBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<ApiKeyCreated> {
     return this.keys.create(params.account_id, body.ip_allowlist ?? [], caller.requestId);
   }
 

@@ -28,7 +28,11 @@ export class BillingAdminController {
   }
 
   @Get('accounts/:account_id/ledger')
-  ledger(@Param() params: AccountIdParam, @Query() query: LedgerQuery, @Caller() caller: CallerOptions): Promise<LedgerPage> {
+  ledger(
+    @Param() params: AccountIdParam,
+    @Query() query: LedgerQuery,
+    @Caller() caller: CallerOptions,
+  ): Promise<LedgerPage> {
     return this.rpc.request(BillingRpc.ledger, { ...query, account_id: params.account_id }, caller);
   }
 

@@ -19,21 +19,37 @@ export class LocationsAdminController {
 
   @Post()
   @HttpCode(201)
-  async create(@Param() params: AccountIdParam, @Body() body: CreateLocationBody, @Caller() caller: CallerOptions): Promise<LocationView> {
+  async create(
+    @Param() params: AccountIdParam,
+    @Body() body: CreateLocationBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<LocationView> {
     await this.rpc.request(AccountsRpc.get, { account_id: params.account_id }, caller);
     return this.rpc.request(LocationsRpc.create, { ...body, account_id: params.account_id }, caller);
   }
 
   /** `hold_days` and `lostfound_enabled` (docs/adr/0077); 404 not_found for a location the account does not have. */
   @Patch(':location_id')
-  update(@Param() params: LocationOfAccount, @Body() body: UpdateLocationBody, @Caller() caller: CallerOptions): Promise<LocationView> {
-    return this.rpc.request(LocationsRpc.update, { ...body, account_id: params.account_id, location_id: params.location_id }, caller);
+  update(
+    @Param() params: LocationOfAccount,
+    @Body() body: UpdateLocationBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<LocationView> {
+    return this.rpc.request(
+      LocationsRpc.update,
+      { ...body, account_id: params.account_id, location_id: params.location_id },
+      caller,
+    );
   }
 
   /** A new claimant-page slug; the old address answers 404 at once (docs/adr/0078). */
   @Post(':location_id/public-slug')
   @HttpCode(200)
   rotateSlug(@Param() params: LocationOfAccount, @Caller() caller: CallerOptions): Promise<LocationView> {
-    return this.rpc.request(LocationsRpc.rotateSlug, { account_id: params.account_id, location_id: params.location_id }, caller);
+    return this.rpc.request(
+      LocationsRpc.rotateSlug,
+      { account_id: params.account_id, location_id: params.location_id },
+      caller,
+    );
   }
 }

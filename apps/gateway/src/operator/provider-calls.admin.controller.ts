@@ -29,7 +29,10 @@ export class ProviderCallsAdminController {
 
   @Post()
   @HttpCode(202)
-  async report(@Body() body: SimulateProviderCallBody, @Caller() caller: CallerOptions): Promise<SimulatedCallAccepted> {
+  async report(
+    @Body() body: SimulateProviderCallBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<SimulatedCallAccepted> {
     if (body.lost_item !== undefined && body.outcome !== LOST_ITEM_REPORT_OUTCOME) {
       throw new ServiceError('invalid_request', `lost_item is taken only with outcome ${LOST_ITEM_REPORT_OUTCOME}.`);
     }
@@ -47,6 +50,10 @@ export class ProviderCallsAdminController {
           : `to ${body.to} is not a Switchboard number; no call can be reported to it.`,
       );
     }
-    return this.rpc.request(SimulatedProviderRpc.reportCall, { ...body, started_at: startedAt }, { ...caller, timeoutMs: REPORT_TIMEOUT_MS });
+    return this.rpc.request(
+      SimulatedProviderRpc.reportCall,
+      { ...body, started_at: startedAt },
+      { ...caller, timeoutMs: REPORT_TIMEOUT_MS },
+    );
   }
 }

@@ -17,7 +17,11 @@ export class ProviderAdminController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Put('stock/:area_code')
-  setStock(@Param() params: AreaCodeParam, @Body() body: ProviderStockBody, @Caller() caller: CallerOptions): Promise<ProviderStockView> {
+  setStock(
+    @Param() params: AreaCodeParam,
+    @Body() body: ProviderStockBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<ProviderStockView> {
     return this.rpc.request(ProviderRpc.setStock, { area_code: params.area_code, available: body.available }, caller);
   }
 

@@ -14,7 +14,17 @@ export class UsersAdminController {
 
   @Post()
   @HttpCode(201)
-  invite(@Param() params: AccountIdParam, @Body() body: OperatorInviteUserBody, @Caller() caller: CallerOptions): Promise<OperatorInviteView> {
-    return this.invites.invite({ accountId: params.account_id, email: body.email, role: body.role ?? 'owner', invitedBy: null, requestId: caller.requestId });
+  invite(
+    @Param() params: AccountIdParam,
+    @Body() body: OperatorInviteUserBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<OperatorInviteView> {
+    return this.invites.invite({
+      accountId: params.account_id,
+      email: body.email,
+      role: body.role ?? 'owner',
+      invitedBy: null,
+      requestId: caller.requestId,
+    });
   }
 }

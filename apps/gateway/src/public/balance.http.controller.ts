@@ -17,7 +17,7 @@ export class BalanceHttpController {
     summary: 'Balance, tier and talk time',
     description:
       "The account's prepaid balance in cents, its tier, and the talk time used in the current period (the calendar month " +
-      'in UTC): `minutes_used` in whole minutes, `seconds_used` exact, `minutes_included` the tier\'s monthly minutes (null: unlimited).',
+      "in UTC): `minutes_used` in whole minutes, `seconds_used` exact, `minutes_included` the tier's monthly minutes (null: unlimited).",
   })
   @ApiOkResponse({ type: AccountBalance })
   get(@Caller() caller: CallerOptions): Promise<AccountBalance> {

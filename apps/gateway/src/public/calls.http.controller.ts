@@ -29,7 +29,8 @@ export class CallsHttpController {
   @Get()
   @ApiOperation({
     summary: 'List calls',
-    description: "The account's calls across all its numbers, newest first. Pages with limit and starting_after; filters number_id, since (inclusive), until (exclusive).",
+    description:
+      "The account's calls across all its numbers, newest first. Pages with limit and starting_after; filters number_id, since (inclusive), until (exclusive).",
   })
   @ApiOkResponse({ type: CallList })
   list(@Query() query: ListCallsQuery, @Caller() caller: CallerOptions): Promise<CallList> {
@@ -49,7 +50,10 @@ export class CallsHttpController {
   @ApiOperation({ summary: "A call's transcript" })
   @ApiParam({ name: 'call_id', description: 'The call id (SID) from the calls list.' })
   @ApiOkResponse({ type: TranscriptView })
-  @ApiNotFoundResponse({ description: 'not_found: unknown call, another account\'s call, or no transcript.', schema: ERROR })
+  @ApiNotFoundResponse({
+    description: "not_found: unknown call, another account's call, or no transcript.",
+    schema: ERROR,
+  })
   transcript(@Param() params: CallIdParam, @Caller() caller: CallerOptions): Promise<TranscriptView> {
     return this.rpc.request(CallsRpc.transcript, { call_id: params.call_id }, caller);
   }
@@ -57,16 +61,27 @@ export class CallsHttpController {
   @Get(':call_id/recording')
   @ApiOperation({
     summary: "A call's recording",
-    description: 'Streamed as audio/mpeg. Honours a single byte Range (206 with Content-Range; 416 when unsatisfiable), If-Range and If-None-Match.',
+    description:
+      'Streamed as audio/mpeg. Honours a single byte Range (206 with Content-Range; 416 when unsatisfiable), If-Range and If-None-Match.',
   })
   @ApiParam({ name: 'call_id', description: 'The call id (SID) from the calls list.' })
   @ApiHeader({ name: 'Range', required: false, description: 'One byte range, e.g. bytes=0-1023 or bytes=-500.' })
   @ApiProduces('audio/mpeg')
-  @ApiOkResponse({ description: 'The whole recording.', content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } } })
-  @ApiResponse({ status: 206, description: 'The requested byte range.', content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiOkResponse({
+    description: 'The whole recording.',
+    content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiResponse({
+    status: 206,
+    description: 'The requested byte range.',
+    content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiResponse({ status: 304, description: 'If-None-Match named the current ETag.' })
   @ApiResponse({ status: 416, description: 'range_not_satisfiable; Content-Range: bytes */<size>.', schema: ERROR })
-  @ApiNotFoundResponse({ description: "no_recording: the call has no recording. not_found: unknown call or another account's call.", schema: ERROR })
+  @ApiNotFoundResponse({
+    description: "no_recording: the call has no recording. not_found: unknown call or another account's call.",
+    schema: ERROR,
+  })
   async recording(
     @Param() params: CallIdParam,
     @Headers('range') range: string | undefined,

@@ -39,7 +39,10 @@ export class ClaimsHttpController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List claims', description: 'Same filters and pages as the found-item list; from/to apply to lost_date.' })
+  @ApiOperation({
+    summary: 'List claims',
+    description: 'Same filters and pages as the found-item list; from/to apply to lost_date.',
+  })
   @ApiOkResponse({ type: ClaimPage })
   list(@Query() query: ListClaimsQuery, @Caller() caller: CallerOptions): Promise<ClaimPage> {
     return this.rpc.request(ClaimsRpc.list, query, caller);
@@ -48,12 +51,12 @@ export class ClaimsHttpController {
   @Get(':id')
   @ApiOperation({ summary: 'A claim with its photos and timeline' })
   @ApiOkResponse({ type: ClaimDetail })
-  get(@Param() params: IntIdParam, @Query() query: LocationQuery, @Caller() caller: CallerOptions): Promise<ClaimDetail> {
-    return this.rpc.request(
-      ClaimsRpc.get,
-      { id: params.id, location_id: query.location_id },
-      caller,
-    );
+  get(
+    @Param() params: IntIdParam,
+    @Query() query: LocationQuery,
+    @Caller() caller: CallerOptions,
+  ): Promise<ClaimDetail> {
+    return this.rpc.request(ClaimsRpc.get, { id: params.id, location_id: query.location_id }, caller);
   }
 
   @Post(':id/reunite')
@@ -61,7 +64,8 @@ export class ClaimsHttpController {
   @Idempotent()
   @ApiOperation({
     summary: 'Release an item to a claim',
-    description: 'Errors, in this order: 404 not_found, 409 verification_required, 409 claim_not_open, 409 item_not_available.',
+    description:
+      'Errors, in this order: 404 not_found, 409 verification_required, 409 claim_not_open, 409 item_not_available.',
   })
   @ApiOkResponse({ type: Reunited })
   reunite(@Param() params: IntIdParam, @Body() body: ReuniteBody, @Caller() caller: CallerOptions): Promise<Reunited> {

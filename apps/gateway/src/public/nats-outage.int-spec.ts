@@ -41,7 +41,9 @@ describe('a gateway whose NATS is down', () => {
   });
 
   function startNats(): Promise<void> {
-    nats = spawn(findNatsServer(), ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    nats = spawn(findNatsServer(), ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', storeDir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let output = '';
     return new Promise((resolve, reject) => {
       nats!.stderr!.on('data', (chunk) => {
@@ -92,7 +94,9 @@ describe('a gateway whose NATS is down', () => {
           if (parsed.msg === 'gateway listening') resolve(String(parsed.public));
         }
       });
-      gateway!.once('exit', (code, signal) => reject(new Error(`the gateway exited before listening (${code ?? signal}):\n${stderr}`)));
+      gateway!.once('exit', (code, signal) =>
+        reject(new Error(`the gateway exited before listening (${code ?? signal}):\n${stderr}`)),
+      );
     });
   }
 
@@ -111,7 +115,12 @@ describe('a gateway whose NATS is down', () => {
     const base = await startGateway(); // NATS has not been started: the gateway listens all the same
     const adminBase = String(logs.find((line) => line.msg === 'gateway listening')!.admin);
     const ready = () => getJson(`${base}/readyz`);
-    const createAccount = () => getJson(`${adminBase}/admin/accounts`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: '{"name":"Acme"}' });
+    const createAccount = () =>
+      getJson(`${adminBase}/admin/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: '{"name":"Acme"}',
+      });
 
     const connecting = await ready();
     expect(connecting.status).toBe(503);
@@ -120,22 +129,33 @@ describe('a gateway whose NATS is down', () => {
     const refused = await createAccount();
     expect(refused.status).toBe(503);
     expect(refused.retryAfter).toBe('5');
-    expect(refused.body).toEqual({ error: { code: 'service_unavailable', message: expect.stringContaining('message bus is unreachable') } });
-    for (const answer of await Promise.all([createAccount(), createAccount(), ready()])) expect(answer.status).toBe(503);
+    expect(refused.body).toEqual({
+      error: { code: 'service_unavailable', message: expect.stringContaining('message bus is unreachable') },
+    });
+    for (const answer of await Promise.all([createAccount(), createAccount(), ready()]))
+      expect(answer.status).toBe(503);
 
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // several more connect attempts, none logged
     expect(logged('NATS unreachable')).toHaveLength(1);
     expect(logged('NATS unreachable')[0]).toMatchObject({ level: 'warn', nats_url: `nats://127.0.0.1:${natsPort}` });
     // Three refused requests, one outage: logged once, as a warning without a stack trace.
     expect(logged('a service or NATS unavailable')).toHaveLength(1);
-    expect(logged('a service or NATS unavailable')[0]).toMatchObject({ level: 'warn', reason: expect.stringContaining('message bus is unreachable') });
+    expect(logged('a service or NATS unavailable')[0]).toMatchObject({
+      level: 'warn',
+      reason: expect.stringContaining('message bus is unreachable'),
+    });
     expect(logged('request failed')).toHaveLength(0);
 
     await startNats();
     const connected = await until(ready, (answer) => answer.body.checks.nats === 'ok');
     expect(connected.body.checks.nats).toBe('ok');
     expect(connected.body.checks['numbers-billing']).toBe('down'); // no service runs in this test
-    expect(await until(async () => logged('NATS reachable: connected'), (lines) => lines.length > 0)).toHaveLength(1);
+    expect(
+      await until(
+        async () => logged('NATS reachable: connected'),
+        (lines) => lines.length > 0,
+      ),
+    ).toHaveLength(1);
 
     await stopNats();
     const lost = await until(ready, (answer) => answer.body.checks.nats === 'reconnecting');
@@ -145,17 +165,30 @@ describe('a gateway whose NATS is down', () => {
     expect(refusedAgain.status).toBe(503);
     expect(refusedAgain.retryAfter).toBe('5');
     // The gateway's log comes through a pipe, which may trail its HTTP answers on a busy machine.
-    expect(await until(async () => logged('NATS connection lost'), (lines) => lines.length > 0)).toHaveLength(1);
+    expect(
+      await until(
+        async () => logged('NATS connection lost'),
+        (lines) => lines.length > 0,
+      ),
+    ).toHaveLength(1);
 
     await startNats();
     const back = await until(ready, (answer) => answer.body.checks.nats === 'ok');
     expect(back.body.checks.nats).toBe('ok');
-    expect(await until(async () => logged('NATS reconnected'), (lines) => lines.length > 0)).toHaveLength(1);
+    expect(
+      await until(
+        async () => logged('NATS reconnected'),
+        (lines) => lines.length > 0,
+      ),
+    ).toHaveLength(1);
     expect(logged('NATS unreachable')).toHaveLength(1);
   });
 });
 
-async function getJson(url: string, init: RequestInit = {}): Promise<{ status: number; retryAfter: string | null; body: any }> {
+async function getJson(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; retryAfter: string | null; body: any }> {
   const response = await fetch(url, init);
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
 }

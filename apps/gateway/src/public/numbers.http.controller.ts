@@ -25,7 +25,11 @@ import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
 import { Idempotent } from '../idempotency';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
-const NUMBER_ID = { name: 'id', description: 'The number id, `num_<n>`, or its digits `<n>`.', schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' } };
+const NUMBER_ID = {
+  name: 'id',
+  description: 'The number id, `num_<n>`, or its digits `<n>`.',
+  schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' },
+};
 
 @ApiTags('numbers')
 @ApiBearerAuth()
@@ -50,7 +54,12 @@ export class NumbersHttpController {
   @ApiResponse({ status: 400, description: 'invalid_request', schema: ERROR })
   @ApiResponse({ status: 402, description: 'insufficient_balance: the balance is below $5', schema: ERROR })
   @ApiResponse({ status: 409, description: 'no_numbers; idempotency_key_in_use', schema: ERROR })
-  @ApiResponse({ status: 422, description: 'idempotency_key_reused: the key was used with another body; idempotency_key_expired: used more than 24 hours ago', schema: ERROR })
+  @ApiResponse({
+    status: 422,
+    description:
+      'idempotency_key_reused: the key was used with another body; idempotency_key_expired: used more than 24 hours ago',
+    schema: ERROR,
+  })
   @ApiResponse({ status: 429, description: 'number_limit, provision_velocity or rate_limited', schema: ERROR })
   @ApiResponse({ status: 503, description: 'provider_unavailable: transient, nothing charged; retry', schema: ERROR })
   provision(
@@ -78,7 +87,8 @@ export class NumbersHttpController {
   @Get(':id')
   @ApiOperation({
     summary: 'Get a number',
-    description: 'One number as the list shows it, whatever its status (a released number is shown, `released`). `webhook_secret` is never included.',
+    description:
+      'One number as the list shows it, whatever its status (a released number is shown, `released`). `webhook_secret` is never included.',
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: NumberView })
@@ -101,11 +111,27 @@ export class NumbersHttpController {
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: NumberView })
-  @ApiResponse({ status: 400, description: 'invalid_request: an empty body, a bad field, an id of another form', schema: ERROR })
+  @ApiResponse({
+    status: 400,
+    description: 'invalid_request: an empty body, a bad field, an id of another form',
+    schema: ERROR,
+  })
   @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
-  @ApiResponse({ status: 409, description: 'number_released: a released number cannot be changed; idempotency_key_in_use', schema: ERROR })
-  @ApiResponse({ status: 422, description: 'idempotency_key_reused: the key was used with another request', schema: ERROR })
-  update(@Param() params: NumberIdParam, @Body() body: NumberUpdate, @Caller() caller: CallerOptions): Promise<NumberView> {
+  @ApiResponse({
+    status: 409,
+    description: 'number_released: a released number cannot be changed; idempotency_key_in_use',
+    schema: ERROR,
+  })
+  @ApiResponse({
+    status: 422,
+    description: 'idempotency_key_reused: the key was used with another request',
+    schema: ERROR,
+  })
+  update(
+    @Param() params: NumberIdParam,
+    @Body() body: NumberUpdate,
+    @Caller() caller: CallerOptions,
+  ): Promise<NumberView> {
     return this.rpc.request(NumbersRpc.update, { ...body, id: params.id }, caller);
   }
 
@@ -113,7 +139,8 @@ export class NumbersHttpController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Release a number',
-    description: 'Final: billing stops, the current month is not refunded, the number goes back to the provider. Releasing it again answers `{ "released": true }`.',
+    description:
+      'Final: billing stops, the current month is not refunded, the number goes back to the provider. Releasing it again answers `{ "released": true }`.',
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: NumberReleased })

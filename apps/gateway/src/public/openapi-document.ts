@@ -11,8 +11,20 @@ import { PublicApiModule } from './public-api.module';
  * from it, and the tests compare it with the routes. The served `/v1/openapi.json` is built the same way.
  */
 export async function publicOpenApiDocument(): Promise<OpenAPIObject> {
-  const shared = { config: {}, messaging: {}, logger: undefined, prisma: undefined, authSql: undefined, nats: undefined, readiness: undefined } as unknown as GatewayShared;
-  const app = await NestFactory.create<NestFastifyApplication>(PublicApiModule.forRoot(shared), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
+  const shared = {
+    config: {},
+    messaging: {},
+    logger: undefined,
+    prisma: undefined,
+    authSql: undefined,
+    nats: undefined,
+    readiness: undefined,
+  } as unknown as GatewayShared;
+  const app = await NestFactory.create<NestFastifyApplication>(PublicApiModule.forRoot(shared), new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
   app.setGlobalPrefix('v1', { exclude: ['healthz', 'readyz'] });
   try {
     return buildOpenApiDocument(app);

@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, Get, Param, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { NumberIdParam, NumbersRpc, PhoneLineBody, PhoneLineView, PhoneLinesRpc, ServiceError } from '@switchboard/contracts';
+import {
+  NumberIdParam,
+  NumbersRpc,
+  PhoneLineBody,
+  PhoneLineView,
+  PhoneLinesRpc,
+  ServiceError,
+} from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
 
@@ -21,18 +28,27 @@ export class PhoneLinesHttpController {
   @Put(':id')
   @ApiOperation({
     summary: "Make a number a location's lost-and-found line",
-    description: 'Idempotent by nature: the number is the line of this one location afterwards. A released number is 409 number_released.',
+    description:
+      'Idempotent by nature: the number is the line of this one location afterwards. A released number is 409 number_released.',
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: PhoneLineView })
-  async link(@Param() params: NumberIdParam, @Body() body: PhoneLineBody, @Caller() caller: CallerOptions): Promise<PhoneLineView> {
+  async link(
+    @Param() params: NumberIdParam,
+    @Body() body: PhoneLineBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<PhoneLineView> {
     const number = await this.rpc.request(NumbersRpc.get, { id: params.id }, caller);
-    if (number.status === 'released') throw new ServiceError('number_released', `${number.id} is released; it cannot take calls.`);
+    if (number.status === 'released')
+      throw new ServiceError('number_released', `${number.id} is released; it cannot take calls.`);
     return this.rpc.request(PhoneLinesRpc.link, { number_id: number.id, location_id: body.location_id }, caller);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: "A number's lost-and-found line", description: 'location_id null when the number is no location\'s line.' })
+  @ApiOperation({
+    summary: "A number's lost-and-found line",
+    description: "location_id null when the number is no location's line.",
+  })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: PhoneLineView })
   async get(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<PhoneLineView> {

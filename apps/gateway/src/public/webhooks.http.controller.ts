@@ -1,5 +1,13 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   ListWebhookEventsPage,
   MAX_RECOVERY_DAYS,
@@ -22,8 +30,16 @@ import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
 import { Idempotent } from '../idempotency';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
-const NUMBER_ID = { name: 'id', description: 'The number id, `num_<n>`, or its digits `<n>`.', schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' } };
-const EVENT_ID = { name: 'event_id', description: 'The event id (`id` in the delivery log, `X-Switchboard-Event-Id`).', schema: { type: 'string', format: 'uuid' } };
+const NUMBER_ID = {
+  name: 'id',
+  description: 'The number id, `num_<n>`, or its digits `<n>`.',
+  schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' },
+};
+const EVENT_ID = {
+  name: 'event_id',
+  description: 'The event id (`id` in the delivery log, `X-Switchboard-Event-Id`).',
+  schema: { type: 'string', format: 'uuid' },
+};
 /** A test event waits for the receiver (at most WEBHOOK_TIMEOUT_MS, 10 s by default) and the target lookup. */
 const TEST_TIMEOUT_MS = 25_000;
 
@@ -43,15 +59,23 @@ export class WebhooksHttpController {
   @ApiOperation({
     summary: "List a number's webhook events",
     description:
-      'Every event sent (or to be sent) to the number\'s webhook, newest first, each with its attempts: status code, latency, ' +
+      "Every event sent (or to be sent) to the number's webhook, newest first, each with its attempts: status code, latency, " +
       'error, and when the next attempt is due. Paginated by cursor: at most `limit` events (default 20, at most 100); when ' +
       '`has_more` is true, ask again with `starting_after` set to the `id` of the last event of this page.',
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: WebhookEventList })
-  @ApiResponse({ status: 400, description: 'invalid_request: a bad limit or cursor, an id of another form', schema: ERROR })
+  @ApiResponse({
+    status: 400,
+    description: 'invalid_request: a bad limit or cursor, an id of another form',
+    schema: ERROR,
+  })
   @ApiResponse({ status: 404, description: 'not_found: unknown number, or a number of another account', schema: ERROR })
-  async list(@Param() params: NumberIdParam, @Query() query: ListWebhookEventsPage, @Caller() caller: CallerOptions): Promise<WebhookEventList> {
+  async list(
+    @Param() params: NumberIdParam,
+    @Query() query: ListWebhookEventsPage,
+    @Caller() caller: CallerOptions,
+  ): Promise<WebhookEventList> {
     const numberId = await this.ownedNumber(params.id, caller);
     return this.rpc.request(WebhookEventsRpc.list, { ...query, number_id: numberId }, caller);
   }
@@ -62,7 +86,7 @@ export class WebhooksHttpController {
   @ApiOperation({
     summary: 'Send one event again',
     description:
-      'Queues the event for a new round of up to 5 attempts, to the number\'s current `webhook_url`, signed with its current ' +
+      "Queues the event for a new round of up to 5 attempts, to the number's current `webhook_url`, signed with its current " +
       'secret. It keeps its id, so a receiver that de-duplicates on `X-Switchboard-Event-Id` (or `webhook-id`) handles it once. ' +
       'An event already pending is left as it is.',
   })
@@ -70,8 +94,16 @@ export class WebhooksHttpController {
   @ApiParam(EVENT_ID)
   @ApiAcceptedResponse({ type: WebhookEventView })
   @ApiResponse({ status: 400, description: 'invalid_request: an id of another form', schema: ERROR })
-  @ApiResponse({ status: 404, description: 'not_found: unknown number or event, or one of another account', schema: ERROR })
-  @ApiResponse({ status: 409, description: 'event_not_redeliverable: sent before bodies were kept; idempotency_key_in_use', schema: ERROR })
+  @ApiResponse({
+    status: 404,
+    description: 'not_found: unknown number or event, or one of another account',
+    schema: ERROR,
+  })
+  @ApiResponse({
+    status: 409,
+    description: 'event_not_redeliverable: sent before bodies were kept; idempotency_key_in_use',
+    schema: ERROR,
+  })
   @ApiResponse({ status: 422, description: 'idempotency_key_reused', schema: ERROR })
   async redeliver(@Param() params: WebhookEventParams, @Caller() caller: CallerOptions): Promise<WebhookEventView> {
     const numberId = await this.ownedNumber(params.id, caller);
@@ -87,11 +119,19 @@ export class WebhooksHttpController {
   })
   @ApiParam(NUMBER_ID)
   @ApiAcceptedResponse({ type: WebhookEventsRecovered })
-  @ApiResponse({ status: 400, description: `invalid_request: since missing, malformed, or more than ${MAX_RECOVERY_DAYS} days ago`, schema: ERROR })
+  @ApiResponse({
+    status: 400,
+    description: `invalid_request: since missing, malformed, or more than ${MAX_RECOVERY_DAYS} days ago`,
+    schema: ERROR,
+  })
   @ApiResponse({ status: 404, description: 'not_found: unknown number, or a number of another account', schema: ERROR })
   @ApiResponse({ status: 409, description: 'idempotency_key_in_use', schema: ERROR })
   @ApiResponse({ status: 422, description: 'idempotency_key_reused', schema: ERROR })
-  async recover(@Param() params: NumberIdParam, @Body() body: RecoverWebhookEvents, @Caller() caller: CallerOptions): Promise<WebhookEventsRecovered> {
+  async recover(
+    @Param() params: NumberIdParam,
+    @Body() body: RecoverWebhookEvents,
+    @Caller() caller: CallerOptions,
+  ): Promise<WebhookEventsRecovered> {
     const numberId = await this.ownedNumber(params.id, caller);
     return this.rpc.request(WebhookEventsRpc.recover, { ...body, number_id: numberId }, caller);
   }
@@ -102,17 +142,29 @@ export class WebhooksHttpController {
   @ApiOperation({
     summary: 'Send a test event',
     description:
-      'Sends a `webhook.test` event to the number\'s `webhook_url` now, signed like any other, once (no retry), and answers ' +
+      "Sends a `webhook.test` event to the number's `webhook_url` now, signed like any other, once (no retry), and answers " +
       'what the receiver said: its status, the first 1 KiB of its body, the latency, or why no answer came. It is listed in ' +
       'the delivery log.',
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: WebhookTestResult })
   @ApiResponse({ status: 404, description: 'not_found: unknown number, or a number of another account', schema: ERROR })
-  @ApiResponse({ status: 409, description: 'no_webhook: the number has no webhook_url; idempotency_key_in_use', schema: ERROR })
+  @ApiResponse({
+    status: 409,
+    description: 'no_webhook: the number has no webhook_url; idempotency_key_in_use',
+    schema: ERROR,
+  })
   @ApiResponse({ status: 422, description: 'idempotency_key_reused', schema: ERROR })
-  @ApiResponse({ status: 429, description: 'rate_limited: the receiver already has its share of deliveries on the wire; retry after Retry-After', schema: ERROR })
-  @ApiResponse({ status: 503, description: 'service_unavailable: the number could not be looked up; retry', schema: ERROR })
+  @ApiResponse({
+    status: 429,
+    description: 'rate_limited: the receiver already has its share of deliveries on the wire; retry after Retry-After',
+    schema: ERROR,
+  })
+  @ApiResponse({
+    status: 503,
+    description: 'service_unavailable: the number could not be looked up; retry',
+    schema: ERROR,
+  })
   async test(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<WebhookTestResult> {
     const numberId = await this.ownedNumber(params.id, caller);
     return this.rpc.request(WebhookEventsRpc.test, { number_id: numberId }, { ...caller, timeoutMs: TEST_TIMEOUT_MS });
@@ -132,7 +184,11 @@ export class WebhooksHttpController {
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: WebhookSecretRotated })
-  @ApiResponse({ status: 400, description: 'invalid_request: overlap_hours out of range, an id of another form', schema: ERROR })
+  @ApiResponse({
+    status: 400,
+    description: 'invalid_request: overlap_hours out of range, an id of another form',
+    schema: ERROR,
+  })
   @ApiResponse({ status: 404, description: 'not_found: unknown number, or a number of another account', schema: ERROR })
   @ApiResponse({ status: 409, description: 'number_released; idempotency_key_in_use', schema: ERROR })
   @ApiResponse({ status: 422, description: 'idempotency_key_reused', schema: ERROR })
@@ -142,7 +198,11 @@ export class WebhooksHttpController {
     @Caller() caller: CallerOptions,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<WebhookSecretRotated> {
-    const command = { ...body, id: params.id, ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }) };
+    const command = {
+      ...body,
+      id: params.id,
+      ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }),
+    };
     return this.rpc.request(NumbersRpc.rotateWebhookSecret, command, caller);
   }
 
@@ -167,14 +227,18 @@ export class WebhooksHttpController {
   @Idempotent()
   @ApiOperation({
     summary: "Enable a number's webhook endpoint again",
-    description: 'Ends the run of failures and queues every event that waited while it was disabled (`resumed`), each with a new round of attempts. Enabling an enabled endpoint changes nothing.',
+    description:
+      'Ends the run of failures and queues every event that waited while it was disabled (`resumed`), each with a new round of attempts. Enabling an enabled endpoint changes nothing.',
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: WebhookEndpointEnabled })
   @ApiResponse({ status: 404, description: 'not_found: unknown number, or a number of another account', schema: ERROR })
   @ApiResponse({ status: 409, description: 'idempotency_key_in_use', schema: ERROR })
   @ApiResponse({ status: 422, description: 'idempotency_key_reused', schema: ERROR })
-  async enableEndpoint(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<WebhookEndpointEnabled> {
+  async enableEndpoint(
+    @Param() params: NumberIdParam,
+    @Caller() caller: CallerOptions,
+  ): Promise<WebhookEndpointEnabled> {
     const numberId = await this.ownedNumber(params.id, caller);
     return this.rpc.request(WebhookEventsRpc.enableEndpoint, { number_id: numberId }, caller);
   }

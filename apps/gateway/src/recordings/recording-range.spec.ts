@@ -36,9 +36,15 @@ describe('decideRange', () => {
   });
 
   it('honours If-Range only when it names the current ETag', () => {
-    expect(decideRange('bytes=0-9', size, { ifRange: '"abc"', etag: 'abc' })).toEqual({ kind: 'partial', start: 0, end: 9 });
+    expect(decideRange('bytes=0-9', size, { ifRange: '"abc"', etag: 'abc' })).toEqual({
+      kind: 'partial',
+      start: 0,
+      end: 9,
+    });
     expect(decideRange('bytes=0-9', size, { ifRange: '"old"', etag: 'abc' })).toEqual({ kind: 'full' });
-    expect(decideRange('bytes=0-9', size, { ifRange: 'Wed, 21 Oct 2026 07:28:00 GMT', etag: 'abc' })).toEqual({ kind: 'full' });
+    expect(decideRange('bytes=0-9', size, { ifRange: 'Wed, 21 Oct 2026 07:28:00 GMT', etag: 'abc' })).toEqual({
+      kind: 'full',
+    });
   });
 });
 

@@ -11,10 +11,15 @@ export type RangeDecision =
 
 const BYTE_RANGE = /^\s*(\d*)\s*-\s*(\d*)\s*$/;
 
-export function decideRange(range: string | undefined, size: number, validator?: { ifRange?: string; etag: string }): RangeDecision {
+export function decideRange(
+  range: string | undefined,
+  size: number,
+  validator?: { ifRange?: string; etag: string },
+): RangeDecision {
   if (!range) return { kind: 'full' };
   // If-Range: the range applies only to the representation the client already holds part of.
-  if (validator?.ifRange !== undefined && validator.ifRange.trim() !== quoteEtag(validator.etag)) return { kind: 'full' };
+  if (validator?.ifRange !== undefined && validator.ifRange.trim() !== quoteEtag(validator.etag))
+    return { kind: 'full' };
   const unit = /^\s*bytes\s*=(.*)$/i.exec(range);
   if (!unit) return { kind: 'full' };
   const specs = unit[1].split(',');

@@ -16,7 +16,13 @@ export interface RecordingRequestHeaders {
  * `If-None-Match`: the answer of `GET /v1/calls/{id}/recording` and of the console's same route, for the caller's
  * account (calls-media answers another account's call as unknown).
  */
-export async function answerRecording(rpc: RpcClient, callId: string, headers: RecordingRequestHeaders, caller: CallerOptions, reply: FastifyReply): Promise<void> {
+export async function answerRecording(
+  rpc: RpcClient,
+  callId: string,
+  headers: RecordingRequestHeaders,
+  caller: CallerOptions,
+  reply: FastifyReply,
+): Promise<void> {
   const info = await rpc.request(CallsRpc.recording, { call_id: callId }, caller);
   void reply
     .header('Accept-Ranges', 'bytes')
@@ -30,7 +36,10 @@ export async function answerRecording(rpc: RpcClient, callId: string, headers: R
   const decision = decideRange(headers.range, info.size, { ifRange: headers.ifRange, etag: info.etag });
   if (decision.kind === 'unsatisfiable') {
     void reply.header('Content-Range', `bytes */${info.size}`);
-    throw new ServiceError('range_not_satisfiable', `The recording has ${info.size} bytes; the requested range is outside it.`);
+    throw new ServiceError(
+      'range_not_satisfiable',
+      `The recording has ${info.size} bytes; the requested range is outside it.`,
+    );
   }
   const [start, end] = decision.kind === 'partial' ? [decision.start, decision.end] : [0, info.size - 1];
   void reply.header('Content-Type', info.content_type).header('Content-Length', String(end - start + 1));

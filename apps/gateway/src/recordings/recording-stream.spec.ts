@@ -6,11 +6,16 @@ import { recordingStream } from './recording-stream';
 function fakeCallsMedia(file: Buffer) {
   const asked: { offset: number; length: number }[] = [];
   const rpc = {
-    request: jest.fn(async (descriptor: unknown, payload: { offset: number; length: number }): Promise<RecordingChunk> => {
-      expect(descriptor).toBe(CallsRpc.readRecording);
-      asked.push({ offset: payload.offset, length: payload.length });
-      return { offset: payload.offset, data: file.subarray(payload.offset, payload.offset + payload.length).toString('base64') };
-    }),
+    request: jest.fn(
+      async (descriptor: unknown, payload: { offset: number; length: number }): Promise<RecordingChunk> => {
+        expect(descriptor).toBe(CallsRpc.readRecording);
+        asked.push({ offset: payload.offset, length: payload.length });
+        return {
+          offset: payload.offset,
+          data: file.subarray(payload.offset, payload.offset + payload.length).toString('base64'),
+        };
+      },
+    ),
   } as unknown as RpcClient;
   return { rpc, asked };
 }

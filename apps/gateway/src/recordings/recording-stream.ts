@@ -7,14 +7,21 @@ import type { RpcCallOptions, RpcClient } from '@switchboard/messaging';
  * when the client is ready for more: the gateway never holds more than about a chunk of the file, and stops
  * asking when the client goes away (docs/adr/0023-recording-streaming.md).
  */
-export function recordingStream(rpc: RpcClient, callId: string, start: number, end: number, options: RpcCallOptions): Readable {
+export function recordingStream(
+  rpc: RpcClient,
+  callId: string,
+  start: number,
+  end: number,
+  options: RpcCallOptions,
+): Readable {
   async function* chunks(): AsyncGenerator<Buffer> {
     let offset = start;
     while (offset <= end) {
       const length = Math.min(RECORDING_CHUNK_MAX_BYTES, end + 1 - offset);
       const chunk = await rpc.request(CallsRpc.readRecording, { call_id: callId, offset, length }, options);
       const bytes = Buffer.from(chunk.data, 'base64');
-      if (bytes.length === 0) throw new Error(`recording ${callId} ended at byte ${offset}, before its advertised size`);
+      if (bytes.length === 0)
+        throw new Error(`recording ${callId} ended at byte ${offset}, before its advertised size`);
       yield bytes.length > length ? bytes.subarray(0, length) : bytes;
       offset += Math.min(bytes.length, length);
     }

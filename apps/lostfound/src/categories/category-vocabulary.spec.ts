@@ -1,4 +1,11 @@
-import { CATEGORY_DEFINITIONS, categorise, readDescription, resolveCategory, termsOf, valueClassOf } from './category-vocabulary';
+import {
+  CATEGORY_DEFINITIONS,
+  categorise,
+  readDescription,
+  resolveCategory,
+  termsOf,
+  valueClassOf,
+} from './category-vocabulary';
 
 describe('category vocabulary', () => {
   it.each([
@@ -50,12 +57,26 @@ describe('category vocabulary', () => {
   });
 
   it('lists every term once across the whole vocabulary', () => {
-    const terms = CATEGORY_DEFINITIONS.flatMap((definition) => [definition.name, ...definition.synonyms].map((term) => term.toLowerCase()));
+    const terms = CATEGORY_DEFINITIONS.flatMap((definition) =>
+      [definition.name, ...definition.synonyms].map((term) => term.toLowerCase()),
+    );
     expect(new Set(terms).size).toBe(terms.length);
   });
 
   it('classes the high-value categories the ADR lists as high-value', () => {
-    for (const name of ['wallet', 'handbag', 'phone', 'laptop', 'tablet', 'electronics', 'watch', 'jewelry', 'keys', 'id_document', 'cash']) {
+    for (const name of [
+      'wallet',
+      'handbag',
+      'phone',
+      'laptop',
+      'tablet',
+      'electronics',
+      'watch',
+      'jewelry',
+      'keys',
+      'id_document',
+      'cash',
+    ]) {
       expect(valueClassOf(name)).toBe('high');
     }
     expect(valueClassOf('umbrella')).toBe('low');
@@ -69,40 +90,100 @@ describe('category vocabulary', () => {
 
   describe('categorise', () => {
     it('takes the given category when there is one', () => {
-      expect(categorise('umbrella', 'Blue umbrella')).toEqual({ category: 'umbrella', categoryClass: 'umbrella', valueClass: 'low' });
+      expect(categorise('umbrella', 'Blue umbrella')).toEqual({
+        category: 'umbrella',
+        categoryClass: 'umbrella',
+        valueClass: 'low',
+      });
     });
 
     it('keeps the category as the caller wrote it, normalised for case and spacing, with its class beside it', () => {
-      expect(categorise('Scarf', 'Green wool scarf')).toEqual({ category: 'scarf', categoryClass: 'clothing', valueClass: 'low' });
-      expect(categorise('  Cell-Phone ', 'Black phone')).toEqual({ category: 'cell phone', categoryClass: 'phone', valueClass: 'high' });
-      expect(categorise('Purse', 'Small beaded clutch')).toEqual({ category: 'purse', categoryClass: 'handbag', valueClass: 'high' });
+      expect(categorise('Scarf', 'Green wool scarf')).toEqual({
+        category: 'scarf',
+        categoryClass: 'clothing',
+        valueClass: 'low',
+      });
+      expect(categorise('  Cell-Phone ', 'Black phone')).toEqual({
+        category: 'cell phone',
+        categoryClass: 'phone',
+        valueClass: 'high',
+      });
+      expect(categorise('Purse', 'Small beaded clutch')).toEqual({
+        category: 'purse',
+        categoryClass: 'handbag',
+        valueClass: 'high',
+      });
       expect(categorise('Wallets', '')).toEqual({ category: 'wallets', categoryClass: 'wallet', valueClass: 'high' });
-      expect(categorise(' Electric  Scooter', '')).toEqual({ category: 'electric scooter', categoryClass: 'electric scooter', valueClass: 'low' });
+      expect(categorise(' Electric  Scooter', '')).toEqual({
+        category: 'electric scooter',
+        categoryClass: 'electric scooter',
+        valueClass: 'low',
+      });
     });
 
     it('reads the category from the description when none is given, the first thing named first', () => {
-      expect(categorise(undefined, 'Blue backpack with stickers')).toEqual({ category: 'backpack', categoryClass: 'bag', valueClass: 'low' });
-      expect(categorise('', 'A black leather wallet')).toEqual({ category: 'wallet', categoryClass: 'wallet', valueClass: 'high' });
-      expect(categorise('  ', 'Grey notebook computer')).toEqual({ category: 'notebook computer', categoryClass: 'laptop', valueClass: 'high' });
-      expect(categorise(undefined, 'Something shiny')).toEqual({ category: 'other', categoryClass: 'other', valueClass: 'low' });
+      expect(categorise(undefined, 'Blue backpack with stickers')).toEqual({
+        category: 'backpack',
+        categoryClass: 'bag',
+        valueClass: 'low',
+      });
+      expect(categorise('', 'A black leather wallet')).toEqual({
+        category: 'wallet',
+        categoryClass: 'wallet',
+        valueClass: 'high',
+      });
+      expect(categorise('  ', 'Grey notebook computer')).toEqual({
+        category: 'notebook computer',
+        categoryClass: 'laptop',
+        valueClass: 'high',
+      });
+      expect(categorise(undefined, 'Something shiny')).toEqual({
+        category: 'other',
+        categoryClass: 'other',
+        valueClass: 'low',
+      });
     });
 
     it('raises a low-value category to high when the description names something high-value', () => {
-      expect(categorise('jacket', 'Grey jacket, a wallet in the inside pocket')).toEqual({ category: 'jacket', categoryClass: 'clothing', valueClass: 'high' });
-      expect(categorise(undefined, 'Blue backpack with a laptop inside')).toEqual({ category: 'backpack', categoryClass: 'bag', valueClass: 'high' });
+      expect(categorise('jacket', 'Grey jacket, a wallet in the inside pocket')).toEqual({
+        category: 'jacket',
+        categoryClass: 'clothing',
+        valueClass: 'high',
+      });
+      expect(categorise(undefined, 'Blue backpack with a laptop inside')).toEqual({
+        category: 'backpack',
+        categoryClass: 'bag',
+        valueClass: 'high',
+      });
     });
 
     it('never lowers a high-value category because of the description', () => {
-      expect(categorise('wallet', 'umbrella-shaped keyring holder')).toEqual({ category: 'wallet', categoryClass: 'wallet', valueClass: 'high' });
+      expect(categorise('wallet', 'umbrella-shaped keyring holder')).toEqual({
+        category: 'wallet',
+        categoryClass: 'wallet',
+        valueClass: 'high',
+      });
     });
 
     it('never reads an urgent category from a description ("my son\'s jacket" is a jacket)', () => {
-      expect(categorise(undefined, "My son's jacket")).toEqual({ category: 'jacket', categoryClass: 'clothing', valueClass: 'low' });
-      expect(categorise(undefined, 'lost my daughter')).toEqual({ category: 'other', categoryClass: 'other', valueClass: 'low' });
+      expect(categorise(undefined, "My son's jacket")).toEqual({
+        category: 'jacket',
+        categoryClass: 'clothing',
+        valueClass: 'low',
+      });
+      expect(categorise(undefined, 'lost my daughter')).toEqual({
+        category: 'other',
+        categoryClass: 'other',
+        valueClass: 'low',
+      });
     });
 
     it('keeps urgent when the category says so', () => {
-      expect(categorise('Child', 'Boy, 6, red cap')).toEqual({ category: 'child', categoryClass: 'child', valueClass: 'urgent' });
+      expect(categorise('Child', 'Boy, 6, red cap')).toEqual({
+        category: 'child',
+        categoryClass: 'child',
+        valueClass: 'urgent',
+      });
       expect(categorise('Kid', '')).toEqual({ category: 'kid', categoryClass: 'child', valueClass: 'urgent' });
     });
   });

@@ -20,35 +20,231 @@ interface CategoryDefinition {
 
 export const CATEGORY_DEFINITIONS: readonly CategoryDefinition[] = [
   // Urgent: never stored as claims. Someone needs help now, not a ticket.
-  { name: 'child', valueClass: 'urgent', synonyms: ['kid', 'baby', 'infant', 'toddler', 'son', 'daughter', 'boy', 'girl', 'lost child', 'missing child', 'minor'] },
-  { name: 'person', valueClass: 'urgent', synonyms: ['people', 'adult', 'lost person', 'missing person', 'elderly', 'elderly person', 'dependent', 'companion', 'relative'] },
-  { name: 'medication', valueClass: 'urgent', synonyms: ['medicine', 'medicines', 'meds', 'pills', 'prescription', 'prescriptions', 'insulin', 'inhaler', 'epipen', 'epi pen', 'epinephrine', 'drugs'] },
+  {
+    name: 'child',
+    valueClass: 'urgent',
+    synonyms: [
+      'kid',
+      'baby',
+      'infant',
+      'toddler',
+      'son',
+      'daughter',
+      'boy',
+      'girl',
+      'lost child',
+      'missing child',
+      'minor',
+    ],
+  },
+  {
+    name: 'person',
+    valueClass: 'urgent',
+    synonyms: [
+      'people',
+      'adult',
+      'lost person',
+      'missing person',
+      'elderly',
+      'elderly person',
+      'dependent',
+      'companion',
+      'relative',
+    ],
+  },
+  {
+    name: 'medication',
+    valueClass: 'urgent',
+    synonyms: [
+      'medicine',
+      'medicines',
+      'meds',
+      'pills',
+      'prescription',
+      'prescriptions',
+      'insulin',
+      'inhaler',
+      'epipen',
+      'epi pen',
+      'epinephrine',
+      'drugs',
+    ],
+  },
 
   // High-value: money, identity, access, costly electronics and jewellery.
-  { name: 'wallet', valueClass: 'high', synonyms: ['billfold', 'card holder', 'cardholder', 'card case', 'money clip', 'coin purse', 'credit card', 'debit card', 'bank card'] },
+  {
+    name: 'wallet',
+    valueClass: 'high',
+    synonyms: [
+      'billfold',
+      'card holder',
+      'cardholder',
+      'card case',
+      'money clip',
+      'coin purse',
+      'credit card',
+      'debit card',
+      'bank card',
+    ],
+  },
   { name: 'handbag', valueClass: 'high', synonyms: ['purse', 'clutch', 'pocketbook'] },
-  { name: 'phone', valueClass: 'high', synonyms: ['cellphone', 'cell phone', 'mobile', 'mobile phone', 'smartphone', 'iphone', 'android'] },
-  { name: 'laptop', valueClass: 'high', synonyms: ['notebook computer', 'computer', 'macbook', 'chromebook', 'ultrabook'] },
+  {
+    name: 'phone',
+    valueClass: 'high',
+    synonyms: ['cellphone', 'cell phone', 'mobile', 'mobile phone', 'smartphone', 'iphone', 'android'],
+  },
+  {
+    name: 'laptop',
+    valueClass: 'high',
+    synonyms: ['notebook computer', 'computer', 'macbook', 'chromebook', 'ultrabook'],
+  },
   { name: 'tablet', valueClass: 'high', synonyms: ['ipad', 'e-reader', 'ereader', 'kindle'] },
-  { name: 'electronics', valueClass: 'high', synonyms: ['headphones', 'earbuds', 'airpods', 'headset', 'earphones', 'camera', 'game console', 'nintendo switch', 'drone', 'speaker'] },
+  {
+    name: 'electronics',
+    valueClass: 'high',
+    synonyms: [
+      'headphones',
+      'earbuds',
+      'airpods',
+      'headset',
+      'earphones',
+      'camera',
+      'game console',
+      'nintendo switch',
+      'drone',
+      'speaker',
+    ],
+  },
   { name: 'watch', valueClass: 'high', synonyms: ['wristwatch', 'smartwatch', 'apple watch'] },
-  { name: 'jewelry', valueClass: 'high', synonyms: ['jewellery', 'ring', 'wedding ring', 'engagement ring', 'necklace', 'bracelet', 'earring', 'earrings', 'pendant', 'brooch'] },
-  { name: 'keys', valueClass: 'high', synonyms: ['key', 'car key', 'car keys', 'house key', 'house keys', 'key fob', 'fob', 'keychain', 'key ring', 'keyring'] },
-  { name: 'id_document', valueClass: 'high', synonyms: ['passport', 'id', 'id card', 'identity card', 'identification', 'driver license', 'drivers license', 'driving licence', 'license', 'licence', 'visa', 'green card'] },
+  {
+    name: 'jewelry',
+    valueClass: 'high',
+    synonyms: [
+      'jewellery',
+      'ring',
+      'wedding ring',
+      'engagement ring',
+      'necklace',
+      'bracelet',
+      'earring',
+      'earrings',
+      'pendant',
+      'brooch',
+    ],
+  },
+  {
+    name: 'keys',
+    valueClass: 'high',
+    synonyms: [
+      'key',
+      'car key',
+      'car keys',
+      'house key',
+      'house keys',
+      'key fob',
+      'fob',
+      'keychain',
+      'key ring',
+      'keyring',
+    ],
+  },
+  {
+    name: 'id_document',
+    valueClass: 'high',
+    synonyms: [
+      'passport',
+      'id',
+      'id card',
+      'identity card',
+      'identification',
+      'driver license',
+      'drivers license',
+      'driving licence',
+      'license',
+      'licence',
+      'visa',
+      'green card',
+    ],
+  },
   { name: 'cash', valueClass: 'high', synonyms: ['money', 'banknotes', 'banknote'] },
 
   // Low-value: everyday belongings.
   { name: 'umbrella', valueClass: 'low', synonyms: ['brolly', 'parasol'] },
-  { name: 'clothing', valueClass: 'low', synonyms: ['clothes', 'jacket', 'coat', 'sweater', 'jumper', 'hoodie', 'sweatshirt', 'shirt', 't-shirt', 'scarf', 'hat', 'cap', 'beanie', 'gloves', 'glove', 'mittens', 'vest', 'raincoat'] },
-  { name: 'shoes', valueClass: 'low', synonyms: ['shoe', 'sneakers', 'trainers', 'boots', 'sandals', 'flip flops', 'slippers'] },
-  { name: 'bag', valueClass: 'low', synonyms: ['backpack', 'rucksack', 'tote', 'tote bag', 'duffel', 'duffel bag', 'gym bag', 'shopping bag', 'suitcase', 'luggage', 'briefcase', 'lunch bag', 'lunchbox'] },
-  { name: 'eyewear', valueClass: 'low', synonyms: ['glasses', 'eyeglasses', 'sunglasses', 'spectacles', 'reading glasses', 'shades', 'glasses case'] },
+  {
+    name: 'clothing',
+    valueClass: 'low',
+    synonyms: [
+      'clothes',
+      'jacket',
+      'coat',
+      'sweater',
+      'jumper',
+      'hoodie',
+      'sweatshirt',
+      'shirt',
+      't-shirt',
+      'scarf',
+      'hat',
+      'cap',
+      'beanie',
+      'gloves',
+      'glove',
+      'mittens',
+      'vest',
+      'raincoat',
+    ],
+  },
+  {
+    name: 'shoes',
+    valueClass: 'low',
+    synonyms: ['shoe', 'sneakers', 'trainers', 'boots', 'sandals', 'flip flops', 'slippers'],
+  },
+  {
+    name: 'bag',
+    valueClass: 'low',
+    synonyms: [
+      'backpack',
+      'rucksack',
+      'tote',
+      'tote bag',
+      'duffel',
+      'duffel bag',
+      'gym bag',
+      'shopping bag',
+      'suitcase',
+      'luggage',
+      'briefcase',
+      'lunch bag',
+      'lunchbox',
+    ],
+  },
+  {
+    name: 'eyewear',
+    valueClass: 'low',
+    synonyms: ['glasses', 'eyeglasses', 'sunglasses', 'spectacles', 'reading glasses', 'shades', 'glasses case'],
+  },
   { name: 'bottle', valueClass: 'low', synonyms: ['water bottle', 'flask', 'thermos', 'tumbler', 'cup', 'mug'] },
   { name: 'book', valueClass: 'low', synonyms: ['books', 'notebook', 'journal', 'diary', 'magazine', 'planner'] },
-  { name: 'toy', valueClass: 'low', synonyms: ['toys', 'stuffed animal', 'plush', 'teddy', 'teddy bear', 'doll', 'ball'] },
-  { name: 'charger', valueClass: 'low', synonyms: ['cable', 'charging cable', 'power bank', 'powerbank', 'adapter', 'power adapter', 'usb cable'] },
-  { name: 'accessory', valueClass: 'low', synonyms: ['accessories', 'hair clip', 'hairband', 'belt', 'tie', 'lanyard', 'badge holder'] },
-  { name: 'sports', valueClass: 'low', synonyms: ['sports equipment', 'racket', 'racquet', 'helmet', 'skateboard', 'yoga mat', 'bike lock'] },
+  {
+    name: 'toy',
+    valueClass: 'low',
+    synonyms: ['toys', 'stuffed animal', 'plush', 'teddy', 'teddy bear', 'doll', 'ball'],
+  },
+  {
+    name: 'charger',
+    valueClass: 'low',
+    synonyms: ['cable', 'charging cable', 'power bank', 'powerbank', 'adapter', 'power adapter', 'usb cable'],
+  },
+  {
+    name: 'accessory',
+    valueClass: 'low',
+    synonyms: ['accessories', 'hair clip', 'hairband', 'belt', 'tie', 'lanyard', 'badge holder'],
+  },
+  {
+    name: 'sports',
+    valueClass: 'low',
+    synonyms: ['sports equipment', 'racket', 'racquet', 'helmet', 'skateboard', 'yoga mat', 'bike lock'],
+  },
   { name: 'stroller', valueClass: 'low', synonyms: ['pram', 'pushchair', 'buggy', 'car seat'] },
   { name: 'other', valueClass: 'low', synonyms: ['misc', 'miscellaneous', 'unknown', 'general', 'item', 'thing'] },
 ];
@@ -117,7 +313,10 @@ export function termsOf(category: string): readonly string[] {
  * computer") as written and normalised, and whether any term in it is high-value. Urgent and `other` terms are
  * skipped: a "son's jacket" is a jacket, not a lost child.
  */
-export function readDescription(description: string | null | undefined): { first?: string; mentionsHighValue: boolean } {
+export function readDescription(description: string | null | undefined): {
+  first?: string;
+  mentionsHighValue: boolean;
+} {
   const words = normalizeTerm(description ?? '')
     .replace(/[^a-z0-9 ]+/g, ' ')
     .split(' ')
@@ -164,4 +363,6 @@ export function categorise(given: string | null | undefined, description: string
 }
 
 /** The vocabulary's categories less the urgent ones (never taken as claims): the claimant page's and the desk's. */
-export const CLAIMANT_CATEGORIES: readonly string[] = CATEGORY_DEFINITIONS.filter((definition) => definition.valueClass !== 'urgent').map((definition) => definition.name);
+export const CLAIMANT_CATEGORIES: readonly string[] = CATEGORY_DEFINITIONS.filter(
+  (definition) => definition.valueClass !== 'urgent',
+).map((definition) => definition.name);

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ClaimantRpc, type ClaimantClaimFiled, type ClaimantFileCommand, type ClaimantLocationView, type ClaimantSlugQuery } from '@switchboard/contracts';
+import {
+  ClaimantRpc,
+  type ClaimantClaimFiled,
+  type ClaimantFileCommand,
+  type ClaimantLocationView,
+  type ClaimantSlugQuery,
+} from '@switchboard/contracts';
 import { RpcHandler, type RpcContext } from '@switchboard/messaging';
 import { ClaimantService } from './claimant.service';
 

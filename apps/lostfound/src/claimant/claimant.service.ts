@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { ClaimantClaimFiled, ClaimantFileCommand, ClaimantLocationView, ClaimantSlugQuery } from '@switchboard/contracts';
+import type {
+  ClaimantClaimFiled,
+  ClaimantFileCommand,
+  ClaimantLocationView,
+  ClaimantSlugQuery,
+} from '@switchboard/contracts';
 import type { RpcContext } from '@switchboard/messaging';
 import { CLAIMANT_CATEGORIES } from '../categories/category-vocabulary';
 import { ClaimsService } from '../claims/claims.service';

@@ -22,7 +22,15 @@ function claimRow(overrides: Partial<ClaimRow> = {}): ClaimRow {
   };
 }
 
-const listed = [{ found_item_id: 9, description: 'Red umbrella, wooden handle', color: 'red', found_area: 'Gate B12', found_date: '2026-11-18' }];
+const listed = [
+  {
+    found_item_id: 9,
+    description: 'Red umbrella, wooden handle',
+    color: 'red',
+    found_area: 'Gate B12',
+    found_date: '2026-11-18',
+  },
+];
 
 describe('claim views', () => {
   it('lists a low-value claim its candidate matches and leaves verify_required out', () => {
@@ -40,13 +48,26 @@ describe('claim views', () => {
   });
 
   it('keeps a high-value claim detail free of item details too', () => {
-    const row = { ...claimRow({ value_class: 'high', category: 'wallet' }), has_match: true, claimant_email: '', proof_note: 'initials', photos: [], timeline: [] };
+    const row = {
+      ...claimRow({ value_class: 'high', category: 'wallet' }),
+      has_match: true,
+      claimant_email: '',
+      proof_note: 'initials',
+      photos: [],
+      timeline: [],
+    };
     const detail = toClaimDetail(row, listed);
     expect(detail).not.toHaveProperty('matches');
     expect(detail.verify_required).toBe(true);
   });
 
   it('shows the claim fields of the spec with created_at as ISO 8601', () => {
-    expect(toClaimView(claimRow(), false)).toMatchObject({ id: 3, status: 'open', source: 'api', has_match: false, created_at: '2026-11-20T10:00:00.000Z' });
+    expect(toClaimView(claimRow(), false)).toMatchObject({
+      id: 3,
+      status: 'open',
+      source: 'api',
+      has_match: false,
+      created_at: '2026-11-20T10:00:00.000Z',
+    });
   });
 });

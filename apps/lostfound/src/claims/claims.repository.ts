@@ -14,7 +14,17 @@ type StoredClaim = Selectable<Claim>;
 /** A claim as the views need it (`lost_date` as `YYYY-MM-DD`; `category_class` is what matching compares, ADR 0041). */
 export type ClaimRow = Pick<
   StoredClaim,
-  'id' | 'location_id' | 'claimant_name' | 'claimant_phone' | 'category' | 'category_class' | 'description' | 'color' | 'lost_area' | 'image_url' | 'created_at'
+  | 'id'
+  | 'location_id'
+  | 'claimant_name'
+  | 'claimant_phone'
+  | 'category'
+  | 'category_class'
+  | 'description'
+  | 'color'
+  | 'lost_area'
+  | 'image_url'
+  | 'created_at'
 > & { lost_date: string | null; value_class: Exclude<ValueClass, 'urgent'>; status: ClaimStatus; source: ClaimSource };
 
 export type ClaimListRow = ClaimRow & { has_match: boolean };
@@ -25,7 +35,17 @@ export type ClaimDetailRow = ClaimDetailColumns & { photos: string[]; timeline: 
 
 export type NewClaim = Pick<
   ClaimRow,
-  'location_id' | 'claimant_name' | 'claimant_phone' | 'category' | 'category_class' | 'value_class' | 'description' | 'color' | 'lost_area' | 'lost_date' | 'image_url'
+  | 'location_id'
+  | 'claimant_name'
+  | 'claimant_phone'
+  | 'category'
+  | 'category_class'
+  | 'value_class'
+  | 'description'
+  | 'color'
+  | 'lost_area'
+  | 'lost_date'
+  | 'image_url'
 > &
   Pick<StoredClaim, 'claimant_email' | 'area_key' | 'proof_note'> & {
     source: ClaimSource;
@@ -37,7 +57,7 @@ export type NewClaim = Pick<
 const FILED_BY: Record<ClaimSource, { staff_name: string; note: string }> = {
   api: { staff_name: 'API', note: 'Filed through the API.' },
   web: { staff_name: 'Claimant page', note: 'Filed by the claimant on the public claim page.' },
-  phone: { staff_name: 'Phone agent', note: 'Taken on the phone by the number\'s agent.' },
+  phone: { staff_name: 'Phone agent', note: "Taken on the phone by the number's agent." },
 };
 
 const COLUMNS = sql`id, location_id, claimant_name, claimant_phone, category, category_class, value_class, description, color,
@@ -60,20 +80,26 @@ export class ClaimsRepository implements ClaimCandidates {
    * there (`call_sid` is unique; the insert is the check, so two deliveries of one report cannot both insert).
    */
   async insert(tx: Tx, claim: NewClaim): Promise<ClaimRow | null> {
-    const rows = await sqlRows(tx, sql<ClaimRow>`
+    const rows = await sqlRows(
+      tx,
+      sql<ClaimRow>`
       INSERT INTO claims (location_id, claimant_name, claimant_phone, claimant_email, category, category_class, value_class,
                           description, color, lost_area, area_key, lost_date, proof_note, image_url, status, source, call_sid)
       VALUES (${claim.location_id}, ${claim.claimant_name}, ${claim.claimant_phone}, ${claim.claimant_email},
               ${claim.category}, ${claim.category_class}, ${claim.value_class}, ${claim.description}, ${claim.color}, ${claim.lost_area},
               ${claim.area_key}, ${claim.lost_date}::date, ${claim.proof_note}, ${claim.image_url}, 'open', ${claim.source}, ${claim.call_sid})
       ON CONFLICT (call_sid) DO NOTHING
-      RETURNING ${COLUMNS}`);
+      RETURNING ${COLUMNS}`,
+    );
     const created = rows[0];
     if (!created) return null;
-    if (claim.image_url) await tx.photo.create({ data: { claim_id: created.id, url: claim.image_url, is_primary: true } });
+    if (claim.image_url)
+      await tx.photo.create({ data: { claim_id: created.id, url: claim.image_url, is_primary: true } });
     const filed = FILED_BY[claim.source];
     const note = claim.call_sid ? `${filed.note} Call ${claim.call_sid}.` : filed.note;
-    await tx.timelineEntry.create({ data: { claim_id: created.id, action: 'filed', staff_name: filed.staff_name, note } });
+    await tx.timelineEntry.create({
+      data: { claim_id: created.id, action: 'filed', staff_name: filed.staff_name, note },
+    });
     return created;
   }
 
@@ -83,11 +109,18 @@ export class ClaimsRepository implements ClaimCandidates {
   }
 
   async findDetail(locationId: number, id: number): Promise<ClaimDetailRow | null> {
-    const rows = await sqlRows(this.prisma, sql<ClaimListRow & { claimant_email: string; proof_note: string }>`
-      SELECT ${COLUMNS}, claimant_email, proof_note, ${HAS_MATCH} FROM claims WHERE id = ${id} AND location_id = ${locationId}`);
+    const rows = await sqlRows(
+      this.prisma,
+      sql<ClaimListRow & { claimant_email: string; proof_note: string }>`
+      SELECT ${COLUMNS}, claimant_email, proof_note, ${HAS_MATCH} FROM claims WHERE id = ${id} AND location_id = ${locationId}`,
+    );
     if (rows.length === 0) return null;
     const [photos, timeline] = await Promise.all([
-      this.prisma.photo.findMany({ where: { claim_id: id }, orderBy: [{ is_primary: 'desc' }, { id: 'asc' }], select: { url: true } }),
+      this.prisma.photo.findMany({
+        where: { claim_id: id },
+        orderBy: [{ is_primary: 'desc' }, { id: 'asc' }],
+        select: { url: true },
+      }),
       this.prisma.timelineEntry.findMany({
         where: { claim_id: id },
         orderBy: { id: 'asc' },
@@ -101,9 +134,12 @@ export class ClaimsRepository implements ClaimCandidates {
     const { where, rank } = listFilters(locationId, filters, { date: 'lost_date', area: 'area_key' });
     const order = rank ? sql`ts_rank(search, ${rank}) DESC, id DESC` : sql`id DESC`;
     const [rows, counted] = await Promise.all([
-      sqlRows(this.prisma, sql<ClaimListRow>`
+      sqlRows(
+        this.prisma,
+        sql<ClaimListRow>`
         SELECT ${COLUMNS}, ${HAS_MATCH} FROM claims WHERE ${where} ORDER BY ${order}
-        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`),
+        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`,
+      ),
       sqlRows(this.prisma, sql<{ total: number }>`SELECT count(*)::int AS total FROM claims WHERE ${where}`),
     ]);
     return { rows, total: counted[0]?.total ?? 0 };
@@ -132,15 +168,21 @@ export class ClaimsRepository implements ClaimCandidates {
     const order = [sql`(category_class = ${item.category_class}) DESC`];
     if (words) order.push(sql`ts_rank(search, ${words}) DESC`);
     order.push(sql`id DESC`);
-    return sqlRows(tx, sql<ClaimRow>`
+    return sqlRows(
+      tx,
+      sql<ClaimRow>`
       SELECT ${COLUMNS} FROM claims WHERE ${sql.join(conditions, sql` AND `)}
       ORDER BY ${sql.join(order)}
-      LIMIT ${MAX_CLAIM_CANDIDATES}`);
+      LIMIT ${MAX_CLAIM_CANDIDATES}`,
+    );
   }
 
   async lock(tx: Tx, locationId: number, id: number): Promise<ClaimRow | null> {
-    const rows = await sqlRows(tx, sql<ClaimRow>`
-      SELECT ${COLUMNS} FROM claims WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`);
+    const rows = await sqlRows(
+      tx,
+      sql<ClaimRow>`
+      SELECT ${COLUMNS} FROM claims WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`,
+    );
     return rows[0] ?? null;
   }
 

@@ -77,7 +77,8 @@ export class ClaimsService {
     const filed = await this.fileAt(location, command, {
       source: 'api',
       correlationId: ctx.requestId ?? randomUUID(),
-      urgentMessage: (category) => `A lost ${category} is urgent and is not taken as a claim: alert the staff on site at once.`,
+      urgentMessage: (category) =>
+        `A lost ${category} is urgent and is not taken as a claim: alert the staff on site at once.`,
     });
     if (!filed) throw new Error('a claim without a call cannot be a repeat');
     const { claim, matched } = filed;
@@ -100,7 +101,11 @@ export class ClaimsService {
    * (docs/adr/0078) or a phone report (docs/adr/0079, with its call SID: null when that call already has its claim).
    * The same rules for all: urgent categories refused with `urgentMessage`, matching in the transaction, the event.
    */
-  async fileAt(location: LocationRecord, input: ClaimInput, options: FileOptions): Promise<{ claim: ClaimRow; matched: MatchedItem[] } | null> {
+  async fileAt(
+    location: LocationRecord,
+    input: ClaimInput,
+    options: FileOptions,
+  ): Promise<{ claim: ClaimRow; matched: MatchedItem[] } | null> {
     const { category, categoryClass, valueClass } = categorise(input.category, input.description);
     if (valueClass === 'urgent') throw new ServiceError('urgent_category', options.urgentMessage(category));
     const phone = normalizePhone(input.claimant_phone);
@@ -127,7 +132,11 @@ export class ClaimsService {
         call_sid: options.callSid ?? null,
       });
       if (!claim) return null;
-      const candidates = await this.items.candidatesFor(tx, claim, anyWordTsQuery(claim.description, claim.color, claim.lost_area));
+      const candidates = await this.items.candidatesFor(
+        tx,
+        claim,
+        anyWordTsQuery(claim.description, claim.color, claim.lost_area),
+      );
       const matched = await this.matching.matchClaim(tx, claim, candidates);
       await writeOutboxEvent(
         tx,

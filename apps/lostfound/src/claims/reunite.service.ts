@@ -40,10 +40,15 @@ export class ReuniteService {
       if (!item) throw notFound('found item');
       // High-value on either side (the claim, or the item itself) needs staff-checked proof; nothing changes without it.
       if ((claim.value_class !== 'low' || item.value_class !== 'low') && !verified) {
-        throw new ServiceError('verification_required', 'This is a high-value item: confirm proof of ownership and send verified: true.');
+        throw new ServiceError(
+          'verification_required',
+          'This is a high-value item: confirm proof of ownership and send verified: true.',
+        );
       }
-      if (claim.status !== 'open') throw new ServiceError('claim_not_open', `Claim ${claim.id} is ${claim.status}, not open.`);
-      if (item.status !== 'stored') throw new ServiceError('item_not_available', `Item ${item.id} is ${item.status}, not in storage.`);
+      if (claim.status !== 'open')
+        throw new ServiceError('claim_not_open', `Claim ${claim.id} is ${claim.status}, not open.`);
+      if (item.status !== 'stored')
+        throw new ServiceError('item_not_available', `Item ${item.id} is ${item.status}, not in storage.`);
 
       await this.items.markReturned(
         tx,
@@ -51,7 +56,12 @@ export class ReuniteService {
         `Released to claim #${claim.id}${verified ? '; proof of ownership verified by staff' : ''}.`,
         text(command.acted_by) || 'API',
       );
-      await this.claims.markReunited(tx, claim.id, `Reunited with found item #${item.id}.`, text(command.acted_by) || 'API');
+      await this.claims.markReunited(
+        tx,
+        claim.id,
+        `Reunited with found item #${item.id}.`,
+        text(command.acted_by) || 'API',
+      );
       await writeOutboxEvent(
         tx,
         ReunitedEvent,

@@ -11,7 +11,10 @@ describe('lostfound configuration', () => {
   });
 
   it('reads the daily texting limits', () => {
-    const config = loadLostfoundConfig({ LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT: '50', LOSTFOUND_SMS_PHONE_DAILY_LIMIT: ' 1 ' });
+    const config = loadLostfoundConfig({
+      LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT: '50',
+      LOSTFOUND_SMS_PHONE_DAILY_LIMIT: ' 1 ',
+    });
     expect(config).toMatchObject({ textsPerAccountPerDay: 50, textsPerPhonePerDay: 1 });
   });
 

@@ -21,7 +21,9 @@ export interface LostfoundConfig {
 export function loadLostfoundConfig(env: NodeJS.ProcessEnv): LostfoundConfig {
   const provider = (env.LOSTFOUND_SMS_PROVIDER ?? 'simulated').trim() || 'simulated';
   if (provider !== 'simulated') {
-    throw new ConfigError(`LOSTFOUND_SMS_PROVIDER must be "simulated" (the only SMS adapter so far); got "${provider}"`);
+    throw new ConfigError(
+      `LOSTFOUND_SMS_PROVIDER must be "simulated" (the only SMS adapter so far); got "${provider}"`,
+    );
   }
   return {
     smsProvider: provider,

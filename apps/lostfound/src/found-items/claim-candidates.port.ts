@@ -11,7 +11,11 @@ export type ClaimCandidate = MatchableClaim & TextCandidate;
  * each other in a circle.
  */
 export interface ClaimCandidates {
-  candidatesFor(tx: Tx, item: { location_id: number; category_class: string; found_date: string }, anyWord: string | undefined): Promise<ClaimCandidate[]>;
+  candidatesFor(
+    tx: Tx,
+    item: { location_id: number; category_class: string; found_date: string },
+    anyWord: string | undefined,
+  ): Promise<ClaimCandidate[]>;
 }
 
 export const CLAIM_CANDIDATES = Symbol('CLAIM_CANDIDATES');

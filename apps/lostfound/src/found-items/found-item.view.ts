@@ -1,4 +1,9 @@
-import { LOSTFOUND_PAGE_SIZE, type FoundItemDetail, type FoundItemView, type TimelineEntryView } from '@switchboard/contracts';
+import {
+  LOSTFOUND_PAGE_SIZE,
+  type FoundItemDetail,
+  type FoundItemView,
+  type TimelineEntryView,
+} from '@switchboard/contracts';
 import type { FoundItemDetailRow, FoundItemRow, TimelineRow } from './found-items.repository';
 
 export function toFoundItemView(row: FoundItemRow): FoundItemView {
@@ -21,7 +26,11 @@ export function toFoundItemView(row: FoundItemRow): FoundItemView {
 
 /** With `hold_until` (found_date + the location's hold days) while the item is stored (docs/adr/0077). */
 export function toFoundItemDetail(row: FoundItemDetailRow, holdDays?: number): FoundItemDetail {
-  const detail: FoundItemDetail = { ...toFoundItemView(row), photos: row.photos, timeline: row.timeline.map(toTimelineView) };
+  const detail: FoundItemDetail = {
+    ...toFoundItemView(row),
+    photos: row.photos,
+    timeline: row.timeline.map(toTimelineView),
+  };
   if (holdDays !== undefined && row.status === 'stored') detail.hold_until = holdUntil(row.found_date, holdDays);
   return detail;
 }
@@ -34,10 +43,19 @@ export function holdUntil(foundDate: string, holdDays: number): string {
 }
 
 export function toTimelineView(entry: TimelineRow): TimelineEntryView {
-  return { created_at: entry.created_at.toISOString(), action: entry.action, staff_name: entry.staff_name, note: entry.note };
+  return {
+    created_at: entry.created_at.toISOString(),
+    action: entry.action,
+    staff_name: entry.staff_name,
+    note: entry.note,
+  };
 }
 
 /** `{ data, total, page, pages, per }`: a page past the last answers an empty `data` with the true totals. */
-export function toPage<T>(data: T[], total: number, page: number): { data: T[]; total: number; page: number; pages: number; per: number } {
+export function toPage<T>(
+  data: T[],
+  total: number,
+  page: number,
+): { data: T[]; total: number; page: number; pages: number; per: number } {
   return { data, total, page, pages: Math.ceil(total / LOSTFOUND_PAGE_SIZE), per: LOSTFOUND_PAGE_SIZE };
 }

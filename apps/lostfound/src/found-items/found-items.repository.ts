@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
-import { LOSTFOUND_PAGE_SIZE, type DisposalOutcome, type FoundItemStatus, type ValueClass } from '@switchboard/contracts';
+import {
+  LOSTFOUND_PAGE_SIZE,
+  type DisposalOutcome,
+  type FoundItemStatus,
+  type ValueClass,
+} from '@switchboard/contracts';
 import { OTHER_CATEGORY } from '../categories/category-vocabulary';
 import type { FoundItem, TimelineEntry } from '../generated/kysely/database';
 import { LostfoundPrisma, type Tx } from '../prisma/lostfound-prisma';
@@ -12,7 +17,18 @@ type Item = Selectable<FoundItem>;
 /** A found item as the views need it (dates already `YYYY-MM-DD`; `category_class` is what matching compares, ADR 0041). */
 export type FoundItemRow = Pick<
   Item,
-  'id' | 'location_id' | 'category' | 'category_class' | 'description' | 'color' | 'found_by' | 'found_area' | 'storage_ref' | 'image_url' | 'source' | 'created_at'
+  | 'id'
+  | 'location_id'
+  | 'category'
+  | 'category_class'
+  | 'description'
+  | 'color'
+  | 'found_by'
+  | 'found_area'
+  | 'storage_ref'
+  | 'image_url'
+  | 'source'
+  | 'created_at'
 > & { found_date: string; value_class: ValueClass; status: FoundItemStatus };
 
 export type TimelineRow = Pick<Selectable<TimelineEntry>, 'created_at' | 'action' | 'staff_name' | 'note'>;
@@ -21,7 +37,17 @@ export type FoundItemDetailRow = FoundItemRow & { photos: string[]; timeline: Ti
 
 export type NewFoundItem = Pick<
   FoundItemRow,
-  'location_id' | 'category' | 'category_class' | 'value_class' | 'description' | 'color' | 'found_by' | 'found_area' | 'found_date' | 'storage_ref' | 'image_url'
+  | 'location_id'
+  | 'category'
+  | 'category_class'
+  | 'value_class'
+  | 'description'
+  | 'color'
+  | 'found_by'
+  | 'found_area'
+  | 'found_date'
+  | 'storage_ref'
+  | 'image_url'
 > &
   Pick<Item, 'area_key'>;
 
@@ -37,25 +63,38 @@ export class FoundItemsRepository {
 
   /** Inserts the item with its primary photo and its `logged` custody entry. */
   async insert(tx: Tx, item: NewFoundItem, logNote: string, staffName = 'API'): Promise<FoundItemRow> {
-    const rows = await sqlRows(tx, sql<FoundItemRow>`
+    const rows = await sqlRows(
+      tx,
+      sql<FoundItemRow>`
       INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_by, found_area,
                                area_key, found_date, storage_ref, image_url, status, source)
       VALUES (${item.location_id}, ${item.category}, ${item.category_class}, ${item.value_class}, ${item.description}, ${item.color},
               ${item.found_by}, ${item.found_area}, ${item.area_key}, ${item.found_date}::date, ${item.storage_ref},
               ${item.image_url}, 'stored', 'api')
-      RETURNING ${COLUMNS}`);
+      RETURNING ${COLUMNS}`,
+    );
     const created = rows[0];
-    if (item.image_url) await tx.photo.create({ data: { found_item_id: created.id, url: item.image_url, is_primary: true } });
-    await tx.timelineEntry.create({ data: { found_item_id: created.id, action: 'logged', staff_name: staffName, note: logNote } });
+    if (item.image_url)
+      await tx.photo.create({ data: { found_item_id: created.id, url: item.image_url, is_primary: true } });
+    await tx.timelineEntry.create({
+      data: { found_item_id: created.id, action: 'logged', staff_name: staffName, note: logNote },
+    });
     return created;
   }
 
   async findDetail(locationId: number, id: number): Promise<FoundItemDetailRow | null> {
-    const rows = await sqlRows(this.prisma, sql<FoundItemRow>`
-      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId}`);
+    const rows = await sqlRows(
+      this.prisma,
+      sql<FoundItemRow>`
+      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId}`,
+    );
     if (rows.length === 0) return null;
     const [photos, timeline] = await Promise.all([
-      this.prisma.photo.findMany({ where: { found_item_id: id }, orderBy: [{ is_primary: 'desc' }, { id: 'asc' }], select: { url: true } }),
+      this.prisma.photo.findMany({
+        where: { found_item_id: id },
+        orderBy: [{ is_primary: 'desc' }, { id: 'asc' }],
+        select: { url: true },
+      }),
       this.prisma.timelineEntry.findMany({
         where: { found_item_id: id },
         orderBy: { id: 'asc' },
@@ -70,9 +109,12 @@ export class FoundItemsRepository {
     const { where, rank } = listFilters(locationId, filters, { date: 'found_date', area: 'area_key' });
     const order = rank ? sql`ts_rank(search, ${rank}) DESC, id DESC` : sql`id DESC`;
     const [rows, counted] = await Promise.all([
-      sqlRows(this.prisma, sql<FoundItemRow>`
+      sqlRows(
+        this.prisma,
+        sql<FoundItemRow>`
         SELECT ${COLUMNS} FROM found_items WHERE ${where} ORDER BY ${order}
-        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`),
+        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`,
+      ),
       sqlRows(this.prisma, sql<{ total: number }>`SELECT count(*)::int AS total FROM found_items WHERE ${where}`),
     ]);
     return { rows, total: counted[0]?.total ?? 0 };
@@ -102,16 +144,22 @@ export class FoundItemsRepository {
     const order = [sql`(category_class = ${claim.category_class}) DESC`];
     if (words) order.push(sql`ts_rank(search, ${words}) DESC`);
     order.push(sql`id DESC`);
-    return sqlRows(tx, sql<FoundItemRow>`
+    return sqlRows(
+      tx,
+      sql<FoundItemRow>`
       SELECT ${COLUMNS} FROM found_items WHERE ${sql.join(conditions, sql` AND `)}
       ORDER BY ${sql.join(order)}
-      LIMIT ${MAX_ITEM_CANDIDATES}`);
+      LIMIT ${MAX_ITEM_CANDIDATES}`,
+    );
   }
 
   /** The item, locked until the transaction ends, when it is at the location. */
   async lock(tx: Tx, locationId: number, id: number): Promise<FoundItemRow | null> {
-    const rows = await sqlRows(tx, sql<FoundItemRow>`
-      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`);
+    const rows = await sqlRows(
+      tx,
+      sql<FoundItemRow>`
+      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`,
+    );
     return rows[0] ?? null;
   }
 

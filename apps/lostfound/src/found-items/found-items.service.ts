@@ -76,7 +76,11 @@ export class FoundItemsService {
         logNote(foundBy, storageRef, command.acted_by !== undefined),
         text(command.acted_by) || 'API',
       );
-      const candidates = await this.claims.candidatesFor(tx, created, anyWordTsQuery(created.description, created.color, created.found_area));
+      const candidates = await this.claims.candidatesFor(
+        tx,
+        created,
+        anyWordTsQuery(created.description, created.color, created.found_area),
+      );
       const matched = await this.matching.matchItem(tx, created, candidates, (claims) =>
         command.text_claimants === false
           ? Promise.resolve(new Set<number>())
@@ -131,7 +135,10 @@ export class FoundItemsService {
       const item = await this.items.lock(tx, location.id, command.id);
       if (!item) throw notFound('found item');
       if (item.status !== 'stored') {
-        throw new ServiceError('item_not_available', `Item ${item.id} is ${item.status}, not in storage: it cannot be ${command.outcome}.`);
+        throw new ServiceError(
+          'item_not_available',
+          `Item ${item.id} is ${item.status}, not in storage: it cannot be ${command.outcome}.`,
+        );
       }
       const until = holdUntil(item.found_date, location.hold_days);
       if (today < until) {
@@ -141,7 +148,9 @@ export class FoundItemsService {
             `it may be donated or disposed of from ${until}.`,
         );
       }
-      const note = text(command.note) || (command.outcome === 'donated' ? 'Donated after the hold period.' : 'Disposed of after the hold period.');
+      const note =
+        text(command.note) ||
+        (command.outcome === 'donated' ? 'Donated after the hold period.' : 'Disposed of after the hold period.');
       await this.items.markDisposed(tx, item.id, command.outcome, text(command.staff_name) || 'API', note);
     });
     const detail = await this.items.findDetail(location.id, command.id);

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { LocationsRpc, type CreateLocationCommand, type DeskLocationList, type LocationOfAccount, type LocationView, type UpdateLocationCommand } from '@switchboard/contracts';
+import {
+  LocationsRpc,
+  type CreateLocationCommand,
+  type DeskLocationList,
+  type LocationOfAccount,
+  type LocationView,
+  type UpdateLocationCommand,
+} from '@switchboard/contracts';
 import { requireAccount, RpcHandler, type RpcContext } from '@switchboard/messaging';
 import { LocationsService } from './locations.service';
 

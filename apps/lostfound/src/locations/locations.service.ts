@@ -42,7 +42,13 @@ export class LocationsService {
     const data: { lostfound_enabled?: boolean; hold_days?: number } = {};
     if (command.lostfound_enabled !== undefined) data.lostfound_enabled = command.lostfound_enabled;
     if (command.hold_days !== undefined) data.hold_days = command.hold_days;
-    return toLocationView(this.found(isStoredId(command.location_id) ? await this.locations.update(command.account_id, command.location_id, data) : null));
+    return toLocationView(
+      this.found(
+        isStoredId(command.location_id)
+          ? await this.locations.update(command.account_id, command.location_id, data)
+          : null,
+      ),
+    );
   }
 
   /** Operator route: a new claimant-page slug; the old one stops answering at once. */
@@ -56,7 +62,10 @@ export class LocationsService {
   /** The console's desk: the account's locations that run lost-and-found (docs/adr/0080). */
   async listForAccount(accountId: string): Promise<DeskLocationList> {
     const locations = await this.locations.listEnabled(accountId);
-    return { data: locations.map((l) => ({ id: l.id, name: l.name, hold_days: l.hold_days, public_slug: l.public_slug })), categories: [...CLAIMANT_CATEGORIES] };
+    return {
+      data: locations.map((l) => ({ id: l.id, name: l.name, hold_days: l.hold_days, public_slug: l.public_slug })),
+      categories: [...CLAIMANT_CATEGORIES],
+    };
   }
 
   /**
@@ -73,7 +82,8 @@ export class LocationsService {
 
   /** The claimant page's location: an unknown slug and a location without lost-and-found get the same 404. */
   async requireBySlug(slug: string): Promise<LocationRecord> {
-    const location = typeof slug === 'string' && PUBLIC_SLUG_PATTERN.test(slug) ? await this.locations.findEnabledBySlug(slug) : null;
+    const location =
+      typeof slug === 'string' && PUBLIC_SLUG_PATTERN.test(slug) ? await this.locations.findEnabledBySlug(slug) : null;
     if (!location) throw new ServiceError('not_found', 'There is no lost-and-found page at this address.');
     return location;
   }

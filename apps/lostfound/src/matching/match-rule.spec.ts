@@ -18,14 +18,23 @@ describe('matching rule', () => {
   });
 
   it('does not match when the colours disagree, even in the same category, place and week', () => {
-    expect(scoreMatch(side({ description: 'blue umbrella' }), side({ color: 'red' }))).toEqual({ match: false, score: 0 });
+    expect(scoreMatch(side({ description: 'blue umbrella' }), side({ color: 'red' }))).toEqual({
+      match: false,
+      score: 0,
+    });
     const claim = side({ color: 'red', area: 'Gate B12', date: '2026-11-17', description: 'wooden handle' });
-    expect(scoreMatch(claim, side({ color: 'blue', area: 'Gate B12', date: '2026-11-18' }))).toEqual({ match: false, score: 3 });
+    expect(scoreMatch(claim, side({ color: 'blue', area: 'Gate B12', date: '2026-11-18' }))).toEqual({
+      match: false,
+      score: 3,
+    });
   });
 
   it('lets strong agreement elsewhere outweigh a colour described differently', () => {
     const claim = side({ color: 'black', area: 'Gate B12', description: 'wooden handle, torn strap, duck logo' });
-    expect(scoreMatch(claim, side({ color: 'navy', area: 'Gate B12', description: 'duck logo, wooden handle, torn strap' })).score).toBe(5);
+    expect(
+      scoreMatch(claim, side({ color: 'navy', area: 'Gate B12', description: 'duck logo, wooden handle, torn strap' }))
+        .score,
+    ).toBe(5);
   });
 
   it('finds colours in the description as well as the colour field, with their synonyms', () => {
@@ -60,6 +69,8 @@ describe('matching rule', () => {
   it('needs four points of colour, place, date and words when either side has no category', () => {
     const claim = side({ category: 'other', description: 'scooter', color: 'green' });
     expect(scoreMatch(claim, side({ description: 'green scooter' })).score).toBe(3);
-    expect(scoreMatch({ ...claim, area: 'Lobby' }, side({ description: 'green scooter', area: 'lobby' })).score).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
+    expect(
+      scoreMatch({ ...claim, area: 'Lobby' }, side({ description: 'green scooter', area: 'lobby' })).score,
+    ).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
   });
 });

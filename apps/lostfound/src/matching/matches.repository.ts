@@ -17,7 +17,8 @@ export interface NewMatch {
 type Item = Selectable<FoundItem>;
 
 /** A matched item as a low-value claim may see it (`found_date` as `YYYY-MM-DD`). */
-export type ListedMatchRow = Pick<Selectable<ClaimMatch>, 'found_item_id'> & Pick<Item, 'description' | 'color' | 'found_area'> & { found_date: string };
+export type ListedMatchRow = Pick<Selectable<ClaimMatch>, 'found_item_id'> &
+  Pick<Item, 'description' | 'color' | 'found_area'> & { found_date: string };
 
 /** A text to send: one claim, one item, and what the wording may say. */
 export type PendingText = { match_id: Selectable<ClaimMatch>['id'] } & Pick<Selectable<ClaimMatch>, 'claim_id'> &
@@ -44,12 +45,15 @@ export class MatchesRepository {
 
   /** The low-value items still in storage that a claim matched, best first (what a low-value claim may see). */
   listedFor(claimId: number): Promise<ListedMatchRow[]> {
-    return sqlRows(this.prisma, sql<ListedMatchRow>`
+    return sqlRows(
+      this.prisma,
+      sql<ListedMatchRow>`
       SELECT i.id AS found_item_id, i.description, i.color, i.found_area, to_char(i.found_date, 'YYYY-MM-DD') AS found_date
         FROM claim_matches m JOIN found_items i ON i.id = m.found_item_id
        WHERE m.claim_id = ${claimId} AND i.status = 'stored' AND i.value_class = 'low'
        ORDER BY m.score DESC, i.found_date DESC, i.id DESC
-       LIMIT ${MAX_LISTED_MATCHES}`);
+       LIMIT ${MAX_LISTED_MATCHES}`,
+    );
   }
 
   /**
@@ -57,7 +61,9 @@ export class MatchesRepository {
    * the same one (`SKIP LOCKED`). Only for claims still open and items still stored.
    */
   takePending(limit: number): Promise<PendingText[]> {
-    return sqlRows(this.prisma, sql<PendingText>`
+    return sqlRows(
+      this.prisma,
+      sql<PendingText>`
       WITH taken AS (
         UPDATE claim_matches SET notified_at = now()
          WHERE id IN (
@@ -76,7 +82,8 @@ export class MatchesRepository {
         JOIN claims c ON c.id = t.claim_id
         JOIN found_items i ON i.id = t.found_item_id
         JOIN locations l ON l.id = c.location_id
-       ORDER BY t.id`);
+       ORDER BY t.id`,
+    );
   }
 
   /** Gives a text back to be tried again later (its send failed). */

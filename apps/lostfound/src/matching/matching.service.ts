@@ -31,11 +31,23 @@ export interface MatchableItem {
 }
 
 export function claimSide(claim: MatchableClaim): MatchSide {
-  return { category: claim.category_class, description: claim.description, color: claim.color, area: claim.lost_area, date: claim.lost_date };
+  return {
+    category: claim.category_class,
+    description: claim.description,
+    color: claim.color,
+    area: claim.lost_area,
+    date: claim.lost_date,
+  };
 }
 
 export function itemSide(item: MatchableItem): MatchSide {
-  return { category: item.category_class, description: item.description, color: item.color, area: item.found_area, date: item.found_date };
+  return {
+    category: item.category_class,
+    description: item.description,
+    color: item.color,
+    area: item.found_area,
+    date: item.found_date,
+  };
 }
 
 /**
@@ -51,10 +63,17 @@ export class MatchingService {
    * A new claim against the stored items of its location; best first, at most MAX_RECORDED_MATCHES. Claimants
    * are not texted for these: the answer to the claim tells them.
    */
-  async matchClaim<Item extends MatchableItem>(tx: Tx, claim: MatchableClaim, candidates: Item[]): Promise<Scored<Item>[]> {
+  async matchClaim<Item extends MatchableItem>(
+    tx: Tx,
+    claim: MatchableClaim,
+    candidates: Item[],
+  ): Promise<Scored<Item>[]> {
     const side = claimSide(claim);
     const scored = rank(candidates.map((row) => ({ row, verdict: scoreMatch(side, itemSide(row)) })));
-    await this.matches.record(tx, scored.map(({ row, score }) => ({ claim_id: claim.id, found_item_id: row.id, score, notify: false })));
+    await this.matches.record(
+      tx,
+      scored.map(({ row, score }) => ({ claim_id: claim.id, found_item_id: row.id, score, notify: false })),
+    );
     return scored;
   }
 

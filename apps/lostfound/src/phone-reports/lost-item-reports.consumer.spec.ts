@@ -26,7 +26,10 @@ describe('a phone report as a claim', () => {
   });
 
   it('names an anonymous caller, and leaves out a date it cannot read', () => {
-    expect(claimInput({ ...report, caller_name: '', lost_at: '' })).toMatchObject({ claimant_name: 'Caller (by phone)', lost_date: undefined });
+    expect(claimInput({ ...report, caller_name: '', lost_at: '' })).toMatchObject({
+      claimant_name: 'Caller (by phone)',
+      lost_date: undefined,
+    });
   });
 
   it.each([

@@ -9,7 +9,13 @@ import {
   type LostItemReportView,
   type LostItemReportedData,
 } from '@switchboard/contracts';
-import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, RpcClient, type MessagingConfig } from '@switchboard/messaging';
+import {
+  EventConsumer,
+  MESSAGING_CONFIG,
+  NATS_CONNECTION,
+  RpcClient,
+  type MessagingConfig,
+} from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { ClaimsRepository } from '../claims/claims.repository';
 import { ClaimsService, type ClaimInput } from '../claims/claims.service';
@@ -46,7 +52,12 @@ export class LostItemReportsConsumer implements OnApplicationBootstrap, BeforeAp
     this.consumer = new EventConsumer(
       nc,
       config,
-      { event: LostItemReportedEvent, durable: LOST_ITEM_REPORTS_DURABLE, handler: async (envelope) => void (await this.handle(envelope)), concurrency: 4 },
+      {
+        event: LostItemReportedEvent,
+        durable: LOST_ITEM_REPORTS_DURABLE,
+        handler: async (envelope) => void (await this.handle(envelope)),
+        concurrency: 4,
+      },
       logger,
     );
   }
@@ -62,7 +73,12 @@ export class LostItemReportsConsumer implements OnApplicationBootstrap, BeforeAp
   /** Files the call's claim once. A failure to read the report (calls-media away) throws: the event is redelivered. */
   async handle(envelope: EventEnvelope<LostItemReportedData>): Promise<ReportOutcome> {
     const data = envelope.data;
-    const log = { event_id: envelope.id, call_sid: data.call_sid, account_id: data.account_id, number_id: data.number_id };
+    const log = {
+      event_id: envelope.id,
+      call_sid: data.call_sid,
+      account_id: data.account_id,
+      number_id: data.number_id,
+    };
     if (await this.claimsRepository.existsForCall(data.call_sid)) {
       this.logger.info(log, 'lost-item report already filed as a claim; repeat ignored');
       return 'repeat';
@@ -73,12 +89,18 @@ export class LostItemReportsConsumer implements OnApplicationBootstrap, BeforeAp
       this.logger.info(log, 'lost-item report on a number that is no lost-and-found line; no claim filed');
       return 'no_line';
     }
-    const report = await this.rpc.request(LostItemReportRpc, { call_sid: data.call_sid, account_id: data.account_id }, { requestId: envelope.correlation_id }).catch((error: unknown) => {
-      // calls-media has no such report for the account: asking again cannot find one. Anything else (calls-media
-      // away, a time-out) is thrown, and the event comes back later.
-      if (error instanceof ServiceError && error.code === 'not_found') return null;
-      throw error;
-    });
+    const report = await this.rpc
+      .request(
+        LostItemReportRpc,
+        { call_sid: data.call_sid, account_id: data.account_id },
+        { requestId: envelope.correlation_id },
+      )
+      .catch((error: unknown) => {
+        // calls-media has no such report for the account: asking again cannot find one. Anything else (calls-media
+        // away, a time-out) is thrown, and the event comes back later.
+        if (error instanceof ServiceError && error.code === 'not_found') return null;
+        throw error;
+      });
     if (!report) {
       this.logger.warn(log, 'calls-media has no lost-item report for this call; no claim filed');
       return 'unusable';
@@ -88,13 +110,17 @@ export class LostItemReportsConsumer implements OnApplicationBootstrap, BeforeAp
         source: 'phone',
         callSid: data.call_sid,
         correlationId: envelope.correlation_id,
-        urgentMessage: (category) => `A lost ${category} reported by phone is urgent; the agent refers the caller to staff.`,
+        urgentMessage: (category) =>
+          `A lost ${category} reported by phone is urgent; the agent refers the caller to staff.`,
       });
       if (!filed) {
         this.logger.info(log, 'lost-item report already filed as a claim; repeat ignored');
         return 'repeat';
       }
-      this.logger.info({ ...log, claim_id: filed.claim.id, location_id: location.id }, 'lost-item report filed as a claim');
+      this.logger.info(
+        { ...log, claim_id: filed.claim.id, location_id: location.id },
+        'lost-item report filed as a claim',
+      );
       return 'filed';
     } catch (error) {
       // Retrying cannot change these: the event is acknowledged and the call stays in calls-media.
@@ -126,6 +152,10 @@ export function claimInput(report: LostItemReportView): ClaimInput {
 
 export function lostDate(lostAt: string): string | undefined {
   if (!lostAt) return undefined;
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(lostAt) ? lostAt : Number.isNaN(Date.parse(lostAt)) ? undefined : new Date(lostAt).toISOString().slice(0, 10);
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(lostAt)
+    ? lostAt
+    : Number.isNaN(Date.parse(lostAt))
+      ? undefined
+      : new Date(lostAt).toISOString().slice(0, 10);
   return isCalendarDate(day) ? day : undefined;
 }

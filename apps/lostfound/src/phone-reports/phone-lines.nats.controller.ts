@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { PhoneLinesRpc, type LinkPhoneLineCommand, type PhoneLineView, type UnlinkPhoneLineCommand } from '@switchboard/contracts';
+import {
+  PhoneLinesRpc,
+  type LinkPhoneLineCommand,
+  type PhoneLineView,
+  type UnlinkPhoneLineCommand,
+} from '@switchboard/contracts';
 import { RpcHandler, type RpcContext } from '@switchboard/messaging';
 import { PhoneLinesService } from './phone-lines.service';
 

@@ -19,7 +19,11 @@ export class PhoneLinesService {
   async link(command: LinkPhoneLineCommand, ctx: RpcContext): Promise<PhoneLineView> {
     const accountId = requireAccount(ctx);
     const location = await this.locations.require(accountId, command.location_id);
-    const line = await this.lines.link({ number_id: command.number_id, account_id: accountId, location_id: location.id });
+    const line = await this.lines.link({
+      number_id: command.number_id,
+      account_id: accountId,
+      location_id: location.id,
+    });
     return { number_id: line.number_id, location_id: line.location_id };
   }
 

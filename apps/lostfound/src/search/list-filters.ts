@@ -27,7 +27,11 @@ export interface ListWhere {
  * - `q`: full-text search over the generated `search` column (GIN index), every word as a prefix.
  * A `q` with no searchable word (only punctuation or stop words) filters nothing.
  */
-export function listFilters(locationId: number, filters: ListFilters, columns: { date: string; area: string }): ListWhere {
+export function listFilters(
+  locationId: number,
+  filters: ListFilters,
+  columns: { date: string; area: string },
+): ListWhere {
   if (filters.from && filters.to && filters.from > filters.to) {
     throw new ServiceError('invalid_request', 'from must be on or before to.');
   }

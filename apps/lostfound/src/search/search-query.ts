@@ -11,12 +11,16 @@ const MAX_QUERY_WORDS = 32;
  * `undefined` when `q` has no searchable word.
  */
 export function searchTsQuery(q: string | null | undefined): string | undefined {
-  const terms = unique(words(q)).slice(0, MAX_QUERY_WORDS).map((word) => {
-    const category = resolveCategory(word);
-    if (!category?.known) return `${word}:*`;
-    const canonical = category.name.split('_').join(' & ');
-    return category.name === word ? `${word}:*` : `(${word}:* | ${canonical.includes('&') ? `(${canonical})` : canonical})`;
-  });
+  const terms = unique(words(q))
+    .slice(0, MAX_QUERY_WORDS)
+    .map((word) => {
+      const category = resolveCategory(word);
+      if (!category?.known) return `${word}:*`;
+      const canonical = category.name.split('_').join(' & ');
+      return category.name === word
+        ? `${word}:*`
+        : `(${word}:* | ${canonical.includes('&') ? `(${canonical})` : canonical})`;
+    });
   return terms.length > 0 ? terms.join(' & ') : undefined;
 }
 

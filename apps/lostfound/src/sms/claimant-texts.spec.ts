@@ -19,7 +19,9 @@ describe('texts to claimants', () => {
     expect(matchText(facts())).toBe(
       'Union Station lost & found: an umbrella (red) handed in on 2026-11-18 may be yours (claim #7). Call us or stop by to collect it.',
     );
-    expect(matchText(facts({ item_category: 'clothing', color: '', description: 'navy scarf' }))).toContain('a piece of clothing (blue)');
+    expect(matchText(facts({ item_category: 'clothing', color: '', description: 'navy scarf' }))).toContain(
+      'a piece of clothing (blue)',
+    );
   });
 
   it('names a category outside the vocabulary only as "an item" (the word is the tenant\'s)', () => {
@@ -44,7 +46,12 @@ describe('texts to claimants', () => {
     ['a high-value item', { item_class: 'high' as const }],
     ['an urgent-class item', { item_class: 'urgent' as const }],
   ])('says only "possible match, call us, bring proof" for %s', (_, overrides) => {
-    const secret = facts({ ...overrides, description: 'Black Gucci wallet, initials J.S.', color: 'black', item_category: 'wallet' });
+    const secret = facts({
+      ...overrides,
+      description: 'Black Gucci wallet, initials J.S.',
+      color: 'black',
+      item_category: 'wallet',
+    });
     const text = matchText(secret);
     expect(text).toMatch(/possible match/);
     expect(text).toMatch(/call us/i);
@@ -57,9 +64,9 @@ describe('texts to claimants', () => {
   });
 
   it('takes out of a text every word a phone would show as a link, and keeps the rest', () => {
-    expect(withoutLinks('St. Pancras, see https://a.example or evil.example/x, mail me@x.org, or bit\u3002ly now')).toBe(
-      'St. Pancras, see or mail or now',
-    );
+    expect(
+      withoutLinks('St. Pancras, see https://a.example or evil.example/x, mail me@x.org, or bit\u3002ly now'),
+    ).toBe('St. Pancras, see or mail or now');
     expect(withoutLinks('Gate B12')).toBe('Gate B12');
   });
 });

@@ -57,7 +57,10 @@ export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationS
           await this.sms.send({ to: text.claimant_phone, body: matchText(text) });
           this.logger.info({ claim_id: text.claim_id, match_id: text.match_id }, 'claimant texted about a match');
         } catch (err) {
-          this.logger.warn({ err, claim_id: text.claim_id, match_id: text.match_id }, 'text to claimant failed; will retry');
+          this.logger.warn(
+            { err, claim_id: text.claim_id, match_id: text.match_id },
+            'text to claimant failed; will retry',
+          );
           await this.matches.release(text.match_id);
         }
       }

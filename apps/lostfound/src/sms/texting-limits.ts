@@ -55,7 +55,9 @@ export class TextingLimits {
     await this.counts.forgetBefore(tx, day);
     const counted = await this.counts.lock(tx, day, [account, ...phoneKeys]);
 
-    const sentToPhone = new Map(phones.map((phone) => [phone, counted.get(countKey({ scope: 'phone', subject: phone })) ?? 0]));
+    const sentToPhone = new Map(
+      phones.map((phone) => [phone, counted.get(countKey({ scope: 'phone', subject: phone })) ?? 0]),
+    );
     const textedPhones = new Set<string>();
     for (const claim of reachable) {
       // One text per phone about one item, for its best claim: more would say the same thing again.

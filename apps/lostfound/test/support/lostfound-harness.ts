@@ -23,7 +23,10 @@ export interface LostfoundUnderTest {
   /** The error code a request is answered with (fails the test when it succeeds). */
   errorOf<Req extends object, Res>(rpc: RpcDescriptor<Req, Res>, payload: Req, accountId?: string): Promise<string>;
   /** An account id and a location of it with lost-and-found enabled (or as asked). */
-  newLocation(options?: { accountId?: string; lostfound_enabled?: boolean }): Promise<{ accountId: string; locationId: number }>;
+  newLocation(options?: {
+    accountId?: string;
+    lostfound_enabled?: boolean;
+  }): Promise<{ accountId: string; locationId: number }>;
   sql<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
   /** The events on the LOSTFOUND stream of this prefix, oldest first. */
   events(): Promise<EventEnvelope<Record<string, unknown>>[]>;
@@ -38,7 +41,14 @@ export async function startLostfound(env: Record<string, string> = {}): Promise<
   const pg = new Client({ connectionString: db.url });
   try {
     app = await createLostfoundApp(
-      { ...process.env, ...testNatsEnv('lostfound'), LOSTFOUND_DATABASE_URL: db.url, NATS_SUBJECT_PREFIX: prefix, NODE_ENV: 'test', ...env },
+      {
+        ...process.env,
+        ...testNatsEnv('lostfound'),
+        LOSTFOUND_DATABASE_URL: db.url,
+        NATS_SUBJECT_PREFIX: prefix,
+        NODE_ENV: 'test',
+        ...env,
+      },
       createLogger('lostfound', process.env.TEST_LOG_LEVEL ?? 'silent'),
     );
     nc = await connect(testNatsOptions());
@@ -53,7 +63,8 @@ export async function startLostfound(env: Record<string, string> = {}): Promise<
   const config: MessagingConfig = { natsUrl: testNatsUrl(), prefix, requestTimeoutMs: 15_000 };
   const rpc = new RpcClient(connection, config);
 
-  const send: LostfoundUnderTest['send'] = (descriptor, payload, accountId) => rpc.request(descriptor, payload, { accountId });
+  const send: LostfoundUnderTest['send'] = (descriptor, payload, accountId) =>
+    rpc.request(descriptor, payload, { accountId });
   const harness: LostfoundUnderTest = {
     app,
     db,

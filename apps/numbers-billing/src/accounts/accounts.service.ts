@@ -37,7 +37,11 @@ export class AccountsService {
   /** An opening balance is written to the ledger as the account's first top-up. */
   async create(command: CreateAccountBody): Promise<AccountView> {
     const account = await this.transactions.run(async (tx) => {
-      const created = await this.accounts.create(tx, { id: newAccountId(), name: command.name, tier: command.tier ?? 'starter' });
+      const created = await this.accounts.create(tx, {
+        id: newAccountId(),
+        name: command.name,
+        tier: command.tier ?? 'starter',
+      });
       if (command.balance_cents) {
         await this.ledger.post(tx, {
           accountId: created.id,
@@ -68,7 +72,8 @@ export class AccountsService {
     // One snapshot for both reads: a call's talk time posts the usage and the charge in one transaction, and two
     // separate reads could straddle it (the usage counted, the charge not yet).
     const [account, seconds] = await this.transactions.run(
-      async (tx) => [await this.accounts.find(accountId, tx), await this.allowance.usage(tx, accountId, period)] as const,
+      async (tx) =>
+        [await this.accounts.find(accountId, tx), await this.allowance.usage(tx, accountId, period)] as const,
       { isolationLevel: 'RepeatableRead' },
     );
     if (!account) throw new ServiceError('unauthorized', 'The account of this key no longer exists.');

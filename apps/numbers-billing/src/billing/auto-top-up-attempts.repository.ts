@@ -12,10 +12,15 @@ export class AutoTopUpAttemptsRepository {
 
   /** The account's pending attempts started after `since` (live: within their lease). */
   countLive(tx: Tx, accountId: string, since: Date): Promise<number> {
-    return tx.autoTopUpAttempt.count({ where: { account_id: accountId, status: 'pending', created_at: { gt: since } } });
+    return tx.autoTopUpAttempt.count({
+      where: { account_id: accountId, status: 'pending', created_at: { gt: since } },
+    });
   }
 
-  start(tx: Tx, attempt: Pick<AttemptRecord, 'id' | 'account_id' | 'amount_cents' | 'created_at'>): Promise<AttemptRecord> {
+  start(
+    tx: Tx,
+    attempt: Pick<AttemptRecord, 'id' | 'account_id' | 'amount_cents' | 'created_at'>,
+  ): Promise<AttemptRecord> {
     return tx.autoTopUpAttempt.create({ data: { ...attempt, status: 'pending' } });
   }
 
@@ -26,13 +31,19 @@ export class AutoTopUpAttemptsRepository {
 
   /** Ends a pending attempt as failed, in the caller's transaction; false when it already ended. */
   async markFailed(tx: Tx, id: string, error: string, at: Date = new Date()): Promise<boolean> {
-    const ended = await tx.autoTopUpAttempt.updateMany({ where: { id, status: 'pending' }, data: { status: 'failed', error, finished_at: at } });
+    const ended = await tx.autoTopUpAttempt.updateMany({
+      where: { id, status: 'pending' },
+      data: { status: 'failed', error, finished_at: at },
+    });
     return ended.count === 1;
   }
 
   /** Ends a pending attempt as succeeded, in the caller's transaction; false when it already ended. */
   async markSucceeded(tx: Tx, id: string, paymentId: string): Promise<boolean> {
-    const claimed = await tx.autoTopUpAttempt.updateMany({ where: { id, status: 'pending' }, data: { status: 'succeeded', payment_id: paymentId, finished_at: new Date() } });
+    const claimed = await tx.autoTopUpAttempt.updateMany({
+      where: { id, status: 'pending' },
+      data: { status: 'succeeded', payment_id: paymentId, finished_at: new Date() },
+    });
     return claimed.count === 1;
   }
 }

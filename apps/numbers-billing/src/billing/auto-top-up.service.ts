@@ -2,9 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventCause } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
-import { BalanceLowEvent, BILLING_BALANCE_LOW_EVENT, BILLING_TOP_UP_FAILED_EVENT, TopUpFailedEvent } from '@switchboard/contracts';
+import {
+  BalanceLowEvent,
+  BILLING_BALANCE_LOW_EVENT,
+  BILLING_TOP_UP_FAILED_EVENT,
+  TopUpFailedEvent,
+} from '@switchboard/contracts';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
-import { centsToMillicents, millicentsToCents, MILLICENTS_PER_CENT, NUMBER_MONTHLY_PRICE_MILLICENTS } from '../money/money';
+import {
+  centsToMillicents,
+  millicentsToCents,
+  MILLICENTS_PER_CENT,
+  NUMBER_MONTHLY_PRICE_MILLICENTS,
+} from '../money/money';
 import { formatNumberId } from '../numbers/number-id';
 import { NumbersRepository } from '../numbers/numbers.repository';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
@@ -22,7 +32,9 @@ export type TopUpResult = 'not_configured' | 'not_needed' | 'in_progress' | 'suc
  * Whether the account, as read under its lock, calls for an auto-top-up: one is configured and the balance is
  * below its threshold. A charge that leaves the balance so is a drop; `afterCharge` decides on the same rule.
  */
-export function belowTopUpThreshold(account: Pick<LockedAccount, 'balance_millicents' | 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>): boolean {
+export function belowTopUpThreshold(
+  account: Pick<LockedAccount, 'balance_millicents' | 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>,
+): boolean {
   if (account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null) return false;
   return account.balance_millicents < centsToMillicents(account.auto_top_up_threshold_cents);
 }
@@ -35,18 +47,29 @@ export const LOW_BALANCE_THRESHOLD_CENTS = Number(NUMBER_MONTHLY_PRICE_MILLICENT
  * instead (a failed payment is `billing.top_up_failed`), so only an account without it is told its balance is low
  * (docs/adr/0081-billing-webhook-events.md).
  */
-export function lowBalanceThresholdCents(account: Pick<LockedAccount, 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>): number | null {
-  return account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null ? LOW_BALANCE_THRESHOLD_CENTS : null;
+export function lowBalanceThresholdCents(
+  account: Pick<LockedAccount, 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>,
+): number | null {
+  return account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null
+    ? LOW_BALANCE_THRESHOLD_CENTS
+    : null;
 }
 
 /** Whether the balance is below the account's low-balance threshold (never, with auto-top-up). */
-export function belowLowBalanceThreshold(account: Pick<LockedAccount, 'balance_millicents' | 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>): boolean {
+export function belowLowBalanceThreshold(
+  account: Pick<LockedAccount, 'balance_millicents' | 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>,
+): boolean {
   const threshold = lowBalanceThresholdCents(account);
   return threshold !== null && account.balance_millicents < centsToMillicents(threshold);
 }
 
 /** Whether the low-balance mark (`balance_low_since`) no longer says what the balance is: a crossing, either way. */
-export function balanceLowMarkChanges(account: Pick<LockedAccount, 'balance_millicents' | 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents' | 'balance_low_since'>): boolean {
+export function balanceLowMarkChanges(
+  account: Pick<
+    LockedAccount,
+    'balance_millicents' | 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents' | 'balance_low_since'
+  >,
+): boolean {
   return belowLowBalanceThreshold(account) !== (account.balance_low_since !== null);
 }
 
@@ -74,17 +97,27 @@ export class AutoTopUpService {
    * Called after every charge. Tops up when the balance is below the threshold, or when `uncoveredCharge` (a
    * monthly charge the balance cannot cover counts as a drop whatever the threshold).
    */
-  async afterCharge(accountId: string, cause: EventCause, options: { uncoveredCharge?: boolean } = {}): Promise<TopUpResult> {
+  async afterCharge(
+    accountId: string,
+    cause: EventCause,
+    options: { uncoveredCharge?: boolean } = {},
+  ): Promise<TopUpResult> {
     const now = new Date();
     let told = false;
     const start = await this.transactions.run(async (tx) => {
       const account = await this.ledger.lockAccount(tx, accountId);
       if (account) told = await this.watchBalance(tx, account, now, cause);
-      if (!account || account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null) return 'not_configured' as const;
+      if (!account || account.auto_top_up_threshold_cents === null || account.auto_top_up_amount_cents === null)
+        return 'not_configured' as const;
       if (!belowTopUpThreshold(account) && !options.uncoveredCharge) return 'not_needed' as const;
       const live = await this.attempts.countLive(tx, accountId, new Date(now.getTime() - ATTEMPT_LEASE_MS));
       if (live > 0) return 'in_progress' as const;
-      return this.attempts.start(tx, { id: randomUUID(), account_id: accountId, amount_cents: account.auto_top_up_amount_cents, created_at: now });
+      return this.attempts.start(tx, {
+        id: randomUUID(),
+        account_id: accountId,
+        amount_cents: account.auto_top_up_amount_cents,
+        created_at: now,
+      });
     }, LOCKING_TX);
     if (told) this.outbox.kick();
     if (typeof start === 'string') return start;
@@ -118,7 +151,10 @@ export class AutoTopUpService {
       },
       cause,
     );
-    this.logger.info({ account_id: account.id, recipients: recipients.length }, 'balance below the low-balance threshold');
+    this.logger.info(
+      { account_id: account.id, recipients: recipients.length },
+      'balance below the low-balance threshold',
+    );
     return true;
   }
 
@@ -129,7 +165,10 @@ export class AutoTopUpService {
     return stale.length;
   }
 
-  private async pay(attempt: { id: string; account_id: string; amount_cents: number; created_at: Date }, cause: EventCause): Promise<TopUpResult> {
+  private async pay(
+    attempt: { id: string; account_id: string; amount_cents: number; created_at: Date },
+    cause: EventCause,
+  ): Promise<TopUpResult> {
     let paymentId: string;
     try {
       ({ paymentId } = await this.payments.charge({
@@ -142,12 +181,16 @@ export class AutoTopUpService {
       if (!(error instanceof PaymentDeclined)) {
         // The outcome is unknown (the processor may have charged): the attempt stays pending and is asked again,
         // with the same idempotency key, once its lease ends; no new attempt starts meanwhile.
-        this.logger.warn({ account_id: attempt.account_id, attempt_id: attempt.id, err: error }, 'auto-top-up payment outcome unknown; will ask again');
+        this.logger.warn(
+          { account_id: attempt.account_id, attempt_id: attempt.id, err: error },
+          'auto-top-up payment outcome unknown; will ask again',
+        );
         return 'in_progress';
       }
       const failedAt = new Date();
       const ended = await this.transactions.run(async (tx) => {
-        if (!(await this.attempts.markFailed(tx, attempt.id, (error as Error).message.slice(0, 500), failedAt))) return false;
+        if (!(await this.attempts.markFailed(tx, attempt.id, (error as Error).message.slice(0, 500), failedAt)))
+          return false;
         // The processor's message stays in the attempt row: the event says only `declined`.
         const recipients = await this.numbers.optedIn(tx, attempt.account_id, BILLING_TOP_UP_FAILED_EVENT);
         await this.outbox.write(
@@ -167,7 +210,10 @@ export class AutoTopUpService {
         return true;
       });
       if (ended) this.outbox.kick();
-      this.logger.warn({ account_id: attempt.account_id, attempt_id: attempt.id, err: error }, 'auto-top-up payment failed; will try again at the next drop');
+      this.logger.warn(
+        { account_id: attempt.account_id, attempt_id: attempt.id, err: error },
+        'auto-top-up payment failed; will try again at the next drop',
+      );
       return 'failed';
     }
     const credited = await this.transactions.run(async (tx) => {
@@ -182,7 +228,10 @@ export class AutoTopUpService {
       return true;
     }, LOCKING_TX);
     if (credited) {
-      this.logger.info({ account_id: attempt.account_id, attempt_id: attempt.id, amount_cents: attempt.amount_cents }, 'auto-top-up credited');
+      this.logger.info(
+        { account_id: attempt.account_id, attempt_id: attempt.id, amount_cents: attempt.amount_cents },
+        'auto-top-up credited',
+      );
       await this.settlement.settle(attempt.account_id, cause);
     }
     return 'succeeded';

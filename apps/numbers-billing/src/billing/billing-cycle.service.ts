@@ -55,7 +55,10 @@ export class BillingCycleService {
       } else if (first.becamePastDue) {
         result.past_due += 1;
       }
-      if (first.charged > 0) await this.autoTopUp.afterCharge(account_id, cause).catch((err) => this.logger.error({ err }, 'auto-top-up check failed'));
+      if (first.charged > 0)
+        await this.autoTopUp
+          .afterCharge(account_id, cause)
+          .catch((err) => this.logger.error({ err }, 'auto-top-up check failed'));
     }
 
     const pastDue = await this.numbers.findPastDue();
@@ -82,9 +85,12 @@ export class BillingCycleService {
       const number = await this.numbers.lock(tx, numberId);
       const none = { charged: 0, uncovered: false, becamePastDue: false, canTopUp: false };
       // Another run (or a release) got here first.
-      if (!account || !number || number.status !== 'active' || number.next_charge_at.getTime() > now.getTime()) return none;
+      if (!account || !number || number.status !== 'active' || number.next_charge_at.getTime() > now.getTime())
+        return none;
       const canTopUp = !lastTry && account.auto_top_up_amount_cents !== null;
-      const outcome = await this.charges.chargeDue(tx, account, number, now, cause, { pastDueWhenUncovered: !canTopUp });
+      const outcome = await this.charges.chargeDue(tx, account, number, now, cause, {
+        pastDueWhenUncovered: !canTopUp,
+      });
       return { charged: outcome.charged, uncovered: outcome.uncovered, becamePastDue: outcome.becamePastDue, canTopUp };
     }, LOCKING_TX);
   }

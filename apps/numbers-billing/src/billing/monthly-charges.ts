@@ -75,7 +75,12 @@ export class MonthlyCharges {
         balance = after;
         outcome.charged += 1;
       }
-      current = await this.numbers.advancePeriod(tx, current.id, period + 1, periodStart(current.created_at, period + 1));
+      current = await this.numbers.advancePeriod(
+        tx,
+        current.id,
+        period + 1,
+        periodStart(current.created_at, period + 1),
+      );
     }
     account.balance_millicents = balance;
     if (outcome.uncovered && current.status === 'active' && options.pastDueWhenUncovered) {

@@ -23,7 +23,11 @@ export class OverdueSettlement {
   ) {}
 
   /** Returns how many periods were charged and how many numbers became active again. */
-  async settle(accountId: string, cause: EventCause, now: Date = new Date()): Promise<{ charged: number; reactivated: number }> {
+  async settle(
+    accountId: string,
+    cause: EventCause,
+    now: Date = new Date(),
+  ): Promise<{ charged: number; reactivated: number }> {
     const result = await this.prisma.$transaction(async (tx) => {
       const account = await this.ledger.lockAccount(tx, accountId);
       if (!account) return { charged: 0, reactivated: 0 };

@@ -6,15 +6,25 @@ describe('numbers-billing configuration', () => {
 
   it('reconciles with the provider every 5 minutes unless told otherwise; 0 turns it off', () => {
     expect(loadNumbersBillingConfig(production).providerReconcileIntervalMs).toBe(300_000);
-    expect(loadNumbersBillingConfig({ ...production, PROVIDER_RECONCILE_INTERVAL_MS: '0' }).providerReconcileIntervalMs).toBe(0);
-    expect(() => loadNumbersBillingConfig({ ...production, PROVIDER_RECONCILE_INTERVAL_MS: '-1' })).toThrow('PROVIDER_RECONCILE_INTERVAL_MS must be a non-negative integer');
+    expect(
+      loadNumbersBillingConfig({ ...production, PROVIDER_RECONCILE_INTERVAL_MS: '0' }).providerReconcileIntervalMs,
+    ).toBe(0);
+    expect(() => loadNumbersBillingConfig({ ...production, PROVIDER_RECONCILE_INTERVAL_MS: '-1' })).toThrow(
+      'PROVIDER_RECONCILE_INTERVAL_MS must be a non-negative integer',
+    );
   });
 
   it('accepts the hang-after-sale fault only outside production', () => {
     const test = { ...production, NODE_ENV: 'test' };
     expect(loadNumbersBillingConfig(test).simulatedProviderHangAfterSale).toBe(false);
-    expect(loadNumbersBillingConfig({ ...test, SIMULATED_PROVIDER_HANG_AFTER_SALE: '1' }).simulatedProviderHangAfterSale).toBe(true);
-    expect(() => loadNumbersBillingConfig({ ...test, SIMULATED_PROVIDER_HANG_AFTER_SALE: 'yes' })).toThrow('SIMULATED_PROVIDER_HANG_AFTER_SALE must be 1 or unset');
-    expect(() => loadNumbersBillingConfig({ ...production, SIMULATED_PROVIDER_HANG_AFTER_SALE: '1' })).toThrow('test-only fault');
+    expect(
+      loadNumbersBillingConfig({ ...test, SIMULATED_PROVIDER_HANG_AFTER_SALE: '1' }).simulatedProviderHangAfterSale,
+    ).toBe(true);
+    expect(() => loadNumbersBillingConfig({ ...test, SIMULATED_PROVIDER_HANG_AFTER_SALE: 'yes' })).toThrow(
+      'SIMULATED_PROVIDER_HANG_AFTER_SALE must be 1 or unset',
+    );
+    expect(() => loadNumbersBillingConfig({ ...production, SIMULATED_PROVIDER_HANG_AFTER_SALE: '1' })).toThrow(
+      'test-only fault',
+    );
   });
 });

@@ -27,7 +27,9 @@ export function parseKey(raw: string, variable: string): EncryptionKey {
   const trimmed = raw.trim();
   const key = Buffer.from(trimmed, 'base64');
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) || key.length !== 32) {
-    throw new EncryptionKeyError(`${variable} must be the base64 encoding of 32 random bytes (e.g. \`openssl rand -base64 32\`)`);
+    throw new EncryptionKeyError(
+      `${variable} must be the base64 encoding of 32 random bytes (e.g. \`openssl rand -base64 32\`)`,
+    );
   }
   return { id: keyIdOf(key), key };
 }
@@ -43,7 +45,10 @@ export function keyring(current: EncryptionKey, previous: EncryptionKey[] = []):
  * separated, same form) still opens secrets sealed before a rotation. Required in production; elsewhere a key is
  * made once and kept in `DATA_DIR/secrets-encryption-key` (mode 0600), so `npm start` needs no setup.
  */
-export function loadEncryptionKeys(env: NodeJS.ProcessEnv, production: boolean): { keys: EncryptionKeys; file: string | undefined } {
+export function loadEncryptionKeys(
+  env: NodeJS.ProcessEnv,
+  production: boolean,
+): { keys: EncryptionKeys; file: string | undefined } {
   const previous = (env.SECRETS_ENCRYPTION_PREVIOUS_KEYS ?? '')
     .split(',')
     .map((entry) => entry.trim())

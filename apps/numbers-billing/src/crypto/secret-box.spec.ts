@@ -72,11 +72,12 @@ describe('parseKey', () => {
     expect(parsed.id).not.toContain(raw.toString('hex').slice(0, 16));
   });
 
-  it.each([['too short', randomBytes(16).toString('base64')], ['not base64', '!'.repeat(44)], ['empty', '']])(
-    'refuses a key that is %s, naming the variable',
-    (_, raw) => {
-      expect(() => parseKey(raw, 'SECRETS_ENCRYPTION_KEY')).toThrow(EncryptionKeyError);
-      expect(() => parseKey(raw, 'SECRETS_ENCRYPTION_KEY')).toThrow('SECRETS_ENCRYPTION_KEY');
-    },
-  );
+  it.each([
+    ['too short', randomBytes(16).toString('base64')],
+    ['not base64', '!'.repeat(44)],
+    ['empty', ''],
+  ])('refuses a key that is %s, naming the variable', (_, raw) => {
+    expect(() => parseKey(raw, 'SECRETS_ENCRYPTION_KEY')).toThrow(EncryptionKeyError);
+    expect(() => parseKey(raw, 'SECRETS_ENCRYPTION_KEY')).toThrow('SECRETS_ENCRYPTION_KEY');
+  });
 });

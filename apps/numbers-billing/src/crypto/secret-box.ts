@@ -28,12 +28,18 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.keys.current.key, iv);
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return { keyId: this.keys.current.id, ciphertext: Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url') };
+    return {
+      keyId: this.keys.current.id,
+      ciphertext: Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url'),
+    };
   }
 
   open(sealed: SealedSecret, context: string): string {
     const key = this.keys.byId.get(sealed.keyId);
-    if (!key) throw new SecretBoxError(`no encryption key with id ${sealed.keyId} is configured (was it removed from SECRETS_ENCRYPTION_PREVIOUS_KEYS?)`);
+    if (!key)
+      throw new SecretBoxError(
+        `no encryption key with id ${sealed.keyId} is configured (was it removed from SECRETS_ENCRYPTION_PREVIOUS_KEYS?)`,
+      );
     const raw = Buffer.from(sealed.ciphertext, 'base64url');
     if (raw.length < IV_BYTES + TAG_BYTES) throw new SecretBoxError('the ciphertext is truncated');
     const decipher = createDecipheriv('aes-256-gcm', key.key, raw.subarray(0, IV_BYTES));

@@ -17,7 +17,13 @@ export interface LedgerPosting {
 
 /** The columns of an account its locking reads return. */
 const LOCKED_ACCOUNT_COLUMNS = [
-  'id', 'balance_millicents', 'tier', 'number_limit', 'auto_top_up_threshold_cents', 'auto_top_up_amount_cents', 'allowance_exhausted_period',
+  'id',
+  'balance_millicents',
+  'tier',
+  'number_limit',
+  'auto_top_up_threshold_cents',
+  'auto_top_up_amount_cents',
+  'allowance_exhausted_period',
   'balance_low_since',
 ] as const;
 
@@ -36,7 +42,10 @@ export class LedgerRepository {
 
   /** Locks the account row for the rest of the transaction (`SELECT … FOR UPDATE`); null when it does not exist. */
   async lockAccount(tx: Tx, accountId: string): Promise<LockedAccount | null> {
-    const rows = await sqlRows(tx, db.selectFrom('accounts').select(LOCKED_ACCOUNT_COLUMNS).where('id', '=', accountId).forUpdate());
+    const rows = await sqlRows(
+      tx,
+      db.selectFrom('accounts').select(LOCKED_ACCOUNT_COLUMNS).where('id', '=', accountId).forUpdate(),
+    );
     return rows[0] ?? null;
   }
 
@@ -50,7 +59,9 @@ export class LedgerRepository {
    * a second one waits for the lock and, under READ COMMITTED, then reads the balance the first one committed.
    */
   async post(tx: Tx, posting: LedgerPosting): Promise<bigint | null> {
-    const [result] = await sqlRows(tx, sql<{ found: boolean; after: Selectable<LedgerEntry>['balance_after_millicents'] | null }>`
+    const [result] = await sqlRows(
+      tx,
+      sql<{ found: boolean; after: Selectable<LedgerEntry>['balance_after_millicents'] | null }>`
       WITH account AS (
         SELECT id, balance_millicents FROM accounts WHERE id = ${posting.accountId} FOR UPDATE
       ), inserted AS (
@@ -62,7 +73,8 @@ export class LedgerRepository {
       ), moved AS (
         UPDATE accounts SET balance_millicents = inserted.balance_after_millicents FROM inserted WHERE accounts.id = ${posting.accountId}
       )
-      SELECT EXISTS (SELECT 1 FROM account) AS found, (SELECT balance_after_millicents FROM inserted) AS after`);
+      SELECT EXISTS (SELECT 1 FROM account) AS found, (SELECT balance_after_millicents FROM inserted) AS after`,
+    );
     if (!result.found) throw new Error(`ledger: no account ${posting.accountId}`);
     return result.after;
   }
@@ -73,7 +85,15 @@ export class LedgerRepository {
       where: { account_id: accountId, ...(startingAfter !== undefined ? { id: { lt: startingAfter } } : {}) },
       orderBy: { id: 'desc' },
       take: limit,
-      select: { id: true, kind: true, reference: true, amount_millicents: true, balance_after_millicents: true, description: true, created_at: true },
+      select: {
+        id: true,
+        kind: true,
+        reference: true,
+        amount_millicents: true,
+        balance_after_millicents: true,
+        description: true,
+        created_at: true,
+      },
     });
   }
 
@@ -92,15 +112,21 @@ export class LedgerRepository {
 
   /** Accounts whose talk-time allowance ran out in a month before `period` (the billing run renews them). */
   withAllowanceExhaustedBefore(period: string): Promise<Pick<Selectable<Account>, 'id'>[]> {
-    return this.prisma.account.findMany({ where: { allowance_exhausted_period: { not: null, lt: period } }, select: { id: true } });
+    return this.prisma.account.findMany({
+      where: { allowance_exhausted_period: { not: null, lt: period } },
+      select: { id: true },
+    });
   }
 
   /** The balance and the ledger's sum, read in one snapshot (they are equal; tests and checks assert it). */
   async reconcile(accountId: string): Promise<{ balance: bigint; ledgerSum: bigint } | null> {
-    const rows = await sqlRows(this.prisma, sql<{ balance: Selectable<Account>['balance_millicents']; ledger_sum: bigint }>`
+    const rows = await sqlRows(
+      this.prisma,
+      sql<{ balance: Selectable<Account>['balance_millicents']; ledger_sum: bigint }>`
       SELECT a.balance_millicents AS balance,
              COALESCE((SELECT SUM(amount_millicents) FROM ledger_entries l WHERE l.account_id = a.id), 0)::bigint AS ledger_sum
-        FROM accounts a WHERE a.id = ${accountId}`);
+        FROM accounts a WHERE a.id = ${accountId}`,
+    );
     return rows[0] ? { balance: rows[0].balance, ledgerSum: rows[0].ledger_sum } : null;
   }
 }

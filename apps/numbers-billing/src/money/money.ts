@@ -37,7 +37,8 @@ export function millicentsToCents(millicents: bigint): bigint {
  * halves rounded up. The error is below half a millicent (1/2000 of a cent) per call.
  */
 export function talkTimeCharge(durationSec: number, tier: Tier): bigint {
-  if (!Number.isInteger(durationSec) || durationSec < 0) throw new RangeError('durationSec must be a non-negative integer');
+  if (!Number.isInteger(durationSec) || durationSec < 0)
+    throw new RangeError('durationSec must be a non-negative integer');
   const numerator = BigInt(durationSec) * TIER_TERMS[tier].ratePerMinuteMillicents;
   return (numerator * 2n + 60n) / 120n;
 }

@@ -26,7 +26,13 @@ export class NumberLifecycle {
     private readonly outbox: NumbersOutbox,
   ) {}
 
-  async markPastDue(tx: Tx, number: NumberRecord, account: AccountAnswering, now: Date, cause: EventCause): Promise<NumberRecord> {
+  async markPastDue(
+    tx: Tx,
+    number: NumberRecord,
+    account: AccountAnswering,
+    now: Date,
+    cause: EventCause,
+  ): Promise<NumberRecord> {
     const updated = await this.numbers.update(tx, number.id, { status: 'past_due', past_due_since: now });
     await this.publish(tx, NumberUpdatedEvent, updated, account, cause);
     return updated;
@@ -39,7 +45,13 @@ export class NumberLifecycle {
   }
 
   /** Final: billing stops; the provider release follows after commit (`NumbersService.releaseAtProvider`). */
-  async release(tx: Tx, number: NumberRecord, account: AccountAnswering, now: Date, cause: EventCause): Promise<NumberRecord> {
+  async release(
+    tx: Tx,
+    number: NumberRecord,
+    account: AccountAnswering,
+    now: Date,
+    cause: EventCause,
+  ): Promise<NumberRecord> {
     const updated = await this.numbers.update(tx, number.id, { status: 'released', released_at: now });
     await this.publish(tx, NumberReleasedEvent, updated, account, cause);
     return updated;
@@ -68,7 +80,13 @@ export class NumberLifecycle {
     return active.length;
   }
 
-  async publish(tx: Tx, event: EventDescriptor<NumberStateChanged>, number: NumberRecord, account: AccountAnswering, cause: EventCause): Promise<void> {
+  async publish(
+    tx: Tx,
+    event: EventDescriptor<NumberStateChanged>,
+    number: NumberRecord,
+    account: AccountAnswering,
+    cause: EventCause,
+  ): Promise<void> {
     await this.outbox.write(tx, event, toStateChanged(number, account, new Date()), cause);
   }
 }

@@ -20,7 +20,12 @@ export class NumberOrdersRepository {
   async lockByKey(tx: Tx, accountId: string, idempotencyKey: string): Promise<OrderRecord | null> {
     const rows = await sqlRows(
       tx,
-      db.selectFrom('number_orders').selectAll().where('account_id', '=', accountId).where('idempotency_key', '=', idempotencyKey).forUpdate(),
+      db
+        .selectFrom('number_orders')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('idempotency_key', '=', idempotencyKey)
+        .forUpdate(),
     );
     return rows[0] ?? null;
   }
@@ -28,20 +33,41 @@ export class NumberOrdersRepository {
   /** The orders among `ids` (purchase references at the provider: ours are order ids; any other matches none). */
   async findByIds(client: Tx, ids: string[]): Promise<OrderRecord[]> {
     if (ids.length === 0) return [];
-    return sqlRows(client, db.selectFrom('number_orders').selectAll().where(sql<boolean>`id::text = ANY(${ids}::text[])`));
+    return sqlRows(
+      client,
+      db
+        .selectFrom('number_orders')
+        .selectAll()
+        .where(sql<boolean>`id::text = ANY(${ids}::text[])`),
+    );
   }
 
   async lock(tx: Tx, id: string): Promise<OrderRecord | null> {
-    const rows = await sqlRows(tx, db.selectFrom('number_orders').selectAll().where('id', '=', sql<string>`${id}::uuid`).forUpdate());
+    const rows = await sqlRows(
+      tx,
+      db
+        .selectFrom('number_orders')
+        .selectAll()
+        .where('id', '=', sql<string>`${id}::uuid`)
+        .forUpdate(),
+    );
     return rows[0] ?? null;
   }
 
   /** Holds of the account's pending orders within their lease, other than `exceptId`. */
-  async pendingHolds(tx: Tx, accountId: string, now: Date, exceptId: string): Promise<{ count: number; millicents: bigint }> {
-    const [row] = await sqlRows(tx, sql<{ count: bigint; millicents: Selectable<NumberOrder>['hold_millicents'] }>`
+  async pendingHolds(
+    tx: Tx,
+    accountId: string,
+    now: Date,
+    exceptId: string,
+  ): Promise<{ count: number; millicents: bigint }> {
+    const [row] = await sqlRows(
+      tx,
+      sql<{ count: bigint; millicents: Selectable<NumberOrder>['hold_millicents'] }>`
       SELECT COUNT(*)::bigint AS count, COALESCE(SUM(hold_millicents), 0)::bigint AS millicents FROM number_orders
        WHERE account_id = ${accountId} AND status = 'pending' AND id <> ${exceptId}::uuid
-         AND updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}`);
+         AND updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}`,
+    );
     return { count: Number(row.count), millicents: row.millicents };
   }
 
@@ -51,8 +77,15 @@ export class NumberOrdersRepository {
    * Counts as `countHeld`, `countProvisionedSince` and `pendingHolds` do. Null when the account does not exist or
    * already has an order with `idempotencyKey` (its answer may be a replay, not a refusal).
    */
-  async standing(accountId: string, now: Date, velocitySince: Date, idempotencyKey: string | null): Promise<ProvisioningStanding | null> {
-    const rows = await sqlRows(this.prisma, sql<StandingRow>`
+  async standing(
+    accountId: string,
+    now: Date,
+    velocitySince: Date,
+    idempotencyKey: string | null,
+  ): Promise<ProvisioningStanding | null> {
+    const rows = await sqlRows(
+      this.prisma,
+      sql<StandingRow>`
       SELECT a.balance_millicents, a.number_limit,
              (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.status IN ('active', 'past_due'))::bigint AS held,
              (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.created_at >= ${velocitySince})::bigint AS recent,
@@ -62,7 +95,8 @@ export class NumberOrdersRepository {
              SELECT COUNT(*)::bigint AS hold_count, COALESCE(SUM(o.hold_millicents), 0)::bigint AS hold_millicents FROM number_orders o
               WHERE o.account_id = a.id AND o.status = 'pending' AND o.updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}) h
        WHERE a.id = ${accountId}
-         AND NOT EXISTS (SELECT 1 FROM number_orders k WHERE k.account_id = a.id AND k.idempotency_key = ${idempotencyKey})`);
+         AND NOT EXISTS (SELECT 1 FROM number_orders k WHERE k.account_id = a.id AND k.idempotency_key = ${idempotencyKey})`,
+    );
     const row = rows[0];
     if (!row) return null;
     return {
@@ -76,7 +110,8 @@ export class NumberOrdersRepository {
 
   async create(
     tx: Tx,
-    order: Omit<OrderRecord, 'status' | 'number_id' | 'failure_code' | 'created_at' | 'updated_at' | 'webhook_events'> & Partial<Pick<OrderRecord, 'webhook_events'>>,
+    order: Omit<OrderRecord, 'status' | 'number_id' | 'failure_code' | 'created_at' | 'updated_at' | 'webhook_events'> &
+      Partial<Pick<OrderRecord, 'webhook_events'>>,
     now: Date,
   ): Promise<void> {
     await tx.numberOrder.create({ data: { ...order, status: 'pending', created_at: now, updated_at: now } });
@@ -93,7 +128,10 @@ export class NumberOrdersRepository {
 
   /** Fails a pending order: in the caller's transaction when given one, else on its own. */
   async fail(id: string, code: string, tx: Tx = this.prisma): Promise<void> {
-    await tx.numberOrder.updateMany({ where: { id, status: 'pending' }, data: { status: 'failed', failure_code: code } });
+    await tx.numberOrder.updateMany({
+      where: { id, status: 'pending' },
+      data: { status: 'failed', failure_code: code },
+    });
   }
 }
 

@@ -1,19 +1,49 @@
-import { CALL_COMPLETED_EVENT, OPT_IN_WEBHOOK_EVENTS, type NumberStateChanged, type NumberStatus, type NumberView, type OptInWebhookEvent, type SubscribableWebhookEvent } from '@switchboard/contracts';
+import {
+  CALL_COMPLETED_EVENT,
+  OPT_IN_WEBHOOK_EVENTS,
+  type NumberStateChanged,
+  type NumberStatus,
+  type NumberView,
+  type OptInWebhookEvent,
+  type SubscribableWebhookEvent,
+} from '@switchboard/contracts';
 import type { Selectable } from 'kysely';
 import type { PhoneNumber } from '../generated/kysely/database';
 import { formatNumberId } from './number-id';
 
 /** The columns of a `numbers` row the domain reads (not the provider's release mark nor `updated_at`). */
 export const NUMBER_COLUMNS = [
-  'id', 'account_id', 'phone_number', 'business_phone', 'area_code', 'status', 'webhook_url', 'webhook_events', 'webhook_secret_key_id',
-  'webhook_secret_ciphertext', 'periods_charged', 'next_charge_at', 'past_due_since', 'released_at', 'version', 'created_at',
+  'id',
+  'account_id',
+  'phone_number',
+  'business_phone',
+  'area_code',
+  'status',
+  'webhook_url',
+  'webhook_events',
+  'webhook_secret_key_id',
+  'webhook_secret_ciphertext',
+  'periods_charged',
+  'next_charge_at',
+  'past_due_since',
+  'released_at',
+  'version',
+  'created_at',
 ] as const;
 
 /** A `numbers` row as the domain reads it. */
 export type NumberRecord = Pick<Selectable<PhoneNumber>, (typeof NUMBER_COLUMNS)[number]>;
 
 /** The columns of the list (`NumberView`): not the sealed secret nor the billing state. */
-export const LIST_COLUMNS = ['id', 'phone_number', 'business_phone', 'status', 'webhook_url', 'webhook_events', 'created_at'] as const;
+export const LIST_COLUMNS = [
+  'id',
+  'phone_number',
+  'business_phone',
+  'status',
+  'webhook_url',
+  'webhook_events',
+  'created_at',
+] as const;
 
 /** What the list shows of a number. */
 export type NumberListRow = Pick<NumberRecord, (typeof LIST_COLUMNS)[number]>;
@@ -34,7 +64,11 @@ export function toNumberView(row: NumberListRow): NumberView {
  * The state other services keep (calls-media, webhook-dispatcher). The agent answers an active number while the
  * account's monthly talk-time allowance lasts; a past_due number is paused (docs/adr/0013-talk-time-allowance.md).
  */
-export function toStateChanged(row: NumberRecord, account: { allowance_exhausted_period: string | null }, changedAt: Date): NumberStateChanged {
+export function toStateChanged(
+  row: NumberRecord,
+  account: { allowance_exhausted_period: string | null },
+  changedAt: Date,
+): NumberStateChanged {
   return {
     number_id: formatNumberId(row.id),
     account_id: row.account_id,

@@ -9,7 +9,10 @@ import { LIST_COLUMNS, NUMBER_COLUMNS, type NumberListRow, type NumberRecord } f
 /** Sort key of the list: active first, then past_due, then released. */
 const STATUS_RANK = sql<number>`CASE status WHEN 'active' THEN 0 WHEN 'past_due' THEN 1 ELSE 2 END`;
 
-export type WebhookTargetRow = Pick<NumberRecord, 'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'>;
+export type WebhookTargetRow = Pick<
+  NumberRecord,
+  'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'
+>;
 
 /** The columns a webhook-secret rotation writes. */
 export type SecretRotation = Pick<
@@ -25,7 +28,17 @@ export type SecretRotation = Pick<
 
 export type NewNumber = Pick<
   NumberRecord,
-  'id' | 'account_id' | 'phone_number' | 'business_phone' | 'area_code' | 'webhook_url' | 'webhook_events' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext' | 'next_charge_at' | 'created_at'
+  | 'id'
+  | 'account_id'
+  | 'phone_number'
+  | 'business_phone'
+  | 'area_code'
+  | 'webhook_url'
+  | 'webhook_events'
+  | 'webhook_secret_key_id'
+  | 'webhook_secret_ciphertext'
+  | 'next_charge_at'
+  | 'created_at'
 >;
 
 @Injectable()
@@ -37,7 +50,10 @@ export class NumbersRepository {
 
   /** The next `<n>` of `num_<n>`, from the table's sequence (taken before insert so the secret can be bound to it). */
   async nextId(tx: Tx): Promise<bigint> {
-    const [row] = await sqlRows(tx, sql<Pick<NumberRecord, 'id'>>`SELECT nextval(pg_get_serial_sequence('numbers', 'id')) AS id`);
+    const [row] = await sqlRows(
+      tx,
+      sql<Pick<NumberRecord, 'id'>>`SELECT nextval(pg_get_serial_sequence('numbers', 'id')) AS id`,
+    );
     return row.id;
   }
 
@@ -51,7 +67,15 @@ export class NumbersRepository {
 
   /** Locks one of the account's numbers for the rest of the transaction; null when it is not the account's. */
   async lockOwned(tx: Tx, accountId: string, id: bigint): Promise<NumberRecord | null> {
-    const rows = await sqlRows(tx, db.selectFrom('numbers').select(NUMBER_COLUMNS).where('id', '=', id).where('account_id', '=', accountId).forUpdate());
+    const rows = await sqlRows(
+      tx,
+      db
+        .selectFrom('numbers')
+        .select(NUMBER_COLUMNS)
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .forUpdate(),
+    );
     return rows[0] ?? null;
   }
 
@@ -64,21 +88,42 @@ export class NumbersRepository {
   async lockAccountNumbers(tx: Tx, accountId: string, statuses: string[]): Promise<NumberRecord[]> {
     return sqlRows(
       tx,
-      db.selectFrom('numbers').select(NUMBER_COLUMNS).where('account_id', '=', accountId).where(sql<boolean>`status = ANY(${statuses}::text[])`).orderBy('id').forUpdate(),
+      db
+        .selectFrom('numbers')
+        .select(NUMBER_COLUMNS)
+        .where('account_id', '=', accountId)
+        .where(sql<boolean>`status = ANY(${statuses}::text[])`)
+        .orderBy('id')
+        .forUpdate(),
     );
   }
 
   async update(
     tx: Tx,
     id: bigint,
-    changes: Partial<Pick<NumberRecord, 'status' | 'periods_charged' | 'next_charge_at' | 'past_due_since' | 'released_at' | 'webhook_url' | 'webhook_events' | 'business_phone'>>,
+    changes: Partial<
+      Pick<
+        NumberRecord,
+        | 'status'
+        | 'periods_charged'
+        | 'next_charge_at'
+        | 'past_due_since'
+        | 'released_at'
+        | 'webhook_url'
+        | 'webhook_events'
+        | 'business_phone'
+      >
+    >,
   ): Promise<NumberRecord> {
     return tx.phoneNumber.update({ where: { id }, data: { ...changes, version: { increment: 1n } } });
   }
 
   /** Billing progress: not part of the published state, so no new version. */
   async advancePeriod(tx: Tx, id: bigint, periodsCharged: number, nextChargeAt: Date): Promise<NumberRecord> {
-    return tx.phoneNumber.update({ where: { id }, data: { periods_charged: periodsCharged, next_charge_at: nextChargeAt } });
+    return tx.phoneNumber.update({
+      where: { id },
+      data: { periods_charged: periodsCharged, next_charge_at: nextChargeAt },
+    });
   }
 
   /** A new version without other changes (the published state changed through the account, e.g. answering). */
@@ -90,7 +135,15 @@ export class NumbersRepository {
   findOwned(accountId: string, id: bigint): Promise<NumberListRow | null> {
     return this.prisma.phoneNumber.findFirst({
       where: { id, account_id: accountId },
-      select: { id: true, phone_number: true, business_phone: true, status: true, webhook_url: true, webhook_events: true, created_at: true },
+      select: {
+        id: true,
+        phone_number: true,
+        business_phone: true,
+        status: true,
+        webhook_url: true,
+        webhook_events: true,
+        created_at: true,
+      },
     });
   }
 
@@ -100,7 +153,12 @@ export class NumbersRepository {
    */
   async optedIn(tx: Tx, accountId: string, eventType: string): Promise<bigint[]> {
     const rows = await tx.phoneNumber.findMany({
-      where: { account_id: accountId, status: 'active', webhook_url: { not: null }, webhook_events: { has: eventType } },
+      where: {
+        account_id: accountId,
+        status: 'active',
+        webhook_url: { not: null },
+        webhook_events: { has: eventType },
+      },
       select: { id: true },
       orderBy: { id: 'asc' },
     });
@@ -109,14 +167,20 @@ export class NumbersRepository {
 
   /** Every number that ever had this phone number (a released one may be sold again), with when it was released. */
   tenuresOf(phoneNumber: string): Promise<Pick<NumberRecord, 'status' | 'released_at'>[]> {
-    return this.prisma.phoneNumber.findMany({ where: { phone_number: phoneNumber }, select: { status: true, released_at: true } });
+    return this.prisma.phoneNumber.findMany({
+      where: { phone_number: phoneNumber },
+      select: { status: true, released_at: true },
+    });
   }
 
   /** Where a number's events go: the columns the webhook target needs, for every delivery. */
   async findWebhookTarget(id: bigint): Promise<WebhookTargetRow | null> {
     const [row] = await this.sql.rows(
       'numbers_webhook_target',
-      db.selectFrom('numbers').select(['id', 'webhook_url', 'webhook_secret_key_id', 'webhook_secret_ciphertext']).where('id', '=', sql<bigint>`${id.toString()}`),
+      db
+        .selectFrom('numbers')
+        .select(['id', 'webhook_url', 'webhook_secret_key_id', 'webhook_secret_ciphertext'])
+        .where('id', '=', sql<bigint>`${id.toString()}`),
     );
     return row ?? null;
   }
@@ -127,7 +191,9 @@ export class NumbersRepository {
     return this.sql.rows(
       after ? 'numbers_page_after' : 'numbers_page',
       (after
-        ? list.where(sql<boolean>`(${STATUS_RANK} > ${after.rank} OR (${STATUS_RANK} = ${after.rank} AND id < ${after.id.toString()}::bigint))`)
+        ? list.where(
+            sql<boolean>`(${STATUS_RANK} > ${after.rank} OR (${STATUS_RANK} = ${after.rank} AND id < ${after.id.toString()}::bigint))`,
+          )
         : list
       )
         .orderBy(STATUS_RANK)
@@ -146,7 +212,11 @@ export class NumbersRepository {
     return tx.phoneNumber.count({ where: { account_id: accountId, created_at: { gte: since } } });
   }
 
-  async setSealedSecret(id: bigint, expectedKeyId: string, sealed: { keyId: string; ciphertext: string }): Promise<boolean> {
+  async setSealedSecret(
+    id: bigint,
+    expectedKeyId: string,
+    sealed: { keyId: string; ciphertext: string },
+  ): Promise<boolean> {
     const result = await this.prisma.phoneNumber.updateMany({
       where: { id, webhook_secret_key_id: expectedKeyId },
       data: { webhook_secret_key_id: sealed.keyId, webhook_secret_ciphertext: sealed.ciphertext },
@@ -158,10 +228,19 @@ export class NumbersRepository {
   lastSecretRotation(
     tx: Tx,
     id: bigint,
-  ): Promise<Pick<Selectable<PhoneNumber>, 'webhook_secret_rotation_key' | 'webhook_secret_rotated_at' | 'previous_webhook_secret_expires_at'>> {
+  ): Promise<
+    Pick<
+      Selectable<PhoneNumber>,
+      'webhook_secret_rotation_key' | 'webhook_secret_rotated_at' | 'previous_webhook_secret_expires_at'
+    >
+  > {
     return tx.phoneNumber.findUniqueOrThrow({
       where: { id },
-      select: { webhook_secret_rotation_key: true, webhook_secret_rotated_at: true, previous_webhook_secret_expires_at: true },
+      select: {
+        webhook_secret_rotation_key: true,
+        webhook_secret_rotated_at: true,
+        previous_webhook_secret_expires_at: true,
+      },
     });
   }
 
@@ -173,16 +252,27 @@ export class NumbersRepository {
   /** The sealed previous webhook secret and when its overlap ends (null columns when there is none). */
   findPreviousSecret(
     id: bigint,
-  ): Promise<Pick<Selectable<PhoneNumber>, 'previous_webhook_secret_key_id' | 'previous_webhook_secret_ciphertext' | 'previous_webhook_secret_expires_at'> | null> {
+  ): Promise<Pick<
+    Selectable<PhoneNumber>,
+    'previous_webhook_secret_key_id' | 'previous_webhook_secret_ciphertext' | 'previous_webhook_secret_expires_at'
+  > | null> {
     return this.prisma.phoneNumber.findUnique({
       where: { id },
-      select: { previous_webhook_secret_key_id: true, previous_webhook_secret_ciphertext: true, previous_webhook_secret_expires_at: true },
+      select: {
+        previous_webhook_secret_key_id: true,
+        previous_webhook_secret_ciphertext: true,
+        previous_webhook_secret_expires_at: true,
+      },
     });
   }
 
   /** Numbers whose secret is sealed with another key than `keyId` (to be sealed again after a rotation). */
   findSealedWithOtherKey(keyId: string, take: number): Promise<NumberRecord[]> {
-    return this.prisma.phoneNumber.findMany({ where: { webhook_secret_key_id: { not: keyId } }, take, orderBy: { id: 'asc' } });
+    return this.prisma.phoneNumber.findMany({
+      where: { webhook_secret_key_id: { not: keyId } },
+      take,
+      orderBy: { id: 'asc' },
+    });
   }
 
   /** Numbers not released that have a webhook, by id after `afterId`: the start-up normalisation walks them. */
@@ -197,12 +287,20 @@ export class NumbersRepository {
 
   /** Active numbers whose next charge is due at `now`, by id: the billing run charges them. */
   findDue(now: Date): Promise<Pick<NumberRecord, 'id' | 'account_id'>[]> {
-    return this.prisma.phoneNumber.findMany({ where: { status: 'active', next_charge_at: { lte: now } }, select: { id: true, account_id: true }, orderBy: { id: 'asc' } });
+    return this.prisma.phoneNumber.findMany({
+      where: { status: 'active', next_charge_at: { lte: now } },
+      select: { id: true, account_id: true },
+      orderBy: { id: 'asc' },
+    });
   }
 
   /** Past-due numbers, by id: the billing run settles or releases them. */
   findPastDue(): Promise<Pick<NumberRecord, 'id' | 'account_id'>[]> {
-    return this.prisma.phoneNumber.findMany({ where: { status: 'past_due' }, select: { id: true, account_id: true }, orderBy: { id: 'asc' } });
+    return this.prisma.phoneNumber.findMany({
+      where: { status: 'past_due' },
+      select: { id: true, account_id: true },
+      orderBy: { id: 'asc' },
+    });
   }
 
   /** Released numbers the provider has not yet confirmed releasing. */

@@ -57,7 +57,9 @@ export class NumbersService implements OnApplicationBootstrap {
     // After a key rotation, secrets sealed with an older key are sealed again with the current one.
     void this.resealStaleSecrets().catch((err) => this.logger.error({ err }, 're-sealing webhook secrets failed'));
     // Webhook URLs stored before they were normalised are normalised once (ADR 0057); SQL cannot run WHATWG's parser.
-    void this.normalizeStoredWebhookUrls().catch((err) => this.logger.error({ err }, 'normalising stored webhook URLs failed'));
+    void this.normalizeStoredWebhookUrls().catch((err) =>
+      this.logger.error({ err }, 'normalising stored webhook URLs failed'),
+    );
   }
 
   /** `GET /numbers`: active first, then past_due, then released; newest first within each; cursor pages. */
@@ -68,7 +70,8 @@ export class NumbersService implements OnApplicationBootstrap {
     if (query.starting_after !== undefined) {
       const id = parseCursor(query.starting_after);
       const cursor = await this.numbers.find(id);
-      if (!cursor || cursor.account_id !== account) throw new ServiceError('invalid_request', 'starting_after must be the id of one of your numbers.');
+      if (!cursor || cursor.account_id !== account)
+        throw new ServiceError('invalid_request', 'starting_after must be the id of one of your numbers.');
       after = { rank: statusRank(cursor.status), id };
     }
     const rows = await this.numbers.page(account, limit + 1, after);
@@ -92,24 +95,44 @@ export class NumbersService implements OnApplicationBootstrap {
    * `business_phone`. A change is a new version published as `number.updated`; the same values again change
    * nothing. A released number is final: 409 `number_released`.
    */
-  async update(command: UpdateNumberCommand, ctx: { accountId: string | undefined; requestId: string | undefined }): Promise<NumberView> {
+  async update(
+    command: UpdateNumberCommand,
+    ctx: { accountId: string | undefined; requestId: string | undefined },
+  ): Promise<NumberView> {
     const accountId = requireAccount(ctx);
     const numberId = parseNumberId(command.id);
-    if (command.webhook_url === undefined && command.business_phone === undefined && command.webhook_events === undefined) {
-      throw new ServiceError('invalid_request', 'The body must set at least one of webhook_url, business_phone and webhook_events.');
+    if (
+      command.webhook_url === undefined &&
+      command.business_phone === undefined &&
+      command.webhook_events === undefined
+    ) {
+      throw new ServiceError(
+        'invalid_request',
+        'The body must set at least one of webhook_url, business_phone and webhook_events.',
+      );
     }
-    const webhookEvents = command.webhook_events === undefined ? undefined : storedWebhookEvents(command.webhook_events);
+    const webhookEvents =
+      command.webhook_events === undefined ? undefined : storedWebhookEvents(command.webhook_events);
     // Checked before any lock is taken: the check may resolve a host name.
-    const webhookUrl = typeof command.webhook_url === 'string' ? await this.webhookUrls.accept(command.webhook_url) : command.webhook_url;
+    const webhookUrl =
+      typeof command.webhook_url === 'string'
+        ? await this.webhookUrls.accept(command.webhook_url)
+        : command.webhook_url;
     const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
     const updated = await this.transactions.run(async (tx) => {
       const number = await this.numbers.lockOwned(tx, accountId, numberId);
       if (!number) throw numberNotFound(numberId);
-      if (number.status === 'released') throw new ServiceError('number_released', `${formatNumberId(numberId)} is released; a released number cannot be changed.`);
+      if (number.status === 'released')
+        throw new ServiceError(
+          'number_released',
+          `${formatNumberId(numberId)} is released; a released number cannot be changed.`,
+        );
       const changes: { webhook_url?: string | null; business_phone?: string; webhook_events?: string[] } = {};
-      if (webhookEvents !== undefined && webhookEvents.join(',') !== number.webhook_events.join(',')) changes.webhook_events = webhookEvents;
+      if (webhookEvents !== undefined && webhookEvents.join(',') !== number.webhook_events.join(','))
+        changes.webhook_events = webhookEvents;
       if (webhookUrl !== undefined && webhookUrl !== number.webhook_url) changes.webhook_url = webhookUrl;
-      if (command.business_phone !== undefined && command.business_phone !== number.business_phone) changes.business_phone = command.business_phone;
+      if (command.business_phone !== undefined && command.business_phone !== number.business_phone)
+        changes.business_phone = command.business_phone;
       if (Object.keys(changes).length === 0) return { number, changed: false };
       const account = await this.ledger.answeringState(tx, accountId);
       return { number: await this.lifecycle.changeDetails(tx, number, account, changes, cause), changed: true };
@@ -125,7 +148,9 @@ export class NumbersService implements OnApplicationBootstrap {
   async serviceNumber(phoneNumber: string, at: Date): Promise<ServiceNumberStanding> {
     const tenures = await this.numbers.tenuresOf(phoneNumber);
     if (tenures.length === 0) return { phone_number: phoneNumber, in_service: false, reason: 'unknown' };
-    const inService = tenures.some((n) => n.status !== 'released' || (n.released_at !== null && n.released_at.getTime() > at.getTime()));
+    const inService = tenures.some(
+      (n) => n.status !== 'released' || (n.released_at !== null && n.released_at.getTime() > at.getTime()),
+    );
     return { phone_number: phoneNumber, in_service: inService, reason: inService ? null : 'released' };
   }
 
@@ -133,7 +158,10 @@ export class NumbersService implements OnApplicationBootstrap {
    * `DELETE /numbers/{id}`: final; billing stops, nothing is refunded, the provider gets the number back. Releasing
    * a number already released answers `{ released: true }` again (the request is safe to retry).
    */
-  async release(id: string, ctx: { accountId: string | undefined; requestId: string | undefined }): Promise<NumberReleased> {
+  async release(
+    id: string,
+    ctx: { accountId: string | undefined; requestId: string | undefined },
+  ): Promise<NumberReleased> {
     const accountId = requireAccount(ctx);
     const numberId = parseNumberId(id);
     const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
@@ -185,16 +213,29 @@ export class NumbersService implements OnApplicationBootstrap {
     const memoKey = `${recipientKey}\n${id}\n${stored.keyId}\n${stored.ciphertext}`;
     let sealed: string;
     try {
-      sealed = this.sealedSecrets.get(memoKey, () => sealFor(recipientKey, this.openedSecrets.open(stored, secretContext(number.id)), webhookSecretSealContext(id)));
+      sealed = this.sealedSecrets.get(memoKey, () =>
+        sealFor(recipientKey, this.openedSecrets.open(stored, secretContext(number.id)), webhookSecretSealContext(id)),
+      );
     } catch (error) {
-      if (error instanceof SealedSecretError) throw new ServiceError('invalid_request', 'recipient_key is not a usable X25519 public key.');
+      if (error instanceof SealedSecretError)
+        throw new ServiceError('invalid_request', 'recipient_key is not a usable X25519 public key.');
       throw error;
     }
     // During a rotation's overlap the old secret travels too, sealed the same way (ADR 0074).
     const previous = await this.rotation.previousSecret(number.id);
-    const previousSealed = previous === null ? null : this.sealedSecrets.get(`${recipientKey}\n${id}\nprevious\n${previous}`, () => sealFor(recipientKey, previous, webhookSecretSealContext(id)));
+    const previousSealed =
+      previous === null
+        ? null
+        : this.sealedSecrets.get(`${recipientKey}\n${id}\nprevious\n${previous}`, () =>
+            sealFor(recipientKey, previous, webhookSecretSealContext(id)),
+          );
     // The field is there only during an overlap: outside one the reply is as it was before rotation existed.
-    return { number_id: id, webhook_url: number.webhook_url, webhook_secret_sealed: sealed, ...(previousSealed ? { previous_webhook_secret_sealed: previousSealed } : {}) };
+    return {
+      number_id: id,
+      webhook_url: number.webhook_url,
+      webhook_secret_sealed: sealed,
+      ...(previousSealed ? { previous_webhook_secret_sealed: previousSealed } : {}),
+    };
   }
 
   /**
@@ -214,7 +255,10 @@ export class NumbersService implements OnApplicationBootstrap {
         try {
           normalised = normalizeWebhookUrl(stored);
         } catch {
-          this.logger.warn({ number_id: formatNumberId(row.id) }, 'stored webhook_url cannot be normalised; left as it is');
+          this.logger.warn(
+            { number_id: formatNumberId(row.id) },
+            'stored webhook_url cannot be normalised; left as it is',
+          );
           continue;
         }
         if (normalised === stored) continue;
@@ -222,7 +266,13 @@ export class NumbersService implements OnApplicationBootstrap {
           const number = await this.numbers.lock(tx, row.id);
           if (!number || number.status === 'released' || number.webhook_url !== stored) return false;
           const account = await this.ledger.answeringState(tx, number.account_id);
-          await this.lifecycle.changeDetails(tx, number, account, { webhook_url: normalised }, { correlationId: randomUUID() });
+          await this.lifecycle.changeDetails(
+            tx,
+            number,
+            account,
+            { webhook_url: normalised },
+            { correlationId: randomUUID() },
+          );
           return true;
         });
         if (done) changed += 1;
@@ -245,7 +295,10 @@ export class NumbersService implements OnApplicationBootstrap {
       for (const number of batch) {
         const old = { keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext };
         const secret = this.secrets.open(old, secretContext(number.id));
-        if (await this.numbers.setSealedSecret(number.id, old.keyId, this.secrets.seal(secret, secretContext(number.id)))) progressed += 1;
+        if (
+          await this.numbers.setSealedSecret(number.id, old.keyId, this.secrets.seal(secret, secretContext(number.id)))
+        )
+          progressed += 1;
       }
       total += progressed;
       if (batch.length < 100 || progressed === 0) break;

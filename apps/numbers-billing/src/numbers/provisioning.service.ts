@@ -19,7 +19,13 @@ import { NoNumbersAvailable, TELEPHONY_PROVIDER, type TelephonyProvider } from '
 import { NUMBER_CHARGING, type NumberCharging } from './number-charging.port';
 import { formatNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
-import { NumberOrdersRepository, isLeaseLive, leaseSecondsLeft, type OrderRecord, type ProvisioningStanding } from './number-orders.repository';
+import {
+  NumberOrdersRepository,
+  isLeaseLive,
+  leaseSecondsLeft,
+  type OrderRecord,
+  type ProvisioningStanding,
+} from './number-orders.repository';
 import { secretContext, storedWebhookEvents, toNumberView, type NumberRecord } from './number-record';
 import { NumbersRepository } from './numbers.repository';
 import { WebhookUrlPolicy } from './webhook-url';
@@ -73,17 +79,27 @@ export class ProvisioningService {
       await this.orders.fail(order.id, noStock ? 'no_numbers' : 'provider_unavailable');
       if (noStock) throw new ServiceError('no_numbers', `No numbers are available in area code ${areaCode}.`);
       this.logger.warn({ err: error, order_id: order.id, area_code: areaCode }, 'provider purchase failed');
-      throw new ServiceError('provider_unavailable', 'The telephony provider is unavailable; nothing was charged. Retry shortly (with the same Idempotency-Key).');
+      throw new ServiceError(
+        'provider_unavailable',
+        'The telephony provider is unavailable; nothing was charged. Retry shortly (with the same Idempotency-Key).',
+      );
     }
 
     const created = await this.complete(order, phoneNumber, cause);
     this.outbox.kick();
     if (created.kind === 'replay') return this.replay(created.numberId);
-    await this.charging.afterCharge(accountId, cause).catch((err) => this.logger.error({ err, account_id: accountId }, 'auto-top-up check failed'));
+    await this.charging
+      .afterCharge(accountId, cause)
+      .catch((err) => this.logger.error({ err, account_id: accountId }, 'auto-top-up check failed'));
     return { ...toNumberView(created.number), webhook_secret: created.secret };
   }
 
-  private async begin(accountId: string, command: ProvisionNumberCommand, areaCode: string, webhookUrl: string | null): Promise<Begin> {
+  private async begin(
+    accountId: string,
+    command: ProvisionNumberCommand,
+    areaCode: string,
+    webhookUrl: string | null,
+  ): Promise<Begin> {
     const now = new Date();
     const velocitySince = new Date(now.getTime() - VELOCITY_WINDOW_MS);
     const fingerprint = fingerprintOf(command);
@@ -117,12 +133,20 @@ export class ProvisioningService {
       if (command.idempotency_key !== undefined) {
         order = await this.orders.lockByKey(tx, accountId, command.idempotency_key);
         if (order && order.fingerprint !== fingerprint) {
-          throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with another request body; use a new key.');
+          throw new ServiceError(
+            'idempotency_key_reused',
+            'This Idempotency-Key was used with another request body; use a new key.',
+          );
         }
-        if (order?.status === 'completed' && order.number_id !== null) return { kind: 'replay', numberId: order.number_id };
+        if (order?.status === 'completed' && order.number_id !== null)
+          return { kind: 'replay', numberId: order.number_id };
         if (order?.status === 'pending' && isLeaseLive(order, now)) {
           // Also what a retry meets after a crash mid-provision, until the lease ends: Retry-After says when.
-          throw new ServiceError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly.', leaseSecondsLeft(order, now));
+          throw new ServiceError(
+            'idempotency_key_in_use',
+            'A request with this Idempotency-Key is still in progress; retry shortly.',
+            leaseSecondsLeft(order, now),
+          );
         }
       }
 
@@ -171,11 +195,15 @@ export class ProvisioningService {
       const account = await this.ledger.lockAccount(tx, order.account_id);
       const current = await this.orders.lock(tx, order.id);
       if (!account || !current) throw new Error(`order ${order.id} or its account vanished`);
-      if (current.status === 'completed' && current.number_id !== null) return { kind: 'replay' as const, numberId: current.number_id };
+      if (current.status === 'completed' && current.number_id !== null)
+        return { kind: 'replay' as const, numberId: current.number_id };
       if (current.status !== 'pending') {
         // Failed meanwhile: reconciliation found it abandoned past its lease and gave the number back to the provider
         // (docs/adr/0060-provider-reconciliation.md). Recording it now would charge for a number we no longer own.
-        throw new ServiceError('provider_unavailable', 'The purchase took too long and was given up; nothing was charged. Retry (with the same Idempotency-Key).');
+        throw new ServiceError(
+          'provider_unavailable',
+          'The purchase took too long and was given up; nothing was charged. Retry (with the same Idempotency-Key).',
+        );
       }
 
       const createdAt = new Date();
@@ -224,7 +252,10 @@ export class ProvisioningService {
         `This Idempotency-Key provisioned ${formatNumberId(number.id)} more than 24 hours ago; its answer, with the webhook secret, is no longer returned. Use a new key for a new number.`,
       );
     }
-    const secret = this.secrets.open({ keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext }, secretContext(number.id));
+    const secret = this.secrets.open(
+      { keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext },
+      secretContext(number.id),
+    );
     return { ...toNumberView(number), webhook_secret: secret };
   }
 }
@@ -241,10 +272,16 @@ export function provisioningRefusal(standing: ProvisioningStanding): ServiceErro
     return new ServiceError('insufficient_balance', 'The balance must be at least $5.00 to provision a number.');
   }
   if (standing.held + holds.count >= standing.number_limit) {
-    return new ServiceError('number_limit', `The account already has ${standing.number_limit} active numbers, its limit.`);
+    return new ServiceError(
+      'number_limit',
+      `The account already has ${standing.number_limit} active numbers, its limit.`,
+    );
   }
   if (standing.recent + holds.count >= VELOCITY_LIMIT) {
-    return new ServiceError('provision_velocity', `At most ${VELOCITY_LIMIT} numbers can be provisioned per hour; retry later.`);
+    return new ServiceError(
+      'provision_velocity',
+      `At most ${VELOCITY_LIMIT} numbers can be provisioned per hour; retry later.`,
+    );
   }
   return null;
 }

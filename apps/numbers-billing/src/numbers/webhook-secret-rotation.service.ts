@@ -39,7 +39,8 @@ export class WebhookSecretRotation {
     return this.transactions.run(async (tx) => {
       const number = await this.numbers.lockOwned(tx, accountId, id);
       if (!number) throw new ServiceError('not_found', `No number ${formatNumberId(id)} on this account.`);
-      if (number.status === 'released') throw new ServiceError('number_released', `${formatNumberId(id)} is released; its secret cannot be rotated.`);
+      if (number.status === 'released')
+        throw new ServiceError('number_released', `${formatNumberId(id)} is released; its secret cannot be rotated.`);
       const last = await this.numbers.lastSecretRotation(tx, id);
       const current = { keyId: number.webhook_secret_key_id, ciphertext: number.webhook_secret_ciphertext };
       if (
@@ -57,7 +58,9 @@ export class WebhookSecretRotation {
       const fresh = newWebhookSecret();
       const sealedNew = this.secrets.seal(fresh, secretContext(id));
       const expiresAt = overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3600_000) : null;
-      const sealedOld = expiresAt ? this.secrets.seal(this.secrets.open(current, secretContext(id)), previousSecretContext(id)) : null;
+      const sealedOld = expiresAt
+        ? this.secrets.seal(this.secrets.open(current, secretContext(id)), previousSecretContext(id))
+        : null;
       await this.numbers.saveSecretRotation(tx, id, {
         webhook_secret_key_id: sealedNew.keyId,
         webhook_secret_ciphertext: sealedNew.ciphertext,
@@ -67,17 +70,29 @@ export class WebhookSecretRotation {
         webhook_secret_rotation_key: command.idempotency_key ?? null,
         webhook_secret_rotated_at: now,
       });
-      return { number_id: formatNumberId(id), webhook_secret: fresh, previous_secret_expires_at: expiresAt?.toISOString() ?? null };
+      return {
+        number_id: formatNumberId(id),
+        webhook_secret: fresh,
+        previous_secret_expires_at: expiresAt?.toISOString() ?? null,
+      };
     });
   }
 
   /** The previous secret, while its overlap lasts at `now`; null otherwise (or when its key is gone). */
   async previousSecret(id: bigint, now = new Date()): Promise<string | null> {
     const row = await this.numbers.findPreviousSecret(id);
-    if (!row?.previous_webhook_secret_key_id || !row.previous_webhook_secret_ciphertext || !row.previous_webhook_secret_expires_at) return null;
+    if (
+      !row?.previous_webhook_secret_key_id ||
+      !row.previous_webhook_secret_ciphertext ||
+      !row.previous_webhook_secret_expires_at
+    )
+      return null;
     if (row.previous_webhook_secret_expires_at.getTime() <= now.getTime()) return null;
     try {
-      return this.secrets.open({ keyId: row.previous_webhook_secret_key_id, ciphertext: row.previous_webhook_secret_ciphertext }, previousSecretContext(id));
+      return this.secrets.open(
+        { keyId: row.previous_webhook_secret_key_id, ciphertext: row.previous_webhook_secret_ciphertext },
+        previousSecretContext(id),
+      );
     } catch {
       // Sealed with an encryption key since retired: the overlap ends early rather than failing deliveries.
       return null;

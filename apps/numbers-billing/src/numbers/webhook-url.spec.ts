@@ -13,21 +13,25 @@ describe('normalizeWebhookUrl', () => {
   });
 
   it('keeps a URL that is already normalised as it is', () => {
-    expect(normalizeWebhookUrl('https://hooks.example.com/switchboard?key=1')).toBe('https://hooks.example.com/switchboard?key=1');
+    expect(normalizeWebhookUrl('https://hooks.example.com/switchboard?key=1')).toBe(
+      'https://hooks.example.com/switchboard?key=1',
+    );
   });
 
-  it.each([['not a url'], ['http://example.com/'], ['https://exa mple.com/'], [`https://example.com/${'a'.repeat(2040)}`]])(
-    'refuses %s with invalid_request naming webhook_url',
-    (raw) => {
-      let error: unknown;
-      try {
-        normalizeWebhookUrl(raw);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(ServiceError);
-      expect((error as ServiceError).code).toBe('invalid_request');
-      expect((error as ServiceError).message).toContain('webhook_url');
-    },
-  );
+  it.each([
+    ['not a url'],
+    ['http://example.com/'],
+    ['https://exa mple.com/'],
+    [`https://example.com/${'a'.repeat(2040)}`],
+  ])('refuses %s with invalid_request naming webhook_url', (raw) => {
+    let error: unknown;
+    try {
+      normalizeWebhookUrl(raw);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).code).toBe('invalid_request');
+    expect((error as ServiceError).message).toContain('webhook_url');
+  });
 });

@@ -17,8 +17,13 @@ export function normalizeWebhookUrl(raw: string): string {
   } catch {
     throw new ServiceError('invalid_request', 'webhook_url must be an absolute https:// URL');
   }
-  if (url.protocol !== 'https:') throw new ServiceError('invalid_request', 'webhook_url must be an absolute https:// URL');
-  if (url.href.length > MAX_URL_LENGTH) throw new ServiceError('invalid_request', `webhook_url must be at most ${MAX_URL_LENGTH} characters once normalised`);
+  if (url.protocol !== 'https:')
+    throw new ServiceError('invalid_request', 'webhook_url must be an absolute https:// URL');
+  if (url.href.length > MAX_URL_LENGTH)
+    throw new ServiceError(
+      'invalid_request',
+      `webhook_url must be at most ${MAX_URL_LENGTH} characters once normalised`,
+    );
   return url.href;
 }
 
@@ -37,7 +42,8 @@ export class WebhookUrlPolicy {
     try {
       await checkWebhookUrl(url, this.config.egress);
     } catch (error) {
-      if (error instanceof EgressRefusedError) throw new ServiceError('invalid_request', `webhook_url is not allowed: ${error.message}`);
+      if (error instanceof EgressRefusedError)
+        throw new ServiceError('invalid_request', `webhook_url is not allowed: ${error.message}`);
       throw error;
     }
     return url;

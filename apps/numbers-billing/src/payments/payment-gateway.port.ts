@@ -5,7 +5,12 @@
  */
 export interface PaymentGateway {
   /** Resolves with the processor's payment id, or throws `PaymentDeclined` / `PaymentUnavailable`. */
-  charge(request: { customerRef: string; amountCents: number; idempotencyKey: string; description: string }): Promise<{ paymentId: string }>;
+  charge(request: {
+    customerRef: string;
+    amountCents: number;
+    idempotencyKey: string;
+    description: string;
+  }): Promise<{ paymentId: string }>;
 }
 
 export const PAYMENT_GATEWAY = Symbol('PAYMENT_GATEWAY');

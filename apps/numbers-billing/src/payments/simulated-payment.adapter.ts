@@ -16,18 +16,36 @@ const FAULTS_ROW = 1;
 export class SimulatedPaymentAdapter implements PaymentGateway {
   constructor(private readonly prisma: NumbersBillingPrisma) {}
 
-  async charge(request: { customerRef: string; amountCents: number; idempotencyKey: string }): Promise<{ paymentId: string }> {
-    const previous = await this.prisma.simulatedPaymentCharge.findUnique({ where: { idempotency_key: request.idempotencyKey } });
+  async charge(request: {
+    customerRef: string;
+    amountCents: number;
+    idempotencyKey: string;
+  }): Promise<{ paymentId: string }> {
+    const previous = await this.prisma.simulatedPaymentCharge.findUnique({
+      where: { idempotency_key: request.idempotencyKey },
+    });
     if (previous) return this.answer(previous.status, previous.idempotency_key);
-    const declined = await sqlRows(this.prisma, sql<Pick<Selectable<SimulatedPaymentFaults>, 'charge_failures'>>`
+    const declined = await sqlRows(
+      this.prisma,
+      sql<Pick<Selectable<SimulatedPaymentFaults>, 'charge_failures'>>`
       UPDATE simulated_payment_faults SET charge_failures = charge_failures - 1
-       WHERE id = ${FAULTS_ROW} AND charge_failures > 0 RETURNING charge_failures`);
+       WHERE id = ${FAULTS_ROW} AND charge_failures > 0 RETURNING charge_failures`,
+    );
     const status = declined.length > 0 ? 'failed' : 'succeeded';
     await this.prisma.simulatedPaymentCharge.createMany({
-      data: [{ idempotency_key: request.idempotencyKey, customer_ref: request.customerRef, amount_cents: request.amountCents, status }],
+      data: [
+        {
+          idempotency_key: request.idempotencyKey,
+          customer_ref: request.customerRef,
+          amount_cents: request.amountCents,
+          status,
+        },
+      ],
       skipDuplicates: true,
     });
-    const stored = await this.prisma.simulatedPaymentCharge.findUniqueOrThrow({ where: { idempotency_key: request.idempotencyKey } });
+    const stored = await this.prisma.simulatedPaymentCharge.findUniqueOrThrow({
+      where: { idempotency_key: request.idempotencyKey },
+    });
     return this.answer(stored.status, stored.idempotency_key);
   }
 
@@ -43,7 +61,10 @@ export class SimulatedPaymentAdapter implements PaymentGateway {
 
   /** Charges the simulated processor took (tests and the operator). */
   chargesOf(customerRef: string): Promise<{ idempotency_key: string; amount_cents: number; status: string }[]> {
-    return this.prisma.simulatedPaymentCharge.findMany({ where: { customer_ref: customerRef }, orderBy: { created_at: 'asc' } });
+    return this.prisma.simulatedPaymentCharge.findMany({
+      where: { customer_ref: customerRef },
+      orderBy: { created_at: 'asc' },
+    });
   }
 
   private answer(status: string, key: string): { paymentId: string } {

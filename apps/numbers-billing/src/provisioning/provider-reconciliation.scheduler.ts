@@ -37,7 +37,8 @@ export class ProviderReconciliationScheduler implements OnApplicationBootstrap, 
     this.running = this.reconciliation
       .run()
       .then((report) => {
-        if (report.released > 0 || report.failed > 0) this.logger.info({ ...report }, 'provider reconciliation finished');
+        if (report.released > 0 || report.failed > 0)
+          this.logger.info({ ...report }, 'provider reconciliation finished');
       })
       .catch((err) => this.logger.warn({ err }, 'provider reconciliation failed; will retry'))
       .finally(() => (this.running = undefined));

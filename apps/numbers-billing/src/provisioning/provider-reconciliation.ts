@@ -39,7 +39,14 @@ export class ProviderReconciliation {
     // The provider first, then the orders: an order row is committed before its purchase starts, so every number
     // listed already has its order in what is read next (a reference without one was never ours to record).
     const owned = await this.provider.listOwnedNumbers();
-    const orders = new Map((await this.orders.findByIds(this.prisma, owned.map((number) => number.orderRef))).map((order) => [order.id, order]));
+    const orders = new Map(
+      (
+        await this.orders.findByIds(
+          this.prisma,
+          owned.map((number) => number.orderRef),
+        )
+      ).map((order) => [order.id, order]),
+    );
     const report: ReconciliationReport = { owned: owned.length, released: 0, inFlight: 0, failed: 0 };
     for (const number of owned) {
       const standing = standingOf(orders.get(number.orderRef), now);
@@ -49,7 +56,10 @@ export class ProviderReconciliation {
         continue;
       }
       const outcome = await this.releaseStray(number, orders.get(number.orderRef), now).catch((err: unknown) => {
-        this.logger.warn({ err, phone_number: number.phoneNumber, order_id: number.orderRef }, 'releasing a stray number at the provider failed; will retry');
+        this.logger.warn(
+          { err, phone_number: number.phoneNumber, order_id: number.orderRef },
+          'releasing a stray number at the provider failed; will retry',
+        );
         return 'failed' as const;
       });
       if (outcome === 'released') report.released += 1;
@@ -63,7 +73,11 @@ export class ProviderReconciliation {
    * Gives one stray back, judged again under its order's lock: a retry with the same Idempotency-Key takes that
    * lock before it buys, so it cannot take the order over while its number is being released.
    */
-  private async releaseStray(number: OwnedNumber, seen: OrderRecord | undefined, now: Date): Promise<'released' | 'in_flight'> {
+  private async releaseStray(
+    number: OwnedNumber,
+    seen: OrderRecord | undefined,
+    now: Date,
+  ): Promise<'released' | 'in_flight'> {
     return this.prisma.$transaction(async (tx) => {
       const order = seen ? await this.orders.lock(tx, seen.id) : null;
       if (order && standingOf(order, now) !== 'stray') return 'in_flight';

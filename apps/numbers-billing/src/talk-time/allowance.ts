@@ -30,10 +30,13 @@ export class TalkTimeAllowance {
 
   /** Adds the call's seconds to the month's usage and returns the new total. */
   async addUsage(tx: Tx, accountId: string, period: string, seconds: number): Promise<bigint> {
-    const [row] = await sqlRows(tx, sql<Pick<Selectable<TalkTimeUsage>, 'seconds'>>`
+    const [row] = await sqlRows(
+      tx,
+      sql<Pick<Selectable<TalkTimeUsage>, 'seconds'>>`
       INSERT INTO talk_time_usage (account_id, period, seconds) VALUES (${accountId}, ${period}, ${BigInt(seconds)})
       ON CONFLICT (account_id, period) DO UPDATE SET seconds = talk_time_usage.seconds + EXCLUDED.seconds
-      RETURNING seconds`);
+      RETURNING seconds`,
+    );
     return row.seconds;
   }
 
@@ -48,7 +51,13 @@ export class TalkTimeAllowance {
    * active numbers when answering changes. The account row must be locked by the caller. `known` is a usage the
    * caller read or wrote in this transaction (under the same lock, so still current): it saves reading it again.
    */
-  async reconcile(tx: Tx, account: LockedAccount, now: Date, cause: EventCause, known?: KnownUsage): Promise<'exhausted' | 'renewed' | 'unchanged'> {
+  async reconcile(
+    tx: Tx,
+    account: LockedAccount,
+    now: Date,
+    cause: EventCause,
+    known?: KnownUsage,
+  ): Promise<'exhausted' | 'renewed' | 'unchanged'> {
     const period = this.billing.allowancePeriod(now);
     const minutes = TIER_TERMS[account.tier as Tier].monthlyMinutes;
     const used = known?.period === period ? known.seconds : await this.usage(tx, account.id, period);

@@ -57,7 +57,11 @@ export class TalkTimeService {
       const answering = await this.allowance.reconcile(tx, account, new Date(), cause, { period, seconds });
       return { outcome: 'billed', account, answeringChanged: answering !== 'unchanged' };
     }, LOCKING_TX);
-    if (billed.outcome === 'unknown_account') this.logger.warn({ call_sid: call.call_sid, account_id: call.account_id }, 'call.completed for an unknown account; not billed');
+    if (billed.outcome === 'unknown_account')
+      this.logger.warn(
+        { call_sid: call.call_sid, account_id: call.account_id },
+        'call.completed for an unknown account; not billed',
+      );
     if (billed.outcome === 'billed') {
       // Only a change of answering writes events (number.updated); else the relay has nothing new to publish.
       if (billed.answeringChanged) this.outbox.kick();
@@ -66,7 +70,9 @@ export class TalkTimeService {
       // charge that does drop it sees so in its own transaction, as do concurrent ones (each reads the balance
       // after the ones before it).
       if (this.billing.belowTopUpThreshold(billed.account)) {
-        await this.billing.afterCharge(call.account_id, cause).catch((err) => this.logger.error({ err, account_id: call.account_id }, 'auto-top-up check failed'));
+        await this.billing
+          .afterCharge(call.account_id, cause)
+          .catch((err) => this.logger.error({ err, account_id: call.account_id }, 'auto-top-up check failed'));
       }
     }
     return billed.outcome;

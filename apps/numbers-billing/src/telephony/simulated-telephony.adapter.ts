@@ -7,7 +7,12 @@ import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
 import type { SimulatedProviderFaults, SimulatedProviderStock } from '../generated/kysely/database';
 import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
 import { firstFreeNumber } from './phone-pool';
-import { NoNumbersAvailable, ProviderUnavailable, type OwnedNumber, type TelephonyProvider } from './telephony-provider.port';
+import {
+  NoNumbersAvailable,
+  ProviderUnavailable,
+  type OwnedNumber,
+  type TelephonyProvider,
+} from './telephony-provider.port';
 
 const FAULTS_ROW = 1;
 
@@ -30,20 +35,33 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
     if (already && already.status === 'sold') return { phoneNumber: already.phone_number };
 
     // A fault is used up by the attempt it fails, so it is taken in its own statement (committed), not rolled back.
-    const faults = await sqlRows(this.prisma, sql<Pick<Selectable<SimulatedProviderFaults>, 'provision_failures'>>`
+    const faults = await sqlRows(
+      this.prisma,
+      sql<Pick<Selectable<SimulatedProviderFaults>, 'provision_failures'>>`
       UPDATE simulated_provider_faults SET provision_failures = provision_failures - 1
-       WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`);
-    if (faults.length > 0) throw new ProviderUnavailable('the simulated provider failed this purchase (operator fault injection)');
+       WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`,
+    );
+    if (faults.length > 0)
+      throw new ProviderUnavailable('the simulated provider failed this purchase (operator fault injection)');
 
     const sold = await this.prisma.$transaction(async (tx) => {
-      await sqlExecute(tx, sql`
+      await sqlExecute(
+        tx,
+        sql`
         INSERT INTO simulated_provider_stock (area_code, available, updated_at)
-        VALUES (${areaCode}, ${this.config.defaultProviderStock}, now()) ON CONFLICT (area_code) DO NOTHING`);
-      const [stock] = await sqlRows(tx, sql<Pick<Selectable<SimulatedProviderStock>, 'available'>>`
-        SELECT available FROM simulated_provider_stock WHERE area_code = ${areaCode} FOR UPDATE`);
+        VALUES (${areaCode}, ${this.config.defaultProviderStock}, now()) ON CONFLICT (area_code) DO NOTHING`,
+      );
+      const [stock] = await sqlRows(
+        tx,
+        sql<Pick<Selectable<SimulatedProviderStock>, 'available'>>`
+        SELECT available FROM simulated_provider_stock WHERE area_code = ${areaCode} FOR UPDATE`,
+      );
       if (stock.available <= 0) throw new NoNumbersAvailable(areaCode);
 
-      const sold = await tx.simulatedProviderNumber.findMany({ where: { area_code: areaCode, status: 'sold' }, select: { phone_number: true } });
+      const sold = await tx.simulatedProviderNumber.findMany({
+        where: { area_code: areaCode, status: 'sold' },
+        select: { phone_number: true },
+      });
       const phoneNumber = firstFreeNumber(areaCode, new Set(sold.map((row) => row.phone_number)));
       if (!phoneNumber) throw new NoNumbersAvailable(areaCode);
 
@@ -59,14 +77,20 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
     if (this.config.simulatedProviderHangAfterSale) {
       // Test-only fault (refused in production): the sale is committed and the answer never comes, so a test can
       // kill the service in the window between the provider selling a number and our recording it.
-      this.logger.warn({ phone_number: sold.phoneNumber, order_ref: orderRef }, 'simulated provider sold a number and hangs (SIMULATED_PROVIDER_HANG_AFTER_SALE)');
+      this.logger.warn(
+        { phone_number: sold.phoneNumber, order_ref: orderRef },
+        'simulated provider sold a number and hangs (SIMULATED_PROVIDER_HANG_AFTER_SALE)',
+      );
       await new Promise<never>(() => undefined);
     }
     return sold;
   }
 
   async listOwnedNumbers(): Promise<OwnedNumber[]> {
-    const rows = await this.prisma.simulatedProviderNumber.findMany({ where: { status: 'sold' }, orderBy: { sold_at: 'asc' } });
+    const rows = await this.prisma.simulatedProviderNumber.findMany({
+      where: { status: 'sold' },
+      orderBy: { sold_at: 'asc' },
+    });
     return rows.map((row) => ({ phoneNumber: row.phone_number, orderRef: row.order_ref, purchasedAt: row.sold_at }));
   }
 
@@ -79,7 +103,10 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
       });
       if (released.count === 0) return;
       const row = await tx.simulatedProviderNumber.findUniqueOrThrow({ where: { phone_number: phoneNumber } });
-      await tx.simulatedProviderStock.updateMany({ where: { area_code: row.area_code }, data: { available: { increment: 1 } } });
+      await tx.simulatedProviderStock.updateMany({
+        where: { area_code: row.area_code },
+        data: { available: { increment: 1 } },
+      });
     });
   }
 

@@ -7,7 +7,9 @@ export function numberCreate(overrides: Partial<ProvisionNumberCommand> = {}): P
 }
 
 /** A `call.completed` payload for a number of an account. */
-export function callCompleted(overrides: Partial<CallCompletedData> & Pick<CallCompletedData, 'account_id' | 'number_id'>): CallCompletedData {
+export function callCompleted(
+  overrides: Partial<CallCompletedData> & Pick<CallCompletedData, 'account_id' | 'number_id'>,
+): CallCompletedData {
   return {
     call_sid: `CA${randomUUID().replace(/-/g, '')}`,
     phone_number: '+14155550100',

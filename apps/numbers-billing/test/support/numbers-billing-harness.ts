@@ -88,7 +88,8 @@ export async function startNumbersBilling(options: StartOptions = {}): Promise<N
       config,
       db,
       nc,
-      request: (rpcDescriptor, payload, accountId) => rpc.request(rpcDescriptor, payload, { accountId, requestId: `req_${randomUUID()}`, timeoutMs: 30_000 }),
+      request: (rpcDescriptor, payload, accountId) =>
+        rpc.request(rpcDescriptor, payload, { accountId, requestId: `req_${randomUUID()}`, timeoutMs: 30_000 }),
       async publishCallCompleted(data, envelopeId = randomUUID()) {
         const envelope: EventEnvelope<CallCompletedData> = {
           id: envelopeId,
@@ -98,7 +99,9 @@ export async function startNumbersBilling(options: StartOptions = {}): Promise<N
           causation_id: null,
           data,
         };
-        await jetstream(connection).publish(eventSubject(config, CallCompletedEvent.type), JSON.stringify(envelope), { msgID: envelopeId });
+        await jetstream(connection).publish(eventSubject(config, CallCompletedEvent.type), JSON.stringify(envelope), {
+          msgID: envelopeId,
+        });
       },
       numberEvents: () => streamEvents<NumberStateChanged>(connection, config, STREAMS.numbers),
       billingEvents: () => streamEvents<BalanceLowData | TopUpFailedData>(connection, config, STREAMS.billing),
@@ -110,7 +113,11 @@ export async function startNumbersBilling(options: StartOptions = {}): Promise<N
   }
 }
 
-async function streamEvents<T>(nc: NatsConnection, config: MessagingConfig, stream: StreamDefinition): Promise<EventEnvelope<T>[]> {
+async function streamEvents<T>(
+  nc: NatsConnection,
+  config: MessagingConfig,
+  stream: StreamDefinition,
+): Promise<EventEnvelope<T>[]> {
   const jsm = await jetstreamManager(nc);
   const name = streamName(config, stream.name);
   const info = await jsm.streams.info(name).catch(() => null);
@@ -132,7 +139,11 @@ async function deleteStreams(nc: NatsConnection, prefix: string): Promise<void> 
 }
 
 /** Polls `probe` until `accept` is true (events travel through the outbox relay and JetStream asynchronously). */
-export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last = await probe();
   while (!accept(last)) {
@@ -144,7 +155,10 @@ export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) 
 }
 
 /** Balance and ledger sum of an account, read in one statement. */
-export async function balanceAndLedgerSum(prisma: NumbersBillingHarness['prisma'], accountId: string): Promise<{ balance: bigint; ledgerSum: bigint }> {
+export async function balanceAndLedgerSum(
+  prisma: NumbersBillingHarness['prisma'],
+  accountId: string,
+): Promise<{ balance: bigint; ledgerSum: bigint }> {
   const [row] = await prisma.$queryRaw<{ balance: bigint; ledger_sum: bigint }[]>`
     SELECT a.balance_millicents AS balance,
            COALESCE((SELECT SUM(amount_millicents) FROM ledger_entries l WHERE l.account_id = a.id), 0)::bigint AS ledger_sum

@@ -23,7 +23,13 @@ describe('loadWebhookDispatcherConfig', () => {
       WEBHOOK_HOST_CONCURRENCY: '2',
       WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'Receiver.Local, 10.0.0.5',
     });
-    expect(config).toMatchObject({ backoffBaseMs: 250, backoffMaxMs: 5000, timeoutMs: 2000, concurrency: 8, hostConcurrency: 2 });
+    expect(config).toMatchObject({
+      backoffBaseMs: 250,
+      backoffMaxMs: 5000,
+      timeoutMs: 2000,
+      concurrency: 8,
+      hostConcurrency: 2,
+    });
     expect([...config.egress.allowedPrivateHosts]).toEqual(['receiver.local', '10.0.0.5']);
   });
 
@@ -34,7 +40,9 @@ describe('loadWebhookDispatcherConfig', () => {
   });
 
   it('never lets one host use more than the whole concurrency', () => {
-    expect(loadWebhookDispatcherConfig({ WEBHOOK_CONCURRENCY: '3', WEBHOOK_HOST_CONCURRENCY: '10' }).hostConcurrency).toBe(3);
+    expect(
+      loadWebhookDispatcherConfig({ WEBHOOK_CONCURRENCY: '3', WEBHOOK_HOST_CONCURRENCY: '10' }).hostConcurrency,
+    ).toBe(3);
   });
 
   it.each([
@@ -44,16 +52,22 @@ describe('loadWebhookDispatcherConfig', () => {
     ['WEBHOOK_TIMEOUT_MS', '50'],
     ['WEBHOOK_CONCURRENCY', '-1'],
   ])('stops with a clear message for %s=%s', (name, value) => {
-    expect(() => loadWebhookDispatcherConfig({ [name]: value })).toThrow(new ConfigError(`${name} must be an integer >= ${name === 'WEBHOOK_TIMEOUT_MS' ? 100 : 1} (got "${value}")`));
+    expect(() => loadWebhookDispatcherConfig({ [name]: value })).toThrow(
+      new ConfigError(`${name} must be an integer >= ${name === 'WEBHOOK_TIMEOUT_MS' ? 100 : 1} (got "${value}")`),
+    );
   });
 
   it('refuses a maximum backoff below the base', () => {
-    expect(() => loadWebhookDispatcherConfig({ WEBHOOK_BACKOFF_BASE_MS: '5000', WEBHOOK_BACKOFF_MAX_MS: '1000' })).toThrow(ConfigError);
+    expect(() =>
+      loadWebhookDispatcherConfig({ WEBHOOK_BACKOFF_BASE_MS: '5000', WEBHOOK_BACKOFF_MAX_MS: '1000' }),
+    ).toThrow(ConfigError);
   });
 });
 
 describe('WEBHOOK_TEST_CA_FILE', () => {
   it('is refused outside tests, so production trust goes through NODE_EXTRA_CA_CERTS only', () => {
-    expect(() => loadWebhookDispatcherConfig({ WEBHOOK_TEST_CA_FILE: '/tmp/ca.pem', NODE_ENV: 'production' })).toThrow(/NODE_EXTRA_CA_CERTS/);
+    expect(() => loadWebhookDispatcherConfig({ WEBHOOK_TEST_CA_FILE: '/tmp/ca.pem', NODE_ENV: 'production' })).toThrow(
+      /NODE_EXTRA_CA_CERTS/,
+    );
   });
 });

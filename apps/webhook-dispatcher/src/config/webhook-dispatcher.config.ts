@@ -46,7 +46,8 @@ const MARGIN_MS = 10_000;
 export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env): WebhookDispatcherConfig {
   const backoffBaseMs = envIntAtLeast(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000, 1);
   const backoffMaxMs = envIntAtLeast(env, 'WEBHOOK_BACKOFF_MAX_MS', 600_000, 1);
-  if (backoffMaxMs < backoffBaseMs) throw new ConfigError('WEBHOOK_BACKOFF_MAX_MS must be at least WEBHOOK_BACKOFF_BASE_MS');
+  if (backoffMaxMs < backoffBaseMs)
+    throw new ConfigError('WEBHOOK_BACKOFF_MAX_MS must be at least WEBHOOK_BACKOFF_BASE_MS');
   const timeoutMs = envIntAtLeast(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);
   const concurrency = envIntAtLeast(env, 'WEBHOOK_CONCURRENCY', 32, 1);
   const hostConcurrency = envIntAtLeast(env, 'WEBHOOK_HOST_CONCURRENCY', 4, 1);
@@ -56,7 +57,8 @@ export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env
   const retryAfterMaxMs = envIntAtLeast(env, 'WEBHOOK_RETRY_AFTER_MAX_MS', 3600_000, 0);
   const { requestTimeoutMs } = messagingConfigFromEnv(env);
   const caFile = env.WEBHOOK_TEST_CA_FILE?.trim();
-  if (caFile && env.NODE_ENV !== 'test') throw new ConfigError('WEBHOOK_TEST_CA_FILE is for tests only (NODE_ENV=test); use NODE_EXTRA_CA_CERTS');
+  if (caFile && env.NODE_ENV !== 'test')
+    throw new ConfigError('WEBHOOK_TEST_CA_FILE is for tests only (NODE_ENV=test); use NODE_EXTRA_CA_CERTS');
   return {
     backoffBaseMs,
     backoffMaxMs,

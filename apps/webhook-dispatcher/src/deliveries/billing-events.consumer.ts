@@ -48,7 +48,12 @@ export function billingWebhookBody(type: string, data: BillingEventData, numberI
     type: BILLING_TOP_UP_FAILED_TYPE,
     number_id: numberId,
     occurred_at: failed.occurred_at,
-    top_up: { attempt_id: failed.attempt_id, amount_cents: failed.amount_cents, reason: failed.reason, attempted_at: failed.attempted_at },
+    top_up: {
+      attempt_id: failed.attempt_id,
+      amount_cents: failed.amount_cents,
+      reason: failed.reason,
+      attempted_at: failed.attempted_at,
+    },
   };
 }
 
@@ -104,7 +109,14 @@ export class BillingEventsConsumer implements OnApplicationBootstrap, BeforeAppl
       const body = billingWebhookBody(envelope.type, data, numberId);
       try {
         await this.deliver.send(
-          { event_id: fanOutEventId(envelope.id, numberId), event_type: body.type, call_sid: '', number_id: numberId, account_id: data.account_id, body: JSON.stringify(body) },
+          {
+            event_id: fanOutEventId(envelope.id, numberId),
+            event_type: body.type,
+            call_sid: '',
+            number_id: numberId,
+            account_id: data.account_id,
+            body: JSON.stringify(body),
+          },
           envelope.correlation_id,
           { deliveryCount },
         );

@@ -39,7 +39,10 @@ function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; u
   const config = loadWebhookDispatcherConfig(env);
   const store = new InMemoryDeliveryStore();
   const sender = new FakeWebhookSender(options.script);
-  const targets = new FakeWebhookTargets().set('num_1', { webhook_url: options.url === undefined ? URL_OF_NUM_1 : options.url, webhook_secret: SECRET });
+  const targets = new FakeWebhookTargets().set('num_1', {
+    webhook_url: options.url === undefined ? URL_OF_NUM_1 : options.url,
+    webhook_secret: SECRET,
+  });
   const logs: string[] = [];
   const logger = pino(
     { level: 'debug' },
@@ -52,12 +55,29 @@ function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; u
   );
   const hosts = new HostLimiter(config);
   const health = new FakeEndpointHealth();
-  const useCase = new DeliverCallCompleted(store, targets, sender, new WebhookEgress({ egress: egressPolicyFromEnv(env) }, resolver), hosts, config, logger, health, unlimitedSharedSlots);
+  const useCase = new DeliverCallCompleted(
+    store,
+    targets,
+    sender,
+    new WebhookEgress({ egress: egressPolicyFromEnv(env) }, resolver),
+    hosts,
+    config,
+    logger,
+    health,
+    unlimitedSharedSlots,
+  );
   return { useCase, store, sender, targets, logs, hosts, config, health };
 }
 
 function deliveryOf(event: ReturnType<typeof callCompletedEvent>) {
-  return { event_id: event.id, event_type: 'call.completed', call_sid: event.data.call_sid, number_id: event.data.number_id, account_id: event.data.account_id, body: null };
+  return {
+    event_id: event.id,
+    event_type: 'call.completed',
+    call_sid: event.data.call_sid,
+    number_id: event.data.number_id,
+    account_id: event.data.account_id,
+    body: null,
+  };
 }
 
 /** Runs the use case the way JetStream would: again and again until the event is acknowledged. */
@@ -76,7 +96,14 @@ async function runUntilAcknowledged(ctx: ReturnType<typeof setup>, event = callC
 describe('DeliverCallCompleted', () => {
   it('posts exactly the spec body, signed, with a stable event id, to the address that was checked', async () => {
     const ctx = setup();
-    const event = callCompletedEvent({ call_sid: 'CA123', caller: '+14155550111', outcome: 'order', duration_sec: 42, has_recording: false, has_transcript: true });
+    const event = callCompletedEvent({
+      call_sid: 'CA123',
+      caller: '+14155550111',
+      outcome: 'order',
+      duration_sec: 42,
+      has_recording: false,
+      has_transcript: true,
+    });
 
     await expect(ctx.useCase.deliver(event)).resolves.toBe('delivered');
 
@@ -105,9 +132,16 @@ describe('DeliverCallCompleted', () => {
     });
     expect(request.headers['X-Switchboard-Signature']).toMatch(/^v1=[0-9a-f]{64}$/);
     expect(
-      verify({ secret: SECRET, rawBody: request.body, timestampHeader: request.headers['X-Switchboard-Timestamp'], signatureHeader: request.headers['X-Switchboard-Signature'] }),
+      verify({
+        secret: SECRET,
+        rawBody: request.body,
+        timestampHeader: request.headers['X-Switchboard-Timestamp'],
+        signatureHeader: request.headers['X-Switchboard-Signature'],
+      }),
     ).toMatchObject({ valid: true });
-    expect(ctx.store.attemptsOf(event.id)).toMatchObject([{ attempt: 1, status_code: 200, error: null, url: URL_OF_NUM_1 }]);
+    expect(ctx.store.attemptsOf(event.id)).toMatchObject([
+      { attempt: 1, status_code: 200, error: null, url: URL_OF_NUM_1 },
+    ]);
     expect(ctx.store.deliveries.get(event.id)).toMatchObject({ status: 'delivered', attempts: 1, lease_until: null });
   });
 
@@ -120,7 +154,9 @@ describe('DeliverCallCompleted', () => {
     expect(thrown).toBeInstanceOf(RetryLater);
     expect((thrown as RetryLater).delayMs).toBeGreaterThanOrEqual(1000);
     expect((thrown as RetryLater).delayMs).toBeLessThanOrEqual(1250);
-    expect(ctx.store.attemptsOf(event.id)).toMatchObject([{ attempt: 1, status_code: 500, error: 'receiver answered HTTP 500' }]);
+    expect(ctx.store.attemptsOf(event.id)).toMatchObject([
+      { attempt: 1, status_code: 500, error: 'receiver answered HTTP 500' },
+    ]);
     expect(ctx.store.deliveries.get(event.id)).toMatchObject({ status: 'pending', attempts: 1 });
   });
 
@@ -140,7 +176,11 @@ describe('DeliverCallCompleted', () => {
 
     expect(verdict).toBe('delivered');
     expect(ctx.sender.requests).toHaveLength(3);
-    expect(ctx.store.attemptsOf(event.id).map((a) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 500], [3, 200]]);
+    expect(ctx.store.attemptsOf(event.id).map((a) => [a.attempt, a.status_code])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
   });
 
   it('gives up after exactly five attempts against a receiver that always fails', async () => {
@@ -158,16 +198,25 @@ describe('DeliverCallCompleted', () => {
 
     const { event } = await runUntilAcknowledged(ctx);
 
-    expect(ctx.store.attemptsOf(event.id)[0]).toMatchObject({ status_code: 302, error: 'redirect not followed (HTTP 302)' });
+    expect(ctx.store.attemptsOf(event.id)[0]).toMatchObject({
+      status_code: 302,
+      error: 'redirect not followed (HTTP 302)',
+    });
     expect(ctx.sender.requests).toHaveLength(2);
   });
 
   it('counts a time-out or a connection failure as a failed attempt', async () => {
-    const ctx = setup({ script: [{ error: 'timed out after 10000 ms' }, { error: 'connection refused' }, { statusCode: 204 }] });
+    const ctx = setup({
+      script: [{ error: 'timed out after 10000 ms' }, { error: 'connection refused' }, { statusCode: 204 }],
+    });
 
     const { event } = await runUntilAcknowledged(ctx);
 
-    expect(ctx.store.attemptsOf(event.id).map((a) => a.error)).toEqual(['timed out after 10000 ms', 'connection refused', null]);
+    expect(ctx.store.attemptsOf(event.id).map((a) => a.error)).toEqual([
+      'timed out after 10000 ms',
+      'connection refused',
+      null,
+    ]);
   });
 
   it('refuses a host name that resolves to 127.0.0.1, logs the refusal as the only attempt, and does not retry', async () => {
@@ -177,7 +226,9 @@ describe('DeliverCallCompleted', () => {
     await expect(ctx.useCase.deliver(event)).resolves.toBe('refused');
 
     expect(ctx.sender.requests).toHaveLength(0);
-    expect(ctx.store.attemptsOf(event.id)).toMatchObject([{ attempt: 1, status_code: null, error: expect.stringMatching(/^refused: .*loopback/) }]);
+    expect(ctx.store.attemptsOf(event.id)).toMatchObject([
+      { attempt: 1, status_code: null, error: expect.stringMatching(/^refused: .*loopback/) },
+    ]);
     expect(ctx.store.deliveries.get(event.id)).toMatchObject({ status: 'refused' });
   });
 
@@ -190,7 +241,10 @@ describe('DeliverCallCompleted', () => {
   });
 
   it('delivers to a private address only when its host is in WEBHOOK_ALLOWED_PRIVATE_HOSTS', async () => {
-    const ctx = setup({ url: 'https://rebind.example.com/hook', env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'rebind.example.com' } });
+    const ctx = setup({
+      url: 'https://rebind.example.com/hook',
+      env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'rebind.example.com' },
+    });
 
     await expect(ctx.useCase.deliver(callCompletedEvent())).resolves.toBe('delivered');
 
@@ -203,7 +257,9 @@ describe('DeliverCallCompleted', () => {
 
     await expect(ctx.useCase.deliver(event)).rejects.toBeInstanceOf(RetryLater);
 
-    expect(ctx.store.attemptsOf(event.id)).toMatchObject([{ attempt: 1, error: 'the host gone.example.com does not resolve (ENOTFOUND)' }]);
+    expect(ctx.store.attemptsOf(event.id)).toMatchObject([
+      { attempt: 1, error: 'the host gone.example.com does not resolve (ENOTFOUND)' },
+    ]);
   });
 
   it('sends nothing and acknowledges when the number has no webhook_url', async () => {
@@ -253,7 +309,12 @@ describe('DeliverCallCompleted', () => {
     await ctx.useCase.deliver(event).catch(() => undefined);
     ctx.store.backoffOver(event.id);
     // A worker claims attempt 2 and dies on the wire: the row stays "in progress" until its lease runs out.
-    await ctx.store.claimAttempt({ delivery: deliveryOf(event), url: URL_OF_NUM_1, now: new Date(), leaseUntil: new Date(Date.now() + 60_000) });
+    await ctx.store.claimAttempt({
+      delivery: deliveryOf(event),
+      url: URL_OF_NUM_1,
+      now: new Date(),
+      leaseUntil: new Date(Date.now() + 60_000),
+    });
 
     await expect(ctx.useCase.deliver(event)).rejects.toBeInstanceOf(RetryLater);
     expect(ctx.sender.requests).toHaveLength(1);
@@ -313,17 +374,20 @@ describe('endpoint health and Retry-After', () => {
     ]);
   });
 
-  it.each([429, 503])('waits as long as a %i asks with Retry-After, up to the cap, never less than the backoff', async (statusCode) => {
-    const ctx = setup({ script: [{ statusCode, retryAfter: '120' }], env: { WEBHOOK_RETRY_AFTER_MAX_MS: '60000' } });
-    const error = await ctx.useCase.deliver(callCompletedEvent()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RetryLater);
-    expect((error as RetryLater).delayMs).toBe(60_000);
+  it.each([429, 503])(
+    'waits as long as a %i asks with Retry-After, up to the cap, never less than the backoff',
+    async (statusCode) => {
+      const ctx = setup({ script: [{ statusCode, retryAfter: '120' }], env: { WEBHOOK_RETRY_AFTER_MAX_MS: '60000' } });
+      const error = await ctx.useCase.deliver(callCompletedEvent()).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RetryLater);
+      expect((error as RetryLater).delayMs).toBe(60_000);
 
-    const short = setup({ script: [{ statusCode, retryAfter: '0' }] });
-    const again = (await short.useCase.deliver(callCompletedEvent()).catch((e: unknown) => e)) as RetryLater;
-    expect(again.delayMs).toBeGreaterThanOrEqual(1000);
-    expect(again.delayMs).toBeLessThan(1300);
-  });
+      const short = setup({ script: [{ statusCode, retryAfter: '0' }] });
+      const again = (await short.useCase.deliver(callCompletedEvent()).catch((e: unknown) => e)) as RetryLater;
+      expect(again.delayMs).toBeGreaterThanOrEqual(1000);
+      expect(again.delayMs).toBeLessThan(1300);
+    },
+  );
 
   it('ignores Retry-After on other statuses', async () => {
     const ctx = setup({ script: [{ statusCode: 500, retryAfter: '120' }] });

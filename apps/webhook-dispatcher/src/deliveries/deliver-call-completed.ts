@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceError, type CallCompletedData, type EventEnvelope } from '@switchboard/contracts';
 import { RetryLater } from '@switchboard/messaging';
-import { CALL_COMPLETED_WEBHOOK_TYPE, EVENT_ID_HEADER, signedHeaders, standardWebhookHeaders } from '@switchboard/signing';
+import {
+  CALL_COMPLETED_WEBHOOK_TYPE,
+  EVENT_ID_HEADER,
+  signedHeaders,
+  standardWebhookHeaders,
+} from '@switchboard/signing';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { DISPATCHER_CONFIG } from '../config/tokens';
 import { MAX_ATTEMPTS, type WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
@@ -86,7 +91,12 @@ export class DeliverCallCompleted {
 
   /** Sends one event's next attempt (the stored body, signed anew with the number's current secrets). */
   async send(delivery: OutgoingDelivery, correlationId: string, options: SendOptions = {}): Promise<SendResult> {
-    const log = { event_id: delivery.event_id, event_type: delivery.event_type, call_sid: delivery.call_sid || undefined, number_id: delivery.number_id };
+    const log = {
+      event_id: delivery.event_id,
+      event_type: delivery.event_type,
+      call_sid: delivery.call_sid || undefined,
+      number_id: delivery.number_id,
+    };
 
     // The target first: the claim that follows reads and writes the delivery in one statement, which also answers
     // for an event that already has its verdict (a duplicate) or waits for its backoff.
@@ -101,7 +111,10 @@ export class DeliverCallCompleted {
       }
       // numbers-billing is down or slow: not an attempt; ask again later, never drop the event.
       const delay = this.backoff(1);
-      this.logger.warn({ ...log, err_code: error instanceof ServiceError ? error.code : 'unknown', retry_in_ms: delay }, 'webhook target lookup failed; will retry');
+      this.logger.warn(
+        { ...log, err_code: error instanceof ServiceError ? error.code : 'unknown', retry_in_ms: delay },
+        'webhook target lookup failed; will retry',
+      );
       throw new RetryLater(delay, 'webhook target lookup failed');
     }
     const url = target.webhook_url;
@@ -117,7 +130,9 @@ export class DeliverCallCompleted {
       return { verdict: 'paused' };
     }
     // During a rotation's overlap every delivery is signed with the new secret and the old one (ADR 0074).
-    const secrets = target.previous_webhook_secret ? [target.webhook_secret, target.previous_webhook_secret] : [target.webhook_secret];
+    const secrets = target.previous_webhook_secret
+      ? [target.webhook_secret, target.previous_webhook_secret]
+      : [target.webhook_secret];
 
     // The host's share: this process's first (no database round trip when it is full), then every replica's (ADR 0076).
     const hostKey = HostLimiter.keyOf(url);
@@ -138,7 +153,11 @@ export class DeliverCallCompleted {
       return await this.attempt(delivery, url, secrets, log, options);
     } finally {
       slot.release();
-      await shared.release().catch((err: unknown) => this.logger.warn({ ...log, err }, 'host slot not given back; it frees itself when its lease ends'));
+      await shared
+        .release()
+        .catch((err: unknown) =>
+          this.logger.warn({ ...log, err }, 'host slot not given back; it frees itself when its lease ends'),
+        );
     }
   }
 
@@ -151,11 +170,24 @@ export class DeliverCallCompleted {
   ): Promise<SendResult> {
     const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
     const started = new Date();
-    const claim = await this.store.claimAttempt({ delivery, url, now: started, leaseUntil: new Date(started.getTime() + this.config.leaseMs) });
+    const claim = await this.store.claimAttempt({
+      delivery,
+      url,
+      now: started,
+      leaseUntil: new Date(started.getTime() + this.config.leaseMs),
+    });
     if (claim.kind === 'closed') return { verdict: 'duplicate' };
     if (claim.kind === 'waiting') throw new RetryLater(claim.until.getTime() - started.getTime(), 'backoff');
-    if (claim.kind === 'busy') throw new RetryLater(Math.max(claim.until.getTime() - started.getTime(), 0) + 100, 'another worker is sending this event');
-    if (claim.interrupted > 0) this.logger.warn({ ...log, attempt: claim.attempt }, 'an attempt interrupted by a stopped dispatcher is sent again');
+    if (claim.kind === 'busy')
+      throw new RetryLater(
+        Math.max(claim.until.getTime() - started.getTime(), 0) + 100,
+        'another worker is sending this event',
+      );
+    if (claim.interrupted > 0)
+      this.logger.warn(
+        { ...log, attempt: claim.attempt },
+        'an attempt interrupted by a stopped dispatcher is sent again',
+      );
 
     const attemptLog = { ...log, url: redactUrl(url), attempt: claim.attempt };
     const decision = await this.egress.check(url, this.config.timeoutMs);
@@ -221,7 +253,12 @@ export class DeliverCallCompleted {
     }
     const result = (final: Verdict): SendResult => ({
       verdict: final,
-      attempt: { status_code: statusCode, error, duration_ms: durationMs, response_body: 'statusCode' in response ? (response.body ?? null) : null },
+      attempt: {
+        status_code: statusCode,
+        error,
+        duration_ms: durationMs,
+        response_body: 'statusCode' in response ? (response.body ?? null) : null,
+      },
     });
     switch (verdict) {
       case 'delivered':
@@ -244,7 +281,10 @@ export class DeliverCallCompleted {
    * time-out, with jitter, so events queued behind a dead receiver cost few look-ups while they wait.
    */
   private hostBusyDelay(deliveryCount: number): number {
-    const delay = Math.min(this.config.timeoutMs, HOST_BUSY_FIRST_DELAY_MS * 2 ** Math.min(Math.max(deliveryCount - 1, 0), 16));
+    const delay = Math.min(
+      this.config.timeoutMs,
+      HOST_BUSY_FIRST_DELAY_MS * 2 ** Math.min(Math.max(deliveryCount - 1, 0), 16),
+    );
     return Math.round(delay * (0.5 + Math.random()));
   }
 
@@ -254,7 +294,12 @@ export class DeliverCallCompleted {
    */
   private retryDelay(attempt: number, response: WebhookResponse): number {
     const backoff = this.backoff(attempt);
-    if (!('statusCode' in response) || (response.statusCode !== 429 && response.statusCode !== 503) || !response.retryAfter) return backoff;
+    if (
+      !('statusCode' in response) ||
+      (response.statusCode !== 429 && response.statusCode !== 503) ||
+      !response.retryAfter
+    )
+      return backoff;
     const asked = retryAfterMs(response.retryAfter);
     return asked === undefined ? backoff : Math.max(backoff, Math.min(asked, this.config.retryAfterMaxMs));
   }

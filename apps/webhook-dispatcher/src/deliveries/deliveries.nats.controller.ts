@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookDeliveriesRpc, type ListWebhookDeliveriesQuery, type WebhookDeliveryList } from '@switchboard/contracts';
+import {
+  WebhookDeliveriesRpc,
+  type ListWebhookDeliveriesQuery,
+  type WebhookDeliveryList,
+} from '@switchboard/contracts';
 import { RpcHandler } from '@switchboard/messaging';
 import { DeliveryLogService } from './delivery-log.service';
 

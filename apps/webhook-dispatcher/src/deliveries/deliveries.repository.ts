@@ -25,20 +25,36 @@ export class DeliveriesRepository implements DeliveryStore {
   constructor(private readonly prisma: WebhookDispatcherPrisma) {}
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
-    await sqlExecute(this.prisma, sql`
+    await sqlExecute(
+      this.prisma,
+      sql`
       INSERT INTO webhook_deliveries AS d (event_id, event_type, call_sid, number_id, account_id, body, status)
       VALUES (${delivery.event_id}, ${delivery.event_type}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${delivery.body}, ${status})
       ON CONFLICT (event_id) DO UPDATE SET status = EXCLUDED.status, lease_until = NULL, updated_at = now()
-       WHERE d.status = 'pending'`);
+       WHERE d.status = 'pending'`,
+    );
   }
 
-  async claimAttempt({ delivery, url, now, leaseUntil }: { delivery: NewDelivery; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim> {
+  async claimAttempt({
+    delivery,
+    url,
+    now,
+    leaseUntil,
+  }: {
+    delivery: NewDelivery;
+    url: string;
+    now: Date;
+    leaseUntil: Date;
+  }): Promise<AttemptClaim> {
     const at = now.toISOString();
     // The upsert takes the row lock: a concurrent claim of the same event waits for this one to commit, then finds
     // the lease taken and returns no row. The attempt row is written only when the lease was taken.
     const [claimed] = await sqlRows(
       this.prisma,
-      sql<Pick<Selectable<WebhookAttempt>, 'id' | 'attempt'> & Pick<Selectable<WebhookDelivery>, 'attempt_base'> & { interrupted: number }>`
+      sql<
+        Pick<Selectable<WebhookAttempt>, 'id' | 'attempt'> &
+          Pick<Selectable<WebhookDelivery>, 'attempt_base'> & { interrupted: number }
+      >`
       WITH delivery AS (
         INSERT INTO webhook_deliveries AS d (event_id, event_type, call_sid, number_id, account_id, body, lease_until)
         VALUES (${delivery.event_id}, ${delivery.event_type}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${delivery.body},
@@ -63,7 +79,14 @@ export class DeliveriesRepository implements DeliveryStore {
         FROM attempt`,
     );
     if (claimed) {
-      return { kind: 'claimed', attemptId: claimed.id, attempt: claimed.attempt, attemptBase: claimed.attempt_base, leaseUntil, interrupted: claimed.interrupted };
+      return {
+        kind: 'claimed',
+        attemptId: claimed.id,
+        attempt: claimed.attempt,
+        attemptBase: claimed.attempt_base,
+        leaseUntil,
+        interrupted: claimed.interrupted,
+      };
     }
 
     // Not claimed: why is read afresh (a concurrent claim's commit is visible to this new statement).
@@ -74,7 +97,8 @@ export class DeliveriesRepository implements DeliveryStore {
     if (!current) return { kind: 'busy', until: now };
     if (current.status !== 'pending') return { kind: 'closed', status: current.status as DeliveryStatus };
     if (current.lease_until && current.lease_until > now) return { kind: 'busy', until: current.lease_until };
-    if (current.next_attempt_at && current.next_attempt_at > now) return { kind: 'waiting', until: current.next_attempt_at };
+    if (current.next_attempt_at && current.next_attempt_at > now)
+      return { kind: 'waiting', until: current.next_attempt_at };
     // The lease was given back between the two statements: try again shortly.
     return { kind: 'busy', until: now };
   }
@@ -85,7 +109,9 @@ export class DeliveriesRepository implements DeliveryStore {
     update: DeliveryUpdate,
   ): Promise<boolean> {
     // The attempt's outcome is written whether or not the lease is still held; the delivery only while it is.
-    const count = await sqlExecute(this.prisma, sql`
+    const count = await sqlExecute(
+      this.prisma,
+      sql`
       WITH attempt AS (
         UPDATE webhook_attempts
            SET status_code = ${outcome.status_code}::int, error = ${outcome.error}, finished_at = ${outcome.finished_at.toISOString()}::timestamptz,
@@ -95,7 +121,8 @@ export class DeliveriesRepository implements DeliveryStore {
       UPDATE webhook_deliveries
          SET status = ${update.status}, attempts = ${update.attempts}::int, next_attempt_at = ${update.next_attempt_at?.toISOString() ?? null}::timestamptz,
              lease_until = NULL, updated_at = now()
-       WHERE event_id = ${claim.eventId} AND status = 'pending' AND lease_until = ${claim.leaseUntil.toISOString()}::timestamptz`);
+       WHERE event_id = ${claim.eventId} AND status = 'pending' AND lease_until = ${claim.leaseUntil.toISOString()}::timestamptz`,
+    );
     return count === 1;
   }
 
@@ -104,7 +131,16 @@ export class DeliveriesRepository implements DeliveryStore {
       where: { number_id: numberId },
       orderBy: [{ attempted_at: 'desc' }, { id: 'desc' }],
       take: limit,
-      select: { event_id: true, call_sid: true, number_id: true, url: true, attempt: true, status_code: true, error: true, attempted_at: true },
+      select: {
+        event_id: true,
+        call_sid: true,
+        number_id: true,
+        url: true,
+        attempt: true,
+        status_code: true,
+        error: true,
+        attempted_at: true,
+      },
     });
   }
 }

@@ -1,5 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DEFAULT_DELIVERY_LOG_LIMIT, type ListWebhookDeliveriesQuery, type WebhookDeliveryList } from '@switchboard/contracts';
+import {
+  DEFAULT_DELIVERY_LOG_LIMIT,
+  type ListWebhookDeliveriesQuery,
+  type WebhookDeliveryList,
+} from '@switchboard/contracts';
 import { DeliveriesRepository } from './deliveries.repository';
 import type { DeliveryStore } from './delivery-store.port';
 

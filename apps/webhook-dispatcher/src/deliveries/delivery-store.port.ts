@@ -20,7 +20,10 @@ export interface DeliveryRecord {
   attempt_base: number;
 }
 
-export type NewDelivery = Pick<DeliveryRecord, 'event_id' | 'event_type' | 'call_sid' | 'number_id' | 'account_id' | 'body'>;
+export type NewDelivery = Pick<
+  DeliveryRecord,
+  'event_id' | 'event_type' | 'call_sid' | 'number_id' | 'account_id' | 'body'
+>;
 
 export interface AttemptRecord {
   event_id: string;

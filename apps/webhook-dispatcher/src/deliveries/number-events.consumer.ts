@@ -1,6 +1,12 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { NumberReleasedEvent, NumberUpdatedEvent, type EventDescriptor, type EventEnvelope, type NumberStateChanged } from '@switchboard/contracts';
+import {
+  NumberReleasedEvent,
+  NumberUpdatedEvent,
+  type EventDescriptor,
+  type EventEnvelope,
+  type NumberStateChanged,
+} from '@switchboard/contracts';
 import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
 import { NUMBER_PAST_DUE_TYPE, NUMBER_RELEASED_TYPE, type NumberWebhookBody } from '@switchboard/signing';
 import { LOGGER, type Logger } from '@switchboard/observability';
@@ -72,7 +78,14 @@ export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeAppli
       number: { phone_number: number.phone_number, status: number.status as 'past_due' | 'released' },
     };
     await this.deliver.send(
-      { event_id: envelope.id, event_type: type, call_sid: '', number_id: number.number_id, account_id: number.account_id, body: JSON.stringify(body) },
+      {
+        event_id: envelope.id,
+        event_type: type,
+        call_sid: '',
+        number_id: number.number_id,
+        account_id: number.account_id,
+        body: JSON.stringify(body),
+      },
       envelope.correlation_id,
       { deliveryCount },
     );

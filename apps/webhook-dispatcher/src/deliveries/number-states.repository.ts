@@ -21,7 +21,9 @@ export class NumberStatesRepository {
    * kept before this statement. One statement: the read and the conditional upsert see the same snapshot.
    */
   async record(number: Pick<NumberStateChanged, 'number_id' | 'status' | 'version'>): Promise<PreviousNumberState> {
-    const [row] = await sqlRows(this.prisma, sql<PreviousNumberState>`
+    const [row] = await sqlRows(
+      this.prisma,
+      sql<PreviousNumberState>`
       WITH prev AS (SELECT status, version FROM webhook_number_states WHERE number_id = ${number.number_id}),
       saved AS (
         INSERT INTO webhook_number_states AS s (number_id, status, version, updated_at)
@@ -30,7 +32,8 @@ export class NumberStatesRepository {
          WHERE s.version < EXCLUDED.version
         RETURNING 1
       )
-      SELECT (SELECT status FROM prev) AS previous, (SELECT version FROM prev) AS previous_version`);
+      SELECT (SELECT status FROM prev) AS previous, (SELECT version FROM prev) AS previous_version`,
+    );
     return row;
   }
 }

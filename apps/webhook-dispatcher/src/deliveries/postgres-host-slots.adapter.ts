@@ -30,7 +30,9 @@ export class PostgresHostSlots implements SharedHostSlotsPort {
 
   async tryAcquire(host: string, leaseUntil: Date): Promise<SharedSlot | undefined> {
     const lease = leaseUntil.toISOString();
-    const [taken] = await sqlRows(this.prisma, sql<Pick<Selectable<WebhookHostSlot>, 'slot'>>`
+    const [taken] = await sqlRows(
+      this.prisma,
+      sql<Pick<Selectable<WebhookHostSlot>, 'slot'>>`
       WITH free AS (
         SELECT s AS slot FROM generate_series(0, ${this.limit - 1}::int) AS s
          WHERE NOT EXISTS (SELECT 1 FROM webhook_host_slots h WHERE h.host = ${host} AND h.slot = s AND h.lease_until > now())
@@ -40,7 +42,8 @@ export class PostgresHostSlots implements SharedHostSlotsPort {
       SELECT ${host}, slot, ${this.holder}, ${lease}::timestamptz FROM free
       ON CONFLICT (host, slot) DO UPDATE SET holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until
        WHERE h.lease_until <= now()
-      RETURNING h.slot`);
+      RETURNING h.slot`,
+    );
     if (!taken) return undefined;
     let released = false;
     return {

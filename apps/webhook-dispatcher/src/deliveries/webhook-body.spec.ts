@@ -7,9 +7,18 @@ describe('callCompletedWebhookBody', () => {
     const body = callCompletedWebhookBody(event);
 
     expect(Object.keys(body)).toEqual(['type', 'number_id', 'occurred_at', 'call']);
-    expect(Object.keys(body.call)).toEqual(['call_sid', 'caller', 'outcome', 'duration_sec', 'started_at', 'has_recording', 'has_transcript']);
+    expect(Object.keys(body.call)).toEqual([
+      'call_sid',
+      'caller',
+      'outcome',
+      'duration_sec',
+      'started_at',
+      'has_recording',
+      'has_transcript',
+    ]);
     const text = encodeBody(body).toString('utf8');
-    for (const internal of [event.data.account_id, event.data.phone_number, 'direction', '"status"']) expect(text).not.toContain(internal);
+    for (const internal of [event.data.account_id, event.data.phone_number, 'direction', '"status"'])
+      expect(text).not.toContain(internal);
   });
 
   it('takes occurred_at from the event, so every attempt sends the same bytes', () => {

@@ -32,12 +32,17 @@ export class WebhookEgress {
     let dnsFailure: string | undefined;
     const resolve: Resolver = async (host) => {
       try {
-        const addresses = await withTimeout(this.resolver(host), timeoutMs, `timed out after ${timeoutMs} ms resolving ${host}`);
+        const addresses = await withTimeout(
+          this.resolver(host),
+          timeoutMs,
+          `timed out after ${timeoutMs} ms resolving ${host}`,
+        );
         if (addresses.length === 0) dnsFailure = `the host ${host} does not resolve`;
         return addresses;
       } catch (error) {
         const code = (error as { code?: string }).code;
-        dnsFailure = error instanceof DnsTimeout ? error.message : `the host ${host} does not resolve${code ? ` (${code})` : ''}`;
+        dnsFailure =
+          error instanceof DnsTimeout ? error.message : `the host ${host} does not resolve${code ? ` (${code})` : ''}`;
         throw error;
       }
     };

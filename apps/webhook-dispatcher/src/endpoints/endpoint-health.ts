@@ -1,5 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EndpointDisabledEvent, type EndpointDisabledReason, type WebhookEndpointEnabled, type WebhookEndpointView } from '@switchboard/contracts';
+import {
+  EndpointDisabledEvent,
+  type EndpointDisabledReason,
+  type WebhookEndpointEnabled,
+  type WebhookEndpointView,
+} from '@switchboard/contracts';
 import { writeOutboxEvent } from '@switchboard/messaging';
 import { OutboxRelay } from '@switchboard/service-runtime';
 import { randomUUID } from 'node:crypto';
@@ -32,9 +37,20 @@ export class EndpointHealth implements EndpointHealthPort {
   }
 
   /** Records one counted attempt's outcome; returns the reason when this outcome disabled the endpoint. */
-  async record(input: { numberId: string; accountId: string; succeeded: boolean; statusCode: number | null; at: Date }): Promise<EndpointDisabledReason | undefined> {
+  async record(input: {
+    numberId: string;
+    accountId: string;
+    succeeded: boolean;
+    statusCode: number | null;
+    at: Date;
+  }): Promise<EndpointDisabledReason | undefined> {
     const at = input.at.toISOString();
-    const row = await this.endpoints.recordOutcome({ numberId: input.numberId, accountId: input.accountId, succeeded: input.succeeded, at });
+    const row = await this.endpoints.recordOutcome({
+      numberId: input.numberId,
+      accountId: input.accountId,
+      succeeded: input.succeeded,
+      at,
+    });
     if (input.succeeded || row.disabled_at !== null) return undefined;
     let reason: EndpointDisabledReason | undefined;
     if (input.statusCode === 410) reason = 'gone';
@@ -66,7 +82,10 @@ export class EndpointHealth implements EndpointHealthPort {
     });
     if (!disabled) return undefined;
     this.outbox.kick();
-    this.logger.warn({ number_id: input.numberId, reason, consecutive_failures: row.consecutive_failures }, 'webhook endpoint disabled; events wait until it is enabled');
+    this.logger.warn(
+      { number_id: input.numberId, reason, consecutive_failures: row.consecutive_failures },
+      'webhook endpoint disabled; events wait until it is enabled',
+    );
     return reason;
   }
 
@@ -80,14 +99,23 @@ export class EndpointHealth implements EndpointHealthPort {
       await this.endpoints.enable(tx, accountId, numberId);
       return this.endpoints.resumePaused(tx, accountId, numberId, now);
     });
-    if (resumed > 0) this.logger.info({ number_id: numberId, resumed }, 'webhook endpoint enabled; waiting events queued');
+    if (resumed > 0)
+      this.logger.info({ number_id: numberId, resumed }, 'webhook endpoint enabled; waiting events queued');
     return { ...(await this.view(accountId, numberId)), resumed };
   }
 }
 
 function toView(numberId: string, row: EndpointRow | undefined): WebhookEndpointView {
   // No row: nothing was attempted yet (the gateway has checked the number is the caller's).
-  if (!row) return { number_id: numberId, status: 'enabled', disabled_reason: null, disabled_at: null, consecutive_failures: 0, failing_since: null };
+  if (!row)
+    return {
+      number_id: numberId,
+      status: 'enabled',
+      disabled_reason: null,
+      disabled_at: null,
+      consecutive_failures: 0,
+      failing_since: null,
+    };
   return {
     number_id: numberId,
     status: row.disabled_at ? 'disabled' : 'enabled',

@@ -5,9 +5,18 @@ import type { WebhookEndpoint } from '../generated/kysely/database';
 import { db, WebhookDispatcherPrisma, type Tx } from '../prisma/webhook-dispatcher-prisma';
 
 /** An endpoint's health as EndpointHealth reads it. */
-export type EndpointRow = Pick<Selectable<WebhookEndpoint>, 'number_id' | 'consecutive_failures' | 'failing_since' | 'disabled_at' | 'disabled_reason'>;
+export type EndpointRow = Pick<
+  Selectable<WebhookEndpoint>,
+  'number_id' | 'consecutive_failures' | 'failing_since' | 'disabled_at' | 'disabled_reason'
+>;
 
-const ENDPOINT_COLUMNS = ['number_id', 'consecutive_failures', 'failing_since', 'disabled_at', 'disabled_reason'] as const;
+const ENDPOINT_COLUMNS = [
+  'number_id',
+  'consecutive_failures',
+  'failing_since',
+  'disabled_at',
+  'disabled_reason',
+] as const;
 
 /** Endpoint health rows (webhook_endpoints) and the deliveries an enabled endpoint resumes (docs/adr/0075). */
 @Injectable()
@@ -30,15 +39,23 @@ export class WebhookEndpointsRepository {
    * Counts one attempt's outcome in one upsert: a success ends the run of failures, a failure extends it (the run
    * starting at `at`). Returns the endpoint after the count.
    */
-  async recordOutcome(input: { numberId: string; accountId: string; succeeded: boolean; at: string }): Promise<EndpointRow> {
-    const [row] = await sqlRows(this.prisma, sql<EndpointRow>`
+  async recordOutcome(input: {
+    numberId: string;
+    accountId: string;
+    succeeded: boolean;
+    at: string;
+  }): Promise<EndpointRow> {
+    const [row] = await sqlRows(
+      this.prisma,
+      sql<EndpointRow>`
       INSERT INTO webhook_endpoints AS e (number_id, account_id, consecutive_failures, failing_since, updated_at)
       VALUES (${input.numberId}, ${input.accountId}, ${input.succeeded ? 0 : 1}::int, ${input.succeeded ? null : input.at}::timestamptz, now())
       ON CONFLICT (number_id) DO UPDATE SET
         consecutive_failures = CASE WHEN ${input.succeeded} THEN 0 ELSE e.consecutive_failures + 1 END,
         failing_since = CASE WHEN ${input.succeeded} THEN NULL ELSE COALESCE(e.failing_since, EXCLUDED.failing_since) END,
         updated_at = now()
-      RETURNING number_id, consecutive_failures, failing_since, disabled_at, disabled_reason`);
+      RETURNING number_id, consecutive_failures, failing_since, disabled_at, disabled_reason`,
+    );
     return row;
   }
 
@@ -58,7 +75,11 @@ export class WebhookEndpointsRepository {
   async find(accountId: string, numberId: string): Promise<EndpointRow | undefined> {
     const [row] = await sqlRows(
       this.prisma,
-      db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('number_id', '=', numberId).where('account_id', '=', accountId),
+      db
+        .selectFrom('webhook_endpoints')
+        .select(ENDPOINT_COLUMNS)
+        .where('number_id', '=', numberId)
+        .where('account_id', '=', accountId),
     );
     return row;
   }
@@ -69,7 +90,13 @@ export class WebhookEndpointsRepository {
       tx,
       db
         .updateTable('webhook_endpoints')
-        .set({ disabled_at: sql.lit(null), disabled_reason: sql.lit(null), consecutive_failures: sql.lit(0), failing_since: sql.lit(null), updated_at: sql<Date>`now()` })
+        .set({
+          disabled_at: sql.lit(null),
+          disabled_reason: sql.lit(null),
+          consecutive_failures: sql.lit(0),
+          failing_since: sql.lit(null),
+          updated_at: sql<Date>`now()`,
+        })
         .where('number_id', '=', numberId)
         .where('account_id', '=', accountId),
     );

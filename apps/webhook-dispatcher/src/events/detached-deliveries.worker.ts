@@ -57,7 +57,8 @@ export class DetachedDeliveriesWorker implements OnApplicationBootstrap, BeforeA
           await this.deliver.send(delivery, randomUUID());
         } catch (error) {
           // A retry is in the row already (backoff) or needs nothing (busy host, lookup failure): the next sweep.
-          if (!(error instanceof RetryLater)) this.logger.warn({ err: error, event_id: delivery.event_id }, 'detached webhook delivery failed');
+          if (!(error instanceof RetryLater))
+            this.logger.warn({ err: error, event_id: delivery.event_id }, 'detached webhook delivery failed');
         }
       }),
     );

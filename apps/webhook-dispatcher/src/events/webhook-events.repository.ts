@@ -5,12 +5,18 @@ import type { DB, WebhookAttempt, WebhookDelivery } from '../generated/kysely/da
 import { db, WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import type { DeliveryStatus, NewDelivery } from '../deliveries/delivery-store.port';
 
-export type EventRow = Pick<Selectable<WebhookDelivery>, 'event_id' | 'event_type' | 'number_id' | 'next_attempt_at' | 'created_at'> & {
+export type EventRow = Pick<
+  Selectable<WebhookDelivery>,
+  'event_id' | 'event_type' | 'number_id' | 'next_attempt_at' | 'created_at'
+> & {
   status: DeliveryStatus;
   redeliverable: boolean;
 };
 
-export type EventAttemptRow = Pick<Selectable<WebhookAttempt>, 'event_id' | 'attempt' | 'url' | 'status_code' | 'error' | 'duration_ms' | 'attempted_at'>;
+export type EventAttemptRow = Pick<
+  Selectable<WebhookAttempt>,
+  'event_id' | 'attempt' | 'url' | 'status_code' | 'error' | 'duration_ms' | 'attempted_at'
+>;
 
 /** A delivery the sweeper sends: no JetStream message drives it (a redelivery, a recovery). */
 export type DetachedDelivery = NewDelivery & { body: string };
@@ -77,7 +83,9 @@ export class WebhookEventsRepository {
     if (!cursor) return undefined;
     return sqlRows(
       this.prisma,
-      eventsOf(accountId, numberId, limit).where(sql<boolean>`(created_at, event_id) < (${cursor.created_at.toISOString()}::timestamptz, ${after})`),
+      eventsOf(accountId, numberId, limit).where(
+        sql<boolean>`(created_at, event_id) < (${cursor.created_at.toISOString()}::timestamptz, ${after})`,
+      ),
     );
   }
 
@@ -101,7 +109,15 @@ export class WebhookEventsRepository {
     return this.prisma.webhookAttempt.findMany({
       where: { event_id: { in: eventIds } },
       orderBy: { id: 'asc' },
-      select: { event_id: true, attempt: true, url: true, status_code: true, error: true, duration_ms: true, attempted_at: true },
+      select: {
+        event_id: true,
+        attempt: true,
+        url: true,
+        status_code: true,
+        error: true,
+        duration_ms: true,
+        attempted_at: true,
+      },
     });
   }
 

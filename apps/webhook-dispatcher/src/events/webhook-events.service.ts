@@ -40,19 +40,30 @@ export class WebhookEventsService {
     return { data: await this.views(page), has_more: rows.length > limit };
   }
 
-  async redeliver(accountId: string, command: RedeliverWebhookEventCommand, now = new Date()): Promise<WebhookEventView> {
+  async redeliver(
+    accountId: string,
+    command: RedeliverWebhookEventCommand,
+    now = new Date(),
+  ): Promise<WebhookEventView> {
     const queued = await this.events.redeliver(accountId, command.number_id, command.event_id, now);
     const row = await this.events.find(accountId, command.number_id, command.event_id);
     if (!row) throw new ServiceError('not_found', `No webhook event ${command.event_id} on ${command.number_id}.`);
     if (!queued && !row.redeliverable) {
-      throw new ServiceError('event_not_redeliverable', 'This event was delivered before event bodies were kept; it cannot be sent again.');
+      throw new ServiceError(
+        'event_not_redeliverable',
+        'This event was delivered before event bodies were kept; it cannot be sent again.',
+      );
     }
     // Not queued but redeliverable: it is pending already (queued or retrying), and is sent once.
     const [view] = await this.views([row]);
     return view;
   }
 
-  async recover(accountId: string, command: RecoverWebhookEventsCommand, now = new Date()): Promise<WebhookEventsRecovered> {
+  async recover(
+    accountId: string,
+    command: RecoverWebhookEventsCommand,
+    now = new Date(),
+  ): Promise<WebhookEventsRecovered> {
     const since = new Date(command.since);
     if (now.getTime() - since.getTime() > MAX_RECOVERY_DAYS * DAY_MS) {
       throw new ServiceError('invalid_request', `since must be within the last ${MAX_RECOVERY_DAYS} days.`);
@@ -63,11 +74,22 @@ export class WebhookEventsService {
   /** Sends a signed `webhook.test` event now, once, and answers what the receiver said. */
   async test(accountId: string, command: SendTestWebhookCommand, correlationId: string): Promise<WebhookTestResult> {
     const eventId = randomUUID();
-    const body: WebhookTestBody = { type: WEBHOOK_TEST_TYPE, number_id: command.number_id, occurred_at: new Date().toISOString() };
+    const body: WebhookTestBody = {
+      type: WEBHOOK_TEST_TYPE,
+      number_id: command.number_id,
+      occurred_at: new Date().toISOString(),
+    };
     let result;
     try {
       result = await this.deliver.send(
-        { event_id: eventId, event_type: WEBHOOK_TEST_TYPE, call_sid: '', number_id: command.number_id, account_id: accountId, body: JSON.stringify(body) },
+        {
+          event_id: eventId,
+          event_type: WEBHOOK_TEST_TYPE,
+          call_sid: '',
+          number_id: command.number_id,
+          account_id: accountId,
+          body: JSON.stringify(body),
+        },
         correlationId,
         { maxAttempts: 1, captureResponseBytes: TEST_RESPONSE_BYTES, probe: true },
       );
@@ -76,9 +98,17 @@ export class WebhookEventsService {
         // The receiver already has its share of attempts on the wire (or a lookup failed): the caller's to retry.
         const seconds = Math.max(1, Math.ceil(error.delayMs / 1000));
         if (error.message.startsWith('receiver host busy')) {
-          throw new ServiceError('rate_limited', `The receiver has its share of deliveries on the wire; send the test again in ${seconds} s.`, seconds);
+          throw new ServiceError(
+            'rate_limited',
+            `The receiver has its share of deliveries on the wire; send the test again in ${seconds} s.`,
+            seconds,
+          );
         }
-        throw new ServiceError('service_unavailable', `The test event could not be sent now (${error.message}); try again.`, seconds);
+        throw new ServiceError(
+          'service_unavailable',
+          `The test event could not be sent now (${error.message}); try again.`,
+          seconds,
+        );
       }
       throw error;
     }

@@ -41,12 +41,17 @@ export class HttpsWebhookSender implements WebhookSender {
   async send(request: WebhookRequest): Promise<WebhookResponse> {
     const span = tracer.startSpan('webhook POST', {
       kind: SpanKind.CLIENT,
-      attributes: { 'http.request.method': 'POST', 'server.address': request.target.host, 'server.port': request.target.port },
+      attributes: {
+        'http.request.method': 'POST',
+        'server.address': request.target.host,
+        'server.port': request.target.port,
+      },
     });
     const response = await this.post(request);
     if ('statusCode' in response) {
       span.setAttribute('http.response.status_code', response.statusCode);
-      if (response.statusCode < 200 || response.statusCode >= 300) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${response.statusCode}` });
+      if (response.statusCode < 200 || response.statusCode >= 300)
+        span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${response.statusCode}` });
     } else {
       span.setStatus({ code: SpanStatusCode.ERROR, message: response.error });
     }
@@ -129,7 +134,9 @@ export class HttpsWebhookSender implements WebhookSender {
 }
 
 /** The attempt's result as a metric label: few values, so alerts can use them. */
-export function attemptResult(response: WebhookResponse): 'success' | 'redirect' | 'client_error' | 'server_error' | 'timeout' | 'network_error' {
+export function attemptResult(
+  response: WebhookResponse,
+): 'success' | 'redirect' | 'client_error' | 'server_error' | 'timeout' | 'network_error' {
   if (!('statusCode' in response)) return response.timedOut ? 'timeout' : 'network_error';
   if (response.statusCode >= 200 && response.statusCode < 300) return 'success';
   if (response.statusCode >= 300 && response.statusCode < 400) return 'redirect';

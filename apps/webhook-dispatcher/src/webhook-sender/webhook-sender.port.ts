@@ -12,7 +12,8 @@ export interface WebhookRequest {
 }
 
 /** What came back: a status (any, redirects included, never followed), or why none came. */
-export type WebhookResponse = { statusCode: number; body?: string; retryAfter?: string } | { error: string; timedOut?: boolean };
+export type WebhookResponse =
+  { statusCode: number; body?: string; retryAfter?: string } | { error: string; timedOut?: boolean };
 
 /** Sends one webhook POST. Never throws: every failure is an answer. */
 export interface WebhookSender {

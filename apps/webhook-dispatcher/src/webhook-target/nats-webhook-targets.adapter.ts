@@ -19,7 +19,11 @@ export class NatsWebhookTargets implements WebhookTargets {
   ) {}
 
   async find(numberId: string, correlationId: string): Promise<WebhookTarget> {
-    const target = await this.rpc.request(WebhookTargetRpc, { number_id: numberId, recipient_key: this.key.publicKey }, { requestId: correlationId });
+    const target = await this.rpc.request(
+      WebhookTargetRpc,
+      { number_id: numberId, recipient_key: this.key.publicKey },
+      { requestId: correlationId },
+    );
     const context = webhookSecretSealContext(target.number_id);
     const open = (sealed: string) => this.opened.get(`${context}\n${sealed}`, () => this.key.open(sealed, context));
     const previous = target.previous_webhook_secret_sealed;

@@ -10,7 +10,11 @@ export class FakeEndpointHealth implements EndpointHealthPort {
     return this.disabled.has(numberId);
   }
 
-  async record(input: { numberId: string; succeeded: boolean; statusCode: number | null }): Promise<EndpointDisabledReason | undefined> {
+  async record(input: {
+    numberId: string;
+    succeeded: boolean;
+    statusCode: number | null;
+  }): Promise<EndpointDisabledReason | undefined> {
     this.outcomes.push({ numberId: input.numberId, succeeded: input.succeeded, statusCode: input.statusCode });
     return undefined;
   }

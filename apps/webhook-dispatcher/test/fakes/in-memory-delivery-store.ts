@@ -24,19 +24,45 @@ export class InMemoryDeliveryStore implements DeliveryStore {
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
     const stored = this.deliveries.get(delivery.event_id);
-    if (!stored) this.deliveries.set(delivery.event_id, { ...delivery, status, attempts: 0, next_attempt_at: null, lease_until: null, attempt_base: 0 });
+    if (!stored)
+      this.deliveries.set(delivery.event_id, {
+        ...delivery,
+        status,
+        attempts: 0,
+        next_attempt_at: null,
+        lease_until: null,
+        attempt_base: 0,
+      });
     else if (stored.status === 'pending') Object.assign(stored, { status, lease_until: null });
   }
 
-  async claimAttempt({ delivery: created, url, now, leaseUntil }: { delivery: NewDelivery; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim> {
+  async claimAttempt({
+    delivery: created,
+    url,
+    now,
+    leaseUntil,
+  }: {
+    delivery: NewDelivery;
+    url: string;
+    now: Date;
+    leaseUntil: Date;
+  }): Promise<AttemptClaim> {
     if (!this.deliveries.has(created.event_id)) {
-      this.deliveries.set(created.event_id, { ...created, status: 'pending', attempts: 0, next_attempt_at: null, lease_until: null, attempt_base: 0 });
+      this.deliveries.set(created.event_id, {
+        ...created,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: null,
+        lease_until: null,
+        attempt_base: 0,
+      });
     }
     const eventId = created.event_id;
     const delivery = this.deliveries.get(eventId)!;
     if (delivery.status !== 'pending') return { kind: 'closed', status: delivery.status };
     if (delivery.lease_until && delivery.lease_until > now) return { kind: 'busy', until: delivery.lease_until };
-    if (delivery.next_attempt_at && delivery.next_attempt_at > now) return { kind: 'waiting', until: delivery.next_attempt_at };
+    if (delivery.next_attempt_at && delivery.next_attempt_at > now)
+      return { kind: 'waiting', until: delivery.next_attempt_at };
     delivery.lease_until = leaseUntil;
     let interrupted = 0;
     for (const attempt of this.attempts) {
@@ -68,7 +94,11 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     update: DeliveryUpdate,
   ): Promise<boolean> {
     const attempt = this.attempts.find((a) => a.id === claim.attemptId)!;
-    Object.assign(attempt, { status_code: outcome.status_code, error: outcome.error, finished_at: outcome.finished_at });
+    Object.assign(attempt, {
+      status_code: outcome.status_code,
+      error: outcome.error,
+      finished_at: outcome.finished_at,
+    });
     const delivery = this.deliveries.get(claim.eventId)!;
     if (delivery.status !== 'pending' || delivery.lease_until?.getTime() !== claim.leaseUntil.getTime()) return false;
     Object.assign(delivery, update, { lease_until: null });

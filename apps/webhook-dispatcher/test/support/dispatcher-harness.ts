@@ -36,7 +36,11 @@ export interface DispatcherHarness {
   nc: NatsConnection;
   numbersBilling: FakeNumbersBilling;
   /** Boots a dispatcher instance in this process (closed by `close()` unless stopped before). */
-  startDispatcher(options?: { env?: Record<string, string>; resolver?: Resolver; logger?: Logger }): Promise<INestApplicationContext>;
+  startDispatcher(options?: {
+    env?: Record<string, string>;
+    resolver?: Resolver;
+    logger?: Logger;
+  }): Promise<INestApplicationContext>;
   /** Closes one dispatcher instance the way SIGTERM does (Nest's shutdown hooks). */
   stopDispatcher(app: INestApplicationContext): Promise<void>;
   /** Publishes a `call.completed` envelope to JetStream as calls-media's outbox relay does (message id = event id). */
@@ -44,7 +48,12 @@ export interface DispatcherHarness {
   /** The operator's view (`WebhookDeliveriesRpc.list`), newest first. */
   deliveryLog(numberId: string): Promise<WebhookDeliveryAttemptView[]>;
   /** Sends a request to the dispatcher as the gateway does, for `accountId`; resolves to the reply. */
-  rpc<Req extends object, Res>(descriptor: RpcDescriptor<Req, Res>, request: Req, accountId: string, timeoutMs?: number): Promise<RpcReply<Res>>;
+  rpc<Req extends object, Res>(
+    descriptor: RpcDescriptor<Req, Res>,
+    request: Req,
+    accountId: string,
+    timeoutMs?: number,
+  ): Promise<RpcReply<Res>>;
   /** Runs SQL on the dispatcher's database (to set up rows older code would have written). */
   sql(text: string, values?: unknown[]): Promise<void>;
   /** A delivery's row, read straight from the dispatcher's database. */
@@ -60,7 +69,10 @@ export interface DispatcherHarness {
  * One webhook-dispatcher test setup: its own NATS subject prefix (own streams), a fake numbers-billing,
  * dispatchers on a test database. The database is the caller's (one per test file).
  */
-export async function createDispatcherHarness(database: TestDatabase, extraEnv: Record<string, string> = {}): Promise<DispatcherHarness> {
+export async function createDispatcherHarness(
+  database: TestDatabase,
+  extraEnv: Record<string, string> = {},
+): Promise<DispatcherHarness> {
   const prefix = `t${randomBytes(5).toString('hex')}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -96,10 +108,16 @@ export async function createDispatcherHarness(database: TestDatabase, extraEnv: 
       await app.close();
     },
     async publish(event, options = {}) {
-      await jetstream(nc).publish(eventSubject(messaging, CallCompletedEvent.type), JSON.stringify(event), { msgID: options.msgId ?? event.id });
+      await jetstream(nc).publish(eventSubject(messaging, CallCompletedEvent.type), JSON.stringify(event), {
+        msgID: options.msgId ?? event.id,
+      });
     },
     async deliveryLog(numberId) {
-      const msg = await nc.request(rpcSubject(messaging, WebhookDeliveriesRpc.list.subject), JSON.stringify({ number_id: numberId }), { timeout: 5000 });
+      const msg = await nc.request(
+        rpcSubject(messaging, WebhookDeliveriesRpc.list.subject),
+        JSON.stringify({ number_id: numberId }),
+        { timeout: 5000 },
+      );
       const reply = msg.json<RpcReply<WebhookDeliveryList>>();
       if (!reply.ok) throw new Error(`delivery log: ${reply.error.code} ${reply.error.message}`);
       return reply.data.data;
@@ -107,14 +125,20 @@ export async function createDispatcherHarness(database: TestDatabase, extraEnv: 
     async rpc(descriptor, request, accountId, timeoutMs = 5000) {
       const headers = natsHeaders();
       headers.set(HEADERS.accountId, accountId);
-      const msg = await nc.request(rpcSubject(messaging, descriptor.subject), JSON.stringify(request), { timeout: timeoutMs, headers });
+      const msg = await nc.request(rpcSubject(messaging, descriptor.subject), JSON.stringify(request), {
+        timeout: timeoutMs,
+        headers,
+      });
       return msg.json();
     },
     async sql(text, values = []) {
       await db.query(text, values);
     },
     async delivery(eventId) {
-      const { rows } = await db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries WHERE event_id = $1', [eventId]);
+      const { rows } = await db.query<{ status: string; attempts: number }>(
+        'SELECT status, attempts FROM webhook_deliveries WHERE event_id = $1',
+        [eventId],
+      );
       return rows[0];
     },
     async attempts(eventId) {

@@ -1,5 +1,11 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { WebhookTargetRpc, webhookSecretSealContext, type GetWebhookTargetQuery, type RpcReply, type WebhookTarget } from '@switchboard/contracts';
+import {
+  WebhookTargetRpc,
+  webhookSecretSealContext,
+  type GetWebhookTargetQuery,
+  type RpcReply,
+  type WebhookTarget,
+} from '@switchboard/contracts';
 import { rpcSubject, sealFor } from '@switchboard/messaging';
 
 /** What the fake knows of a number: its webhook URL and secret (sealed for each asker, as numbers-billing does). */
@@ -44,7 +50,11 @@ export class FakeNumbersBilling {
               data: {
                 number_id,
                 webhook_url: target.webhook_url,
-                webhook_secret_sealed: sealFor(recipient_key, target.webhook_secret, webhookSecretSealContext(number_id)),
+                webhook_secret_sealed: sealFor(
+                  recipient_key,
+                  target.webhook_secret,
+                  webhookSecretSealContext(number_id),
+                ),
                 previous_webhook_secret_sealed: target.previous_webhook_secret
                   ? sealFor(recipient_key, target.previous_webhook_secret, webhookSecretSealContext(number_id))
                   : null,

@@ -38,7 +38,10 @@ export function answers(...list: Answer[]): Behaviour {
 }
 
 /** A real HTTPS receiver on 127.0.0.1 that records every request it gets. */
-export async function startHttpsReceiver(tls: { key: string; cert: string }, behaviour: Behaviour): Promise<TestReceiver> {
+export async function startHttpsReceiver(
+  tls: { key: string; cert: string },
+  behaviour: Behaviour,
+): Promise<TestReceiver> {
   const requests: ReceivedRequest[] = [];
   const held: ServerResponse[] = [];
   const waiters: (() => void)[] = [];
@@ -50,7 +53,13 @@ export async function startHttpsReceiver(tls: { key: string; cert: string }, beh
     const chunks: Buffer[] = [];
     const servername = (req.socket as { servername?: string | false }).servername ?? false;
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const request = (): ReceivedRequest => ({ method: req.method!, path: req.url!, headers: req.headers, rawBody: Buffer.concat(chunks), servername });
+    const request = (): ReceivedRequest => ({
+      method: req.method!,
+      path: req.url!,
+      headers: req.headers,
+      rawBody: Buffer.concat(chunks),
+      servername,
+    });
     if ('handler' in behaviour) {
       req.on('end', () => record(request()));
       behaviour.handler(req, res);

@@ -21,14 +21,34 @@ export function selfSignedCertificate(names: string[] = []): TestCertificate {
   const certFile = join(dir, 'cert.pem');
   const altNames = ['DNS:localhost', 'IP:127.0.0.1', ...names.map((name) => `DNS:${name}`)].join(',');
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=switchboard-test-receiver',
-      '-addext', `subjectAltName=${altNames}`,
-    ], { stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=switchboard-test-receiver',
+        '-addext',
+        `subjectAltName=${altNames}`,
+      ],
+      { stdio: 'pipe' },
+    );
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`these tests need the openssl command line to make a test certificate: ${(error as Error).message}`);
+    throw new Error(
+      `these tests need the openssl command line to make a test certificate: ${(error as Error).message}`,
+    );
   }
   return {
     key: readFileSync(keyFile, 'utf8'),

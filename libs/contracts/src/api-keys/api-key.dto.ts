@@ -3,7 +3,11 @@ import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-va
 
 /** `POST /admin/accounts/{account_id}/api-keys` body. */
 export class CreateApiKeyBody {
-  @ApiPropertyOptional({ type: [String], example: ['203.0.113.7', '2001:db8::/32'], description: 'IPv4/IPv6 addresses or CIDR ranges. Empty or absent: any address.' })
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['203.0.113.7', '2001:db8::/32'],
+    description: 'IPv4/IPv6 addresses or CIDR ranges. Empty or absent: any address.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)

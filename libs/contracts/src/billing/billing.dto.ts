@@ -11,7 +11,10 @@ export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /** `POST /admin/billing/run` body. */
 export class RunBillingCycleBody {
-  @ApiPropertyOptional({ format: 'date-time', description: 'Run the monthly cycle as if the clock read this. Default: now.' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Run the monthly cycle as if the clock read this. Default: now.',
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'now must be an ISO 8601 date-time' })
   now?: string;
@@ -35,7 +38,8 @@ export class ListLedgerCommand extends LedgerQuery {
 export class LedgerEntryView {
   @ApiProperty({ example: 'le_12' }) id: string;
   @ApiProperty({ enum: LEDGER_KINDS }) kind: LedgerKind;
-  @ApiProperty({ example: 'number_month:num_3:0', description: 'What the change is for; unique in the ledger.' }) reference: string;
+  @ApiProperty({ example: 'number_month:num_3:0', description: 'What the change is for; unique in the ledger.' })
+  reference: string;
   @ApiProperty({ description: 'Signed amount in millicents (1 cent = 1000).' }) amount_millicents: number;
   @ApiProperty({ description: 'The balance right after this change, in millicents.' }) balance_after_millicents: number;
   @ApiProperty() description: string;
@@ -68,11 +72,23 @@ export class GetBalanceQuery {}
 
 /** `GET /balance` answer: the prepaid balance, the tier and this month's talk time (docs/adr/0057-self-service-reads-and-updates.md). */
 export class AccountBalance {
-  @ApiProperty({ example: 4250, description: 'The prepaid balance in whole cents, rounded down.' }) balance_cents: number;
+  @ApiProperty({ example: 4250, description: 'The prepaid balance in whole cents, rounded down.' })
+  balance_cents: number;
   @ApiProperty({ enum: TIERS }) tier: Tier;
-  @ApiProperty({ example: '2026-11', description: 'The talk-time period: the calendar month (UTC) the minutes count toward.' }) period: string;
-  @ApiProperty({ example: 37, description: 'Whole minutes of talk time used this period (rounded down).' }) minutes_used: number;
-  @ApiProperty({ example: 2220, description: 'Talk time used this period, exact (billed by the second).' }) seconds_used: number;
-  @ApiProperty({ example: 200, nullable: true, type: Number, description: "The tier's minutes a month; null for unlimited." })
+  @ApiProperty({
+    example: '2026-11',
+    description: 'The talk-time period: the calendar month (UTC) the minutes count toward.',
+  })
+  period: string;
+  @ApiProperty({ example: 37, description: 'Whole minutes of talk time used this period (rounded down).' })
+  minutes_used: number;
+  @ApiProperty({ example: 2220, description: 'Talk time used this period, exact (billed by the second).' })
+  seconds_used: number;
+  @ApiProperty({
+    example: 200,
+    nullable: true,
+    type: Number,
+    description: "The tier's minutes a month; null for unlimited.",
+  })
   minutes_included: number | null;
 }

@@ -14,7 +14,10 @@ import {
 export const BillingRpc = {
   runCycle: defineRpc<RunBillingCycleBody, BillingRunResult>('billing.v1.cycle.run', RunBillingCycleBody),
   ledger: defineRpc<ListLedgerCommand, LedgerPage>('billing.v1.ledger.list', ListLedgerCommand),
-  setPaymentFaults: defineRpc<PaymentFaultsBody, PaymentFaultsView>('billing.v1.payments.faults.set', PaymentFaultsBody),
+  setPaymentFaults: defineRpc<PaymentFaultsBody, PaymentFaultsView>(
+    'billing.v1.payments.faults.set',
+    PaymentFaultsBody,
+  ),
   /** Account-scoped (`GET /balance`): the account travels in the `sb-account-id` header. */
   balance: defineRpc<GetBalanceQuery, AccountBalance>('billing.v1.balance.get', GetBalanceQuery),
 } as const;

@@ -33,7 +33,10 @@ export class CallIdParam {
 
 /** Spec part 2, Call. */
 export class CallView {
-  @ApiProperty({ example: 'CA0f6c2b0e3d9a4c1b8e7f6a5d4c3b2a19', description: 'The call SID; used in the transcript and recording paths.' })
+  @ApiProperty({
+    example: 'CA0f6c2b0e3d9a4c1b8e7f6a5d4c3b2a19',
+    description: 'The call SID; used in the transcript and recording paths.',
+  })
   id: string;
   @ApiProperty({ example: 'num_1' }) number_id: string;
   @ApiProperty({ example: '+14155550100', description: 'The service number that was called.' }) phone_number: string;

@@ -18,11 +18,17 @@ export const CallsRpc = {
 
 /** Operator only: the simulated telephony provider inside calls-media reports a completed call. */
 export const SimulatedProviderRpc = {
-  reportCall: defineRpc<SimulateProviderCallBody, SimulatedCallAccepted>('calls.v1.simulated-provider.report-call', SimulateProviderCallBody),
+  reportCall: defineRpc<SimulateProviderCallBody, SimulatedCallAccepted>(
+    'calls.v1.simulated-provider.report-call',
+    SimulateProviderCallBody,
+  ),
 } as const;
 
 /**
  * Internal, lostfound only (the gateway is refused it): the details of a call's lost-item report, caller's phone
  * included, which its event leaves out (docs/adr/0079). 404 not_found for another account's call.
  */
-export const LostItemReportRpc = defineRpc<LostItemReportQuery, LostItemReportView>('calls.v2.lost-item-report.get', LostItemReportQuery);
+export const LostItemReportRpc = defineRpc<LostItemReportQuery, LostItemReportView>(
+  'calls.v2.lost-item-report.get',
+  LostItemReportQuery,
+);

@@ -69,7 +69,10 @@ export class LostItemBody {
   @MaxLength(MAX_LOST_ITEM_TEXT)
   where_lost?: string;
 
-  @ApiPropertyOptional({ example: '2026-11-22', description: 'YYYY-MM-DD or an ISO 8601 date-time (its UTC day is the claim\'s lost_date).' })
+  @ApiPropertyOptional({
+    example: '2026-11-22',
+    description: "YYYY-MM-DD or an ISO 8601 date-time (its UTC day is the claim's lost_date).",
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'lost_at must be an ISO 8601 date or date-time' })
   lost_at?: string;
@@ -120,7 +123,10 @@ export class SimulateProviderCallBody {
   @MaxLength(MAX_CALL_LABEL_LENGTH)
   status?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the call started. Default: the moment of the report less duration_sec.' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the call started. Default: the moment of the report less duration_sec.',
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'started_at must be an ISO 8601 date-time' })
   started_at?: string;
@@ -133,12 +139,18 @@ export class SimulateProviderCallBody {
   @Type(() => TranscriptTurnBody)
   transcript?: TranscriptTurnBody[];
 
-  @ApiPropertyOptional({ default: false, description: 'Whether the provider recorded the call (an MP3 of the call length).' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Whether the provider recorded the call (an MP3 of the call length).',
+  })
   @IsOptional()
   @IsBoolean()
   recording?: boolean;
 
-  @ApiPropertyOptional({ type: LostItemBody, description: 'With outcome lost_item_report only: what the agent gathered (docs/adr/0079).' })
+  @ApiPropertyOptional({
+    type: LostItemBody,
+    description: 'With outcome lost_item_report only: what the agent gathered (docs/adr/0079).',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -154,6 +166,11 @@ export class SimulatedCallAccepted {
  * When a simulated call started: `started_at` as sent, else the report's moment less the call's duration (a
  * completed call is reported when it ends). The gateway's route and the simulated provider use this one rule.
  */
-export function simulatedCallStartedAt(body: Pick<SimulateProviderCallBody, 'started_at' | 'duration_sec'>, reportedAt: Date): Date {
-  return body.started_at !== undefined ? new Date(body.started_at) : new Date(reportedAt.getTime() - body.duration_sec * 1000);
+export function simulatedCallStartedAt(
+  body: Pick<SimulateProviderCallBody, 'started_at' | 'duration_sec'>,
+  reportedAt: Date,
+): Date {
+  return body.started_at !== undefined
+    ? new Date(body.started_at)
+    : new Date(reportedAt.getTime() - body.duration_sec * 1000);
 }

@@ -7,7 +7,16 @@ describe('phone rules', () => {
   });
 
   it('refuse other forms, other countries and impossible US numbers', () => {
-    for (const value of ['4155550123', '+1 415 555 0123', '+1415555012', '+441632960961', '+11235550123', '+14150550123', 14155550123, null]) {
+    for (const value of [
+      '4155550123',
+      '+1 415 555 0123',
+      '+1415555012',
+      '+441632960961',
+      '+11235550123',
+      '+14150550123',
+      14155550123,
+      null,
+    ]) {
       expect(isUsE164(value)).toBe(false);
     }
   });

@@ -34,7 +34,10 @@ export function IsUsE164(options?: ValidationOptions): PropertyDecorator {
       name: 'isUsE164',
       target: target.constructor,
       propertyName: propertyName as string,
-      options: { message: `${String(propertyName)} must be a valid US phone number in E.164 form (+1 and 10 digits)`, ...options },
+      options: {
+        message: `${String(propertyName)} must be a valid US phone number in E.164 form (+1 and 10 digits)`,
+        ...options,
+      },
       validator: { validate: isUsE164 },
     });
 }

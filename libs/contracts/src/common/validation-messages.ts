@@ -40,7 +40,10 @@ const WORDING: Readonly<Record<string, (constraints: readonly unknown[]) => stri
   arrayNotEmpty: () => 'must not be empty',
   maxLength: ([max]) => `must be at most ${String(max)} characters`,
   minLength: ([min]) => `must be at least ${String(min)} characters`,
-  isLength: ([min, max]) => (max === undefined ? `must be at least ${String(min)} characters` : `must be ${String(min)} to ${String(max)} characters`),
+  isLength: ([min, max]) =>
+    max === undefined
+      ? `must be at least ${String(min)} characters`
+      : `must be ${String(min)} to ${String(max)} characters`,
   max: ([max]) => `must be at most ${String(max)}`,
   min: ([min]) => `must be at least ${String(min)}`,
   isPositive: () => 'must be greater than 0',
@@ -79,7 +82,8 @@ export function validationProblems(errors: readonly ValidationError[], parent = 
  */
 function inDeclarationOrder(errors: readonly ValidationError[]): ValidationError[] {
   const { rank } = classRules(errors[0]?.target?.constructor);
-  const rankOf = (error: ValidationError) => (error.constraints && WHITELIST in error.constraints ? -1 : (rank.get(error.property) ?? rank.size));
+  const rankOf = (error: ValidationError) =>
+    error.constraints && WHITELIST in error.constraints ? -1 : (rank.get(error.property) ?? rank.size);
   return [...errors].sort((a, b) => rankOf(a) - rankOf(b));
 }
 

@@ -39,7 +39,10 @@ export class InviteTokenBody {
 
 /** `POST /console/api/invites/accept`. */
 export class AcceptInviteBody extends InviteTokenBody {
-  @ApiProperty({ maxLength: MAX_PASSWORD_LENGTH, description: 'At least 12 characters, not the email address, not a common password.' })
+  @ApiProperty({
+    maxLength: MAX_PASSWORD_LENGTH,
+    description: 'At least 12 characters, not the email address, not a common password.',
+  })
   @IsString()
   @MaxLength(MAX_PASSWORD_LENGTH)
   password: string;

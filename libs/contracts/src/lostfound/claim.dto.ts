@@ -24,7 +24,11 @@ export class ClaimCreate extends LocationBody {
   @MaxLength(MAX_SHORT_TEXT)
   claimant_name: string;
 
-  @ApiProperty({ example: '+14155550123', description: 'E.164, or a US number in any common form; stored and answered in E.164. Texted when a matching item is logged.' })
+  @ApiProperty({
+    example: '+14155550123',
+    description:
+      'E.164, or a US number in any common form; stored and answered in E.164. Texted when a matching item is logged.',
+  })
   @IsString()
   @IsDialablePhone()
   claimant_phone: string;
@@ -36,7 +40,12 @@ export class ClaimCreate extends LocationBody {
   @IsEmail({}, { message: 'claimant_email must be an email address' })
   claimant_email?: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'umbrella', description: 'Stored and answered as sent, normalised for case and spacing; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: the first vocabulary term in the description, else "other".' })
+  @ApiPropertyOptional({
+    maxLength: MAX_SHORT_TEXT,
+    example: 'umbrella',
+    description:
+      'Stored and answered as sent, normalised for case and spacing; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: the first vocabulary term in the description, else "other".',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
@@ -65,7 +74,10 @@ export class ClaimCreate extends LocationBody {
   @IsCalendarDate()
   lost_date?: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION, description: 'What the claimant can show or tell to prove ownership. Never sent in events or texts.' })
+  @ApiPropertyOptional({
+    maxLength: MAX_DESCRIPTION,
+    description: 'What the claimant can show or tell to prove ownership. Never sent in events or texts.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_DESCRIPTION)
@@ -101,10 +113,17 @@ export class ClaimView {
   @ApiProperty({ format: 'date', nullable: true }) lost_date: string | null;
   @ApiProperty({ description: 'Stored as given. Empty string when none.' }) image_url: string;
   @ApiProperty({ enum: CLAIM_STATUSES }) status: ClaimStatus;
-  @ApiProperty({ enum: CLAIM_SOURCES, example: 'api', description: 'Added field: api, web (the claimant page) or phone (taken by a number\'s agent).' }) source: ClaimSource;
+  @ApiProperty({
+    enum: CLAIM_SOURCES,
+    example: 'api',
+    description: "Added field: api, web (the claimant page) or phone (taken by a number's agent).",
+  })
+  source: ClaimSource;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ description: 'Whether a stored item of the location matches the claim.' }) has_match: boolean;
-  @ApiPropertyOptional({ description: 'Present, and true, for high-value categories: the item is released only with verified: true.' })
+  @ApiPropertyOptional({
+    description: 'Present, and true, for high-value categories: the item is released only with verified: true.',
+  })
   verify_required?: true;
 }
 
@@ -116,7 +135,10 @@ export class ClaimCreated extends ClaimView {
 
 export class ClaimDetail extends ClaimCreated {
   @ApiProperty({ description: 'Empty string when none.' }) claimant_email: string;
-  @ApiProperty({ description: "What the claimant offered as proof, for the staff who verify it. Empty string when none." }) proof_note: string;
+  @ApiProperty({
+    description: 'What the claimant offered as proof, for the staff who verify it. Empty string when none.',
+  })
+  proof_note: string;
   @ApiProperty({ type: [String], description: 'Photo URLs, primary first.' }) photos: string[];
   @ApiProperty({ type: [TimelineEntryView], description: 'Oldest first.' }) timeline: TimelineEntryView[];
 }
@@ -152,7 +174,10 @@ export class ReuniteBody extends LocationBody {
   @Max(Number.MAX_SAFE_INTEGER)
   found_item_id: number;
 
-  @ApiPropertyOptional({ default: false, description: 'Staff confirmed proof of ownership; required true for high-value categories.' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Staff confirmed proof of ownership; required true for high-value categories.',
+  })
   @IsOptional()
   @IsBoolean()
   verified?: boolean;

@@ -17,7 +17,11 @@ export class ClaimantSlugQuery {
 
 export class ClaimantLocationView {
   @ApiProperty({ example: 'Central Station' }) name: string;
-  @ApiProperty({ type: [String], example: ['bag', 'wallet', 'phone', 'umbrella'], description: 'Categories a claim may name (any other word is taken too, as "other").' })
+  @ApiProperty({
+    type: [String],
+    example: ['bag', 'wallet', 'phone', 'umbrella'],
+    description: 'Categories a claim may name (any other word is taken too, as "other").',
+  })
   categories: string[];
 }
 
@@ -81,5 +85,6 @@ export class ClaimantFileCommand extends ClaimantClaimBody {
 export class ClaimantClaimFiled {
   @ApiProperty({ example: true }) received: true;
   @ApiProperty({ example: 'web' }) source: 'web';
-  @ApiProperty({ example: 'Thank you: your claim is filed. We will text you if a matching item is handed in.' }) message: string;
+  @ApiProperty({ example: 'Thank you: your claim is filed. We will text you if a matching item is handed in.' })
+  message: string;
 }

@@ -48,35 +48,53 @@ export class IntIdParam {
 
 /** Filters and page shared by the found-item and claim lists (spec part 4). */
 export class LostfoundListQuery extends LocationQuery {
-  @ApiPropertyOptional({ description: 'Category as it was sent, compared case- and space-insensitively (`scarf` lists scarves only; q also searches the category\'s class, e.g. `clothing`).' })
+  @ApiPropertyOptional({
+    description:
+      "Category as it was sent, compared case- and space-insensitively (`scarf` lists scarves only; q also searches the category's class, e.g. `clothing`).",
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   category?: string;
 
-  @ApiPropertyOptional({ description: 'Area, compared case-insensitively with found_area (items) or lost_area (claims).' })
+  @ApiPropertyOptional({
+    description: 'Area, compared case-insensitively with found_area (items) or lost_area (claims).',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   area?: string;
 
-  @ApiPropertyOptional({ format: 'date', description: 'YYYY-MM-DD, inclusive: found_date (items) or lost_date (claims) on or after it.' })
+  @ApiPropertyOptional({
+    format: 'date',
+    description: 'YYYY-MM-DD, inclusive: found_date (items) or lost_date (claims) on or after it.',
+  })
   @IsOptional()
   @IsCalendarDate()
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date', description: 'YYYY-MM-DD, inclusive: found_date (items) or lost_date (claims) on or before it.' })
+  @ApiPropertyOptional({
+    format: 'date',
+    description: 'YYYY-MM-DD, inclusive: found_date (items) or lost_date (claims) on or before it.',
+  })
   @IsOptional()
   @IsCalendarDate()
   to?: string;
 
-  @ApiPropertyOptional({ description: 'Free text, full-text search over description, color, area and category (words are stemmed; each word may be a prefix).' })
+  @ApiPropertyOptional({
+    description:
+      'Free text, full-text search over description, color, area and category (words are stemmed; each word may be a prefix).',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SEARCH_TEXT)
   q?: string;
 
-  @ApiPropertyOptional({ minimum: 1, default: 1, description: `Pages hold ${LOSTFOUND_PAGE_SIZE} entries. A page past the last has empty data.` })
+  @ApiPropertyOptional({
+    minimum: 1,
+    default: 1,
+    description: `Pages hold ${LOSTFOUND_PAGE_SIZE} entries. A page past the last has empty data.`,
+  })
   @IsOptional()
   @QueryInt()
   @IsInt({ message: 'page must be an integer' })
@@ -87,13 +105,22 @@ export class LostfoundListQuery extends LocationQuery {
 
 /** `POST /lostfound/found-items` body (spec part 4). */
 export class FoundItemCreate extends LocationBody {
-  @ApiProperty({ maxLength: MAX_DESCRIPTION, example: 'Black leather wallet, initials J.S.', description: 'Drives matching.' })
+  @ApiProperty({
+    maxLength: MAX_DESCRIPTION,
+    example: 'Black leather wallet, initials J.S.',
+    description: 'Drives matching.',
+  })
   @IsString()
   @HasText()
   @MaxLength(MAX_DESCRIPTION)
   description: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'wallet', description: 'Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the first vocabulary term in the description, else "other".' })
+  @ApiPropertyOptional({
+    maxLength: MAX_SHORT_TEXT,
+    example: 'wallet',
+    description:
+      'Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the first vocabulary term in the description, else "other".',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
@@ -117,7 +144,11 @@ export class FoundItemCreate extends LocationBody {
   @MaxLength(MAX_SHORT_TEXT)
   storage_ref?: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'Maria (cleaning)', description: "Finder's name, free text." })
+  @ApiPropertyOptional({
+    maxLength: MAX_SHORT_TEXT,
+    example: 'Maria (cleaning)',
+    description: "Finder's name, free text.",
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
@@ -174,24 +205,33 @@ export class FoundItemView {
 
 export class TimelineEntryView {
   @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ example: 'logged', description: 'Items: logged, released, donated, disposed. Claims: filed, reunited.' }) action: string;
+  @ApiProperty({
+    example: 'logged',
+    description: 'Items: logged, released, donated, disposed. Claims: filed, reunited.',
+  })
+  action: string;
   @ApiProperty({ example: 'API' }) staff_name: string;
   @ApiProperty() note: string;
 }
 
 export class FoundItemDetail extends FoundItemView {
   @ApiProperty({ type: [String], description: 'Photo URLs, primary first.' }) photos: string[];
-  @ApiProperty({ type: [TimelineEntryView], description: 'Chain of custody, oldest first.' }) timeline: TimelineEntryView[];
+  @ApiProperty({ type: [TimelineEntryView], description: 'Chain of custody, oldest first.' })
+  timeline: TimelineEntryView[];
   @ApiPropertyOptional({
     format: 'date',
-    description: 'Added field: the first day the item may be donated or disposed of (found_date + the location\'s hold_days). Present while the item is stored.',
+    description:
+      "Added field: the first day the item may be donated or disposed of (found_date + the location's hold_days). Present while the item is stored.",
   })
   hold_until?: string;
 }
 
 /** `POST /lostfound/found-items/{id}/disposal` body (API extension, docs/adr/0077). */
 export class DisposalBody extends LocationBody {
-  @ApiProperty({ enum: DISPOSAL_OUTCOMES, description: 'donated (given to charity) or disposed (destroyed or discarded).' })
+  @ApiProperty({
+    enum: DISPOSAL_OUTCOMES,
+    description: 'donated (given to charity) or disposed (destroyed or discarded).',
+  })
   @IsIn(DISPOSAL_OUTCOMES, { message: `outcome must be one of: ${DISPOSAL_OUTCOMES.join(', ')}` })
   outcome: DisposalOutcome;
 
@@ -201,7 +241,11 @@ export class DisposalBody extends LocationBody {
   @MaxLength(MAX_DESCRIPTION)
   note?: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, default: 'API', description: 'Who moved the item, for the custody timeline.' })
+  @ApiPropertyOptional({
+    maxLength: MAX_SHORT_TEXT,
+    default: 'API',
+    description: 'Who moved the item, for the custody timeline.',
+  })
   @IsOptional()
   @IsString()
   @HasText()

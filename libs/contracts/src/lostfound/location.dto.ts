@@ -82,7 +82,10 @@ function IsTextingCountry(options?: ValidationOptions): PropertyDecorator {
       name: 'isTextingCountry',
       target: target.constructor,
       propertyName: propertyName as string,
-      options: { message: `${String(propertyName)} holds a country with no phone numbering plan known here`, ...options },
+      options: {
+        message: `${String(propertyName)} holds a country with no phone numbering plan known here`,
+        ...options,
+      },
       validator: { validate: (value: unknown) => typeof value === 'string' && isSupportedCountry(value) },
     });
 }
@@ -99,11 +102,15 @@ export class LocationView {
   @ApiProperty() lostfound_enabled: boolean;
   @ApiProperty({ type: [String], example: ['US', 'CA'], description: 'Countries whose claimant phones may be texted.' })
   sms_countries: string[];
-  @ApiProperty({ example: DEFAULT_HOLD_DAYS, description: 'Days an unclaimed item is held before it may be donated or disposed of.' })
+  @ApiProperty({
+    example: DEFAULT_HOLD_DAYS,
+    description: 'Days an unclaimed item is held before it may be donated or disposed of.',
+  })
   hold_days: number;
   @ApiProperty({
     example: 'q3J8yF0sVbQ1mZ2xT7kR4w',
-    description: 'The claimant page\'s address part (`/claim/api/locations/{public_slug}`): 128 random bits, URL-safe. Answers 404 while lostfound_enabled is false.',
+    description:
+      "The claimant page's address part (`/claim/api/locations/{public_slug}`): 128 random bits, URL-safe. Answers 404 while lostfound_enabled is false.",
   })
   public_slug: string;
 }
@@ -163,13 +170,20 @@ export class DeskLocationView {
 
 export class DeskLocationList {
   @ApiProperty({ type: [DeskLocationView], description: 'By name.' }) data: DeskLocationView[];
-  @ApiProperty({ type: [String], description: "The vocabulary's categories, urgent ones left out: the desk's suggestions." }) categories: string[];
+  @ApiProperty({
+    type: [String],
+    description: "The vocabulary's categories, urgent ones left out: the desk's suggestions.",
+  })
+  categories: string[];
 }
 
 /** Locations belong to lostfound, which checks `location_id` on every lost-and-found request. */
 export const LocationsRpc = {
   /** The account's locations with lost-and-found enabled, for the console's desk (docs/adr/0080). */
-  listForAccount: defineRpc<ListAccountLocationsQuery, DeskLocationList>('lostfound.v1.locations.list-for-account', ListAccountLocationsQuery),
+  listForAccount: defineRpc<ListAccountLocationsQuery, DeskLocationList>(
+    'lostfound.v1.locations.list-for-account',
+    ListAccountLocationsQuery,
+  ),
   create: defineRpc<CreateLocationCommand, LocationView>('lostfound.v1.locations.create', CreateLocationCommand),
   /** Operator: change lost_found_enabled or hold_days; 404 not_found for another account's location. */
   update: defineRpc<UpdateLocationCommand, LocationView>('lostfound.v1.locations.update', UpdateLocationCommand),

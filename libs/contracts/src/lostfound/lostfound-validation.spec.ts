@@ -39,8 +39,11 @@ describe('lost-and-found request validation', () => {
     expect(phoneCountry('+15555550123')).toBeUndefined();
   });
 
-  it('takes a location\'s texting countries as two-letter codes of known numbering plans, in any case', () => {
-    expect(plainToInstance(CreateLocationBody, { name: 'Depot', sms_countries: ['gb', 'US'] }).sms_countries).toEqual(['GB', 'US']);
+  it("takes a location's texting countries as two-letter codes of known numbering plans, in any case", () => {
+    expect(plainToInstance(CreateLocationBody, { name: 'Depot', sms_countries: ['gb', 'US'] }).sms_countries).toEqual([
+      'GB',
+      'US',
+    ]);
     expect(problems(CreateLocationBody, { name: 'Depot', sms_countries: ['gb', 'US'] })).toEqual([]);
     expect(problems(CreateLocationBody, { name: 'Depot', sms_countries: [] })).toEqual([]);
     for (const sms_countries of [['XX'], ['USA'], 'US', [1]]) {
@@ -51,13 +54,15 @@ describe('lost-and-found request validation', () => {
   it('wants location_id in a body to be a JSON integer', () => {
     const body = { description: 'Blue umbrella' };
     expect(problems(FoundItemCreate, { ...body, location_id: 3 })).toEqual([]);
-    for (const bad of ['3', 3.5, null, true]) expect(problems(FoundItemCreate, { ...body, location_id: bad })).toEqual(['location_id']);
+    for (const bad of ['3', 3.5, null, true])
+      expect(problems(FoundItemCreate, { ...body, location_id: bad })).toEqual(['location_id']);
     expect(problems(FoundItemCreate, body)).toEqual(['location_id']);
   });
 
   it('reads location_id and page in a query string as integers, and refuses anything else', () => {
     expect(problems(ListFoundItemsQuery, { location_id: '3', page: '2' })).toEqual([]);
-    for (const bad of ['abc', '1.5', '1e3', '', ['1', '2']]) expect(problems(ListFoundItemsQuery, { location_id: bad })).toEqual(['location_id']);
+    for (const bad of ['abc', '1.5', '1e3', '', ['1', '2']])
+      expect(problems(ListFoundItemsQuery, { location_id: bad })).toEqual(['location_id']);
     expect(problems(ListFoundItemsQuery, { location_id: '3', page: '0' })).toEqual(['page']);
     expect(problems(IntIdParam, { id: 'x1' })).toEqual(['id']);
   });

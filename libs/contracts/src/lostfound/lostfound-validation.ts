@@ -82,7 +82,9 @@ export function IsDialablePhone(options?: ValidationOptions): PropertyDecorator 
  * (`1.5`, `abc`, `1e3`, a repeated parameter). JSON bodies are not converted: `"12"` there is not an integer.
  */
 export const QueryInt = (): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value));
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value,
+  );
 
 /** Has something other than white space. */
 export function hasText(value: unknown): boolean {

@@ -1,7 +1,24 @@
 import { defineRpc } from '../messaging/rpc';
-import { ClaimCreated, ClaimDetail, ClaimPage, FileClaimCommand, GetClaimQuery, ListClaimsQuery, ReuniteCommand, Reunited } from './claim.dto';
+import {
+  ClaimCreated,
+  ClaimDetail,
+  ClaimPage,
+  FileClaimCommand,
+  GetClaimQuery,
+  ListClaimsQuery,
+  ReuniteCommand,
+  Reunited,
+} from './claim.dto';
 import { ClaimantClaimFiled, ClaimantFileCommand, ClaimantLocationView, ClaimantSlugQuery } from './claimant.dto';
-import { DisposalCommand, FoundItemDetail, FoundItemView, FoundItemPage, GetFoundItemQuery, ListFoundItemsQuery, LogFoundItemCommand } from './found-item.dto';
+import {
+  DisposalCommand,
+  FoundItemDetail,
+  FoundItemView,
+  FoundItemPage,
+  GetFoundItemQuery,
+  ListFoundItemsQuery,
+  LogFoundItemCommand,
+} from './found-item.dto';
 import { LinkPhoneLineCommand, PhoneLineView, UnlinkPhoneLineCommand } from './phone-line.dto';
 import { ListSmsQuery, SmsList } from './sms.dto';
 

@@ -23,6 +23,10 @@ export class UnlinkPhoneLineCommand {
 
 export class PhoneLineView {
   @ApiProperty({ example: 'num_12' }) number_id: string;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The location whose lost-and-found line the number is; null when none.' })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The location whose lost-and-found line the number is; null when none.',
+  })
   location_id: number | null;
 }

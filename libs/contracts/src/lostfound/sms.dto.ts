@@ -9,7 +9,9 @@ import { IsE164 } from '../common/phone';
  */
 export class ListSmsQuery {
   @ApiProperty({ example: '+14155550123' })
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^ \d/.test(value) ? `+${value.slice(1)}` : value))
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^ \d/.test(value) ? `+${value.slice(1)}` : value,
+  )
   @IsString()
   @IsE164()
   to: string;

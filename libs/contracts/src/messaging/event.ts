@@ -20,7 +20,11 @@ export interface EventDescriptor<T extends object> {
 
 export type EventPayloadOf<D> = D extends EventDescriptor<infer T> ? T : never;
 
-export function defineEvent<T extends object>(type: string, stream: StreamDefinition, payload: ClassOf<T>): EventDescriptor<T> {
+export function defineEvent<T extends object>(
+  type: string,
+  stream: StreamDefinition,
+  payload: ClassOf<T>,
+): EventDescriptor<T> {
   return { type, stream, payload };
 }
 

@@ -1,5 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
 import { IsE164, IsUsAreaCode, IsUsE164 } from '../common/phone';
 
@@ -15,7 +29,10 @@ export const MAX_URL_LENGTH = 2048;
  */
 function IsWebhookUrl(): PropertyDecorator {
   const rules = [
-    IsUrl({ protocols: ['https'], require_protocol: true, require_tld: false, allow_underscores: true }, { message: 'webhook_url must be an absolute https:// URL' }),
+    IsUrl(
+      { protocols: ['https'], require_protocol: true, require_tld: false, allow_underscores: true },
+      { message: 'webhook_url must be an absolute https:// URL' },
+    ),
     MaxLength(MAX_URL_LENGTH),
     IsString(),
   ];
@@ -68,7 +85,12 @@ export class NumberCreate {
   @IsWebhookUrl()
   webhook_url?: string;
 
-  @ApiPropertyOptional({ type: [String], enum: SUBSCRIBABLE_WEBHOOK_EVENTS, example: [CALL_COMPLETED_EVENT], description: WEBHOOK_EVENTS_DESCRIPTION })
+  @ApiPropertyOptional({
+    type: [String],
+    enum: SUBSCRIBABLE_WEBHOOK_EVENTS,
+    example: [CALL_COMPLETED_EVENT],
+    description: WEBHOOK_EVENTS_DESCRIPTION,
+  })
   // Absent is the default; null is refused (400), not taken for absent.
   @ValidateIf((_, value) => value !== undefined)
   @IsWebhookEvents()
@@ -80,8 +102,14 @@ export class NumberView {
   @ApiProperty({ example: '+14155550100' }) phone_number: string;
   @ApiProperty({ example: '+14155550123' }) business_phone: string;
   @ApiProperty({ enum: NUMBER_STATUSES }) status: NumberStatus;
-  @ApiProperty({ type: String, format: 'uri', nullable: true, description: 'Null when no webhook is set.' }) webhook_url: string | null;
-  @ApiProperty({ type: [String], enum: SUBSCRIBABLE_WEBHOOK_EVENTS, example: [CALL_COMPLETED_EVENT], description: WEBHOOK_EVENTS_DESCRIPTION })
+  @ApiProperty({ type: String, format: 'uri', nullable: true, description: 'Null when no webhook is set.' })
+  webhook_url: string | null;
+  @ApiProperty({
+    type: [String],
+    enum: SUBSCRIBABLE_WEBHOOK_EVENTS,
+    example: [CALL_COMPLETED_EVENT],
+    description: WEBHOOK_EVENTS_DESCRIPTION,
+  })
   webhook_events: SubscribableWebhookEvent[];
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
@@ -152,7 +180,8 @@ export class NumberUpdate {
     example: 'https://example.com/hooks/switchboard',
     format: 'uri',
     nullable: true,
-    description: 'Public HTTPS endpoint for call events, checked as at creation and stored normalised; null removes the webhook.',
+    description:
+      'Public HTTPS endpoint for call events, checked as at creation and stored normalised; null removes the webhook.',
   })
   @IsOptional()
   @IsWebhookUrl()
@@ -163,7 +192,12 @@ export class NumberUpdate {
   @IsUsE164()
   business_phone?: string;
 
-  @ApiPropertyOptional({ type: [String], enum: SUBSCRIBABLE_WEBHOOK_EVENTS, example: [CALL_COMPLETED_EVENT, BILLING_TOP_UP_FAILED_EVENT], description: WEBHOOK_EVENTS_DESCRIPTION })
+  @ApiPropertyOptional({
+    type: [String],
+    enum: SUBSCRIBABLE_WEBHOOK_EVENTS,
+    example: [CALL_COMPLETED_EVENT, BILLING_TOP_UP_FAILED_EVENT],
+    description: WEBHOOK_EVENTS_DESCRIPTION,
+  })
   @ValidateIf((_, value) => value !== undefined)
   @IsWebhookEvents()
   webhook_events?: string[];
@@ -205,7 +239,8 @@ export class WebhookSecretRotate {
     minimum: 0,
     maximum: MAX_ROTATION_OVERLAP_HOURS,
     default: DEFAULT_ROTATION_OVERLAP_HOURS,
-    description: 'Hours during which deliveries are signed with the new and the old secret (0: the old one stops at once).',
+    description:
+      'Hours during which deliveries are signed with the new and the old secret (0: the old one stops at once).',
   })
   @IsOptional()
   @IsInt()
@@ -227,13 +262,17 @@ export class RotateWebhookSecretCommand extends WebhookSecretRotate {
 
 export class WebhookSecretRotated {
   @ApiProperty({ example: 'num_1' }) number_id: string;
-  @ApiProperty({ description: 'The new HMAC key for webhook signatures. Returned only in this response (and to a retry with the same Idempotency-Key).' })
+  @ApiProperty({
+    description:
+      'The new HMAC key for webhook signatures. Returned only in this response (and to a retry with the same Idempotency-Key).',
+  })
   webhook_secret: string;
   @ApiProperty({
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'Until then deliveries carry a signature for the old secret too (`v1=<new> v1=<old>`); null when the overlap is 0.',
+    description:
+      'Until then deliveries carry a signature for the old secret too (`v1=<new> v1=<old>`); null when the overlap is 0.',
   })
   previous_secret_expires_at: string | null;
 }

@@ -22,8 +22,14 @@ export const NumbersRpc = {
   release: defineRpc<ReleaseNumberCommand, NumberReleased>('numbers.v1.release', ReleaseNumberCommand),
   get: defineRpc<GetNumberQuery, NumberView>('numbers.v1.get', GetNumberQuery),
   update: defineRpc<UpdateNumberCommand, NumberView>('numbers.v1.update', UpdateNumberCommand),
-  rotateWebhookSecret: defineRpc<RotateWebhookSecretCommand, WebhookSecretRotated>('numbers.v1.webhook-secret.rotate', RotateWebhookSecretCommand),
+  rotateWebhookSecret: defineRpc<RotateWebhookSecretCommand, WebhookSecretRotated>(
+    'numbers.v1.webhook-secret.rotate',
+    RotateWebhookSecretCommand,
+  ),
 } as const;
 
 /** Internal (the gateway's simulated-provider route): was a phone number in service when a call started. */
-export const ServiceNumberRpc = defineRpc<ServiceNumberQuery, ServiceNumberStanding>('numbers.v1.service-number.get', ServiceNumberQuery);
+export const ServiceNumberRpc = defineRpc<ServiceNumberQuery, ServiceNumberStanding>(
+  'numbers.v1.service-number.get',
+  ServiceNumberQuery,
+);

@@ -31,4 +31,7 @@ export function webhookSecretSealContext(numberId: string): string {
 }
 
 /** v2: v1 answered the secret in plaintext; a v1 asker now finds no responder rather than a reply it cannot use. */
-export const WebhookTargetRpc = defineRpc<GetWebhookTargetQuery, WebhookTarget>('numbers.v2.webhook-target.get', GetWebhookTargetQuery);
+export const WebhookTargetRpc = defineRpc<GetWebhookTargetQuery, WebhookTarget>(
+  'numbers.v2.webhook-target.get',
+  GetWebhookTargetQuery,
+);

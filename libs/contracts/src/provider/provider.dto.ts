@@ -12,7 +12,11 @@ export class AreaCodeParam {
 
 /** `PUT /admin/provider/stock/{area_code}` body. */
 export class ProviderStockBody {
-  @ApiProperty({ minimum: 0, maximum: MAX_PROVIDER_COUNTER, description: 'How many numbers the simulated provider can still sell in the area code.' })
+  @ApiProperty({
+    minimum: 0,
+    maximum: MAX_PROVIDER_COUNTER,
+    description: 'How many numbers the simulated provider can still sell in the area code.',
+  })
   @IsInt()
   @Min(0)
   @Max(MAX_PROVIDER_COUNTER)
@@ -31,7 +35,11 @@ export class ProviderStockView {
 
 /** `PUT /admin/provider/faults` body. */
 export class ProviderFaultsBody {
-  @ApiProperty({ minimum: 0, maximum: MAX_PROVIDER_COUNTER, description: 'The next N purchases fail as a transient provider error.' })
+  @ApiProperty({
+    minimum: 0,
+    maximum: MAX_PROVIDER_COUNTER,
+    description: 'The next N purchases fail as a transient provider error.',
+  })
   @IsInt()
   @Min(0)
   @Max(MAX_PROVIDER_COUNTER)

@@ -11,6 +11,9 @@ import {
  * adapter inside numbers-billing, so these are answered there; with a real provider they answer `not_found`.
  */
 export const ProviderRpc = {
-  setStock: defineRpc<SetProviderStockCommand, ProviderStockView>('numbers.v1.provider.stock.set', SetProviderStockCommand),
+  setStock: defineRpc<SetProviderStockCommand, ProviderStockView>(
+    'numbers.v1.provider.stock.set',
+    SetProviderStockCommand,
+  ),
   setFaults: defineRpc<ProviderFaultsBody, ProviderFaultsView>('numbers.v1.provider.faults.set', ProviderFaultsBody),
 } as const;

@@ -27,7 +27,11 @@ export class WebhookDeliveryAttemptView {
   @ApiProperty() call_sid: string;
   @ApiProperty({ format: 'uri' }) url: string;
   @ApiProperty({ minimum: 1, description: '1 for the first attempt of an event.' }) attempt: number;
-  @ApiProperty({ nullable: true, type: Number, description: "The receiver's HTTP status; null when it did not answer." })
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: "The receiver's HTTP status; null when it did not answer.",
+  })
   status_code: number | null;
   @ApiProperty({ nullable: true, type: String, description: 'Why the attempt failed; null when it succeeded.' })
   error: string | null;

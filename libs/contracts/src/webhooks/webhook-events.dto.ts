@@ -1,12 +1,30 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import {
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+} from 'class-validator';
 
 /** The number id every webhook request names (`num_<n>`, as the gateway writes it after checking the account owns it). */
 const NUMBER_ID = /^num_[1-9]\d{0,17}$/;
 
 /** The types of event a number's webhook receives (docs/webhooks.md lists each body). */
-export const WEBHOOK_EVENT_TYPES = ['call.completed', 'number.past_due', 'number.released', 'webhook.test', 'billing.balance_low', 'billing.top_up_failed'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'call.completed',
+  'number.past_due',
+  'number.released',
+  'webhook.test',
+  'billing.balance_low',
+  'billing.top_up_failed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Where an event's delivery stands: `pending` until its verdict, then one of the others. */
@@ -39,24 +57,50 @@ export class ListWebhookEventsQuery extends ListWebhookEventsPage {
 }
 
 export class WebhookEventAttemptView {
-  @ApiProperty({ minimum: 1, description: '1 for the first attempt; a redelivery continues the count.' }) attempt: number;
+  @ApiProperty({ minimum: 1, description: '1 for the first attempt; a redelivery continues the count.' })
+  attempt: number;
   @ApiProperty({ format: 'uri', description: 'Where it was sent (the query string is kept).' }) url: string;
-  @ApiProperty({ nullable: true, type: Number, description: "The receiver's HTTP status; null when it did not answer." })
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: "The receiver's HTTP status; null when it did not answer.",
+  })
   status_code: number | null;
-  @ApiProperty({ nullable: true, type: String, description: 'Why the attempt failed; null when it succeeded; `in progress` while on the wire.' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Why the attempt failed; null when it succeeded; `in progress` while on the wire.',
+  })
   error: string | null;
-  @ApiProperty({ nullable: true, type: Number, description: 'Milliseconds from sending to the answer (or the failure); null while on the wire.' })
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'Milliseconds from sending to the answer (or the failure); null while on the wire.',
+  })
   latency_ms: number | null;
   @ApiProperty({ format: 'date-time', description: 'When the attempt was sent.' }) attempted_at: string;
 }
 
 export class WebhookEventView {
-  @ApiProperty({ format: 'uuid', description: 'The event id: `X-Switchboard-Event-Id` and `webhook-id` on every attempt.' }) id: string;
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The event id: `X-Switchboard-Event-Id` and `webhook-id` on every attempt.',
+  })
+  id: string;
   @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) type: WebhookEventType;
   @ApiProperty({ example: 'num_1' }) number_id: string;
-  @ApiProperty({ enum: WEBHOOK_EVENT_STATUSES, description: '`pending` while attempts remain; `failed` after the last one; `paused` while the endpoint is disabled.' })
+  @ApiProperty({
+    enum: WEBHOOK_EVENT_STATUSES,
+    description:
+      '`pending` while attempts remain; `failed` after the last one; `paused` while the endpoint is disabled.',
+  })
   status: WebhookEventStatus;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next attempt is due; null when none is.' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the next attempt is due; null when none is.',
+  })
   next_attempt_at: string | null;
   @ApiProperty({ description: 'Whether the event can be sent again (its body was kept).' }) redeliverable: boolean;
   @ApiProperty({ format: 'date-time' }) created_at: string;
@@ -76,7 +120,10 @@ export class RedeliverWebhookEventCommand {
 
 /** `POST /v1/numbers/{id}/webhook-events/recover` body. */
 export class RecoverWebhookEvents {
-  @ApiProperty({ format: 'date-time', description: `Send again every failed event created since then; at most ${MAX_RECOVERY_DAYS} days ago.` })
+  @ApiProperty({
+    format: 'date-time',
+    description: `Send again every failed event created since then; at most ${MAX_RECOVERY_DAYS} days ago.`,
+  })
   @IsString()
   @MaxLength(40)
   @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date-time' })
@@ -99,9 +146,19 @@ export class SendTestWebhookCommand {
 export class WebhookTestResult {
   @ApiProperty({ format: 'uuid', description: 'The test event id (listed in the delivery log).' }) event_id: string;
   @ApiProperty({ description: 'True when the receiver answered 2xx.' }) delivered: boolean;
-  @ApiProperty({ nullable: true, type: Number, description: "The receiver's HTTP status; null when it did not answer." }) status_code: number | null;
-  @ApiProperty({ nullable: true, type: String, description: 'Why it failed; null when delivered.' }) error: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'The first 1 KiB of what the receiver answered, as text; null when it did not answer.' })
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: "The receiver's HTTP status; null when it did not answer.",
+  })
+  status_code: number | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Why it failed; null when delivered.' }) error:
+    string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'The first 1 KiB of what the receiver answered, as text; null when it did not answer.',
+  })
   response_body: string | null;
   @ApiProperty({ description: 'Milliseconds from sending to the answer.' }) latency_ms: number;
 }
@@ -156,7 +213,9 @@ export class WebhookVerificationRequest {
   @MaxLength(200)
   secret: string;
 
-  @ApiProperty({ description: 'The request body exactly as your receiver got it (the raw text, before any JSON parsing).' })
+  @ApiProperty({
+    description: 'The request body exactly as your receiver got it (the raw text, before any JSON parsing).',
+  })
   @IsString()
   @MaxLength(32_768)
   body: string;
@@ -164,13 +223,17 @@ export class WebhookVerificationRequest {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'string' },
-    description: 'The request headers as received (names in any case): X-Switchboard-Timestamp, X-Switchboard-Signature, and webhook-* if you use them.',
+    description:
+      'The request headers as received (names in any case): X-Switchboard-Timestamp, X-Switchboard-Signature, and webhook-* if you use them.',
     example: { 'X-Switchboard-Timestamp': '1763658224', 'X-Switchboard-Signature': 'v1=fac3...' },
   })
   @IsHeaderMap()
   headers: Record<string, string>;
 
-  @ApiPropertyOptional({ format: 'date-time', description: "Your receiver's clock when it got the request (default: now), to check the timestamp against." })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: "Your receiver's clock when it got the request (default: now), to check the timestamp against.",
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'received_at must be an ISO 8601 date-time' })
   received_at?: string;
@@ -178,11 +241,20 @@ export class WebhookVerificationRequest {
 
 export class WebhookVerificationResult {
   @ApiProperty({ description: 'True when the delivery verifies.' }) valid: boolean;
-  @ApiProperty({ enum: VERIFICATION_DIAGNOSES, description: 'What is wrong, or `valid`.' }) diagnosis: (typeof VERIFICATION_DIAGNOSES)[number];
+  @ApiProperty({ enum: VERIFICATION_DIAGNOSES, description: 'What is wrong, or `valid`.' })
+  diagnosis: (typeof VERIFICATION_DIAGNOSES)[number];
   @ApiProperty({ description: 'What is wrong and what to do, in words.' }) explanation: string;
-  @ApiProperty({ nullable: true, type: Number, description: 'received_at minus the timestamp, in seconds; null when the timestamp is unreadable.' })
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'received_at minus the timestamp, in seconds; null when the timestamp is unreadable.',
+  })
   clock_skew_seconds: number | null;
-  @ApiProperty({ nullable: true, type: Boolean, description: 'Whether the Standard Webhooks headers verify (signature only); null when they were not given.' })
+  @ApiProperty({
+    nullable: true,
+    type: Boolean,
+    description: 'Whether the Standard Webhooks headers verify (signature only); null when they were not given.',
+  })
   standard_webhooks_valid: boolean | null;
 }
 
@@ -193,16 +265,30 @@ export class WebhookEndpointQuery {
 
 export class WebhookEndpointView {
   @ApiProperty({ example: 'num_1' }) number_id: string;
-  @ApiProperty({ enum: ['enabled', 'disabled'], description: 'While disabled, events wait (`paused` in the log) until the endpoint is enabled again.' })
+  @ApiProperty({
+    enum: ['enabled', 'disabled'],
+    description: 'While disabled, events wait (`paused` in the log) until the endpoint is enabled again.',
+  })
   status: 'enabled' | 'disabled';
-  @ApiProperty({ type: String, nullable: true, enum: ['gone', 'failing'], description: '`gone`: the receiver answered 410; `failing`: every attempt failed for the documented run.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['gone', 'failing'],
+    description: '`gone`: the receiver answered 410; `failing`: every attempt failed for the documented run.',
+  })
   disabled_reason: 'gone' | 'failing' | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) disabled_at: string | null;
   @ApiProperty({ description: 'Failed attempts in a row (0 after a success).' }) consecutive_failures: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The first failure of the current run; null when the last attempt succeeded.' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'The first failure of the current run; null when the last attempt succeeded.',
+  })
   failing_since: string | null;
 }
 
 export class WebhookEndpointEnabled extends WebhookEndpointView {
-  @ApiProperty({ description: 'Events that waited while the endpoint was disabled, now queued to be sent.' }) resumed: number;
+  @ApiProperty({ description: 'Events that waited while the endpoint was disabled, now queued to be sent.' })
+  resumed: number;
 }

@@ -16,7 +16,10 @@ import {
 
 /** Operator reads of the webhook-dispatcher's attempt log, forwarded by the gateway. */
 export const WebhookDeliveriesRpc = {
-  list: defineRpc<ListWebhookDeliveriesQuery, WebhookDeliveryList>('webhooks.v1.deliveries.list', ListWebhookDeliveriesQuery),
+  list: defineRpc<ListWebhookDeliveriesQuery, WebhookDeliveryList>(
+    'webhooks.v1.deliveries.list',
+    ListWebhookDeliveriesQuery,
+  ),
 } as const;
 
 /**
@@ -25,9 +28,18 @@ export const WebhookDeliveriesRpc = {
  */
 export const WebhookEventsRpc = {
   list: defineRpc<ListWebhookEventsQuery, WebhookEventList>('webhooks.v1.events.list', ListWebhookEventsQuery),
-  redeliver: defineRpc<RedeliverWebhookEventCommand, WebhookEventView>('webhooks.v1.events.redeliver', RedeliverWebhookEventCommand),
-  recover: defineRpc<RecoverWebhookEventsCommand, WebhookEventsRecovered>('webhooks.v1.events.recover', RecoverWebhookEventsCommand),
+  redeliver: defineRpc<RedeliverWebhookEventCommand, WebhookEventView>(
+    'webhooks.v1.events.redeliver',
+    RedeliverWebhookEventCommand,
+  ),
+  recover: defineRpc<RecoverWebhookEventsCommand, WebhookEventsRecovered>(
+    'webhooks.v1.events.recover',
+    RecoverWebhookEventsCommand,
+  ),
   test: defineRpc<SendTestWebhookCommand, WebhookTestResult>('webhooks.v1.test.send', SendTestWebhookCommand),
   endpoint: defineRpc<WebhookEndpointQuery, WebhookEndpointView>('webhooks.v1.endpoint.get', WebhookEndpointQuery),
-  enableEndpoint: defineRpc<WebhookEndpointQuery, WebhookEndpointEnabled>('webhooks.v1.endpoint.enable', WebhookEndpointQuery),
+  enableEndpoint: defineRpc<WebhookEndpointQuery, WebhookEndpointEnabled>(
+    'webhooks.v1.endpoint.enable',
+    WebhookEndpointQuery,
+  ),
 } as const;

@@ -1,4 +1,11 @@
-import { FRAMES_PER_BEEP, MP3_FRAME_BYTES, SILENT_FRAME, TONE_FRAME, beepRecordingMp3, framesFor } from './beep-recording';
+import {
+  FRAMES_PER_BEEP,
+  MP3_FRAME_BYTES,
+  SILENT_FRAME,
+  TONE_FRAME,
+  beepRecordingMp3,
+  framesFor,
+} from './beep-recording';
 
 describe('beepRecordingMp3', () => {
   it('covers the call with whole 24 ms frames, at least one', () => {

@@ -24,8 +24,9 @@ export function originAllowed(request: FastifyRequest, consoleOrigin: string): b
   return host !== undefined && origin === `${request.protocol}://${host}`;
 }
 
-export const CSRF_FAILED = 'This change needs the X-CSRF-Token header of your session (from sign-in or GET /console/api/session), sent from the console itself.';
-const WRONG_ORIGIN = 'This request comes from another site (its Origin is not the console\'s); it was refused.';
+export const CSRF_FAILED =
+  'This change needs the X-CSRF-Token header of your session (from sign-in or GET /console/api/session), sent from the console itself.';
+const WRONG_ORIGIN = "This request comes from another site (its Origin is not the console's); it was refused.";
 
 /** Refuses a state-changing request whose Origin is another site's (sign-in, invite acceptance: no session yet). */
 @Injectable()
@@ -34,7 +35,8 @@ export class ConsoleOriginGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (!isSafeMethod(request.method) && !originAllowed(request, this.config.console.origin)) throw new ServiceError('csrf_failed', WRONG_ORIGIN);
+    if (!isSafeMethod(request.method) && !originAllowed(request, this.config.console.origin))
+      throw new ServiceError('csrf_failed', WRONG_ORIGIN);
     return true;
   }
 }
@@ -55,7 +57,8 @@ export class CsrfGuard implements CanActivate {
     if (!originAllowed(request, this.config.console.origin)) throw new ServiceError('csrf_failed', WRONG_ORIGIN);
     const sent = request.headers['x-csrf-token'];
     const expected = request.consoleSession?.csrfToken;
-    if (typeof sent !== 'string' || !expected || !sameSecret(sent, expected)) throw new ServiceError('csrf_failed', CSRF_FAILED);
+    if (typeof sent !== 'string' || !expected || !sameSecret(sent, expected))
+      throw new ServiceError('csrf_failed', CSRF_FAILED);
     return true;
   }
 }

@@ -18,7 +18,10 @@ class Routes {
   unmarked(): void {}
 }
 
-function contextFor(request: Partial<FastifyRequest>, handler: () => void = Routes.prototype.unmarked): ExecutionContext {
+function contextFor(
+  request: Partial<FastifyRequest>,
+  handler: () => void = Routes.prototype.unmarked,
+): ExecutionContext {
   return {
     switchToHttp: () => ({ getRequest: () => request }),
     getHandler: () => handler,
@@ -27,7 +30,14 @@ function contextFor(request: Partial<FastifyRequest>, handler: () => void = Rout
 }
 
 function session(role: ConsoleRole, token = newToken()): ConsoleSessionInfo {
-  return { tokenHash: 'h', userId: 'usr_1', accountId: 'acct_1', email: 'a@example.com', role, csrfToken: csrfTokenOf(token) };
+  return {
+    tokenHash: 'h',
+    userId: 'usr_1',
+    accountId: 'acct_1',
+    email: 'a@example.com',
+    role,
+    csrfToken: csrfTokenOf(token),
+  };
 }
 
 function refusal(run: () => unknown): ServiceError {
@@ -44,7 +54,9 @@ describe('SessionGuard', () => {
   it('lets a live session through and puts it on the request', async () => {
     const token = newToken();
     const live = session('viewer', token);
-    const sessions = { find: jest.fn(async (t: string) => (t === token ? live : undefined)) } as unknown as SessionsService;
+    const sessions = {
+      find: jest.fn(async (t: string) => (t === token ? live : undefined)),
+    } as unknown as SessionsService;
     const request: Partial<FastifyRequest> = { headers: { cookie: `sb_session=${token}` } };
     await expect(new SessionGuard(sessions).canActivate(contextFor(request))).resolves.toBe(true);
     expect(request.consoleSession).toBe(live);
@@ -54,7 +66,10 @@ describe('SessionGuard', () => {
     const sessions = { find: jest.fn(async () => undefined) } as unknown as SessionsService;
     const guard = new SessionGuard(sessions);
     for (const cookie of [undefined, 'sb_session=forged', `sb_session=${newToken()}`]) {
-      await expect(guard.canActivate(contextFor({ headers: { cookie } }))).rejects.toMatchObject({ code: 'not_signed_in', status: 401 });
+      await expect(guard.canActivate(contextFor({ headers: { cookie } }))).rejects.toMatchObject({
+        code: 'not_signed_in',
+        status: 401,
+      });
     }
     expect(sessions.find).toHaveBeenCalledTimes(1);
   });
@@ -63,18 +78,39 @@ describe('SessionGuard', () => {
 describe('CsrfGuard', () => {
   const token = newToken();
   const guard = new CsrfGuard(config);
-  const post = (headers: Record<string, string>) => contextFor({ method: 'POST', protocol: 'http', headers: { host: '127.0.0.1:3000', ...headers }, consoleSession: session('owner', token) });
+  const post = (headers: Record<string, string>) =>
+    contextFor({
+      method: 'POST',
+      protocol: 'http',
+      headers: { host: '127.0.0.1:3000', ...headers },
+      consoleSession: session('owner', token),
+    });
 
   it("lets reads through, and changes carrying the session's token from the console's origin", () => {
     expect(guard.canActivate(contextFor({ method: 'GET', headers: {} }))).toBe(true);
     expect(guard.canActivate(post({ 'x-csrf-token': csrfTokenOf(token) }))).toBe(true);
     expect(guard.canActivate(post({ 'x-csrf-token': csrfTokenOf(token), origin: 'http://127.0.0.1:3000' }))).toBe(true);
     // The origin the request was addressed to: the console reached as localhost.
-    expect(guard.canActivate(contextFor({ method: 'DELETE', protocol: 'http', headers: { host: 'localhost:3000', origin: 'http://localhost:3000', 'x-csrf-token': csrfTokenOf(token) }, consoleSession: session('owner', token) }))).toBe(true);
+    expect(
+      guard.canActivate(
+        contextFor({
+          method: 'DELETE',
+          protocol: 'http',
+          headers: { host: 'localhost:3000', origin: 'http://localhost:3000', 'x-csrf-token': csrfTokenOf(token) },
+          consoleSession: session('owner', token),
+        }),
+      ),
+    ).toBe(true);
   });
 
   it("refuses a missing or wrong token, another session's, and another site's origin with 403 csrf_failed", () => {
-    const cases: Record<string, string>[] = [{}, { 'x-csrf-token': 'nope' }, { 'x-csrf-token': csrfTokenOf(newToken()) }, { 'x-csrf-token': csrfTokenOf(token), origin: 'https://evil.example' }, { 'x-csrf-token': csrfTokenOf(token), origin: 'null' }];
+    const cases: Record<string, string>[] = [
+      {},
+      { 'x-csrf-token': 'nope' },
+      { 'x-csrf-token': csrfTokenOf(newToken()) },
+      { 'x-csrf-token': csrfTokenOf(token), origin: 'https://evil.example' },
+      { 'x-csrf-token': csrfTokenOf(token), origin: 'null' },
+    ];
     for (const headers of cases) {
       const error = refusal(() => guard.canActivate(post(headers)));
       expect(error).toMatchObject({ code: 'csrf_failed', status: 403 });
@@ -83,14 +119,35 @@ describe('CsrfGuard', () => {
 
   it('checks the origin of sign-in too, which has no session yet', () => {
     const origin = new ConsoleOriginGuard(config);
-    expect(origin.canActivate(contextFor({ method: 'POST', protocol: 'http', headers: { host: '127.0.0.1:3000' } }))).toBe(true);
-    expect(refusal(() => origin.canActivate(contextFor({ method: 'POST', protocol: 'http', headers: { host: '127.0.0.1:3000', origin: 'https://evil.example' } })))).toMatchObject({ code: 'csrf_failed' });
+    expect(
+      origin.canActivate(contextFor({ method: 'POST', protocol: 'http', headers: { host: '127.0.0.1:3000' } })),
+    ).toBe(true);
+    expect(
+      refusal(() =>
+        origin.canActivate(
+          contextFor({
+            method: 'POST',
+            protocol: 'http',
+            headers: { host: '127.0.0.1:3000', origin: 'https://evil.example' },
+          }),
+        ),
+      ),
+    ).toMatchObject({ code: 'csrf_failed' });
   });
 });
 
 describe('RoleGuard', () => {
   const guard = new RoleGuard(new Reflector());
-  const as = (role: ConsoleRole, method: string, handler?: () => void) => contextFor({ method, url: '/console/api/x', routeOptions: { url: '/console/api/x' } as never, consoleSession: session(role) }, handler);
+  const as = (role: ConsoleRole, method: string, handler?: () => void) =>
+    contextFor(
+      {
+        method,
+        url: '/console/api/x',
+        routeOptions: { url: '/console/api/x' } as never,
+        consoleSession: session(role),
+      },
+      handler,
+    );
 
   it('lets the roles a route names through', () => {
     expect(guard.canActivate(as('owner', 'POST', Routes.prototype.createKey))).toBe(true);
@@ -105,8 +162,12 @@ describe('RoleGuard', () => {
 
   it('fails closed on a route without a rule: every role but staff reads, only owners change', () => {
     expect(guard.canActivate(as('viewer', 'GET'))).toBe(true);
-    expect(refusal(() => guard.canActivate(as('staff', 'GET'))).message).toMatch(/^A staff user cannot GET \/console\/api\/x; it takes the role owner or developer or viewer/);
+    expect(refusal(() => guard.canActivate(as('staff', 'GET'))).message).toMatch(
+      /^A staff user cannot GET \/console\/api\/x; it takes the role owner or developer or viewer/,
+    );
     expect(guard.canActivate(as('owner', 'DELETE'))).toBe(true);
-    expect(refusal(() => guard.canActivate(as('developer', 'DELETE'))).message).toMatch(/cannot DELETE \/console\/api\/x; only an owner can/);
+    expect(refusal(() => guard.canActivate(as('developer', 'DELETE'))).message).toMatch(
+      /cannot DELETE \/console\/api\/x; only an owner can/,
+    );
   });
 });

@@ -13,7 +13,8 @@ export interface RoleRule {
 }
 
 /** The roles allowed on a route, and what it does (for the message of a refusal). */
-export const Roles = (roles: readonly ConsoleRole[], action: string) => SetMetadata(ROLES_METADATA, { roles, action } satisfies RoleRule);
+export const Roles = (roles: readonly ConsoleRole[], action: string) =>
+  SetMetadata(ROLES_METADATA, { roles, action } satisfies RoleRule);
 
 /**
  * The roles that read the whole console (keys, numbers, calls, money, people): the default of a reading route
@@ -42,11 +43,17 @@ export class RoleGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const role = request.consoleSession?.role;
-    const rule = this.reflector.getAllAndOverride<RoleRule | undefined>(ROLES_METADATA, [context.getHandler(), context.getClass()]) ?? {
+    const rule = this.reflector.getAllAndOverride<RoleRule | undefined>(ROLES_METADATA, [
+      context.getHandler(),
+      context.getClass(),
+    ]) ?? {
       roles: isSafeMethod(request.method) ? ANY_ROLE : ['owner'],
       action: `${request.method} ${request.routeOptions?.url ?? request.url.split('?')[0]}`,
     };
     if (role && rule.roles.includes(role)) return true;
-    throw new ServiceError('forbidden', `A ${role ?? 'signed-out'} user cannot ${rule.action}; ${rule.roles.length === 1 ? `only an ${rule.roles[0]} can` : `it takes the role ${rule.roles.join(' or ')}`}. Ask an owner of the account.`);
+    throw new ServiceError(
+      'forbidden',
+      `A ${role ?? 'signed-out'} user cannot ${rule.action}; ${rule.roles.length === 1 ? `only an ${rule.roles[0]} can` : `it takes the role ${rule.roles.join(' or ')}`}. Ask an owner of the account.`,
+    );
   }
 }

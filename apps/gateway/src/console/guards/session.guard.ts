@@ -5,7 +5,8 @@ import type { ConsoleSessionInfo } from '../identity/console-session';
 import { SessionsService } from '../identity/sessions.service';
 import { sessionTokenOf } from './session-cookie';
 
-export const NOT_SIGNED_IN = 'Sign in to use the console: there is no session, or it has ended (signed out, 12 hours idle, 7 days old, or the user was removed).';
+export const NOT_SIGNED_IN =
+  'Sign in to use the console: there is no session, or it has ended (signed out, 12 hours idle, 7 days old, or the user was removed).';
 
 /**
  * Every console route but sign-in and the invite pages: the `sb_session` cookie must name a live session of a user

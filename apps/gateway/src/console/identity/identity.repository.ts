@@ -6,12 +6,19 @@ import type { ConsoleInvite, ConsoleSession, ConsoleUser } from '../../generated
 import { db, GatewayPrisma } from '../../prisma/gateway-prisma';
 import { SESSION_IDLE_SECONDS, SESSION_MAX_SECONDS } from '../guards/session-cookie';
 
-export type UserRecord = Pick<Selectable<ConsoleUser>, 'id' | 'account_id' | 'email' | 'password_hash' | 'created_at'> & { role: ConsoleRole };
+export type UserRecord = Pick<
+  Selectable<ConsoleUser>,
+  'id' | 'account_id' | 'email' | 'password_hash' | 'created_at'
+> & { role: ConsoleRole };
 
-export type InviteRecord = Pick<Selectable<ConsoleInvite>, 'id' | 'account_id' | 'email' | 'created_at' | 'expires_at'> & { role: ConsoleRole };
+export type InviteRecord = Pick<
+  Selectable<ConsoleInvite>,
+  'id' | 'account_id' | 'email' | 'created_at' | 'expires_at'
+> & { role: ConsoleRole };
 
 /** A live session with its user, as the session guard needs it. */
-export type SessionRecord = Pick<Selectable<ConsoleSession>, 'token_hash' | 'user_id' | 'account_id' | 'last_seen_at'> & Pick<UserRecord, 'email' | 'role'>;
+export type SessionRecord = Pick<Selectable<ConsoleSession>, 'token_hash' | 'user_id' | 'account_id' | 'last_seen_at'> &
+  Pick<UserRecord, 'email' | 'role'>;
 
 /** How long an idle session's last-seen time may lag: written at most once a minute, not on every request. */
 export const SESSION_TOUCH_SECONDS = 60;
@@ -26,7 +33,10 @@ export class IdentityRepository {
   }
 
   async usersOf(accountId: string): Promise<UserRecord[]> {
-    return (await this.prisma.consoleUser.findMany({ where: { account_id: accountId }, orderBy: { created_at: 'asc' } })) as UserRecord[];
+    return (await this.prisma.consoleUser.findMany({
+      where: { account_id: accountId },
+      orderBy: { created_at: 'asc' },
+    })) as UserRecord[];
   }
 
   async pendingInvitesOf(accountId: string): Promise<InviteRecord[]> {
@@ -73,7 +83,13 @@ export class IdentityRepository {
         tx,
         db
           .insertInto('console_users')
-          .values({ id: user.id, account_id: user.account_id, email: user.email, role: user.role, password_hash: user.password_hash })
+          .values({
+            id: user.id,
+            account_id: user.account_id,
+            email: user.email,
+            role: user.role,
+            password_hash: user.password_hash,
+          })
           .onConflict((conflict) => conflict.column('email').doNothing())
           .returning(['id', 'account_id', 'email', 'role', 'password_hash', 'created_at'])
           .$narrowType<{ role: ConsoleRole }>(),
@@ -121,7 +137,13 @@ export class IdentityRepository {
       // Each sign-in is a good moment to forget ended sessions (anyone's: sign-ins are rare, expires_at is indexed).
       this.prisma.consoleSession.deleteMany({ where: { expires_at: { lte: now } } }),
       this.prisma.consoleSession.create({
-        data: { token_hash: tokenHash, user_id: user.id, account_id: user.account_id, last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_MAX_SECONDS * 1000) },
+        data: {
+          token_hash: tokenHash,
+          user_id: user.id,
+          account_id: user.account_id,
+          last_seen_at: now,
+          expires_at: new Date(now.getTime() + SESSION_MAX_SECONDS * 1000),
+        },
       }),
     ]);
   }
@@ -132,7 +154,9 @@ export class IdentityRepository {
       this.prisma,
       db
         .selectFrom('console_sessions as s')
-        .innerJoin('console_users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
+        .innerJoin('console_users as u', (join) =>
+          join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'),
+        )
         .select(['s.token_hash', 's.user_id', 's.account_id', 'u.email', 'u.role', 's.last_seen_at'])
         .where('s.token_hash', '=', tokenHash)
         .where('s.expires_at', '>', sql<Date>`now()`)

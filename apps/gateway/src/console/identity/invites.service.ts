@@ -20,7 +20,8 @@ import { SessionsService } from './sessions.service';
 /** Invite links work for 7 days, once. */
 export const INVITE_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-const INVITE_NOT_FOUND = 'This invite link is unknown, was already used, or has expired (links last 7 days). Ask an owner of the account for a new one.';
+const INVITE_NOT_FOUND =
+  'This invite link is unknown, was already used, or has expired (links last 7 days). Ask an owner of the account for a new one.';
 
 export interface NewInvite {
   accountId: string;
@@ -49,17 +50,33 @@ export class InvitesService {
   async invite(request: NewInvite): Promise<OperatorInviteView> {
     const email = request.email.trim().toLowerCase();
     // The account must exist: numbers-billing owns accounts and answers 404 not_found otherwise.
-    const account = await this.rpc.request(AccountsRpc.get, { account_id: request.accountId }, { requestId: request.requestId });
+    const account = await this.rpc.request(
+      AccountsRpc.get,
+      { account_id: request.accountId },
+      { requestId: request.requestId },
+    );
     const existing = await this.identity.findUserByEmail(email);
     if (existing) {
       // Not which account: an owner learns only what the invite could not do anyway.
-      throw new ServiceError('already_a_user', `${email} already has a Switchboard console user; a person belongs to one account.`);
+      throw new ServiceError(
+        'already_a_user',
+        `${email} already has a Switchboard console user; a person belongs to one account.`,
+      );
     }
     const token = newToken();
     const id = newId('inv');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + INVITE_TTL_SECONDS * 1000);
-    await this.identity.createInvite({ id, account_id: request.accountId, email, role: request.role, created_at: now, expires_at: expiresAt, token_hash: sha256(token), invited_by: request.invitedBy });
+    await this.identity.createInvite({
+      id,
+      account_id: request.accountId,
+      email,
+      role: request.role,
+      created_at: now,
+      expires_at: expiresAt,
+      token_hash: sha256(token),
+      invited_by: request.invitedBy,
+    });
     const inviteUrl = `${this.config.console.url}accept-invite#token=${token}`;
     await this.email.send({
       to: email,
@@ -78,11 +95,19 @@ export class InvitesService {
     return { id: invite.id, email: invite.email, role: invite.role, status: 'invited', expires_at: invite.expires_at };
   }
 
-  async lookup(token: string, requestId: string): Promise<{ email: string; role: ConsoleRole; account_name: string; expires_at: string }> {
+  async lookup(
+    token: string,
+    requestId: string,
+  ): Promise<{ email: string; role: ConsoleRole; account_name: string; expires_at: string }> {
     const invite = await this.identity.findUsableInvite(sha256(token));
     if (!invite) throw new ServiceError('invite_not_found', INVITE_NOT_FOUND);
     const account = await this.rpc.request(AccountsRpc.get, { account_id: invite.account_id }, { requestId });
-    return { email: invite.email, role: invite.role, account_name: account.name, expires_at: invite.expires_at.toISOString() };
+    return {
+      email: invite.email,
+      role: invite.role,
+      account_name: account.name,
+      expires_at: invite.expires_at.toISOString(),
+    };
   }
 
   /** Sets the new user's password (the policy first), uses the invite, and signs the user in. */
@@ -100,7 +125,8 @@ export class InvitesService {
       password_hash: await hashPassword(password),
     });
     if (user === null) throw new ServiceError('invite_not_found', INVITE_NOT_FOUND);
-    if (user === 'taken') throw new ServiceError('already_a_user', `${invite.email} is already a user; sign in instead.`);
+    if (user === 'taken')
+      throw new ServiceError('already_a_user', `${invite.email} is already a user; sign in instead.`);
     return this.sessions.open(user, requestId);
   }
 }

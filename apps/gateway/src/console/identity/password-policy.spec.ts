@@ -4,7 +4,12 @@ describe('the console password policy', () => {
   const email = 'jane.doe@example.com';
 
   it('accepts long, unremarkable passwords, spaces and any script included', () => {
-    for (const password of ['correct horse battery', 'tR0mb0ne-Sunset-42', 'Ünïcödé paßwort grün', 'x'.repeat(5) + 'abcdefgh7']) {
+    for (const password of [
+      'correct horse battery',
+      'tR0mb0ne-Sunset-42',
+      'Ünïcödé paßwort grün',
+      'x'.repeat(5) + 'abcdefgh7',
+    ]) {
       expect(passwordProblem(password, email)).toBeUndefined();
     }
   });

@@ -7,7 +7,8 @@ import { verifyDecoy, verifyPassword } from './passwords';
 import { csrfTokenOf, newToken, sha256 } from './secrets';
 import { SignInThrottle } from './sign-in-throttle';
 
-const INVALID_CREDENTIALS = 'The email address or the password is not right. Check both and try again; after 5 failures, sign-in pauses for 15 minutes.';
+const INVALID_CREDENTIALS =
+  'The email address or the password is not right. Check both and try again; after 5 failures, sign-in pauses for 15 minutes.';
 
 /** Sign-in, the session behind a cookie, sign-out (docs/adr/0066). */
 @Injectable()
@@ -19,7 +20,12 @@ export class SessionsService {
   ) {}
 
   /** Checks the password (argon2id) within the throttle; on success opens a session and answers its token. */
-  async signIn(email: string, password: string, clientIp: string, requestId: string): Promise<{ token: string; view: SessionView }> {
+  async signIn(
+    email: string,
+    password: string,
+    clientIp: string,
+    requestId: string,
+  ): Promise<{ token: string; view: SessionView }> {
     const address = email.trim().toLowerCase();
     await this.throttle.check(address, clientIp);
     const user = await this.identity.findUserByEmail(address);
@@ -36,7 +42,16 @@ export class SessionsService {
   async open(user: UserRecord, requestId: string): Promise<{ token: string; view: SessionView }> {
     const token = newToken();
     // The account first: with numbers-billing unreachable the answer is 503 and no session is left behind.
-    const view = await this.viewOf({ accountId: user.account_id, userId: user.id, email: user.email, role: user.role, csrfToken: csrfTokenOf(token) }, requestId);
+    const view = await this.viewOf(
+      {
+        accountId: user.account_id,
+        userId: user.id,
+        email: user.email,
+        role: user.role,
+        csrfToken: csrfTokenOf(token),
+      },
+      requestId,
+    );
     await this.identity.createSession(sha256(token), user);
     return { token, view };
   }
@@ -47,10 +62,20 @@ export class SessionsService {
     const session = await this.identity.findSession(tokenHash);
     if (!session) return undefined;
     if (Date.now() - session.last_seen_at.getTime() > 60_000) await this.identity.touchSession(tokenHash);
-    return { tokenHash, userId: session.user_id, accountId: session.account_id, email: session.email, role: session.role, csrfToken: csrfTokenOf(token) };
+    return {
+      tokenHash,
+      userId: session.user_id,
+      accountId: session.account_id,
+      email: session.email,
+      role: session.role,
+      csrfToken: csrfTokenOf(token),
+    };
   }
 
-  async viewOf(session: Pick<ConsoleSessionInfo, 'accountId' | 'userId' | 'email' | 'role' | 'csrfToken'>, requestId: string): Promise<SessionView> {
+  async viewOf(
+    session: Pick<ConsoleSessionInfo, 'accountId' | 'userId' | 'email' | 'role' | 'csrfToken'>,
+    requestId: string,
+  ): Promise<SessionView> {
     const account = await this.rpc.request(AccountsRpc.get, { account_id: session.accountId }, { requestId });
     return {
       user: { id: session.userId, email: session.email, role: session.role },

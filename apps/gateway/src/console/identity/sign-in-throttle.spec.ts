@@ -10,8 +10,16 @@ describe('sign-in throttling', () => {
     expect(
       throttledForSeconds(
         [
-          { scope: emailScope('a@example.com'), window_start: startedAgo(60), failures: SIGN_IN_THROTTLE.maxFailuresPerEmail - 1 },
-          { scope: clientScope('203.0.113.7'), window_start: startedAgo(60), failures: SIGN_IN_THROTTLE.maxFailuresPerClient - 1 },
+          {
+            scope: emailScope('a@example.com'),
+            window_start: startedAgo(60),
+            failures: SIGN_IN_THROTTLE.maxFailuresPerEmail - 1,
+          },
+          {
+            scope: clientScope('203.0.113.7'),
+            window_start: startedAgo(60),
+            failures: SIGN_IN_THROTTLE.maxFailuresPerClient - 1,
+          },
         ],
         now,
       ),
@@ -32,7 +40,18 @@ describe('sign-in throttling', () => {
   });
 
   it('forgets a window that has ended', () => {
-    expect(throttledForSeconds([{ scope: emailScope('a@example.com'), window_start: startedAgo(SIGN_IN_THROTTLE.windowSeconds), failures: 50 }], now)).toBe(0);
+    expect(
+      throttledForSeconds(
+        [
+          {
+            scope: emailScope('a@example.com'),
+            window_start: startedAgo(SIGN_IN_THROTTLE.windowSeconds),
+            failures: 50,
+          },
+        ],
+        now,
+      ),
+    ).toBe(0);
   });
 
   it('answers 429 sign_in_throttled with Retry-After and a message in minutes', () => {

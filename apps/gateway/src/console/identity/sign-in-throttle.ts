@@ -30,7 +30,11 @@ export function clientScope(ip: string): string {
  * Seconds until sign-in is allowed again for these windows (the longest wait), or 0 when it is allowed: a window
  * that has reached its scope's limit blocks until it ends.
  */
-export function throttledForSeconds(windows: readonly ThrottleWindow[], now: number, policy = SIGN_IN_THROTTLE): number {
+export function throttledForSeconds(
+  windows: readonly ThrottleWindow[],
+  now: number,
+  policy = SIGN_IN_THROTTLE,
+): number {
   let wait = 0;
   for (const window of windows) {
     const limit = window.scope.startsWith('email:') ? policy.maxFailuresPerEmail : policy.maxFailuresPerClient;
@@ -56,7 +60,9 @@ export class SignInThrottle {
 
   /** Refuses (429 sign_in_throttled, Retry-After) when either scope has used up its failures. */
   async check(email: string, ip: string): Promise<void> {
-    const windows = await this.prisma.signInThrottle.findMany({ where: { scope: { in: [emailScope(email), clientScope(ip)] } } });
+    const windows = await this.prisma.signInThrottle.findMany({
+      where: { scope: { in: [emailScope(email), clientScope(ip)] } },
+    });
     const wait = throttledForSeconds(windows, Date.now());
     if (wait > 0) throw throttledError(wait);
   }
@@ -65,11 +71,14 @@ export class SignInThrottle {
   async recordFailure(email: string, ip: string): Promise<void> {
     const seconds = SIGN_IN_THROTTLE.windowSeconds;
     for (const scope of [emailScope(email), clientScope(ip)]) {
-      await sqlExecute(this.prisma, sql`
+      await sqlExecute(
+        this.prisma,
+        sql`
         INSERT INTO sign_in_throttles AS t (scope, window_start, failures) VALUES (${scope}, now(), 1)
         ON CONFLICT (scope) DO UPDATE SET
           window_start = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN now() ELSE t.window_start END,
-          failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 1 ELSE t.failures + 1 END`);
+          failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 1 ELSE t.failures + 1 END`,
+      );
     }
   }
 
@@ -79,6 +88,8 @@ export class SignInThrottle {
    */
   async clear(email: string): Promise<void> {
     const ended = new Date(Date.now() - SIGN_IN_THROTTLE.windowSeconds * 1000);
-    await this.prisma.signInThrottle.deleteMany({ where: { OR: [{ scope: emailScope(email) }, { window_start: { lte: ended } }] } });
+    await this.prisma.signInThrottle.deleteMany({
+      where: { OR: [{ scope: emailScope(email) }, { window_start: { lte: ended } }] },
+    });
   }
 }

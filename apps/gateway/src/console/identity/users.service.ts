@@ -8,11 +8,26 @@ export class UsersService {
   constructor(private readonly identity: IdentityRepository) {}
 
   async list(accountId: string): Promise<{ data: ConsoleUserView[] }> {
-    const [users, invites] = await Promise.all([this.identity.usersOf(accountId), this.identity.pendingInvitesOf(accountId)]);
+    const [users, invites] = await Promise.all([
+      this.identity.usersOf(accountId),
+      this.identity.pendingInvitesOf(accountId),
+    ]);
     return {
       data: [
-        ...users.map((u) => ({ id: u.id, email: u.email, role: u.role, status: 'active' as const, created_at: u.created_at.toISOString() })),
-        ...invites.map((i) => ({ id: i.id, email: i.email, role: i.role, status: 'invited' as const, created_at: i.created_at.toISOString() })),
+        ...users.map((u) => ({
+          id: u.id,
+          email: u.email,
+          role: u.role,
+          status: 'active' as const,
+          created_at: u.created_at.toISOString(),
+        })),
+        ...invites.map((i) => ({
+          id: i.id,
+          email: i.email,
+          role: i.role,
+          status: 'invited' as const,
+          created_at: i.created_at.toISOString(),
+        })),
       ],
     };
   }
@@ -20,11 +35,16 @@ export class UsersService {
   /** A user (their sessions end at once) or a pending invite (its link stops working). */
   async remove(accountId: string, id: string): Promise<void> {
     if (id.startsWith('inv_')) {
-      if (!(await this.identity.revokeInvite(accountId, id))) throw new ServiceError('not_found', 'No pending invite with that id on this account.');
+      if (!(await this.identity.revokeInvite(accountId, id)))
+        throw new ServiceError('not_found', 'No pending invite with that id on this account.');
       return;
     }
     const outcome = await this.identity.removeUser(accountId, id);
     if (outcome === 'not_found') throw new ServiceError('not_found', 'No user with that id on this account.');
-    if (outcome === 'last_owner') throw new ServiceError('last_owner', "This is the account's last owner: invite another owner, and let them accept, before removing this one.");
+    if (outcome === 'last_owner')
+      throw new ServiceError(
+        'last_owner',
+        "This is the account's last owner: invite another owner, and let them accept, before removing this one.",
+      );
   }
 }

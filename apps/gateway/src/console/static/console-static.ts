@@ -69,7 +69,12 @@ export function classifyConsolePath(distDir: string, path: string): ConsolePath 
   }
   if (relative === 'api' || relative.startsWith('api/')) return { kind: 'api' };
   if (relative === '' || relative === 'index.html') return { kind: 'page' };
-  if (relative.includes('\0') || relative.includes('\\') || relative.split('/').some((segment) => segment === '..' || segment === '.')) return { kind: 'not_found' };
+  if (
+    relative.includes('\0') ||
+    relative.includes('\\') ||
+    relative.split('/').some((segment) => segment === '..' || segment === '.')
+  )
+    return { kind: 'not_found' };
   const file = resolve(distDir, relative);
   if (!file.startsWith(distDir + sep)) return { kind: 'not_found' };
   const last = relative.split('/').pop() ?? '';
@@ -110,20 +115,29 @@ export function serveConsoleStatic(app: NestFastifyApplication, config: Pick<Con
     if (path === '/console') return void (await reply.redirect('/console/', 308));
     const target = classifyConsolePath(distDir, path);
     if (target.kind === 'api') {
-      return void (await reply.status(404).header('Content-Type', 'application/json; charset=utf-8').send(errorEnvelope('not_found', 'No such console API route.')));
+      return void (await reply
+        .status(404)
+        .header('Content-Type', 'application/json; charset=utf-8')
+        .send(errorEnvelope('not_found', 'No such console API route.')));
     }
     pageHeaders(reply);
     if (!existsSync(resolve(distDir, 'index.html'))) {
-      return void (await reply.status(503).header('Content-Type', 'text/html; charset=utf-8').header('Retry-After', '60').send(NOT_BUILT_PAGE));
+      return void (await reply
+        .status(503)
+        .header('Content-Type', 'text/html; charset=utf-8')
+        .header('Retry-After', '60')
+        .send(NOT_BUILT_PAGE));
     }
     if (target.kind === 'file') {
       const cache = target.file.startsWith(resolve(distDir, 'assets') + sep) ? ASSET_CACHE : 'no-cache';
       if (await sendFile(reply, target.file, cache)) return;
       return void (await reply.status(404).header('Content-Type', 'text/plain; charset=utf-8').send('Not found\n'));
     }
-    if (target.kind === 'not_found') return void (await reply.status(404).header('Content-Type', 'text/plain; charset=utf-8').send('Not found\n'));
+    if (target.kind === 'not_found')
+      return void (await reply.status(404).header('Content-Type', 'text/plain; charset=utf-8').send('Not found\n'));
     // index.html changes with every build and names the hashed assets: never cached.
-    if (!(await sendFile(reply, resolve(distDir, 'index.html'), 'no-store'))) await reply.status(503).header('Content-Type', 'text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    if (!(await sendFile(reply, resolve(distDir, 'index.html'), 'no-store')))
+      await reply.status(503).header('Content-Type', 'text/html; charset=utf-8').send(NOT_BUILT_PAGE);
   };
   // `/console` and `/console/` are one route (the router ignores a trailing slash); the handler tells them apart.
   fastify.get('/console', handler);
