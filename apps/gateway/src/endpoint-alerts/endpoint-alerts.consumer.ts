@@ -5,6 +5,7 @@ import { LOGGER, type Logger } from '@switchboard/observability';
 import { EndpointAlertsService } from './endpoint-alerts.service';
 
 export const ENDPOINT_ALERTS_DURABLE = 'gateway-endpoint-alerts';
+const START_RETRY_MS = 5_000;
 
 /**
  * `webhook.endpoint_disabled` from the WEBHOOKS stream (docs/adr/0075), durable and at least once: each event mails
@@ -25,9 +26,7 @@ export class EndpointAlertsConsumer implements OnApplicationBootstrap, BeforeApp
   ) {}
 
   onApplicationBootstrap(): void {
-    this.starting = this.start().catch((error: unknown) => {
-      this.logger.error({ err: error, durable: ENDPOINT_ALERTS_DURABLE }, 'endpoint alerts consumer did not start');
-    });
+    this.starting = this.startUntilStarted();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -35,9 +34,27 @@ export class EndpointAlertsConsumer implements OnApplicationBootstrap, BeforeApp
     await this.consumer?.stop();
   }
 
-  /** Resolves once the consumer runs (or failed to start); for tests. */
+  /** Resolves once the consumer runs (or the gateway stops); for tests. */
   async started(): Promise<void> {
     await this.starting;
+  }
+
+  /** Tries again every START_RETRY_MS while the start fails (JetStream not ready yet): events wait in the stream. */
+  private async startUntilStarted(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.start();
+        return;
+      } catch (error) {
+        this.logger.warn(
+          { err: error, durable: ENDPOINT_ALERTS_DURABLE },
+          'endpoint alerts consumer did not start; trying again',
+        );
+        await this.consumer?.stop().catch(() => undefined);
+        this.consumer = undefined;
+        await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS).unref());
+      }
+    }
   }
 
   private async start(): Promise<void> {
