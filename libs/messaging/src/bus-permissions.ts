@@ -41,6 +41,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     ],
     // Internal: only webhook-dispatcher asks where a number's webhooks go (refused even if a wildcard above grew).
     refused: [WebhookTargetRpc.subject, LostItemReportRpc.subject],
+    // `webhook.endpoint_disabled`: the account's owners are mailed (ADR 0075).
+    consumes: [{ stream: STREAMS.webhooks, durables: ['gateway-endpoint-alerts'] }],
   },
   'numbers-billing': {
     serves: ['billing.v1.>', 'numbers.v1.>', WebhookTargetRpc.subject],

@@ -3,6 +3,7 @@ import { ApiKeyGuard, RateLimiter, RequestAuthenticator, RequestAuthRepository }
 import { ClaimantGuard } from '../claimant/claimant.guard';
 import { ClaimantHttpController } from '../claimant/claimant.http.controller';
 import { ConsoleModule } from '../console/console.module';
+import { EndpointAlertsModule } from '../endpoint-alerts/endpoint-alerts.module';
 import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
 import { IdempotencyInterceptor, IdempotencyRepository, IdempotencyService } from '../idempotency';
 import { BalanceHttpController } from './balance.http.controller';
@@ -26,7 +27,8 @@ export class PublicApiModule {
     return {
       module: PublicApiModule,
       // The console's API shares the public port (docs/adr/0065); its routes live under /console/api, outside /v1.
-      imports: [GatewayCoreModule.forRoot(shared), ConsoleModule],
+      // EndpointAlertsModule: the owners' mail when a webhook endpoint is disabled (docs/adr/0075); once per process.
+      imports: [GatewayCoreModule.forRoot(shared), ConsoleModule, EndpointAlertsModule],
       controllers: [
         HealthController,
         NumbersHttpController,

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { EndpointAlertsConsumer } from './endpoint-alerts.consumer';
+import { EndpointAlertsRepository } from './endpoint-alerts.repository';
+import { AlertedNumberLookup, EndpointAlertsService, RpcAlertedNumberLookup } from './endpoint-alerts.service';
+
+/** Mails the owners of an account when a number's webhook endpoint is disabled (docs/adr/0075). */
+@Module({
+  providers: [
+    EndpointAlertsRepository,
+    { provide: AlertedNumberLookup, useClass: RpcAlertedNumberLookup },
+    EndpointAlertsService,
+    EndpointAlertsConsumer,
+  ],
+})
+export class EndpointAlertsModule {}
