@@ -871,6 +871,12 @@ export interface components {
             /** @example 25 */
             per: number;
         };
+        ClaimTextView: {
+            /** @description The text as sent. */
+            body: string;
+            /** @description When the SMS provider took the text (ISO 8601). */
+            sent_at: string;
+        };
         ClaimDetail: {
             id: number;
             location_id: number;
@@ -913,6 +919,8 @@ export interface components {
             photos: string[];
             /** @description Oldest first. */
             timeline: components["schemas"]["TimelineEntryView"][];
+            /** @description Added field: the texts sent to the claimant about this claim, oldest first. Never in events. */
+            texts: components["schemas"]["ClaimTextView"][];
         };
         ReuniteBody: {
             /**
