@@ -159,6 +159,30 @@ describe('the lost-and-found desk in the console', () => {
       expect(detail.body.texts[0].body).toContain('an umbrella (green)');
     });
 
+    it('logs an item with several photo URLs and shows them all on the item, refusing more than 10', async () => {
+      const logged = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'bag',
+        description: 'Blue canvas tote bag',
+        image_url: 'https://img.example/tote-front.jpg',
+        photo_urls: ['https://img.example/tote-side.jpg', 'https://img.example/tote-inside.jpg'],
+      });
+      expect(logged.status).toBe(201);
+      const item = await staff.get(`/lostfound/found-items/${logged.body.id}?location_id=${location.id}`);
+      expect(item.body.photos).toEqual([
+        'https://img.example/tote-front.jpg',
+        'https://img.example/tote-side.jpg',
+        'https://img.example/tote-inside.jpg',
+      ]);
+      const tooMany = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'bag',
+        description: 'Another tote bag',
+        photo_urls: Array.from({ length: 11 }, (_, i) => `https://img.example/${i}.jpg`),
+      });
+      expect(tooMany.status).toBe(400);
+    });
+
     it('explains the high-value rule when verified is missing, and changes nothing', async () => {
       const logged = await staff.post('/lostfound/found-items', {
         location_id: location.id,
