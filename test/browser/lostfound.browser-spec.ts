@@ -193,6 +193,10 @@ describe('the lost-and-found desk and the claimant page', () => {
     await candidate.waitFor();
     await expect(candidate.textContent()).resolves.toContain('Red umbrella with a wooden handle');
     await expect(page.getByTestId('claim-facts').textContent()).resolves.toContain('Jane Smith');
+    await page
+      .getByTestId('claim-facts')
+      .getByRole('heading', { level: 3, name: 'Texts sent to the claimant' })
+      .waitFor();
     await settled(page);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'lostfound-claim');

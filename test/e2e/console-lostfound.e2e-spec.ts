@@ -129,6 +129,60 @@ describe('the lost-and-found desk in the console', () => {
       });
     });
 
+    it('shows on the claim the texts sent to its claimant when a matching item is logged later', async () => {
+      const claim = await staff.post('/lostfound/claims', {
+        location_id: location.id,
+        claimant_name: 'Ada Reed',
+        claimant_phone: '+14155550145',
+        category: 'umbrella',
+        description: 'green umbrella with a bamboo handle',
+        color: 'green',
+      });
+      expect(claim.status).toBe(201);
+      const before = await staff.get(`/lostfound/claims/${claim.body.id}?location_id=${location.id}`);
+      expect(before.body.texts).toEqual([]);
+
+      const logged = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'umbrella',
+        description: 'Green umbrella, bamboo handle',
+        color: 'green',
+        found_area: 'Gate 7',
+        storage_ref: 'Shelf B1',
+      });
+      expect(logged.status).toBe(201);
+      const detail = await staff.get(`/lostfound/claims/${claim.body.id}?location_id=${location.id}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body.texts).toEqual([
+        { body: expect.stringContaining(`claim #${claim.body.id}`), sent_at: expect.any(String) },
+      ]);
+      expect(detail.body.texts[0].body).toContain('an umbrella (green)');
+    });
+
+    it('logs an item with several photo URLs and shows them all on the item, refusing more than 10', async () => {
+      const logged = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'bag',
+        description: 'Blue canvas tote bag',
+        image_url: 'https://img.example/tote-front.jpg',
+        photo_urls: ['https://img.example/tote-side.jpg', 'https://img.example/tote-inside.jpg'],
+      });
+      expect(logged.status).toBe(201);
+      const item = await staff.get(`/lostfound/found-items/${logged.body.id}?location_id=${location.id}`);
+      expect(item.body.photos).toEqual([
+        'https://img.example/tote-front.jpg',
+        'https://img.example/tote-side.jpg',
+        'https://img.example/tote-inside.jpg',
+      ]);
+      const tooMany = await staff.post('/lostfound/found-items', {
+        location_id: location.id,
+        category: 'bag',
+        description: 'Another tote bag',
+        photo_urls: Array.from({ length: 11 }, (_, i) => `https://img.example/${i}.jpg`),
+      });
+      expect(tooMany.status).toBe(400);
+    });
+
     it('explains the high-value rule when verified is missing, and changes nothing', async () => {
       const logged = await staff.post('/lostfound/found-items', {
         location_id: location.id,

@@ -342,11 +342,17 @@ export interface Claim {
   verify_required?: boolean;
   matches?: ClaimMatch[];
 }
+export interface ClaimText {
+  body: string;
+  sent_at: string;
+}
 export interface ClaimDetail extends Claim {
   claimant_email: string;
   proof_note: string;
   photos: string[];
   timeline: TimelineEntry[];
+  /** The texts sent to the claimant about this claim, oldest first. */
+  texts: ClaimText[];
 }
 export interface Reunited {
   reunited: boolean;

@@ -33,6 +33,7 @@ import { SimulatedSmsAdapter } from './sms/simulated-sms.adapter';
 import { SmsNatsController } from './sms/sms.nats.controller';
 import { SMS_SENDER } from './sms/sms.port';
 import { DailyTextCountsRepository } from './sms/daily-text-counts.repository';
+import { ClaimTextsRepository } from './sms/claim-texts.repository';
 import { TextingLimits } from './sms/texting-limits';
 
 export interface LostfoundOptions {
@@ -61,6 +62,7 @@ export class LostfoundModule {
         LostfoundTransactions,
         MatchNotifier,
         DailyTextCountsRepository,
+        ClaimTextsRepository,
         TextingLimits,
         LocationsRepository,
         LocationsService,

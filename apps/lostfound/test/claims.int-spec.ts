@@ -227,6 +227,7 @@ describe('lostfound: claims', () => {
         proof_note: 'Library card in the name of Jane Smith',
         photos: ['https://img.example/mine.jpg'],
         timeline: [{ created_at: expect.any(String), action: 'filed', staff_name: 'API', note: expect.any(String) }],
+        texts: [],
       });
     });
 

@@ -84,6 +84,37 @@ describe('lostfound: found items', () => {
       expect(detail.category).toBe('purse');
     });
 
+    it('stores photo_urls as more photos after image_url, in order, and shows them on the item', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const photoUrls = ['https://img.example/side.jpg', 'https://img.example/back.jpg'];
+      const item = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { image_url: 'https://img.example/front.jpg', photo_urls: photoUrls }),
+        accountId,
+      );
+      expect(item).not.toHaveProperty('photo_urls');
+      const detail = await lf.send(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId);
+      expect(detail.photos).toEqual(['https://img.example/front.jpg', ...photoUrls]);
+
+      const withoutPrimary = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { photo_urls: ['https://img.example/only.jpg'] }),
+        accountId,
+      );
+      const second = await lf.send(FoundItemsRpc.get, { location_id: locationId, id: withoutPrimary.id }, accountId);
+      expect(second.photos).toEqual(['https://img.example/only.jpg']);
+    });
+
+    it.each([
+      ['more than 10', Array.from({ length: 11 }, (_, i) => `https://img.example/${i}.jpg`)],
+      ['a URL longer than image_url takes', [`https://img.example/${'x'.repeat(5000)}.jpg`]],
+      ['a non-string', [42]],
+    ])('refuses photo_urls with %s (400 invalid_request)', async (_, photoUrls) => {
+      const { accountId, locationId } = await lf.newLocation();
+      const body = { ...foundItemBody(locationId), photo_urls: photoUrls as string[] };
+      expect(await lf.errorOf(FoundItemsRpc.log, body, accountId)).toBe('invalid_request');
+    });
+
     it('keeps image_url exactly as given, even when it is not a URL', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const item = await lf.send(

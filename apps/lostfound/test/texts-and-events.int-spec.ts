@@ -42,6 +42,31 @@ describe('lostfound: texting claimants and events', () => {
       expect(await textsTo(other.claimant_phone)).toEqual([]);
     });
 
+    it('keeps each text sent on its claim, and shows them in the claim detail oldest first', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
+      const detailOf = () => lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId);
+      expect((await detailOf()).texts).toEqual([]);
+
+      await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
+      await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
+      const sent = await textsTo(claim.claimant_phone);
+      expect(sent).toHaveLength(2);
+      const { texts } = await detailOf();
+      expect(texts).toEqual([
+        { body: sent[1].body, sent_at: expect.any(String) },
+        { body: sent[0].body, sent_at: expect.any(String) },
+      ]);
+      expect(texts[0].body).toContain(`#${claim.id}`);
+      expect(Date.parse(texts[0].sent_at)).not.toBeNaN();
+
+      const { accountId: otherAccount, locationId: otherLocation } = await lf.newLocation();
+      const stranger = await lf.send(ClaimsRpc.file, claimBody(otherLocation), otherAccount);
+      expect(
+        (await lf.send(ClaimsRpc.get, { location_id: otherLocation, id: stranger.id }, otherAccount)).texts,
+      ).toEqual([]);
+    });
+
     it('does not text a claimant twice for the same item, however often the match is seen', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const claim = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
@@ -90,8 +115,12 @@ describe('lostfound: texting claimants and events', () => {
       try {
         await lf.send(FoundItemsRpc.log, foundItemBody(locationId), accountId);
         expect(await textsTo(claim.claimant_phone)).toEqual([]);
+        expect((await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId)).texts).toEqual([]);
         await lf.app.get(MatchNotifier).flush();
         expect(await textsTo(claim.claimant_phone)).toHaveLength(1);
+        expect((await lf.send(ClaimsRpc.get, { location_id: locationId, id: claim.id }, accountId)).texts).toHaveLength(
+          1,
+        );
       } finally {
         send.mockRestore();
       }

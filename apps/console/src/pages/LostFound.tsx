@@ -11,6 +11,7 @@ import {
   query,
   type Claim,
   type ClaimDetail,
+  type ClaimText,
   type DeskLocation,
   type DeskLocations,
   type FoundItem,
@@ -519,6 +520,21 @@ function Timeline({ entries, label }: { entries: TimelineEntry[]; label: string 
   );
 }
 
+/** The texts sent to a claimant about their claim, oldest first, as plain text. */
+function SentTexts({ texts }: { texts: ClaimText[] }) {
+  if (texts.length === 0) return <Empty>No text sent yet.</Empty>;
+  return (
+    <ol className="timeline" aria-label="Texts sent to the claimant, oldest first" data-testid="claim-texts">
+      {texts.map((text, index) => (
+        <li key={index}>
+          <p className="timeline-when muted">{formatTime(text.sent_at)}</p>
+          <p className="timeline-note">{text.body}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 /** Photos as links: the console's CSP loads no image from other sites, and a staff browser should not fetch them unasked. */
 function Photos({ photos }: { photos: string[] }) {
   if (photos.length === 0) return <p className="muted">No photo.</p>;
@@ -853,6 +869,8 @@ export function DeskClaimPage() {
           </dl>
           <h3>Timeline</h3>
           <Timeline entries={c.timeline} label="The claim's timeline, oldest first" />
+          <h3>Texts sent to the claimant</h3>
+          <SentTexts texts={c.texts} />
           {c.photos.length > 0 ? (
             <>
               <h3>Photos</h3>

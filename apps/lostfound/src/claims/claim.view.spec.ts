@@ -55,6 +55,7 @@ describe('claim views', () => {
       proof_note: 'initials',
       photos: [],
       timeline: [],
+      texts: [],
     };
     const detail = toClaimDetail(row, listed);
     expect(detail).not.toHaveProperty('matches');

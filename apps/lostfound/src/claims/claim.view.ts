@@ -41,6 +41,7 @@ export function toClaimDetail(row: ClaimDetailRow, listed: ListedMatchRow[]): Cl
     proof_note: row.proof_note,
     photos: row.photos,
     timeline: row.timeline.map(toTimelineView),
+    texts: row.texts.map((text) => ({ body: text.body, sent_at: text.sent_at.toISOString() })),
   };
 }
 

@@ -31,7 +31,11 @@ export type ClaimListRow = ClaimRow & { has_match: boolean };
 
 type ClaimDetailColumns = ClaimListRow & Pick<StoredClaim, 'claimant_email' | 'proof_note'>;
 
-export type ClaimDetailRow = ClaimDetailColumns & { photos: string[]; timeline: TimelineRow[] };
+export type ClaimDetailRow = ClaimDetailColumns & {
+  photos: string[];
+  timeline: TimelineRow[];
+  texts: { body: string; sent_at: Date }[];
+};
 
 export type NewClaim = Pick<
   ClaimRow,
@@ -115,7 +119,7 @@ export class ClaimsRepository implements ClaimCandidates {
       SELECT ${COLUMNS}, claimant_email, proof_note, ${HAS_MATCH} FROM claims WHERE id = ${id} AND location_id = ${locationId}`,
     );
     if (rows.length === 0) return null;
-    const [photos, timeline] = await Promise.all([
+    const [photos, timeline, texts] = await Promise.all([
       this.prisma.photo.findMany({
         where: { claim_id: id },
         orderBy: [{ is_primary: 'desc' }, { id: 'asc' }],
@@ -126,8 +130,13 @@ export class ClaimsRepository implements ClaimCandidates {
         orderBy: { id: 'asc' },
         select: { created_at: true, action: true, staff_name: true, note: true },
       }),
+      this.prisma.claimText.findMany({
+        where: { claim_id: id, status: 'sent' },
+        orderBy: { id: 'asc' },
+        select: { body: true, sent_at: true },
+      }),
     ]);
-    return { ...rows[0], photos: photos.map((photo) => photo.url), timeline };
+    return { ...rows[0], photos: photos.map((photo) => photo.url), timeline, texts };
   }
 
   async list(locationId: number, filters: ListFilters, page: number): Promise<{ rows: ClaimListRow[]; total: number }> {

@@ -49,7 +49,10 @@ export type NewFoundItem = Pick<
   | 'storage_ref'
   | 'image_url'
 > &
-  Pick<Item, 'area_key'>;
+  Pick<Item, 'area_key'> & {
+    /** More photos, stored after the primary one (`image_url`) in the given order. */
+    photo_urls: readonly string[];
+  };
 
 const COLUMNS = sql`id, location_id, category, category_class, value_class, description, color, found_by, found_area,
   to_char(found_date, 'YYYY-MM-DD') AS found_date, storage_ref, image_url, status, source, created_at`;
@@ -76,6 +79,10 @@ export class FoundItemsRepository {
     const created = rows[0];
     if (item.image_url)
       await tx.photo.create({ data: { found_item_id: created.id, url: item.image_url, is_primary: true } });
+    if (item.photo_urls.length > 0)
+      await tx.photo.createMany({
+        data: item.photo_urls.map((url) => ({ found_item_id: created.id, url, is_primary: false })),
+      });
     await tx.timelineEntry.create({
       data: { found_item_id: created.id, action: 'logged', staff_name: staffName, note: logNote },
     });

@@ -72,6 +72,7 @@ export class FoundItemsService {
           found_date: command.found_date ?? todayUtc(),
           storage_ref: storageRef,
           image_url: command.image_url ?? '',
+          photo_urls: command.photo_urls ?? [],
         },
         logNote(foundBy, storageRef, command.acted_by !== undefined),
         text(command.acted_by) || 'API',

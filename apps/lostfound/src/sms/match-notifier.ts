@@ -5,6 +5,7 @@ import { LOSTFOUND_CONFIG } from '../config/tokens';
 import type { LostfoundConfig } from '../config/lostfound.config';
 import { MatchesRepository } from '../matching/matches.repository';
 import { matchText } from './claimant-texts';
+import { ClaimTextsRepository } from './claim-texts.repository';
 import { SMS_SENDER, type SmsSender } from './sms.port';
 
 const BATCH = 50;
@@ -21,6 +22,7 @@ export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     private readonly matches: MatchesRepository,
+    private readonly texts: ClaimTextsRepository,
     @Inject(SMS_SENDER) private readonly sms: SmsSender,
     @Inject(LOSTFOUND_CONFIG) config: LostfoundConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -53,8 +55,9 @@ export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationS
     for (;;) {
       const pending = await this.matches.takePending(BATCH);
       for (const text of pending) {
+        const body = matchText(text);
         try {
-          await this.sms.send({ to: text.claimant_phone, body: matchText(text) });
+          await this.sms.send({ to: text.claimant_phone, body });
           this.logger.info({ claim_id: text.claim_id, match_id: text.match_id }, 'claimant texted about a match');
         } catch (err) {
           this.logger.warn(
@@ -62,9 +65,23 @@ export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationS
             'text to claimant failed; will retry',
           );
           await this.matches.release(text.match_id);
+          continue;
         }
+        await this.recordSent(text.claim_id, text.match_id, body);
       }
       if (pending.length < BATCH) return;
+    }
+  }
+
+  /**
+   * Keeps a sent text on its claim for the desk. A failure here is logged, not retried: the claimant already has
+   * the text, and giving the match back would text them twice.
+   */
+  private async recordSent(claimId: number, matchId: number, body: string): Promise<void> {
+    try {
+      await this.texts.recordSent(claimId, body);
+    } catch (err) {
+      this.logger.warn({ err, claim_id: claimId, match_id: matchId }, 'sent text not recorded on its claim');
     }
   }
 }

@@ -133,6 +133,12 @@ export class ClaimCreated extends ClaimView {
   matches?: ClaimMatchView[];
 }
 
+/** A text sent to the claimant about this claim (added field). */
+export class ClaimTextView {
+  @ApiProperty({ description: 'The text as sent.' }) body: string;
+  @ApiProperty({ description: 'When the SMS provider took the text (ISO 8601).' }) sent_at: string;
+}
+
 export class ClaimDetail extends ClaimCreated {
   @ApiProperty({ description: 'Empty string when none.' }) claimant_email: string;
   @ApiProperty({
@@ -141,6 +147,11 @@ export class ClaimDetail extends ClaimCreated {
   proof_note: string;
   @ApiProperty({ type: [String], description: 'Photo URLs, primary first.' }) photos: string[];
   @ApiProperty({ type: [TimelineEntryView], description: 'Oldest first.' }) timeline: TimelineEntryView[];
+  @ApiProperty({
+    type: [ClaimTextView],
+    description: 'Added field: the texts sent to the claimant about this claim, oldest first. Never in events.',
+  })
+  texts: ClaimTextView[];
 }
 
 export class ClaimPage {

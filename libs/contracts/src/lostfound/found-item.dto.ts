@@ -1,5 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import {
   DISPOSAL_OUTCOMES,
   FOUND_ITEM_STATUSES,
@@ -104,6 +115,9 @@ export class LostfoundListQuery extends LocationQuery {
 }
 
 /** `POST /lostfound/found-items` body (spec part 4). */
+/** How many `photo_urls` a found item takes besides its `image_url`. */
+export const MAX_PHOTO_URLS = 10;
+
 export class FoundItemCreate extends LocationBody {
   @ApiProperty({
     maxLength: MAX_DESCRIPTION,
@@ -164,6 +178,20 @@ export class FoundItemCreate extends LocationBody {
   @IsString()
   @MaxLength(MAX_IMAGE_URL)
   image_url?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_PHOTO_URLS,
+    description:
+      'Added field: more photo URLs of the item, each checked like image_url (a string of at most ' +
+      `${MAX_IMAGE_URL} characters) and stored as given, after image_url. At most ${MAX_PHOTO_URLS}.`,
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_PHOTO_URLS)
+  @IsString({ each: true })
+  @MaxLength(MAX_IMAGE_URL, { each: true })
+  photo_urls?: string[];
 
   @ApiPropertyOptional({
     default: true,

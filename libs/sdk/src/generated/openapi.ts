@@ -648,6 +648,8 @@ export interface components {
             found_date?: string;
             /** @description Stored as given; becomes the primary photo. */
             image_url?: string;
+            /** @description Added field: more photo URLs of the item, each checked like image_url (a string of at most 2048 characters) and stored as given, after image_url. At most 10. */
+            photo_urls?: string[];
             /**
              * @description Text the claimants of matching open claims (within the daily limits, docs/adr/0053). false logs the item and records its matches without texting anyone: the way to log an item after 429 text_limit.
              * @default true
@@ -871,6 +873,12 @@ export interface components {
             /** @example 25 */
             per: number;
         };
+        ClaimTextView: {
+            /** @description The text as sent. */
+            body: string;
+            /** @description When the SMS provider took the text (ISO 8601). */
+            sent_at: string;
+        };
         ClaimDetail: {
             id: number;
             location_id: number;
@@ -913,6 +921,8 @@ export interface components {
             photos: string[];
             /** @description Oldest first. */
             timeline: components["schemas"]["TimelineEntryView"][];
+            /** @description Added field: the texts sent to the claimant about this claim, oldest first. Never in events. */
+            texts: components["schemas"]["ClaimTextView"][];
         };
         ReuniteBody: {
             /**
