@@ -13,6 +13,7 @@ import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
 import { DeliveriesNatsController } from './deliveries/deliveries.nats.controller';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
+import { DispatcherConsumers } from './deliveries/dispatcher-consumers';
 import { NumberEventsConsumer } from './deliveries/number-events.consumer';
 import { NumberStatesRepository } from './deliveries/number-states.repository';
 import { BillingEventsConsumer } from './deliveries/billing-events.consumer';
@@ -75,6 +76,7 @@ export class WebhookDispatcherModule {
         DeliveriesRepository,
         DeliverCallCompleted,
         CallCompletedConsumer,
+        DispatcherConsumers,
         NumberEventsConsumer,
         NumberStatesRepository,
         BillingEventsConsumer,

@@ -1,20 +1,16 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   BalanceLowEvent,
   TopUpFailedEvent,
   type BalanceLowData,
-  type EventDescriptor,
   type EventEnvelope,
   type TopUpFailedData,
 } from '@switchboard/contracts';
-import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
+import type { EventConsumer } from '@switchboard/messaging';
 import { BILLING_BALANCE_LOW_TYPE, BILLING_TOP_UP_FAILED_TYPE, type BillingWebhookBody } from '@switchboard/signing';
-import { LOGGER, type Logger } from '@switchboard/observability';
-import { DISPATCHER_CONFIG } from '../config/tokens';
-import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { DeliverCallCompleted } from './deliver-call-completed';
+import { DispatcherConsumers, type DispatcherSubscription } from './dispatcher-consumers';
 
 export const BALANCE_LOW_DURABLE = 'webhook-dispatcher-billing-balance-low';
 export const TOP_UP_FAILED_DURABLE = 'webhook-dispatcher-billing-top-up-failed';
@@ -68,34 +64,20 @@ export class BillingEventsConsumer implements OnApplicationBootstrap, BeforeAppl
   private readonly consumers: EventConsumer<BillingEventData>[] = [];
 
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(MESSAGING_CONFIG) private readonly messaging: MessagingConfig,
-    @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly consumerFactory: DispatcherConsumers,
     private readonly deliver: DeliverCallCompleted,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const [event, durable] of [
+    const subscriptions: DispatcherSubscription<BillingEventData>[] = [
       [BalanceLowEvent, BALANCE_LOW_DURABLE],
       [TopUpFailedEvent, TOP_UP_FAILED_DURABLE],
-    ] as [EventDescriptor<BillingEventData>, string][]) {
-      const consumer = new EventConsumer(
-        this.nc,
-        this.messaging,
-        {
-          event,
-          durable,
-          concurrency: this.config.concurrency,
-          ackWaitMs: this.config.ackWaitMs,
-          maxAckPending: 100_000,
-          handler: async (envelope, meta) => this.handle(envelope, meta.deliveryCount),
-        },
-        this.logger,
-      );
-      this.consumers.push(consumer);
-      await consumer.start();
-    }
+    ];
+    this.consumers.push(
+      ...(await this.consumerFactory.start(subscriptions, (envelope, deliveryCount) =>
+        this.handle(envelope, deliveryCount),
+      )),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {

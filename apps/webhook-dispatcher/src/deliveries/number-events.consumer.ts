@@ -1,18 +1,14 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   NumberReleasedEvent,
   NumberUpdatedEvent,
-  type EventDescriptor,
   type EventEnvelope,
   type NumberStateChanged,
 } from '@switchboard/contracts';
-import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
+import type { EventConsumer } from '@switchboard/messaging';
 import { NUMBER_PAST_DUE_TYPE, NUMBER_RELEASED_TYPE, type NumberWebhookBody } from '@switchboard/signing';
-import { LOGGER, type Logger } from '@switchboard/observability';
-import { DISPATCHER_CONFIG } from '../config/tokens';
-import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { DeliverCallCompleted } from './deliver-call-completed';
+import { DispatcherConsumers, type DispatcherSubscription } from './dispatcher-consumers';
 import { NumberStatesRepository } from './number-states.repository';
 
 export const NUMBER_UPDATED_DURABLE = 'webhook-dispatcher-number-updated';
@@ -29,35 +25,21 @@ export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeAppli
   private readonly consumers: EventConsumer<NumberStateChanged>[] = [];
 
   constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(MESSAGING_CONFIG) private readonly messaging: MessagingConfig,
-    @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly consumerFactory: DispatcherConsumers,
     private readonly states: NumberStatesRepository,
     private readonly deliver: DeliverCallCompleted,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const [event, durable] of [
+    const subscriptions: DispatcherSubscription<NumberStateChanged>[] = [
       [NumberUpdatedEvent, NUMBER_UPDATED_DURABLE],
       [NumberReleasedEvent, NUMBER_RELEASED_DURABLE],
-    ] as [EventDescriptor<NumberStateChanged>, string][]) {
-      const consumer = new EventConsumer(
-        this.nc,
-        this.messaging,
-        {
-          event,
-          durable,
-          concurrency: this.config.concurrency,
-          ackWaitMs: this.config.ackWaitMs,
-          maxAckPending: 100_000,
-          handler: async (envelope, meta) => this.handle(envelope, meta.deliveryCount),
-        },
-        this.logger,
-      );
-      this.consumers.push(consumer);
-      await consumer.start();
-    }
+    ];
+    this.consumers.push(
+      ...(await this.consumerFactory.start(subscriptions, (envelope, deliveryCount) =>
+        this.handle(envelope, deliveryCount),
+      )),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
