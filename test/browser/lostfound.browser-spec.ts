@@ -83,7 +83,9 @@ describe('the lost-and-found desk and the claimant page', () => {
     await form.getByLabel('Colour').fill('red');
     await form.getByLabel('Where found').fill('Gate 4');
     await form.getByLabel('Storage').fill('Shelf A3');
-    await form.getByLabel('Photo URL').fill('https://photos.example/umbrella.jpg');
+    await form
+      .getByLabel('Photo URLs')
+      .fill('https://photos.example/umbrella.jpg\nhttps://photos.example/umbrella-handle.jpg');
     await form.getByRole('button', { name: 'Log item' }).click();
     await page.getByText(/Item #\d+ \(umbrella\) is logged/).waitFor();
     ids.umbrella = Number(
@@ -120,6 +122,7 @@ describe('the lost-and-found desk and the claimant page', () => {
       .getByText('Logged', { exact: true })
       .waitFor();
     await page.getByRole('link', { name: /Photo 1 \(primary\)/ }).waitFor();
+    await page.getByRole('link', { name: /Photo 2/ }).waitFor();
     await expect(page.locator('.facts').textContent()).resolves.toContain('Shelf A3');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'lostfound-item');

@@ -1,6 +1,6 @@
 import { fieldsOf } from './api';
 import { describeError } from './errors';
-import { dayStart, parseAllowlist, safeNext, toCents } from './input';
+import { dayStart, parseAllowlist, parsePhotoUrls, safeNext, toCents } from './input';
 
 describe("the console's reading of what people type", () => {
   it('reads an IP allowlist separated by commas, spaces or lines, and empty as none', () => {
@@ -64,5 +64,16 @@ describe("the console's reading of the server's errors", () => {
     );
     expect(describeError(502, 'bad_gateway', '')).toBe('The server could not do this (502). Try again in a moment.');
     expect(describeError(0, 'network', '')).toMatch(/could not reach the server/);
+  });
+});
+
+describe('parsePhotoUrls', () => {
+  it('reads one URL per line or per space, dropping blanks, in order', () => {
+    expect(parsePhotoUrls('  https://a.example/1.jpg\n\nhttps://a.example/2.jpg https://a.example/3.jpg \n')).toEqual([
+      'https://a.example/1.jpg',
+      'https://a.example/2.jpg',
+      'https://a.example/3.jpg',
+    ]);
+    expect(parsePhotoUrls('  \n ')).toEqual([]);
   });
 });

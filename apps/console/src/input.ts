@@ -8,6 +8,14 @@ export function parseAllowlist(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Photo URLs typed one per line (or separated by spaces): the first is the item's main photo. */
+export function parsePhotoUrls(text: string): string[] {
+  return text
+    .split(/\s+/)
+    .map((url) => url.trim())
+    .filter(Boolean);
+}
+
 /** `"12.50"` or `"$12"` as cents (1250, 1200); undefined when it is not an amount of dollars and cents. */
 export function toCents(text: string): number | undefined {
   const trimmed = text.trim().replace(/^\$/, '');

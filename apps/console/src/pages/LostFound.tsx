@@ -36,6 +36,7 @@ import {
   type FormFailure,
 } from '../components/ui';
 import { formatTime, humanize } from '../format';
+import { parsePhotoUrls } from '../input';
 import { roleReason, useSignedIn } from '../session';
 
 const CATEGORY_LIST_ID = 'lostfound-categories';
@@ -402,13 +403,17 @@ function LogItemForm({
     setFailure(undefined);
     try {
       const body: Record<string, unknown> = { location_id: location.id };
-      for (const name of LOG_FIELDS) if (form[name].trim()) body[name] = form[name].trim();
+      for (const name of LOG_FIELDS) if (name !== 'image_url' && form[name].trim()) body[name] = form[name].trim();
+      // One field for every photo: the first is the main one (`image_url`), the rest go as `photo_urls`.
+      const [main, ...more] = parsePhotoUrls(form.image_url);
+      if (main) body.image_url = main;
+      if (more.length > 0) body.photo_urls = more;
       const item = await post<FoundItem>('/lostfound/found-items', body, { 'Idempotency-Key': newIdempotencyKey() });
       // Keep the category and area: items handed in together are often alike.
       setForm({ ...blank, category: form.category, found_area: form.found_area, found_date: form.found_date });
       onLogged(item);
     } catch (error) {
-      setFailure(failureOf(error, LOG_FIELDS));
+      setFailure(failureOf(error, [...LOG_FIELDS, 'photo_urls']));
     } finally {
       setBusy(false);
     }
@@ -484,14 +489,14 @@ function LogItemForm({
           hint="Empty: today."
         />
         <Field
-          label="Photo URL"
+          label="Photo URLs"
           name="image_url"
-          type="url"
-          inputMode="url"
+          multiline
           value={form.image_url}
           onChange={set('image_url')}
           required={false}
-          error={failure?.fields.image_url}
+          error={failure?.fields.image_url ?? failure?.fields.photo_urls}
+          hint="One per line, up to 11; the first is the main photo."
         />
       </div>
       <div className="actions">
