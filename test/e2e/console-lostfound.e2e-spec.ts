@@ -322,4 +322,49 @@ describe('the lost-and-found desk in the console', () => {
       'open',
     );
   });
+
+  it("a number's lost-and-found line from its console page: owners set it, viewers and staff cannot, another account's is unknown", async () => {
+    const a = await accountWithLocation('Quay');
+    const b = await accountWithLocation('Pier');
+    const [owner, viewer, staff, ownerB] = await Promise.all([
+      member(a.accountId, 'owner'),
+      member(a.accountId, 'viewer'),
+      member(a.accountId, 'staff'),
+      member(b.accountId, 'owner'),
+    ]);
+    expect((await admin.request('PUT', '/admin/provider/stock/312', { available: 3 })).status).toBe(200);
+    const number = await owner.post('/numbers', { business_phone: '+13125550100', area_code: '312' });
+    expect(number.status).toBe(201);
+    const path = `/numbers/${number.body.id}/lostfound-line`;
+
+    expect((await owner.get(path)).body).toEqual({ number_id: number.body.id, location_id: null });
+    for (const body of [{}, { location_id: 'one' }, { location_id: 1.5 }]) {
+      const refused = await owner.request('PUT', path, body);
+      expect({ body, status: refused.status, code: refused.body.error.code }).toEqual({
+        body,
+        status: 400,
+        code: 'invalid_request',
+      });
+    }
+    const foreignLocation = await owner.request('PUT', path, { location_id: b.location.id });
+    expect(foreignLocation).toMatchObject({ status: 404, body: { error: { code: 'location_not_found' } } });
+    for (const refusedTo of [viewer, staff]) {
+      const refused = await refusedTo.request('PUT', path, { location_id: a.location.id });
+      expect(refused).toMatchObject({ status: 403, body: { error: { code: 'forbidden' } } });
+    }
+    expect((await ownerB.request('PUT', path, { location_id: b.location.id })).status).toBe(404);
+    expect((await ownerB.get(path)).status).toBe(404);
+    expect((await owner.get(path)).body.location_id).toBeNull();
+
+    const linked = await owner.request('PUT', path, { location_id: a.location.id });
+    expect(linked).toMatchObject({ status: 200, body: { number_id: number.body.id, location_id: a.location.id } });
+    expect((await viewer.get(path)).body.location_id).toBe(a.location.id);
+    expect((await staff.get(path)).status).toBe(403);
+    const unlinked = await owner.request('DELETE', path);
+    expect(unlinked).toMatchObject({ status: 200, body: { location_id: null } });
+
+    expect((await owner.request('DELETE', `/numbers/${number.body.id}`)).status).toBe(200);
+    const released = await owner.request('PUT', path, { location_id: a.location.id });
+    expect(released).toMatchObject({ status: 409, body: { error: { code: 'number_released' } } });
+  });
 });

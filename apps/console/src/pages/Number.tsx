@@ -17,6 +17,7 @@ import {
 } from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';
+import { NumberLostfoundLine } from './NumberLostfoundLine';
 
 export function NumberPage() {
   const { id = '' } = useParams();
@@ -120,6 +121,8 @@ export function NumberPage() {
           </div>
         ) : null}
       </form>
+
+      <NumberLostfoundLine numberId={n.id} editable={mayManage && !released} />
 
       <h2>Webhook deliveries</h2>
       <p className="hint">Every attempt to deliver a call event to your webhook, newest first.</p>

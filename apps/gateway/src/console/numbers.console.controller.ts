@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   ListNumbersQuery,
@@ -6,17 +19,20 @@ import {
   NumberIdParam,
   NumbersRpc,
   NumberUpdate,
+  PhoneLineBody,
   ReleaseNumberCommand,
   WebhookDeliveriesRpc,
   type NumberCreated,
   type NumberList,
   type NumberReleased,
   type NumberView,
+  type PhoneLineView,
   type WebhookDeliveryList,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { Caller, type CallerOptions } from '../auth';
 import { Idempotent } from '../idempotency';
+import { getPhoneLine, linkPhoneLine, unlinkPhoneLine } from '../phone-lines/phone-line-requests';
 import { CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard, Roles } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
@@ -84,5 +100,29 @@ export class NumbersConsoleController {
   async deliveries(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<WebhookDeliveryList> {
     const number = await this.rpc.request(NumbersRpc.get, { id: params.id }, caller);
     return this.rpc.request(WebhookDeliveriesRpc.list, { number_id: number.id }, caller);
+  }
+
+  /** The location whose lost-item reports this number takes (docs/adr/0079), as `/v1/lostfound/phone-lines/{id}`. */
+  @Get(':id/lostfound-line')
+  lostfoundLine(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<PhoneLineView> {
+    return getPhoneLine(this.rpc, params.id, caller);
+  }
+
+  @Put(':id/lostfound-line')
+  @HttpCode(200)
+  @Roles(NUMBER_ROLES, "make a number a location's lost-and-found line")
+  linkLostfoundLine(
+    @Param() params: NumberIdParam,
+    @Body() body: PhoneLineBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<PhoneLineView> {
+    return linkPhoneLine(this.rpc, params.id, body.location_id, caller);
+  }
+
+  @Delete(':id/lostfound-line')
+  @HttpCode(200)
+  @Roles(NUMBER_ROLES, 'stop lost-item reports on a number')
+  unlinkLostfoundLine(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<PhoneLineView> {
+    return unlinkPhoneLine(this.rpc, params.id, caller);
   }
 }

@@ -1,15 +1,9 @@
 import { Body, Controller, Delete, Get, Param, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import {
-  NumberIdParam,
-  NumbersRpc,
-  PhoneLineBody,
-  PhoneLineView,
-  PhoneLinesRpc,
-  ServiceError,
-} from '@switchboard/contracts';
+import { NumberIdParam, PhoneLineBody, PhoneLineView } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
+import { getPhoneLine, linkPhoneLine, unlinkPhoneLine } from '../phone-lines/phone-line-requests';
 
 const NUMBER_ID = { name: 'id', description: 'The number, `num_<n>` or `<n>`.', example: 'num_12' };
 
@@ -33,15 +27,12 @@ export class PhoneLinesHttpController {
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: PhoneLineView })
-  async link(
+  link(
     @Param() params: NumberIdParam,
     @Body() body: PhoneLineBody,
     @Caller() caller: CallerOptions,
   ): Promise<PhoneLineView> {
-    const number = await this.rpc.request(NumbersRpc.get, { id: params.id }, caller);
-    if (number.status === 'released')
-      throw new ServiceError('number_released', `${number.id} is released; it cannot take calls.`);
-    return this.rpc.request(PhoneLinesRpc.link, { number_id: number.id, location_id: body.location_id }, caller);
+    return linkPhoneLine(this.rpc, params.id, body.location_id, caller);
   }
 
   @Get(':id')
@@ -51,17 +42,15 @@ export class PhoneLinesHttpController {
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: PhoneLineView })
-  async get(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<PhoneLineView> {
-    const number = await this.rpc.request(NumbersRpc.get, { id: params.id }, caller);
-    return this.rpc.request(PhoneLinesRpc.get, { number_id: number.id }, caller);
+  get(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<PhoneLineView> {
+    return getPhoneLine(this.rpc, params.id, caller);
   }
 
   @Delete(':id')
   @ApiOperation({ summary: 'Stop taking lost-item reports on a number' })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: PhoneLineView })
-  async unlink(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<PhoneLineView> {
-    const number = await this.rpc.request(NumbersRpc.get, { id: params.id }, caller);
-    return this.rpc.request(PhoneLinesRpc.unlink, { number_id: number.id }, caller);
+  unlink(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<PhoneLineView> {
+    return unlinkPhoneLine(this.rpc, params.id, caller);
   }
 }

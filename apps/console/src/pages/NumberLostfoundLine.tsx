@@ -1,0 +1,110 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { del, get, put, type DeskLocations } from '../api';
+import { Button, LoadError, Loading, Notice, failureOf, useLoad, type FormFailure } from '../components/ui';
+
+interface PhoneLine {
+  number_id: string;
+  location_id: number | null;
+}
+
+/**
+ * A number's lost-and-found line (docs/adr/0079): calls to it that the agent ends as a lost-item report become claims
+ * at the chosen location, and the caller is texted when a match is logged. Owners and developers choose; the rest
+ * read.
+ */
+export function NumberLostfoundLine({ numberId, editable }: { numberId: string; editable: boolean }) {
+  const path = `/numbers/${encodeURIComponent(numberId)}/lostfound-line`;
+  const line = useLoad(() => get<PhoneLine>(path), [path]);
+  const locations = useLoad(() => get<DeskLocations>('/lostfound/locations'), []);
+  const [choice, setChoice] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const [saved, setSaved] = useState<string>();
+
+  useEffect(() => {
+    if (line.data) setChoice(line.data.location_id === null ? '' : String(line.data.location_id));
+  }, [line.data]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(undefined);
+    setSaved(undefined);
+    try {
+      if (choice === '') await del<PhoneLine>(path);
+      else await put<PhoneLine>(path, { location_id: Number(choice) });
+      const name = locations.data?.data.find((location) => String(location.id) === choice)?.name;
+      setSaved(
+        name
+          ? `Lost-item reports on this number now become claims at ${name}.`
+          : 'This number no longer takes lost-item reports.',
+      );
+      line.reload();
+    } catch (error) {
+      setFailure(failureOf(error, ['location_id']));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const error = line.error ?? locations.error;
+  if (error)
+    return (
+      <div className="card">
+        <h2>Lost-and-found line</h2>
+        <LoadError
+          error={error}
+          retry={() => {
+            line.reload();
+            locations.reload();
+          }}
+        />
+      </div>
+    );
+  if (!line.data || !locations.data) return <Loading what="the lost-and-found line" />;
+  const all = locations.data.data;
+
+  return (
+    <form className="card" onSubmit={(event) => void save(event)} noValidate aria-labelledby="lostfound-line-title">
+      <h2 id="lostfound-line-title">Lost-and-found line</h2>
+      <p className="hint">
+        When a caller reports something they lost, the agent takes the details; the report becomes a claim at this
+        location, and the caller gets a text when a matching item is logged.
+      </p>
+      {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+      {saved ? <Notice tone="success">{saved}</Notice> : null}
+      {all.length === 0 ? (
+        <p>This account has no lost-and-found locations yet.</p>
+      ) : (
+        <div className={`field${failure?.fields.location_id ? ' field--invalid' : ''}`}>
+          <label htmlFor="lostfound-line-location">Location</label>
+          <select
+            id="lostfound-line-location"
+            name="location_id"
+            value={choice}
+            disabled={!editable}
+            onChange={(event) => {
+              setChoice(event.target.value);
+              setSaved(undefined);
+            }}
+          >
+            <option value="">None: no lost-item reports</option>
+            {all.map((location) => (
+              <option key={location.id} value={String(location.id)}>
+                {location.name}
+              </option>
+            ))}
+          </select>
+          {failure?.fields.location_id ? <p className="field-error">{failure.fields.location_id}</p> : null}
+        </div>
+      )}
+      {editable && all.length > 0 ? (
+        <div className="actions">
+          <Button type="submit" variant="primary" busy={busy}>
+            Save lost-and-found line
+          </Button>
+        </div>
+      ) : null}
+    </form>
+  );
+}
