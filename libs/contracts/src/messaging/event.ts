@@ -49,4 +49,6 @@ export const STREAMS = {
   calls: { name: 'CALLS', types: 'call.>' },
   lostfound: { name: 'LOSTFOUND', types: 'lostfound.>' },
   webhooks: { name: 'WEBHOOKS', types: 'webhook.>' },
+  /** Verified webhooks of outside providers, published by the gateway (docs/adr/0083-provider-webhook-intake.md). */
+  provider: { name: 'PROVIDER', types: 'provider.>' },
 } as const satisfies Record<string, StreamDefinition>;

@@ -1,0 +1,62 @@
+import { IsIn, IsISO8601, IsObject, IsString, MaxLength } from 'class-validator';
+import { defineEvent, STREAMS } from '../messaging/event';
+
+/**
+ * The outside providers whose webhooks the gateway takes in on `POST /provider-webhooks/{provider}/...`
+ * (docs/adr/0083-provider-webhook-intake.md). The gateway verifies each request's signature before it reads the
+ * body, records the event once per (provider, event id), and publishes it through its outbox; the service that
+ * owns the data consumes it durably: numbers-billing Stripe's payment results, calls-media Twilio's call and
+ * recording callbacks and the agent platform's call reports.
+ */
+export const PROVIDERS = ['stripe', 'twilio', 'retell'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** One verified provider webhook, as received. */
+export class ProviderEventReceivedData {
+  @IsIn(PROVIDERS) provider: ProviderName;
+  /**
+   * The provider's own id of the event, the key it is accepted under exactly once: Stripe's `evt_...`; Twilio's
+   * `<CallSid>:<CallStatus>` for a status callback and `<RecordingSid>` for a recording callback; Retell's
+   * `<call_id>:<event>`.
+   */
+  @IsString() @MaxLength(200) event_id: string;
+  /**
+   * What happened, in the provider's words: Stripe's event `type` (`payment_intent.succeeded`); Twilio's callback
+   * (`call.status`, `recording.status`); Retell's `event` (`call_ended`, `call_analyzed`).
+   */
+  @IsString() @MaxLength(100) kind: string;
+  /**
+   * The verified request body: the JSON object for Stripe and Retell, the form parameters as an object of strings
+   * for Twilio. Handlers validate what they read of it.
+   */
+  @IsObject() payload: Record<string, unknown>;
+  @IsISO8601() received_at: string;
+}
+
+/** One event type per provider, so each consumer filters its own subject. Envelope id: `<provider>:<event_id>`. */
+export const StripeEventReceivedEvent = defineEvent(
+  'provider.stripe.received',
+  STREAMS.provider,
+  ProviderEventReceivedData,
+);
+export const TwilioEventReceivedEvent = defineEvent(
+  'provider.twilio.received',
+  STREAMS.provider,
+  ProviderEventReceivedData,
+);
+export const RetellEventReceivedEvent = defineEvent(
+  'provider.retell.received',
+  STREAMS.provider,
+  ProviderEventReceivedData,
+);
+
+export const PROVIDER_EVENTS = {
+  stripe: StripeEventReceivedEvent,
+  twilio: TwilioEventReceivedEvent,
+  retell: RetellEventReceivedEvent,
+} as const;
+
+/** The envelope id of a provider event: JetStream's de-duplication key and the consumers' idempotency key. */
+export function providerEventId(provider: ProviderName, eventId: string): string {
+  return `${provider}:${eventId}`;
+}
