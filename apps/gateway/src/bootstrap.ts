@@ -17,6 +17,7 @@ import { OperatorApiModule } from './operator/operator-api.module';
 import { GatewayPrisma } from './prisma/gateway-prisma';
 import { serveOpenApi } from './public/openapi';
 import { PublicApiModule } from './public/public-api.module';
+import { serveProviderWebhooks } from './provider-webhooks/provider-webhooks.routes';
 
 export const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
 
@@ -91,6 +92,7 @@ export async function createGateway(
     });
     serveConsoleStatic(publicApp, config.console);
     serveOpenApi(publicApp);
+    serveProviderWebhooks(publicApp, logger);
 
     adminApp = await NestFactory.create<NestFastifyApplication>(
       OperatorApiModule.forRoot(shared),

@@ -7,16 +7,25 @@ describe('bus permissions', () => {
     expect(gateway.publish.deny).toEqual(['sb.numbers.v2.webhook-target.get', 'sb.calls.v2.lost-item-report.get']);
     expect(gateway.subscribe.allow).toEqual(['_INBOX.gateway.>']);
     expect(gateway.allow_responses).toBeUndefined();
-    // It publishes no event; on JetStream it reads the WEBHOOKS stream through its one durable only (ADR 0075).
-    expect(gateway.publish.allow.some((subject) => subject.includes('.events.'))).toBe(false);
+    // It publishes provider webhooks only (ADR 0083); on JetStream it reads the WEBHOOKS stream through its one
+    // durable only (ADR 0075).
+    expect(gateway.publish.allow.filter((subject) => subject.includes('.events.'))).toEqual([
+      'sb.events.v1.provider.>',
+    ]);
     expect(
       gateway.publish.allow.filter(
         (subject) => subject.startsWith('$JS.') && !subject.startsWith('$JS.API.STREAM.') && subject !== '$JS.API.INFO',
       ),
     ).toEqual(expect.arrayContaining(['$JS.API.CONSUMER.MSG.NEXT.SB_WEBHOOKS.gateway-endpoint-alerts']));
     expect(
-      gateway.publish.allow.filter((subject) => subject.startsWith('$JS.') && !subject.includes('SB_WEBHOOKS')),
+      gateway.publish.allow.filter(
+        (subject) => subject.startsWith('$JS.') && !subject.includes('SB_WEBHOOKS') && !subject.includes('SB_PROVIDER'),
+      ),
     ).toEqual(['$JS.API.INFO']);
+    expect(gateway.publish.allow.filter((subject) => subject.includes('SB_PROVIDER'))).toEqual([
+      '$JS.API.STREAM.INFO.SB_PROVIDER',
+      '$JS.API.STREAM.CREATE.SB_PROVIDER',
+    ]);
   });
 
   it('names each stream and durable a service touches, for the deployment prefix', () => {

@@ -41,6 +41,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     ],
     // Internal: only webhook-dispatcher asks where a number's webhooks go (refused even if a wildcard above grew).
     refused: [WebhookTargetRpc.subject, LostItemReportRpc.subject],
+    // Verified provider webhooks, through its outbox (docs/adr/0083-provider-webhook-intake.md).
+    publishes: STREAMS.provider,
     // `webhook.endpoint_disabled`: the account's owners are mailed (ADR 0075).
     consumes: [{ stream: STREAMS.webhooks, durables: ['gateway-endpoint-alerts'] }],
   },

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { ConfigError, envPort, envPositiveInt } from '@switchboard/service-runtime';
 import { addressRangeProblems } from '../address-ranges/address-ranges';
+import { loadProviderWebhooksConfig, type ProviderWebhooksConfig } from '../provider-webhooks/provider-webhooks.config';
 
 /** Every variable the gateway reads, validated once at start (a bad value stops it with a clear message). */
 export interface GatewayConfig {
@@ -30,6 +31,8 @@ export interface GatewayConfig {
   dataDir: string;
   /** The developer console (docs/console/api.md, ADR 0065). */
   console: ConsoleConfig;
+  /** Provider webhooks: which providers are taken in and with what secrets (docs/providers.md). */
+  providerWebhooks: ProviderWebhooksConfig;
 }
 
 export interface ConsoleConfig {
@@ -95,6 +98,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     claimantBodyLimitBytes: envPositiveInt(env, 'CLAIMANT_BODY_LIMIT_BYTES', 8 * 1024),
     dataDir,
     console: consoleConfig(env, envPort(env, 'PORT', 3000)),
+    providerWebhooks: loadProviderWebhooksConfig(env, production),
   };
 }
 

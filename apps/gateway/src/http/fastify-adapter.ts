@@ -10,6 +10,7 @@ import { limitConnections, nodeServerOptions } from './connection-limits';
 import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './framework-errors';
 import { describeUnusableParameter } from './hostile-input';
 import { createJsonBodyParser } from './json-body-parser';
+import { PROVIDER_WEBHOOKS_PATH } from '../provider-webhooks/provider-webhook';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
@@ -89,8 +90,9 @@ export function createFastifyAdapter(
         .status(413)
         .send(errorEnvelope('payload_too_large', `A claim is at most ${config.claimantBodyLimitBytes} bytes.`));
     }
-    // Bodies are JSON (spec part 1): a form or text body is refused before any parser could accept it.
-    if (hasBody(request) && !isJson(request.headers['content-type'])) {
+    // Bodies are JSON (spec part 1): a form or text body is refused before any parser could accept it. Provider
+    // webhooks are the providers' formats (Twilio's are forms), read as raw bytes by their own routes (ADR 0083).
+    if (hasBody(request) && !isJson(request.headers['content-type']) && !isProviderWebhook(request, options.server)) {
       return reply.status(415).send(errorEnvelope('unsupported_media_type', 'Send the body as application/json.'));
     }
   });
@@ -128,6 +130,10 @@ export function createFastifyAdapter(
     });
   }
   return adapter;
+}
+
+function isProviderWebhook(request: FastifyRequest, server: 'public' | 'admin'): boolean {
+  return server === 'public' && request.url.startsWith(`${PROVIDER_WEBHOOKS_PATH}/`);
 }
 
 function hasBody(request: FastifyRequest): boolean {

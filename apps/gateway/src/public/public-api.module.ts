@@ -13,6 +13,7 @@ import { FoundItemsHttpController } from './found-items.http.controller';
 import { HealthController } from './health.controller';
 import { NumbersHttpController } from './numbers.http.controller';
 import { PhoneLinesHttpController } from './phone-lines.http.controller';
+import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { WebhookVerificationHttpController } from './webhook-verification.http.controller';
 import { WebhooksHttpController } from './webhooks.http.controller';
 
@@ -28,7 +29,8 @@ export class PublicApiModule {
       module: PublicApiModule,
       // The console's API shares the public port (docs/adr/0065); its routes live under /console/api, outside /v1.
       // EndpointAlertsModule: the owners' mail when a webhook endpoint is disabled (docs/adr/0075); once per process.
-      imports: [GatewayCoreModule.forRoot(shared), ConsoleModule, EndpointAlertsModule],
+      // ProviderWebhooksModule: what the provider webhook routes use, and the outbox relay of their events (ADR 0083).
+      imports: [GatewayCoreModule.forRoot(shared), ConsoleModule, EndpointAlertsModule, ProviderWebhooksModule],
       controllers: [
         HealthController,
         NumbersHttpController,

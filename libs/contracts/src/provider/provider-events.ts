@@ -33,7 +33,10 @@ export class ProviderEventReceivedData {
   @IsISO8601() received_at: string;
 }
 
-/** One event type per provider, so each consumer filters its own subject. Envelope id: `<provider>:<event_id>`. */
+/**
+ * One event type per provider, so each consumer filters its own subject. The envelope id is a name-based UUID of
+ * `providerEventId(provider, event_id)`: the same provider event always has the same envelope id.
+ */
 export const StripeEventReceivedEvent = defineEvent(
   'provider.stripe.received',
   STREAMS.provider,
@@ -56,7 +59,7 @@ export const PROVIDER_EVENTS = {
   retell: RetellEventReceivedEvent,
 } as const;
 
-/** The envelope id of a provider event: JetStream's de-duplication key and the consumers' idempotency key. */
+/** The key a provider event is accepted under once, and the name its envelope id is derived from. */
 export function providerEventId(provider: ProviderName, eventId: string): string {
   return `${provider}:${eventId}`;
 }
