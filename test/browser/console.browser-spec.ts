@@ -226,10 +226,30 @@ describe('the web console, as an account owner', () => {
         (count) => count === before + 1,
       );
     }
-    await page.getByText('5 of 5 active keys').waitFor();
+    await page.getByText('5 of 5 live keys, 0 of 5 test keys').waitFor();
     await page.getByRole('button', { name: 'Create key' }).click();
-    await page.getByRole('alert').filter({ hasText: 'An account can have at most 5 active keys.' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'An account can have at most 5 active keys of each mode' })
+      .waitFor();
     await expect(page.getByTestId('keys-table').locator('tbody tr').count()).resolves.toBe(7);
+  });
+
+  it('makes a test key beside five live ones: sk_test_, marked test, its answers livemode false', async () => {
+    await page.getByLabel('Mode', { exact: true }).selectOption('test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.getByTestId('one-time-secret');
+    await secret.locator('.secret-title', { hasText: 'test mode' }).waitFor();
+    const key = await secret.getByRole('textbox').inputValue();
+    expect(key).toMatch(/^sk_test_/);
+    await page.getByText('5 of 5 live keys, 1 of 5 test keys').waitFor();
+    const row = page.getByTestId('keys-table').locator('tbody tr').first();
+    await expect(row.locator('td[data-label="Mode"]').textContent()).resolves.toBe('test');
+    await screenshot(page, 'keys-test-mode');
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    const answer = await fetch(`${system.publicUrl}/v1/numbers`, { headers: { authorization: `Bearer ${key}` } });
+    expect(await answer.json()).toEqual({ data: [], has_more: false, livemode: false });
+    await page.getByLabel('Mode', { exact: true }).selectOption('live');
   });
 
   it("shows the server's validation message next to the field and creates nothing, then provisions a number and shows its webhook secret once", async () => {

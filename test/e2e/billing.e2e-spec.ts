@@ -252,6 +252,7 @@ describe('billing through the gateway', () => {
         minutes_used: 2,
         seconds_used: 150,
         minutes_included: 200,
+        livemode: true,
       });
       expect(after.body.balance_cents).toBe((await account(session)).balance_cents);
       expect((await other.get('/balance')).body).toEqual({
@@ -261,6 +262,7 @@ describe('billing through the gateway', () => {
         minutes_used: 0,
         seconds_used: 0,
         minutes_included: null,
+        livemode: true,
       });
     });
 

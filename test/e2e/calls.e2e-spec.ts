@@ -77,9 +77,11 @@ describe('calls, transcripts and recordings', () => {
           started_at: '2026-11-20T10:00:00.000Z',
           has_recording: true,
           has_transcript: true,
+          livemode: true,
         },
       ],
       has_more: false,
+      livemode: true,
     });
   });
 
@@ -144,7 +146,7 @@ describe('calls, transcripts and recordings', () => {
   });
 
   it('shows another account none of it', async () => {
-    expect((await stranger.get('/calls')).body).toEqual({ data: [], has_more: false });
+    expect((await stranger.get('/calls')).body).toEqual({ data: [], has_more: false, livemode: true });
     const transcriptAnswer = await stranger.get(`/calls/${callSid}/transcript`);
     expect(transcriptAnswer).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
     const recordingAnswer = await stranger.get(`/calls/${callSid}/recording`);

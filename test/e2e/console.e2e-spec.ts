@@ -435,6 +435,7 @@ describe('the developer console', () => {
           prefix: expect.stringMatching(/^sk_live_.{4}…$/),
           ip_allowlist: [],
           created_at: expect.any(String),
+          mode: 'live',
         });
         secrets.add(created.body.key);
         expect(created.body.key.startsWith(created.body.prefix.slice(0, -1))).toBe(true);
@@ -447,6 +448,7 @@ describe('the developer console', () => {
         }
         expect(listed).toEqual({
           id: created.body.id,
+          mode: 'live',
           prefix: created.body.prefix,
           ip_allowlist: [],
           created_at: created.body.created_at,

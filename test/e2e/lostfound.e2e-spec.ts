@@ -141,7 +141,7 @@ describe('lost and found through the gateway', () => {
       await session.post('/lostfound/found-items', umbrella(locationId));
       const answer = await session.get(`/lostfound/found-items?location_id=${locationId}&page=5`);
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ data: [], total: 1, page: 5, pages: 1, per: 25 });
+      expect(answer.body).toEqual({ data: [], total: 1, page: 5, pages: 1, per: 25, livemode: true });
     });
 
     it("answers 404 location_not_found for another account's location, on every lost-and-found route", async () => {
@@ -463,7 +463,13 @@ describe('lost and found through the gateway', () => {
         found_item_id: item.id,
       });
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ reunited: true, claim_id: filed.id, found_item_id: item.id, verified: false });
+      expect(answer.body).toEqual({
+        reunited: true,
+        claim_id: filed.id,
+        found_item_id: item.id,
+        verified: false,
+        livemode: true,
+      });
       const detail = (await session.get(`/lostfound/found-items/${item.id}?location_id=${locationId}`)).body;
       expect(detail.status).toBe('returned');
       expect(detail.timeline.map((entry: { action: string }) => entry.action)).toEqual(['logged', 'released']);

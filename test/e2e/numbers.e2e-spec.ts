@@ -38,6 +38,7 @@ describe('numbers through the gateway', () => {
         webhook_events: ['call.completed'],
         created_at: expect.any(String),
         webhook_secret: expect.any(String),
+        livemode: true,
       });
       expect(isUsE164(answer.body.phone_number)).toBe(true);
       expect(answer.body.webhook_secret.length).toBeGreaterThanOrEqual(43);

@@ -175,7 +175,7 @@ describe('webhooks as a product, through the SDK', () => {
     });
     expect(recovered.response.status).toBe(202);
     declared('WebhookEventsRecovered', recovered.data);
-    expect(recovered.data).toEqual({ queued: 1 });
+    expect(recovered.data).toEqual({ queued: 1, livemode: true });
     await waitFor(async () => (await eventsOf(client, number.id)).every((e) => e.status === 'delivered'));
 
     // 5. Rotation: a new secret once (the same again to a retry with the key), then both signatures on every delivery.

@@ -78,12 +78,13 @@ function DeveloperPage({ page }: { page: ReactNode }) {
 /** Moves focus to the page's heading after a navigation, so screen readers and keyboards start at the top. */
 function useFocusOnNavigate() {
   const location = useLocation();
-  const first = useRef(true);
+  // The path the layout was mounted at: not a navigation, even when the layout mounts again there (it does once the
+  // session has loaded), so a fresh page keeps the browser's own start and the first Tab reaches the skip link.
+  const mountedAt = useRef(location.pathname);
+  const navigated = useRef(false);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    if (!navigated.current && location.pathname === mountedAt.current) return;
+    navigated.current = true;
     const timer = window.setTimeout(
       () => document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: false }),
       50,

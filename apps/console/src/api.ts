@@ -173,8 +173,11 @@ export function query(params: Record<string, string | number | undefined | null>
 }
 
 // The shapes the pages read (docs/console/api.md; /v1's for numbers, calls and money).
+/** `test` keys run against the simulated providers and see only test data (docs/adr/0087-test-mode.md). */
+export type KeyMode = 'live' | 'test';
 export interface ApiKey {
   id: string;
+  mode: KeyMode;
   prefix: string;
   ip_allowlist: string[] | null;
   created_at: string;
@@ -184,6 +187,7 @@ export interface ApiKey {
 export interface CreatedKey {
   id: string;
   key: string;
+  mode: KeyMode;
   prefix: string;
   ip_allowlist: string[] | null;
   created_at: string;

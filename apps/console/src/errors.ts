@@ -9,7 +9,8 @@ const SENTENCES: Record<string, string> = {
   csrf_failed: 'This page was open too long or in another session. Reload the page and try again.',
   invite_not_found:
     'This invitation link is not valid any more: it was used, it expired, or it was mistyped. Ask an owner of the account for a new one.',
-  key_limit: 'An account can have at most 5 active keys. Revoke a key you no longer use, then create a new one.',
+  key_limit:
+    'An account can have at most 5 active keys of each mode (live, test). Revoke a key you no longer use, then create a new one.',
   already_a_user: 'Someone with this email already has a console user. Each email can belong to one user only.',
   last_owner: 'An account needs at least one owner. Make someone else an owner before removing this one.',
   insufficient_balance: 'The balance is too low for this. Top up the account, or turn on auto top-up, and try again.',

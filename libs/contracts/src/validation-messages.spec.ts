@@ -62,6 +62,7 @@ const FORMAT_RULES = [
   'isUrl',
   'isUuid',
   'isHeaderMap',
+  'isProviderPayload',
 ];
 /** Every rule the table makes a case for; a DTO using another must add it here, with its case. */
 const RULES_WITH_CASES = [

@@ -52,12 +52,15 @@ export class AdminClient {
     return answer.body;
   }
 
-  async createKey(accountId: string, ipAllowlist?: string[]): Promise<{ id: string; key: string }> {
-    const answer = await this.request(
-      'POST',
-      `/admin/accounts/${accountId}/api-keys`,
-      ipAllowlist ? { ip_allowlist: ipAllowlist } : {},
-    );
+  async createKey(
+    accountId: string,
+    ipAllowlist?: string[],
+    mode?: 'live' | 'test',
+  ): Promise<{ id: string; key: string }> {
+    const answer = await this.request('POST', `/admin/accounts/${accountId}/api-keys`, {
+      ...(ipAllowlist ? { ip_allowlist: ipAllowlist } : {}),
+      ...(mode ? { mode } : {}),
+    });
     if (answer.status !== 201) throw new Error(`key not created: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body;
   }
@@ -84,6 +87,18 @@ export class ApiSession {
     const created = await admin.createAccount({ balance_cents: 10_000, ...account });
     const key = await admin.createKey(created.id);
     return new ApiSession(system, admin, created.id, key.id, key.key);
+  }
+
+  /** A session with a test key of the same account (docs/adr/0087-test-mode.md); `accountId` is the test twin's. */
+  async testMode(): Promise<ApiSession> {
+    const key = await this.admin.createKey(this.accountId, undefined, 'test');
+    return new ApiSession(
+      this.system,
+      this.admin,
+      `acct_test_${this.accountId.slice('acct_'.length)}`,
+      key.id,
+      key.key,
+    );
   }
 
   request<T = any>(

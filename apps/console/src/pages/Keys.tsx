@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, del, get, post, type ApiKey, type CreatedKey, type Page } from '../api';
+import { ApiError, del, get, post, type ApiKey, type CreatedKey, type KeyMode, type Page } from '../api';
 import {
   Button,
   ConfirmButton,
@@ -32,6 +32,7 @@ export function KeysPage() {
   // A viewer may not see keys at all (403): the page says so instead of asking.
   const keys = useLoad(() => (mayManage ? get<Page<ApiKey>>('/keys') : Promise.resolve(undefined)), [mayManage]);
   const [allowlist, setAllowlist] = useState('');
+  const [mode, setMode] = useState<KeyMode>('live');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [limitHit, setLimitHit] = useState(false);
@@ -40,6 +41,7 @@ export function KeysPage() {
 
   const active = keys.data?.data.filter((key) => !key.revoked_at) ?? [];
   const revoked = keys.data?.data.filter((key) => key.revoked_at) ?? [];
+  const activeOf = (of: KeyMode) => active.filter((key) => key.mode === of).length;
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -49,13 +51,13 @@ export function KeysPage() {
     setNotice(undefined);
     try {
       const list = parseAllowlist(allowlist);
-      const created = await post<CreatedKey>('/keys', list.length ? { ip_allowlist: list } : {});
+      const created = await post<CreatedKey>('/keys', { mode, ...(list.length ? { ip_allowlist: list } : {}) });
       setFresh(created);
       setAllowlist('');
       keys.reload();
     } catch (error) {
       if (error instanceof ApiError && error.code === 'key_limit') setLimitHit(true);
-      setFailure(failureOf(error, ['ip_allowlist']));
+      setFailure(failureOf(error, ['ip_allowlist', 'mode']));
     } finally {
       setBusy(false);
     }
@@ -83,13 +85,16 @@ export function KeysPage() {
     <section aria-labelledby="keys-title">
       <PageHeader
         title="API keys"
-        description="Keys let your servers call the Switchboard API (/v1). Each account can have up to five active keys."
+        description="Keys let your servers call the Switchboard API (/v1). Live keys (sk_live_) work with real numbers and money; test keys (sk_test_) run against simulated providers and see only test data. Up to five active keys of each kind."
       />
       {!mayManage ? <Notice tone="info">{roleReason(role, 'manage_keys')}</Notice> : null}
       {notice ? <Notice tone="success">{notice}</Notice> : null}
 
       {fresh ? (
-        <OneTimeSecret label={fresh.replaces ? 'Your new key (rotation)' : 'Your new API key'} value={fresh.key}>
+        <OneTimeSecret
+          label={`${fresh.replaces ? 'Your new key (rotation)' : 'Your new API key'}${fresh.mode === 'test' ? ': test mode' : ''}`}
+          value={fresh.key}
+        >
           {replaced ? (
             <div className="secret-next">
               <p>
@@ -119,10 +124,26 @@ export function KeysPage() {
         <form className="card" onSubmit={(event) => void create(event)} noValidate aria-labelledby="new-key-title">
           <h2 id="new-key-title">Create a key</h2>
           {failure?.message ? (
-            <Notice tone="error" title={limitHit ? 'Five active keys already' : undefined}>
+            <Notice tone="error" title={limitHit ? `Five active ${mode} keys already` : undefined}>
               {failure.message}
             </Notice>
           ) : null}
+          <div className="field">
+            <label htmlFor="key-mode">Mode</label>
+            <select
+              id="key-mode"
+              name="mode"
+              value={mode}
+              onChange={(event) => setMode(event.target.value as KeyMode)}
+              aria-describedby="key-mode-hint"
+            >
+              <option value="live">Live: real numbers, calls and money</option>
+              <option value="test">Test: simulated providers, test data only</option>
+            </select>
+            <p className="hint" id="key-mode-hint">
+              A test key&apos;s numbers, calls and balance are its own and answer with <code>livemode: false</code>.
+            </p>
+          </div>
           <Field
             label="Allowed IP addresses"
             name="ip_allowlist"
@@ -139,8 +160,8 @@ export function KeysPage() {
             </Button>
             {keys.data ? (
               <span className="hint">
-                {active.length} of {ACTIVE_KEY_LIMIT} active keys
-                {active.length >= ACTIVE_KEY_LIMIT ? ': revoke one before creating another.' : ''}
+                {activeOf('live')} of {ACTIVE_KEY_LIMIT} live keys, {activeOf('test')} of {ACTIVE_KEY_LIMIT} test keys
+                {activeOf(mode) >= ACTIVE_KEY_LIMIT ? `: revoke a ${mode} key before creating another.` : ''}
               </span>
             ) : null}
           </div>
@@ -158,6 +179,7 @@ export function KeysPage() {
             <thead>
               <tr>
                 <th scope="col">Key</th>
+                <th scope="col">Mode</th>
                 <th scope="col">Allowed from</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
@@ -174,6 +196,9 @@ export function KeysPage() {
                 <tr key={key.id} data-key-id={key.id}>
                   <td data-label="Key">
                     <code>{shown(key.prefix)}</code>
+                  </td>
+                  <td data-label="Mode">
+                    <span className={`badge badge--${key.mode === 'test' ? 'warn' : 'neutral'}`}>{key.mode}</span>
                   </td>
                   <td data-label="Allowed from">
                     {key.ip_allowlist?.length ? key.ip_allowlist.join(', ') : 'anywhere'}

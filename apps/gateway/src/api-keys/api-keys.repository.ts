@@ -12,7 +12,7 @@ export type ApiKeyRecord = Pick<
 /** A key as the console lists it: never its secret or hash. */
 export type ApiKeyListing = Pick<
   Selectable<ApiKey>,
-  'id' | 'display_hint' | 'ip_allowlist' | 'created_at' | 'last_used_at' | 'revoked_at' | 'replaces'
+  'id' | 'account_id' | 'display_hint' | 'ip_allowlist' | 'created_at' | 'last_used_at' | 'revoked_at' | 'replaces'
 >;
 
 export type NewApiKey = Pick<Insertable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'display_hint' | 'replaces'> & {
@@ -47,13 +47,14 @@ export class ApiKeysRepository {
     });
   }
 
-  /** Every key of the account, active and revoked, newest first. */
-  listForAccount(accountId: string): Promise<ApiKeyListing[]> {
+  /** Every key of the accounts (an account and its test twin), active and revoked, newest first. */
+  listForAccounts(accountIds: string[]): Promise<ApiKeyListing[]> {
     return this.prisma.apiKey.findMany({
-      where: { account_id: accountId },
+      where: { account_id: { in: accountIds } },
       orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
       select: {
         id: true,
+        account_id: true,
         display_hint: true,
         ip_allowlist: true,
         created_at: true,
@@ -64,18 +65,21 @@ export class ApiKeysRepository {
     });
   }
 
-  /** An active key of the account, or null (unknown, revoked, or another account's). */
-  findActive(accountId: string, keyId: string): Promise<{ id: string; ip_allowlist: string[] } | null> {
+  /** An active key of the accounts, or null (unknown, revoked, or another account's). */
+  findActive(
+    accountIds: string[],
+    keyId: string,
+  ): Promise<{ id: string; account_id: string; ip_allowlist: string[] } | null> {
     return this.prisma.apiKey.findFirst({
-      where: { id: keyId, account_id: accountId, revoked_at: null },
-      select: { id: true, ip_allowlist: true },
+      where: { id: keyId, account_id: { in: accountIds }, revoked_at: null },
+      select: { id: true, account_id: true, ip_allowlist: true },
     });
   }
 
-  /** Revokes an active key of the account; false when there is none by that id. */
-  async revoke(accountId: string, keyId: string): Promise<boolean> {
+  /** Revokes an active key of the accounts; false when there is none by that id. */
+  async revoke(accountIds: string[], keyId: string): Promise<boolean> {
     const result = await this.prisma.apiKey.updateMany({
-      where: { id: keyId, account_id: accountId, revoked_at: null },
+      where: { id: keyId, account_id: { in: accountIds }, revoked_at: null },
       data: { revoked_at: new Date() },
     });
     return result.count === 1;

@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { AccountsRpc, MAX_ACTIVE_API_KEYS, ServiceError, type ApiKeyCreated } from '@switchboard/contracts';
+import {
+  AccountsRpc,
+  MAX_ACTIVE_API_KEYS,
+  ServiceError,
+  accountForMode,
+  accountMode,
+  liveAccountOf,
+  testAccountOf,
+  type ApiKeyCreated,
+  type ApiKeyMode,
+} from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { allowlistProblems, normalizeAllowlist } from '../auth/ip-allowlist';
 import { displayHint, hashSecret, newKeyId, newSecret } from '../auth/api-key-secret';
@@ -9,6 +19,8 @@ import { ApiKeysRepository } from './api-keys.repository';
 export interface CreatedKey {
   id: string;
   key: string;
+  /** `live` or `test` (docs/adr/0087-test-mode.md). */
+  mode: ApiKeyMode;
   prefix: string;
   ip_allowlist: string[];
   created_at: string;
@@ -17,6 +29,7 @@ export interface CreatedKey {
 
 export interface KeyListing {
   id: string;
+  mode: ApiKeyMode;
   prefix: string;
   ip_allowlist: string[];
   created_at: string;
@@ -32,32 +45,47 @@ export class ApiKeysService {
     private readonly rpc: RpcClient,
   ) {}
 
-  /** The operator's answer (operator contract): id, secret, allowlist, creation time. */
-  async create(accountId: string, ipAllowlist: string[] = [], requestId?: string): Promise<ApiKeyCreated> {
-    const created = await this.createKey(accountId, ipAllowlist, { requestId });
-    return { id: created.id, key: created.key, ip_allowlist: created.ip_allowlist, created_at: created.created_at };
+  /** The operator's answer (operator contract): id, secret, allowlist, creation time, and the key's mode. */
+  async create(
+    accountId: string,
+    ipAllowlist: string[] = [],
+    options: { requestId?: string; mode?: ApiKeyMode } = {},
+  ): Promise<ApiKeyCreated> {
+    const created = await this.createKey(accountId, ipAllowlist, options);
+    return {
+      id: created.id,
+      key: created.key,
+      ip_allowlist: created.ip_allowlist,
+      created_at: created.created_at,
+      mode: created.mode,
+    };
   }
 
   /**
    * A new key of the account, its secret returned once. Same rules wherever it is made (operator API, console): a
-   * valid allowlist, an existing account, at most 5 active keys. `replaces` names the key a rotation replaces.
+   * valid allowlist, an existing account, at most 5 active keys of each mode. `replaces` names the key a rotation
+   * replaces. A test key belongs to the account's test twin, made with the first one (docs/adr/0087-test-mode.md).
    */
   async createKey(
     accountId: string,
     ipAllowlist: string[],
-    options: { requestId?: string; replaces?: string } = {},
+    options: { requestId?: string; replaces?: string; mode?: ApiKeyMode } = {},
   ): Promise<CreatedKey> {
     const { requestId, replaces } = options;
+    const mode = options.mode ?? accountMode(accountId);
+    const live = liveAccountOf(accountId);
     const problems = allowlistProblems(ipAllowlist);
     if (problems.length > 0)
       throw new ServiceError('invalid_request', `ip_allowlist: ${problems.slice(0, 5).join('; ')}`);
-    // The account must exist: numbers-billing owns accounts and answers 404 not_found otherwise.
-    await this.rpc.request(AccountsRpc.get, { account_id: accountId }, { requestId });
-    const secret = newSecret();
+    // The account must exist: numbers-billing owns accounts and answers 404 not_found otherwise. A test key's twin
+    // is made (once) here.
+    if (mode === 'test') await this.rpc.request(AccountsRpc.openTestMode, { account_id: live }, { requestId });
+    else await this.rpc.request(AccountsRpc.get, { account_id: live }, { requestId });
+    const secret = newSecret(mode);
     const created = await this.keys.createWithinLimit(
       {
         id: newKeyId(),
-        account_id: accountId,
+        account_id: accountForMode(live, mode),
         secret_hash: hashSecret(secret),
         display_hint: displayHint(secret),
         ip_allowlist: normalizeAllowlist(ipAllowlist),
@@ -71,12 +99,13 @@ export class ApiKeysService {
         : '';
       throw new ServiceError(
         'key_limit',
-        `An account has at most ${MAX_ACTIVE_API_KEYS} active keys, and this one has ${MAX_ACTIVE_API_KEYS}: revoke a key you no longer use first.${rotating}`,
+        `An account has at most ${MAX_ACTIVE_API_KEYS} active keys of each mode, and this one has ${MAX_ACTIVE_API_KEYS} ${mode} keys: revoke a key you no longer use first.${rotating}`,
       );
     }
     return {
       id: created.id,
       key: secret,
+      mode,
       prefix: created.display_hint,
       ip_allowlist: created.ip_allowlist,
       created_at: created.created_at.toISOString(),
@@ -84,12 +113,13 @@ export class ApiKeysService {
     };
   }
 
-  /** Every key of the account, newest first, as the console lists them (no secret, no hash). */
+  /** Every key of the account, live and test, newest first, as the console lists them (no secret, no hash). */
   async list(accountId: string): Promise<{ data: KeyListing[] }> {
-    const keys = await this.keys.listForAccount(accountId);
+    const keys = await this.keys.listForAccounts(family(accountId));
     return {
       data: keys.map((key) => ({
         id: key.id,
+        mode: accountMode(key.account_id),
         prefix: key.display_hint,
         ip_allowlist: key.ip_allowlist,
         created_at: key.created_at.toISOString(),
@@ -105,13 +135,24 @@ export class ApiKeysService {
    * the integrator can deploy the new one first.
    */
   async rotate(accountId: string, keyId: string, requestId?: string): Promise<CreatedKey> {
-    const old = await this.keys.findActive(accountId, keyId);
+    const old = await this.keys.findActive(family(accountId), keyId);
     if (!old) throw new ServiceError('not_found', 'No active key with that id on this account.');
-    return this.createKey(accountId, old.ip_allowlist, { requestId, replaces: old.id });
+    return this.createKey(accountId, old.ip_allowlist, {
+      requestId,
+      replaces: old.id,
+      mode: accountMode(old.account_id),
+    });
   }
 
+  /** Revokes a key of the account, live or test. */
   async revoke(accountId: string, keyId: string): Promise<void> {
-    if (!(await this.keys.revoke(accountId, keyId)))
+    if (!(await this.keys.revoke(family(accountId), keyId)))
       throw new ServiceError('not_found', 'No active key with that id on this account.');
   }
+}
+
+/** An account and its test twin: whoever manages one manages the keys of both. */
+function family(accountId: string): string[] {
+  const live = liveAccountOf(accountId);
+  return [live, testAccountOf(live)];
 }

@@ -1,4 +1,12 @@
-import { LIVE_KEY_PREFIX, displayHint, hashSecret, looksLikeKey, newSecret, sameHash } from './api-key-secret';
+import {
+  LIVE_KEY_PREFIX,
+  TEST_KEY_PREFIX,
+  displayHint,
+  hashSecret,
+  looksLikeKey,
+  newSecret,
+  sameHash,
+} from './api-key-secret';
 
 describe('API key secrets', () => {
   it('carry the live prefix and 256 bits of randomness, never twice the same', () => {
@@ -9,9 +17,18 @@ describe('API key secrets', () => {
     expect(a).not.toBe(b);
   });
 
+  it('carry the test prefix when made for test mode', () => {
+    const secret = newSecret('test');
+    expect(secret.startsWith(TEST_KEY_PREFIX)).toBe(true);
+    expect(Buffer.from(secret.slice(TEST_KEY_PREFIX.length), 'base64url')).toHaveLength(32);
+    expect(displayHint(secret)).toBe(`${secret.slice(0, 12)}…`);
+  });
+
   it('recognise only well-formed keys', () => {
     expect(looksLikeKey(newSecret())).toBe(true);
-    expect(looksLikeKey(`sk_test_${'a'.repeat(43)}`)).toBe(false);
+    expect(looksLikeKey(newSecret('test'))).toBe(true);
+    expect(looksLikeKey(`sk_prod_${'a'.repeat(43)}`)).toBe(false);
+    expect(looksLikeKey(`sk_test_${'a'.repeat(42)}`)).toBe(false);
     expect(looksLikeKey(`${LIVE_KEY_PREFIX}${'a'.repeat(42)}`)).toBe(false);
     expect(looksLikeKey(`${LIVE_KEY_PREFIX}${'a'.repeat(42)}!`)).toBe(false);
   });

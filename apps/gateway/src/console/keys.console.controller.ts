@@ -26,7 +26,10 @@ export class KeysConsoleController {
   @HttpCode(201)
   @Roles(KEY_ROLES, 'create API keys')
   create(@Body() body: CreateApiKeyBody, @Caller() caller: CallerOptions): Promise<CreatedKey> {
-    return this.keys.createKey(accountIdOf(caller), body.ip_allowlist ?? [], { requestId: caller.requestId });
+    return this.keys.createKey(accountIdOf(caller), body.ip_allowlist ?? [], {
+      requestId: caller.requestId,
+      mode: body.mode ?? 'live',
+    });
   }
 
   @Post(':id/rotate')

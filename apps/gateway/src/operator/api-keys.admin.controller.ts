@@ -22,7 +22,10 @@ export class ApiKeysAdminController {
     @Body() body: CreateApiKeyBody,
     @Caller() caller: CallerOptions,
   ): Promise<ApiKeyCreated> {
-    return this.keys.create(params.account_id, body.ip_allowlist ?? [], caller.requestId);
+    return this.keys.create(params.account_id, body.ip_allowlist ?? [], {
+      requestId: caller.requestId,
+      mode: body.mode,
+    });
   }
 
   @Delete(':key_id')

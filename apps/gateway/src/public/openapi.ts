@@ -39,7 +39,50 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
     },
   };
+  declareLivemode(document);
   return document;
+}
+
+const LIVEMODE = {
+  type: 'boolean',
+  description: '`false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087).',
+} as const;
+
+/**
+ * Every JSON answer of a `/v1` route carries `livemode`, and so does each item of a list's `data`
+ * (LivemodeInterceptor): declared on the schemas those answers use.
+ */
+function declareLivemode(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  const target = (schema: unknown): Record<string, unknown> | undefined => {
+    const ref = (schema as { $ref?: string } | undefined)?.$ref;
+    const resolved = ref ? schemas[ref.replace('#/components/schemas/', '')] : schema;
+    return resolved && typeof resolved === 'object' && (resolved as { properties?: unknown }).properties
+      ? (resolved as Record<string, unknown>)
+      : undefined;
+  };
+  const mark = (schema: Record<string, unknown>) => {
+    const properties = schema.properties as Record<string, unknown>;
+    properties.livemode = LIVEMODE;
+    const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+    if (!required.includes('livemode')) schema.required = [...required, 'livemode'];
+  };
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/v1/') || path === `/${OPENAPI_PATH}`) continue;
+    for (const operation of Object.values(item) as {
+      responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+    }[]) {
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        if (!status.startsWith('2')) continue;
+        const answer = target(response.content?.['application/json']?.schema);
+        if (!answer) continue;
+        mark(answer);
+        const data = (answer.properties as Record<string, { items?: unknown }>).data;
+        const item = data?.items ? target(data.items) : undefined;
+        if (item) mark(item);
+      }
+    }
+  }
 }
 
 export function serveOpenApi(app: INestApplication): void {

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ApiKeyGuard, RateLimiter, RequestAuthenticator, RequestAuthRepository } from '../auth';
 import { ClaimantGuard } from '../claimant/claimant.guard';
 import { ClaimantHttpController } from '../claimant/claimant.http.controller';
@@ -11,6 +12,7 @@ import { CallsHttpController } from './calls.http.controller';
 import { ClaimsHttpController } from './claims.http.controller';
 import { FoundItemsHttpController } from './found-items.http.controller';
 import { HealthController } from './health.controller';
+import { LivemodeInterceptor } from './livemode.interceptor';
 import { NumbersHttpController } from './numbers.http.controller';
 import { PhoneLinesHttpController } from './phone-lines.http.controller';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
@@ -53,6 +55,8 @@ export class PublicApiModule {
         IdempotencyRepository,
         IdempotencyService,
         IdempotencyInterceptor,
+        // `livemode` on what an API key's requests answer (docs/adr/0087-test-mode.md).
+        { provide: APP_INTERCEPTOR, useClass: LivemodeInterceptor },
       ],
     };
   }

@@ -30,6 +30,12 @@ export class AccountsNatsController {
     return this.accounts.get(request.account_id);
   }
 
+  /** The test twin, made at the first test key (docs/adr/0087-test-mode.md). */
+  @RpcHandler(AccountsRpc.openTestMode)
+  openTestMode(request: GetAccountQuery): Promise<AccountView> {
+    return this.accounts.openTestMode(request.account_id);
+  }
+
   @RpcHandler(AccountsRpc.update)
   update(request: UpdateAccountCommand, ctx: RpcContext): Promise<AccountView> {
     return this.accounts.update(request, { correlationId: ctx.requestId ?? randomUUID() });

@@ -10,6 +10,8 @@ import {
   type CreditAccountCommand,
   type Tier,
   type UpdateAccountCommand,
+  isTestAccount,
+  testAccountOf,
 } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
 import { allowancePeriod } from '../billing/billing-periods';
@@ -21,6 +23,9 @@ import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billin
 import { TalkTimeAllowance } from '../talk-time/allowance';
 import { newAccountId } from './account-id';
 import { AccountsRepository, type AccountChanges, type AccountRecord } from './accounts.repository';
+
+/** What a test twin opens with: $100 of test money (never charged, never paid out). */
+export const TEST_OPENING_BALANCE_CENTS = 10_000;
 
 /** Requests about accounts and their money: the operator's (operator contract) and the account's balance. */
 @Injectable()
@@ -54,6 +59,35 @@ export class AccountsService {
       return this.accounts.find(created.id, tx);
     });
     return toView(account!);
+  }
+
+  /**
+   * The account's test twin (docs/adr/0087-test-mode.md), made at the first test key: same name, tier and number
+   * limit, and an opening balance of test money so a test key can buy numbers at once. Made once: the twin's row is
+   * created under the live account's row lock, so two first test keys at once make one twin.
+   */
+  async openTestMode(liveAccountId: string): Promise<AccountView> {
+    if (isTestAccount(liveAccountId))
+      throw new ServiceError('invalid_request', 'A test account has no test twin of its own; use the live account id.');
+    const twinId = testAccountOf(liveAccountId);
+    const twin = await this.transactions.run(async (tx) => {
+      if (!(await this.ledger.lockAccount(tx, liveAccountId))) return null;
+      const live = (await this.accounts.find(liveAccountId, tx))!;
+      const existing = await this.accounts.find(twinId, tx);
+      if (existing) return existing;
+      await this.accounts.create(tx, { id: twinId, name: live.name, tier: live.tier as Tier });
+      await this.accounts.update(tx, twinId, { number_limit: live.number_limit });
+      await this.ledger.post(tx, {
+        accountId: twinId,
+        kind: 'top_up',
+        reference: `top_up:opening:${twinId}`,
+        amountMillicents: centsToMillicents(TEST_OPENING_BALANCE_CENTS),
+        description: 'Opening balance (test money)',
+      });
+      return this.accounts.find(twinId, tx);
+    });
+    if (!twin) throw notFound();
+    return toView(twin);
   }
 
   async get(accountId: string): Promise<AccountView> {

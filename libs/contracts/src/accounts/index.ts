@@ -1,2 +1,3 @@
 export * from './account.dto';
 export * from './accounts.rpc';
+export * from './account-mode';

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { API_KEY_MODES, type ApiKeyMode } from '../accounts/account-mode';
 
 /** `POST /admin/accounts/{account_id}/api-keys` body. */
 export class CreateApiKeyBody {
@@ -14,6 +15,17 @@ export class CreateApiKeyBody {
   @IsString({ each: true })
   @MaxLength(64, { each: true })
   ip_allowlist?: string[];
+
+  @ApiPropertyOptional({
+    enum: API_KEY_MODES,
+    default: 'live',
+    description:
+      'A `test` key (`sk_test_...`) runs against the simulated providers and sees only test data (`livemode: false`); ' +
+      'at most 5 active keys of each mode.',
+  })
+  @IsOptional()
+  @IsIn(API_KEY_MODES, { message: 'mode must be "live" or "test"' })
+  mode?: ApiKeyMode;
 }
 
 export class ApiKeyCreated {
@@ -21,6 +33,7 @@ export class ApiKeyCreated {
   @ApiProperty({ description: 'The secret. Shown only in this answer.' }) key: string;
   @ApiProperty({ type: [String] }) ip_allowlist: string[];
   @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ enum: API_KEY_MODES }) mode: ApiKeyMode;
 }
 
 export class ApiKeyRevoked {

@@ -1,4 +1,4 @@
-import { IsIn, IsISO8601, IsObject, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { defineEvent, STREAMS } from '../messaging/event';
 
 /**
@@ -10,6 +10,18 @@ import { defineEvent, STREAMS } from '../messaging/event';
  */
 export const PROVIDERS = ['stripe', 'twilio', 'retell'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
+
+/** A verified provider body: a JSON object (Twilio's form as one) with at least one field. */
+function IsProviderPayload(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isProviderPayload',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0,
+      defaultMessage: () => 'payload must be a non-empty object',
+    },
+  });
+}
 
 /** One verified provider webhook, as received. */
 export class ProviderEventReceivedData {
@@ -29,7 +41,7 @@ export class ProviderEventReceivedData {
    * The verified request body: the JSON object for Stripe and Retell, the form parameters as an object of strings
    * for Twilio. Handlers validate what they read of it.
    */
-  @IsObject() payload: Record<string, unknown>;
+  @IsProviderPayload() payload: Record<string, unknown>;
   @IsISO8601() received_at: string;
 }
 

@@ -512,6 +512,8 @@ export interface components {
             created_at: string;
             /** @description HMAC key for webhook signatures. Returned only in this response. */
             webhook_secret: string;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         NumberView: {
             /** @example num_1 */
@@ -536,11 +538,15 @@ export interface components {
             webhook_events: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
             /** Format: date-time */
             created_at: string;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         NumberList: {
             data: components["schemas"]["NumberView"][];
             /** @description True when more numbers follow; pass the last id as starting_after. */
             has_more: boolean;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         NumberUpdate: {
             /**
@@ -565,6 +571,8 @@ export interface components {
         };
         NumberReleased: {
             released: boolean;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         CallView: {
             /**
@@ -593,12 +601,16 @@ export interface components {
             started_at: string;
             has_recording: boolean;
             has_transcript: boolean;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         CallList: {
             /** @description The account's calls across all its numbers, newest first. */
             data: components["schemas"]["CallView"][];
             /** @description True when more calls follow; pass the last id as starting_after. */
             has_more: boolean;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         TranscriptTurnView: {
             /** @example agent */
@@ -609,6 +621,8 @@ export interface components {
         TranscriptView: {
             call_sid: string;
             turns: components["schemas"]["TranscriptTurnView"][];
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         FoundItemCreate: {
             /**
@@ -680,6 +694,8 @@ export interface components {
             source: string;
             /** Format: date-time */
             created_at: string;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         FoundItemPage: {
             data: components["schemas"]["FoundItemView"][];
@@ -689,6 +705,8 @@ export interface components {
             pages: number;
             /** @example 25 */
             per: number;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         TimelineEntryView: {
             /** Format: date-time */
@@ -735,6 +753,8 @@ export interface components {
              * @description Added field: the first day the item may be donated or disposed of (found_date + the location's hold_days). Present while the item is stored.
              */
             hold_until?: string;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         DisposalBody: {
             /**
@@ -830,6 +850,8 @@ export interface components {
             verify_required?: boolean;
             /** @description Low-value claims only: candidate items, best first. */
             matches?: components["schemas"]["ClaimMatchView"][];
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         ClaimView: {
             id: number;
@@ -863,6 +885,8 @@ export interface components {
             has_match: boolean;
             /** @description Present, and true, for high-value categories: the item is released only with verified: true. */
             verify_required?: boolean;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         ClaimPage: {
             data: components["schemas"]["ClaimView"][];
@@ -872,6 +896,8 @@ export interface components {
             pages: number;
             /** @example 25 */
             per: number;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         ClaimTextView: {
             /** @description The text as sent. */
@@ -923,6 +949,8 @@ export interface components {
             timeline: components["schemas"]["TimelineEntryView"][];
             /** @description Added field: the texts sent to the claimant about this claim, oldest first. Never in events. */
             texts: components["schemas"]["ClaimTextView"][];
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         ReuniteBody: {
             /**
@@ -943,6 +971,8 @@ export interface components {
             claim_id: number;
             found_item_id: number;
             verified: boolean;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         AccountBalance: {
             /**
@@ -972,6 +1002,8 @@ export interface components {
              * @example 200
              */
             minutes_included: number | null;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         PhoneLineBody: {
             /**
@@ -985,6 +1017,8 @@ export interface components {
             number_id: string;
             /** @description The location whose lost-and-found line the number is; null when none. */
             location_id: number | null;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         WebhookEventAttemptView: {
             /** @description 1 for the first attempt; a redelivery continues the count. */
@@ -1032,12 +1066,16 @@ export interface components {
             created_at: string;
             /** @description Oldest first. */
             attempts: components["schemas"]["WebhookEventAttemptView"][];
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         WebhookEventList: {
             /** @description Newest first. */
             data: components["schemas"]["WebhookEventView"][];
             /** @description True when more events follow; pass the last id as starting_after. */
             has_more: boolean;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         RecoverWebhookEvents: {
             /**
@@ -1049,6 +1087,8 @@ export interface components {
         WebhookEventsRecovered: {
             /** @description How many failed events were queued to be sent again. */
             queued: number;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         WebhookTestResult: {
             /**
@@ -1066,6 +1106,8 @@ export interface components {
             response_body: string | null;
             /** @description Milliseconds from sending to the answer. */
             latency_ms: number;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         WebhookSecretRotate: {
             /**
@@ -1084,6 +1126,8 @@ export interface components {
              * @description Until then deliveries carry a signature for the old secret too (`v1=<new> v1=<old>`); null when the overlap is 0.
              */
             previous_secret_expires_at: string | null;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         WebhookEndpointView: {
             /** @example num_1 */
@@ -1107,6 +1151,8 @@ export interface components {
              * @description The first failure of the current run; null when the last attempt succeeded.
              */
             failing_since: string | null;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         WebhookEndpointEnabled: {
             /** @example num_1 */
@@ -1132,6 +1178,8 @@ export interface components {
             failing_since: string | null;
             /** @description Events that waited while the endpoint was disabled, now queued to be sent. */
             resumed: number;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         WebhookVerificationRequest: {
             /**
@@ -1171,6 +1219,8 @@ export interface components {
             clock_skew_seconds: number | null;
             /** @description Whether the Standard Webhooks headers verify (signature only); null when they were not given. */
             standard_webhooks_valid: boolean | null;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
         };
         Error: {
             error: {
