@@ -30,7 +30,8 @@ import { WebhookSecretsNatsController } from './numbers/webhook-secrets.nats.con
 import { ProvisioningService } from './numbers/provisioning.service';
 import { WebhookUrlPolicy } from './numbers/webhook-url';
 import { NumbersOutbox } from './outbox/numbers-outbox';
-import { PAYMENT_GATEWAY } from './payments/payment-gateway.port';
+import { paymentGatewayProvider } from './payments/payment-gateway.provider';
+import { StripeEventsConsumer } from './payments/stripe-events.consumer';
 import { ProviderReconciliation } from './provisioning/provider-reconciliation';
 import { ProviderReconciliationScheduler } from './provisioning/provider-reconciliation.scheduler';
 import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
@@ -96,7 +97,8 @@ export class NumbersBillingModule {
         SimulatedTelephonyAdapter,
         { provide: TELEPHONY_PROVIDER, useExisting: SimulatedTelephonyAdapter },
         SimulatedPaymentAdapter,
-        { provide: PAYMENT_GATEWAY, useExisting: SimulatedPaymentAdapter },
+        // Stripe for live accounts when configured (docs/adr/0084); the simulated processor otherwise.
+        paymentGatewayProvider,
         provideOutboxRelay(NumbersBillingPrisma, [STREAMS.numbers, STREAMS.billing]),
         NumbersBillingTransactions,
         AutoTopUpAttemptsRepository,
@@ -126,6 +128,7 @@ export class NumbersBillingModule {
         ProviderReconciliation,
         ProviderReconciliationScheduler,
         TalkTimeConsumer,
+        StripeEventsConsumer,
         AccountsNatsController,
         NumbersNatsController,
         SimulatedTelephonyNatsController,

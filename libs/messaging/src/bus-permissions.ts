@@ -51,7 +51,11 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     requests: [],
     // billing.balance_low and billing.top_up_failed are account-level: a stream of their own (ADR 0081).
     publishes: [STREAMS.numbers, STREAMS.billing],
-    consumes: [{ stream: STREAMS.calls, durables: ['numbers-billing-talk-time'] }],
+    consumes: [
+      { stream: STREAMS.calls, durables: ['numbers-billing-talk-time'] },
+      // Stripe's payment results, verified by the gateway (ADR 0083, ADR 0084); only where Stripe is configured.
+      { stream: STREAMS.provider, durables: ['numbers-billing-stripe-events'] },
+    ],
   },
   'calls-media': {
     // Internal: only lostfound reads a call's lost-item report, the caller's phone included (ADR 0079).

@@ -24,6 +24,10 @@ export class AutoTopUpAttemptsRepository {
     return tx.autoTopUpAttempt.create({ data: { ...attempt, status: 'pending' } });
   }
 
+  find(id: string): Promise<AttemptRecord | null> {
+    return this.prisma.autoTopUpAttempt.findUnique({ where: { id } });
+  }
+
   /** Attempts pending since `before` or earlier (abandoned: a crash mid-payment), at most `take`. */
   findAbandoned(before: Date, take: number): Promise<AttemptRecord[]> {
     return this.prisma.autoTopUpAttempt.findMany({ where: { status: 'pending', created_at: { lte: before } }, take });

@@ -18,7 +18,12 @@ import {
 import { formatNumberId } from '../numbers/number-id';
 import { NumbersRepository } from '../numbers/numbers.repository';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { PAYMENT_GATEWAY, PaymentDeclined, type PaymentGateway } from '../payments/payment-gateway.port';
+import {
+  PAYMENT_GATEWAY,
+  PaymentDeclined,
+  PaymentPending,
+  type PaymentGateway,
+} from '../payments/payment-gateway.port';
 import { LOCKING_TX, NumbersBillingTransactions, type Tx } from '../prisma/numbers-billing-prisma';
 import { AutoTopUpAttemptsRepository } from './auto-top-up-attempts.repository';
 import { OverdueSettlement } from './overdue-settlement';
@@ -165,6 +170,24 @@ export class AutoTopUpService {
     return stale.length;
   }
 
+  /**
+   * The processor's later word on an attempt it left unfinished (Stripe's webhook, docs/adr/0084): paid or declined,
+   * settled exactly as an immediate answer would be. An attempt already ended, or unknown, is left as it is (the same
+   * webhook twice changes nothing).
+   */
+  async settleFromProcessor(
+    attemptId: string,
+    outcome: { paymentId: string } | { declined: string },
+    cause: EventCause,
+  ): Promise<TopUpResult | 'unknown_attempt'> {
+    const attempt = await this.attempts.find(attemptId);
+    if (!attempt) return 'unknown_attempt';
+    if (attempt.status !== 'pending') return attempt.status === 'succeeded' ? 'succeeded' : 'failed';
+    return 'paymentId' in outcome
+      ? this.succeeded(attempt, outcome.paymentId, cause)
+      : this.declined(attempt, outcome.declined, cause);
+  }
+
   private async pay(
     attempt: { id: string; account_id: string; amount_cents: number; created_at: Date },
     cause: EventCause,
@@ -178,44 +201,60 @@ export class AutoTopUpService {
         description: 'Switchboard auto-top-up',
       }));
     } catch (error) {
-      if (!(error instanceof PaymentDeclined)) {
-        // The outcome is unknown (the processor may have charged): the attempt stays pending and is asked again,
-        // with the same idempotency key, once its lease ends; no new attempt starts meanwhile.
-        this.logger.warn(
-          { account_id: attempt.account_id, attempt_id: attempt.id, err: error },
-          'auto-top-up payment outcome unknown; will ask again',
-        );
-        return 'in_progress';
-      }
-      const failedAt = new Date();
-      const ended = await this.transactions.run(async (tx) => {
-        if (!(await this.attempts.markFailed(tx, attempt.id, (error as Error).message.slice(0, 500), failedAt)))
-          return false;
-        // The processor's message stays in the attempt row: the event says only `declined`.
-        const recipients = await this.numbers.optedIn(tx, attempt.account_id, BILLING_TOP_UP_FAILED_EVENT);
-        await this.outbox.write(
-          tx,
-          TopUpFailedEvent,
-          {
-            account_id: attempt.account_id,
-            number_ids: recipients.map(formatNumberId),
-            attempt_id: attempt.id,
-            amount_cents: attempt.amount_cents,
-            reason: 'declined',
-            attempted_at: attempt.created_at.toISOString(),
-            occurred_at: failedAt.toISOString(),
-          },
-          cause,
-        );
-        return true;
-      });
-      if (ended) this.outbox.kick();
+      if (error instanceof PaymentDeclined) return this.declined(attempt, error.message, cause);
+      // Pending: the processor took it and will say how it ended (settleFromProcessor). Unknown: it may have charged.
+      // Either way the attempt stays pending and is asked again, with the same idempotency key, once its lease ends;
+      // no new attempt starts meanwhile.
       this.logger.warn(
         { account_id: attempt.account_id, attempt_id: attempt.id, err: error },
-        'auto-top-up payment failed; will try again at the next drop',
+        error instanceof PaymentPending
+          ? 'auto-top-up payment is being processed; the processor will say how it ends'
+          : 'auto-top-up payment outcome unknown; will ask again',
       );
-      return 'failed';
+      return 'in_progress';
     }
+    return this.succeeded(attempt, paymentId, cause);
+  }
+
+  private async declined(
+    attempt: { id: string; account_id: string; amount_cents: number; created_at: Date },
+    reason: string,
+    cause: EventCause,
+  ): Promise<TopUpResult> {
+    const failedAt = new Date();
+    const ended = await this.transactions.run(async (tx) => {
+      if (!(await this.attempts.markFailed(tx, attempt.id, reason.slice(0, 500), failedAt))) return false;
+      // The processor's message stays in the attempt row: the event says only `declined`.
+      const recipients = await this.numbers.optedIn(tx, attempt.account_id, BILLING_TOP_UP_FAILED_EVENT);
+      await this.outbox.write(
+        tx,
+        TopUpFailedEvent,
+        {
+          account_id: attempt.account_id,
+          number_ids: recipients.map(formatNumberId),
+          attempt_id: attempt.id,
+          amount_cents: attempt.amount_cents,
+          reason: 'declined',
+          attempted_at: attempt.created_at.toISOString(),
+          occurred_at: failedAt.toISOString(),
+        },
+        cause,
+      );
+      return true;
+    });
+    if (ended) this.outbox.kick();
+    this.logger.warn(
+      { account_id: attempt.account_id, attempt_id: attempt.id, reason },
+      'auto-top-up payment failed; will try again at the next drop',
+    );
+    return 'failed';
+  }
+
+  private async succeeded(
+    attempt: { id: string; account_id: string; amount_cents: number },
+    paymentId: string,
+    cause: EventCause,
+  ): Promise<TopUpResult> {
     const credited = await this.transactions.run(async (tx) => {
       if (!(await this.attempts.markSucceeded(tx, attempt.id, paymentId))) return false;
       await this.ledger.post(tx, {

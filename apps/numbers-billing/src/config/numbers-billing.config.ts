@@ -1,6 +1,7 @@
 import { egressPolicyFromEnv, type EgressPolicy } from '@switchboard/egress';
 import { ConfigError, envNonNegativeInt } from '@switchboard/service-runtime';
 import { loadEncryptionKeys, type EncryptionKeys } from '../crypto/encryption-keys';
+import { loadStripeConfig, type StripeConfig } from '../payments/stripe-payment.config';
 
 /** Every variable numbers-billing reads, validated once at start (a bad value stops it with a clear message). */
 export interface NumbersBillingConfig {
@@ -19,6 +20,8 @@ export interface NumbersBillingConfig {
   providerReconcileIntervalMs: number;
   /** Test-only fault: the simulated provider's purchase never answers after the sale (kill tests). */
   simulatedProviderHangAfterSale: boolean;
+  /** Stripe for live accounts' auto-top-ups (docs/adr/0084); undefined: the simulated processor for all. */
+  stripe: StripeConfig | undefined;
 }
 
 const HOUR_MS = 3_600_000;
@@ -36,6 +39,7 @@ export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): 
     defaultProviderStock: envNonNegativeInt(env, 'SIMULATED_PROVIDER_DEFAULT_STOCK', 100),
     providerReconcileIntervalMs: envNonNegativeInt(env, 'PROVIDER_RECONCILE_INTERVAL_MS', FIVE_MINUTES_MS),
     simulatedProviderHangAfterSale: testFault(env, 'SIMULATED_PROVIDER_HANG_AFTER_SALE', production),
+    stripe: loadStripeConfig(env, production),
   };
 }
 

@@ -4,7 +4,10 @@
  * an idempotency key; the processor answers a repeated key with the first result and never charges it twice.
  */
 export interface PaymentGateway {
-  /** Resolves with the processor's payment id, or throws `PaymentDeclined` / `PaymentUnavailable`. */
+  /**
+   * Resolves with the processor's payment id, or throws `PaymentDeclined`, `PaymentUnavailable` (outcome unknown) or
+   * `PaymentPending` (taken, not finished: the processor tells later).
+   */
   charge(request: {
     customerRef: string;
     amountCents: number;
@@ -26,5 +29,19 @@ export class PaymentUnavailable extends Error {
   constructor(message = 'the payment processor is unavailable') {
     super(message);
     this.name = 'PaymentUnavailable';
+  }
+}
+
+/**
+ * The processor took the payment but has not finished it (a PaymentIntent `processing`): not a success and not a
+ * decline. The attempt stays pending; the processor's webhook settles it (docs/adr/0084).
+ */
+export class PaymentPending extends Error {
+  constructor(
+    readonly paymentId: string,
+    message = 'the payment is still being processed',
+  ) {
+    super(message);
+    this.name = 'PaymentPending';
   }
 }
