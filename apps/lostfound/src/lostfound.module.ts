@@ -31,7 +31,7 @@ import { LostfoundPrisma, LostfoundTransactions } from './prisma/lostfound-prism
 import { MatchNotifier } from './sms/match-notifier';
 import { SimulatedSmsAdapter } from './sms/simulated-sms.adapter';
 import { SmsNatsController } from './sms/sms.nats.controller';
-import { SMS_SENDER } from './sms/sms.port';
+import { smsSenderProvider } from './sms/sms.provider';
 import { DailyTextCountsRepository } from './sms/daily-text-counts.repository';
 import { ClaimTextsRepository } from './sms/claim-texts.repository';
 import { TextingLimits } from './sms/texting-limits';
@@ -57,7 +57,8 @@ export class LostfoundModule {
         { provide: LOSTFOUND_CONFIG, useValue: config },
         // The SMS port: the simulated provider is the only adapter so far (LOSTFOUND_SMS_PROVIDER=simulated).
         SimulatedSmsAdapter,
-        { provide: SMS_SENDER, useExisting: SimulatedSmsAdapter },
+        // Twilio for live accounts with LOSTFOUND_SMS_PROVIDER=twilio (docs/adr/0082); the simulated provider otherwise.
+        smsSenderProvider,
         provideOutboxRelay(LostfoundPrisma, [STREAMS.lostfound]),
         LostfoundTransactions,
         MatchNotifier,

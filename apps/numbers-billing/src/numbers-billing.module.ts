@@ -31,7 +31,7 @@ import { ProvisioningService } from './numbers/provisioning.service';
 import { WebhookUrlPolicy } from './numbers/webhook-url';
 import { NumbersOutbox } from './outbox/numbers-outbox';
 import { paymentGatewayProvider } from './payments/payment-gateway.provider';
-import { StripeEventsConsumer } from './payments/stripe-events.consumer';
+import { StripeEventsConsumer } from './billing/stripe-events.consumer';
 import { ProviderReconciliation } from './provisioning/provider-reconciliation';
 import { ProviderReconciliationScheduler } from './provisioning/provider-reconciliation.scheduler';
 import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
@@ -43,7 +43,7 @@ import { TALK_TIME_BILLING } from './talk-time/talk-time-billing.port';
 import { TalkTimeService } from './talk-time/talk-time.service';
 import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
-import { TELEPHONY_PROVIDER } from './telephony/telephony-provider.port';
+import { telephonyProvider } from './telephony/telephony.provider';
 
 export interface NumbersBillingOptions {
   env: NodeJS.ProcessEnv;
@@ -95,7 +95,8 @@ export class NumbersBillingModule {
         },
         // Ports: the simulated adapters are the default (and the operator routes drive them).
         SimulatedTelephonyAdapter,
-        { provide: TELEPHONY_PROVIDER, useExisting: SimulatedTelephonyAdapter },
+        // Twilio for live accounts when configured (docs/adr/0082); the simulated provider otherwise.
+        telephonyProvider,
         SimulatedPaymentAdapter,
         // Stripe for live accounts when configured (docs/adr/0084); the simulated processor otherwise.
         paymentGatewayProvider,

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { ConfigError, envPort, envPositiveInt } from '@switchboard/service-runtime';
 import { addressRangeProblems } from '../address-ranges/address-ranges';
-import { loadProviderWebhooksConfig, type ProviderWebhooksConfig } from '../provider-webhooks/provider-webhooks.config';
+import { loadProviderWebhooksConfig, type ProviderWebhooksConfig } from './provider-webhooks.config';
 
 /** Every variable the gateway reads, validated once at start (a bad value stops it with a clear message). */
 export interface GatewayConfig {

@@ -1,12 +1,19 @@
+import { loadTwilioConfig, type TwilioConfig } from '@switchboard/providers';
 import { ConfigError, envIntBetween } from '@switchboard/service-runtime';
 
 /**
  * lostfound's settings, read and checked once at start (the database and NATS settings are read by
  * @switchboard/persistence and @switchboard/messaging).
  */
+/** Who Twilio texts come from: a Twilio number of ours, or a Messaging Service that picks one. */
+export type TwilioSender = { from: string } | { messagingServiceSid: string };
+
 export interface LostfoundConfig {
-  /** Which SMS adapter texts claimants. Only `simulated` exists: texts are kept in lostfound's database. */
-  smsProvider: 'simulated';
+  /**
+   * Which SMS adapter texts claimants (`LOSTFOUND_SMS_PROVIDER`): `simulated` (the default: texts are kept in
+   * lostfound's database) or `twilio` (live accounts' texts through Twilio Messaging, docs/adr/0082).
+   */
+  sms: { provider: 'simulated' } | { provider: 'twilio'; twilio: TwilioConfig; sender: TwilioSender };
   /** How often texts that could not be sent are tried again, in ms. */
   notifyRetryMs: number;
   /**
@@ -19,16 +26,35 @@ export interface LostfoundConfig {
 }
 
 export function loadLostfoundConfig(env: NodeJS.ProcessEnv): LostfoundConfig {
-  const provider = (env.LOSTFOUND_SMS_PROVIDER ?? 'simulated').trim() || 'simulated';
-  if (provider !== 'simulated') {
-    throw new ConfigError(
-      `LOSTFOUND_SMS_PROVIDER must be "simulated" (the only SMS adapter so far); got "${provider}"`,
-    );
-  }
   return {
-    smsProvider: provider,
+    sms: smsConfig(env),
     notifyRetryMs: envIntBetween(env, 'LOSTFOUND_NOTIFY_RETRY_MS', 10_000, 100, 3_600_000),
     textsPerAccountPerDay: envIntBetween(env, 'LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT', 200, 1, 1_000_000),
     textsPerPhonePerDay: envIntBetween(env, 'LOSTFOUND_SMS_PHONE_DAILY_LIMIT', 3, 1, 1_000),
   };
+}
+
+function smsConfig(env: NodeJS.ProcessEnv): LostfoundConfig['sms'] {
+  const provider = (env.LOSTFOUND_SMS_PROVIDER ?? 'simulated').trim() || 'simulated';
+  if (provider === 'simulated') return { provider };
+  if (provider !== 'twilio')
+    throw new ConfigError(`LOSTFOUND_SMS_PROVIDER must be "simulated" or "twilio"; got "${provider}"`);
+  const production = env.NODE_ENV === 'production';
+  const twilio = loadTwilioConfig(env, production);
+  if (!twilio)
+    throw new ConfigError('LOSTFOUND_SMS_PROVIDER=twilio needs Twilio; missing: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN');
+  const from = env.TWILIO_SMS_FROM?.trim();
+  const service = env.TWILIO_MESSAGING_SERVICE_SID?.trim();
+  if (from && service) throw new ConfigError('Set one of TWILIO_SMS_FROM and TWILIO_MESSAGING_SERVICE_SID, not both');
+  if (service) {
+    if (!/^MG[0-9a-f]{32}$/.test(service))
+      throw new ConfigError('TWILIO_MESSAGING_SERVICE_SID must be a Messaging Service SID (MG and 32 hex digits)');
+    return { provider, twilio, sender: { messagingServiceSid: service } };
+  }
+  if (!from)
+    throw new ConfigError(
+      'Texts through Twilio need a sender; missing: TWILIO_SMS_FROM (a Twilio number, E.164) or TWILIO_MESSAGING_SERVICE_SID',
+    );
+  if (!/^\+[1-9]\d{6,14}$/.test(from)) throw new ConfigError('TWILIO_SMS_FROM must be a phone number in E.164 (+1...)');
+  return { provider, twilio, sender: { from } };
 }

@@ -29,6 +29,8 @@ export type PendingText = { match_id: Selectable<ClaimMatch>['id'] } & Pick<Sele
     /** `YYYY-MM-DD`. */
     found_date: string;
     location_name: Selectable<Location>['name'];
+    /** The location's account: its mode decides which SMS provider texts (docs/adr/0087-test-mode.md). */
+    account_id: Selectable<Location>['account_id'];
     /** The item's vocabulary category (the text names the item by it, docs/adr/0053). */
     item_category: Item['category_class'];
   };
@@ -77,7 +79,7 @@ export class MatchesRepository {
         RETURNING id, claim_id, found_item_id)
       SELECT t.id AS match_id, t.claim_id, c.claimant_phone, c.value_class AS claim_class, i.value_class AS item_class,
              i.category_class AS item_category, i.description, i.color, to_char(i.found_date, 'YYYY-MM-DD') AS found_date,
-             l.name AS location_name
+             l.name AS location_name, l.account_id
         FROM taken t
         JOIN claims c ON c.id = t.claim_id
         JOIN found_items i ON i.id = t.found_item_id

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { isTestAccount } from '@switchboard/contracts';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { PollingWorker } from '@switchboard/service-runtime';
 import { LOSTFOUND_CONFIG } from '../config/tokens';
@@ -6,7 +7,7 @@ import type { LostfoundConfig } from '../config/lostfound.config';
 import { MatchesRepository } from '../matching/matches.repository';
 import { matchText } from './claimant-texts';
 import { ClaimTextsRepository } from './claim-texts.repository';
-import { SMS_SENDER, type SmsSender } from './sms.port';
+import { SMS_SENDER, SmsRejected, type SmsSender } from './sms.port';
 
 const BATCH = 50;
 
@@ -57,9 +58,17 @@ export class MatchNotifier implements OnApplicationBootstrap, BeforeApplicationS
       for (const text of pending) {
         const body = matchText(text);
         try {
-          await this.sms.send({ to: text.claimant_phone, body });
+          await this.sms.send({ to: text.claimant_phone, body, livemode: !isTestAccount(text.account_id) });
           this.logger.info({ claim_id: text.claim_id, match_id: text.match_id }, 'claimant texted about a match');
         } catch (err) {
+          if (err instanceof SmsRejected) {
+            // Refused for good (the number cannot take texts): trying again would only be refused again.
+            this.logger.warn(
+              { err, claim_id: text.claim_id, match_id: text.match_id },
+              'text to claimant refused by the SMS provider; not tried again',
+            );
+            continue;
+          }
           this.logger.warn(
             { err, claim_id: text.claim_id, match_id: text.match_id },
             'text to claimant failed; will retry',

@@ -27,4 +27,15 @@ describe('numbers-billing configuration', () => {
       'test-only fault',
     );
   });
+
+  it('takes Twilio with the public address its numbers call back, refusing a half configuration', () => {
+    const twilio = { TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`, TWILIO_AUTH_TOKEN: 'token' };
+    expect(() => loadNumbersBillingConfig({ ...twilio })).toThrow(/missing: PUBLIC_BASE_URL/);
+    expect(() => loadNumbersBillingConfig({ TWILIO_AUTH_TOKEN: 'token' })).toThrow(/missing: TWILIO_ACCOUNT_SID/);
+    expect(loadNumbersBillingConfig({ ...twilio, PUBLIC_BASE_URL: 'https://api.example.com/' }).twilio).toMatchObject({
+      publicBaseUrl: 'https://api.example.com',
+      client: { accountSid: twilio.TWILIO_ACCOUNT_SID },
+    });
+    expect(loadNumbersBillingConfig({}).twilio).toBeUndefined();
+  });
 });

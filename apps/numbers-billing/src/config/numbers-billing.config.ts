@@ -1,7 +1,8 @@
 import { egressPolicyFromEnv, type EgressPolicy } from '@switchboard/egress';
+import { loadTwilioConfig, type TwilioConfig } from '@switchboard/providers';
 import { ConfigError, envNonNegativeInt } from '@switchboard/service-runtime';
 import { loadEncryptionKeys, type EncryptionKeys } from '../crypto/encryption-keys';
-import { loadStripeConfig, type StripeConfig } from '../payments/stripe-payment.config';
+import { loadStripeConfig, type StripeConfig } from './stripe.config';
 
 /** Every variable numbers-billing reads, validated once at start (a bad value stops it with a clear message). */
 export interface NumbersBillingConfig {
@@ -22,6 +23,11 @@ export interface NumbersBillingConfig {
   simulatedProviderHangAfterSale: boolean;
   /** Stripe for live accounts' auto-top-ups (docs/adr/0084); undefined: the simulated processor for all. */
   stripe: StripeConfig | undefined;
+  /**
+   * Twilio for live accounts' numbers (docs/adr/0082), with the public address Twilio calls us back at; undefined: the
+   * simulated provider for all.
+   */
+  twilio: { client: TwilioConfig; publicBaseUrl: string } | undefined;
 }
 
 const HOUR_MS = 3_600_000;
@@ -40,7 +46,28 @@ export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): 
     providerReconcileIntervalMs: envNonNegativeInt(env, 'PROVIDER_RECONCILE_INTERVAL_MS', FIVE_MINUTES_MS),
     simulatedProviderHangAfterSale: testFault(env, 'SIMULATED_PROVIDER_HANG_AFTER_SALE', production),
     stripe: loadStripeConfig(env, production),
+    twilio: twilioTelephony(env, production),
   };
+}
+
+/** Twilio's account and the public address the numbers we buy call back: all or nothing. */
+function twilioTelephony(env: NodeJS.ProcessEnv, production: boolean): NumbersBillingConfig['twilio'] {
+  const client = loadTwilioConfig(env, production);
+  if (!client) return undefined;
+  const raw = env.PUBLIC_BASE_URL?.trim();
+  if (!raw)
+    throw new ConfigError(
+      'Twilio numbers call back the gateway at PUBLIC_BASE_URL (e.g. https://api.example.com); missing: PUBLIC_BASE_URL',
+    );
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL: "${raw}" is not a URL`);
+  }
+  if (url.protocol !== 'https:' && (production || url.protocol !== 'http:'))
+    throw new ConfigError('PUBLIC_BASE_URL must be an https URL');
+  return { client, publicBaseUrl: url.href.replace(/\/+$/, '') };
 }
 
 /** A fault hook for tests: `1` turns it on; refused in production, where it would strand real purchases. */

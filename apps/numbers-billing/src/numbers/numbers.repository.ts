@@ -304,10 +304,10 @@ export class NumbersRepository {
   }
 
   /** Released numbers the provider has not yet confirmed releasing. */
-  findUnreleasedAtProvider(take: number): Promise<{ id: bigint; phone_number: string }[]> {
+  findUnreleasedAtProvider(take: number): Promise<{ id: bigint; phone_number: string; account_id: string }[]> {
     return this.prisma.phoneNumber.findMany({
       where: { status: 'released', provider_released_at: null },
-      select: { id: true, phone_number: true },
+      select: { id: true, phone_number: true, account_id: true },
       take,
       orderBy: { id: 'asc' },
     });

@@ -10,6 +10,7 @@ import {
   type ServiceNumberStanding,
   type UpdateNumberCommand,
   type WebhookTarget,
+  isTestAccount,
   webhookSecretSealContext,
 } from '@switchboard/contracts';
 import { BoundedMemo, SealedSecretError, requireAccount, sealFor, type EventCause } from '@switchboard/messaging';
@@ -181,9 +182,9 @@ export class NumbersService implements OnApplicationBootstrap {
   }
 
   /** Gives a released number back to the provider; a failure is retried by the billing cycle's sweep. */
-  async releaseAtProvider(number: Pick<NumberRecord, 'id' | 'phone_number'>): Promise<boolean> {
+  async releaseAtProvider(number: Pick<NumberRecord, 'id' | 'phone_number' | 'account_id'>): Promise<boolean> {
     try {
-      await this.provider.releaseNumber(number.phone_number);
+      await this.provider.releaseNumber(number.phone_number, { livemode: !isTestAccount(number.account_id) });
       await this.numbers.markReleasedAtProvider(number.id);
       return true;
     } catch (err) {

@@ -5,6 +5,7 @@ import {
   NumberProvisionedEvent,
   ServiceError,
   areaCodeOf,
+  isTestAccount,
   type NumberCreated,
   type ProvisionNumberCommand,
 } from '@switchboard/contracts';
@@ -73,7 +74,11 @@ export class ProvisioningService {
 
     let phoneNumber: string;
     try {
-      ({ phoneNumber } = await this.provider.buyNumber({ areaCode, orderRef: order.id }));
+      ({ phoneNumber } = await this.provider.buyNumber({
+        areaCode,
+        orderRef: order.id,
+        livemode: !isTestAccount(accountId),
+      }));
     } catch (error) {
       const noStock = error instanceof NoNumbersAvailable;
       await this.orders.fail(order.id, noStock ? 'no_numbers' : 'provider_unavailable');

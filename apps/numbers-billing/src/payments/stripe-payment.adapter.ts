@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { PaymentDeclined, PaymentPending, PaymentUnavailable, type PaymentGateway } from './payment-gateway.port';
-import type { StripeConfig } from './stripe-payment.config';
+import type { StripeConfig } from '../config/stripe.config';
 
 /** How long one request to Stripe may take; a slower answer is an unknown outcome, asked again with the same key. */
 export const STRIPE_TIMEOUT_MS = 10_000;

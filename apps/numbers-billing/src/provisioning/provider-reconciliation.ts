@@ -81,7 +81,7 @@ export class ProviderReconciliation {
     return this.prisma.$transaction(async (tx) => {
       const order = seen ? await this.orders.lock(tx, seen.id) : null;
       if (order && standingOf(order, now) !== 'stray') return 'in_flight';
-      await this.provider.releaseNumber(number.phoneNumber);
+      await this.provider.releaseNumber(number.phoneNumber, { livemode: number.livemode });
       if (order?.status === 'pending') await this.orders.fail(order.id, 'abandoned', tx);
       this.logger.warn(
         {

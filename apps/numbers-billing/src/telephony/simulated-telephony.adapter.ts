@@ -91,7 +91,13 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
       where: { status: 'sold' },
       orderBy: { sold_at: 'asc' },
     });
-    return rows.map((row) => ({ phoneNumber: row.phone_number, orderRef: row.order_ref, purchasedAt: row.sold_at }));
+    // Alone, it sells to every account; beside a real provider, only to test accounts (telephony.provider.ts).
+    return rows.map((row) => ({
+      phoneNumber: row.phone_number,
+      orderRef: row.order_ref,
+      purchasedAt: row.sold_at,
+      livemode: true,
+    }));
   }
 
   /** The number goes back to the pool, and the area code's stock grows by one (it can be sold again). */

@@ -1,7 +1,8 @@
 /**
  * The telephony provider as the numbers domain sees it: buy a local number in an area code, release it, and list
- * what we own there (for reconciliation). The simulated adapter is the default; a real provider is another adapter
- * behind the same token.
+ * what we own there (for reconciliation). The simulated adapter is the default; Twilio is another adapter behind the
+ * same token (telephony.provider.ts chooses). `livemode` is the account's mode (docs/adr/0087-test-mode.md): the
+ * binding sends a test account's numbers to the simulated provider whatever else is configured.
  */
 export interface TelephonyProvider {
   /**
@@ -9,9 +10,9 @@ export interface TelephonyProvider {
    * answers the number bought the first time (a retry never buys twice).
    * Throws `NoNumbersAvailable` or `ProviderUnavailable`.
    */
-  buyNumber(request: { areaCode: string; orderRef: string }): Promise<{ phoneNumber: string }>;
+  buyNumber(request: { areaCode: string; orderRef: string; livemode: boolean }): Promise<{ phoneNumber: string }>;
   /** Gives a number back. Releasing a number already released succeeds. Throws `ProviderUnavailable`. */
-  releaseNumber(phoneNumber: string): Promise<void>;
+  releaseNumber(phoneNumber: string, options: { livemode: boolean }): Promise<void>;
   /**
    * Every number we own at the provider now, with the purchase reference it was bought under (our order id), so
    * reconciliation can find what it sold us that we never recorded. Throws `ProviderUnavailable`.
@@ -25,6 +26,8 @@ export interface OwnedNumber {
   /** The `orderRef` of the purchase that bought it. */
   orderRef: string;
   purchasedAt: Date;
+  /** Bought for a live account (false: from the test accounts' simulated provider). */
+  livemode: boolean;
 }
 
 export const TELEPHONY_PROVIDER = Symbol('TELEPHONY_PROVIDER');

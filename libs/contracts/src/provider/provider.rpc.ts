@@ -8,7 +8,8 @@ import {
 
 /**
  * Operator controls of the simulated telephony provider (operator contract). The simulated provider is an
- * adapter inside numbers-billing, so these are answered there; with a real provider they answer `not_found`.
+ * adapter inside numbers-billing, so these are answered there. With a real provider configured they still drive the
+ * simulated one, which sells test accounts' numbers (docs/adr/0087-test-mode.md).
  */
 export const ProviderRpc = {
   setStock: defineRpc<SetProviderStockCommand, ProviderStockView>(

@@ -1,4 +1,4 @@
-import { ATTEMPT_METADATA_KEY } from './stripe-payment.adapter';
+import { ATTEMPT_METADATA_KEY } from '../payments/stripe-payment.adapter';
 
 /** What a Stripe event says about one of our auto-top-up attempts, if anything. */
 export type StripeTopUpOutcome =

@@ -3,7 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { StripeEventReceivedEvent, type ProviderEventReceivedData } from '@switchboard/contracts';
 import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
-import { AutoTopUpService } from '../billing/auto-top-up.service';
+import { AutoTopUpService } from './auto-top-up.service';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
 import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
 import { readStripeEvent } from './stripe-events';

@@ -1,4 +1,4 @@
-import { loadStripeConfig } from './stripe-payment.config';
+import { loadStripeConfig } from './stripe.config';
 
 describe('loadStripeConfig', () => {
   it('is off with nothing set', () => {
