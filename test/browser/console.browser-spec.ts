@@ -531,6 +531,28 @@ describe('the web console, as an account owner', () => {
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
   });
 
+  it("sets the agent's greeting and instructions on the number page", async () => {
+    await page.goto(consoleUrl(system, `numbers/${number.id}`));
+    const greeting = page.getByLabel(/^Greeting/);
+    await greeting.waitFor();
+    await page.getByTestId('agent-status').getByText('The agent answering this number has these settings.').waitFor();
+    await greeting.fill('Thanks for calling Pizza Planet!');
+    await page.getByLabel(/^Instructions/).fill('We are open 11am to 10pm. Take pickup orders.');
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await page.getByText('Saved. The agent gets the new settings within seconds.').waitFor();
+    expect(await consoleRequestOf(page, `/numbers/${number.id}/agent`)).toMatchObject({
+      greeting: 'Thanks for calling Pizza Planet!',
+      instructions: 'We are open 11am to 10pm. Take pickup orders.',
+    });
+    await eventually(
+      () => page.reload().then(() => page.getByTestId('agent-status').textContent()),
+      (text) => text === 'The agent answering this number has these settings.',
+    );
+    await expect(greeting.inputValue()).resolves.toBe('Thanks for calling Pizza Planet!');
+    await screenshot(page, 'number-agent');
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+  });
+
   it("changes a number's webhook URL (a refused one shown at its field) and releases the number after confirmation", async () => {
     await page.goto(consoleUrl(system, `numbers/${number.id}`));
     const field = page.getByLabel(/Webhook URL/);

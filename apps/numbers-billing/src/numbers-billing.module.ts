@@ -44,6 +44,14 @@ import { TalkTimeService } from './talk-time/talk-time.service';
 import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
 import { telephonyProvider } from './telephony/telephony.provider';
+import { AgentNatsController } from './agent/agent.nats.controller';
+import { agentRuntimeProvider } from './agent/agent-runtime.provider';
+import { AgentService } from './agent/agent.service';
+import { AgentSync } from './agent/agent-sync';
+import { NumberAgentsAdapter } from './agent/number-agents.adapter';
+import { NumberAgentsRepository } from './agent/number-agents.repository';
+import { SimulatedAgentRuntime } from './agent/simulated-agent-runtime.adapter';
+import { NUMBER_AGENTS } from './numbers/number-agent.port';
 
 export interface NumbersBillingOptions {
   env: NodeJS.ProcessEnv;
@@ -100,6 +108,15 @@ export class NumbersBillingModule {
         SimulatedPaymentAdapter,
         // Stripe for live accounts when configured (docs/adr/0084); the simulated processor otherwise.
         paymentGatewayProvider,
+        // Retell for live accounts' agents when configured (docs/adr/0085); the simulated platform otherwise.
+        SimulatedAgentRuntime,
+        agentRuntimeProvider,
+        NumberAgentsRepository,
+        AgentSync,
+        AgentService,
+        AgentNatsController,
+        NumberAgentsAdapter,
+        { provide: NUMBER_AGENTS, useExisting: NumberAgentsAdapter },
         provideOutboxRelay(NumbersBillingPrisma, [STREAMS.numbers, STREAMS.billing]),
         NumbersBillingTransactions,
         AutoTopUpAttemptsRepository,

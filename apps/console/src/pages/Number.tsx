@@ -17,6 +17,7 @@ import {
 } from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';
+import { NumberAgent } from './NumberAgent';
 import { NumberLostfoundLine } from './NumberLostfoundLine';
 
 export function NumberPage() {
@@ -122,6 +123,7 @@ export function NumberPage() {
         ) : null}
       </form>
 
+      <NumberAgent numberId={n.id} editable={mayManage && !released} />
       <NumberLostfoundLine numberId={n.id} editable={mayManage && !released} />
 
       <h2>Webhook deliveries</h2>

@@ -14,6 +14,8 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
+  AgentRpc,
+  AgentSettingsBody,
   ListNumbersQuery,
   NumberCreate,
   NumberIdParam,
@@ -22,6 +24,7 @@ import {
   PhoneLineBody,
   ReleaseNumberCommand,
   WebhookDeliveriesRpc,
+  type AgentSettingsView,
   type NumberCreated,
   type NumberList,
   type NumberReleased,
@@ -124,5 +127,22 @@ export class NumbersConsoleController {
   @Roles(NUMBER_ROLES, 'stop lost-item reports on a number')
   unlinkLostfoundLine(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<PhoneLineView> {
     return unlinkPhoneLine(this.rpc, params.id, caller);
+  }
+
+  /** The agent's greeting and instructions (docs/adr/0085), as `/v1/numbers/{id}/agent`. */
+  @Get(':id/agent')
+  agent(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<AgentSettingsView> {
+    return this.rpc.request(AgentRpc.get, { id: params.id }, caller);
+  }
+
+  @Put(':id/agent')
+  @HttpCode(200)
+  @Roles(NUMBER_ROLES, "change a number's agent")
+  updateAgent(
+    @Param() params: NumberIdParam,
+    @Body() body: AgentSettingsBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<AgentSettingsView> {
+    return this.rpc.request(AgentRpc.update, { ...body, id: params.id }, caller);
   }
 }

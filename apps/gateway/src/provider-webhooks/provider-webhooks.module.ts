@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ProviderEventRelay } from './provider-event-relay';
 import { ProviderEventsRepository } from './provider-events.repository';
 import { ProviderWebhookIntake } from './provider-webhook-intake';
+import { TwilioVoiceAnswerer } from './twilio-voice';
 
 /**
  * Provider webhooks (docs/adr/0083-provider-webhook-intake.md): verified, recorded once, published through the
@@ -9,7 +10,7 @@ import { ProviderWebhookIntake } from './provider-webhook-intake';
  * use. Imported once per process, by the public server.
  */
 @Module({
-  providers: [ProviderEventsRepository, ProviderEventRelay, ProviderWebhookIntake],
-  exports: [ProviderWebhookIntake, ProviderEventRelay],
+  providers: [ProviderEventsRepository, ProviderEventRelay, ProviderWebhookIntake, TwilioVoiceAnswerer],
+  exports: [ProviderWebhookIntake, ProviderEventRelay, TwilioVoiceAnswerer],
 })
 export class ProviderWebhooksModule {}

@@ -3,6 +3,7 @@ import { DEFAULT_RETRY_AFTER_SECONDS, ERROR_STATUS, errorEnvelope } from '@switc
 import type { Logger } from '@switchboard/observability';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProviderWebhookIntake } from './provider-webhook-intake';
+import { TwilioVoiceAnswerer } from './twilio-voice';
 import { PROVIDER_WEBHOOKS_PATH, ProviderWebhookRefused } from './provider-webhook';
 
 /**
@@ -18,6 +19,7 @@ export const PROVIDER_WEBHOOK_BODY_LIMIT_BYTES = 512 * 1024;
  */
 export function serveProviderWebhooks(app: NestFastifyApplication, logger: Logger): void {
   const intake = app.get(ProviderWebhookIntake);
+  const voice = app.get(TwilioVoiceAnswerer);
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   void fastify.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -30,17 +32,19 @@ export function serveProviderWebhooks(app: NestFastifyApplication, logger: Logge
       request: FastifyRequest<{ Params: { provider: string; callback?: string } }>,
       reply: FastifyReply,
     ) => {
+      const received = {
+        callback: request.params.callback ?? '',
+        url: request.url,
+        headers: request.headers,
+        body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      };
       try {
-        const accepted = await intake.receive(
-          request.params.provider,
-          {
-            callback: request.params.callback ?? '',
-            url: request.url,
-            headers: request.headers,
-            body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-          },
-          { requestId: request.id },
-        );
+        // Twilio's voice URL waits for TwiML now; everything else is an event, recorded and answered at once.
+        if (request.params.provider === 'twilio' && received.callback === 'voice') {
+          const twiml = await voice.answer(received, { requestId: request.id });
+          return reply.status(200).header('Content-Type', 'text/xml; charset=utf-8').send(twiml);
+        }
+        const accepted = await intake.receive(request.params.provider, received, { requestId: request.id });
         return reply.status(200).send(accepted);
       } catch (error) {
         if (error instanceof ProviderWebhookRefused) {

@@ -58,6 +58,11 @@ export class TwilioWebhookVerifier implements ProviderWebhookVerifier {
   async verify(request: ProviderWebhookRequest): Promise<VerifiedProviderEvent> {
     const params = await this.verifiedParams(request);
     const callback = request.callback as TwilioCallback;
+    if (callback === 'voice')
+      throw new ProviderWebhookRefused(
+        'invalid_request',
+        'The voice URL is answered with TwiML, not taken as an event.',
+      );
     const kind = TWILIO_CALLBACKS[callback];
     const eventId =
       callback === 'recording'

@@ -13,6 +13,7 @@ import { ClaimsHttpController } from './claims.http.controller';
 import { FoundItemsHttpController } from './found-items.http.controller';
 import { HealthController } from './health.controller';
 import { LivemodeInterceptor } from './livemode.interceptor';
+import { NumberAgentHttpController } from './number-agent.http.controller';
 import { NumbersHttpController } from './numbers.http.controller';
 import { PhoneLinesHttpController } from './phone-lines.http.controller';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
@@ -36,6 +37,7 @@ export class PublicApiModule {
       controllers: [
         HealthController,
         NumbersHttpController,
+        NumberAgentHttpController,
         CallsHttpController,
         FoundItemsHttpController,
         ClaimsHttpController,

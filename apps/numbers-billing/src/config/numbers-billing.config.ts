@@ -28,6 +28,19 @@ export interface NumbersBillingConfig {
    * simulated provider for all.
    */
   twilio: { client: TwilioConfig; publicBaseUrl: string } | undefined;
+  /** Retell AI for live accounts' agents (docs/adr/0085); undefined: the simulated agent platform for all. */
+  retell: RetellConfig | undefined;
+}
+
+export interface RetellConfig {
+  /** `RETELL_API_KEY`: also what Retell signs its webhooks with (the gateway checks them). */
+  apiKey: string;
+  /** `RETELL_API_BASE_URL`: another address for Retell's API, for a local stand-in only (refused in production). */
+  apiBaseUrl: URL | undefined;
+  /** `RETELL_VOICE_ID`: the voice of the agents we create (default `11labs-Adrian`). */
+  voiceId: string;
+  /** `PUBLIC_BASE_URL`: the agents' webhooks go to `<it>/provider-webhooks/retell`. */
+  publicBaseUrl: string;
 }
 
 const HOUR_MS = 3_600_000;
@@ -47,6 +60,35 @@ export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): 
     simulatedProviderHangAfterSale: testFault(env, 'SIMULATED_PROVIDER_HANG_AFTER_SALE', production),
     stripe: loadStripeConfig(env, production),
     twilio: twilioTelephony(env, production),
+    retell: retellAgents(env, production),
+  };
+}
+
+/** Retell's key, the public address its webhooks come back to, and optionally a stand-in: all or nothing. */
+function retellAgents(env: NodeJS.ProcessEnv, production: boolean): RetellConfig | undefined {
+  const apiKey = env.RETELL_API_KEY?.trim();
+  const base = env.RETELL_API_BASE_URL?.trim();
+  if (!apiKey) {
+    if (base) throw new ConfigError('RETELL_API_BASE_URL is set without Retell; missing: RETELL_API_KEY');
+    return undefined;
+  }
+  if (base && production)
+    throw new ConfigError(
+      'RETELL_API_BASE_URL points Retell elsewhere and is for local stand-ins only; unset it in production',
+    );
+  let apiBaseUrl: URL | undefined;
+  if (base) {
+    try {
+      apiBaseUrl = new URL(base);
+    } catch {
+      throw new ConfigError(`RETELL_API_BASE_URL: "${base}" is not a URL`);
+    }
+  }
+  return {
+    apiKey,
+    apiBaseUrl,
+    voiceId: env.RETELL_VOICE_ID?.trim() || '11labs-Adrian',
+    publicBaseUrl: publicBaseUrl(env, production, 'Retell agents send their call webhooks'),
   };
 }
 
@@ -54,10 +96,15 @@ export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): 
 function twilioTelephony(env: NodeJS.ProcessEnv, production: boolean): NumbersBillingConfig['twilio'] {
   const client = loadTwilioConfig(env, production);
   if (!client) return undefined;
+  return { client, publicBaseUrl: publicBaseUrl(env, production, 'Twilio numbers call back') };
+}
+
+/** The gateway's public address, which providers call back: required by each provider that calls back. */
+function publicBaseUrl(env: NodeJS.ProcessEnv, production: boolean, who: string): string {
   const raw = env.PUBLIC_BASE_URL?.trim();
   if (!raw)
     throw new ConfigError(
-      'Twilio numbers call back the gateway at PUBLIC_BASE_URL (e.g. https://api.example.com); missing: PUBLIC_BASE_URL',
+      `${who} to the gateway at PUBLIC_BASE_URL (e.g. https://api.example.com); missing: PUBLIC_BASE_URL`,
     );
   let url: URL;
   try {
@@ -67,7 +114,7 @@ function twilioTelephony(env: NodeJS.ProcessEnv, production: boolean): NumbersBi
   }
   if (url.protocol !== 'https:' && (production || url.protocol !== 'http:'))
     throw new ConfigError('PUBLIC_BASE_URL must be an https URL');
-  return { client, publicBaseUrl: url.href.replace(/\/+$/, '') };
+  return url.href.replace(/\/+$/, '');
 }
 
 /** A fault hook for tests: `1` turns it on; refused in production, where it would strand real purchases. */

@@ -27,6 +27,7 @@ import { secretContext, storedWebhookEvents, toNumberView, type NumberRecord } f
 import { NumbersRepository, statusRank } from './numbers.repository';
 import { WebhookSecretRotation } from './webhook-secret-rotation.service';
 import { WebhookUrlPolicy, normalizeWebhookUrl } from './webhook-url';
+import { NUMBER_AGENTS, type NumberAgents } from './number-agent.port';
 
 @Injectable()
 export class NumbersService implements OnApplicationBootstrap {
@@ -49,6 +50,7 @@ export class NumbersService implements OnApplicationBootstrap {
     private readonly webhookUrls: WebhookUrlPolicy,
     private readonly rotation: WebhookSecretRotation,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
+    @Inject(NUMBER_AGENTS) private readonly agents: NumberAgents,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.openedSecrets = new OpenedSecrets(secrets);
@@ -135,10 +137,14 @@ export class NumbersService implements OnApplicationBootstrap {
       if (command.business_phone !== undefined && command.business_phone !== number.business_phone)
         changes.business_phone = command.business_phone;
       if (Object.keys(changes).length === 0) return { number, changed: false };
+      if (changes.business_phone !== undefined) await this.agents.businessPhoneChanged(tx, number.id);
       const account = await this.ledger.answeringState(tx, accountId);
       return { number: await this.lifecycle.changeDetails(tx, number, account, changes, cause), changed: true };
     });
-    if (updated.changed) this.outbox.kick();
+    if (updated.changed) {
+      this.outbox.kick();
+      this.agents.pushSoon();
+    }
     return toNumberView(updated.number);
   }
 
@@ -177,6 +183,7 @@ export class NumbersService implements OnApplicationBootstrap {
     if (outcome.now) {
       this.outbox.kick();
       await this.releaseAtProvider(outcome.number);
+      this.agents.pushSoon();
     }
     return { released: true };
   }

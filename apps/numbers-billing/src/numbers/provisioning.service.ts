@@ -17,6 +17,7 @@ import { NUMBER_MONTHLY_PRICE_MILLICENTS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { NoNumbersAvailable, TELEPHONY_PROVIDER, type TelephonyProvider } from '../telephony/telephony-provider.port';
+import { NUMBER_AGENTS, type NumberAgents } from './number-agent.port';
 import { NUMBER_CHARGING, type NumberCharging } from './number-charging.port';
 import { formatNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
@@ -56,6 +57,7 @@ export class ProvisioningService {
     private readonly outbox: NumbersOutbox,
     private readonly secrets: SecretBox,
     @Inject(NUMBER_CHARGING) private readonly charging: NumberCharging,
+    @Inject(NUMBER_AGENTS) private readonly agents: NumberAgents,
     private readonly webhookUrls: WebhookUrlPolicy,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -90,8 +92,9 @@ export class ProvisioningService {
       );
     }
 
-    const created = await this.complete(order, phoneNumber, cause);
+    const created = await this.complete(order, phoneNumber, command.agent, cause);
     this.outbox.kick();
+    this.agents.pushSoon();
     if (created.kind === 'replay') return this.replay(created.numberId);
     await this.charging
       .afterCharge(accountId, cause)
@@ -194,6 +197,7 @@ export class ProvisioningService {
   private complete(
     order: OrderRecord,
     phoneNumber: string,
+    agent: ProvisionNumberCommand['agent'],
     cause: EventCause,
   ): Promise<{ kind: 'created'; number: NumberRecord; secret: string } | { kind: 'replay'; numberId: bigint }> {
     return this.transactions.run(async (tx) => {
@@ -238,6 +242,7 @@ export class ProvisioningService {
         description: `${formatNumberId(id)} (${phoneNumber}) month 1, from ${createdAt.toISOString()}`,
       });
       await this.orders.complete(tx, order.id, id);
+      await this.agents.recordFor(tx, number, agent);
       await this.lifecycle.publish(tx, NumberProvisionedEvent, number, account, cause);
       return { kind: 'created' as const, number, secret };
     }, LOCKING_TX);

@@ -12,9 +12,13 @@ import {
   Max,
   MaxLength,
   Min,
+  IsObject,
   ValidateIf,
+  ValidateNested,
 } from 'class-validator';
+import { Type } from 'class-transformer';
 import { CursorPageQuery } from '../common/pagination';
+import { AgentSettingsBody } from './agent.dto';
 import { IsE164, IsUsAreaCode, IsUsE164 } from '../common/phone';
 
 export const NUMBER_STATUSES = ['active', 'past_due', 'released'] as const;
@@ -95,6 +99,18 @@ export class NumberCreate {
   @ValidateIf((_, value) => value !== undefined)
   @IsWebhookEvents()
   webhook_events?: string[];
+
+  @ApiPropertyOptional({
+    type: AgentSettingsBody,
+    description:
+      'Extension (not in the spec): the greeting and instructions of the AI agent that answers the number. Read and ' +
+      'change them later at /v1/numbers/{id}/agent.',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AgentSettingsBody)
+  agent?: AgentSettingsBody;
 }
 
 export class NumberView {

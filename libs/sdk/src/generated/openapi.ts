@@ -54,6 +54,30 @@ export interface paths {
         patch: operations["NumbersHttpController_update"];
         trace?: never;
     };
+    "/v1/numbers/{id}/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a number's agent settings
+         * @description Extension: the greeting and instructions of the agent that answers the number (null: the default), and whether the agent platform has them yet (`status`).
+         */
+        get: operations["NumberAgentHttpController_get"];
+        /**
+         * Replace a number's agent settings
+         * @description Extension: sets the greeting and instructions (a field left out or null is the default). The answer says `pending` until the agent platform has them; they are sent at once and retried until they arrive.
+         */
+        put: operations["NumberAgentHttpController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calls": {
         parameters: {
             query?: never;
@@ -462,6 +486,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AgentSettingsBody: {
+            /**
+             * @description What the agent says when it answers. null: the default greeting.
+             * @example Thanks for calling Pizza Planet, how can I help?
+             */
+            greeting?: string | null;
+            /**
+             * @description How the agent behaves: the business's facts and rules, in plain words. null: the default instructions.
+             * @example We are open 11am to 10pm. Take orders for pickup; transfer catering questions.
+             */
+            instructions?: string | null;
+        };
         NumberCreate: {
             /**
              * @description E.164 US number the agent answers for.
@@ -486,6 +522,8 @@ export interface components {
              *     ]
              */
             webhook_events?: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
+            /** @description Extension (not in the spec): the greeting and instructions of the AI agent that answers the number. Read and change them later at /v1/numbers/{id}/agent. */
+            agent?: components["schemas"]["AgentSettingsBody"];
         };
         NumberCreated: {
             /** @example num_1 */
@@ -571,6 +609,17 @@ export interface components {
         };
         NumberReleased: {
             released: boolean;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
+        };
+        AgentSettingsView: {
+            greeting: string | null;
+            instructions: string | null;
+            /**
+             * @description `ready`: the agent answering the number has these settings; `pending`: they are on their way to the agent platform (retried until they arrive); `failed`: the platform refused them (see docs/providers.md).
+             * @enum {string}
+             */
+            status: "pending" | "ready" | "failed";
             /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
             livemode: boolean;
         };
@@ -1469,6 +1518,93 @@ export interface operations {
             };
             /** @description idempotency_key_reused: the key was used with another request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    NumberAgentHttpController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number id, `num_<n>`, or its digits `<n>`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSettingsView"];
+                };
+            };
+            /** @description not_found: unknown id, or a number of another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    NumberAgentHttpController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters, unique per request you mean. A retry with the same key and body within 24 hours answers the first result again, marked `Idempotent-Replayed: true`, without doing the work twice; the same key with another body is 422 `idempotency_key_reused`, and while the first request runs, 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The number id, `num_<n>`, or its digits `<n>`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentSettingsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSettingsView"];
+                };
+            };
+            /** @description invalid_request: a field too long or not text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: unknown id, or a number of another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description number_released: a released number has no agent */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

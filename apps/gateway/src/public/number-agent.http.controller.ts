@@ -1,0 +1,61 @@
+import { Body, Controller, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AgentRpc, AgentSettingsBody, AgentSettingsView, NumberIdParam } from '@switchboard/contracts';
+import { RpcClient } from '@switchboard/messaging';
+import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
+import { Idempotent } from '../idempotency';
+
+const ERROR = { $ref: '#/components/schemas/Error' };
+const NUMBER_ID = {
+  name: 'id',
+  description: 'The number id, `num_<n>`, or its digits `<n>`.',
+  schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' },
+};
+
+/**
+ * Extension (not in the spec): the AI agent that answers a number, its greeting and instructions
+ * (docs/adr/0085-agent-runtime-retell.md). Set at creation with `agent` on NumberCreate, read and replaced here.
+ */
+@ApiTags('numbers')
+@ApiBearerAuth()
+@Controller('numbers/:id/agent')
+@UseGuards(ApiKeyGuard)
+export class NumberAgentHttpController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "Get a number's agent settings",
+    description:
+      'Extension: the greeting and instructions of the agent that answers the number (null: the default), and whether ' +
+      'the agent platform has them yet (`status`).',
+  })
+  @ApiParam(NUMBER_ID)
+  @ApiOkResponse({ type: AgentSettingsView })
+  @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
+  get(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<AgentSettingsView> {
+    return this.rpc.request(AgentRpc.get, { id: params.id }, caller);
+  }
+
+  @Put()
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({
+    summary: "Replace a number's agent settings",
+    description:
+      'Extension: sets the greeting and instructions (a field left out or null is the default). The answer says ' +
+      '`pending` until the agent platform has them; they are sent at once and retried until they arrive.',
+  })
+  @ApiParam(NUMBER_ID)
+  @ApiOkResponse({ type: AgentSettingsView })
+  @ApiResponse({ status: 400, description: 'invalid_request: a field too long or not text', schema: ERROR })
+  @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
+  @ApiResponse({ status: 409, description: 'number_released: a released number has no agent', schema: ERROR })
+  update(
+    @Param() params: NumberIdParam,
+    @Body() body: AgentSettingsBody,
+    @Caller() caller: CallerOptions,
+  ): Promise<AgentSettingsView> {
+    return this.rpc.request(AgentRpc.update, { ...body, id: params.id }, caller);
+  }
+}

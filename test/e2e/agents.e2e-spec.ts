@@ -1,0 +1,191 @@
+import { RetellStandIn } from '../stand-ins/retell/retell-stand-in';
+import { twilioSignature } from '../stand-ins/provider-signatures';
+import { TwilioStandIn } from '../stand-ins/twilio/twilio-stand-in';
+import { ApiSession, startSystem, type RunningSystem } from './support';
+
+jest.setTimeout(90_000);
+
+const PUBLIC_BASE_URL = 'https://api.switchboard.test';
+
+/**
+ * Issue 17's agent runtime (docs/adr/0085): a live number gets a Retell agent made from its settings (the
+ * NumberCreate extension), kept in step when they change and removed with the number; Twilio's voice URL hands a
+ * ringing call to that agent over SIP. Retell and Twilio are played by their stand-ins.
+ */
+describe('agents on Retell, calls through the voice URL', () => {
+  const retell = new RetellStandIn();
+  const twilio = new TwilioStandIn();
+  let system: RunningSystem;
+  const body = { business_phone: '+14155550123', area_code: '415' };
+
+  beforeAll(async () => {
+    const [retellUrl, twilioUrl] = await Promise.all([retell.start(), twilio.start()]);
+    twilio.stock('415', 10);
+    system = await startSystem({
+      env: {
+        RETELL_API_KEY: retell.apiKey,
+        RETELL_API_BASE_URL: retellUrl,
+        TWILIO_ACCOUNT_SID: twilio.accountSid,
+        TWILIO_AUTH_TOKEN: twilio.authToken,
+        TWILIO_API_BASE_URL: twilioUrl,
+        PUBLIC_BASE_URL,
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await system?.stop();
+    await Promise.all([retell.stop(), twilio.stop()]);
+  });
+
+  const eventually = async <T>(read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> => {
+    let value = await read();
+    for (let i = 0; i < 100 && !ok(value); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      value = await read();
+    }
+    return value;
+  };
+  const agentFor = (phone: string) =>
+    [...retell.agents.values()].find((agent) => agent.agent_name === `Switchboard ${phone}`);
+  const voice = (params: Record<string, string>) =>
+    fetch(`${system.publicUrl}/provider-webhooks/twilio/voice`, {
+      method: 'POST',
+      body: new URLSearchParams(params).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(
+          `${PUBLIC_BASE_URL}/provider-webhooks/twilio/voice`,
+          params,
+          twilio.authToken,
+        ),
+      },
+    });
+
+  it("makes a live number's agent from its settings, and shows them with their status", async () => {
+    const session = await ApiSession.create(system);
+    const created = await session.post('/numbers', {
+      ...body,
+      agent: { greeting: 'Pizza Planet, how can I help?', instructions: 'Open 11 to 10.' },
+    });
+    expect(created.status).toBe(201);
+    const agent = await eventually(() => agentFor(created.body.phone_number), Boolean);
+    const llm = retell.llms.get((agent!.response_engine as { llm_id: string }).llm_id)!;
+    expect(llm.begin_message).toBe('Pizza Planet, how can I help?');
+    expect(agent!.webhook_url).toBe(`${PUBLIC_BASE_URL}/provider-webhooks/retell`);
+    const settings = await eventually(
+      () => session.get(`/numbers/${created.body.id}/agent`),
+      (answer) => answer.body.status === 'ready',
+    );
+    expect(settings.body).toEqual({
+      greeting: 'Pizza Planet, how can I help?',
+      instructions: 'Open 11 to 10.',
+      status: 'ready',
+      livemode: true,
+    });
+  });
+
+  it('pushes new settings and a new business phone to the agent', async () => {
+    const session = await ApiSession.create(system);
+    const created = (await session.post('/numbers', body)).body;
+    const agent = (await eventually(() => agentFor(created.phone_number), Boolean))!;
+    const llmId = (agent.response_engine as { llm_id: string }).llm_id;
+    expect(retell.llms.get(llmId)!.begin_message).toBe('Hello, thanks for calling. How can I help you today?');
+
+    const put = await session.request('PUT', `/numbers/${created.id}/agent`, { greeting: 'Hi from the new greeting' });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ greeting: 'Hi from the new greeting', instructions: null, status: 'pending' });
+    await eventually(
+      () => retell.llms.get(llmId)!.begin_message,
+      (text) => text === 'Hi from the new greeting',
+    );
+
+    expect((await session.request('PATCH', `/numbers/${created.id}`, { business_phone: '+14155550999' })).status).toBe(
+      200,
+    );
+    const transferTo = () =>
+      (retell.llms.get(llmId)!.general_tools as { transfer_destination?: { number: string } }[])[0].transfer_destination
+        ?.number;
+    expect(await eventually(transferTo, (number) => number === '+14155550999')).toBe('+14155550999');
+  });
+
+  it('refuses settings that are too long or not text, changing nothing', async () => {
+    const session = await ApiSession.create(system);
+    const created = (await session.post('/numbers', body)).body;
+    const long = await session.request('PUT', `/numbers/${created.id}/agent`, { greeting: 'x'.repeat(501) });
+    expect(long.status).toBe(400);
+    expect(long.body.error.code).toBe('invalid_request');
+    expect((await session.request('PUT', `/numbers/${created.id}/agent`, { instructions: 42 })).status).toBe(400);
+    expect((await session.post('/numbers', { ...body, agent: 'be nice' })).status).toBe(400);
+    expect((await session.get(`/numbers/${created.id}/agent`)).body.greeting).toBeNull();
+    const stranger = await ApiSession.create(system);
+    expect((await stranger.get(`/numbers/${created.id}/agent`)).status).toBe(404);
+  });
+
+  it('hands a call ringing the number to its agent over SIP, and refuses one to a number we do not have', async () => {
+    const session = await ApiSession.create(system);
+    const created = (await session.post('/numbers', body)).body;
+    await eventually(
+      () => session.get(`/numbers/${created.id}/agent`),
+      (answer) => answer.body.status === 'ready',
+    );
+    const callSid = `CA${'2'.repeat(32)}`;
+    const answer = await voice({
+      AccountSid: twilio.accountSid,
+      CallSid: callSid,
+      From: '+14155550199',
+      To: created.phone_number,
+      CallStatus: 'ringing',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/xml/);
+    const call = retell.calls.find(
+      (registered) => (registered.metadata as { twilio_call_sid: string }).twilio_call_sid === callSid,
+    )!;
+    expect(await answer.text()).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Sip>sip:${String(call.call_id)}@sip.retellai.com</Sip></Dial></Response>`,
+    );
+    expect(call).toMatchObject({ from_number: '+14155550199', to_number: created.phone_number, direction: 'inbound' });
+
+    const unknown = await voice({
+      AccountSid: twilio.accountSid,
+      CallSid: `CA${'3'.repeat(32)}`,
+      From: '+14155550199',
+      To: '+19995550100',
+      CallStatus: 'ringing',
+    });
+    expect(await unknown.text()).toContain('<Reject reason="busy"/>');
+    // Not Twilio's signature: refused before anything is asked.
+    const forged = await fetch(`${system.publicUrl}/provider-webhooks/twilio/voice`, {
+      method: 'POST',
+      body: new URLSearchParams({ CallSid: callSid, To: created.phone_number }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'bm9wZQ==' },
+    });
+    expect(forged.status).toBe(401);
+  });
+
+  it('removes the agent at Retell when the number is released', async () => {
+    const session = await ApiSession.create(system);
+    const created = (await session.post('/numbers', body)).body;
+    const agent = (await eventually(() => agentFor(created.phone_number), Boolean))!;
+    expect((await session.delete(`/numbers/${created.id}`)).status).toBe(200);
+    await eventually(
+      () => retell.agents.has(String(agent.agent_id)),
+      (present) => !present,
+    );
+    expect(retell.agents.has(String(agent.agent_id))).toBe(false);
+    expect((await session.request('PUT', `/numbers/${created.id}/agent`, { greeting: 'too late' })).status).toBe(409);
+  });
+
+  it("never makes a test account's agent at Retell", async () => {
+    const live = await ApiSession.create(system);
+    const test = await live.testMode();
+    const created = (await test.post('/numbers', body)).body;
+    const settings = await eventually(
+      () => test.get(`/numbers/${created.id}/agent`),
+      (answer) => answer.body.status === 'ready',
+    );
+    expect(settings.body).toMatchObject({ status: 'ready', livemode: false });
+    expect(agentFor(created.phone_number)).toBeUndefined();
+  });
+});
