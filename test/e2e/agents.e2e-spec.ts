@@ -142,9 +142,11 @@ describe('agents on Retell, calls through the voice URL', () => {
     const call = retell.calls.find(
       (registered) => (registered.metadata as { twilio_call_sid: string }).twilio_call_sid === callSid,
     )!;
-    expect(await answer.text()).toBe(
-      `<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Sip>sip:${String(call.call_id)}@sip.retellai.com</Sip></Dial></Response>`,
+    const twiml = await answer.text();
+    expect(twiml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?><Response><Dial [^>]*record="record-from-answer-dual"/,
     );
+    expect(twiml).toContain(`<Sip>sip:${String(call.call_id)}@sip.retellai.com</Sip></Dial></Response>`);
     expect(call).toMatchObject({ from_number: '+14155550199', to_number: created.phone_number, direction: 'inbound' });
 
     const unknown = await voice({

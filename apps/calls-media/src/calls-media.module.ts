@@ -23,6 +23,8 @@ import { objectStorageProvider } from './storage/object-storage.provider';
 import { CALL_REPORT_SINK } from './telephony/call-report-sink.port';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
 import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
+import { ProviderCallsConsumer } from './provider-calls/provider-calls.consumer';
+import { ProviderRecordingsRepository } from './provider-calls/provider-recordings.repository';
 
 export interface CallsMediaOptions {
   env: NodeJS.ProcessEnv;
@@ -73,6 +75,9 @@ export class CallsMediaModule {
         LostItemReportsNatsController,
         SimulatedTelephonyAdapter,
         SimulatedTelephonyNatsController,
+        // Calls reported by Retell and Twilio, verified by the gateway (docs/adr/0090).
+        ProviderRecordingsRepository,
+        ProviderCallsConsumer,
       ],
     };
   }

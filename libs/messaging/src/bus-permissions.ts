@@ -67,6 +67,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
         stream: STREAMS.numbers,
         durables: ['calls-media-number-provisioned', 'calls-media-number-updated', 'calls-media-number-released'],
       },
+      // Calls reported by Retell and Twilio, verified by the gateway (ADR 0083, ADR 0090).
+      { stream: STREAMS.provider, durables: ['calls-media-retell-calls', 'calls-media-twilio-callbacks'] },
     ],
   },
   lostfound: {

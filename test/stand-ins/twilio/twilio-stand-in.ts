@@ -44,6 +44,8 @@ export class TwilioStandIn {
     messaging_service_sid: string | null;
     body: string;
   }[] = [];
+  /** Call recordings by RecordingSid: what `<RecordingUrl>.mp3` answers. */
+  readonly recordings = new Map<string, Uint8Array>();
   /** Page size of IncomingPhoneNumbers lists, small so paging is exercised. */
   pageSize = 2;
   private server: Server | undefined;
@@ -53,6 +55,16 @@ export class TwilioStandIn {
   stock(areaCode: string, count: number): void {
     const numbers = Array.from({ length: count }, (_, i) => `+1${areaCode}555${String(200 + i).padStart(4, '0')}`);
     this.forSale.set(areaCode, numbers);
+  }
+
+  /** A recording of a call, as Twilio's recording callback will name it. */
+  addRecording(bytes: Uint8Array): { RecordingSid: string; RecordingUrl: string } {
+    const sid = `RE${randomBytes(16).toString('hex')}`;
+    this.recordings.set(sid, bytes);
+    return {
+      RecordingSid: sid,
+      RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/${this.accountSid}/Recordings/${sid}`,
+    };
   }
 
   async start(port = 0): Promise<string> {
@@ -92,6 +104,14 @@ export class TwilioStandIn {
       return error(404, 20404, `The requested resource ${request.path} was not found`);
     const rest = request.path.slice(base.length);
 
+    const recording = /^\/Recordings\/(RE[0-9a-f]{32})\.mp3$/.exec(rest);
+    if (request.method === 'GET' && recording) {
+      const bytes = this.recordings.get(recording[1]);
+      if (!bytes) return error(404, 20404, `The requested resource ${request.path} was not found`);
+      res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': String(bytes.byteLength) });
+      res.end(Buffer.from(bytes));
+      return;
+    }
     if (request.method === 'GET' && rest === '/AvailablePhoneNumbers/US/Local.json') {
       const areaCode = request.query.get('AreaCode') ?? '';
       const size = Number(request.query.get('PageSize') ?? 50);

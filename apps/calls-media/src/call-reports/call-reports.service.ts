@@ -61,7 +61,9 @@ export class CallReportsService {
     // The audio goes first: a report row never points at audio that is not stored. A repeat racing this one
     // rewrites the same key with the same call's audio, which is harmless.
     let recording: StoredRecording | null = null;
-    if (report.recording) {
+    if (report.recording && 'stored' in report.recording) {
+      recording = { ...report.recording.stored, content_type: report.recording.content_type };
+    } else if (report.recording) {
       const stored = await this.storage.put(
         recordingKey(report.call_sid),
         report.recording.bytes,

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { loadTwilioConfig, type TwilioConfig } from '@switchboard/providers';
 import { ConfigError, envNonNegativeInt, envPositiveInt } from '@switchboard/service-runtime';
 
 /** Where recordings are kept: a directory (the default) or an S3-compatible bucket. */
@@ -15,6 +16,13 @@ export interface CallsMediaConfig {
   attributionSweepMs: number;
   /** How long the simulated provider's operator route waits for its report to be settled before answering. */
   simulatedSettleMs: number;
+  /**
+   * Twilio, to fetch the recordings of live calls (docs/adr/0090); undefined: Twilio's recording callbacks are
+   * acknowledged and left alone.
+   */
+  twilio: TwilioConfig | undefined;
+  /** How long an agent's call report waits for its Twilio recording before it is recorded without one. */
+  recordingWaitMs: number;
 }
 
 const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
@@ -25,6 +33,8 @@ export function loadCallsMediaConfig(env: NodeJS.ProcessEnv = process.env): Call
     attributionGraceMs: envPositiveInt(env, 'CALL_ATTRIBUTION_GRACE_MS', 60_000),
     attributionSweepMs: envPositiveInt(env, 'CALL_ATTRIBUTION_SWEEP_MS', 5_000),
     simulatedSettleMs: envNonNegativeInt(env, 'SIMULATED_CALL_SETTLE_MS', 2_000),
+    twilio: loadTwilioConfig(env, env.NODE_ENV === 'production'),
+    recordingWaitMs: envNonNegativeInt(env, 'CALL_RECORDING_WAIT_MS', 120_000),
   };
 }
 

@@ -36,7 +36,7 @@ export interface ProviderTranscriptTurn {
   text: string;
 }
 
-export interface ProviderRecording {
-  content_type: string;
-  bytes: Uint8Array;
-}
+/** The audio: its bytes, or, when the provider's recording came first, where it is stored already (ADR 0090). */
+export type ProviderRecording =
+  | { content_type: string; bytes: Uint8Array }
+  | { content_type: string; stored: { key: string; size: number; etag: string } };

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentRpc, type AnswerCallReply } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
+import type { GatewayConfig } from '../config/gateway.config';
+import { GATEWAY_CONFIG } from '../config/tokens';
 import { ProviderWebhookIntake } from './provider-webhook-intake';
 import { ProviderWebhookRefused, type ProviderWebhookRequest } from './provider-webhook';
 import type { TwilioWebhookVerifier } from './twilio.verifier';
@@ -11,7 +13,7 @@ type VoiceResponseClass = typeof import('twilio/lib/twiml/VoiceResponse');
 /**
  * Twilio's voice URL (docs/adr/0085): a call is ringing one of our numbers and Twilio waits for TwiML. After the
  * signature holds, numbers-billing says where the call goes (the agent's SIP address for this call) and the answer
- * is `<Dial><Sip>`; a number without an agent, or a failure on our side, is `<Reject reason="busy">`: Twilio
+ * is `<Dial record><Sip>` (recorded, the recording announced to our recording callback); a number without an agent, or a failure on our side, is `<Reject reason="busy">`: Twilio
  * answers every non-TwiML reply with its own error message, and a busy tone is what a caller understands. Not an
  * event: nothing is recorded (the call's report comes later, from the agent platform).
  */
@@ -22,6 +24,7 @@ export class TwilioVoiceAnswerer {
   constructor(
     private readonly intake: ProviderWebhookIntake,
     private readonly rpc: RpcClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -47,7 +50,15 @@ export class TwilioVoiceAnswerer {
       (module) => (module.default ?? module) as VoiceResponseClass,
     ));
     const twiml = new VoiceResponse();
-    if (reply.action === 'sip' && reply.sip_uri) twiml.dial().sip(reply.sip_uri);
+    if (reply.action === 'sip' && reply.sip_uri)
+      // Twilio records both sides from the answer and tells our recording callback when the MP3 is ready (ADR 0090).
+      twiml
+        .dial({
+          record: 'record-from-answer-dual',
+          recordingStatusCallback: `${this.config.providerWebhooks.publicBaseUrl}/provider-webhooks/twilio/recording`,
+          recordingStatusCallbackMethod: 'POST',
+        })
+        .sip(reply.sip_uri);
     else twiml.reject({ reason: 'busy' });
     return twiml.toString();
   }

@@ -1,0 +1,113 @@
+import { outcomeOfDisconnection, retellCallReport, twilioStatusReport } from './provider-call-reports';
+
+const twilioSid = `CA${'a'.repeat(32)}`;
+const call = (extra: Record<string, unknown> = {}) => ({
+  call_id: 'call_1',
+  from_number: '+14155550199',
+  to_number: '+14155550100',
+  direction: 'inbound',
+  start_timestamp: Date.parse('2026-11-24T10:00:00Z'),
+  duration_ms: 61_400,
+  telephony_identifier: { twilio_call_sid: twilioSid },
+  transcript_object: [
+    { role: 'agent', content: 'Hello!', words: [] },
+    { role: 'user', content: 'Hi, I lost my umbrella.', words: [] },
+  ],
+  disconnection_reason: 'user_hangup',
+  call_analysis: { custom_analysis_data: {} },
+  ...extra,
+});
+
+describe('retellCallReport', () => {
+  it("reads Retell's analysed call as our report, keyed by Twilio's call SID", () => {
+    expect(retellCallReport({ event: 'call_analyzed', call: call() })).toEqual({
+      call_sid: twilioSid,
+      to: '+14155550100',
+      caller: '+14155550199',
+      direction: 'inbound',
+      status: 'completed',
+      outcome: 'answered',
+      duration_sec: 61,
+      started_at: new Date('2026-11-24T10:00:00Z'),
+      transcript: [
+        { role: 'agent', text: 'Hello!' },
+        { role: 'caller', text: 'Hi, I lost my umbrella.' },
+      ],
+      lost_item: null,
+    });
+  });
+
+  it("keys by Retell's call id without Twilio, and takes the agent's outcome when it is a label", () => {
+    const report = retellCallReport({
+      call: call({
+        telephony_identifier: undefined,
+        call_analysis: { custom_analysis_data: { outcome: 'order_placed' } },
+      }),
+    });
+    expect(report).toMatchObject({ call_sid: 'call_1', outcome: 'order_placed' });
+    expect(
+      retellCallReport({ call: call({ call_analysis: { custom_analysis_data: { outcome: 'Not A Label!' } } }) }),
+    ).toMatchObject({ outcome: 'answered' });
+  });
+
+  it('takes a lost item the agent gathered only when it meets the lost-item rules', () => {
+    const lost = (item: unknown) =>
+      retellCallReport({
+        call: call({ call_analysis: { custom_analysis_data: { outcome: 'lost_item_report', lost_item: item } } }),
+      });
+    expect(lost({ category: 'umbrella', description: 'Red umbrella', color: 'red' })).toMatchObject({
+      lost_item: { category: 'umbrella', description: 'Red umbrella', color: 'red' },
+    });
+    expect(lost({ category: '', description: 'x' })).toMatchObject({ lost_item: null });
+  });
+
+  it('says why a call cannot be a report', () => {
+    expect(retellCallReport({ event: 'call_analyzed' })).toEqual({ unusable: 'no call in the event' });
+    expect(retellCallReport({ call: call({ to_number: 'nobody' }) })).toEqual({ unusable: 'no usable to_number' });
+    expect(retellCallReport({ call: call({ start_timestamp: 'soon' }) })).toEqual({
+      unusable: 'no usable start_timestamp',
+    });
+  });
+
+  it.each([
+    ['call_transfer', 'transferred'],
+    ['voicemail_reached', 'voicemail'],
+    ['dial_no_answer', 'missed'],
+    ['error_llm_websocket_open', 'error'],
+    ['agent_hangup', 'answered'],
+    [undefined, 'answered'],
+  ])('reads disconnection %s as %s', (reason, outcome) => {
+    expect(outcomeOfDisconnection(reason)).toBe(outcome);
+  });
+});
+
+describe('twilioStatusReport', () => {
+  const received = new Date('2026-11-24T10:05:00Z');
+
+  it('reports a call nobody answered as missed', () => {
+    expect(
+      twilioStatusReport(
+        {
+          CallSid: twilioSid,
+          CallStatus: 'busy',
+          From: '+14155550199',
+          To: '+14155550100',
+          Timestamp: 'Tue, 24 Nov 2026 10:04:00 +0000',
+        },
+        received,
+      ),
+    ).toMatchObject({
+      call_sid: twilioSid,
+      status: 'busy',
+      outcome: 'missed',
+      started_at: new Date('2026-11-24T10:04:00Z'),
+    });
+  });
+
+  it('leaves answered calls and odd callbacks alone', () => {
+    expect(
+      twilioStatusReport({ CallSid: twilioSid, CallStatus: 'completed', To: '+14155550100' }, received),
+    ).toBeNull();
+    expect(twilioStatusReport({ CallSid: 'nope', CallStatus: 'busy', To: '+14155550100' }, received)).toBeNull();
+  });
+});

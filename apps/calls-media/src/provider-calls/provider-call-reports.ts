@@ -1,0 +1,119 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { LOST_ITEM_REPORT_OUTCOME, LostItemBody, MAX_TEXT_LENGTH } from '@switchboard/contracts';
+import type { ProviderCallReport, ProviderLostItem, ProviderTranscriptTurn } from '../telephony/provider-call-report';
+
+/** A call report without its audio (the recording joins it separately, docs/adr/0090). */
+export type ReportWithoutAudio = Omit<ProviderCallReport, 'recording'>;
+
+/** Outcomes are short lower-case labels; anything else an agent gathered is not taken as one. */
+const LABEL = /^[a-z][a-z0-9_]{0,63}$/;
+const CALL_SID = /^CA[0-9a-f]{32}$/;
+/** The simulated calls' bounds (SimulateProviderCallBody): 500 turns of at most MAX_TEXT_LENGTH characters. */
+const MAX_TURNS = 500;
+const MAX_TURN_TEXT = MAX_TEXT_LENGTH;
+
+/**
+ * How a Retell call ended, in our outcome words (docs/adr/0090), when the agent's own analysis gave no outcome.
+ * Retell's `disconnection_reason` values: https://docs.retellai.com/api-references (call object).
+ */
+export function outcomeOfDisconnection(reason: unknown): string {
+  if (reason === 'call_transfer') return 'transferred';
+  if (reason === 'voicemail_reached') return 'voicemail';
+  if (typeof reason === 'string' && reason.startsWith('dial_')) return 'missed';
+  if (typeof reason === 'string' && reason.startsWith('error')) return 'error';
+  return 'answered';
+}
+
+/**
+ * Retell's `call_analyzed` (the call and its analysis) as our call report, or why it cannot be one. The call SID is
+ * Twilio's when Retell knows it (the call came in on our Twilio number: `telephony_identifier.twilio_call_sid`, or the
+ * `twilio_call_sid` we put in its metadata), so Twilio's recording of the same call meets it; else Retell's call id.
+ */
+export function retellCallReport(payload: Record<string, unknown>): ReportWithoutAudio | { unusable: string } {
+  const call = payload.call as Record<string, unknown> | undefined;
+  if (!call || typeof call !== 'object') return { unusable: 'no call in the event' };
+  const to = call.to_number;
+  const from = call.from_number;
+  const start = call.start_timestamp;
+  if (typeof to !== 'string' || !/^\+[1-9]\d{6,14}$/.test(to)) return { unusable: 'no usable to_number' };
+  if (typeof start !== 'number' || !Number.isFinite(start)) return { unusable: 'no usable start_timestamp' };
+  const telephony = call.telephony_identifier as { twilio_call_sid?: unknown } | undefined;
+  const metadata = call.metadata as { twilio_call_sid?: unknown } | undefined;
+  const twilioSid = [telephony?.twilio_call_sid, metadata?.twilio_call_sid].find(
+    (sid): sid is string => typeof sid === 'string' && CALL_SID.test(sid),
+  );
+  const callSid = twilioSid ?? (typeof call.call_id === 'string' ? call.call_id.slice(0, 64) : undefined);
+  if (!callSid) return { unusable: 'no call id' };
+  const durationMs =
+    typeof call.duration_ms === 'number'
+      ? call.duration_ms
+      : typeof call.end_timestamp === 'number'
+        ? call.end_timestamp - start
+        : 0;
+  const analysis = (call.call_analysis as { custom_analysis_data?: Record<string, unknown> } | undefined) ?? {};
+  const custom = analysis.custom_analysis_data ?? {};
+  const outcome =
+    typeof custom.outcome === 'string' && LABEL.test(custom.outcome)
+      ? custom.outcome
+      : outcomeOfDisconnection(call.disconnection_reason);
+  return {
+    call_sid: callSid,
+    to,
+    caller: typeof from === 'string' ? from.slice(0, 64) : 'anonymous',
+    direction: call.direction === 'outbound' ? 'outbound' : 'inbound',
+    status: 'completed',
+    outcome,
+    duration_sec: Math.max(0, Math.round(durationMs / 1000)),
+    started_at: new Date(start),
+    transcript: transcriptOf(call.transcript_object),
+    lost_item: outcome === LOST_ITEM_REPORT_OUTCOME ? lostItemOf(custom.lost_item) : null,
+  };
+}
+
+function transcriptOf(turns: unknown): ProviderTranscriptTurn[] | null {
+  if (!Array.isArray(turns) || turns.length === 0) return null;
+  return turns
+    .filter(
+      (turn): turn is { role: unknown; content: string } =>
+        typeof (turn as { content?: unknown })?.content === 'string',
+    )
+    .slice(0, MAX_TURNS)
+    .map((turn) => ({ role: turn.role === 'user' ? 'caller' : 'agent', text: turn.content.slice(0, MAX_TURN_TEXT) }));
+}
+
+/** What the agent gathered about a lost item, when it is what lost-and-found takes (LostItemBody's rules). */
+function lostItemOf(value: unknown): ProviderLostItem | null {
+  if (!value || typeof value !== 'object') return null;
+  const item = plainToInstance(LostItemBody, value);
+  if (validateSync(item, { whitelist: true }).length > 0) return null;
+  return { ...item };
+}
+
+/** The Twilio call statuses that mean the agent never answered: reported by Twilio, not by the agent platform. */
+export const UNANSWERED_STATUSES = ['busy', 'no-answer', 'failed', 'canceled'] as const;
+
+/**
+ * Twilio's status callback as our call report, for a call the agent never answered; null for any other status (an
+ * answered call is the agent platform's to report, with its transcript).
+ */
+export function twilioStatusReport(params: Record<string, unknown>, receivedAt: Date): ReportWithoutAudio | null {
+  const status = params.CallStatus;
+  if (typeof status !== 'string' || !(UNANSWERED_STATUSES as readonly string[]).includes(status)) return null;
+  const sid = params.CallSid;
+  const to = params.To;
+  if (typeof sid !== 'string' || !CALL_SID.test(sid) || typeof to !== 'string') return null;
+  const at = typeof params.Timestamp === 'string' ? new Date(params.Timestamp) : receivedAt;
+  return {
+    call_sid: sid,
+    to,
+    caller: typeof params.From === 'string' && params.From ? params.From.slice(0, 64) : 'anonymous',
+    direction: 'inbound',
+    status,
+    outcome: 'missed',
+    duration_sec: 0,
+    started_at: Number.isNaN(at.getTime()) ? receivedAt : at,
+    transcript: null,
+    lost_item: null,
+  };
+}
