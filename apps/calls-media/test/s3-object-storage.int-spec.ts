@@ -24,6 +24,8 @@ const BUCKET = 'recordings-test';
 class FakeS3 {
   readonly objects = new Map<string, { body: Buffer; contentType: string }>();
   readonly log: { method: string; path: string; status: number; signedHeaders: string }[] = [];
+  /** Requests answered 503 SlowDown before the store works again. */
+  slowDowns = 0;
   private server!: Server;
   url = '';
 
@@ -51,11 +53,15 @@ class FakeS3 {
       });
       res.writeHead(status, headers).end(text);
     };
+    if (this.slowDowns > 0) {
+      this.slowDowns -= 1;
+      return answer(503, '<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
+    }
     const problem = this.verify(req, path, body);
     if (problem) return answer(403, `<Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
     const prefix = `/${BUCKET}/`;
     if (!path.startsWith(prefix)) return answer(404, '<Error><Code>NoSuchBucket</Code></Error>');
-    const key = decodeURIComponent(path.slice(prefix.length));
+    const key = decodeURIComponent(path.slice(prefix.length).split('?')[0]);
     if (req.method === 'PUT') {
       if (req.headers['content-md5'] !== createHash('md5').update(body).digest('base64'))
         return answer(400, '<Error><Code>BadDigest</Code></Error>');
@@ -86,7 +92,7 @@ class FakeS3 {
   /** Null when the request is signed correctly, else what is wrong. */
   private verify(req: IncomingMessage, path: string, body: Buffer): string | null {
     const auth =
-      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request,SignedHeaders=([a-z0-9;-]+),Signature=([0-9a-f]{64})$/.exec(
+      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
         req.headers.authorization ?? '',
       );
     if (!auth) return 'malformed Authorization header';
@@ -102,10 +108,20 @@ class FakeS3 {
     const names = signedHeaders.split(';');
     for (const required of ['host', 'x-amz-date', 'x-amz-content-sha256'])
       if (!names.includes(required)) return `${required} is not signed`;
+    const [rawPath, rawQuery = ''] = path.split('?');
+    const canonicalQuery = rawQuery
+      .split('&')
+      .filter(Boolean)
+      .map((pair) => {
+        const [name, value = ''] = pair.split('=');
+        return [encodeRfc3986(decodeURIComponent(name)), encodeRfc3986(decodeURIComponent(value))].join('=');
+      })
+      .sort()
+      .join('&');
     const canonical = [
       req.method,
-      path.split('?')[0],
-      '',
+      rawPath,
+      canonicalQuery,
       names.map((name) => `${name}:${String(req.headers[name] ?? '').trim()}\n`).join(''),
       signedHeaders,
       payloadHash,
@@ -121,6 +137,11 @@ class FakeS3 {
     const expected = createHmac('sha256', key).update(toSign).digest('hex');
     return expected === signature ? null : 'signature does not match';
   }
+}
+
+/** SigV4's URI encoding: everything but A-Z a-z 0-9 - _ . ~ percent-encoded, upper-case hex. */
+function encodeRfc3986(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 let s3: FakeS3;
@@ -161,9 +182,18 @@ describe('S3ObjectStorage', () => {
     await storage().delete(stored.key);
     expect(s3.objects.has(stored.key)).toBe(false);
     expect(s3.log.filter((entry) => entry.status === 403)).toEqual([]);
-    expect(s3.log.find((entry) => entry.method === 'PUT')?.signedHeaders).toBe(
-      'content-md5;content-type;host;x-amz-content-sha256;x-amz-date',
+    // The SDK signs what S3 requires, and the body's MD5 and type with them.
+    expect(s3.log.find((entry) => entry.method === 'PUT')?.signedHeaders.split(';')).toEqual(
+      expect.arrayContaining(['content-md5', 'content-type', 'host', 'x-amz-content-sha256', 'x-amz-date']),
     );
+  });
+
+  it('retries a store that asks to slow down, with the same signed request, and gives up after three tries', async () => {
+    s3.slowDowns = 1;
+    await storage().put('slow.mp3', Buffer.from('abc'), 'audio/mpeg');
+    expect(s3.log.filter((entry) => entry.method === 'PUT').map((entry) => entry.status)).toEqual([503, 200]);
+    s3.slowDowns = 3;
+    await expect(storage().read('slow.mp3', 0, 3)).rejects.toMatchObject({ $metadata: { httpStatusCode: 503 } });
   });
 
   it('reports a missing object as not found', async () => {
@@ -171,7 +201,10 @@ describe('S3ObjectStorage', () => {
   });
 
   it('fails loudly when the store refuses the signature', async () => {
-    await expect(storage('the-wrong-secret').put('x.mp3', Buffer.from('abc'), 'audio/mpeg')).rejects.toThrow(/403/);
+    await expect(storage('the-wrong-secret').put('x.mp3', Buffer.from('abc'), 'audio/mpeg')).rejects.toMatchObject({
+      name: 'SignatureDoesNotMatch',
+      $metadata: { httpStatusCode: 403 },
+    });
     expect(s3.objects.size).toBe(0);
   });
 
