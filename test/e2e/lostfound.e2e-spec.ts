@@ -141,7 +141,15 @@ describe('lost and found through the gateway', () => {
       await session.post('/lostfound/found-items', umbrella(locationId));
       const answer = await session.get(`/lostfound/found-items?location_id=${locationId}&page=5`);
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ data: [], total: 1, page: 5, pages: 1, per: 25, livemode: true });
+      expect(answer.body).toEqual({
+        data: [],
+        total: 1,
+        total_exact: true,
+        page: 5,
+        pages: 1,
+        per: 25,
+        livemode: true,
+      });
     });
 
     it("answers 404 location_not_found for another account's location, on every lost-and-found route", async () => {

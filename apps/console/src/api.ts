@@ -291,6 +291,8 @@ export interface DeskLocations {
 export interface NumberedPage<T> {
   data: T[];
   total: number;
+  /** Found items: false when more match than `total` (counted up to 1,000; docs/adr/0089). */
+  total_exact?: boolean;
   page: number;
   pages: number;
   per: number;

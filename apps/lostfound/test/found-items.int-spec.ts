@@ -1,3 +1,4 @@
+import { LostfoundPrisma } from '../src/prisma/lostfound-prisma';
 import { ClaimsRpc, FoundItemsRpc, type FoundItemView } from '@switchboard/contracts';
 import { claimBody } from './factories/claim.factory';
 import { foundItemBody } from './factories/found-item.factory';
@@ -393,11 +394,41 @@ describe('lostfound: found items', () => {
       expect(new Set(all).size).toBe(30);
     });
 
+    it('counts up to 1,000 and says so beyond; a common word is ranked among its 1,000 most recent matches', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      // 1,100 black umbrellas and 5 red scarves, inserted straight into the table (the generated search column and
+      // its index are PostgreSQL's, as when items are logged).
+      await lf.app.get(LostfoundPrisma).$executeRaw`
+        INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_date)
+        SELECT ${locationId}, 'umbrella', 'umbrella', 'low', 'Black umbrella number ' || n, 'black', DATE '2026-11-01'
+          FROM generate_series(1, 1100) AS n`;
+      await lf.app.get(LostfoundPrisma).$executeRaw`
+        INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_date)
+        SELECT ${locationId}, 'scarf', 'clothing', 'low', 'Red wool scarf ' || n, 'red', DATE '2026-11-01'
+          FROM generate_series(1, 5) AS n`;
+      const all = await lf.send(FoundItemsRpc.list, { location_id: locationId }, accountId);
+      expect(all).toMatchObject({ total: 1000, total_exact: false, pages: 40 });
+      const black = await lf.send(FoundItemsRpc.list, { location_id: locationId, q: 'black' }, accountId);
+      expect(black).toMatchObject({ total: 1000, total_exact: false, pages: 40 });
+      // Ranked among the most recent 1,000: the oldest 100 are past the bound.
+      const last = await lf.send(FoundItemsRpc.list, { location_id: locationId, q: 'black', page: 40 }, accountId);
+      expect(last.data).toHaveLength(25);
+      const ids = [...black.data, ...last.data].map((item) => item.id);
+      const oldest = Math.min(...ids);
+      const newest = Math.max(...all.data.map((item) => item.id));
+      expect(newest - oldest).toBeLessThan(1005);
+      const scarves = await lf.send(FoundItemsRpc.list, { location_id: locationId, q: 'scarf' }, accountId);
+      expect(scarves).toMatchObject({ total: 5, total_exact: true, pages: 1 });
+      const none = await lf.send(FoundItemsRpc.list, { location_id: locationId, q: 'samsonite' }, accountId);
+      expect(none).toMatchObject({ data: [], total: 0, total_exact: true, pages: 0 });
+    });
+
     it('answers an empty location with no pages', async () => {
       const { accountId, locationId } = await lf.newLocation();
       expect(await lf.send(FoundItemsRpc.list, { location_id: locationId }, accountId)).toEqual({
         data: [],
         total: 0,
+        total_exact: true,
         page: 1,
         pages: 0,
         per: 25,

@@ -263,7 +263,9 @@ function Pager({
   return (
     <nav className="pager" aria-label={`Pages of ${what}`}>
       <span className="muted pager-status">
-        Page {page.page} of {Math.max(page.pages, 1)} · {page.total} {page.total === 1 ? what.replace(/s$/, '') : what}
+        Page {page.page} of {Math.max(page.pages, 1)} · {page.total}
+        {page.total_exact === false ? '+' : ''} {page.total === 1 ? what.replace(/s$/, '') : what}
+        {page.total_exact === false ? ' (the most recent shown: narrow the search to see older ones)' : ''}
       </span>
       <Button onClick={() => onPage(page.page - 1)} disabled={page.page <= 1}>
         Previous

@@ -57,6 +57,16 @@ export type NewFoundItem = Pick<
 const COLUMNS = sql`id, location_id, category, category_class, value_class, description, color, found_by, found_area,
   to_char(found_date, 'YYYY-MM-DD') AS found_date, storage_ref, image_url, status, source, created_at`;
 
+/** Lists count matching items up to this many (docs/adr/0089): beyond, `total_exact` is false and `total` is this. */
+export const FOUND_ITEMS_COUNT_BOUND = 1_000;
+
+/** COLUMNS as the match set of a text search carries them (`found_date` is already text there). */
+const MATCH_COLUMNS = sql`id, location_id, category, category_class, value_class, description, color, found_by,
+  found_area, found_date, storage_ref, image_url, status, source, created_at`;
+
+/** How many of the most recent eligible items a claim's matching looks at (docs/adr/0089). */
+export const MAX_ELIGIBLE_ITEMS = 2_000;
+
 /** How many stored items are scored for one claim at most (the best by text rank; see the matching ADR). */
 export const MAX_ITEM_CANDIDATES = 200;
 
@@ -111,20 +121,53 @@ export class FoundItemsRepository {
     return { ...rows[0], photos: photos.map((photo) => photo.url), timeline };
   }
 
-  /** One page, newest first (best text match first when searching), and the total over every page. */
-  async list(locationId: number, filters: ListFilters, page: number): Promise<{ rows: FoundItemRow[]; total: number }> {
+  /**
+   * One page and the total, counted up to FOUND_ITEMS_COUNT_BOUND (docs/adr/0089-lostfound-search-at-a-million.md):
+   * `exact` is false when more items match, and `total` is then the bound. Without `q`, newest first. With `q`, the
+   * best text matches first, ranked among every match when there are at most the bound, else among the bound's worth
+   * of most recent matches, so a common word at a location of a million items costs what a thousand matches cost.
+   */
+  async list(
+    locationId: number,
+    filters: ListFilters,
+    page: number,
+  ): Promise<{ rows: FoundItemRow[]; total: number; exact: boolean }> {
     const { where, rank } = listFilters(locationId, filters, { date: 'found_date', area: 'area_key' });
-    const order = rank ? sql`ts_rank(search, ${rank}) DESC, id DESC` : sql`id DESC`;
-    const [rows, counted] = await Promise.all([
-      sqlRows(
-        this.prisma,
-        sql<FoundItemRow>`
-        SELECT ${COLUMNS} FROM found_items WHERE ${where} ORDER BY ${order}
-        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`,
-      ),
-      sqlRows(this.prisma, sql<{ total: number }>`SELECT count(*)::int AS total FROM found_items WHERE ${where}`),
-    ]);
-    return { rows, total: counted[0]?.total ?? 0 };
+    const offset = (page - 1) * LOSTFOUND_PAGE_SIZE;
+    const bound = FOUND_ITEMS_COUNT_BOUND;
+    // How many match, up to the bound and one: cheap whichever plan PostgreSQL takes (it stops at bound + 1 rows).
+    const probe = sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM found_items WHERE ${where} LIMIT ${bound + 1}) AS t`;
+    const rows = await sqlRows(
+      this.prisma,
+      rank
+        ? // The first bound + 1 matches, in whatever order the cheapest plan finds them: when that is all of them
+          // (a rare word), they are the set to rank, read once; when there are more (a common word), the set is the
+          // most recent `bound` matches instead, found by walking the newest ids (the second branch runs only then:
+          // its one-time filter is false otherwise). Neither case makes PostgreSQL read every match.
+          sql<FoundItemRow & { total: number }>`
+          WITH first_matches AS MATERIALIZED (
+            SELECT ${COLUMNS}, search FROM found_items WHERE ${where} LIMIT ${bound + 1}),
+          counted AS (SELECT count(*)::int AS n FROM first_matches),
+          matches AS (
+            (SELECT * FROM first_matches WHERE (SELECT n FROM counted) <= ${bound})
+            UNION ALL
+            (SELECT ${COLUMNS}, search FROM found_items WHERE ${where} AND (SELECT n FROM counted) > ${bound}
+              ORDER BY id DESC LIMIT ${bound})
+          )
+          SELECT ${MATCH_COLUMNS}, (SELECT n FROM counted) AS total FROM matches
+          ORDER BY ts_rank(search, ${rank}) DESC, id DESC LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${offset}`
+        : sql<FoundItemRow & { total: number }>`
+          WITH probe AS MATERIALIZED (${probe})
+          SELECT ${COLUMNS}, (SELECT n FROM probe) AS total FROM found_items WHERE ${where}
+          ORDER BY id DESC LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${offset}`,
+    );
+    // A page past the last has no rows to carry the total: it is counted on its own.
+    const counted = rows[0]?.total ?? (await sqlRows(this.prisma, sql<{ n: number }>`${probe}`))[0]?.n ?? 0;
+    return {
+      rows: rows.map(({ total: _total, ...row }) => row),
+      total: Math.min(counted, bound),
+      exact: counted <= bound,
+    };
   }
 
   /**
@@ -151,10 +194,15 @@ export class FoundItemsRepository {
     const order = [sql`(category_class = ${claim.category_class}) DESC`];
     if (words) order.push(sql`ts_rank(search, ${words}) DESC`);
     order.push(sql`id DESC`);
+    // The most recent eligible items are scored (docs/adr/0089): at a location of a million items a common class
+    // would otherwise have every one of its items ranked for each claim.
     return sqlRows(
       tx,
       sql<FoundItemRow>`
-      SELECT ${COLUMNS} FROM found_items WHERE ${sql.join(conditions, sql` AND `)}
+      WITH eligible AS MATERIALIZED (
+        SELECT ${COLUMNS}, search FROM found_items WHERE ${sql.join(conditions, sql` AND `)}
+        ORDER BY id DESC LIMIT ${MAX_ELIGIBLE_ITEMS})
+      SELECT ${MATCH_COLUMNS} FROM eligible
       ORDER BY ${sql.join(order)}
       LIMIT ${MAX_ITEM_CANDIDATES}`,
     );

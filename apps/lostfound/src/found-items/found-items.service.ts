@@ -112,8 +112,8 @@ export class FoundItemsService {
   async list(query: ListFoundItemsQuery, ctx: RpcContext): Promise<FoundItemPage> {
     const location = await this.locations.require(requireAccount(ctx), query.location_id);
     const page = query.page ?? 1;
-    const { rows, total } = await this.items.list(location.id, query, page);
-    return toPage(rows.map(toFoundItemView), total, page);
+    const { rows, total, exact } = await this.items.list(location.id, query, page);
+    return { ...toPage(rows.map(toFoundItemView), total, page), total_exact: exact };
   }
 
   async get(query: GetFoundItemQuery, ctx: RpcContext): Promise<FoundItemDetail> {

@@ -290,7 +290,15 @@ export class DisposalCommand extends DisposalBody {
 
 export class FoundItemPage {
   @ApiProperty({ type: [FoundItemView] }) data: FoundItemView[];
-  @ApiProperty() total: number;
+  @ApiProperty({
+    description:
+      'Items matching, counted up to 1,000 (docs/adr/0089): when more match, `total` is 1,000, `total_exact` is false ' +
+      'and the pages reach the first 1,000 (with `q`: the 1,000 most recent matches, best match first). Narrow the ' +
+      'search to see the rest.',
+  })
+  total: number;
+  @ApiProperty({ description: 'false when more items match than `total` says (it is then the bound, 1,000).' })
+  total_exact: boolean;
   @ApiProperty() page: number;
   @ApiProperty({ description: 'ceil(total / per); 0 when nothing matches.' }) pages: number;
   @ApiProperty({ example: LOSTFOUND_PAGE_SIZE }) per: number;

@@ -748,7 +748,10 @@ export interface components {
         };
         FoundItemPage: {
             data: components["schemas"]["FoundItemView"][];
+            /** @description Items matching, counted up to 1,000 (docs/adr/0089): when more match, `total` is 1,000, `total_exact` is false and the pages reach the first 1,000 (with `q`: the 1,000 most recent matches, best match first). Narrow the search to see the rest. */
             total: number;
+            /** @description false when more items match than `total` says (it is then the bound, 1,000). */
+            total_exact: boolean;
             page: number;
             /** @description ceil(total / per); 0 when nothing matches. */
             pages: number;
