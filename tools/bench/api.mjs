@@ -31,7 +31,14 @@ import { cpuLine, measured, perRequestLine, transactionsLine } from './lib/cpu.m
 import { httpLoad, natsLoad, pacedHttp, serialHttp, serialNats } from './lib/load.mjs';
 import { SERVICES, startSystem } from './lib/system.mjs';
 
+/** The old ceilings (a bare hello-world), kept as context; retired by issue 19 for the floor's. */
 export const API_TARGETS = { ratio: 0.25, p99_ms_at_half_rate: 25 };
+
+/**
+ * Issue 19: against the architecture's own floor (lib/api-floor.mjs + lib/list-responder.mjs, the same hops from bare
+ * libraries): at least 70% of its requests per second, and at half its maximum rate a p99 at most twice its own.
+ */
+export const FLOOR_TARGETS = { ratio: 0.7, p99_factor_at_half_rate: 2 };
 
 export const API_OPTIONS = {
   duration: { type: 'number', default: 10 },
@@ -217,6 +224,61 @@ export async function apiBenchmark(system, options) {
       await nc.close();
     }
     results.sql = await sqlTimings(system, key.key, options.serial);
+
+    // -------------------------------------------------------------------------------------- the floor
+    const floor = await startFloor(system);
+    try {
+      const floorLabels = () => ({
+        ...labels(),
+        [floor.serverPid]: 'floor server',
+        [floor.responderPid]: 'floor responder',
+      });
+      const measureFloor = async (label, load) => {
+        const generator = load.rate ? pacedHttp : httpLoad;
+        await generator({ ...load, durationS: 2 });
+        const result = await measured({
+          run: () => generator(load),
+          labels: floorLabels,
+          system,
+          onRetry: retry(label),
+        });
+        say(
+          `api: ${label}: ${int(result.rps)} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms (${cpuLine(result.cpu, 4)})`,
+        );
+        return result;
+      };
+      results.floor = {};
+      for (const [id, path, systemUrl] of [
+        ['numbers', '/v1/numbers', numbersUrl],
+        ['calls', '/v1/calls', callsUrl],
+      ]) {
+        const url = `${floor.url}${path}`;
+        const max = await measureFloor(`floor GET ${path}, max`, {
+          url,
+          headers: auth,
+          connections,
+          durationS: duration,
+        });
+        const rate = max.rps / 2;
+        const half = await measureFloor(`floor GET ${path} at half its max`, {
+          url,
+          headers: auth,
+          connections,
+          durationS: duration,
+          rate,
+        });
+        const systemHalf = await measure(`GET ${path} at half the floor's max`, {
+          url: systemUrl,
+          headers: auth,
+          connections,
+          durationS: duration,
+          rate,
+        });
+        results.floor[id] = { max, half, system_at_floor_half: systemHalf };
+      }
+    } finally {
+      floor.stop();
+    }
   } finally {
     hello.stop();
   }
@@ -244,8 +306,76 @@ export async function apiBenchmark(system, options) {
   results.verdict.p99_met =
     results.numbers_half.p99_ms < API_TARGETS.p99_ms_at_half_rate &&
     results.calls_half.p99_ms < API_TARGETS.p99_ms_at_half_rate;
+  results.floor_targets = FLOOR_TARGETS;
+  results.floor_verdict = {};
+  for (const id of ['numbers', 'calls']) {
+    const f = results.floor[id];
+    const ratio = round(results[`${id}_max`].rps / f.max.rps, 3);
+    const p99Factor = round(f.system_at_floor_half.p99_ms / f.half.p99_ms, 2);
+    results.floor_verdict[id] = {
+      ratio,
+      system_rps: results[`${id}_max`].rps,
+      floor_rps: f.max.rps,
+      ratio_met: ratio >= FLOOR_TARGETS.ratio,
+      p99_factor_at_floor_half: p99Factor,
+      p99_met: p99Factor <= FLOOR_TARGETS.p99_factor_at_half_rate,
+    };
+  }
   results.finished_at = new Date().toISOString();
   return results;
+}
+
+/** `GET /v1/numbers: 71.3% of the floor (1,234 of 1,731 req/s)`: one line per route, for scripts to read. */
+export function floorSummaryLines(r) {
+  return ['numbers', 'calls'].map((id) => {
+    const v = r.floor_verdict[id];
+    return `GET /v1/${id}: ${fmt(v.ratio * 100, 1)}% of the floor (${int(v.system_rps)} of ${int(v.floor_rps)} req/s)`;
+  });
+}
+
+/** The floor's two processes (lib/api-floor.mjs, lib/list-responder.mjs), with the apps' own statements. */
+async function startFloor(system) {
+  const { databaseUrl } = await import('./lib/system.mjs');
+  const { FIND_KEY_COUNTING_REQUEST } = require('@switchboard/gateway/auth-statements');
+  const { NUMBERS_PAGE_SQL } = require('@switchboard/numbers-billing/list-statements');
+  const { CALLS_PAGE_SQL } = require('@switchboard/calls-media/list-statements');
+  const env = {
+    ...process.env,
+    NATS_URL: system.natsUrl,
+    FLOOR_PREFIX: system.prefix,
+    FLOOR_AUTH_DATABASE_URL: databaseUrl(system.databases.gateway),
+    FLOOR_AUTH_SQL: FIND_KEY_COUNTING_REQUEST,
+    FLOOR_WINDOW_SECONDS: API_ENV.RATE_LIMIT_WINDOW_SECONDS,
+    FLOOR_RATE_LIMIT: API_ENV.RATE_LIMIT_REQUESTS,
+    FLOOR_NUMBERS_DATABASE_URL: databaseUrl(system.databases['numbers-billing']),
+    FLOOR_CALLS_DATABASE_URL: databaseUrl(system.databases['calls-media']),
+    FLOOR_NUMBERS_SQL: NUMBERS_PAGE_SQL,
+    FLOOR_CALLS_SQL: CALLS_PAGE_SQL,
+  };
+  const start = (file) => {
+    const child = spawn(process.execPath, [join(root, 'tools/bench/lib', file)], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const first = new Promise((resolve, reject) => {
+      child.stdout.once('data', (data) => resolve(String(data).trim()));
+      child.once('exit', (code) => reject(new Error(`${file} exited (${code})`)));
+    });
+    return { child, first };
+  };
+  const responder = start('list-responder.mjs');
+  await responder.first;
+  const server = start('api-floor.mjs');
+  const port = await server.first;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    serverPid: server.child.pid,
+    responderPid: responder.child.pid,
+    stop: () => {
+      server.child.kill('SIGKILL');
+      responder.child.kill('SIGKILL');
+    },
+  };
 }
 
 function systemLabels(system) {
@@ -344,6 +474,34 @@ export function apiReport(r, { memory = true } = {}) {
   lines.push(
     `Targets: >= ${API_TARGETS.ratio * 100}% of the ceiling: ${r.verdict.ratio_met ? 'MET' : 'MISSED'} (numbers ${pct(r.verdict.numbers_ratio)}, calls ${pct(r.verdict.calls_ratio)}); ` +
       `p99 < ${API_TARGETS.p99_ms_at_half_rate} ms at half rate: ${r.verdict.p99_met ? 'MET' : 'MISSED'} (numbers ${r.numbers_half.p99_ms} ms, calls ${r.calls_half.p99_ms} ms)`,
+  );
+  lines.push('');
+  lines.push("Against the architecture's floor (issue 19: the same hops from bare libraries, measured in this run)");
+  lines.push('');
+  lines.push(
+    table(
+      ['route', 'system req/s', 'floor req/s', 'ratio', 'half rate', 'floor p99 ms', 'system p99 ms', 'p99 factor'],
+      ['numbers', 'calls'].map((id) => {
+        const f = r.floor[id];
+        const v = r.floor_verdict[id];
+        return [
+          `GET /v1/${id}`,
+          int(v.system_rps),
+          int(v.floor_rps),
+          pct(v.ratio),
+          int(f.half.target_rate),
+          f.half.p99_ms,
+          f.system_at_floor_half.p99_ms,
+          fmt(v.p99_factor_at_floor_half, 2),
+        ];
+      }),
+    ),
+  );
+  lines.push('');
+  lines.push(...floorSummaryLines(r));
+  lines.push(
+    `Targets: >= ${FLOOR_TARGETS.ratio * 100}% of the floor: numbers ${r.floor_verdict.numbers.ratio_met ? 'MET' : 'MISSED'}, calls ${r.floor_verdict.calls.ratio_met ? 'MET' : 'MISSED'}; ` +
+      `p99 at the floor's half rate <= ${FLOOR_TARGETS.p99_factor_at_half_rate}x the floor's: numbers ${r.floor_verdict.numbers.p99_met ? 'MET' : 'MISSED'}, calls ${r.floor_verdict.calls.p99_met ? 'MET' : 'MISSED'}`,
   );
   lines.push('');
   lines.push('Hop by hop: one request at a time (exact), and at full load');

@@ -37,6 +37,19 @@ const CALL_COLUMNS = [
   'recording_content_type',
 ] as const;
 
+/**
+ * The statement behind every `GET /v1/calls` page without filters, newest first (exported for the benchmark's floor,
+ * tools/bench: ADR 0072); `list` adds its filters to it.
+ */
+export function callsPageStatement(accountId: string) {
+  return db.selectFrom('calls').select(CALL_COLUMNS).where('account_id', '=', accountId);
+}
+
+/** The list's order and page size. */
+export function ordered(query: ReturnType<typeof callsPageStatement>, limit: number) {
+  return query.orderBy('started_at', 'desc').orderBy('seq', 'desc').limit(limit);
+}
+
 /** A day of the account's calls, as the usage statement answers it (`seconds` is a bigint sum). */
 interface DailyUsageRow {
   date: string;
@@ -83,7 +96,7 @@ export class CallsRepository {
 
   /** Newest first (start time, then arrival order), at most `limit`. */
   async list(filter: CallFilter, limit: number): Promise<CallRecord[]> {
-    let query = db.selectFrom('calls').select(CALL_COLUMNS).where('account_id', '=', filter.accountId);
+    let query = callsPageStatement(filter.accountId);
     // One statement text (and prepared statement) per combination of filters, each planned for the index it can use.
     let shape = '';
     if (filter.numberId) {
@@ -105,10 +118,7 @@ export class CallsRepository {
       );
       shape += 'a';
     }
-    return this.sql.rows(
-      `calls_list_${shape || 'all'}`,
-      query.orderBy('started_at', 'desc').orderBy('seq', 'desc').limit(limit),
-    );
+    return this.sql.rows(`calls_list_${shape || 'all'}`, ordered(query, limit));
   }
 
   /** See `dailyUsageStatement`. */

@@ -9,6 +9,23 @@ import { LIST_COLUMNS, NUMBER_COLUMNS, type NumberListRow, type NumberRecord } f
 /** Sort key of the list: active first, then past_due, then released. */
 const STATUS_RANK = sql<number>`CASE status WHEN 'active' THEN 0 WHEN 'past_due' THEN 1 ELSE 2 END`;
 
+/**
+ * The statement behind every `GET /v1/numbers` page (exported for the benchmark's floor, tools/bench: ADR 0072).
+ */
+export function numbersPageStatement(accountId: string, limit: number, after?: { rank: number; id: bigint }) {
+  const list = db.selectFrom('numbers').select(LIST_COLUMNS).where('account_id', '=', accountId);
+  return (
+    after
+      ? list.where(
+          sql<boolean>`(${STATUS_RANK} > ${after.rank} OR (${STATUS_RANK} = ${after.rank} AND id < ${after.id.toString()}::bigint))`,
+        )
+      : list
+  )
+    .orderBy(STATUS_RANK)
+    .orderBy('id', 'desc')
+    .limit(limit);
+}
+
 export type WebhookTargetRow = Pick<
   NumberRecord,
   'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'
@@ -187,19 +204,7 @@ export class NumbersRepository {
 
   /** Page of the account's numbers: active first, then past_due, then released; newest first within each. */
   async page(accountId: string, limit: number, after?: { rank: number; id: bigint }): Promise<NumberListRow[]> {
-    const list = db.selectFrom('numbers').select(LIST_COLUMNS).where('account_id', '=', accountId);
-    return this.sql.rows(
-      after ? 'numbers_page_after' : 'numbers_page',
-      (after
-        ? list.where(
-            sql<boolean>`(${STATUS_RANK} > ${after.rank} OR (${STATUS_RANK} = ${after.rank} AND id < ${after.id.toString()}::bigint))`,
-          )
-        : list
-      )
-        .orderBy(STATUS_RANK)
-        .orderBy('id', 'desc')
-        .limit(limit),
-    );
+    return this.sql.rows(after ? 'numbers_page_after' : 'numbers_page', numbersPageStatement(accountId, limit, after));
   }
 
   /** Numbers that count against the limit (active and past_due). */
