@@ -145,3 +145,26 @@ export class NatsLink {
     }
   }
 }
+
+/**
+ * Starts what needs NATS (a consumer, a relay) in a process that listens before NATS answers (the gateway): waits for
+ * the connection, runs `start`, and while `start` fails (JetStream not ready yet) reports the failure and tries again
+ * every `retryMs`. Resolves once started, or when `isStopped()` turns true (the process is shutting down).
+ */
+export async function startWhenConnected(
+  link: NatsLink,
+  start: (nc: NatsConnection) => Promise<void>,
+  options: { isStopped: () => boolean; onFailure: (error: unknown) => Promise<void> | void; retryMs?: number },
+): Promise<void> {
+  while (!options.isStopped()) {
+    try {
+      const nc = await link.connected();
+      if (options.isStopped()) return;
+      await start(nc);
+      return;
+    } catch (error) {
+      await options.onFailure(error);
+      await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 5_000).unref());
+    }
+  }
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StandInServer } from '../stand-in-server';
 
 /**
  * A stand-in for the parts of Retell AI's API that numbers-billing calls, written from Retell's API reference
@@ -17,7 +17,7 @@ export interface RetellRequest {
   body: Record<string, unknown>;
 }
 
-export class RetellStandIn {
+export class RetellStandIn extends StandInServer {
   readonly apiKey = `key_${randomBytes(12).toString('hex')}`;
   readonly requests: RetellRequest[] = [];
   /** Faults answered to the next requests, in order (one each). */
@@ -25,25 +25,9 @@ export class RetellStandIn {
   readonly llms = new Map<string, Record<string, unknown>>();
   readonly agents = new Map<string, Record<string, unknown>>();
   readonly calls: Record<string, unknown>[] = [];
-  private server: Server | undefined;
-  url = '';
 
-  async start(port = 0): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
+  protected async handle(req: IncomingMessage, res: ServerResponse, received: Buffer): Promise<void> {
+    const text = received.toString('utf8');
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
     const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     this.requests.push({ method: req.method ?? 'GET', path, body });

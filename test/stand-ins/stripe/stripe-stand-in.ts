@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StandInServer } from '../stand-in-server';
 
 /**
  * A stand-in for the parts of Stripe's API that numbers-billing calls (written from Stripe's API reference:
@@ -26,17 +26,17 @@ export interface StripeCustomer {
   defaultPaymentMethod: string | null;
 }
 
-export class StripeStandIn {
+export class StripeStandIn extends StandInServer {
   readonly requests: StripeRequest[] = [];
   /** Faults answered to the next PaymentIntent creations, in order (one each). */
   readonly faults: StripeFault[] = [];
   private readonly customers: StripeCustomer[] = [];
   private readonly replays = new Map<string, { status: number; body: unknown; form: string }>();
   private readonly intents: Record<string, unknown>[] = [];
-  private server: Server | undefined;
-  url = '';
 
-  constructor(readonly secretKey = `sk_test_${randomBytes(12).toString('hex')}`) {}
+  constructor(readonly secretKey = `sk_test_${randomBytes(12).toString('hex')}`) {
+    super();
+  }
 
   addCustomer(accountId: string, defaultPaymentMethod: string | null = 'pm_card_visa'): StripeCustomer {
     const customer = { id: `cus_${randomBytes(7).toString('hex')}`, accountId, defaultPaymentMethod };
@@ -49,23 +49,9 @@ export class StripeStandIn {
     return this.intents;
   }
 
-  async start(port = 0): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  protected async handle(req: IncomingMessage, res: ServerResponse, received: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://stand-in');
-    const body = Buffer.concat(chunks).toString('utf8');
+    const body = received.toString('utf8');
     const request: StripeRequest = {
       method: req.method ?? 'GET',
       path: url.pathname,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StandInServer } from '../stand-in-server';
 
 /**
  * A stand-in for the parts of Twilio's REST API (2010-04-01) that Switchboard calls, written from Twilio's API
@@ -28,7 +28,7 @@ interface OwnedNumber {
   date_created: string;
 }
 
-export class TwilioStandIn {
+export class TwilioStandIn extends StandInServer {
   readonly accountSid = `AC${randomBytes(16).toString('hex')}`;
   readonly authToken = randomBytes(16).toString('hex');
   readonly requests: TwilioRequest[] = [];
@@ -48,8 +48,6 @@ export class TwilioStandIn {
   readonly recordings = new Map<string, Uint8Array>();
   /** Page size of IncomingPhoneNumbers lists, small so paging is exercised. */
   pageSize = 2;
-  private server: Server | undefined;
-  url = '';
 
   /** Puts `count` numbers of the area code on sale: +1<area>555<line>. */
   stock(areaCode: string, count: number): void {
@@ -67,27 +65,13 @@ export class TwilioStandIn {
     };
   }
 
-  async start(port = 0): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  protected async handle(req: IncomingMessage, res: ServerResponse, received: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const request: TwilioRequest = {
       method: req.method ?? 'GET',
       path: url.pathname,
       query: url.searchParams,
-      form: new URLSearchParams(Buffer.concat(chunks).toString('utf8')),
+      form: new URLSearchParams(received.toString('utf8')),
     };
     this.requests.push(request);
     const send = (status: number, body?: unknown, headers: Record<string, string> = {}) => {

@@ -1,6 +1,14 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { EndpointDisabledEvent, type EndpointDisabledData } from '@switchboard/contracts';
-import { EventConsumer, MESSAGING_CONFIG, NATS_LINK, NatsLink, type MessagingConfig } from '@switchboard/messaging';
+import {
+  EventConsumer,
+  MESSAGING_CONFIG,
+  NATS_LINK,
+  NatsLink,
+  startWhenConnected,
+  type MessagingConfig,
+} from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { EndpointAlertsService } from './endpoint-alerts.service';
 
@@ -40,26 +48,22 @@ export class EndpointAlertsConsumer implements OnApplicationBootstrap, BeforeApp
   }
 
   /** Tries again every START_RETRY_MS while the start fails (JetStream not ready yet): events wait in the stream. */
-  private async startUntilStarted(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        await this.start();
-        return;
-      } catch (error) {
+  private startUntilStarted(): Promise<void> {
+    return startWhenConnected(this.link, (nc) => this.start(nc), {
+      isStopped: () => this.stopped,
+      retryMs: START_RETRY_MS,
+      onFailure: async (error) => {
         this.logger.warn(
           { err: error, durable: ENDPOINT_ALERTS_DURABLE },
           'endpoint alerts consumer did not start; trying again',
         );
         await this.consumer?.stop().catch(() => undefined);
         this.consumer = undefined;
-        await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS).unref());
-      }
-    }
+      },
+    });
   }
 
-  private async start(): Promise<void> {
-    const nc = await this.link.connected();
-    if (this.stopped) return;
+  private async start(nc: NatsConnection): Promise<void> {
     const consumer = new EventConsumer(
       nc,
       this.messaging,

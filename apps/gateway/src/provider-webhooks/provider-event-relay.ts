@@ -1,11 +1,16 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { STREAMS } from '@switchboard/contracts';
-import { MESSAGING_CONFIG, NATS_LINK, NatsLink, OutboxPublisher, type MessagingConfig } from '@switchboard/messaging';
+import {
+  MESSAGING_CONFIG,
+  NATS_LINK,
+  NatsLink,
+  OutboxPublisher,
+  startWhenConnected,
+  type MessagingConfig,
+} from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { OutboxRelay } from '@switchboard/service-runtime';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
-
-const START_RETRY_MS = 5_000;
 
 /**
  * The gateway's outbox relay, for provider events (PROVIDER stream). The gateway listens before NATS answers, so
@@ -44,11 +49,10 @@ export class ProviderEventRelay implements OnApplicationBootstrap, BeforeApplica
     this.relay?.kick();
   }
 
-  private async startUntilStarted(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const nc = await this.link.connected();
-        if (this.stopped) return;
+  private startUntilStarted(): Promise<void> {
+    return startWhenConnected(
+      this.link,
+      async (nc) => {
         const relay = new OutboxRelay(
           new OutboxPublisher(this.prisma, nc, this.messaging, [STREAMS.provider]),
           this.logger,
@@ -56,11 +60,11 @@ export class ProviderEventRelay implements OnApplicationBootstrap, BeforeApplica
         await relay.start();
         this.relay = relay;
         if (this.stopped) await relay.stop();
-        return;
-      } catch (error) {
-        this.logger.warn({ err: error }, 'provider event relay did not start; trying again');
-        await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS).unref());
-      }
-    }
+      },
+      {
+        isStopped: () => this.stopped,
+        onFailure: (error) => this.logger.warn({ err: error }, 'provider event relay did not start; trying again'),
+      },
+    );
   }
 }
