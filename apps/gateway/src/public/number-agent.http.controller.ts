@@ -4,13 +4,9 @@ import { AgentRpc, AgentSettingsBody, AgentSettingsView, NumberIdParam } from '@
 import { RpcClient } from '@switchboard/messaging';
 import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
 import { Idempotent } from '../idempotency';
+import { NUMBER_ID } from './numbers.http.controller';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
-const NUMBER_ID = {
-  name: 'id',
-  description: 'The number id, `num_<n>`, or its digits `<n>`.',
-  schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' },
-};
 
 /**
  * Extension (not in the spec): the AI agent that answers a number, its greeting and instructions

@@ -25,7 +25,8 @@ import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
 import { Idempotent } from '../idempotency';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
-const NUMBER_ID = {
+/** The `{id}` path parameter of the routes on one number, as the OpenAPI description shows it. */
+export const NUMBER_ID = {
   name: 'id',
   description: 'The number id, `num_<n>`, or its digits `<n>`.',
   schema: { type: 'string', pattern: '^(num_)?[1-9][0-9]*$' },
