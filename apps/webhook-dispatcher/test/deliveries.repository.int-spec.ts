@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
+import { createPrismaClient, createSqlPool, type PrismaClientHandle, type SqlPool } from '@switchboard/persistence';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { WebhookDispatcherPrisma } from '../src/prisma/webhook-dispatcher-prisma';
 import { DeliveriesRepository } from '../src/deliveries/deliveries.repository';
@@ -14,6 +14,7 @@ let database: TestDatabase;
 let handle: PrismaClientHandle<WebhookDispatcherPrisma>;
 let prisma: WebhookDispatcherPrisma;
 let store: DeliveriesRepository;
+let pool: SqlPool;
 
 beforeAll(async () => {
   database = await createTestDatabase('webhook-dispatcher');
@@ -21,10 +22,12 @@ beforeAll(async () => {
     env: { WEBHOOK_DISPATCHER_DATABASE_URL: database.url },
   });
   prisma = handle.client;
-  store = new DeliveriesRepository(prisma);
+  pool = createSqlPool(handle.driver, handle.client, { max: 2, applicationName: 'deliveries-repository-test' });
+  store = new DeliveriesRepository(prisma, pool);
 });
 
 afterAll(async () => {
+  await pool?.close();
   await handle?.close();
   await database?.drop();
 });
@@ -44,11 +47,15 @@ function claim(delivery: NewDelivery, now = new Date()): Promise<AttemptClaim> {
   return store.claimAttempt({ delivery, url: URL, now, leaseUntil: new Date(now.getTime() + LEASE_MS) });
 }
 
+/** The endpoint health count of an attempt of `acc_7`'s number. */
+const count = (succeeded: boolean) => ({ accountId: 'acc_7', succeeded });
+
 function claimed(result: AttemptClaim): Extract<AttemptClaim, { kind: 'claimed' }> {
   if (result.kind !== 'claimed') throw new Error(`expected a claim, got ${JSON.stringify(result)}`);
   return result;
 }
 
+const endpoint = (numberId: string) => prisma.webhookEndpoint.findUnique({ where: { number_id: numberId } });
 const row = (eventId: string) => prisma.webhookDelivery.findUnique({ where: { event_id: eventId } });
 const attempts = (eventId: string) =>
   prisma.webhookAttempt.findMany({
@@ -96,11 +103,16 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     const next = new Date(now.getTime() + 1000);
     expect(
       await store.finishAttempt(
-        { eventId: delivery.event_id, attemptId: first.attemptId, leaseUntil: first.leaseUntil },
+        {
+          eventId: delivery.event_id,
+          numberId: delivery.number_id,
+          attemptId: first.attemptId,
+          leaseUntil: first.leaseUntil,
+        },
         outcome,
         { status: 'pending', attempts: 1, next_attempt_at: next },
       ),
-    ).toBe(true);
+    ).toEqual({ kept: true });
     expect(await row(delivery.event_id)).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -113,13 +125,14 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     const second = claimed(await claim(delivery, later));
     const stale = {
       eventId: delivery.event_id,
+      numberId: delivery.number_id,
       attemptId: second.attemptId,
       leaseUntil: new Date(later.getTime() + 1),
     };
     const late = { status_code: 200, error: null, finished_at: new Date(later.getTime() + 5), duration_ms: 5 };
-    expect(await store.finishAttempt(stale, late, { status: 'delivered', attempts: 2, next_attempt_at: null })).toBe(
-      false,
-    );
+    expect(
+      await store.finishAttempt(stale, late, { status: 'delivered', attempts: 2, next_attempt_at: null }, count(true)),
+    ).toEqual({ kept: false });
     expect(await row(delivery.event_id)).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -137,7 +150,12 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     const first = claimed(await claim(delivery, now));
     const next = new Date(now.getTime() + 5000);
     await store.finishAttempt(
-      { eventId: delivery.event_id, attemptId: first.attemptId, leaseUntil: first.leaseUntil },
+      {
+        eventId: delivery.event_id,
+        numberId: delivery.number_id,
+        attemptId: first.attemptId,
+        leaseUntil: first.leaseUntil,
+      },
       { status_code: null, error: 'connection refused', finished_at: now, duration_ms: 1 },
       { status: 'pending', attempts: 1, next_attempt_at: next },
     );
@@ -166,7 +184,12 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     const now = new Date();
     const first = claimed(await claim(delivery, now));
     await store.finishAttempt(
-      { eventId: delivery.event_id, attemptId: first.attemptId, leaseUntil: first.leaseUntil },
+      {
+        eventId: delivery.event_id,
+        numberId: delivery.number_id,
+        attemptId: first.attemptId,
+        leaseUntil: first.leaseUntil,
+      },
       { status_code: 204, error: null, finished_at: now, duration_ms: 3 },
       { status: 'delivered', attempts: 1, next_attempt_at: null },
     );
@@ -189,5 +212,66 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     claimed(await claim(pending));
     await store.close(pending, 'skipped');
     expect(await row(pending.event_id)).toMatchObject({ status: 'skipped', lease_until: null });
+  });
+  it('claims nothing while the endpoint is disabled when asked to pause, and claims for a test event', async () => {
+    const delivery = { ...aDelivery(), number_id: `num_${randomUUID()}` };
+    await prisma.webhookEndpoint.create({
+      data: { number_id: delivery.number_id, account_id: 'acc_7', disabled_at: new Date(), disabled_reason: 'gone' },
+    });
+    const now = new Date();
+    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    expect(await store.claimAttempt({ delivery, url: URL, now, leaseUntil, pauseIfDisabled: true })).toEqual({
+      kind: 'paused',
+    });
+    expect(await row(delivery.event_id)).toBeNull();
+    expect(await attempts(delivery.event_id)).toHaveLength(0);
+    claimed(await store.claimAttempt({ delivery, url: URL, now, leaseUntil, pauseIfDisabled: false }));
+    // An event that already has its verdict is a duplicate, paused or not.
+    await store.close(delivery, 'delivered');
+    expect(await store.claimAttempt({ delivery, url: URL, now, leaseUntil, pauseIfDisabled: true })).toEqual({
+      kind: 'closed',
+      status: 'delivered',
+    });
+  });
+
+  it('counts the attempt in its endpoint health in the same statement, only while the lease is held', async () => {
+    const delivery = { ...aDelivery(), number_id: `num_${randomUUID()}` };
+    const ref = (c: Extract<AttemptClaim, { kind: 'claimed' }>) => ({
+      eventId: delivery.event_id,
+      numberId: delivery.number_id,
+      attemptId: c.attemptId,
+      leaseUntil: c.leaseUntil,
+    });
+    const t0 = new Date();
+    const first = claimed(await claim(delivery, t0));
+    const failed = { status_code: 500, error: 'receiver answered HTTP 500', finished_at: t0, duration_ms: 1 };
+    const retry = { status: 'pending' as const, attempts: 1, next_attempt_at: t0 };
+    expect(await store.finishAttempt(ref(first), failed, retry, count(false))).toEqual({
+      kept: true,
+      endpoint: { consecutive_failures: 1, failing_since: t0, disabled_at: null },
+    });
+    const t1 = new Date(t0.getTime() + 1000);
+    const second = claimed(await claim(delivery, t1));
+    const again = await store.finishAttempt(
+      ref(second),
+      { ...failed, finished_at: t1 },
+      { ...retry, attempts: 2 },
+      count(false),
+    );
+    expect(again.endpoint).toEqual({ consecutive_failures: 2, failing_since: t0, disabled_at: null });
+    const t2 = new Date(t1.getTime() + 1000);
+    const third = claimed(await claim(delivery, t2));
+    const ok = { status_code: 204, error: null, finished_at: t2, duration_ms: 1 };
+    expect(
+      (
+        await store.finishAttempt(
+          ref(third),
+          ok,
+          { status: 'delivered', attempts: 3, next_attempt_at: null },
+          count(true),
+        )
+      ).endpoint,
+    ).toEqual({ consecutive_failures: 0, failing_since: null, disabled_at: null });
+    expect(await endpoint(delivery.number_id)).toMatchObject({ account_id: 'acc_7', consecutive_failures: 0 });
   });
 });

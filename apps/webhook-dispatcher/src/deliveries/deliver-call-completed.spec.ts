@@ -358,7 +358,7 @@ describe('DeliverCallCompleted', () => {
 describe('endpoint health and Retry-After', () => {
   it('pauses the event of a disabled endpoint without sending it', async () => {
     const ctx = setup();
-    ctx.health.disabled.add('num_1');
+    ctx.store.disabled.add('num_1');
     const event = callCompletedEvent();
     await expect(ctx.useCase.deliver(event)).resolves.toBe('paused');
     expect(ctx.sender.requests).toHaveLength(0);
@@ -369,8 +369,8 @@ describe('endpoint health and Retry-After', () => {
     const ctx = setup({ script: [{ statusCode: 500 }, { statusCode: 200 }] });
     await runUntilAcknowledged(ctx);
     expect(ctx.health.outcomes).toEqual([
-      { numberId: 'num_1', succeeded: false, statusCode: 500 },
-      { numberId: 'num_1', succeeded: true, statusCode: 200 },
+      { numberId: 'num_1', succeeded: false, statusCode: 500, failures: 1 },
+      { numberId: 'num_1', succeeded: true, statusCode: 200, failures: 0 },
     ]);
   });
 

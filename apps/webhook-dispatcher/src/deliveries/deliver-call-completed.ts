@@ -123,12 +123,6 @@ export class DeliverCallCompleted {
       this.logger.debug(log, 'number has no webhook_url; nothing to send');
       return { verdict: 'skipped', skipped: 'no_webhook' };
     }
-    // A disabled endpoint gets nothing: the event waits, paused, until the account enables it (ADR 0075).
-    if (!options.probe && (await this.health.isDisabled(delivery.number_id))) {
-      await this.store.close(delivery, 'paused');
-      this.logger.info(log, 'webhook endpoint disabled; event paused until it is enabled');
-      return { verdict: 'paused' };
-    }
     // During a rotation's overlap every delivery is signed with the new secret and the old one (ADR 0074).
     const secrets = target.previous_webhook_secret
       ? [target.webhook_secret, target.previous_webhook_secret]
@@ -175,8 +169,16 @@ export class DeliverCallCompleted {
       url,
       now: started,
       leaseUntil: new Date(started.getTime() + this.config.leaseMs),
+      // A disabled endpoint gets nothing: the event waits, paused, until the account enables it (ADR 0075). A test
+      // event is sent all the same.
+      pauseIfDisabled: !options.probe,
     });
     if (claim.kind === 'closed') return { verdict: 'duplicate' };
+    if (claim.kind === 'paused') {
+      await this.store.close(delivery, 'paused');
+      this.logger.info(log, 'webhook endpoint disabled; event paused until it is enabled');
+      return { verdict: 'paused' };
+    }
     if (claim.kind === 'waiting') throw new RetryLater(claim.until.getTime() - started.getTime(), 'backoff');
     if (claim.kind === 'busy')
       throw new RetryLater(
@@ -231,25 +233,36 @@ export class DeliverCallCompleted {
     const delay = verdict === 'retry' ? this.retryDelay(claim.attempt - claim.attemptBase, response) : 0;
     const durationMs = finished.getTime() - started.getTime();
 
-    const kept = await this.store.finishAttempt(
-      { eventId: delivery.event_id, attemptId: claim.attemptId, leaseUntil: claim.leaseUntil },
+    // A test event and a refused URL are not counted in the endpoint's health (ADR 0075).
+    const counted = !options.probe && !refused;
+    const finish = await this.store.finishAttempt(
+      {
+        eventId: delivery.event_id,
+        numberId: delivery.number_id,
+        attemptId: claim.attemptId,
+        leaseUntil: claim.leaseUntil,
+      },
       { status_code: statusCode, error, finished_at: finished, duration_ms: durationMs },
       {
         status: verdict === 'retry' ? 'pending' : verdict,
         attempts: claim.attempt,
         next_attempt_at: verdict === 'retry' ? new Date(finished.getTime() + delay) : null,
       },
+      counted ? { accountId: delivery.account_id, succeeded } : undefined,
     );
     const outcome = { ...attemptLog, status_code: statusCode, error, duration_ms: durationMs };
-    if (!kept) {
+    if (!finish.kept) {
       // Another worker took the event over after our lease ran out: the database tells the next delivery what to do.
       this.logger.warn(outcome, 'webhook attempt finished after its lease; state left to the worker that took over');
       throw new RetryLater(this.config.leaseMs, 'lease lost');
     }
-    if (!options.probe && !refused) {
+    if (finish.endpoint) {
       await this.health
-        .record({ numberId: delivery.number_id, accountId: delivery.account_id, succeeded, statusCode, at: finished })
-        .catch((err: unknown) => this.logger.warn({ ...attemptLog, err }, 'endpoint health not recorded'));
+        .judge(
+          { numberId: delivery.number_id, accountId: delivery.account_id, succeeded, statusCode, at: finished },
+          finish.endpoint,
+        )
+        .catch((err: unknown) => this.logger.warn({ ...attemptLog, err }, 'endpoint health not judged'));
     }
     const result = (final: Verdict): SendResult => ({
       verdict: final,

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { sqlExecute, sqlRows } from '@switchboard/persistence';
+import { Inject, Injectable } from '@nestjs/common';
+import { sqlExecute, type SqlPool } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { WebhookAttempt, WebhookDelivery } from '../generated/kysely/database';
+import { DELIVERY_SQL } from '../config/tokens';
 import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import {
   INTERRUPTED,
@@ -12,17 +13,25 @@ import {
   type DeliveryStatus,
   type DeliveryStore,
   type DeliveryUpdate,
+  type FinishedAttempt,
+  type HealthCount,
   type NewDelivery,
 } from './delivery-store.port';
+import type { EndpointHealthRow } from '../endpoints/endpoint-health.port';
+import { endpointDisabledSql, healthCountSql } from '../endpoints/webhook-endpoints.repository';
 
 /**
  * Deliveries and attempts in webhook-dispatcher's own database. Each write of the delivery path is one SQL
- * statement (data-modifying CTEs: one round trip, one transaction, all or nothing), as every delivery makes them.
+ * statement (data-modifying CTEs: one round trip, one transaction, all or nothing), as every delivery makes them,
+ * prepared on the delivery pool (`DELIVERY_SQL`): an attempt is a claim and a finish, nothing else.
  * Instants are sent as ISO strings cast to timestamptz, so they mean the same whatever the session's time zone.
  */
 @Injectable()
 export class DeliveriesRepository implements DeliveryStore {
-  constructor(private readonly prisma: WebhookDispatcherPrisma) {}
+  constructor(
+    private readonly prisma: WebhookDispatcherPrisma,
+    @Inject(DELIVERY_SQL) private readonly sql: SqlPool,
+  ) {}
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
     await sqlExecute(
@@ -40,25 +49,30 @@ export class DeliveriesRepository implements DeliveryStore {
     url,
     now,
     leaseUntil,
+    pauseIfDisabled = false,
   }: {
     delivery: NewDelivery;
     url: string;
     now: Date;
     leaseUntil: Date;
+    pauseIfDisabled?: boolean;
   }): Promise<AttemptClaim> {
     const at = now.toISOString();
+    const disabled = pauseIfDisabled ? endpointDisabledSql(delivery.number_id) : sql<boolean>`false`;
     // The upsert takes the row lock: a concurrent claim of the same event waits for this one to commit, then finds
-    // the lease taken and returns no row. The attempt row is written only when the lease was taken.
-    const [claimed] = await sqlRows(
-      this.prisma,
+    // the lease taken and returns no row. The attempt row is written only when the lease was taken; nothing is
+    // written while the endpoint is disabled.
+    const [claimed] = await this.sql.rows(
+      pauseIfDisabled ? 'claim_attempt_unless_paused' : 'claim_attempt',
       sql<
         Pick<Selectable<WebhookAttempt>, 'id' | 'attempt'> &
           Pick<Selectable<WebhookDelivery>, 'attempt_base'> & { interrupted: number }
       >`
       WITH delivery AS (
         INSERT INTO webhook_deliveries AS d (event_id, event_type, call_sid, number_id, account_id, body, lease_until)
-        VALUES (${delivery.event_id}, ${delivery.event_type}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${delivery.body},
-                ${leaseUntil.toISOString()}::timestamptz)
+        SELECT ${delivery.event_id}, ${delivery.event_type}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${delivery.body}::text,
+               ${leaseUntil.toISOString()}::timestamptz
+         WHERE NOT ${disabled}
         ON CONFLICT (event_id) DO UPDATE SET lease_until = EXCLUDED.lease_until, body = COALESCE(d.body, EXCLUDED.body), updated_at = now()
          WHERE d.status = 'pending'
            AND (d.lease_until IS NULL OR d.lease_until <= ${at}::timestamptz)
@@ -90,12 +104,16 @@ export class DeliveriesRepository implements DeliveryStore {
     }
 
     // Not claimed: why is read afresh (a concurrent claim's commit is visible to this new statement).
-    const current = await this.prisma.webhookDelivery.findUnique({
-      where: { event_id: delivery.event_id },
-      select: { status: true, lease_until: true, next_attempt_at: true },
-    });
-    if (!current) return { kind: 'busy', until: now };
-    if (current.status !== 'pending') return { kind: 'closed', status: current.status as DeliveryStatus };
+    const [current] = await this.sql.rows(
+      pauseIfDisabled ? 'claim_refused_unless_paused' : 'claim_refused',
+      sql<Pick<Selectable<WebhookDelivery>, 'status' | 'lease_until' | 'next_attempt_at'> & { disabled: boolean }>`
+      SELECT d.status, d.lease_until, d.next_attempt_at, ${disabled} AS disabled
+        FROM (SELECT 1) AS one LEFT JOIN webhook_deliveries d ON d.event_id = ${delivery.event_id}`,
+    );
+    if (current.status !== null && current.status !== 'pending')
+      return { kind: 'closed', status: current.status as DeliveryStatus };
+    if (current.disabled) return { kind: 'paused' };
+    if (current.status === null) return { kind: 'busy', until: now };
     if (current.lease_until && current.lease_until > now) return { kind: 'busy', until: current.lease_until };
     if (current.next_attempt_at && current.next_attempt_at > now)
       return { kind: 'waiting', until: current.next_attempt_at };
@@ -104,26 +122,45 @@ export class DeliveriesRepository implements DeliveryStore {
   }
 
   async finishAttempt(
-    claim: { eventId: string; attemptId: bigint; leaseUntil: Date },
+    claim: { eventId: string; numberId: string; attemptId: bigint; leaseUntil: Date },
     outcome: AttemptOutcome,
     update: DeliveryUpdate,
-  ): Promise<boolean> {
-    // The attempt's outcome is written whether or not the lease is still held; the delivery only while it is.
-    const count = await sqlExecute(
-      this.prisma,
-      sql`
+    count?: HealthCount,
+  ): Promise<FinishedAttempt> {
+    const finishedAt = outcome.finished_at.toISOString();
+    // The attempt's outcome is written whether or not the lease is still held; the delivery, and the count in the
+    // endpoint's health, only while it is.
+    const counted = count
+      ? sql`, counted AS (${healthCountSql({ numberId: claim.numberId, accountId: count.accountId, succeeded: count.succeeded, at: finishedAt }, 'delivery')})`
+      : sql``;
+    const [row] = await this.sql.rows(
+      count ? 'finish_attempt_counted' : 'finish_attempt',
+      sql<{ kept: boolean } & Partial<EndpointHealthRow>>`
       WITH attempt AS (
         UPDATE webhook_attempts
-           SET status_code = ${outcome.status_code}::int, error = ${outcome.error}, finished_at = ${outcome.finished_at.toISOString()}::timestamptz,
+           SET status_code = ${outcome.status_code}::int, error = ${outcome.error}, finished_at = ${finishedAt}::timestamptz,
                duration_ms = ${outcome.duration_ms}::int
          WHERE id = ${claim.attemptId}::bigint
-      )
-      UPDATE webhook_deliveries
-         SET status = ${update.status}, attempts = ${update.attempts}::int, next_attempt_at = ${update.next_attempt_at?.toISOString() ?? null}::timestamptz,
-             lease_until = NULL, updated_at = now()
-       WHERE event_id = ${claim.eventId} AND status = 'pending' AND lease_until = ${claim.leaseUntil.toISOString()}::timestamptz`,
+      ),
+      delivery AS (
+        UPDATE webhook_deliveries
+           SET status = ${update.status}, attempts = ${update.attempts}::int, next_attempt_at = ${update.next_attempt_at?.toISOString() ?? null}::timestamptz,
+               lease_until = NULL, updated_at = now()
+         WHERE event_id = ${claim.eventId} AND status = 'pending' AND lease_until = ${claim.leaseUntil.toISOString()}::timestamptz
+        RETURNING event_id
+      )${counted}
+      SELECT EXISTS (SELECT 1 FROM delivery) AS kept${count ? sql`, counted.consecutive_failures, counted.failing_since, counted.disabled_at FROM (SELECT 1) AS one LEFT JOIN counted ON true` : sql``}`,
     );
-    return count === 1;
+    const kept = row.kept;
+    if (!count || !kept) return { kept };
+    return {
+      kept,
+      endpoint: {
+        consecutive_failures: row.consecutive_failures!,
+        failing_since: row.failing_since ?? null,
+        disabled_at: row.disabled_at ?? null,
+      },
+    };
   }
 
   async listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]> {

@@ -1,3 +1,5 @@
+import type { EndpointHealthRow } from '../endpoints/endpoint-health.port';
+
 /** Where a delivery stands. `pending` until its verdict; `paused` waits for its endpoint to be enabled; the rest are final. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'refused' | 'skipped' | 'paused';
 
@@ -44,7 +46,21 @@ export type AttemptClaim =
   /** Another worker has an attempt on the wire until then. */
   | { kind: 'busy'; until: Date }
   /** The backoff after a failed attempt runs until then. */
-  | { kind: 'waiting'; until: Date };
+  | { kind: 'waiting'; until: Date }
+  /** The number's webhook endpoint is disabled (asked with `pauseIfDisabled`): nothing was claimed. */
+  | { kind: 'paused' };
+
+/** An attempt counted in its endpoint's health (docs/adr/0075), written with the attempt's outcome. */
+export interface HealthCount {
+  accountId: string;
+  succeeded: boolean;
+}
+
+/** What `finishAttempt` did: whether the lease was still held, and the endpoint after the count when one was made. */
+export interface FinishedAttempt {
+  kept: boolean;
+  endpoint?: EndpointHealthRow;
+}
 
 export interface AttemptOutcome {
   status_code: number | null;
@@ -76,18 +92,27 @@ export interface DeliveryStore {
   /**
    * Atomically creates the delivery pending on first sight, takes the lease on it (pending, no lease held, its
    * backoff over) and logs the start of its next attempt (number `attempts + 1`, error "in progress"). An attempt
-   * left unfinished by a crashed worker is closed as interrupted first.
+   * left unfinished by a crashed worker is closed as interrupted first. With `pauseIfDisabled`, nothing is claimed
+   * while the number's endpoint is disabled (`paused`), read in the same statement as the claim.
    */
-  claimAttempt(input: { delivery: NewDelivery; url: string; now: Date; leaseUntil: Date }): Promise<AttemptClaim>;
+  claimAttempt(input: {
+    delivery: NewDelivery;
+    url: string;
+    now: Date;
+    leaseUntil: Date;
+    pauseIfDisabled?: boolean;
+  }): Promise<AttemptClaim>;
   /**
-   * Records the attempt's outcome and the delivery's new state, if this worker still holds the lease.
-   * Returns false when the lease was lost (another worker took over).
+   * Records the attempt's outcome and the delivery's new state, if this worker still holds the lease (`kept`
+   * false: another worker took over). With `count`, and only while the lease is held, the attempt is counted in its
+   * endpoint's health in the same statement, and the endpoint after the count is returned.
    */
   finishAttempt(
-    claim: { eventId: string; attemptId: bigint; leaseUntil: Date },
+    claim: { eventId: string; numberId: string; attemptId: bigint; leaseUntil: Date },
     outcome: AttemptOutcome,
     update: DeliveryUpdate,
-  ): Promise<boolean>;
+    count?: HealthCount,
+  ): Promise<FinishedAttempt>;
   /** A number's attempts, newest first. */
   listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]>;
 }

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sqlExecute, sqlRows } from '@switchboard/persistence';
+import type { SqlPool } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import { DISPATCHER_CONFIG } from '../config/tokens';
+import { DELIVERY_SQL, DISPATCHER_CONFIG } from '../config/tokens';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import type { WebhookHostSlot } from '../generated/kysely/database';
-import { db, WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
+import { db } from '../prisma/webhook-dispatcher-prisma';
 import type { SharedHostSlotsPort, SharedSlot } from './shared-host-slots.port';
 
 /**
@@ -22,7 +22,7 @@ export class PostgresHostSlots implements SharedHostSlotsPort {
   private readonly limit: number;
 
   constructor(
-    private readonly prisma: WebhookDispatcherPrisma,
+    @Inject(DELIVERY_SQL) private readonly sql: SqlPool,
     @Inject(DISPATCHER_CONFIG) config: Pick<WebhookDispatcherConfig, 'hostConcurrency'>,
   ) {
     this.limit = config.hostConcurrency;
@@ -30,8 +30,8 @@ export class PostgresHostSlots implements SharedHostSlotsPort {
 
   async tryAcquire(host: string, leaseUntil: Date): Promise<SharedSlot | undefined> {
     const lease = leaseUntil.toISOString();
-    const [taken] = await sqlRows(
-      this.prisma,
+    const [taken] = await this.sql.rows(
+      'take_host_slot',
       sql<Pick<Selectable<WebhookHostSlot>, 'slot'>>`
       WITH free AS (
         SELECT s AS slot FROM generate_series(0, ${this.limit - 1}::int) AS s
@@ -50,8 +50,8 @@ export class PostgresHostSlots implements SharedHostSlotsPort {
       release: async () => {
         if (released) return;
         released = true;
-        await sqlExecute(
-          this.prisma,
+        await this.sql.rows(
+          'give_back_host_slot',
           db
             .deleteFrom('webhook_host_slots')
             .where('host', '=', host)

@@ -1,17 +1,29 @@
 import type { EndpointDisabledReason } from '@switchboard/contracts';
 
-/** What the delivery use case asks of endpoint health (EndpointHealth in the app, a fake in unit tests). */
+/** An endpoint's run of failures, as counted after an attempt. */
+export interface EndpointHealthRow {
+  consecutive_failures: number;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+}
+
+/** One counted attempt's outcome. */
+export interface CountedAttempt {
+  numberId: string;
+  accountId: string;
+  succeeded: boolean;
+  statusCode: number | null;
+  at: Date;
+}
+
+/**
+ * What the delivery use case asks of endpoint health (EndpointHealth in the app, a fake in unit tests). The count
+ * itself and the disabled check are written and read by the delivery's own statements (DeliveryStore), so an
+ * attempt costs no extra round trip; what to do about the count is decided here.
+ */
 export interface EndpointHealthPort {
-  /** True while the number's endpoint is disabled: its events wait (`paused`). */
-  isDisabled(numberId: string): Promise<boolean>;
-  /** Records one counted attempt; the reason when it disabled the endpoint. */
-  record(input: {
-    numberId: string;
-    accountId: string;
-    succeeded: boolean;
-    statusCode: number | null;
-    at: Date;
-  }): Promise<EndpointDisabledReason | undefined>;
+  /** Judges an attempt already counted (`after` is the endpoint after the count); the reason when it disabled it. */
+  judge(attempt: CountedAttempt, after: EndpointHealthRow): Promise<EndpointDisabledReason | undefined>;
 }
 
 export const ENDPOINT_HEALTH = Symbol('ENDPOINT_HEALTH');

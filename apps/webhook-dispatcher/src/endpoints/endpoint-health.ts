@@ -12,12 +12,12 @@ import { LOGGER, type Logger } from '@switchboard/observability';
 import { DISPATCHER_CONFIG } from '../config/tokens';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { WebhookDispatcherTransactions } from '../prisma/webhook-dispatcher-prisma';
-import type { EndpointHealthPort } from './endpoint-health.port';
+import type { CountedAttempt, EndpointHealthPort, EndpointHealthRow } from './endpoint-health.port';
 import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository';
 
 /**
- * Endpoint health (docs/adr/0075-webhook-endpoint-health.md). Every counted attempt is recorded: a success ends the
- * run of failures, a failure extends it. The endpoint is disabled at once on `410 Gone`, or when the run has lasted
+ * Endpoint health (docs/adr/0075-webhook-endpoint-health.md). Every counted attempt is recorded (by the attempt's
+ * own statement, `healthCountSql`): a success ends the run of failures, a failure extends it. The endpoint is disabled at once on `410 Gone`, or when the run has lasted
  * `WEBHOOK_DISABLE_AFTER_MS` (5 days) with at least `WEBHOOK_DISABLE_MIN_FAILURES` (10) failed attempts; the account
  * is told with `webhook.endpoint_disabled` (outbox, in the same transaction). While disabled, events wait (`paused`);
  * enabling queues them all again.
@@ -32,25 +32,8 @@ export class EndpointHealth implements EndpointHealthPort {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async isDisabled(numberId: string): Promise<boolean> {
-    return this.endpoints.isDisabled(numberId);
-  }
-
-  /** Records one counted attempt's outcome; returns the reason when this outcome disabled the endpoint. */
-  async record(input: {
-    numberId: string;
-    accountId: string;
-    succeeded: boolean;
-    statusCode: number | null;
-    at: Date;
-  }): Promise<EndpointDisabledReason | undefined> {
-    const at = input.at.toISOString();
-    const row = await this.endpoints.recordOutcome({
-      numberId: input.numberId,
-      accountId: input.accountId,
-      succeeded: input.succeeded,
-      at,
-    });
+  /** Judges one counted attempt (`row`: the endpoint after the count); the reason when this outcome disabled it. */
+  async judge(input: CountedAttempt, row: EndpointHealthRow): Promise<EndpointDisabledReason | undefined> {
     if (input.succeeded || row.disabled_at !== null) return undefined;
     let reason: EndpointDisabledReason | undefined;
     if (input.statusCode === 410) reason = 'gone';
@@ -63,6 +46,7 @@ export class EndpointHealth implements EndpointHealthPort {
     }
     if (!reason) return undefined;
     const disabledReason = reason;
+    const at = input.at.toISOString();
     const disabled = await this.transactions.run(async (tx) => {
       if (!(await this.endpoints.disable(tx, input.numberId, disabledReason, at))) return false;
       await writeOutboxEvent(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { sqlExecute, sqlRows } from '@switchboard/persistence';
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { WebhookEndpoint } from '../generated/kysely/database';
 import { db, WebhookDispatcherPrisma, type Tx } from '../prisma/webhook-dispatcher-prisma';
 
@@ -18,46 +18,36 @@ const ENDPOINT_COLUMNS = [
   'disabled_reason',
 ] as const;
 
-/** Endpoint health rows (webhook_endpoints) and the deliveries an enabled endpoint resumes (docs/adr/0075). */
-@Injectable()
-export class WebhookEndpointsRepository {
-  constructor(private readonly prisma: WebhookDispatcherPrisma) {}
-
-  async isDisabled(numberId: string): Promise<boolean> {
-    const [row] = await sqlRows(
-      this.prisma,
-      db
-        .selectFrom('webhook_endpoints')
-        .select((eb) => eb('disabled_at', 'is not', null).as('disabled'))
-        .where('number_id', '=', numberId)
-        .$narrowType<{ disabled: boolean }>(),
-    );
-    return row?.disabled ?? false;
-  }
-
-  /**
-   * Counts one attempt's outcome in one upsert: a success ends the run of failures, a failure extends it (the run
-   * starting at `at`). Returns the endpoint after the count.
-   */
-  async recordOutcome(input: {
-    numberId: string;
-    accountId: string;
-    succeeded: boolean;
-    at: string;
-  }): Promise<EndpointRow> {
-    const [row] = await sqlRows(
-      this.prisma,
-      sql<EndpointRow>`
+/**
+ * Counts one attempt's outcome in one upsert (a success ends the run of failures, a failure extends it, the run
+ * starting at `at`), as a statement to embed: the delivery's own last statement makes it (DeliveriesRepository),
+ * so a counted attempt costs no round trip of its own. `source` names a relation of at most one row (a CTE) that
+ * must hold a row for the count to be made. Returns the endpoint after the count.
+ */
+export function healthCountSql(
+  input: { numberId: string; accountId: string; succeeded: boolean; at: string },
+  source: string,
+): RawBuilder<EndpointRow> {
+  return sql<EndpointRow>`
       INSERT INTO webhook_endpoints AS e (number_id, account_id, consecutive_failures, failing_since, updated_at)
-      VALUES (${input.numberId}, ${input.accountId}, ${input.succeeded ? 0 : 1}::int, ${input.succeeded ? null : input.at}::timestamptz, now())
+      SELECT ${input.numberId}, ${input.accountId}, ${input.succeeded ? 0 : 1}::int, ${input.succeeded ? null : input.at}::timestamptz, now()
+        FROM ${sql.table(source)}
       ON CONFLICT (number_id) DO UPDATE SET
         consecutive_failures = CASE WHEN ${input.succeeded} THEN 0 ELSE e.consecutive_failures + 1 END,
         failing_since = CASE WHEN ${input.succeeded} THEN NULL ELSE COALESCE(e.failing_since, EXCLUDED.failing_since) END,
         updated_at = now()
-      RETURNING number_id, consecutive_failures, failing_since, disabled_at, disabled_reason`,
-    );
-    return row;
-  }
+      RETURNING number_id, consecutive_failures, failing_since, disabled_at, disabled_reason`;
+}
+
+/** The endpoint of `numberId` is disabled: a condition to embed in a statement. */
+export function endpointDisabledSql(numberId: string): RawBuilder<boolean> {
+  return sql<boolean>`EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.number_id = ${numberId} AND e.disabled_at IS NOT NULL)`;
+}
+
+/** Endpoint health rows (webhook_endpoints) and the deliveries an enabled endpoint resumes (docs/adr/0075). */
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(private readonly prisma: WebhookDispatcherPrisma) {}
 
   /** Disables the endpoint at `at` unless it already is; true when this call disabled it. */
   async disable(tx: Tx, numberId: string, reason: string, at: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { request as httpsRequest, Agent, type RequestOptions } from 'node:https';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Metrics } from '@switchboard/observability';
 import { isIP } from 'node:net';
@@ -19,19 +20,43 @@ const tracer = trace.getTracer('switchboard.webhook-dispatcher');
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
+ * How long an idle connection to a receiver is kept for the next attempt: below the common server keep-alive
+ * time-outs (Node 5 s, nginx 75 s, load balancers 60 s), so the receiver rarely closes a connection just as it is
+ * reused.
+ */
+export const IDLE_CONNECTION_MS = 4_000;
+
+/** Errors of a reused connection the receiver had closed while it was idle: the request never reached it. */
+const STALE_CONNECTION_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/**
  * POSTs over node:https to the address that passed the egress check: the socket goes to `target.address`,
  * while the URL's host name is sent as `Host` and as the TLS server name and is what the certificate must
  * name. No DNS lookup happens here, so a DNS answer that changes after the check cannot redirect the request;
- * node:https never follows redirects. One fresh connection per attempt (no pooling across receivers).
+ * node:https never follows redirects.
+ *
+ * Connections are kept alive and reused per checked address, port and server name (docs/adr/0092): the agent's
+ * pool key is made of exactly those, so a connection only ever carries requests to the address that was checked
+ * for them, and never requests for another receiver's name. An idle connection is closed after
+ * IDLE_CONNECTION_MS (or sooner when the receiver's `Keep-Alive: timeout` says so).
  */
-export class HttpsWebhookSender implements WebhookSender {
+export class HttpsWebhookSender implements WebhookSender, OnApplicationShutdown {
   /**
    * The trusted CAs, parsed once: without it every attempt would build a context of its own from the whole root
    * store. Without `extraCa` it is Node's default store, `NODE_EXTRA_CA_CERTS` included.
    */
   private readonly secureContext: SecureContext;
-  /** No keep-alive and no TLS session cache: every attempt makes a fresh connection and a full handshake. */
-  private readonly agent = new Agent({ keepAlive: false, maxCachedSessions: 0 });
+  /** Keeps connections per checked address and server name (its pool key), idle ones for IDLE_CONNECTION_MS. */
+  private readonly agent = new Agent({
+    keepAlive: true,
+    timeout: IDLE_CONNECTION_MS,
+    scheduling: 'lifo',
+    // TLS sessions to resume, one per checked address and name: a receiver's next connection skips the full
+    // handshake. Room for the receivers of a busy dispatcher (a session is about 1-2 KiB).
+    maxCachedSessions: 1000,
+  });
+  /** For the one retry after a stale reused connection: a fresh connection, whatever else the pool holds. */
+  private readonly freshAgent = new Agent({ keepAlive: false });
 
   constructor(options: HttpsWebhookSenderOptions = {}) {
     this.secureContext = createSecureContext(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {});
@@ -60,7 +85,15 @@ export class HttpsWebhookSender implements WebhookSender {
     return response;
   }
 
-  private post({ target, body, headers, timeoutMs, captureResponseBytes }: WebhookRequest): Promise<WebhookResponse> {
+  /** Closes every kept connection when the dispatcher stops. */
+  onApplicationShutdown(): void {
+    this.agent.destroy();
+    this.freshAgent.destroy();
+  }
+
+  private post(webhook: WebhookRequest, fresh = false): Promise<WebhookResponse> {
+    const started = Date.now();
+    const { target, body, headers, timeoutMs, captureResponseBytes } = webhook;
     return new Promise<WebhookResponse>((resolve) => {
       let settled = false;
       const settle = (response: WebhookResponse): void => {
@@ -78,7 +111,7 @@ export class HttpsWebhookSender implements WebhookSender {
         method: 'POST',
         path: `${target.url.pathname}${target.url.search}`,
         headers: { ...headers, Host: target.url.host, 'Content-Length': String(body.length) },
-        agent: this.agent,
+        agent: fresh ? this.freshAgent : this.agent,
         secureContext: this.secureContext,
       };
       const request = httpsRequest(options);
@@ -124,8 +157,16 @@ export class HttpsWebhookSender implements WebhookSender {
         cap.unref();
         response.on('close', () => clearTimeout(cap));
       });
-      request.on('error', (error) => {
+      request.on('error', (error: Error & { code?: string }) => {
         clearTimeout(timer);
+        // A kept connection the receiver closed while it sat idle fails before the request reaches it: sent once
+        // more on a fresh connection (within the attempt's time), as browsers and HTTP clients do.
+        const left = timeoutMs - (Date.now() - started);
+        if (!settled && request.reusedSocket && STALE_CONNECTION_ERRORS.has(error.code ?? '') && left > 0) {
+          settled = true;
+          resolve(this.post({ ...webhook, timeoutMs: left }, true));
+          return;
+        }
         settle({ error: describeNetworkError(error) });
       });
       request.end(body);

@@ -1,21 +1,17 @@
 import type { EndpointDisabledReason } from '@switchboard/contracts';
-import type { EndpointHealthPort } from '../../src/endpoints/endpoint-health.port';
+import type { CountedAttempt, EndpointHealthPort, EndpointHealthRow } from '../../src/endpoints/endpoint-health.port';
 
-/** Endpoint health in memory: disabled numbers are set by the test; outcomes are kept. */
+/** Endpoint health in memory: the outcomes judged are kept (the count itself is the store's). */
 export class FakeEndpointHealth implements EndpointHealthPort {
-  readonly disabled = new Set<string>();
-  readonly outcomes: { numberId: string; succeeded: boolean; statusCode: number | null }[] = [];
+  readonly outcomes: { numberId: string; succeeded: boolean; statusCode: number | null; failures: number }[] = [];
 
-  async isDisabled(numberId: string): Promise<boolean> {
-    return this.disabled.has(numberId);
-  }
-
-  async record(input: {
-    numberId: string;
-    succeeded: boolean;
-    statusCode: number | null;
-  }): Promise<EndpointDisabledReason | undefined> {
-    this.outcomes.push({ numberId: input.numberId, succeeded: input.succeeded, statusCode: input.statusCode });
+  async judge(attempt: CountedAttempt, after: EndpointHealthRow): Promise<EndpointDisabledReason | undefined> {
+    this.outcomes.push({
+      numberId: attempt.numberId,
+      succeeded: attempt.succeeded,
+      statusCode: attempt.statusCode,
+      failures: after.consecutive_failures,
+    });
     return undefined;
   }
 }

@@ -8,8 +8,11 @@ import {
   type DeliveryStatus,
   type DeliveryStore,
   type DeliveryUpdate,
+  type FinishedAttempt,
+  type HealthCount,
   type NewDelivery,
 } from '../../src/deliveries/delivery-store.port';
+import type { EndpointHealthRow } from '../../src/endpoints/endpoint-health.port';
 
 interface StoredAttempt extends AttemptRecord {
   id: bigint;
@@ -20,6 +23,10 @@ interface StoredAttempt extends AttemptRecord {
 export class InMemoryDeliveryStore implements DeliveryStore {
   readonly deliveries = new Map<string, DeliveryRecord>();
   readonly attempts: StoredAttempt[] = [];
+  /** Numbers whose endpoint is disabled (set by the test). */
+  readonly disabled = new Set<string>();
+  /** Each number's endpoint health as counted. */
+  readonly endpoints = new Map<string, EndpointHealthRow>();
   private nextId = 1n;
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
@@ -41,13 +48,18 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     url,
     now,
     leaseUntil,
+    pauseIfDisabled = false,
   }: {
     delivery: NewDelivery;
     url: string;
     now: Date;
     leaseUntil: Date;
+    pauseIfDisabled?: boolean;
   }): Promise<AttemptClaim> {
-    if (!this.deliveries.has(created.event_id)) {
+    const stored = this.deliveries.get(created.event_id);
+    if (stored && stored.status !== 'pending') return { kind: 'closed', status: stored.status };
+    if (pauseIfDisabled && this.disabled.has(created.number_id)) return { kind: 'paused' };
+    if (!stored) {
       this.deliveries.set(created.event_id, {
         ...created,
         status: 'pending',
@@ -89,10 +101,11 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   }
 
   async finishAttempt(
-    claim: { eventId: string; attemptId: bigint; leaseUntil: Date },
+    claim: { eventId: string; numberId: string; attemptId: bigint; leaseUntil: Date },
     outcome: AttemptOutcome,
     update: DeliveryUpdate,
-  ): Promise<boolean> {
+    count?: HealthCount,
+  ): Promise<FinishedAttempt> {
     const attempt = this.attempts.find((a) => a.id === claim.attemptId)!;
     Object.assign(attempt, {
       status_code: outcome.status_code,
@@ -100,9 +113,20 @@ export class InMemoryDeliveryStore implements DeliveryStore {
       finished_at: outcome.finished_at,
     });
     const delivery = this.deliveries.get(claim.eventId)!;
-    if (delivery.status !== 'pending' || delivery.lease_until?.getTime() !== claim.leaseUntil.getTime()) return false;
+    if (delivery.status !== 'pending' || delivery.lease_until?.getTime() !== claim.leaseUntil.getTime())
+      return { kept: false };
     Object.assign(delivery, update, { lease_until: null });
-    return true;
+    if (!count) return { kept: true };
+    const before = this.endpoints.get(claim.numberId);
+    const endpoint: EndpointHealthRow = count.succeeded
+      ? { consecutive_failures: 0, failing_since: null, disabled_at: before?.disabled_at ?? null }
+      : {
+          consecutive_failures: (before?.consecutive_failures ?? 0) + 1,
+          failing_since: before?.failing_since ?? outcome.finished_at,
+          disabled_at: before?.disabled_at ?? null,
+        };
+    this.endpoints.set(claim.numberId, endpoint);
+    return { kept: true, endpoint };
   }
 
   async listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]> {

@@ -9,6 +9,8 @@ export interface ReceivedRequest {
   rawBody: Buffer;
   /** The TLS server name the client asked for (SNI); false when it sent none. */
   servername: string | false;
+  /** Which TLS connection it came on: 1 for the receiver's first, and so on. */
+  connection: number;
 }
 
 /** How the receiver answers one request: a status (and headers), or never (the request is held open). */
@@ -49,9 +51,13 @@ export async function startHttpsReceiver(
     requests.push(request);
     for (const wake of waiters.splice(0)) wake();
   };
+  const connections = new WeakMap<object, number>();
+  let connectionCount = 0;
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     const servername = (req.socket as { servername?: string | false }).servername ?? false;
+    if (!connections.has(req.socket)) connections.set(req.socket, ++connectionCount);
+    const connection = connections.get(req.socket)!;
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     const request = (): ReceivedRequest => ({
       method: req.method!,
@@ -59,6 +65,7 @@ export async function startHttpsReceiver(
       headers: req.headers,
       rawBody: Buffer.concat(chunks),
       servername,
+      connection,
     });
     if ('handler' in behaviour) {
       req.on('end', () => record(request()));
