@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { sqlRows } from '@switchboard/persistence';
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import {
   LOSTFOUND_PAGE_SIZE,
   type DisposalOutcome,
@@ -183,24 +183,33 @@ export class FoundItemsRepository {
     const isOther = claim.category_class === OTHER_CATEGORY;
     if (isOther && !anyWord) return Promise.resolve([]);
     const words = anyWord ? sql`to_tsquery('english', ${anyWord})` : undefined;
-    const conditions = [sql`location_id = ${claim.location_id}`, sql`status = 'stored'`];
-    if (!isOther) conditions.push(sql`category_class IN (${claim.category_class}, ${OTHER_CATEGORY})`);
-    if (claim.lost_date) conditions.push(sql`found_date >= ${claim.lost_date}::date - 1`);
-    if (isOther) conditions.push(sql`search @@ ${words}`);
-    else if (words) conditions.push(sql`(category_class = ${claim.category_class} OR search @@ ${words})`);
-    else conditions.push(sql`category_class = ${claim.category_class}`);
+    const common = [sql`location_id = ${claim.location_id}`, sql`status = 'stored'`];
+    if (claim.lost_date) common.push(sql`found_date >= ${claim.lost_date}::date - 1`);
+    // The most recent eligible items are scored (docs/adr/0089): at a location of a million items a common class
+    // would otherwise have every one of its items ranked for each claim. Each class is read newest first along
+    // its own (location_id, category_class, id) index and the branches merged, rather than the whole location
+    // walked for the few items of the class.
+    const branch = (conditions: RawBuilder<unknown>[]) =>
+      sql`(SELECT ${COLUMNS}, search FROM found_items WHERE ${sql.join([...common, ...conditions], sql` AND `)}
+        ORDER BY id DESC LIMIT ${MAX_ELIGIBLE_ITEMS})`;
+    const branches = isOther
+      ? // An `other` claim matches any class, on a shared word.
+        [branch([sql`search @@ ${words}`])]
+      : // The claim's class; and `other` items only on a shared word.
+        [
+          branch([sql`category_class = ${claim.category_class}`]),
+          ...(words ? [branch([sql`category_class = ${OTHER_CATEGORY}`, sql`search @@ ${words}`])] : []),
+        ];
     // Without a word (only a category; "it"; an emoji) the category alone ranks: no constant in ORDER BY, where
     // PostgreSQL reads an integer as a column position (`ORDER BY 0` fails).
     const order = [sql`(category_class = ${claim.category_class}) DESC`];
     if (words) order.push(sql`ts_rank(search, ${words}) DESC`);
     order.push(sql`id DESC`);
-    // The most recent eligible items are scored (docs/adr/0089): at a location of a million items a common class
-    // would otherwise have every one of its items ranked for each claim.
     return sqlRows(
       tx,
       sql<FoundItemRow>`
       WITH eligible AS MATERIALIZED (
-        SELECT ${COLUMNS}, search FROM found_items WHERE ${sql.join(conditions, sql` AND `)}
+        SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) AS branches
         ORDER BY id DESC LIMIT ${MAX_ELIGIBLE_ITEMS})
       SELECT ${MATCH_COLUMNS} FROM eligible
       ORDER BY ${sql.join(order)}
