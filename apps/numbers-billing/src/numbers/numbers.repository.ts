@@ -29,6 +29,13 @@ export function numbersPageStatement(accountId: string, limit: number, after?: {
 export type WebhookTargetRow = Pick<
   NumberRecord,
   'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'
+> &
+  PreviousSecretColumns;
+
+/** The previous webhook secret and the end of its overlap (ADR 0074), read with the target. */
+export type PreviousSecretColumns = Pick<
+  Selectable<PhoneNumber>,
+  'previous_webhook_secret_key_id' | 'previous_webhook_secret_ciphertext' | 'previous_webhook_secret_expires_at'
 >;
 
 /** The columns a webhook-secret rotation writes. */
@@ -196,7 +203,15 @@ export class NumbersRepository {
       'numbers_webhook_target',
       db
         .selectFrom('numbers')
-        .select(['id', 'webhook_url', 'webhook_secret_key_id', 'webhook_secret_ciphertext'])
+        .select([
+          'id',
+          'webhook_url',
+          'webhook_secret_key_id',
+          'webhook_secret_ciphertext',
+          'previous_webhook_secret_key_id',
+          'previous_webhook_secret_ciphertext',
+          'previous_webhook_secret_expires_at',
+        ])
         .where('id', '=', sql<bigint>`${id.toString()}`),
     );
     return row ?? null;
@@ -252,23 +267,6 @@ export class NumbersRepository {
   /** Writes a rotated webhook secret: the new one, the previous one sealed (or none) and the rotation's key and time. */
   async saveSecretRotation(tx: Tx, id: bigint, rotation: SecretRotation): Promise<void> {
     await tx.phoneNumber.update({ where: { id }, data: rotation });
-  }
-
-  /** The sealed previous webhook secret and when its overlap ends (null columns when there is none). */
-  findPreviousSecret(
-    id: bigint,
-  ): Promise<Pick<
-    Selectable<PhoneNumber>,
-    'previous_webhook_secret_key_id' | 'previous_webhook_secret_ciphertext' | 'previous_webhook_secret_expires_at'
-  > | null> {
-    return this.prisma.phoneNumber.findUnique({
-      where: { id },
-      select: {
-        previous_webhook_secret_key_id: true,
-        previous_webhook_secret_ciphertext: true,
-        previous_webhook_secret_expires_at: true,
-      },
-    });
   }
 
   /** Numbers whose secret is sealed with another key than `keyId` (to be sealed again after a rotation). */

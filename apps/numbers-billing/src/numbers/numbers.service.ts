@@ -230,7 +230,7 @@ export class NumbersService implements OnApplicationBootstrap {
       throw error;
     }
     // During a rotation's overlap the old secret travels too, sealed the same way (ADR 0074).
-    const previous = await this.rotation.previousSecret(number.id);
+    const previous = this.rotation.previousSecret(number.id, number);
     const previousSealed =
       previous === null
         ? null

@@ -11,7 +11,7 @@ import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
 import { NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { formatNumberId, parseNumberId } from './number-id';
 import { secretContext } from './number-record';
-import { NumbersRepository } from './numbers.repository';
+import { NumbersRepository, type PreviousSecretColumns } from './numbers.repository';
 
 /** The context the previous secret is sealed under: it opens only as this number's previous secret. */
 export function previousSecretContext(id: bigint): string {
@@ -78,11 +78,13 @@ export class WebhookSecretRotation {
     });
   }
 
-  /** The previous secret, while its overlap lasts at `now`; null otherwise (or when its key is gone). */
-  async previousSecret(id: bigint, now = new Date()): Promise<string | null> {
-    const row = await this.numbers.findPreviousSecret(id);
+  /**
+   * The previous secret, while its overlap lasts at `now`; null otherwise (or when its key is gone). `row` holds the
+   * number's previous-secret columns, read with its webhook target.
+   */
+  previousSecret(id: bigint, row: PreviousSecretColumns, now = new Date()): string | null {
     if (
-      !row?.previous_webhook_secret_key_id ||
+      !row.previous_webhook_secret_key_id ||
       !row.previous_webhook_secret_ciphertext ||
       !row.previous_webhook_secret_expires_at
     )
