@@ -47,13 +47,15 @@ export class CallsMediaModule {
           env,
           // The list read as plain SQL: through Prisma it cost calls-media about 0.2 ms of CPU and 66 KiB of
           // garbage per page (docs/performance.md); Prisma keeps every other statement.
-          sqlPool: {
-            token: CALLS_SQL,
-            max: 3,
-            applicationName: 'calls-media-list',
-            onIdleError: (error) =>
-              logger.warn({ err: error }, 'calls list database connection failed while idle; it will be replaced'),
-          },
+          sqlPools: [
+            {
+              token: CALLS_SQL,
+              max: 3,
+              applicationName: 'calls-media-list',
+              onIdleError: (error) =>
+                logger.warn({ err: error }, 'calls list database connection failed while idle; it will be replaced'),
+            },
+          ],
         }),
       ],
       providers: [

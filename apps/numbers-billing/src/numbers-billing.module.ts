@@ -16,7 +16,7 @@ import { BillingNatsController } from './billing/billing.nats.controller';
 import { MonthlyCharges } from './billing/monthly-charges';
 import { OverdueSettlement } from './billing/overdue-settlement';
 import { loadNumbersBillingConfig, type NumbersBillingConfig } from './config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG, NUMBERS_SQL } from './config/tokens';
+import { NUMBERS_BILLING_CONFIG, NUMBERS_SQL, TALK_TIME_SQL } from './config/tokens';
 import { SecretBox } from './crypto/secret-box';
 import { LedgerRepository } from './ledger/ledger.repository';
 import { NUMBER_CHARGING } from './numbers/number-charging.port';
@@ -85,13 +85,24 @@ export class NumbersBillingModule {
           env,
           // Plain SQL for the reads run per request (the list, the webhook target): Prisma's raw query added about
           // 18 KiB of garbage and its query machinery to each (docs/performance.md).
-          sqlPool: {
-            token: NUMBERS_SQL,
-            max: 3,
-            applicationName: 'numbers-billing-reads',
-            onIdleError: (error) =>
-              logger.warn({ err: error }, 'numbers read database connection failed while idle; it will be replaced'),
-          },
+          sqlPools: [
+            {
+              token: NUMBERS_SQL,
+              max: 3,
+              applicationName: 'numbers-billing-reads',
+              onIdleError: (error) =>
+                logger.warn({ err: error }, 'numbers read database connection failed while idle; it will be replaced'),
+            },
+            {
+              // Talk time's charge of each completed call, a plain-SQL transaction (TalkTimeService), apart from
+              // the reads above so a burst of calls never queues the API's reads behind it.
+              token: TALK_TIME_SQL,
+              max: 3,
+              applicationName: 'numbers-billing-talk-time',
+              onIdleError: (error) =>
+                logger.warn({ err: error }, 'talk time database connection failed while idle; it will be replaced'),
+            },
+          ],
         }),
       ],
       providers: [

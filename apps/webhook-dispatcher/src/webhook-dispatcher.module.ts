@@ -65,13 +65,15 @@ export class WebhookDispatcherModule {
           appName: 'webhook-dispatcher',
           migrationsDir: join(__dirname, '..', 'prisma', 'migrations'),
           env,
-          sqlPool: {
-            token: DELIVERY_SQL,
-            max: DELIVERY_SQL_CONNECTIONS,
-            applicationName: 'webhook-dispatcher-deliveries',
-            onIdleError: (error) =>
-              logger.warn({ err: error }, 'delivery database connection failed while idle; it will be replaced'),
-          },
+          sqlPools: [
+            {
+              token: DELIVERY_SQL,
+              max: DELIVERY_SQL_CONNECTIONS,
+              applicationName: 'webhook-dispatcher-deliveries',
+              onIdleError: (error) =>
+                logger.warn({ err: error }, 'delivery database connection failed while idle; it will be replaced'),
+            },
+          ],
         }),
       ],
       providers: [

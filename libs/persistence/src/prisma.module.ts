@@ -15,18 +15,18 @@ import { createSqlPool, type RawQueryClient, type SqlPool, type SqlPoolOptions }
 import { sqlRows } from './sql.ts';
 
 const PRISMA_HANDLE = Symbol('PRISMA_HANDLE');
-const SQL_POOL = Symbol('SQL_POOL');
+const SQL_POOLS = Symbol('SQL_POOLS');
 
 @Injectable()
 class PrismaCloser implements OnApplicationShutdown {
   constructor(
     @Inject(PRISMA_HANDLE) private readonly handle: PrismaClientHandle<unknown>,
-    @Optional() @Inject(SQL_POOL) private readonly sql?: SqlPool,
+    @Optional() @Inject(SQL_POOLS) private readonly pools: SqlPool[] = [],
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     try {
-      await this.sql?.close();
+      await Promise.all(this.pools.map((pool) => pool.close()));
     } finally {
       await this.handle.close();
     }
@@ -56,10 +56,10 @@ export interface PrismaModuleOptions<Client> {
   migrationsDir: string;
   env?: Env;
   /**
-   * A `SqlPool` (plain SQL for the statements run on every request) beside the client, on the same database,
-   * injectable by `token` and closed with the client.
+   * `SqlPool`s (plain SQL for the statements run on every request or event) beside the client, on the same
+   * database, each injectable by its `token` and closed with the client.
    */
-  sqlPool?: SqlPoolOptions & { token: symbol };
+  sqlPools?: (SqlPoolOptions & { token: symbol })[];
 }
 
 /**
@@ -70,19 +70,20 @@ export interface PrismaModuleOptions<Client> {
 @Module({})
 export class PrismaModule {
   static forRoot<Client>(options: PrismaModuleOptions<Client>): DynamicModule {
-    const sql: Provider[] = [];
-    if (options.sqlPool) {
-      const { token, ...poolOptions } = options.sqlPool;
-      sql.push(
-        {
-          provide: SQL_POOL,
-          useFactory: (handle: PrismaClientHandle<RawQueryClient>) =>
-            createSqlPool(handle.driver, handle.client, poolOptions),
-          inject: [PRISMA_HANDLE],
-        },
-        { provide: token, useExisting: SQL_POOL },
-      );
-    }
+    const pools = options.sqlPools ?? [];
+    const sql: Provider[] = [
+      {
+        provide: SQL_POOLS,
+        useFactory: (handle: PrismaClientHandle<RawQueryClient>) =>
+          pools.map(({ token: _token, ...poolOptions }) => createSqlPool(handle.driver, handle.client, poolOptions)),
+        inject: [PRISMA_HANDLE],
+      },
+      ...pools.map(({ token }, index) => ({
+        provide: token,
+        useFactory: (created: SqlPool[]) => created[index],
+        inject: [SQL_POOLS],
+      })),
+    ];
     return {
       module: PrismaModule,
       providers: [
@@ -103,7 +104,7 @@ export class PrismaModule {
         PrismaCloser,
         DatabaseHealth,
       ],
-      exports: [options.client, DatabaseHealth, ...(options.sqlPool ? [options.sqlPool.token] : [])],
+      exports: [options.client, DatabaseHealth, ...pools.map(({ token }) => token)],
     };
   }
 }

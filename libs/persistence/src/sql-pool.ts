@@ -1,6 +1,7 @@
 import { Pool, types } from 'pg';
 import type { DatabaseDriver } from './driver-adapter.ts';
 import { compileSql, sqlRows, type RawSqlClient, type SqlStatement } from './sql.ts';
+import type { TransactionalClient } from './transactions.ts';
 
 /**
  * Plain SQL for a hot path, beside the app's Prisma client: one statement, one round trip, no query planning in
@@ -14,6 +15,12 @@ export interface SqlPool {
    * both drivers.
    */
   rows<Row>(name: string, statement: SqlStatement<Row>): Promise<Row[]>;
+  /**
+   * Runs `work` in one transaction on one of the pool's connections: committed when it resolves, rolled back when
+   * it throws. `tx` takes the same `sqlRows`/`sqlExecute` statements as a Prisma transaction client, without
+   * Prisma's transaction machinery; each statement may run `timeoutMs` (default 30 s, as Prisma's transactions).
+   */
+  transaction<R>(work: (tx: SqlTransaction) => Promise<R>, options?: { timeoutMs?: number }): Promise<R>;
   /** Idempotent. */
   close(): Promise<void>;
 }
@@ -32,8 +39,14 @@ export interface SqlPoolOptions {
   onIdleError?: (error: Error) => void;
 }
 
+/** A transaction of `SqlPool.transaction`: what `sqlRows` and `sqlExecute` need. */
+export type SqlTransaction = RawSqlClient;
+
 /** What the PGlite fallback needs of a Prisma client. */
-export type RawQueryClient = Pick<RawSqlClient, '$queryRawUnsafe'>;
+export type RawQueryClient = Pick<RawSqlClient, '$queryRawUnsafe'> & TransactionalClient<SqlTransaction>;
+
+/** Prisma's default for an interactive transaction's time, kept for one statement of `transaction`. */
+const TRANSACTION_TIMEOUT_MS = 30_000;
 
 /**
  * A `pg` pool on the app's PostgreSQL database; with embedded PGlite (one connection, development), the same
@@ -43,6 +56,8 @@ export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, op
   if (driver.location.kind !== 'postgres') {
     return {
       rows: <Row>(_name: string, statement: SqlStatement<Row>) => sqlRows(client, statement),
+      transaction: (work, { timeoutMs = TRANSACTION_TIMEOUT_MS } = {}) =>
+        client.$transaction(work, { timeout: timeoutMs }),
       close: () => Promise.resolve(),
     };
   }
@@ -60,6 +75,29 @@ export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, op
       const { sql, parameters } = compileSql(statement);
       const result = await pool.query({ name, text: sql, values: parameters as unknown[] });
       return result.rows as Row[];
+    },
+    async transaction(work, { timeoutMs = TRANSACTION_TIMEOUT_MS } = {}) {
+      const connection = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        // One round trip opens the transaction with its bound (a simple query may hold two statements).
+        await connection.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+        const tx: SqlTransaction = {
+          $queryRawUnsafe: async <T>(text: string, ...values: unknown[]) =>
+            (await connection.query(text, values)).rows as T,
+          $executeRawUnsafe: async (text: string, ...values: unknown[]) =>
+            (await connection.query(text, values)).rowCount ?? 0,
+        };
+        const result = await work(tx);
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        // A connection whose rollback failed is in an unknown state: it is closed, not reused.
+        await connection.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      } finally {
+        connection.release(broken);
+      }
     },
     close: () => (closing ??= pool.end()),
   };

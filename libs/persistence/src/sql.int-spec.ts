@@ -10,6 +10,7 @@ import {
   sqlRows,
   type PrismaClientClass,
   type RawSqlClient,
+  type TransactionalClient,
 } from '@switchboard/persistence';
 import { createTestDatabase } from '@switchboard/testing';
 import { sql, type ColumnType } from 'kysely';
@@ -26,7 +27,7 @@ interface FixtureDb {
   parts: { id: bigint; label: string; widget_id: string };
 }
 
-type FixtureClient = RawSqlClient & { $disconnect(): Promise<void> };
+type FixtureClient = RawSqlClient & TransactionalClient<RawSqlClient> & { $disconnect(): Promise<void> };
 let PrismaClient: PrismaClientClass<FixtureClient>;
 
 beforeAll(() => {
@@ -81,6 +82,25 @@ describe('Kysely statements on Prisma and on the SqlPool', () => {
 
         const bigint = sql<{ big: bigint }>`SELECT ${big.toString()}::bigint AS big`;
         expect(await sqlRows(handle.client, bigint)).toEqual([{ big }]);
+        expect(await pool.rows('sql_spec_bigint', bigint)).toEqual([{ big }]);
+
+        // A transaction on the pool: committed when its work resolves, nothing kept when it throws.
+        const widget = (id: string) =>
+          db.insertInto('widgets').values({ id, name: `tx-${id.slice(-1)}`, kind: 'small' });
+        const committed = await pool.transaction(async (tx) => {
+          await sqlExecute(tx, widget('00000000-0000-0000-0000-00000000000b'));
+          return sqlRows(tx, bigint);
+        });
+        expect(committed).toEqual([{ big }]);
+        await expect(
+          pool.transaction(async (tx) => {
+            await sqlExecute(tx, widget('00000000-0000-0000-0000-00000000000c'));
+            throw new Error('work failed');
+          }),
+        ).rejects.toThrow('work failed');
+        const txNamed = db.selectFrom('widgets').select('id').where('name', 'like', 'tx-%');
+        expect(await sqlRows(handle.client, txNamed)).toEqual([{ id: '00000000-0000-0000-0000-00000000000b' }]);
+        // The pool's connection is usable after the rollback.
         expect(await pool.rows('sql_spec_bigint', bigint)).toEqual([{ big }]);
       } finally {
         await pool.close();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { sqlRows } from '@switchboard/persistence';
+import { sqlRows, type SqlTransaction } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { LedgerKind } from '@switchboard/contracts';
 import type { Account, LedgerEntry } from '../generated/kysely/database';
@@ -41,7 +41,7 @@ export class LedgerRepository {
   constructor(private readonly prisma: NumbersBillingPrisma) {}
 
   /** Locks the account row for the rest of the transaction (`SELECT … FOR UPDATE`); null when it does not exist. */
-  async lockAccount(tx: Tx, accountId: string): Promise<LockedAccount | null> {
+  async lockAccount(tx: Tx | SqlTransaction, accountId: string): Promise<LockedAccount | null> {
     const rows = await sqlRows(
       tx,
       db.selectFrom('accounts').select(LOCKED_ACCOUNT_COLUMNS).where('id', '=', accountId).forUpdate(),
@@ -58,7 +58,7 @@ export class LedgerRepository {
    * balance only when the row was inserted. Concurrent postings to one account still happen one after the other:
    * a second one waits for the lock and, under READ COMMITTED, then reads the balance the first one committed.
    */
-  async post(tx: Tx, posting: LedgerPosting): Promise<bigint | null> {
+  async post(tx: Tx | SqlTransaction, posting: LedgerPosting): Promise<bigint | null> {
     const [result] = await sqlRows(
       tx,
       sql<{ found: boolean; after: Selectable<LedgerEntry>['balance_after_millicents'] | null }>`

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sqlRows } from '@switchboard/persistence';
+import { sqlRows, type SqlTransaction } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
@@ -29,7 +29,7 @@ export class TalkTimeAllowance {
   ) {}
 
   /** Adds the call's seconds to the month's usage and returns the new total. */
-  async addUsage(tx: Tx, accountId: string, period: string, seconds: number): Promise<bigint> {
+  async addUsage(tx: Tx | SqlTransaction, accountId: string, period: string, seconds: number): Promise<bigint> {
     const [row] = await sqlRows(
       tx,
       sql<Pick<Selectable<TalkTimeUsage>, 'seconds'>>`
@@ -46,6 +46,17 @@ export class TalkTimeAllowance {
   }
 
   /**
+   * Whether `reconcile` would change the account's answering state, told without a read from the usage this
+   * transaction just wrote: undefined when that usage is not the current month's (a call reported late), which only
+   * `reconcile` can tell.
+   */
+  changesAnswering(account: LockedAccount, now: Date, known: KnownUsage): boolean | undefined {
+    const period = this.billing.allowancePeriod(now);
+    if (known.period !== period) return undefined;
+    return exhaustedPeriod(account, period, known.seconds) !== account.allowance_exhausted_period;
+  }
+
+  /**
    * Brings the account's answering state in line with its usage of the current month (`now`'s) under its tier:
    * marks the allowance used up, or renews it (a new month, a bigger tier). Publishes `number.updated` for its
    * active numbers when answering changes. The account row must be locked by the caller. `known` is a usage the
@@ -59,14 +70,18 @@ export class TalkTimeAllowance {
     known?: KnownUsage,
   ): Promise<'exhausted' | 'renewed' | 'unchanged'> {
     const period = this.billing.allowancePeriod(now);
-    const minutes = TIER_TERMS[account.tier as Tier].monthlyMinutes;
     const used = known?.period === period ? known.seconds : await this.usage(tx, account.id, period);
-    const exhausted = minutes !== null && used >= BigInt(minutes * 60);
-    const wanted = exhausted ? period : null;
+    const wanted = exhaustedPeriod(account, period, used);
     if (account.allowance_exhausted_period === wanted) return 'unchanged';
     await tx.account.update({ where: { id: account.id }, data: { allowance_exhausted_period: wanted } });
     account.allowance_exhausted_period = wanted;
     await this.lifecycle.answeringChanged(tx, account.id, account, cause);
     return wanted !== null ? 'exhausted' : 'renewed';
   }
+}
+
+/** The month the account's allowance is used up in, when `used` seconds of `period` exhaust it under its tier. */
+function exhaustedPeriod(account: LockedAccount, period: string, used: bigint): string | null {
+  const minutes = TIER_TERMS[account.tier as Tier].monthlyMinutes;
+  return minutes !== null && used >= BigInt(minutes * 60) ? period : null;
 }

@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CallCompletedData, EventEnvelope, Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
+import type { SqlPool, SqlTransaction } from '@switchboard/persistence';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { talkTimeCharge, TIER_TERMS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
-import { TalkTimeAllowance } from './allowance';
+import { TALK_TIME_SQL } from '../config/tokens';
+import { LOCKING_TX, NumbersBillingTransactions, type Tx } from '../prisma/numbers-billing-prisma';
+import { TalkTimeAllowance, type KnownUsage } from './allowance';
 import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
 
 export type TalkTimeOutcome = 'billed' | 'duplicate' | 'unknown_account' | 'nothing_to_bill';
@@ -29,34 +31,17 @@ export class TalkTimeService {
     private readonly outbox: NumbersOutbox,
     @Inject(TALK_TIME_BILLING) private readonly billing: TalkTimeBilling,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(TALK_TIME_SQL) private readonly sql: SqlPool,
   ) {}
 
   async bill(event: EventEnvelope<CallCompletedData>): Promise<TalkTimeOutcome> {
     const call = event.data;
     if (call.duration_sec === 0) return 'nothing_to_bill';
     const cause: EventCause = { correlationId: event.correlation_id, causationId: event.id };
-    const billed = await this.transactions.run(async (tx): Promise<Billed> => {
-      const account = await this.ledger.lockAccount(tx, call.account_id);
-      if (!account) return { outcome: 'unknown_account' };
-      const tier = account.tier as Tier;
-      const amount = talkTimeCharge(call.duration_sec, tier);
-      const rate = TIER_TERMS[tier].ratePerMinuteMillicents;
-      const after = await this.ledger.post(tx, {
-        accountId: account.id,
-        kind: 'talk_time',
-        reference: talkTimeReference(call.call_sid),
-        amountMillicents: -amount,
-        description: `Call ${call.call_sid} on ${call.number_id}: ${call.duration_sec} s at ${Number(rate) / 1000}¢/min (${tier})`,
-      });
-      if (after === null) return { outcome: 'duplicate' };
-      account.balance_millicents = after;
-      const period = this.billing.allowancePeriod(new Date(call.started_at));
-      const seconds = await this.allowance.addUsage(tx, account.id, period, call.duration_sec);
-      // Usage is judged for the current month; a call reported late adds to its own month's usage only. The total
-      // just written is the current month's when the call started this month (nearly always): not read again.
-      const answering = await this.allowance.reconcile(tx, account, new Date(), cause, { period, seconds });
-      return { outcome: 'billed', account, answeringChanged: answering !== 'unchanged' };
-    }, LOCKING_TX);
+    // Nearly every call is a charge and a usage count: one plain-SQL transaction. The rare one that uses up the
+    // month's allowance (or follows a renewal) changes the account's answering, which writes events through
+    // Prisma: that transaction is rolled back and the call billed again in full, under the same lock.
+    const billed = (await this.billQuickly(call)) ?? (await this.billInFull(call, cause));
     if (billed.outcome === 'unknown_account')
       this.logger.warn(
         { call_sid: call.call_sid, account_id: call.account_id },
@@ -77,8 +62,65 @@ export class TalkTimeService {
     }
     return billed.outcome;
   }
+
+  /** The charge and the usage in one plain-SQL transaction; undefined (nothing kept) when answering would change. */
+  private async billQuickly(call: CallCompletedData): Promise<Billed | undefined> {
+    try {
+      return await this.sql.transaction(async (tx): Promise<Billed> => {
+        const charged = await this.charge(tx, call);
+        if (charged.outcome !== 'billed') return charged;
+        const change = this.allowance.changesAnswering(charged.account, new Date(), charged.usage);
+        if (change !== false) throw new AnsweringChanges();
+        return { outcome: 'billed', account: charged.account, answeringChanged: false };
+      });
+    } catch (error) {
+      if (error instanceof AnsweringChanges) return undefined;
+      throw error;
+    }
+  }
+
+  /** The charge, the usage and the answering state in one Prisma transaction. */
+  private billInFull(call: CallCompletedData, cause: EventCause): Promise<Billed> {
+    return this.transactions.run(async (tx): Promise<Billed> => {
+      const charged = await this.charge(tx, call);
+      if (charged.outcome !== 'billed') return charged;
+      // Usage is judged for the current month; a call reported late adds to its own month's usage only. The total
+      // just written is the current month's when the call started this month (nearly always): not read again.
+      const answering = await this.allowance.reconcile(tx, charged.account, new Date(), cause, charged.usage);
+      return { outcome: 'billed', account: charged.account, answeringChanged: answering !== 'unchanged' };
+    }, LOCKING_TX);
+  }
+
+  /** Locks the account, posts the call's charge once per call SID and adds its seconds to its month's usage. */
+  private async charge(
+    tx: Tx | SqlTransaction,
+    call: CallCompletedData,
+  ): Promise<
+    { outcome: 'unknown_account' | 'duplicate' } | { outcome: 'billed'; account: LockedAccount; usage: KnownUsage }
+  > {
+    const account = await this.ledger.lockAccount(tx, call.account_id);
+    if (!account) return { outcome: 'unknown_account' };
+    const tier = account.tier as Tier;
+    const amount = talkTimeCharge(call.duration_sec, tier);
+    const rate = TIER_TERMS[tier].ratePerMinuteMillicents;
+    const after = await this.ledger.post(tx, {
+      accountId: account.id,
+      kind: 'talk_time',
+      reference: talkTimeReference(call.call_sid),
+      amountMillicents: -amount,
+      description: `Call ${call.call_sid} on ${call.number_id}: ${call.duration_sec} s at ${Number(rate) / 1000}¢/min (${tier})`,
+    });
+    if (after === null) return { outcome: 'duplicate' };
+    account.balance_millicents = after;
+    const period = this.billing.allowancePeriod(new Date(call.started_at));
+    const seconds = await this.allowance.addUsage(tx, account.id, period, call.duration_sec);
+    return { outcome: 'billed', account, usage: { period, seconds } };
+  }
 }
 
 type Billed =
   | { outcome: 'unknown_account' | 'duplicate' }
   | { outcome: 'billed'; account: LockedAccount; answeringChanged: boolean };
+
+/** Thrown inside the quick transaction to roll it back: the call is billed in full instead. */
+class AnsweringChanges extends Error {}
