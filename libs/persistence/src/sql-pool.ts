@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Pool, types } from 'pg';
 import type { DatabaseDriver } from './driver-adapter.ts';
 import { compileSql, sqlRows, type RawSqlClient, type SqlStatement } from './sql.ts';
@@ -69,6 +70,7 @@ export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, op
     ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
   });
   pool.on('error', (error) => options.onIdleError?.(error));
+  const prepared = new PreparedNames();
   let closing: Promise<void> | undefined;
   return {
     async rows<Row>(name: string, statement: SqlStatement<Row>) {
@@ -82,11 +84,11 @@ export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, op
       try {
         // One round trip opens the transaction with its bound (a simple query may hold two statements).
         await connection.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+        const query = (text: string, values: unknown[]) =>
+          connection.query({ name: prepared.nameOf(text), text, values });
         const tx: SqlTransaction = {
-          $queryRawUnsafe: async <T>(text: string, ...values: unknown[]) =>
-            (await connection.query(text, values)).rows as T,
-          $executeRawUnsafe: async (text: string, ...values: unknown[]) =>
-            (await connection.query(text, values)).rowCount ?? 0,
+          $queryRawUnsafe: async <T>(text: string, ...values: unknown[]) => (await query(text, values)).rows as T,
+          $executeRawUnsafe: async (text: string, ...values: unknown[]) => (await query(text, values)).rowCount ?? 0,
         };
         const result = await work(tx);
         await connection.query('COMMIT');
@@ -110,3 +112,21 @@ const bigintAsBigInt = ((oid: number, format?: 'text' | 'binary') =>
   oid === INT8_OID && format !== 'binary'
     ? (value: string) => BigInt(value)
     : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser;
+
+/**
+ * Names for the statements of `transaction`, so PostgreSQL parses and plans each text once per connection: the
+ * texts come from the code's statement builders, a small set. Past MAX_PREPARED texts (statements whose text
+ * varies, such as IN lists of varying length) a text runs unnamed, so neither side keeps growing.
+ */
+class PreparedNames {
+  private static readonly MAX_PREPARED = 200;
+  private readonly names = new Map<string, string>();
+
+  nameOf(text: string): string | undefined {
+    const known = this.names.get(text);
+    if (known !== undefined || this.names.size >= PreparedNames.MAX_PREPARED) return known;
+    const name = `sb_tx_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    this.names.set(text, name);
+    return name;
+  }
+}
