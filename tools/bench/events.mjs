@@ -139,6 +139,10 @@ export async function eventsBenchmark(system, tls, options) {
         `events: ${int(results.throughput.delivered)} of ${int(results.throughput.accepted)} delivered, ${int(results.throughput.deliveries_per_second)} deliveries/s ` +
           `(reports accepted at ${int(results.throughput.reports_per_second)}/s; ${cpuLine(results.throughput.cpu, 5)})`,
       );
+      if (results.throughput.refused_reports > 0)
+        say(
+          `events: ${int(results.throughput.refused_reports)} reports refused: ${refusalLine(results.throughput.refusals)}`,
+        );
     }
 
     // -------------------------------------------------------------------------------------- latency
@@ -234,6 +238,7 @@ export async function eventsBenchmark(system, tls, options) {
 async function injectBurst(admin, targets, { concurrency }) {
   const accepted = new Map(); // call_sid -> sent at
   let refused = 0;
+  const refusals = {};
   const first = now();
   let next = 0;
   await Promise.all(
@@ -249,19 +254,37 @@ async function injectBurst(admin, targets, { concurrency }) {
             outcome: 'order_placed',
           });
           accepted.set(call_sid, sent);
-        } catch {
+        } catch (error) {
           refused += 1;
+          countRefusal(refusals, error);
         }
       }
     }),
   );
-  return { accepted, refused, first, last: now() };
+  return { accepted, refused, refusals, first, last: now() };
+}
+
+/** `503 service_unavailable: 12, 429 rate_limited: 3` */
+function refusalLine(refusals = {}) {
+  return Object.entries(refusals)
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${reason}: ${int(n)}`)
+    .join(', ');
+}
+
+/** Counts a refused report by its answer (`503 service_unavailable`), or by what failed when there was none. */
+function countRefusal(refusals, error) {
+  const reason = error?.status
+    ? `${error.status} ${error.body?.error?.code ?? ''}`.trim()
+    : String(error?.message ?? error);
+  refusals[reason] = (refusals[reason] ?? 0) + 1;
 }
 
 /** Reports one call per entry at a steady `rate` per second (an open loop: the schedule does not wait for answers). */
 async function injectPaced(admin, targets, rate) {
   const accepted = new Map();
   let refused = 0;
+  const refusals = {};
   const first = now();
   const interval = 1000 / rate;
   const pending = [];
@@ -275,12 +298,15 @@ async function injectPaced(admin, targets, rate) {
         .injectCall({ to: targets[i].phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' })
         .then(
           ({ call_sid }) => accepted.set(call_sid, sent),
-          () => (refused += 1),
+          (error) => {
+            refused += 1;
+            countRefusal(refusals, error);
+          },
         ),
     );
   }
   await Promise.all(pending);
-  return { accepted, refused, first, last: now() };
+  return { accepted, refused, refusals, first, last: now() };
 }
 
 /** Waits until every accepted call was handled by a receiver (a 2xx answer), or the timeout. */
@@ -314,6 +340,7 @@ function summarizeRun(injection, { delivered, duplicates }) {
   return {
     accepted: injection.accepted.size,
     refused_reports: injection.refused,
+    refusals: injection.refusals,
     delivered: delivered.size,
     requests: delivered.size,
     lost: injection.accepted.size - delivered.size,
