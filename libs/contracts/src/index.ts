@@ -1,3 +1,5 @@
+// The DTOs' decorators (class-validator, class-transformer) read TypeScript's design types: reflect-metadata first.
+import 'reflect-metadata';
 export * from './errors';
 export * from './messaging';
 export * from './common';

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { ERROR_STATUS } from '@switchboard/contracts';
+import { ApiProperty, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { describeContracts, ERROR_STATUS } from '@switchboard/contracts';
 
 export const OPENAPI_PATH = 'v1/openapi.json';
 
@@ -9,6 +9,8 @@ export const OPENAPI_PATH = 'v1/openapi.json';
  * drift from the code. Served at /v1/openapi.json, with a reference page at /docs; neither needs a key.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  // The contracts describe their properties without loading @nestjs/swagger (docs/adr/0093); here they become its.
+  describeContracts(ApiProperty);
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Switchboard API')

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
 import { IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
 import { TIERS, type Tier } from '../accounts/account.dto';

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
 

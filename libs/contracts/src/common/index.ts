@@ -2,3 +2,4 @@ export * from './validation';
 export * from './pagination';
 export * from './phone';
 export * from './validation-messages';
+export * from './api-property';

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
 import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
 import { HasText, IsCalendarDate, IsDialablePhone, MAX_DESCRIPTION, MAX_SHORT_TEXT } from './lostfound-validation';
 

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../common/api-property';
 import { IsString, Matches } from 'class-validator';
 import { NUMBER_ID_PATTERN } from '../numbers/number.dto';
 import { LocationBody } from './found-item.dto';

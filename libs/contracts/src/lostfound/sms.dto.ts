@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../common/api-property';
 import { Transform } from 'class-transformer';
 import { IsString } from 'class-validator';
 import { IsE164 } from '../common/phone';

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../common/api-property';
 import { IsInt, Max, Min } from 'class-validator';
 import { IsUsAreaCode } from '../common/phone';
 
