@@ -18,8 +18,6 @@ import { NumberEventsConsumer } from './deliveries/number-events.consumer';
 import { NumberStatesRepository } from './deliveries/number-states.repository';
 import { BillingEventsConsumer } from './deliveries/billing-events.consumer';
 import { HostLimiter } from './deliveries/host-limiter';
-import { PostgresHostSlots } from './deliveries/postgres-host-slots.adapter';
-import { SHARED_HOST_SLOTS } from './deliveries/shared-host-slots.port';
 import { EndpointHealth } from './endpoints/endpoint-health';
 import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
 import { ENDPOINT_HEALTH } from './endpoints/endpoint-health.port';
@@ -86,8 +84,6 @@ export class WebhookDispatcherModule {
         { provide: WEBHOOK_SENDER, useValue: new HttpsWebhookSender({ extraCa: config.testExtraCa }) },
         WebhookEgress,
         HostLimiter,
-        PostgresHostSlots,
-        { provide: SHARED_HOST_SLOTS, useExisting: PostgresHostSlots },
         DeliveriesRepository,
         DeliverCallCompleted,
         CallCompletedConsumer,

@@ -9,6 +9,10 @@ jest.setTimeout(60_000);
 
 const URL = 'https://hooks.example.com/switchboard';
 const LEASE_MS = 30_000;
+/** Slots per receiver host (ADR 0076). */
+const HOST_SLOTS = 4;
+/** Each event's receiver host of its own, so the tests of the delivery's lease never meet the host cap. */
+const hostOf = (delivery: NewDelivery) => `hooks-${delivery.event_id}.example.com:443`;
 
 let database: TestDatabase;
 let handle: PrismaClientHandle<WebhookDispatcherPrisma>;
@@ -23,7 +27,7 @@ beforeAll(async () => {
   });
   prisma = handle.client;
   pool = createSqlPool(handle.driver, handle.client, { max: 2, applicationName: 'deliveries-repository-test' });
-  store = new DeliveriesRepository(prisma, pool);
+  store = new DeliveriesRepository(prisma, pool, { hostConcurrency: HOST_SLOTS });
 });
 
 afterAll(async () => {
@@ -44,11 +48,29 @@ function aDelivery(): NewDelivery {
 }
 
 function claim(delivery: NewDelivery, now = new Date()): Promise<AttemptClaim> {
-  return store.claimAttempt({ delivery, url: URL, now, leaseUntil: new Date(now.getTime() + LEASE_MS) });
+  return store.claimAttempt({
+    delivery,
+    url: URL,
+    host: hostOf(delivery),
+    now,
+    leaseUntil: new Date(now.getTime() + LEASE_MS),
+  });
 }
 
 /** The endpoint health count of an attempt of `acc_7`'s number. */
 const count = (succeeded: boolean) => ({ accountId: 'acc_7', succeeded });
+
+/** The claim as `finishAttempt` takes it. */
+function held(delivery: NewDelivery, claim: Extract<AttemptClaim, { kind: 'claimed' }>) {
+  return {
+    eventId: delivery.event_id,
+    numberId: delivery.number_id,
+    attemptId: claim.attemptId,
+    leaseUntil: claim.leaseUntil,
+    host: hostOf(delivery),
+    slot: claim.slot,
+  };
+}
 
 function claimed(result: AttemptClaim): Extract<AttemptClaim, { kind: 'claimed' }> {
   if (result.kind !== 'claimed') throw new Error(`expected a claim, got ${JSON.stringify(result)}`);
@@ -56,6 +78,8 @@ function claimed(result: AttemptClaim): Extract<AttemptClaim, { kind: 'claimed' 
 }
 
 const endpoint = (numberId: string) => prisma.webhookEndpoint.findUnique({ where: { number_id: numberId } });
+const slotsOf = async (host: string) =>
+  (await prisma.webhookHostSlot.findMany({ where: { host }, orderBy: { slot: 'asc' } })).map((s) => s.slot);
 const row = (eventId: string) => prisma.webhookDelivery.findUnique({ where: { event_id: eventId } });
 const attempts = (eventId: string) =>
   prisma.webhookAttempt.findMany({
@@ -86,8 +110,52 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     const now = new Date();
     const results = await Promise.all(Array.from({ length: 8 }, () => claim(delivery, now)));
     expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1);
-    expect(results.filter((r) => r.kind === 'busy')).toHaveLength(7);
+    // The others found the lease taken, or every slot of the host taken by the claims racing them.
+    expect(results.filter((r) => r.kind === 'busy' || r.kind === 'host_busy')).toHaveLength(7);
     expect(await attempts(delivery.event_id)).toHaveLength(1);
+    // Only the winner holds a slot: a claim refused gives back the slot it took.
+    expect(await slotsOf(hostOf(delivery))).toEqual([claimed(results.find((r) => r.kind === 'claimed')!).slot]);
+  });
+
+  it("holds at most the host's slots at once, and gives a slot back with the attempt's outcome", async () => {
+    const first = aDelivery();
+    const host = hostOf(first);
+    const events = [first, ...Array.from({ length: HOST_SLOTS }, aDelivery)];
+    const now = new Date();
+    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    const results = [];
+    for (const delivery of events)
+      results.push(await store.claimAttempt({ delivery, url: URL, host, now, leaseUntil }));
+    expect(results.map((r) => r.kind)).toEqual([...Array(HOST_SLOTS).fill('claimed'), 'host_busy']);
+    expect(await attempts(events[HOST_SLOTS].event_id)).toHaveLength(0);
+    expect(await row(events[HOST_SLOTS].event_id)).toBeNull();
+    expect(await slotsOf(host)).toHaveLength(HOST_SLOTS);
+
+    const done = claimed(results[0]);
+    await store.finishAttempt(
+      { ...held(first, done), host },
+      { status_code: 204, error: null, finished_at: now, duration_ms: 1 },
+      { status: 'delivered', attempts: 1, next_attempt_at: null },
+    );
+    expect(await slotsOf(host)).toHaveLength(HOST_SLOTS - 1);
+    claimed(await store.claimAttempt({ delivery: events[HOST_SLOTS], url: URL, host, now, leaseUntil }));
+
+    // A slot whose holder stopped frees itself when its lease ends.
+    const later = new Date(leaseUntil.getTime() + 1);
+    await prisma.$executeRawUnsafe(
+      `UPDATE webhook_host_slots SET lease_until = now() - interval '1 second' WHERE host = $1 AND slot = $2`,
+      host,
+      claimed(results[1]).slot,
+    );
+    claimed(
+      await store.claimAttempt({
+        delivery: aDelivery(),
+        url: URL,
+        host,
+        now: later,
+        leaseUntil: new Date(later.getTime() + LEASE_MS),
+      }),
+    );
   });
 
   it('records the outcome and the new state only while the lease is held', async () => {
@@ -102,16 +170,11 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     };
     const next = new Date(now.getTime() + 1000);
     expect(
-      await store.finishAttempt(
-        {
-          eventId: delivery.event_id,
-          numberId: delivery.number_id,
-          attemptId: first.attemptId,
-          leaseUntil: first.leaseUntil,
-        },
-        outcome,
-        { status: 'pending', attempts: 1, next_attempt_at: next },
-      ),
+      await store.finishAttempt(held(delivery, first), outcome, {
+        status: 'pending',
+        attempts: 1,
+        next_attempt_at: next,
+      }),
     ).toEqual({ kept: true });
     expect(await row(delivery.event_id)).toMatchObject({
       status: 'pending',
@@ -123,12 +186,7 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     // A worker whose lease ran out (another one took over) still logs its attempt but changes nothing else.
     const later = new Date(next.getTime() + 1);
     const second = claimed(await claim(delivery, later));
-    const stale = {
-      eventId: delivery.event_id,
-      numberId: delivery.number_id,
-      attemptId: second.attemptId,
-      leaseUntil: new Date(later.getTime() + 1),
-    };
+    const stale = { ...held(delivery, second), leaseUntil: new Date(later.getTime() + 1) };
     const late = { status_code: 200, error: null, finished_at: new Date(later.getTime() + 5), duration_ms: 5 };
     expect(
       await store.finishAttempt(stale, late, { status: 'delivered', attempts: 2, next_attempt_at: null }, count(true)),
@@ -150,12 +208,7 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     const first = claimed(await claim(delivery, now));
     const next = new Date(now.getTime() + 5000);
     await store.finishAttempt(
-      {
-        eventId: delivery.event_id,
-        numberId: delivery.number_id,
-        attemptId: first.attemptId,
-        leaseUntil: first.leaseUntil,
-      },
+      held(delivery, first),
       { status_code: null, error: 'connection refused', finished_at: now, duration_ms: 1 },
       { status: 'pending', attempts: 1, next_attempt_at: next },
     );
@@ -184,12 +237,7 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     const now = new Date();
     const first = claimed(await claim(delivery, now));
     await store.finishAttempt(
-      {
-        eventId: delivery.event_id,
-        numberId: delivery.number_id,
-        attemptId: first.attemptId,
-        leaseUntil: first.leaseUntil,
-      },
+      held(delivery, first),
       { status_code: 204, error: null, finished_at: now, duration_ms: 3 },
       { status: 'delivered', attempts: 1, next_attempt_at: null },
     );
@@ -220,15 +268,21 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     });
     const now = new Date();
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
-    expect(await store.claimAttempt({ delivery, url: URL, now, leaseUntil, pauseIfDisabled: true })).toEqual({
+    expect(
+      await store.claimAttempt({ delivery, url: URL, host: hostOf(delivery), now, leaseUntil, pauseIfDisabled: true }),
+    ).toEqual({
       kind: 'paused',
     });
     expect(await row(delivery.event_id)).toBeNull();
     expect(await attempts(delivery.event_id)).toHaveLength(0);
-    claimed(await store.claimAttempt({ delivery, url: URL, now, leaseUntil, pauseIfDisabled: false }));
+    claimed(
+      await store.claimAttempt({ delivery, url: URL, host: hostOf(delivery), now, leaseUntil, pauseIfDisabled: false }),
+    );
     // An event that already has its verdict is a duplicate, paused or not.
     await store.close(delivery, 'delivered');
-    expect(await store.claimAttempt({ delivery, url: URL, now, leaseUntil, pauseIfDisabled: true })).toEqual({
+    expect(
+      await store.claimAttempt({ delivery, url: URL, host: hostOf(delivery), now, leaseUntil, pauseIfDisabled: true }),
+    ).toEqual({
       kind: 'closed',
       status: 'delivered',
     });
@@ -236,12 +290,7 @@ describe('DeliveriesRepository against PostgreSQL', () => {
 
   it('counts the attempt in its endpoint health in the same statement, only while the lease is held', async () => {
     const delivery = { ...aDelivery(), number_id: `num_${randomUUID()}` };
-    const ref = (c: Extract<AttemptClaim, { kind: 'claimed' }>) => ({
-      eventId: delivery.event_id,
-      numberId: delivery.number_id,
-      attemptId: c.attemptId,
-      leaseUntil: c.leaseUntil,
-    });
+    const ref = (c: Extract<AttemptClaim, { kind: 'claimed' }>) => held(delivery, c);
     const t0 = new Date();
     const first = claimed(await claim(delivery, t0));
     const failed = { status_code: 500, error: 'receiver answered HTTP 500', finished_at: t0, duration_ms: 1 };

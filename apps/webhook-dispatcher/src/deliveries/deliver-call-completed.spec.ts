@@ -31,9 +31,6 @@ const resolver: Resolver = async (host) => {
   return [{ address: table[host], family: 4 }];
 };
 
-/** One replica in unit tests: the shared cap never refuses (PostgresHostSlots is tested against PostgreSQL). */
-const unlimitedSharedSlots = { tryAcquire: async () => ({ release: async () => undefined }) };
-
 function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; url?: string | null } = {}) {
   const env = { WEBHOOK_BACKOFF_BASE_MS: '1000', ...options.env };
   const config = loadWebhookDispatcherConfig(env);
@@ -64,7 +61,6 @@ function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; u
     config,
     logger,
     health,
-    unlimitedSharedSlots,
   );
   return { useCase, store, sender, targets, logs, hosts, config, health };
 }
@@ -312,6 +308,7 @@ describe('DeliverCallCompleted', () => {
     await ctx.store.claimAttempt({
       delivery: deliveryOf(event),
       url: URL_OF_NUM_1,
+      host: 'hooks.example.com:443',
       now: new Date(),
       leaseUntil: new Date(Date.now() + 60_000),
     });

@@ -10,15 +10,14 @@ import {
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { DISPATCHER_CONFIG } from '../config/tokens';
 import { MAX_ATTEMPTS, type WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
-import { WebhookEgress } from '../egress/webhook-egress';
+import { WebhookEgress, type EgressDecision } from '../egress/webhook-egress';
 import { WEBHOOK_SENDER, type WebhookResponse, type WebhookSender } from '../webhook-sender/webhook-sender.port';
 import { ENDPOINT_HEALTH, type EndpointHealthPort } from '../endpoints/endpoint-health.port';
 import { WEBHOOK_TARGETS, type WebhookTarget, type WebhookTargets } from '../webhook-target/webhook-targets.port';
 import { backoffDelayMs } from './backoff';
 import { DeliveriesRepository } from './deliveries.repository';
-import type { DeliveryStore, NewDelivery } from './delivery-store.port';
+import type { ClaimHeld, DeliveryStore, NewDelivery } from './delivery-store.port';
 import { HostLimiter } from './host-limiter';
-import { SHARED_HOST_SLOTS, type SharedHostSlotsPort, type SharedSlot } from './shared-host-slots.port';
 import { callCompletedWebhookBody, encodeBody } from './webhook-body';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1.0';
@@ -71,7 +70,6 @@ export class DeliverCallCompleted {
     @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(ENDPOINT_HEALTH) private readonly health: EndpointHealthPort,
-    @Inject(SHARED_HOST_SLOTS) private readonly sharedHosts: SharedHostSlotsPort,
   ) {}
 
   /** `deliveryCount`: how many times JetStream has handed this message out (1 the first time). */
@@ -128,36 +126,22 @@ export class DeliverCallCompleted {
       ? [target.webhook_secret, target.previous_webhook_secret]
       : [target.webhook_secret];
 
-    // The host's share: this process's first (no database round trip when it is full), then every replica's (ADR 0076).
-    const hostKey = HostLimiter.keyOf(url);
-    const slot = this.hosts.tryAcquire(hostKey);
+    // The host's share: this process's first (no database round trip when it is full), then every replica's, taken
+    // with the claim (ADR 0076).
+    const host = HostLimiter.keyOf(url);
+    const slot = this.hosts.tryAcquire(host);
     if (!slot) throw new RetryLater(this.hostBusyDelay(options.deliveryCount ?? 1), 'receiver host busy');
-    let shared: SharedSlot | undefined;
     try {
-      shared = await this.sharedHosts.tryAcquire(hostKey, new Date(Date.now() + this.config.leaseMs));
-    } catch (error) {
-      slot.release();
-      throw error;
-    }
-    if (!shared) {
-      slot.release();
-      throw new RetryLater(this.hostBusyDelay(options.deliveryCount ?? 1), 'receiver host busy on another replica');
-    }
-    try {
-      return await this.attempt(delivery, url, secrets, log, options);
+      return await this.attempt(delivery, url, host, secrets, log, options);
     } finally {
       slot.release();
-      await shared
-        .release()
-        .catch((err: unknown) =>
-          this.logger.warn({ ...log, err }, 'host slot not given back; it frees itself when its lease ends'),
-        );
     }
   }
 
   private async attempt(
     delivery: OutgoingDelivery,
     url: string,
+    host: string,
     secrets: string[],
     log: Record<string, unknown>,
     options: SendOptions,
@@ -167,12 +151,15 @@ export class DeliverCallCompleted {
     const claim = await this.store.claimAttempt({
       delivery,
       url,
+      host,
       now: started,
       leaseUntil: new Date(started.getTime() + this.config.leaseMs),
       // A disabled endpoint gets nothing: the event waits, paused, until the account enables it (ADR 0075). A test
       // event is sent all the same.
       pauseIfDisabled: !options.probe,
     });
+    if (claim.kind === 'host_busy')
+      throw new RetryLater(this.hostBusyDelay(options.deliveryCount ?? 1), 'receiver host busy on another replica');
     if (claim.kind === 'closed') return { verdict: 'duplicate' };
     if (claim.kind === 'paused') {
       await this.store.close(delivery, 'paused');
@@ -192,30 +179,23 @@ export class DeliverCallCompleted {
       );
 
     const attemptLog = { ...log, url: redactUrl(url), attempt: claim.attempt };
-    const decision = await this.egress.check(url, this.config.timeoutMs);
+    const held: ClaimHeld = {
+      eventId: delivery.event_id,
+      numberId: delivery.number_id,
+      attemptId: claim.attemptId,
+      leaseUntil: claim.leaseUntil,
+      host,
+      slot: claim.slot,
+    };
+    let decision: EgressDecision;
     let response: WebhookResponse;
-    if (decision.kind === 'refused') {
-      response = { error: `refused: ${decision.reason}` };
-    } else if (decision.kind === 'unresolvable') {
-      response = { error: decision.reason };
-    } else {
-      const body = Buffer.from(delivery.body, 'utf8');
-      const remainingMs = Math.max(this.config.timeoutMs - (Date.now() - started.getTime()), 1);
-      // Signed just before sending, so the timestamp is the moment of signing; both header sets share it.
-      const timestamp = Math.floor(Date.now() / 1000);
-      response = await this.sender.send({
-        target: decision.target,
-        body,
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': USER_AGENT,
-          [EVENT_ID_HEADER]: delivery.event_id,
-          ...signedHeaders(secrets, body, timestamp),
-          ...standardWebhookHeaders(secrets, delivery.event_id, body, timestamp),
-        },
-        timeoutMs: remainingMs,
-        captureResponseBytes: options.captureResponseBytes,
-      });
+    try {
+      ({ decision, response } = await this.post(delivery, url, secrets, started, options));
+    } catch (error) {
+      // Not an attempt's outcome (the sender answers every failure): the host slot is given back at once, the
+      // lease runs out and JetStream hands the event out again.
+      await this.store.giveBackSlot(held).catch(() => undefined);
+      throw error;
     }
 
     const finished = new Date();
@@ -236,12 +216,7 @@ export class DeliverCallCompleted {
     // A test event and a refused URL are not counted in the endpoint's health (ADR 0075).
     const counted = !options.probe && !refused;
     const finish = await this.store.finishAttempt(
-      {
-        eventId: delivery.event_id,
-        numberId: delivery.number_id,
-        attemptId: claim.attemptId,
-        leaseUntil: claim.leaseUntil,
-      },
+      held,
       { status_code: statusCode, error, finished_at: finished, duration_ms: durationMs },
       {
         status: verdict === 'retry' ? 'pending' : verdict,
@@ -287,6 +262,37 @@ export class DeliverCallCompleted {
         this.logger.info({ ...outcome, retry_in_ms: delay }, 'webhook attempt failed; will retry');
         throw new RetryLater(delay, `attempt ${claim.attempt} failed`);
     }
+  }
+
+  /** The egress check of `url`, then the signed POST to the address it allowed (or why nothing was sent). */
+  private async post(
+    delivery: OutgoingDelivery,
+    url: string,
+    secrets: string[],
+    started: Date,
+    options: SendOptions,
+  ): Promise<{ decision: EgressDecision; response: WebhookResponse }> {
+    const decision = await this.egress.check(url, this.config.timeoutMs);
+    if (decision.kind === 'refused') return { decision, response: { error: `refused: ${decision.reason}` } };
+    if (decision.kind === 'unresolvable') return { decision, response: { error: decision.reason } };
+    const body = Buffer.from(delivery.body, 'utf8');
+    const remainingMs = Math.max(this.config.timeoutMs - (Date.now() - started.getTime()), 1);
+    // Signed just before sending, so the timestamp is the moment of signing; both header sets share it.
+    const timestamp = Math.floor(Date.now() / 1000);
+    const response = await this.sender.send({
+      target: decision.target,
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': USER_AGENT,
+        [EVENT_ID_HEADER]: delivery.event_id,
+        ...signedHeaders(secrets, body, timestamp),
+        ...standardWebhookHeaders(secrets, delivery.event_id, body, timestamp),
+      },
+      timeoutMs: remainingMs,
+      captureResponseBytes: options.captureResponseBytes,
+    });
+    return { decision, response };
   }
 
   /**

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sqlExecute, type SqlPool } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { WebhookAttempt, WebhookDelivery } from '../generated/kysely/database';
-import { DELIVERY_SQL } from '../config/tokens';
+import { randomUUID } from 'node:crypto';
+import { DELIVERY_SQL, DISPATCHER_CONFIG } from '../config/tokens';
+import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import {
   INTERRUPTED,
@@ -10,6 +12,7 @@ import {
   type AttemptClaim,
   type AttemptOutcome,
   type AttemptRecord,
+  type ClaimHeld,
   type DeliveryStatus,
   type DeliveryStore,
   type DeliveryUpdate,
@@ -23,15 +26,24 @@ import { endpointDisabledSql, healthCountSql } from '../endpoints/webhook-endpoi
 /**
  * Deliveries and attempts in webhook-dispatcher's own database. Each write of the delivery path is one SQL
  * statement (data-modifying CTEs: one round trip, one transaction, all or nothing), as every delivery makes them,
- * prepared on the delivery pool (`DELIVERY_SQL`): an attempt is a claim and a finish, nothing else.
+ * prepared on the delivery pool (`DELIVERY_SQL`): an attempt is a claim and a finish, nothing else; the receiver
+ * host's shared slot (ADR 0076, the `webhook_host_slots` table) is taken by the claim and given back by the finish.
  * Instants are sent as ISO strings cast to timestamptz, so they mean the same whatever the session's time zone.
  */
 @Injectable()
 export class DeliveriesRepository implements DeliveryStore {
+  /** This process, as the holder of host slots. */
+  private readonly holder = randomUUID();
+  /** Slots per receiver host shared by every replica (`WEBHOOK_HOST_CONCURRENCY`, ADR 0076). */
+  private readonly hostConcurrency: number;
+
   constructor(
     private readonly prisma: WebhookDispatcherPrisma,
     @Inject(DELIVERY_SQL) private readonly sql: SqlPool,
-  ) {}
+    @Inject(DISPATCHER_CONFIG) config: Pick<WebhookDispatcherConfig, 'hostConcurrency'>,
+  ) {
+    this.hostConcurrency = config.hostConcurrency;
+  }
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
     await sqlExecute(
@@ -47,32 +59,53 @@ export class DeliveriesRepository implements DeliveryStore {
   async claimAttempt({
     delivery,
     url,
+    host,
     now,
     leaseUntil,
     pauseIfDisabled = false,
   }: {
     delivery: NewDelivery;
     url: string;
+    host: string;
     now: Date;
     leaseUntil: Date;
     pauseIfDisabled?: boolean;
   }): Promise<AttemptClaim> {
     const at = now.toISOString();
+    const lease = leaseUntil.toISOString();
     const disabled = pauseIfDisabled ? endpointDisabledSql(delivery.number_id) : sql<boolean>`false`;
-    // The upsert takes the row lock: a concurrent claim of the same event waits for this one to commit, then finds
-    // the lease taken and returns no row. The attempt row is written only when the lease was taken; nothing is
-    // written while the endpoint is disabled.
+    // One statement: a free slot of the host (ADR 0076: one no live lease holds; two replicas picking the same one
+    // meet on the primary key and the later gets none), then, only with the slot, the delivery's lease (the upsert
+    // takes the row lock: a concurrent claim of the same event waits, then finds the lease taken) and the attempt
+    // row. Nothing is taken while the endpoint is disabled.
     const [claimed] = await this.sql.rows(
       pauseIfDisabled ? 'claim_attempt_unless_paused' : 'claim_attempt',
-      sql<
-        Pick<Selectable<WebhookAttempt>, 'id' | 'attempt'> &
-          Pick<Selectable<WebhookDelivery>, 'attempt_base'> & { interrupted: number }
-      >`
-      WITH delivery AS (
+      sql<{
+        slot: number | null;
+        disabled: boolean;
+        id: Selectable<WebhookAttempt>['id'] | null;
+        attempt: number | null;
+        attempt_base: number | null;
+        interrupted: number;
+      }>`
+      WITH free AS (
+        SELECT s AS slot FROM generate_series(0, ${this.hostConcurrency - 1}::int) AS s
+         WHERE NOT ${disabled}
+           AND NOT EXISTS (SELECT 1 FROM webhook_host_slots h WHERE h.host = ${host} AND h.slot = s AND h.lease_until > now())
+         ORDER BY random() LIMIT 1
+      ),
+      slot AS (
+        INSERT INTO webhook_host_slots AS h (host, slot, holder, lease_until)
+        SELECT ${host}, slot, ${this.holder}, ${lease}::timestamptz FROM free
+        ON CONFLICT (host, slot) DO UPDATE SET holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until
+         WHERE h.lease_until <= now()
+        RETURNING h.slot
+      ),
+      delivery AS (
         INSERT INTO webhook_deliveries AS d (event_id, event_type, call_sid, number_id, account_id, body, lease_until)
         SELECT ${delivery.event_id}, ${delivery.event_type}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${delivery.body}::text,
-               ${leaseUntil.toISOString()}::timestamptz
-         WHERE NOT ${disabled}
+               ${lease}::timestamptz
+         WHERE EXISTS (SELECT 1 FROM slot)
         ON CONFLICT (event_id) DO UPDATE SET lease_until = EXCLUDED.lease_until, body = COALESCE(d.body, EXCLUDED.body), updated_at = now()
          WHERE d.status = 'pending'
            AND (d.lease_until IS NULL OR d.lease_until <= ${at}::timestamptz)
@@ -89,25 +122,31 @@ export class DeliveriesRepository implements DeliveryStore {
         SELECT event_id, call_sid, number_id, ${url}, attempts + 1, ${IN_PROGRESS}, ${at}::timestamptz FROM delivery
         RETURNING id, attempt
       )
-      SELECT attempt.id, attempt.attempt, (SELECT attempt_base FROM delivery) AS attempt_base, (SELECT count(*)::int FROM interrupted) AS interrupted
-        FROM attempt`,
+      SELECT (SELECT slot FROM slot) AS slot, ${disabled} AS disabled, attempt.id, attempt.attempt,
+             (SELECT attempt_base FROM delivery) AS attempt_base, (SELECT count(*)::int FROM interrupted) AS interrupted
+        FROM (SELECT 1) AS one LEFT JOIN attempt ON true`,
     );
-    if (claimed) {
+    if (claimed.id !== null && claimed.slot !== null) {
       return {
         kind: 'claimed',
         attemptId: claimed.id,
-        attempt: claimed.attempt,
-        attemptBase: claimed.attempt_base,
+        attempt: claimed.attempt!,
+        attemptBase: claimed.attempt_base!,
         leaseUntil,
         interrupted: claimed.interrupted,
+        slot: claimed.slot,
       };
     }
+    if (claimed.slot === null && !claimed.disabled) return { kind: 'host_busy' };
 
-    // Not claimed: why is read afresh (a concurrent claim's commit is visible to this new statement).
+    // Not claimed: why is read afresh (a concurrent claim's commit is visible to this new statement), and the slot
+    // taken for nothing is given back in the same statement.
+    const taken = claimed.slot;
+    const freed = taken === null ? sql`` : sql`WITH freed AS (${this.giveBackSql({ host, slot: taken, leaseUntil })}) `;
     const [current] = await this.sql.rows(
-      pauseIfDisabled ? 'claim_refused_unless_paused' : 'claim_refused',
+      `claim_refused${pauseIfDisabled ? '_unless_paused' : ''}${taken === null ? '' : '_slot_given_back'}`,
       sql<Pick<Selectable<WebhookDelivery>, 'status' | 'lease_until' | 'next_attempt_at'> & { disabled: boolean }>`
-      SELECT d.status, d.lease_until, d.next_attempt_at, ${disabled} AS disabled
+      ${freed}SELECT d.status, d.lease_until, d.next_attempt_at, ${disabled} AS disabled
         FROM (SELECT 1) AS one LEFT JOIN webhook_deliveries d ON d.event_id = ${delivery.event_id}`,
     );
     if (current.status !== null && current.status !== 'pending')
@@ -122,14 +161,14 @@ export class DeliveriesRepository implements DeliveryStore {
   }
 
   async finishAttempt(
-    claim: { eventId: string; numberId: string; attemptId: bigint; leaseUntil: Date },
+    claim: ClaimHeld,
     outcome: AttemptOutcome,
     update: DeliveryUpdate,
     count?: HealthCount,
   ): Promise<FinishedAttempt> {
     const finishedAt = outcome.finished_at.toISOString();
-    // The attempt's outcome is written whether or not the lease is still held; the delivery, and the count in the
-    // endpoint's health, only while it is.
+    // The attempt's outcome is written whether or not the lease is still held, and the host slot given back; the
+    // delivery, and the count in the endpoint's health, only while the lease is held.
     const counted = count
       ? sql`, counted AS (${healthCountSql({ numberId: claim.numberId, accountId: count.accountId, succeeded: count.succeeded, at: finishedAt }, 'delivery')})`
       : sql``;
@@ -142,6 +181,7 @@ export class DeliveriesRepository implements DeliveryStore {
                duration_ms = ${outcome.duration_ms}::int
          WHERE id = ${claim.attemptId}::bigint
       ),
+      freed AS (${this.giveBackSql(claim)}),
       delivery AS (
         UPDATE webhook_deliveries
            SET status = ${update.status}, attempts = ${update.attempts}::int, next_attempt_at = ${update.next_attempt_at?.toISOString() ?? null}::timestamptz,
@@ -161,6 +201,17 @@ export class DeliveriesRepository implements DeliveryStore {
         disabled_at: row.disabled_at ?? null,
       },
     };
+  }
+
+  async giveBackSlot(claim: Pick<ClaimHeld, 'host' | 'slot' | 'leaseUntil'>): Promise<void> {
+    await this.sql.rows('give_back_host_slot', this.giveBackSql(claim));
+  }
+
+  /** Deletes this process's hold on a host slot, if it still has it (a lease run out may have been taken over). */
+  private giveBackSql({ host, slot, leaseUntil }: Pick<ClaimHeld, 'host' | 'slot' | 'leaseUntil'>) {
+    return sql`
+      DELETE FROM webhook_host_slots
+       WHERE host = ${host} AND slot = ${slot}::int AND holder = ${this.holder} AND lease_until = ${leaseUntil.toISOString()}::timestamptz`;
   }
 
   async listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]> {

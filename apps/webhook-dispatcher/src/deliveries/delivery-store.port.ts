@@ -40,7 +40,18 @@ export interface AttemptRecord {
 
 /** The claim on the next attempt of an event. */
 export type AttemptClaim =
-  | { kind: 'claimed'; attemptId: bigint; attempt: number; attemptBase: number; leaseUntil: Date; interrupted: number }
+  | {
+      kind: 'claimed';
+      attemptId: bigint;
+      attempt: number;
+      attemptBase: number;
+      leaseUntil: Date;
+      interrupted: number;
+      /** The receiver host's shared slot held for the attempt (ADR 0076), given back by `finishAttempt`. */
+      slot: number;
+    }
+  /** Every replica's share of attempts to the receiver host is on the wire (ADR 0076): nothing was claimed. */
+  | { kind: 'host_busy' }
   /** The event already has its verdict. */
   | { kind: 'closed'; status: DeliveryStatus }
   /** Another worker has an attempt on the wire until then. */
@@ -49,6 +60,16 @@ export type AttemptClaim =
   | { kind: 'waiting'; until: Date }
   /** The number's webhook endpoint is disabled (asked with `pauseIfDisabled`): nothing was claimed. */
   | { kind: 'paused' };
+
+/** A claim made, as `finishAttempt` needs it. */
+export interface ClaimHeld {
+  eventId: string;
+  numberId: string;
+  attemptId: bigint;
+  leaseUntil: Date;
+  host: string;
+  slot: number;
+}
 
 /** An attempt counted in its endpoint's health (docs/adr/0075), written with the attempt's outcome. */
 export interface HealthCount {
@@ -92,27 +113,32 @@ export interface DeliveryStore {
   /**
    * Atomically creates the delivery pending on first sight, takes the lease on it (pending, no lease held, its
    * backoff over) and logs the start of its next attempt (number `attempts + 1`, error "in progress"). An attempt
-   * left unfinished by a crashed worker is closed as interrupted first. With `pauseIfDisabled`, nothing is claimed
-   * while the number's endpoint is disabled (`paused`), read in the same statement as the claim.
+   * left unfinished by a crashed worker is closed as interrupted first. The claim holds one of the receiver host's
+   * shared slots until the lease ends (`host_busy` when none is free: nothing claimed). With `pauseIfDisabled`,
+   * nothing is claimed while the number's endpoint is disabled (`paused`), read in the same statement as the claim.
    */
   claimAttempt(input: {
     delivery: NewDelivery;
     url: string;
+    /** The receiver host the attempt goes to (`HostLimiter.keyOf`): one of its shared slots is taken with the claim. */
+    host: string;
     now: Date;
     leaseUntil: Date;
     pauseIfDisabled?: boolean;
   }): Promise<AttemptClaim>;
   /**
    * Records the attempt's outcome and the delivery's new state, if this worker still holds the lease (`kept`
-   * false: another worker took over). With `count`, and only while the lease is held, the attempt is counted in its
+   * false: another worker took over), and gives the host slot back. With `count`, and only while the lease is held, the attempt is counted in its
    * endpoint's health in the same statement, and the endpoint after the count is returned.
    */
   finishAttempt(
-    claim: { eventId: string; numberId: string; attemptId: bigint; leaseUntil: Date },
+    claim: ClaimHeld,
     outcome: AttemptOutcome,
     update: DeliveryUpdate,
     count?: HealthCount,
   ): Promise<FinishedAttempt>;
+  /** Gives the claim's host slot back when the attempt ends without `finishAttempt` (an unexpected error). */
+  giveBackSlot(claim: Pick<ClaimHeld, 'host' | 'slot' | 'leaseUntil'>): Promise<void>;
   /** A number's attempts, newest first. */
   listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]>;
 }

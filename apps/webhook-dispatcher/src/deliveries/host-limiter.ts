@@ -9,7 +9,7 @@ export interface HostSlot {
 /**
  * At most `WEBHOOK_HOST_CONCURRENCY` attempts on the wire at once to one receiver (host and port), so a slow or
  * dead receiver can hold a few of the dispatcher's slots, never all of them. Per process, in front of the count
- * shared by every replica (PostgresHostSlots, ADR 0076), so a full process asks no database.
+ * shared by every replica (taken with the claim, DeliveriesRepository, ADR 0076), so a full process asks no database.
  */
 @Injectable()
 export class HostLimiter {

@@ -4,6 +4,7 @@ import {
   type AttemptClaim,
   type AttemptOutcome,
   type AttemptRecord,
+  type ClaimHeld,
   type DeliveryRecord,
   type DeliveryStatus,
   type DeliveryStore,
@@ -27,7 +28,12 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   readonly disabled = new Set<string>();
   /** Each number's endpoint health as counted. */
   readonly endpoints = new Map<string, EndpointHealthRow>();
+  /** The host slots held (one replica: the use case's own HostLimiter stays in front). */
+  readonly slotsHeld = new Map<string, Set<number>>();
   private nextId = 1n;
+
+  /** `hostConcurrency`: the slots of each host shared by every replica (unlimited unless a test says). */
+  constructor(private readonly hostConcurrency = Number.POSITIVE_INFINITY) {}
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
     const stored = this.deliveries.get(delivery.event_id);
@@ -46,16 +52,20 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   async claimAttempt({
     delivery: created,
     url,
+    host,
     now,
     leaseUntil,
     pauseIfDisabled = false,
   }: {
     delivery: NewDelivery;
     url: string;
+    host: string;
     now: Date;
     leaseUntil: Date;
     pauseIfDisabled?: boolean;
   }): Promise<AttemptClaim> {
+    const held = this.slotsHeld.get(host) ?? new Set<number>();
+    if (held.size >= this.hostConcurrency) return { kind: 'host_busy' };
     const stored = this.deliveries.get(created.event_id);
     if (stored && stored.status !== 'pending') return { kind: 'closed', status: stored.status };
     if (pauseIfDisabled && this.disabled.has(created.number_id)) return { kind: 'paused' };
@@ -97,15 +107,28 @@ export class InMemoryDeliveryStore implements DeliveryStore {
       attempted_at: now,
       finished_at: null,
     });
-    return { kind: 'claimed', attemptId: id, attempt, attemptBase: delivery.attempt_base, leaseUntil, interrupted };
+    let slot = 0;
+    while (held.has(slot)) slot += 1;
+    held.add(slot);
+    this.slotsHeld.set(host, held);
+    return {
+      kind: 'claimed',
+      attemptId: id,
+      attempt,
+      attemptBase: delivery.attempt_base,
+      leaseUntil,
+      interrupted,
+      slot,
+    };
   }
 
   async finishAttempt(
-    claim: { eventId: string; numberId: string; attemptId: bigint; leaseUntil: Date },
+    claim: ClaimHeld,
     outcome: AttemptOutcome,
     update: DeliveryUpdate,
     count?: HealthCount,
   ): Promise<FinishedAttempt> {
+    await this.giveBackSlot(claim);
     const attempt = this.attempts.find((a) => a.id === claim.attemptId)!;
     Object.assign(attempt, {
       status_code: outcome.status_code,
@@ -127,6 +150,10 @@ export class InMemoryDeliveryStore implements DeliveryStore {
         };
     this.endpoints.set(claim.numberId, endpoint);
     return { kept: true, endpoint };
+  }
+
+  async giveBackSlot(claim: Pick<ClaimHeld, 'host' | 'slot'>): Promise<void> {
+    this.slotsHeld.get(claim.host)?.delete(claim.slot);
   }
 
   async listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]> {
