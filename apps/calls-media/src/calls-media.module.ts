@@ -14,7 +14,7 @@ import { LostItemReportsRepository } from './lost-item-reports/lost-item-reports
 import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
 import { loadCallsMediaConfig } from './config/calls-media.config';
-import { CALLS_MEDIA_CONFIG, CALLS_SQL } from './config/tokens';
+import { CALLS_MEDIA_CONFIG, CALLS_SQL, REPORTS_SQL } from './config/tokens';
 import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
 import { WAITING_REPORTS } from './number-ownership/waiting-reports.port';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
@@ -54,6 +54,13 @@ export class CallsMediaModule {
               applicationName: 'calls-media-list',
               onIdleError: (error) =>
                 logger.warn({ err: error }, 'calls list database connection failed while idle; it will be replaced'),
+            },
+            {
+              token: REPORTS_SQL,
+              max: 3,
+              applicationName: 'calls-media-reports',
+              onIdleError: (error) =>
+                logger.warn({ err: error }, 'call report database connection failed while idle; it will be replaced'),
             },
           ],
         }),

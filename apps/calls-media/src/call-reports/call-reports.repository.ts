@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { OutboxRow } from '@switchboard/messaging';
-import { sqlRows } from '@switchboard/persistence';
+import { sqlRows, type SqlPool } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { CallReport } from '../generated/kysely/database';
 import { Prisma } from '../generated/prisma/client';
 import type { NumberOwnershipState } from '../number-ownership/attribution';
+import { REPORTS_SQL } from '../config/tokens';
 import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
 import type { ProviderLostItem, ProviderTranscriptTurn } from '../telephony/provider-call-report';
 
@@ -49,7 +50,10 @@ export interface NewReport {
 
 @Injectable()
 export class CallReportsRepository {
-  constructor(private readonly prisma: CallsMediaPrisma) {}
+  constructor(
+    private readonly prisma: CallsMediaPrisma,
+    @Inject(REPORTS_SQL) private readonly sql: SqlPool,
+  ) {}
 
   async stateOf(callSid: string): Promise<ReportState | null> {
     const row = await this.prisma.callReport.findUnique({ where: { call_sid: callSid }, select: { state: true } });
@@ -129,7 +133,9 @@ export class CallReportsRepository {
               ${at}::timestamptz, ${at}::timestamptz)
       ON CONFLICT (call_sid) DO NOTHING
       RETURNING call_sid`;
-    return (await sqlRows(this.prisma, recordCallOnce(inserted, report, owner, outbox))).length === 1;
+    return (
+      (await this.sql.rows('record_call_on_arrival', recordCallOnce(inserted, report, owner, outbox))).length === 1
+    );
   }
 
   /** Settles a report without a call; its details are dropped. False when it was no longer pending. */

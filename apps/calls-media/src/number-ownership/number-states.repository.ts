@@ -1,11 +1,15 @@
-import { Injectable } from '@nestjs/common';
-import { sqlRows } from '@switchboard/persistence';
+import { Inject, Injectable } from '@nestjs/common';
+import type { SqlPool } from '@switchboard/persistence';
+import { REPORTS_SQL } from '../config/tokens';
 import { CallsMediaPrisma, db } from '../prisma/calls-media-prisma';
 import type { NumberOwnershipState } from './attribution';
 
 @Injectable()
 export class NumberStatesRepository {
-  constructor(private readonly prisma: CallsMediaPrisma) {}
+  constructor(
+    private readonly prisma: CallsMediaPrisma,
+    @Inject(REPORTS_SQL) private readonly sql: SqlPool,
+  ) {}
 
   /** Keeps a state; one already kept (same number and version, redelivered) is ignored. */
   async add(state: NumberOwnershipState): Promise<void> {
@@ -14,8 +18,8 @@ export class NumberStatesRepository {
 
   /** Every state kept for the phone number, in no particular order. A plain statement: read on every call report. */
   statesOf(phoneNumber: string): Promise<NumberOwnershipState[]> {
-    return sqlRows(
-      this.prisma,
+    return this.sql.rows(
+      'number_states_of',
       db
         .selectFrom('number_states')
         .select(['number_id', 'version', 'account_id', 'phone_number', 'status', 'answering', 'changed_at'])
