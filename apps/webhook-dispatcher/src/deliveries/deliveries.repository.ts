@@ -13,6 +13,7 @@ import {
   type AttemptOutcome,
   type AttemptRecord,
   type ClaimHeld,
+  type ClaimRequest,
   type DeliveryStatus,
   type DeliveryStore,
   type DeliveryUpdate,
@@ -63,14 +64,7 @@ export class DeliveriesRepository implements DeliveryStore {
     now,
     leaseUntil,
     pauseIfDisabled = false,
-  }: {
-    delivery: NewDelivery;
-    url: string;
-    host: string;
-    now: Date;
-    leaseUntil: Date;
-    pauseIfDisabled?: boolean;
-  }): Promise<AttemptClaim> {
+  }: ClaimRequest): Promise<AttemptClaim> {
     const at = now.toISOString();
     const lease = leaseUntil.toISOString();
     const disabled = pauseIfDisabled ? endpointDisabledSql(delivery.number_id) : sql<boolean>`false`;

@@ -61,6 +61,17 @@ export type AttemptClaim =
   /** The number's webhook endpoint is disabled (asked with `pauseIfDisabled`): nothing was claimed. */
   | { kind: 'paused' };
 
+/** What `claimAttempt` is asked for. */
+export interface ClaimRequest {
+  delivery: NewDelivery;
+  url: string;
+  /** The receiver host the attempt goes to (`HostLimiter.keyOf`): one of its shared slots is taken with the claim. */
+  host: string;
+  now: Date;
+  leaseUntil: Date;
+  pauseIfDisabled?: boolean;
+}
+
 /** A claim made, as `finishAttempt` needs it. */
 export interface ClaimHeld {
   eventId: string;
@@ -117,15 +128,7 @@ export interface DeliveryStore {
    * shared slots until the lease ends (`host_busy` when none is free: nothing claimed). With `pauseIfDisabled`,
    * nothing is claimed while the number's endpoint is disabled (`paused`), read in the same statement as the claim.
    */
-  claimAttempt(input: {
-    delivery: NewDelivery;
-    url: string;
-    /** The receiver host the attempt goes to (`HostLimiter.keyOf`): one of its shared slots is taken with the claim. */
-    host: string;
-    now: Date;
-    leaseUntil: Date;
-    pauseIfDisabled?: boolean;
-  }): Promise<AttemptClaim>;
+  claimAttempt(request: ClaimRequest): Promise<AttemptClaim>;
   /**
    * Records the attempt's outcome and the delivery's new state, if this worker still holds the lease (`kept`
    * false: another worker took over), and gives the host slot back. With `count`, and only while the lease is held, the attempt is counted in its

@@ -5,6 +5,7 @@ import {
   type AttemptOutcome,
   type AttemptRecord,
   type ClaimHeld,
+  type ClaimRequest,
   type DeliveryRecord,
   type DeliveryStatus,
   type DeliveryStore,
@@ -56,14 +57,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     now,
     leaseUntil,
     pauseIfDisabled = false,
-  }: {
-    delivery: NewDelivery;
-    url: string;
-    host: string;
-    now: Date;
-    leaseUntil: Date;
-    pauseIfDisabled?: boolean;
-  }): Promise<AttemptClaim> {
+  }: ClaimRequest): Promise<AttemptClaim> {
     const held = this.slotsHeld.get(host) ?? new Set<number>();
     if (held.size >= this.hostConcurrency) return { kind: 'host_busy' };
     const stored = this.deliveries.get(created.event_id);
