@@ -39,8 +39,9 @@ export class TalkTimeService {
     if (call.duration_sec === 0) return 'nothing_to_bill';
     const cause: EventCause = { correlationId: event.correlation_id, causationId: event.id };
     // Nearly every call is a charge and a usage count: one plain-SQL transaction. The rare one that uses up the
-    // month's allowance (or follows a renewal) changes the account's answering, which writes events through
-    // Prisma: that transaction is rolled back and the call billed again in full, under the same lock.
+    // month's allowance (or follows a renewal, or was reported late) may change the account's answering, which
+    // writes events through Prisma: that transaction is rolled back and the call billed again in full, in a Prisma
+    // transaction that takes the account's lock anew.
     const billed = (await this.billQuickly(call)) ?? (await this.billInFull(call, cause));
     if (billed.outcome === 'unknown_account')
       this.logger.warn(

@@ -1,11 +1,12 @@
 import type { EndpointDisabledReason } from '@switchboard/contracts';
+import type { Selectable } from 'kysely';
+import type { WebhookEndpoint } from '../generated/kysely/database';
 
 /** An endpoint's run of failures, as counted after an attempt. */
-export interface EndpointHealthRow {
-  consecutive_failures: number;
-  failing_since: Date | null;
-  disabled_at: Date | null;
-}
+export type EndpointHealthRow = Pick<
+  Selectable<WebhookEndpoint>,
+  'consecutive_failures' | 'failing_since' | 'disabled_at'
+>;
 
 /** One counted attempt's outcome. */
 export interface CountedAttempt {
