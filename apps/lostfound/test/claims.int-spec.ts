@@ -1,4 +1,5 @@
 import { ClaimsRpc, FoundItemsRpc } from '@switchboard/contracts';
+import { MAX_ELIGIBLE_ITEMS } from '../src/found-items/found-items.repository';
 import { claimBody, walletClaimBody } from './factories/claim.factory';
 import { foundItemBody, foundWalletBody } from './factories/found-item.factory';
 import { startLostfound, type LostfoundUnderTest } from './support/lostfound-harness';
@@ -159,6 +160,23 @@ describe('lostfound: claims', () => {
         accountId,
       );
       expect(claim).toMatchObject({ has_match: true, matches: [] });
+    });
+
+    it('scores the items found nearest after the loss when more are eligible than it scores (docs/adr/0094)', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      // Logged first, found the day after the loss: the item the claimant lost.
+      const lost = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { found_date: '2026-11-18' }), accountId);
+      // Then more umbrellas than matching scores, all logged later and found weeks after the loss (a busy desk).
+      await lf.sql(
+        `INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_area,
+           area_key, found_date, status, source)
+         SELECT $1, 'umbrella', 'umbrella', 'low', 'Black umbrella', 'black', 'Lobby', 'lobby',
+           DATE '2026-12-20' - (n % 20), 'stored', 'api'
+         FROM generate_series(1, $2::int) AS n`,
+        [locationId, MAX_ELIGIBLE_ITEMS + 10],
+      );
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { lost_date: '2026-11-17' }), accountId);
+      expect(claim.matches?.map((match) => match.found_item_id)).toEqual([lost.id]);
     });
   });
 

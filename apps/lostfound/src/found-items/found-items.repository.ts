@@ -64,7 +64,7 @@ export const FOUND_ITEMS_COUNT_BOUND = 1_000;
 const MATCH_COLUMNS = sql`id, location_id, category, category_class, value_class, description, color, found_by,
   found_area, found_date, storage_ref, image_url, status, source, created_at`;
 
-/** How many of the most recent eligible items a claim's matching looks at (docs/adr/0089). */
+/** How many eligible items a claim's matching looks at: those found nearest after the loss (docs/adr/0094). */
 export const MAX_ELIGIBLE_ITEMS = 2_000;
 
 /** How many stored items are scored for one claim at most (the best by text rank; see the matching ADR). */
@@ -185,13 +185,19 @@ export class FoundItemsRepository {
     const words = anyWord ? sql`to_tsquery('english', ${anyWord})` : undefined;
     const common = [sql`location_id = ${claim.location_id}`, sql`status = 'stored'`];
     if (claim.lost_date) common.push(sql`found_date >= ${claim.lost_date}::date - 1`);
-    // The most recent eligible items are scored (docs/adr/0089): at a location of a million items a common class
-    // would otherwise have every one of its items ranked for each claim. Each class is read newest first along
-    // its own (location_id, category_class, id) index and the branches merged, rather than the whole location
-    // walked for the few items of the class.
+    // At most MAX_ELIGIBLE_ITEMS are scored (docs/adr/0094): those found nearest after the loss (an item is
+    // found in the days after it is lost, and the rule's date point says the same), or without a loss date the
+    // latest found. Each class is read in that order along its own (location_id, category_class, found_date, id)
+    // index, so a branch reads the rows it keeps and no more whatever order the items were logged in, and the
+    // branches are merged in the same order.
+    const direction = claim.lost_date ? sql`ASC` : sql`DESC`;
+    // The branches carry the date itself (`found_on`; COLUMNS' `found_date` is text), so PostgreSQL merges them in
+    // index order and stops reading a branch once the merge has its rows.
+    const nearest = (date: string) => sql`${sql.ref(date)} ${direction}, id ${direction}`;
     const branch = (conditions: RawBuilder<unknown>[]) =>
-      sql`(SELECT ${COLUMNS}, search FROM found_items WHERE ${sql.join([...common, ...conditions], sql` AND `)}
-        ORDER BY id DESC LIMIT ${MAX_ELIGIBLE_ITEMS})`;
+      sql`(SELECT ${COLUMNS}, found_items.found_date AS found_on, search FROM found_items
+        WHERE ${sql.join([...common, ...conditions], sql` AND `)}
+        ORDER BY ${nearest('found_items.found_date')} LIMIT ${MAX_ELIGIBLE_ITEMS})`;
     const branches = isOther
       ? // An `other` claim matches any class, on a shared word.
         [branch([sql`search @@ ${words}`])]
@@ -210,7 +216,7 @@ export class FoundItemsRepository {
       sql<FoundItemRow>`
       WITH eligible AS MATERIALIZED (
         SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) AS branches
-        ORDER BY id DESC LIMIT ${MAX_ELIGIBLE_ITEMS})
+        ORDER BY ${nearest('found_on')} LIMIT ${MAX_ELIGIBLE_ITEMS})
       SELECT ${MATCH_COLUMNS} FROM eligible
       ORDER BY ${sql.join(order)}
       LIMIT ${MAX_ITEM_CANDIDATES}`,
