@@ -15,5 +15,10 @@ describe('tracing with an exporter', () => {
     for (let i = 0; i < 100 && exporter.getFinishedSpans().length === 0; i += 1)
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['work']);
+    // The service names its spans, and the host and process they came from are on them.
+    const { attributes } = exporter.getFinishedSpans()[0]!.resource;
+    expect(attributes['service.name']).toBe('tracing-spec');
+    expect(attributes['process.pid']).toBe(process.pid);
+    expect(attributes['host.name']).toEqual(expect.any(String));
   });
 });

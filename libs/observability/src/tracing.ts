@@ -1,16 +1,26 @@
 import type { IncomingMessage } from 'node:http';
-import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
+import { context, createNoopMeter, propagation, trace, type MeterProvider } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  hostDetector,
+  osDetector,
+  processDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { AlwaysOffSampler, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { startMetrics } from './metrics';
 
-let sdk: NodeSDK | undefined;
+let provider: NodeTracerProvider | undefined;
+let started = false;
 let unregister: (() => void) | undefined;
 
 const DISCARD_SPANS: SpanProcessor = {
@@ -39,34 +49,35 @@ export interface TracingOptions {
 /**
  * Starts OpenTelemetry for a service. Must run before the modules it instruments (http, pg, fetch) are loaded, so
  * each app's `main.ts` imports its `tracing.ts` first. Without an exporter or OTLP endpoint, trace and span ids still
- * exist (in logs and NATS headers) but spans are neither recorded nor exported. Only traces leave the process over OTLP: metrics are
- * scraped from /metrics and logs are JSON on stdout, so the SDK's metric and log pipelines stay off (left to the
- * environment, they default to OTLP exporters that record on every request and post to a collector that may not
- * exist).
+ * exist (in logs and NATS headers) but spans are neither recorded nor exported. Only traces leave the process over
+ * OTLP: metrics are scraped from /metrics and logs are JSON on stdout, so no metric or log pipeline is started.
  */
 export function startTracing(options: TracingOptions): void {
-  if (sdk) return;
+  if (started) return;
+  started = true;
   startMetrics(options.service);
+  // OpenTelemetry's switch for the whole SDK: no provider (trace ids stay zeros) and no instrumentations.
+  if (process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return;
   const processors: SpanProcessor[] = [];
   if (options.exporter) processors.push(new SimpleSpanProcessor(options.exporter));
   else if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
-  // With no processor the SDK registers no tracer provider at all, and every trace id (in logs, in NATS headers)
-  // would be zeros: keep a provider whose spans are not recorded instead. A span that is not sampled still gets
-  // real trace and span ids, which logs and `traceparent` carry; recording spans nobody exports is wasted work.
+  // Without a processor a span that is not sampled still gets real trace and span ids, which logs and `traceparent`
+  // carry; recording spans nobody exports is wasted work.
   const exporting = processors.length > 0;
   if (!exporting) processors.push(DISCARD_SPANS);
-  sdk = new NodeSDK({
-    serviceName: options.service,
+  // The tracer provider alone, not `@opentelemetry/sdk-node`: the Node SDK also loads the OTLP exporters of every
+  // protocol and signal (gRPC among them), which cost each service about 10 MiB resident and 150 ms of start-up for
+  // pipelines that stay off here (docs/adr/0095).
+  provider = new NodeTracerProvider({
+    resource: defaultResource()
+      .merge(detectResources({ detectors: [envDetector, hostDetector, osDetector, processDetector] }))
+      .merge(resourceFromAttributes({ 'service.name': options.service })),
     spanProcessors: processors,
     // Exporting: OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG decide (default: every trace, parent-based).
     ...(exporting ? {} : { sampler: new AlwaysOffSampler() }),
-    metricReaders: [],
-    logRecordProcessors: [],
-    instrumentations: [],
   });
-  sdk.start();
-  // The SDK honours OTEL_SDK_DISABLED by starting nothing; the instrumentations must then stay out too.
-  if (process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return;
+  // AsyncLocalStorage for the active context; W3C `traceparent` and `baggage` on the wire.
+  provider.register();
   // Only what our hops need: incoming and outgoing HTTP (it also continues and passes on `traceparent`, and makes the
   // request's context the one its log lines carry), fetch (object storage) and PostgreSQL. The pg instrumentation
   // only makes spans, and costs the gateway about a fifth of its CPU per request even when they are not recorded
@@ -93,9 +104,15 @@ export function startTracing(options: TracingOptions): void {
 }
 
 export async function stopTracing(): Promise<void> {
-  const current = sdk;
-  sdk = undefined;
+  const current = provider;
+  provider = undefined;
+  started = false;
   unregister?.();
   unregister = undefined;
-  await current?.shutdown();
+  if (!current) return;
+  await current.shutdown();
+  // The API keeps the first provider, context manager and propagator registered: a later start registers its own.
+  trace.disable();
+  context.disable();
+  propagation.disable();
 }
