@@ -240,6 +240,38 @@ describe('gateway: keys, limits and envelopes', () => {
     });
   });
 
+  describe("the list routes served outside Nest's pipeline (docs/adr/0096)", () => {
+    it('answers GET /v1/numbers and GET /v1/calls as the routes Nest serves: envelope, headers, validation, livemode', async () => {
+      const session = await ApiSession.create(system);
+      for (const list of ['/numbers', '/calls']) {
+        // A missing key: the same 401 as a route Nest serves (a number's detail), with the same headers.
+        const direct = await publicRequest(system, 'GET', `/v1${list}`);
+        const viaNest = await publicRequest(system, 'GET', '/v1/numbers/num_1');
+        expect(direct.status).toBe(401);
+        expect(direct.body).toEqual(viaNest.body);
+        for (const header of ['cache-control', 'content-type'])
+          expect(direct.headers.get(header)).toBe(viaNest.headers.get(header));
+
+        // The query is validated by the same pipe, in the same words as anywhere else.
+        const bad = await session.get(`${list}?limit=0&surprise=1`);
+        expect(bad.status).toBe(400);
+        expect(bad.body.error.code).toBe('invalid_request');
+        expect(bad.body.error.message).toBe('surprise is not a known field; limit must be at least 1');
+      }
+
+      const listed = await session.get('/numbers', { 'x-request-id': 'direct-numbers' });
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get('x-request-id')).toBe('direct-numbers');
+      expect(listed.headers.get('ratelimit-limit')).toBe('60');
+      expect(listed.body).toEqual({ data: [], has_more: false, livemode: true });
+      // calls-media is not running in this suite: the outage's 503, with Retry-After, as the filter answers it.
+      const down = await session.get('/calls');
+      expect(down.status).toBe(503);
+      expect(down.body.error.code).toBe('service_unavailable');
+      expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+  });
+
   describe('health and description', () => {
     it('answers /healthz with 200 and /readyz with 503 naming the services that do not answer', async () => {
       expect((await publicRequest(system, 'GET', '/healthz')).status).toBe(200);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RequestMethod, type INestApplication } from '@nestjs/common';
+import { RequestMethod, type INestApplication, type ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NatsLink } from '@switchboard/messaging';
@@ -16,6 +16,7 @@ import { createValidationPipe } from './http/validation.pipe';
 import { OperatorApiModule } from './operator/operator-api.module';
 import { GatewayPrisma } from './prisma/gateway-prisma';
 import { serveOpenApi } from './public/openapi';
+import { serveListsDirectly } from './public/direct-list-routes';
 import { PublicApiModule } from './public/public-api.module';
 import { serveProviderWebhooks } from './provider-webhooks/provider-webhooks.routes';
 
@@ -78,7 +79,7 @@ export async function createGateway(
       createFastifyAdapter(config, logger, { server: 'public' }),
       { logger: nestLogger, abortOnError: false },
     );
-    configure(publicApp, shared);
+    const publicSteps = configure(publicApp, shared);
     publicApp.setGlobalPrefix('v1', {
       exclude: [
         'healthz',
@@ -93,6 +94,7 @@ export async function createGateway(
     serveConsoleStatic(publicApp, config.console);
     serveOpenApi(publicApp);
     serveProviderWebhooks(publicApp, logger);
+    const directLists = serveListsDirectly(publicApp, publicSteps);
 
     adminApp = await NestFactory.create<NestFastifyApplication>(
       OperatorApiModule.forRoot(shared),
@@ -102,6 +104,7 @@ export async function createGateway(
     configure(adminApp, shared);
 
     await publicApp.init();
+    directLists.checkServed();
     await adminApp.init();
   } catch (error) {
     // A gateway that cannot start must not keep its connections open (a test or a supervisor would hang on them).
@@ -139,8 +142,15 @@ export async function createGateway(
   };
 }
 
-function configure(app: INestApplication, shared: GatewayShared): void {
-  app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new ErrorEnvelopeFilter(shared.logger));
+/** Nest's global steps for every route; returned for the routes served outside its pipeline (ADR 0096). */
+function configure(
+  app: INestApplication,
+  shared: GatewayShared,
+): { validation: ValidationPipe; errors: ErrorEnvelopeFilter } {
+  const validation = createValidationPipe();
+  const errors = new ErrorEnvelopeFilter(shared.logger);
+  app.useGlobalPipes(validation);
+  app.useGlobalFilters(errors);
   app.useGlobalInterceptors(new RequestSpanInterceptor());
+  return { validation, errors };
 }

@@ -57,7 +57,8 @@ export class PublicApiModule {
         IdempotencyRepository,
         IdempotencyService,
         IdempotencyInterceptor,
-        // `livemode` on what an API key's requests answer (docs/adr/0087-test-mode.md).
+        // `livemode` on what an API key's requests answer (docs/adr/0087-test-mode.md). The two list routes served
+        // outside Nest's pipeline apply it themselves (direct-list-routes.ts, ADR 0096): a new global step goes there too.
         { provide: APP_INTERCEPTOR, useClass: LivemodeInterceptor },
       ],
     };
