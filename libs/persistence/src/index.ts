@@ -36,7 +36,15 @@ export {
   type PrismaClientClass,
   type PrismaClientHandle,
 } from './prisma-client.ts';
-export { compileSql, sqlBuilder, sqlExecute, sqlRows, type RawSqlClient, type SqlStatement } from './sql.ts';
+export {
+  compileSql,
+  prebuiltStatement,
+  sqlBuilder,
+  sqlExecute,
+  sqlRows,
+  type RawSqlClient,
+  type SqlStatement,
+} from './sql.ts';
 export { Transactions, type TransactionalClient, type TransactionOptions } from './transactions.ts';
 export { createSqlPool, type SqlPool, type SqlPoolOptions, type SqlTransaction } from './sql-pool.ts';
 export { DatabaseHealth, PrismaModule, type PrismaModuleOptions } from './prisma.module.ts';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sqlRows, type SqlPool } from '@switchboard/persistence';
+import { prebuiltStatement, sqlRows, type SqlPool } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { PhoneNumber } from '../generated/kysely/database';
 import { NUMBERS_SQL } from '../config/tokens';
@@ -25,6 +25,12 @@ export function numbersPageStatement(accountId: string, limit: number, after?: {
     .orderBy('id', 'desc')
     .limit(limit);
 }
+
+/** The first page's statement (no cursor: most requests), built once. */
+const numbersFirstPage = prebuiltStatement(
+  (accountId: string, limit: number) => numbersPageStatement(accountId, limit),
+  ['\u0000account', -1],
+);
 
 export type WebhookTargetRow = Pick<
   NumberRecord,
@@ -219,7 +225,9 @@ export class NumbersRepository {
 
   /** Page of the account's numbers: active first, then past_due, then released; newest first within each. */
   async page(accountId: string, limit: number, after?: { rank: number; id: bigint }): Promise<NumberListRow[]> {
-    return this.sql.rows(after ? 'numbers_page_after' : 'numbers_page', numbersPageStatement(accountId, limit, after));
+    return after
+      ? this.sql.rows('numbers_page_after', numbersPageStatement(accountId, limit, after))
+      : this.sql.rows('numbers_page', numbersFirstPage(accountId, limit));
   }
 
   /** Numbers that count against the limit (active and past_due). */
