@@ -52,17 +52,14 @@ export class CallsMediaModule {
               token: CALLS_SQL,
               max: 3,
               applicationName: 'calls-media-list',
-              onIdleError: (error) =>
-                logger.warn({ err: error }, 'calls list database connection failed while idle; it will be replaced'),
             },
             {
               token: REPORTS_SQL,
               max: 3,
               applicationName: 'calls-media-reports',
-              onIdleError: (error) =>
-                logger.warn({ err: error }, 'call report database connection failed while idle; it will be replaced'),
             },
           ],
+          logger,
         }),
       ],
       providers: [

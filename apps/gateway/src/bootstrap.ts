@@ -63,7 +63,7 @@ export async function createGateway(
     applicationName: 'gateway-auth',
     asynchronousCommit: true,
     onIdleError: (error) =>
-      logger.warn({ err: error }, 'authentication database connection failed while idle; it will be replaced'),
+      logger.warn({ err: error, pool: 'gateway-auth' }, 'database connection failed while idle; it will be replaced'),
   });
   const readiness = new Readiness();
   const shared: GatewayShared = { config, messaging, logger, prisma: database.client, authSql, nats, readiness };

@@ -90,8 +90,6 @@ export class NumbersBillingModule {
               token: NUMBERS_SQL,
               max: 3,
               applicationName: 'numbers-billing-reads',
-              onIdleError: (error) =>
-                logger.warn({ err: error }, 'numbers read database connection failed while idle; it will be replaced'),
             },
             {
               // Talk time's charge of each completed call, a plain-SQL transaction (TalkTimeService), apart from
@@ -99,10 +97,9 @@ export class NumbersBillingModule {
               token: TALK_TIME_SQL,
               max: 3,
               applicationName: 'numbers-billing-talk-time',
-              onIdleError: (error) =>
-                logger.warn({ err: error }, 'talk time database connection failed while idle; it will be replaced'),
             },
           ],
+          logger,
         }),
       ],
       providers: [

@@ -68,10 +68,9 @@ export class WebhookDispatcherModule {
               token: DELIVERY_SQL,
               max: DELIVERY_SQL_CONNECTIONS,
               applicationName: 'webhook-dispatcher-deliveries',
-              onIdleError: (error) =>
-                logger.warn({ err: error }, 'delivery database connection failed while idle; it will be replaced'),
             },
           ],
+          logger,
         }),
       ],
       providers: [

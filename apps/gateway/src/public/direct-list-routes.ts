@@ -1,13 +1,13 @@
 import type { ValidationPipe } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { context } from '@opentelemetry/api';
-import { ListCallsQuery, ListNumbersQuery, isTestAccount } from '@switchboard/contracts';
+import { ListCallsQuery, ListNumbersQuery } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { RequestAuthenticator, authorizeApiKey, callerOf, type CallerOptions } from '../auth';
 import type { ErrorEnvelopeFilter } from '../http/error-envelope.filter';
 import { endRequestSpan, startRequestSpan } from '../http/request-span.interceptor';
 import { CallsHttpController } from './calls.http.controller';
-import { withLivemode } from './livemode.interceptor';
+import { livemodeAnswer } from './livemode.interceptor';
 import { NumbersHttpController } from './numbers.http.controller';
 
 /** One list route as its controller declares it: the query's DTO and the method that answers it. */
@@ -59,8 +59,7 @@ export function serveListsDirectly(
           })) as object;
           const body = await route.list(query, callerOf(request));
           endRequestSpan(span, { status: reply.statusCode });
-          const accountId = request.auth?.accountId;
-          return reply.send(accountId === undefined ? body : withLivemode(body, !isTestAccount(accountId)));
+          return reply.send(livemodeAnswer(body, request.auth?.accountId));
         } catch (error) {
           endRequestSpan(span, { error });
           steps.errors.answer(error, request, reply);

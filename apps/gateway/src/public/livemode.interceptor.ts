@@ -13,9 +13,13 @@ export class LivemodeInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const accountId = context.switchToHttp().getRequest<FastifyRequest>().auth?.accountId;
     if (accountId === undefined) return next.handle();
-    const livemode = !isTestAccount(accountId);
-    return next.handle().pipe(map((body) => withLivemode(body, livemode)));
+    return next.handle().pipe(map((body) => livemodeAnswer(body, accountId)));
   }
+}
+
+/** The answer as an API key's request gets it (also on routes outside Nest's pipeline, ADR 0096). */
+export function livemodeAnswer(body: unknown, accountId: string | undefined): unknown {
+  return accountId === undefined ? body : withLivemode(body, !isTestAccount(accountId));
 }
 
 /** The answer with `livemode` on it and on each object of its `data` list; anything else (bytes, none) as it is. */
