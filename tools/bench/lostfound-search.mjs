@@ -390,6 +390,9 @@ try {
     await seed(pg, locationId, seeded, size);
     const seedSeconds = (performance.now() - started) / 1000;
     seeded = size;
+    // Each size starts the account's day afresh: logging items texts matched claimants, and a second size would
+    // otherwise run into the account's daily text limit (ADR 0053) and fail.
+    await pg.query('DELETE FROM daily_text_counts');
     const timings = [];
     for (const [label, query] of queries)
       timings.push(await time(label, runs, () => rpc.request(FoundItemsRpc.list, query(), as)));
@@ -448,16 +451,26 @@ try {
       )
     ).rows.map((row) => row['QUERY PLAN']);
     const usesIndex = plan.some((line) => line.includes('found_items_search_idx'));
-    const [{ bytes }] = (await pg.query(`SELECT pg_relation_size('found_items_search_idx')::bigint AS bytes`)).rows;
+    const [{ bytes, table, candidates }] = (
+      await pg.query(
+        `SELECT pg_relation_size('found_items_search_idx')::bigint AS bytes,
+           pg_relation_size('found_items')::bigint AS table,
+           (SELECT sum(pg_relation_size(indexrelid))::bigint FROM pg_index
+             WHERE indexrelid::regclass::text LIKE 'found_items_claim_candidates%') AS candidates`,
+      )
+    ).rows;
     results.sizes.push({
       items: size,
       seed_seconds: round(seedSeconds),
       search_index_mb: round(Number(bytes) / 2 ** 20),
+      // The table, and the indexes claim matching reads its candidates from (docs/adr/0097).
+      table_mb: round(Number(table) / 2 ** 20),
+      claim_candidates_indexes_mb: round(Number(candidates) / 2 ** 20),
       q_uses_gin_index: usesIndex,
       timings,
     });
     console.log(
-      `  seeded in ${seedSeconds.toFixed(1)} s; GIN index ${round(Number(bytes) / 2 ** 20)} MB; q plan uses the GIN index: ${usesIndex ? 'yes' : 'NO'}`,
+      `  seeded in ${seedSeconds.toFixed(1)} s; table ${round(Number(table) / 2 ** 20)} MB; GIN index ${round(Number(bytes) / 2 ** 20)} MB; claim candidates' indexes ${round(Number(candidates) / 2 ** 20)} MB; q plan uses the GIN index: ${usesIndex ? 'yes' : 'NO'}`,
     );
   }
 

@@ -1,5 +1,11 @@
 import { ClaimsRpc, FoundItemsRpc } from '@switchboard/contracts';
-import { MAX_ELIGIBLE_ITEMS } from '../src/found-items/found-items.repository';
+import { compileSql } from '@switchboard/persistence';
+import {
+  MATCH_TEXT_BYTES,
+  MAX_ELIGIBLE_ITEMS,
+  claimCandidatesStatement,
+  type ClaimToMatch,
+} from '../src/found-items/found-items.repository';
 import { claimBody, walletClaimBody } from './factories/claim.factory';
 import { foundItemBody, foundWalletBody } from './factories/found-item.factory';
 import { startLostfound, type LostfoundUnderTest } from './support/lostfound-harness';
@@ -177,6 +183,101 @@ describe('lostfound: claims', () => {
       );
       const claim = await lf.send(ClaimsRpc.file, claimBody(locationId, { lost_date: '2026-11-17' }), accountId);
       expect(claim.matches?.map((match) => match.found_item_id)).toEqual([lost.id]);
+    });
+  });
+
+  describe("a claim's candidates, read from the index (docs/adr/0097)", () => {
+    /** Distinct two-letter words, the text whose search vector is largest for its length (about 3.3 bytes a byte). */
+    const filler = (bytes: number) => {
+      const words: string[] = [];
+      for (let n = 0; words.join(' ').length < bytes; n++)
+        words.push(String.fromCharCode(98 + (Math.floor(n / 24) % 24), 98 + (n % 24)));
+      return words.join(' ').slice(0, bytes).trimEnd().padEnd(bytes, 'x');
+    };
+
+    it('matches items whose texts fit the index entry and items whose texts do not', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const fixed = { category: 'umbrella', color: 'red', found_area: 'Gate B12' };
+      const lead = 'Red umbrella wooden handle ';
+      const fixedBytes = fixed.category.length + fixed.color.length + fixed.found_area.length;
+      // Exactly at the bound: its entry carries the largest search vector such a text makes, and must fit.
+      const atBound = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, {
+          ...fixed,
+          description: lead + filler(MATCH_TEXT_BYTES - fixedBytes - lead.length),
+        }),
+        accountId,
+      );
+      // Over it: read through the heap instead.
+      const long = await lf.send(
+        FoundItemsRpc.log,
+        foundItemBody(locationId, { ...fixed, description: lead + filler(1_200) }),
+        accountId,
+      );
+      const short = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, fixed), accountId);
+      const sizes = await lf.sql<{ id: number; bytes: number }>(
+        `SELECT id, octet_length(category) + octet_length(description) + octet_length(color) + octet_length(found_area)
+           AS bytes FROM found_items WHERE location_id = $1 ORDER BY id`,
+        [locationId],
+      );
+      expect(sizes).toEqual([
+        { id: atBound.id, bytes: MATCH_TEXT_BYTES },
+        { id: long.id, bytes: lead.length + 1_200 + fixedBytes },
+        { id: short.id, bytes: expect.any(Number) },
+      ]);
+      const claim = await lf.send(ClaimsRpc.file, claimBody(locationId), accountId);
+      // What was matched, whatever the view lists (filler words may make an item high-value, hence unlisted).
+      const matched = await lf.sql<{ found_item_id: number }>(
+        'SELECT found_item_id FROM claim_matches WHERE claim_id = $1 ORDER BY found_item_id',
+        [claim.id],
+      );
+      expect(matched.map((row) => row.found_item_id)).toEqual([atBound.id, long.id, short.id]);
+    });
+
+    /** How each branch of the plan reads its rows: `<scan>: <index>` (a backward scan counts as a scan), sorted. */
+    async function branchScans(claim: Omit<ClaimToMatch, 'location_id'>, words: string | undefined) {
+      const { locationId } = await lf.newLocation();
+      const { sql: text, parameters } = compileSql(
+        claimCandidatesStatement({ location_id: locationId, ...claim }, words)!,
+      );
+      // The tables here are small enough for a sequential scan; what is checked is that the indexes can serve.
+      await lf.sql('SET enable_seqscan = off');
+      await lf.sql('SET enable_bitmapscan = off');
+      try {
+        const plan = await lf.sql<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, [...parameters]);
+        return plan
+          .map(({ 'QUERY PLAN': line }) =>
+            /(Index Only Scan|Index Scan)(?: Backward)? using (\w+) on found_items /.exec(line),
+          )
+          .filter((scan) => scan !== null && scan[2] !== 'found_items_pkey')
+          .map((scan) => `${scan![1]}: ${scan![2]}`)
+          .sort();
+      } finally {
+        await lf.sql('RESET enable_seqscan');
+        await lf.sql('RESET enable_bitmapscan');
+      }
+    }
+    // Which of the two covering indexes serves a class branch is the planner's choice by cost (by class at a
+    // location with many items; either on the empty tables here): both are index-only.
+    const shortTexts = /^Index Only Scan: found_items_claim_candidates_(by_date_)?idx$/;
+    const longTexts = 'Index Scan: found_items_claim_candidates_long_idx';
+
+    it.each([
+      [
+        'a class with words (its class, `other` items)',
+        { category_class: 'umbrella', lost_date: '2026-11-17' },
+        'red | umbrella',
+        2,
+      ],
+      ['a class without a word nor a loss date', { category_class: 'umbrella', lost_date: null }, undefined, 1],
+      ['an `other` claim', { category_class: 'other', lost_date: '2026-11-17' }, 'black | thing', 1],
+    ])('plans %s as index-only scans of the short texts beside the long texts', async (_, claim, words, classes) => {
+      const scans = await branchScans(claim, words);
+      expect(scans).toEqual([
+        ...Array.from({ length: classes }, () => expect.stringMatching(shortTexts)),
+        ...Array.from({ length: classes }, () => longTexts),
+      ]);
     });
   });
 

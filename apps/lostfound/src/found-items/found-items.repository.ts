@@ -67,8 +67,72 @@ const MATCH_COLUMNS = sql`id, location_id, category, category_class, value_class
 /** How many eligible items a claim's matching looks at: those found nearest after the loss (docs/adr/0094). */
 export const MAX_ELIGIBLE_ITEMS = 2_000;
 
+/**
+ * Items whose category, description, colour and area together take at most this many bytes have their search vector
+ * in the claim candidates' index (docs/adr/0097): at most about 3.3 bytes of vector per byte of text, well under a
+ * btree entry's 2,704 bytes. Also written, as a literal, in that index's migration.
+ */
+export const MATCH_TEXT_BYTES = 500;
+
+/** The byte length of the texts in an item's search vector, as the claim candidates' indexes' predicates write it. */
+const TEXT_BYTES = sql`octet_length(category) + octet_length(description) + octet_length(color) + octet_length(found_area)`;
+
 /** How many stored items are scored for one claim at most (the best by text rank; see the matching ADR). */
 export const MAX_ITEM_CANDIDATES = 200;
+
+/** What a claim's candidates are chosen by. */
+export type ClaimToMatch = { location_id: number; category_class: string; lost_date: string | null };
+
+/**
+ * The statement `candidatesFor` runs (exported for the test that reads its plan), or none when nothing can match: an
+ * `other` claim without a word.
+ */
+export function claimCandidatesStatement(
+  claim: ClaimToMatch,
+  anyWord: string | undefined,
+): RawBuilder<FoundItemRow> | undefined {
+  const isOther = claim.category_class === OTHER_CATEGORY;
+  if (isOther && !anyWord) return undefined;
+  const words = anyWord ? sql`to_tsquery('english', ${anyWord})` : undefined;
+  const common = [sql`location_id = ${claim.location_id}`, sql`status = 'stored'`];
+  if (claim.lost_date) common.push(sql`found_date >= ${claim.lost_date}::date - 1`);
+  // At most MAX_ELIGIBLE_ITEMS are scored (docs/adr/0094): those found nearest after the loss (an item is
+  // found in the days after it is lost, and the rule's date point says the same), or without a loss date the
+  // latest found. Each branch is read in that order along an index, so it reads the rows it keeps and no more
+  // whatever order the items were logged in, and the branches are merged in the same order.
+  const direction = claim.lost_date ? sql`ASC` : sql`DESC`;
+  const nearest = (date: string) => sql`${sql.ref(date)} ${direction}, id ${direction}`;
+  const branch = (conditions: RawBuilder<unknown>[]) =>
+    sql`(SELECT id, category_class, found_date AS found_on, search FROM found_items
+      WHERE ${sql.join([...common, ...conditions], sql` AND `)}
+      ORDER BY ${nearest('found_date')} LIMIT ${MAX_ELIGIBLE_ITEMS})`;
+  // Items with short texts are read from an index that carries their search vector (docs/adr/0097: an index-only
+  // scan, no heap page per item), by class and date or, for any class, by date; the others by date through the heap.
+  // The two text conditions are the indexes' predicates word for word, so the planner can prove them.
+  const byTextLength = (conditions: RawBuilder<unknown>[]) => [
+    branch([...conditions, sql`${TEXT_BYTES} <= ${sql.lit(MATCH_TEXT_BYTES)}`]),
+    branch([...conditions, sql`${TEXT_BYTES} > ${sql.lit(MATCH_TEXT_BYTES)}`]),
+  ];
+  const branches = isOther
+    ? // An `other` claim matches any class, on a shared word.
+      byTextLength([sql`search @@ ${words}`])
+    : // The claim's class; and `other` items only on a shared word.
+      [
+        ...byTextLength([sql`category_class = ${claim.category_class}`]),
+        ...(words ? byTextLength([sql`category_class = ${OTHER_CATEGORY}`, sql`search @@ ${words}`]) : []),
+      ];
+  // The best MAX_ITEM_CANDIDATES are chosen on what the index carries; only they are read from the table.
+  const rank = words ? sql`ts_rank(search, ${words})` : sql`0::real`;
+  return sql<FoundItemRow>`
+    WITH eligible AS MATERIALIZED (
+      SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) AS branches
+      ORDER BY ${nearest('found_on')} LIMIT ${MAX_ELIGIBLE_ITEMS}),
+    best AS MATERIALIZED (
+      SELECT id, category_class = ${claim.category_class} AS same_class, ${rank} AS text_rank FROM eligible
+      ORDER BY same_class DESC, text_rank DESC, id DESC LIMIT ${MAX_ITEM_CANDIDATES})
+    SELECT ${COLUMNS} FROM best JOIN found_items USING (id)
+    ORDER BY best.same_class DESC, best.text_rank DESC, id DESC`;
+}
 
 @Injectable()
 export class FoundItemsRepository {
@@ -175,52 +239,9 @@ export class FoundItemsRepository {
    * class (or any, when either side is `other`), not found more than a day before the loss, and sharing the class
    * or a word. Same class first, then best text rank, at most MAX_ITEM_CANDIDATES.
    */
-  candidatesFor(
-    tx: Tx,
-    claim: { location_id: number; category_class: string; lost_date: string | null },
-    anyWord: string | undefined,
-  ): Promise<FoundItemRow[]> {
-    const isOther = claim.category_class === OTHER_CATEGORY;
-    if (isOther && !anyWord) return Promise.resolve([]);
-    const words = anyWord ? sql`to_tsquery('english', ${anyWord})` : undefined;
-    const common = [sql`location_id = ${claim.location_id}`, sql`status = 'stored'`];
-    if (claim.lost_date) common.push(sql`found_date >= ${claim.lost_date}::date - 1`);
-    // At most MAX_ELIGIBLE_ITEMS are scored (docs/adr/0094): those found nearest after the loss (an item is
-    // found in the days after it is lost, and the rule's date point says the same), or without a loss date the
-    // latest found. Each class is read in that order along its own (location_id, category_class, found_date, id)
-    // index, so a branch reads the rows it keeps and no more whatever order the items were logged in, and the
-    // branches are merged in the same order.
-    const direction = claim.lost_date ? sql`ASC` : sql`DESC`;
-    // The branches carry the date itself (`found_on`; COLUMNS' `found_date` is text), so PostgreSQL merges them in
-    // index order and stops reading a branch once the merge has its rows.
-    const nearest = (date: string) => sql`${sql.ref(date)} ${direction}, id ${direction}`;
-    const branch = (conditions: RawBuilder<unknown>[]) =>
-      sql`(SELECT ${COLUMNS}, found_items.found_date AS found_on, search FROM found_items
-        WHERE ${sql.join([...common, ...conditions], sql` AND `)}
-        ORDER BY ${nearest('found_items.found_date')} LIMIT ${MAX_ELIGIBLE_ITEMS})`;
-    const branches = isOther
-      ? // An `other` claim matches any class, on a shared word.
-        [branch([sql`search @@ ${words}`])]
-      : // The claim's class; and `other` items only on a shared word.
-        [
-          branch([sql`category_class = ${claim.category_class}`]),
-          ...(words ? [branch([sql`category_class = ${OTHER_CATEGORY}`, sql`search @@ ${words}`])] : []),
-        ];
-    // Without a word (only a category; "it"; an emoji) the category alone ranks: no constant in ORDER BY, where
-    // PostgreSQL reads an integer as a column position (`ORDER BY 0` fails).
-    const order = [sql`(category_class = ${claim.category_class}) DESC`];
-    if (words) order.push(sql`ts_rank(search, ${words}) DESC`);
-    order.push(sql`id DESC`);
-    return sqlRows(
-      tx,
-      sql<FoundItemRow>`
-      WITH eligible AS MATERIALIZED (
-        SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) AS branches
-        ORDER BY ${nearest('found_on')} LIMIT ${MAX_ELIGIBLE_ITEMS})
-      SELECT ${MATCH_COLUMNS} FROM eligible
-      ORDER BY ${sql.join(order)}
-      LIMIT ${MAX_ITEM_CANDIDATES}`,
-    );
+  candidatesFor(tx: Tx, claim: ClaimToMatch, anyWord: string | undefined): Promise<FoundItemRow[]> {
+    const statement = claimCandidatesStatement(claim, anyWord);
+    return statement ? sqlRows(tx, statement) : Promise.resolve([]);
   }
 
   /** The item, locked until the transaction ends, when it is at the location. */
