@@ -110,17 +110,24 @@ export async function apiBenchmark(system, options) {
   await sleep(5000);
   results.memory_idle = idle.stop();
 
+  // Warm-up (JIT, pools, caches) in the same mode as the measurement: a closed loop before a fixed rate would start
+  // the measurement in the aftermath of 2 s at full load (queues, garbage) instead of at that rate. A fixed rate warms
+  // up inside its own run, over the connections it then measures on (lib/load.mjs, `warmupS`).
+  // Gives the measured run, after warming up (outside the CPU meters for a closed loop; inside for a fixed rate, whose
+  // CPU per request counts the warm-up's requests too).
+  const warmedUp = async (load) => {
+    if (load.rate) return () => pacedHttp({ ...load, warmupS: 2 });
+    await httpLoad({ ...load, durationS: 2 });
+    return () => httpLoad(load);
+  };
+
   // ---------------------------------------------------------------------------------------- ceiling
   const hello = await startHello();
   const labels = () => ({ ...systemLabels(system), [process.pid]: 'load generator', [hello.pid]: 'hello server' });
   const retry = (label) => (foreign) =>
     say(`api: ${label}: disturbed (other processes used ${foreign}% of a core); measuring again`);
   const measure = async (label, load) => {
-    // Warm-up (JIT, pools, caches) in the same mode as the measurement: a closed loop before a fixed rate would start
-    // the measurement in the aftermath of 2 s at full load (queues, garbage) instead of at that rate.
-    const generator = load.rate ? pacedHttp : httpLoad;
-    await generator({ ...load, durationS: 2 });
-    const result = await measured({ run: () => generator(load), labels, system, onRetry: retry(label) });
+    const result = await measured({ run: await warmedUp(load), labels, system, onRetry: retry(label) });
     say(
       `api: ${label}: ${int(result.rps)} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms${result.non_2xx || result.errors ? `, non-2xx ${result.non_2xx}, errors ${result.errors}` : ''} (${cpuLine(result.cpu, 4)})`,
     );
@@ -239,10 +246,8 @@ export async function apiBenchmark(system, options) {
         [floor.responderPid]: 'floor responder',
       });
       const measureFloor = async (label, load) => {
-        const generator = load.rate ? pacedHttp : httpLoad;
-        await generator({ ...load, durationS: 2 });
         const result = await measured({
-          run: () => generator(load),
+          run: await warmedUp(load),
           labels: floorLabels,
           system,
           onRetry: retry(label),

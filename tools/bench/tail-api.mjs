@@ -76,11 +76,11 @@ try {
     rate = max.rps / 2;
     say(`tail: GET /v1/${options.path} max ${int(max.rps)} req/s; now ${int(rate)} req/s for ${options.duration} s`);
   }
-  await pacedHttp({ ...load, rate, durationS: 2 });
   const sampler = sampleMachineCpu(50);
   const canary = startCanary();
   const memory = system.sampleMemory(250);
-  run = await pacedHttp({ ...load, rate, durationS: options.duration, timeline: true });
+  // The first 2 s warm up over the same connections and are not counted (lib/load.mjs, `warmupS`).
+  run = await pacedHttp({ ...load, rate, durationS: options.duration, warmupS: 2, timeline: true });
   run.memory = memory.stop();
   machinePauses = await canary.stop();
   machineCpu = sampler.stop();
