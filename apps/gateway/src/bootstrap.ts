@@ -62,8 +62,7 @@ export async function createGateway(
     max: AUTH_SQL_CONNECTIONS,
     applicationName: 'gateway-auth',
     asynchronousCommit: true,
-    onIdleError: (error) =>
-      logger.warn({ err: error, pool: 'gateway-auth' }, 'database connection failed while idle; it will be replaced'),
+    logger,
   });
   const readiness = new Readiness();
   const shared: GatewayShared = { config, messaging, logger, prisma: database.client, authSql, nats, readiness };

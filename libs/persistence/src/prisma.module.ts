@@ -60,11 +60,8 @@ export interface PrismaModuleOptions<Client> {
    * database, each injectable by its `token` and closed with the client.
    */
   sqlPools?: (SqlPoolOptions & { token: symbol })[];
-  /**
-   * Where a pool without its own `onIdleError` reports an idle connection's failure (a restarted database): a warning
-   * naming the pool by its `applicationName`; the pool replaces the connection.
-   */
-  logger?: { warn(fields: object, message: string): void };
+  /** Where the pools report an idle connection's failure (`SqlPoolOptions.logger`), unless a pool names its own. */
+  logger?: SqlPoolOptions['logger'];
 }
 
 /**
@@ -81,14 +78,7 @@ export class PrismaModule {
         provide: SQL_POOLS,
         useFactory: (handle: PrismaClientHandle<RawQueryClient>) =>
           pools.map(({ token: _token, ...poolOptions }) =>
-            createSqlPool(handle.driver, handle.client, {
-              onIdleError: (error) =>
-                options.logger?.warn(
-                  { err: error, pool: poolOptions.applicationName },
-                  'database connection failed while idle; it will be replaced',
-                ),
-              ...poolOptions,
-            }),
+            createSqlPool(handle.driver, handle.client, { logger: options.logger, ...poolOptions }),
           ),
         inject: [PRISMA_HANDLE],
       },

@@ -36,8 +36,11 @@ export interface SqlPoolOptions {
    * (the last fraction of a second of them); the statements still run in order and atomically.
    */
   asynchronousCommit?: boolean;
-  /** Called with errors of idle connections (a restarted database), which must not crash the process. */
-  onIdleError?: (error: Error) => void;
+  /**
+   * Where an idle connection's failure (a restarted database) is reported: a warning naming the pool by its
+   * `applicationName`. The pool replaces the connection; the failure must not crash the process, logger or not.
+   */
+  logger?: { warn(fields: object, message: string): void };
 }
 
 /** A transaction of `SqlPool.transaction`: what `sqlRows` and `sqlExecute` need. */
@@ -69,7 +72,12 @@ export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, op
     types: { getTypeParser: bigintAsBigInt },
     ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
   });
-  pool.on('error', (error) => options.onIdleError?.(error));
+  pool.on('error', (error) =>
+    options.logger?.warn(
+      { err: error, pool: options.applicationName },
+      'database connection failed while idle; it will be replaced',
+    ),
+  );
   const prepared = new PreparedNames();
   let closing: Promise<void> | undefined;
   return {
