@@ -110,11 +110,10 @@ export async function apiBenchmark(system, options) {
   await sleep(5000);
   results.memory_idle = idle.stop();
 
-  // Warm-up (JIT, pools, caches) in the same mode as the measurement: a closed loop before a fixed rate would start
-  // the measurement in the aftermath of 2 s at full load (queues, garbage) instead of at that rate. A fixed rate warms
-  // up inside its own run, over the connections it then measures on (lib/load.mjs, `warmupS`).
-  // Gives the measured run, after warming up (outside the CPU meters for a closed loop; inside for a fixed rate, whose
-  // CPU per request counts the warm-up's requests too).
+  // The measured run, warmed up (JIT, pools, caches) in the same mode as the measurement: a closed loop before a fixed
+  // rate would start the measurement in the aftermath of 2 s at full load (queues, garbage) instead of at that rate.
+  // A closed loop warms up before the CPU meters start; a fixed rate inside its own run, over the connections it then
+  // measures on (lib/load.mjs, `warmupS`), its CPU per request counting the warm-up's requests too.
   const warmedUp = async (load) => {
     if (load.rate) return () => pacedHttp({ ...load, warmupS: 2 });
     await httpLoad({ ...load, durationS: 2 });

@@ -180,7 +180,7 @@ console.log(
     ],
   ),
 );
-const allBusy = summarize(machineCpu.map((b) => b.busy));
+const allBusy = summarize(machineCpu.filter((bin) => bin.end > from && bin.at < to).map((b) => b.busy));
 const slowBusy = summarize(busyOfSlow.filter(Number.isFinite));
 console.log(
   `\nmachine CPU busy (of 2 cores = 200%) in 50 ms bins: all bins p50 ${allBusy.p50_ms}%, p90 ${allBusy.p90_ms}%; bins holding slow requests p50 ${slowBusy.p50_ms}%, p90 ${slowBusy.p90_ms}%; steal during slow requests mean ${fmt(stealOfSlow.filter(Number.isFinite).reduce((s, v) => s + v, 0) / (stealOfSlow.length || 1), 1)}%`,
