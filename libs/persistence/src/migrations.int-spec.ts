@@ -30,6 +30,15 @@ function tmpDir(): string {
 }
 afterAll(() => tmpDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
+/**
+ * The schema engine's queue (schema-engine.ts keeps it on the global object): each run of the engine replaces
+ * it, so an apply that leaves it as it was never started the engine.
+ */
+const engineQueue = () =>
+  (globalThis as unknown as Record<symbol, { queue?: Promise<unknown> } | undefined>)[
+    Symbol.for('@switchboard/persistence/schema-engine')
+  ]?.queue;
+
 async function query<T>(url: string, sql: string): Promise<T[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
@@ -75,6 +84,23 @@ describe('applyMigrations on PostgreSQL', () => {
     expect(again.appliedMigrationNames).toEqual([]);
     const rows = await query(db.url, 'SELECT 1 FROM _prisma_migrations');
     expect(rows).toHaveLength(1);
+  });
+
+  it('does not start the schema engine when every migration is recorded (a service restarting)', async () => {
+    await applyMigrations({ appName, migrationsDir, env: urlEnv(db.url) });
+    const queue = engineQueue();
+    expect(queue).toBeDefined();
+    expect((await applyMigrations({ appName, migrationsDir, env: urlEnv(db.url) })).appliedMigrationNames).toEqual([]);
+    expect(engineQueue()).toBe(queue);
+
+    // A new migration in the code is the engine's again.
+    const dir = tmpDir();
+    fs.cpSync(migrationsDir, dir, { recursive: true });
+    fs.mkdirSync(path.join(dir, '20260102000000_gizmos'));
+    fs.writeFileSync(path.join(dir, '20260102000000_gizmos', 'migration.sql'), 'CREATE TABLE "gizmos" ("id" INT);');
+    const next = await applyMigrations({ appName, migrationsDir: dir, env: urlEnv(db.url) });
+    expect(next.appliedMigrationNames).toEqual(['20260102000000_gizmos']);
+    expect(engineQueue()).not.toBe(queue);
   });
 
   it('waits for the migration advisory lock another session holds, and gives up after lockTimeoutMs', async () => {
@@ -125,6 +151,10 @@ describe('applyMigrations on PostgreSQL', () => {
       expect.objectContaining({ migration_name: INIT }),
       { migration_name: '20260102000000_broken', finished_at: null },
     ]);
+    // The next start refuses too, as Prisma's own deploy does, until the failure is resolved.
+    await expect(applyMigrations({ appName, migrationsDir: dir, env: urlEnv(db.url) })).rejects.toThrow(
+      /20260102000000_broken/,
+    );
   });
 });
 
@@ -187,8 +217,10 @@ describe('applyMigrations on embedded PGlite', () => {
 
     const first = await applyMigrations({ appName, migrationsDir, env });
     expect(first).toEqual({ appliedMigrationNames: [INIT], database: `PGlite ${path.join(dataDir, appName)}` });
+    const queue = engineQueue();
     const again = await applyMigrations({ appName, migrationsDir, env });
     expect(again.appliedMigrationNames).toEqual([]);
+    expect(engineQueue()).toBe(queue);
 
     const pglite = await PGlite.create(path.join(dataDir, appName));
     try {
