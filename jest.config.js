@@ -58,7 +58,7 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
       globalTeardown,
     },
