@@ -108,10 +108,17 @@ function systemUser(name) {
 }
 
 /**
+ * @typedef {{ prefix: string[], owner?: { uid: number, gid: number }, error?: undefined }
+ *   | { error: string, prefix?: undefined, owner?: undefined }} Runner
+ * @typedef {{ bin: string, version: string }} Programs
+ */
+
+/**
  * How to run PostgreSQL's programs: as ourselves, or, since PostgreSQL refuses to run as root, as the `postgres`
  * user (which the distributions' packages create) through util-linux's setpriv, which execs the program itself so
  * that signals reach the server. `{ error }` when neither is possible.
  */
+/** @returns {Runner} */
 export function postgresRunner(uid = process.getuid?.(), env = process.env) {
   if (uid !== 0) return { prefix: [] };
   const user = systemUser('postgres');
@@ -153,6 +160,11 @@ export function unreachableBy(owner, dir) {
  * earlier start); `{ kind: 'pglite', why }` when each
  * opens its embedded PGlite. Throws DatabaseChoiceError where going on would hide data (a server of ours in DATA_DIR
  * with no programs to run it) or the choice is not understood.
+ */
+/**
+ * @param {{ dataDir: string, services: string[], env?: Record<string, string | undefined>,
+ *   findPrograms?: (env: Record<string, string | undefined>) => Programs[],
+ *   runner?: (uid?: number, env?: Record<string, string | undefined>) => Runner }} options
  */
 export function chooseDatabases({
   dataDir,
@@ -374,6 +386,7 @@ export class OwnPostgres {
     const superuser = { host: '127.0.0.1', port, user: 'postgres', password: passwords.postgres, database: 'postgres' };
     const client = await this.#connect(superuser, exited);
     try {
+      /** @type {Record<string, string>} */
       const urls = {};
       for (const service of this.#services) {
         const name = databaseName(service);

@@ -8,12 +8,13 @@ const PROGRAMS = [
   { bin: '/usr/lib/postgresql/17/bin', version: '17' },
   { bin: '/usr/lib/postgresql/15/bin', version: '15' },
 ];
-const asUser = () => ({ prefix: [] });
+type Runner = NonNullable<Parameters<typeof chooseDatabases>[0]['runner']>;
+const asUser: Runner = () => ({ prefix: [] });
 
 describe('which databases npm start gives the services', () => {
   let base: string;
   let dataDir: string;
-  const choose = (env: Record<string, string> = {}, programs = PROGRAMS, runner = asUser) =>
+  const choose = (env: Record<string, string> = {}, programs = PROGRAMS, runner: Runner = asUser) =>
     chooseDatabases({ dataDir, services: SERVICES, env, findPrograms: () => programs, runner });
   const leavePGliteData = (service: string) => {
     mkdirSync(join(dataDir, service), { recursive: true });
