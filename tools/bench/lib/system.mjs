@@ -258,6 +258,16 @@ class System {
     this.ports.admin = await freePort();
     for (const app of SERVICES) this.ports[`health:${app}`] = await freePort();
     say(`system ${this.prefix}: databases sb_bench_${this.run}_*, NATS ${this.natsUrl}, logs in ${this.dir}`);
+    // The migration step of a release first (deploy/k8s/jobs/<app>-migrate.yaml), then the services, which find
+    // nothing to apply and do not load the schema engine (ADR 0098): they run as deployed services run.
+    const { applyMigrations } = require(join(root, 'libs', 'persistence', 'dist', 'index.js'));
+    for (const app of SERVICES) {
+      await applyMigrations({
+        appName: app,
+        migrationsDir: join(root, 'apps', app, 'prisma', 'migrations'),
+        env: { [envName(app)]: databaseUrl(this.databases[app]) },
+      });
+    }
     for (const app of SERVICES) this.start(app);
     await this.waitReady(180_000);
   }
