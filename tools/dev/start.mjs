@@ -15,6 +15,7 @@ import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
 import { buildConsoleIfStale } from './console-build.mjs';
 import { freePort } from './free-port.mjs';
 import { installWhatIsMissing } from './install-missing.mjs';
+import { leftoverProcesses, readProcesses, stopProcesses } from './leftovers.mjs';
 import { chooseDatabases, databaseUrlVariable, DatabaseChoiceError, OwnPostgres, postgresDir } from './postgres.mjs';
 import { removeRunFile, runFileContents, runFilePath, writeRunFile } from './run-file.mjs';
 import { Supervisor } from './supervisor.mjs';
@@ -249,6 +250,13 @@ process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
 if (!installWhatIsMissing({ root, say, env })) process.exit(1);
+const leftovers = leftoverProcesses({ root, dataDir: env.DATA_DIR, services: SERVICES, processes: readProcesses() });
+if (leftovers.length > 0) {
+  say(
+    `stopping what an earlier npm start left running: ${leftovers.map(({ name, pid }) => `${name} (pid ${pid})`).join(', ')}`,
+  );
+  await stopProcesses(leftovers);
+}
 mkdirSync(env.DATA_DIR, { recursive: true });
 const databasesStarted = startDatabases();
 // Also when the build fails (process.exit): the server must not outlive npm start.
