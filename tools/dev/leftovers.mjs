@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isRunning } from './run-file.mjs';
 
 /** `{ pid, ppid, argv, env }` of every process this user may read, from /proc. */
 export function readProcesses(procDir = '/proc') {
@@ -51,15 +52,6 @@ export function leftoverProcesses({ root, dataDir, services, processes }) {
   return found;
 }
 
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
-
 /** SIGTERM (each stops as on Ctrl-C), then SIGKILL what still runs after `graceMs`. */
 export async function stopProcesses(found, graceMs = 10_000) {
   for (const { pid } of found) {
@@ -70,9 +62,9 @@ export async function stopProcesses(found, graceMs = 10_000) {
     }
   }
   for (const deadline = Date.now() + graceMs; Date.now() < deadline; await sleep(50)) {
-    if (!found.some(({ pid }) => isAlive(pid))) return;
+    if (!found.some(({ pid }) => isRunning(pid))) return;
   }
   for (const { pid } of found) {
-    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (isRunning(pid)) process.kill(pid, 'SIGKILL');
   }
 }

@@ -25,6 +25,7 @@ import {
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port.mjs';
+import { isRunning } from './run-file.mjs';
 
 /** `EMBEDDED_DATABASE`: `postgres` or `pglite` chooses for npm start; unset (or `auto`) lets it choose. */
 export const CHOICE_VARIABLE = 'EMBEDDED_DATABASE';
@@ -230,21 +231,12 @@ function tail(file, lines = 15) {
   }
 }
 
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
-
 async function waitForExit(pid, timeoutMs) {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
-    if (!isAlive(pid)) return true;
+    if (!isRunning(pid)) return true;
     await sleep(50);
   }
-  return !isAlive(pid);
+  return !isRunning(pid);
 }
 
 /**
@@ -343,7 +335,7 @@ export class OwnPostgres {
     const pidFile = join(this.#clusterDir, 'postmaster.pid');
     if (!existsSync(pidFile)) return;
     const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+    if (!Number.isInteger(pid) || pid <= 0 || !isRunning(pid)) return;
     this.#say(`stopping the PostgreSQL (pid ${pid}) an earlier npm start left running`);
     process.kill(pid, 'SIGINT');
     if (!(await waitForExit(pid, 30_000))) {
