@@ -316,7 +316,6 @@ export class OwnPostgres {
         '--encoding',
         'UTF8',
         '--no-locale',
-        '--no-instructions',
       ]);
       const result = spawnSync(command, args, { encoding: 'utf8' });
       if (result.status !== 0) {
