@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { chooseDatabases, OwnPostgres, postgresDir } from './postgres.mjs';
+import { isRunning } from './run-file.mjs';
 
 jest.setTimeout(60_000);
 
@@ -24,15 +25,6 @@ async function connect(url: string): Promise<Client> {
   const client = new Client({ connectionString: url });
   await client.connect();
   return client;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const serverPid = (dataDir: string) =>
@@ -76,7 +68,7 @@ describe("npm start's own PostgreSQL", () => {
 
     const pid = serverPid(dataDir);
     await servers[0].stop();
-    expect(isAlive(pid)).toBe(false);
+    expect(isRunning(pid)).toBe(false);
 
     const again = await started(ownPostgres(dataDir));
     expect(again.urls.lostfound.replace(`:${again.port}/`, ':PORT/')).toBe(
@@ -95,7 +87,7 @@ describe("npm start's own PostgreSQL", () => {
     const leftover = serverPid(dataDir);
 
     const next = await started(ownPostgres(dataDir));
-    expect(isAlive(leftover)).toBe(false);
+    expect(isRunning(leftover)).toBe(false);
     expect(serverPid(dataDir)).not.toBe(leftover);
     const client = await connect(next.urls['numbers-billing']);
     await client.end();

@@ -6,10 +6,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, createConnection } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS } from '../../../deploy/service-node-flags.mjs';
+import { freePort } from '../../dev/free-port.mjs';
 import { require, root, say, sleep } from './common.mjs';
 
 export const SERVICES = ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher', 'gateway'];
@@ -35,16 +36,8 @@ function installHandlers() {
   }
 }
 
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+// The benchmarks' and fault tests' free ports come from the same helper as npm start's.
+export { freePort };
 
 export function canConnect(port, host = '127.0.0.1') {
   return new Promise((done) => {
