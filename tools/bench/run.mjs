@@ -84,7 +84,7 @@ const reports = [];
 let system;
 let setup;
 try {
-  if (!options['no-build']) buildApps();
+  if (!options['no-build']) await buildApps();
   if (wants('api') || wants('events') || wants('diagnostics')) {
     setup = eventsSetup();
     system = await startSystem({

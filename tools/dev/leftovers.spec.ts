@@ -8,10 +8,10 @@ const root = '/repo';
 const dataDir = '/repo/.data';
 const services = ['lostfound', 'gateway'];
 const NPM_START = { pid: 100, ppid: 1, argv: ['node', 'tools/dev/start.mjs'], env: [] };
-const service = (pid: number, ppid: number, name: string, data = dataDir) => ({
+const service = (pid: number, ppid: number, name: string, data = dataDir, main = 'main.bundle.js') => ({
   pid,
   ppid,
-  argv: ['/usr/bin/node', '--max-semi-space-size=32', join(root, 'apps', name, 'dist', 'main.js')],
+  argv: ['/usr/bin/node', '--max-semi-space-size=32', join(root, 'apps', name, 'dist', main)],
   env: [`DATA_DIR=${data}`, 'PATH=/usr/bin'],
 });
 const nats = (pid: number, ppid: number, data = dataDir) => ({
@@ -31,6 +31,11 @@ describe('what a killed npm start left running', () => {
     ]);
   });
 
+  it('also finds a service an npm start from before the bundles (ADR 0099) started from dist/main.js', () => {
+    const processes = [service(201, 1, 'lostfound', dataDir, 'main.js')];
+    expect(leftoverProcesses({ root, dataDir, services, processes })).toEqual([{ pid: 201, name: 'lostfound' }]);
+  });
+
   it('leaves a running npm start’s children alone', () => {
     const processes = [NPM_START, service(201, 100, 'lostfound'), nats(203, 100)];
     expect(leftoverProcesses({ root, dataDir, services, processes })).toEqual([]);
@@ -40,8 +45,8 @@ describe('what a killed npm start left running', () => {
     const processes = [
       service(201, 1, 'lostfound', '/tmp/sb-bench-1/data'),
       nats(203, 1, '/tmp/other/.data'),
-      { ...service(204, 1, 'gateway'), argv: ['node', '/elsewhere/apps/gateway/dist/main.js'] },
-      { pid: 205, ppid: 1, argv: ['node', 'apps/gateway/dist/main.js'], env: [`DATA_DIR=${dataDir}`] },
+      { ...service(204, 1, 'gateway'), argv: ['node', '/elsewhere/apps/gateway/dist/main.bundle.js'] },
+      { pid: 205, ppid: 1, argv: ['node', 'apps/gateway/dist/main.bundle.js'], env: [`DATA_DIR=${dataDir}`] },
     ];
     expect(leftoverProcesses({ root, dataDir, services, processes })).toEqual([]);
   });

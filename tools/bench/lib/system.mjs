@@ -1,8 +1,9 @@
-// The whole of Switchboard as real processes, for benchmarks and fault tests: one `node <@switchboard/app's main>`
-// per service, each with a throwaway PostgreSQL database (sb_bench_*), one NATS subject prefix for the run, free
-// ports and a temporary DATA_DIR. Optionally a nats-server of its own (own port, own store dir), which fault tests
-// may stop and start without touching the machine's shared NATS. `stop()` removes every trace: processes,
-// databases, streams, temporary files; an interrupted run (Ctrl-C, crash) is cleaned up too.
+// The whole of Switchboard as real processes, for benchmarks and fault tests: one `node <@switchboard/app/bundle>`
+// per service (apps/<app>/dist/main.bundle.js, what a release runs: ADR 0099), each with a throwaway PostgreSQL
+// database (sb_bench_*), one NATS subject prefix for the run, free ports and a temporary DATA_DIR. Optionally a
+// nats-server of its own (own port, own store dir), which fault tests may stop and start without touching the
+// machine's shared NATS. `stop()` removes every trace: processes, databases, streams, temporary files; an
+// interrupted run (Ctrl-C, crash) is cleaned up too.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -11,9 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS } from '../../../deploy/service-node-flags.mjs';
 import { freePort } from '../../dev/free-port.mjs';
+import { bundleServices, SERVICES } from '../../dev/service-bundles.mjs';
 import { require, root, say, sleep } from './common.mjs';
 
-export const SERVICES = ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher', 'gateway'];
+// The five services, in the order they start (the gateway last), as npm start knows them.
+export { SERVICES };
 export const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 const SERVER_URL = process.env.TEST_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres';
 const envName = (app) => `${app.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
@@ -145,7 +148,7 @@ export async function startSystem({
   profileDir,
 } = {}) {
   installHandlers();
-  if (build) buildApps();
+  if (build) await buildApps();
   const run = `${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
   const dir = mkdtempSync(join(tmpdir(), `sb-${name}-`));
   const prefix = `${name.replace(/[^a-z0-9]/gi, '').slice(0, 12)}${randomBytes(4).toString('hex')}`;
@@ -166,7 +169,8 @@ export async function startSystem({
   }
 }
 
-export function buildApps() {
+/** `tsc -b`, then each service's bundle where its inputs changed (tools/dev/service-bundles.mjs). */
+export async function buildApps() {
   say('building (tsc -b tsconfig.build.json) ...');
   const tsc = (...args) => {
     const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', ...args], {
@@ -190,6 +194,7 @@ export function buildApps() {
         throw new Error(`apps/${app}/dist still misses ${still.slice(0, 3).join(', ')} after a forced build`);
     }
   }
+  if (!(await bundleServices({ root, say }))) throw new Error('bundling the services failed');
 }
 
 function missingOutputs(appDir) {
@@ -211,7 +216,7 @@ function missingOutputs(appDir) {
 class System {
   constructor({ run, dir, prefix, env, serviceEnv, nodeArgs, mains, profileDir }) {
     this.run = run;
-    /** A service's entry point other than its package's main (a patched copy, to measure a change). */
+    /** A service's entry point other than its bundle (its dist/main.js, or a patched copy, to measure a change). */
     this.mains = mains;
     /** Extra node flags for every service (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
     this.nodeArgs = nodeArgs;
@@ -301,7 +306,12 @@ class System {
     // The flags a deployed service runs with (deploy/service-node-flags.mjs), then the run's own.
     const child = spawn(
       process.execPath,
-      [...SERVICE_NODE_FLAGS, ...this.nodeArgs, ...profile, this.mains[app] ?? require.resolve(`@switchboard/${app}`)],
+      [
+        ...SERVICE_NODE_FLAGS,
+        ...this.nodeArgs,
+        ...profile,
+        this.mains[app] ?? require.resolve(`@switchboard/${app}/bundle`),
+      ],
       {
         cwd: root,
         env: this.envFor(app, extraEnv),

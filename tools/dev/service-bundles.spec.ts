@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUNDLE_FILE, bundleStaleness, INPUTS_FILE, isExternal } from './service-bundles.mjs';
+
+describe('what a service bundle leaves to require()', () => {
+  it.each([
+    'node:fs',
+    'fs',
+    'http',
+    'pg',
+    'pg-pool',
+    '@prisma/client',
+    '@prisma/client/runtime/query_compiler_small_bg.postgresql.wasm-base64.js',
+    '@prisma/schema-engine-wasm/schema_engine_bg',
+    '@electric-sql/pglite',
+    '@node-rs/argon2',
+    'pino',
+    '@nestjs/microservices',
+  ])('leaves %s', (specifier) => {
+    expect(isExternal(specifier)).toBe(true);
+  });
+
+  it.each(['@nestjs/core', 'pg-protocol', 'pgx', 'pino-std-serializers', 'kysely', '../generated/prisma/client'])(
+    'bundles %s',
+    (specifier) => {
+      expect(isExternal(specifier)).toBe(false);
+    },
+  );
+});
+
+describe('when a service bundle is stale', () => {
+  let root: string;
+  const dist = () => join(root, 'apps', 'lostfound', 'dist');
+  const input = (name: string) => join(root, 'apps', 'lostfound', 'dist', name);
+  const record = (inputs: Record<string, [number, number]>) =>
+    writeFileSync(join(dist(), INPUTS_FILE), JSON.stringify({ app: 'lostfound', inputs }));
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'sb-bundles-'));
+    mkdirSync(dist(), { recursive: true });
+    writeFileSync(input('main.js'), 'require("./a")');
+    utimesSync(input('main.js'), 1_700_000_000, 1_700_000_000);
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is stale before its first build (a fresh clone)', () => {
+    expect(bundleStaleness(root, 'lostfound')).toBe(`apps/lostfound/dist/${BUNDLE_FILE} is not built yet`);
+  });
+
+  it('is stale without the record of its inputs (or with an unreadable one)', () => {
+    writeFileSync(input(BUNDLE_FILE), 'bundle');
+    expect(bundleStaleness(root, 'lostfound')).toBe(`apps/lostfound/dist/${INPUTS_FILE} is missing or unreadable`);
+    writeFileSync(join(dist(), INPUTS_FILE), '{"inputs":');
+    expect(bundleStaleness(root, 'lostfound')).toBe(`apps/lostfound/dist/${INPUTS_FILE} is missing or unreadable`);
+    writeFileSync(join(dist(), INPUTS_FILE), '{"app":"lostfound"}');
+    expect(bundleStaleness(root, 'lostfound')).toBe(`apps/lostfound/dist/${INPUTS_FILE} lists no inputs`);
+  });
+
+  it('is up to date while every input has the size and time it had', () => {
+    writeFileSync(input(BUNDLE_FILE), 'bundle');
+    record({ 'apps/lostfound/dist/main.js': [14, 1_700_000_000_000] });
+    expect(bundleStaleness(root, 'lostfound')).toBeUndefined();
+  });
+
+  it('is stale when an input changed, even to the same size, or is gone', () => {
+    writeFileSync(input(BUNDLE_FILE), 'bundle');
+    record({ 'apps/lostfound/dist/main.js': [14, 1_700_000_000_000] });
+    utimesSync(input('main.js'), 1_700_000_001, 1_700_000_001); // rebuilt by tsc, same size
+    expect(bundleStaleness(root, 'lostfound')).toBe(
+      'apps/lostfound/dist/main.js has changed since apps/lostfound was bundled',
+    );
+    record({ 'apps/lostfound/dist/main.js': [15, 1_700_000_001_000] }); // the same time, another size
+    expect(bundleStaleness(root, 'lostfound')).toBe(
+      'apps/lostfound/dist/main.js has changed since apps/lostfound was bundled',
+    );
+    record({ 'apps/lostfound/dist/gone.js': [1, 1_700_000_000_000] });
+    expect(bundleStaleness(root, 'lostfound')).toBe(
+      'apps/lostfound/dist/gone.js has changed since apps/lostfound was bundled',
+    );
+  });
+});
