@@ -247,7 +247,7 @@ function checkDockerfile({ file, text }, problems, dockerignoreText) {
       `${cmd.instruction} in shell form: a shell as PID 1 does not pass SIGTERM on; use the exec form ["node", ...]`,
     );
   else {
-    const expected = JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'dist/main.js']);
+    const expected = JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'dist/main.bundle.js']);
     let actual;
     try {
       actual = JSON.stringify(JSON.parse(cmd.args));
@@ -714,20 +714,20 @@ const BREAKS = [
   ],
   [
     'deploy/docker/Dockerfile',
-    'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]',
-    'CMD node dist/main.js',
+    'CMD ["node", "--max-semi-space-size=32", "dist/main.bundle.js"]',
+    'CMD node dist/main.bundle.js',
     /shell form/,
   ],
   [
     'deploy/docker/Dockerfile',
-    'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]',
-    'CMD ["node", "dist/main.js"]',
+    'CMD ["node", "--max-semi-space-size=32", "dist/main.bundle.js"]',
+    'CMD ["node", "dist/main.bundle.js"]',
     /the flags of deploy\/service-node-flags\.mjs/,
   ],
   [
     'deploy/docker/Dockerfile',
-    'CMD ["node", "--max-semi-space-size=32", "dist/main.js"]',
-    "CMD ['node', 'dist/main.js']",
+    'CMD ["node", "--max-semi-space-size=32", "dist/main.bundle.js"]',
+    "CMD ['node', 'dist/main.bundle.js']",
     /the flags of deploy\/service-node-flags\.mjs/,
   ],
   [
