@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { TS_REGISTER } from '@switchboard/testing';
+import { SERVICE_NODE_FLAGS } from '../../../deploy/service-node-flags.mjs';
 
 export interface LogLine {
   level: string;
@@ -10,7 +11,9 @@ export interface LogLine {
 
 /**
  * A service run as a real process (`node -r TS_REGISTER apps/<app>/src/main.ts`), for tests that must kill it
- * (SIGKILL cannot be simulated inside Jest's process). Its JSON log lines are collected as they come.
+ * (SIGKILL cannot be simulated inside Jest's process), or from the bundle a release runs
+ * (`apps/<app>/dist/main.bundle.js`, ADR 0099), for the test of the bundles. Its JSON log lines are collected as
+ * they come.
  */
 export class ServiceProcess {
   readonly logs: LogLine[] = [];
@@ -18,16 +21,21 @@ export class ServiceProcess {
 
   private constructor(readonly proc: ChildProcess) {}
 
-  /** Starts `app` and resolves once it logged `<app> started`. */
-  static async start(app: string, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
-    const proc = spawn(
-      process.execPath,
-      ['-r', TS_REGISTER, join(__dirname, '..', '..', '..', 'apps', app, 'src', 'main.ts')],
-      {
-        env: { ...env, LOG_LEVEL: 'info' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+  /** Starts `app` (from its sources, or from its built bundle) and resolves once it logged `<app> started`. */
+  static async start(
+    app: string,
+    env: NodeJS.ProcessEnv,
+    { from = 'source' }: { from?: 'source' | 'bundle' } = {},
+  ): Promise<ServiceProcess> {
+    const appDir = join(__dirname, '..', '..', '..', 'apps', app);
+    const args =
+      from === 'bundle'
+        ? [...SERVICE_NODE_FLAGS, join(appDir, 'dist', 'main.bundle.js')]
+        : ['-r', TS_REGISTER, join(appDir, 'src', 'main.ts')];
+    const proc = spawn(process.execPath, args, {
+      env: { ...env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const service = new ServiceProcess(proc);
     proc.stderr!.on('data', (chunk) => (service.stderr += String(chunk)));
     let pending = '';

@@ -1,5 +1,8 @@
 import type { RunningSystem } from './system';
 
+/** Where a system answers: one booted in Jest's process (startSystem) or one of real processes. */
+export type SystemAddresses = Pick<RunningSystem, 'publicUrl' | 'adminUrl' | 'adminToken'>;
+
 export interface HttpAnswer<T = any> {
   status: number;
   headers: Headers;
@@ -33,7 +36,7 @@ function jsonInit(
 
 /** The operator API, with the system's admin token. */
 export class AdminClient {
-  constructor(private readonly system: RunningSystem) {}
+  constructor(private readonly system: SystemAddresses) {}
 
   request<T = any>(
     method: string,
@@ -72,7 +75,7 @@ export class AdminClient {
  */
 export class ApiSession {
   private constructor(
-    readonly system: RunningSystem,
+    readonly system: SystemAddresses,
     readonly admin: AdminClient,
     readonly accountId: string,
     readonly keyId: string,
@@ -80,7 +83,7 @@ export class ApiSession {
   ) {}
 
   static async create(
-    system: RunningSystem,
+    system: SystemAddresses,
     account: { balance_cents?: number; tier?: string; name?: string } = {},
   ): Promise<ApiSession> {
     const admin = new AdminClient(system);
@@ -125,7 +128,7 @@ export class ApiSession {
 
 /** A raw request to the public server (no key unless given in headers). */
 export function publicRequest<T = any>(
-  system: RunningSystem,
+  system: SystemAddresses,
   method: string,
   path: string,
   init: { headers?: Record<string, string>; body?: string } = {},
