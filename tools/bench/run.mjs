@@ -118,10 +118,11 @@ try {
     });
   }
   if (results.api) {
-    const extra = results.events ? { 'under event load (peak)': results.events.memory_under_event_load } : {};
-    reports.push(
-      `Memory: resident set size of each service process\n\n${memoryTable(results.api.memory_idle, results.api.memory_under_api_load, extra)}`,
-    );
+    const loads = {
+      'under API load (peak)': results.api.memory_under_api_load,
+      ...(results.events ? { 'under event load (peak)': results.events.memory_under_event_load } : {}),
+    };
+    reports.push(`Memory: resident set size of each service process\n\n${memoryTable(results.api, loads)}`);
   }
   if (wants('diagnostics') && results.api) {
     await section('diagnostics', async () => {
