@@ -17,7 +17,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
 
 const require = createRequire(import.meta.url);
 let ts, YAML, Ajv2019, composeSpecSchema, lintDockerfile, kubernetesModelsDir;
@@ -258,6 +258,19 @@ function checkDockerfile({ file, text }, problems, dockerignoreText) {
       at(
         cmd,
         `${cmd.instruction} ${cmd.args}: a service runs as ${expected} (the flags of deploy/service-node-flags.mjs)`,
+      );
+  }
+  // The final stage's ENV, `KEY=value` pairs (one instruction may set several, continued over lines).
+  const finalEnv = Object.fromEntries(
+    final.body
+      .filter((item) => item.instruction === 'ENV')
+      .flatMap((item) => [...item.args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)/g)])
+      .map(([, key, value]) => [key, value.replace(/^"(.*)"$/, '$1')]),
+  );
+  for (const [key, value] of Object.entries(SERVICE_ENV)) {
+    if (finalEnv[key] !== value)
+      problems.push(
+        `${file}: the final stage does not set ${key}=${value} (the environment of deploy/service-node-flags.mjs)`,
       );
   }
 
@@ -718,6 +731,7 @@ const BREAKS = [
     'CMD node dist/main.bundle.js',
     /shell form/,
   ],
+  ['deploy/docker/Dockerfile', '    MALLOC_ARENA_MAX=1 \\\n', '', /does not set MALLOC_ARENA_MAX=1/],
   [
     'deploy/docker/Dockerfile',
     'CMD ["node", "--max-semi-space-size=32", "dist/main.bundle.js"]',
