@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { toStandardWebhooksSecret, verify } from '@switchboard/signing';
 import { listenLocally } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
-import { AdminClient, ApiSession, startSystem, type RunningSystem } from './support';
+import { AdminClient, ApiSession, startSystem, waitFor, type RunningSystem } from './support';
 
 jest.setTimeout(90_000);
 
@@ -58,16 +58,6 @@ describe('billing.top_up_failed webhooks', () => {
     await new Promise((resolve) => server?.close(resolve));
     certificate?.remove();
   });
-
-  async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`not seen within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   it('delivers a signed billing.top_up_failed to the opted-in number after a declined auto-top-up', async () => {
     const session = await ApiSession.create(system, { balance_cents: 1_200 });

@@ -19,6 +19,7 @@ import {
   deleteStreams,
   ServiceProcess,
   TEST_ADMIN_TOKEN,
+  waitFor,
   type SystemAddresses,
 } from './support';
 
@@ -154,16 +155,6 @@ describe('the services run from their bundles', () => {
       for (const scope of resource.scopeSpans ?? [])
         for (const span of scope.spans ?? [])
           spans.push({ service, name: span.name, traceId: span.traceId, attributes: flat(span.attributes) });
-    }
-  }
-
-  async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`not seen within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 

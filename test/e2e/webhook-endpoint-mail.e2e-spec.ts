@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import { listenLocally } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
-import { AdminClient, ApiSession, ConsoleClient, startSystem, type RunningSystem } from './support';
+import { AdminClient, ApiSession, ConsoleClient, startSystem, waitFor, type RunningSystem } from './support';
 
 jest.setTimeout(90_000);
 
@@ -39,16 +39,6 @@ describe('the owners are mailed when a webhook endpoint is disabled', () => {
     await new Promise((resolve) => server?.close(resolve));
     certificate?.remove();
   });
-
-  async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`not seen within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 
   async function owner(accountId: string, email: string): Promise<void> {
     const invited = await admin.request('POST', `/admin/accounts/${accountId}/users`, { email, role: 'owner' });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:https';
 import { switchboardWebhookHandler, type CallCompletedEvent } from '../../libs/signing/examples/receiver';
 import { listenLocally } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
-import { AdminClient, ApiSession, startSystem, type RunningSystem } from './support';
+import { AdminClient, ApiSession, startSystem, waitFor, type RunningSystem } from './support';
 
 jest.setTimeout(90_000);
 
@@ -45,16 +45,6 @@ describe('call.completed webhooks', () => {
     await new Promise((resolve) => server?.close(resolve));
     certificate?.remove();
   });
-
-  async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`not seen within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   it('delivers a signed call.completed that the example receiver verifies, retried after a 500, and logs each attempt', async () => {
     const session = await ApiSession.create(system);

@@ -3,3 +3,4 @@ export * from './session';
 export * from './outages';
 export * from './service-process';
 export * from './console';
+export * from './wait-for';
