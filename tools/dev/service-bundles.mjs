@@ -56,6 +56,41 @@ export function isExternal(specifier) {
   return EXTERNAL_PACKAGES.some((name) => specifier === name || specifier.startsWith(`${name}/`));
 }
 
+/** Prisma's query compiler as base64 text, which each Prisma client imports once to compile its WebAssembly. */
+export const QUERY_COMPILER_WASM =
+  /^@prisma\/client\/runtime\/query_compiler_(small|fast)_bg\.[a-z]+\.wasm-base64\.js$/;
+
+/**
+ * The base64 text of Prisma's query compiler (2.3 MB) read from its file when the client asks for it, not imported:
+ * an imported module stays in Node's module cache with its source, so a service kept the text twice, 4.4 MiB for its
+ * whole life, to compile the WebAssembly once at start. The file is `const wasm = "<base64>"; module.exports = { wasm }`;
+ * anything else fails the client's first query (and the bundles' test).
+ */
+function queryCompilerReadWhenAsked() {
+  const PREFIX = '\0switchboard-query-compiler:';
+  return {
+    name: 'switchboard-query-compiler-read-when-asked',
+    resolveId(specifier) {
+      return QUERY_COMPILER_WASM.test(specifier) ? PREFIX + specifier : null;
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const specifier = JSON.stringify(id.slice(PREFIX.length));
+      return `const { readFileSync } = require('node:fs');
+module.exports = {
+  get wasm() {
+    const text = readFileSync(require.resolve(${specifier}), 'utf8');
+    const start = text.indexOf('"') + 1;
+    const end = text.indexOf('"', start);
+    if (start === 0 || end < 0) throw new Error('unexpected contents in ' + ${specifier});
+    return text.slice(start, end);
+  },
+};
+`;
+    },
+  };
+}
+
 /** apps/<app>/dist/main.bundle.js under `root`. */
 export function bundlePath(root, app) {
   return join(root, 'apps', app, 'dist', BUNDLE_FILE);
@@ -102,7 +137,8 @@ export async function bundleService({ root, app }) {
     input: join(dist, 'main.js'),
     cwd: root,
     platform: 'node',
-    external: (specifier) => isExternal(specifier),
+    external: (specifier) => !QUERY_COMPILER_WASM.test(specifier) && isExternal(specifier),
+    plugins: [queryCompilerReadWhenAsked()],
     logLevel: 'silent',
     write: true,
     output: {

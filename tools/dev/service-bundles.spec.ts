@@ -1,7 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUNDLE_FILE, bundleStaleness, INPUTS_FILE, isExternal } from './service-bundles.mjs';
+import {
+  BUNDLE_FILE,
+  bundleStaleness,
+  INPUTS_FILE,
+  isExternal,
+  QUERY_COMPILER_WASM,
+  SERVICES,
+} from './service-bundles.mjs';
 
 describe('what a service bundle leaves to require()', () => {
   it.each([
@@ -27,6 +34,20 @@ describe('what a service bundle leaves to require()', () => {
       expect(isExternal(specifier)).toBe(false);
     },
   );
+});
+
+describe("Prisma's query compiler in a bundle", () => {
+  // The bundles read the compiler's base64 text from its file when a client asks for it (not kept in memory): each
+  // generated client must import it by a name the bundler recognises, or the text would be kept again, silently.
+  it.each(SERVICES)('is the one %s imports, read from its file when asked', (app) => {
+    const client = readFileSync(
+      join(__dirname, '..', '..', 'apps', app, 'src', 'generated', 'prisma', 'internal', 'class.ts'),
+      'utf8',
+    );
+    const imported = [...client.matchAll(/import\("([^"]+wasm-base64[^"]*)"\)/g)].map((match) => match[1]);
+    expect(imported).toHaveLength(1);
+    expect(imported[0]).toMatch(QUERY_COMPILER_WASM);
+  });
 });
 
 describe('when a service bundle is stale', () => {
