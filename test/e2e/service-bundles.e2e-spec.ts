@@ -262,4 +262,17 @@ describe('the services run from their bundles', () => {
     const committed = JSON.parse(readFileSync(join(root, 'libs', 'sdk', 'openapi.json'), 'utf8'));
     expect(await answer.json()).toEqual(committed);
   });
+
+  it('serves the reference page with the Swagger UI files it loads (found in node_modules from the bundle)', async () => {
+    const page = await fetch(`${system.publicUrl}/docs`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="\.\/docs\/([^"]+\.(?:js|css))"/g)].map((match) => match[1]);
+    expect(assets).toEqual(expect.arrayContaining(['swagger-ui-bundle.js', 'swagger-ui.css']));
+    for (const asset of assets) {
+      const answer = await fetch(`${system.publicUrl}/docs/${asset}`);
+      expect([asset, answer.status]).toEqual([asset, 200]);
+      expect((await answer.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+  });
 });
