@@ -12,7 +12,7 @@ import { Admin, Api, callerNumber, pool, provisionFleet } from './lib/clients.mj
 import { int, parseOptions, root, say, sleep } from './lib/common.mjs';
 import { httpLoad } from './lib/load.mjs';
 import { monotonicMicros, summarizeAllocations, summarizeProfile, within } from './lib/profile.mjs';
-import { SERVICES, startSystem } from './lib/system.mjs';
+import { compiledMains, SERVICES, startSystem } from './lib/system.mjs';
 import { API_ENV } from './api.mjs';
 
 const options = parseOptions(process.argv.slice(2), {
@@ -33,6 +33,8 @@ const system = await startSystem({
   env: allocations ? { ...API_ENV, ALLOC_PROBE_DIR: profileDir } : API_ENV,
   nodeArgs: allocations ? ['--require', join(root, 'tools/bench/lib/alloc-probe.cjs')] : [],
   profileDir: allocations ? undefined : profileDir,
+  // The compiled modules, so that time and allocations are told by package (a bundle is one file).
+  mains: compiledMains(),
   build: !options['no-build'],
 });
 try {

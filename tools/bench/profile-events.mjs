@@ -11,7 +11,7 @@ import { Admin, callerNumber, provisionFleet } from './lib/clients.mjs';
 import { int, parseOptions, say, sleep } from './lib/common.mjs';
 import { monotonicMicros, summarizeProfile, within } from './lib/profile.mjs';
 import { startReceiver } from './lib/receiver.mjs';
-import { startSystem } from './lib/system.mjs';
+import { compiledMains, startSystem } from './lib/system.mjs';
 import { eventsSetup } from './events.mjs';
 
 const options = parseOptions(process.argv.slice(2), {
@@ -30,6 +30,8 @@ const system = await startSystem({
   env: setup.env,
   serviceEnv: setup.serviceEnv,
   profileDir,
+  // The compiled modules, so that time and allocations are told by package (a bundle is one file).
+  mains: compiledMains(),
   build: !options['no-build'],
 });
 let window;
