@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { databaseUrlVariable } from '@switchboard/persistence';
 import { createTestDatabase, testNatsEnv, type TestDatabase } from '@switchboard/testing';
 import { switchboardWebhookHandler, type CallCompletedEvent } from '../../libs/signing/examples/receiver';
 import { listenLocally } from '../../apps/webhook-dispatcher/test/support/https-receiver';
@@ -99,26 +100,19 @@ describe('the services run from their bundles', () => {
       WEBHOOK_TEST_CA_FILE: certificate.certFile,
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
       OTEL_BSP_SCHEDULE_DELAY: '100',
-      ...Object.fromEntries(
-        SERVICES.map((app, i) => [`${app.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`, databases[i].url]),
-      ),
+      ...Object.fromEntries(SERVICES.map((app, i) => [databaseUrlVariable(app), databases[i].url])),
     };
-    const started = await Promise.all(
-      SERVICES.map(async (app) =>
-        ServiceProcess.start(
-          app,
-          {
-            ...env,
-            ...testNatsEnv(app),
-            ...(app === 'gateway'
-              ? { PORT: String(port), ADMIN_PORT: String(adminPort), HOST: '127.0.0.1' }
-              : { HEALTH_PORT: String(await freePort()) }),
-          },
-          { from: 'bundle' },
-        ),
-      ),
+    // Each kept as soon as it runs, so that afterAll stops the ones that started when another did not.
+    await Promise.all(
+      SERVICES.map(async (app) => {
+        const extra =
+          app === 'gateway'
+            ? { PORT: String(port), ADMIN_PORT: String(adminPort), HOST: '127.0.0.1' }
+            : { HEALTH_PORT: String(await freePort()) };
+        const service = await ServiceProcess.start(app, { ...env, ...testNatsEnv(app), ...extra }, { from: 'bundle' });
+        processes.push(service);
+      }),
     );
-    processes.push(...started);
     system = {
       publicUrl: `http://127.0.0.1:${port}`,
       adminUrl: `http://127.0.0.1:${adminPort}`,

@@ -46,7 +46,13 @@ export class ServiceProcess {
       pending = lines.pop()!;
       for (const line of lines) if (line.startsWith('{')) service.logs.push(JSON.parse(line) as LogLine);
     });
-    await service.logged(`${app} started`, 60_000);
+    try {
+      await service.logged(`${app} started`, 60_000);
+    } catch (error) {
+      // Not started in time: the caller never gets it to stop, so it must not outlive the test.
+      await service.stop('SIGKILL');
+      throw error;
+    }
     return service;
   }
 
