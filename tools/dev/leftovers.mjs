@@ -1,10 +1,11 @@
 // What an `npm start` killed with SIGKILL leaves running: it had no chance to stop its children, so its services and
 // its nats-server go on, orphaned, holding the gateway's ports and the JetStream store, and connected to the
 // PostgreSQL the next start stops (postgres.mjs). The next `npm start` stops them first. A process is a leftover when
-// it is one of this checkout's services started for this DATA_DIR (its command is `apps/<service>/dist/main.bundle.js`
-// under the checkout, or `dist/main.js` as before ADR 0099, and its environment's DATA_DIR is this one) or the nats-server of this DATA_DIR's configuration,
-// and its parent is no running `npm start`: a benchmark's services (another DATA_DIR) and a second npm start's
-// (a live parent) are left alone. Processes are read from /proc (Linux); elsewhere none are found.
+// it is one of this checkout's services started for this DATA_DIR (its command is
+// `apps/<service>/dist/main.bundle.js` under the checkout, or `dist/main.js` as before ADR 0099, and its
+// environment's DATA_DIR is this one) or the nats-server of this DATA_DIR's configuration, and its parent is no
+// running `npm start`: a benchmark's services (another DATA_DIR) and a second npm start's (a live parent) are left
+// alone. Processes are read from /proc (Linux); elsewhere none are found.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -124,10 +124,7 @@ export function bundleStaleness(root, app) {
   return undefined;
 }
 
-/**
- * Bundles one service from its compiled dist (which `tsc -b` must have written) and records its inputs. Resolves
- * with the bundle's size in bytes.
- */
+/** Bundles one service from its compiled dist (which `tsc -b` must have written) and records its inputs. */
 export async function bundleService({ root, app }) {
   const { build } = await import('rolldown');
   const dist = join(root, 'apps', app, 'dist');
@@ -163,10 +160,8 @@ export async function bundleService({ root, app }) {
   // The bundler's own version and this file's rules are inputs too: a change to either makes every bundle stale.
   for (const file of [import.meta.filename, join(root, 'node_modules', 'rolldown', 'package.json')])
     inputs[relative(root, file)] = fileState(file);
-  let bytes = 0;
   for (const chunk of output.output) {
     if (chunk.type !== 'chunk') continue;
-    bytes += Buffer.byteLength(chunk.code);
     for (const id of chunk.moduleIds) {
       // Rolldown's own runtime helpers have ids that are no file.
       if (!id.startsWith('/')) continue;
@@ -175,7 +170,6 @@ export async function bundleService({ root, app }) {
     }
   }
   writeFileSync(join(dist, INPUTS_FILE), JSON.stringify({ app, inputs }) + '\n');
-  return bytes;
 }
 
 /** Bundles the services whose bundle is stale (or all, with `force`); true when every bundle is up to date after. */
