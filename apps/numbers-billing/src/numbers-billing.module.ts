@@ -41,6 +41,7 @@ import { TalkTimeAllowance } from './talk-time/allowance';
 import { TalkTimeConsumer } from './talk-time/talk-time.consumer';
 import { TALK_TIME_BILLING } from './talk-time/talk-time-billing.port';
 import { TalkTimeService } from './talk-time/talk-time.service';
+import { TalkTimeRepository } from './talk-time/talk-time.repository';
 import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
 import { telephonyProvider } from './telephony/telephony.provider';
@@ -143,6 +144,7 @@ export class NumbersBillingModule {
         { provide: TALK_TIME_BILLING, useExisting: BillingAdapter },
         TalkTimeAllowance,
         TalkTimeService,
+        TalkTimeRepository,
         AccountsService,
         WebhookUrlPolicy,
         ProvisioningService,

@@ -253,8 +253,15 @@ describe('talk time', () => {
     ['starter', 61, 49_817n],
     ['scale', 1, 483n],
   ] as const)('bills a %s call of %i s by the second (%i millicents)', async (tier, seconds, expected) => {
-    const { charged } = await billedCall(tier, seconds);
+    const { a, n, call, charged } = await billedCall(tier, seconds);
     expect(charged).toBe(expected);
+    // The account's own tier picked the row's description too, and the balance is still the ledger's sum.
+    const row = await h.prisma.ledgerEntry.findUniqueOrThrow({ where: { reference: `talk_time:${call.call_sid}` } });
+    const rate = { starter: 49, growth: 39, scale: 29 }[tier];
+    expect(row).toMatchObject({ kind: 'talk_time', amount_millicents: -expected });
+    expect(row.description).toBe(`Call ${call.call_sid} on ${n.id}: ${seconds} s at ${rate}¢/min (${tier})`);
+    const { balance, ledgerSum } = await balanceAndLedgerSum(h.prisma, a.id);
+    expect(balance).toBe(ledgerSum);
   });
 
   it('bills a call once however often it is delivered', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { sqlRows, type SqlTransaction } from '@switchboard/persistence';
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { LedgerKind } from '@switchboard/contracts';
 import type { Account, LedgerEntry } from '../generated/kysely/database';
 import { db, NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
@@ -16,7 +16,7 @@ export interface LedgerPosting {
 }
 
 /** The columns of an account its locking reads return. */
-const LOCKED_ACCOUNT_COLUMNS = [
+export const LOCKED_ACCOUNT_COLUMNS = [
   'id',
   'balance_millicents',
   'tier',
@@ -30,6 +30,31 @@ const LOCKED_ACCOUNT_COLUMNS = [
 export type LockedAccount = Pick<Selectable<Account>, (typeof LOCKED_ACCOUNT_COLUMNS)[number]>;
 
 export type LedgerRow = Omit<Selectable<LedgerEntry>, 'account_id'>;
+
+/**
+ * A posting as two common table expressions, after an `account` CTE that locked the account row (`FOR UPDATE`) and
+ * selected its `id`, `balance_millicents` and whatever `amount` and `description` read: `inserted`, the ledger row
+ * (nothing when a row with this reference exists: the change was made before), written with the balance read under
+ * that lock, and `moved`, the balance, moved only when the row was inserted. `amount` is signed (credits positive).
+ * Every posting is made of it, so the balance is always the sum of the account's rows.
+ */
+export function postingOf(
+  accountId: string,
+  kind: LedgerKind,
+  reference: string,
+  amount: RawBuilder<unknown>,
+  description: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  return sql`inserted AS (
+        INSERT INTO ledger_entries (account_id, kind, reference, amount_millicents, balance_after_millicents, description)
+        SELECT id, ${kind}, ${reference}, ${amount}, balance_millicents + ${amount}, ${description}
+          FROM account
+        ON CONFLICT (reference) DO NOTHING
+        RETURNING balance_after_millicents
+      ), moved AS (
+        UPDATE accounts SET balance_millicents = inserted.balance_after_millicents FROM inserted WHERE accounts.id = ${accountId}
+      )`;
+}
 
 /**
  * The only way a balance changes: one ledger row and the balance update, in the caller's transaction, with the
@@ -64,15 +89,7 @@ export class LedgerRepository {
       sql<{ found: boolean; after: Selectable<LedgerEntry>['balance_after_millicents'] | null }>`
       WITH account AS (
         SELECT id, balance_millicents FROM accounts WHERE id = ${posting.accountId} FOR UPDATE
-      ), inserted AS (
-        INSERT INTO ledger_entries (account_id, kind, reference, amount_millicents, balance_after_millicents, description)
-        SELECT id, ${posting.kind}, ${posting.reference}, ${posting.amountMillicents}, balance_millicents + ${posting.amountMillicents}, ${posting.description}
-          FROM account
-        ON CONFLICT (reference) DO NOTHING
-        RETURNING balance_after_millicents
-      ), moved AS (
-        UPDATE accounts SET balance_millicents = inserted.balance_after_millicents FROM inserted WHERE accounts.id = ${posting.accountId}
-      )
+      ), ${postingOf(posting.accountId, posting.kind, posting.reference, sql`${posting.amountMillicents}`, sql`${posting.description}`)}
       SELECT EXISTS (SELECT 1 FROM account) AS found, (SELECT balance_after_millicents FROM inserted) AS after`,
     );
     if (!result.found) throw new Error(`ledger: no account ${posting.accountId}`);

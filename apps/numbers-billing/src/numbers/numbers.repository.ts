@@ -195,12 +195,15 @@ export class NumbersRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Every number that ever had this phone number (a released one may be sold again), with when it was released. */
+  /**
+   * Every number that ever had this phone number (a released one may be sold again), with when it was released. A
+   * plain statement: asked for every call report.
+   */
   tenuresOf(phoneNumber: string): Promise<Pick<NumberRecord, 'status' | 'released_at'>[]> {
-    return this.prisma.phoneNumber.findMany({
-      where: { phone_number: phoneNumber },
-      select: { status: true, released_at: true },
-    });
+    return this.sql.rows(
+      'numbers_tenures_of',
+      db.selectFrom('numbers').select(['status', 'released_at']).where('phone_number', '=', phoneNumber),
+    );
   }
 
   /** Where a number's events go: the columns the webhook target needs, for every delivery. */

@@ -1,16 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sqlRows, type SqlTransaction } from '@switchboard/persistence';
-import { sql, type Selectable } from 'kysely';
 import type { Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
 import type { LockedAccount } from '../ledger/ledger.repository';
 import { TIER_TERMS } from '../money/money';
 import { NumberLifecycle } from '../numbers/number-lifecycle';
-import type { TalkTimeUsage } from '../generated/kysely/database';
 import type { Tx } from '../prisma/numbers-billing-prisma';
 import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
 
-/** A month's usage as `addUsage` returned it. */
+/** A month's usage as a talk-time charge returned it (TalkTimeRepository). */
 export interface KnownUsage {
   period: string;
   seconds: bigint;
@@ -27,18 +24,6 @@ export class TalkTimeAllowance {
     private readonly lifecycle: NumberLifecycle,
     @Inject(TALK_TIME_BILLING) private readonly billing: TalkTimeBilling,
   ) {}
-
-  /** Adds the call's seconds to the month's usage and returns the new total. */
-  async addUsage(tx: Tx | SqlTransaction, accountId: string, period: string, seconds: number): Promise<bigint> {
-    const [row] = await sqlRows(
-      tx,
-      sql<Pick<Selectable<TalkTimeUsage>, 'seconds'>>`
-      INSERT INTO talk_time_usage (account_id, period, seconds) VALUES (${accountId}, ${period}, ${BigInt(seconds)})
-      ON CONFLICT (account_id, period) DO UPDATE SET seconds = talk_time_usage.seconds + EXCLUDED.seconds
-      RETURNING seconds`,
-    );
-    return row.seconds;
-  }
 
   async usage(tx: Tx, accountId: string, period: string): Promise<bigint> {
     const row = await tx.talkTimeUsage.findUnique({ where: { account_id_period: { account_id: accountId, period } } });

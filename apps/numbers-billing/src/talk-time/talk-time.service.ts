@@ -1,15 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CallCompletedData, EventEnvelope, Tier } from '@switchboard/contracts';
+import { TIERS, type CallCompletedData, type EventEnvelope, type Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
 import type { SqlPool, SqlTransaction } from '@switchboard/persistence';
 import { LOGGER, type Logger } from '@switchboard/observability';
-import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
+import type { LockedAccount } from '../ledger/ledger.repository';
 import { talkTimeCharge, TIER_TERMS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { TALK_TIME_SQL } from '../config/tokens';
 import { LOCKING_TX, NumbersBillingTransactions, type Tx } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance, type KnownUsage } from './allowance';
 import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
+import { TalkTimeRepository, type TierCharge } from './talk-time.repository';
 
 export type TalkTimeOutcome = 'billed' | 'duplicate' | 'unknown_account' | 'nothing_to_bill';
 
@@ -26,7 +27,7 @@ export function talkTimeReference(callSid: string): string {
 export class TalkTimeService {
   constructor(
     private readonly transactions: NumbersBillingTransactions,
-    private readonly ledger: LedgerRepository,
+    private readonly talkTime: TalkTimeRepository,
     private readonly allowance: TalkTimeAllowance,
     private readonly outbox: NumbersOutbox,
     @Inject(TALK_TIME_BILLING) private readonly billing: TalkTimeBilling,
@@ -99,24 +100,34 @@ export class TalkTimeService {
   ): Promise<
     { outcome: 'unknown_account' | 'duplicate' } | { outcome: 'billed'; account: LockedAccount; usage: KnownUsage }
   > {
-    const account = await this.ledger.lockAccount(tx, call.account_id);
-    if (!account) return { outcome: 'unknown_account' };
-    const tier = account.tier as Tier;
-    const amount = talkTimeCharge(call.duration_sec, tier);
-    const rate = TIER_TERMS[tier].ratePerMinuteMillicents;
-    const after = await this.ledger.post(tx, {
-      accountId: account.id,
-      kind: 'talk_time',
-      reference: talkTimeReference(call.call_sid),
-      amountMillicents: -amount,
-      description: `Call ${call.call_sid} on ${call.number_id}: ${call.duration_sec} s at ${Number(rate) / 1000}¢/min (${tier})`,
-    });
-    if (after === null) return { outcome: 'duplicate' };
-    account.balance_millicents = after;
     const period = this.billing.allowancePeriod(new Date(call.started_at));
-    const seconds = await this.allowance.addUsage(tx, account.id, period, call.duration_sec);
-    return { outcome: 'billed', account, usage: { period, seconds } };
+    const charged = await this.talkTime.charge(tx, {
+      accountId: call.account_id,
+      reference: talkTimeReference(call.call_sid),
+      period,
+      seconds: call.duration_sec,
+      byTier: talkTimeByTier(call),
+    });
+    if (charged.kind !== 'charged') return { outcome: charged.kind };
+    const account = { ...charged.account, balance_millicents: charged.balanceAfter };
+    return { outcome: 'billed', account, usage: { period, seconds: charged.usageSeconds } };
   }
+}
+
+/** The call's charge on each tier, and its ledger description (the account's tier picks one under its lock). */
+function talkTimeByTier(call: Pick<CallCompletedData, 'call_sid' | 'number_id' | 'duration_sec'>) {
+  return Object.fromEntries(
+    TIERS.map((tier) => {
+      const rate = TIER_TERMS[tier].ratePerMinuteMillicents;
+      return [
+        tier,
+        {
+          amountMillicents: talkTimeCharge(call.duration_sec, tier),
+          description: `Call ${call.call_sid} on ${call.number_id}: ${call.duration_sec} s at ${Number(rate) / 1000}¢/min (${tier})`,
+        },
+      ];
+    }),
+  ) as Record<Tier, TierCharge>;
 }
 
 type Billed =

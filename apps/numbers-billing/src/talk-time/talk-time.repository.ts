@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { TIERS, type Tier } from '@switchboard/contracts';
+import { sqlRows, type SqlTransaction } from '@switchboard/persistence';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
+import type { LedgerEntry, TalkTimeUsage } from '../generated/kysely/database';
+import { LOCKED_ACCOUNT_COLUMNS, postingOf, type LockedAccount } from '../ledger/ledger.repository';
+import type { Tx } from '../prisma/numbers-billing-prisma';
+
+/** What a call costs on one tier, and how its ledger row says so. */
+export interface TierCharge {
+  amountMillicents: bigint;
+  description: string;
+}
+
+export interface TalkTimeCharge {
+  accountId: string;
+  /** Unique over the ledger (`talk_time:<call sid>`): a call is charged once however often it is delivered. */
+  reference: string;
+  /** The allowance month the call counts against. */
+  period: string;
+  seconds: number;
+  /** The call's charge on every tier (money.ts computes them): the statement takes the account's. */
+  byTier: Record<Tier, TierCharge>;
+}
+
+export type TalkTimeCharged =
+  | { kind: 'unknown_account' }
+  /** The account as read under its lock (balance before this charge); nothing changed: charged before. */
+  | { kind: 'duplicate'; account: LockedAccount }
+  /** The account as read under its lock, the balance this charge left and the month's usage with it. */
+  | { kind: 'charged'; account: LockedAccount; balanceAfter: bigint; usageSeconds: bigint };
+
+type ChargeRow = LockedAccount & {
+  after: Selectable<LedgerEntry>['balance_after_millicents'] | null;
+  used_seconds: Selectable<TalkTimeUsage>['seconds'] | null;
+};
+
+/** The account's tier picks one of `values` (each cast to `type`). Tier names are the code's own constants. */
+function byAccountTier(values: Record<Tier, unknown>, type: 'bigint' | 'text'): RawBuilder<unknown> {
+  const cases = TIERS.map((tier) => sql`WHEN ${sql.lit(tier)} THEN ${values[tier]}::${sql.raw(type)}`);
+  return sql`(CASE tier ${sql.join(cases, sql` `)} END)`;
+}
+
+/**
+ * A call's talk time in the ledger and in the month's usage (ADR 0013), in the caller's transaction.
+ */
+@Injectable()
+export class TalkTimeRepository {
+  /**
+   * One statement, one round trip (a call was three: the lock, the posting, the usage): locks the account and reads
+   * it as `LedgerRepository.lockAccount` does, posts the charge of the account's tier as `LedgerRepository.post`
+   * does (`postingOf`), and adds the seconds to the month's usage only when the charge was posted. Concurrent
+   * charges to one account wait for its lock and then read what the one before committed (READ COMMITTED).
+   */
+  async charge(tx: Tx | SqlTransaction, charge: TalkTimeCharge): Promise<TalkTimeCharged> {
+    const amounts = Object.fromEntries(TIERS.map((t) => [t, -charge.byTier[t].amountMillicents]));
+    const descriptions = Object.fromEntries(TIERS.map((t) => [t, charge.byTier[t].description]));
+    const [row] = await sqlRows(
+      tx,
+      sql<ChargeRow>`
+      WITH account AS (
+        SELECT ${sql.join(LOCKED_ACCOUNT_COLUMNS.map((c) => sql.ref(c)))} FROM accounts
+         WHERE id = ${charge.accountId} FOR UPDATE
+      ), ${postingOf(
+        charge.accountId,
+        'talk_time',
+        charge.reference,
+        byAccountTier(amounts as Record<Tier, bigint>, 'bigint'),
+        byAccountTier(descriptions as Record<Tier, string>, 'text'),
+      )}, used AS (
+        INSERT INTO talk_time_usage (account_id, period, seconds)
+        SELECT ${charge.accountId}, ${charge.period}, ${BigInt(charge.seconds)} FROM inserted
+        ON CONFLICT (account_id, period) DO UPDATE SET seconds = talk_time_usage.seconds + EXCLUDED.seconds
+        RETURNING seconds
+      )
+      SELECT account.*, (SELECT balance_after_millicents FROM inserted) AS after, (SELECT seconds FROM used) AS used_seconds
+        FROM account`,
+    );
+    if (!row) return { kind: 'unknown_account' };
+    const { after, used_seconds: usage, ...account } = row;
+    if (after === null || usage === null) return { kind: 'duplicate', account };
+    return { kind: 'charged', account, balanceAfter: after, usageSeconds: usage };
+  }
+}
