@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import { verify } from '@switchboard/signing';
 import { switchboardWebhookHandler, type CallCompletedEvent } from '../../libs/signing/examples/receiver';
 import { listenLocally } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
@@ -112,6 +113,63 @@ describe('call.completed webhooks', () => {
       },
     ]);
     expect(Date.parse(log.body.data[0].delivered_at)).toBeGreaterThanOrEqual(Date.parse(log.body.data[1].delivered_at));
+  });
+
+  it('signs with the new secret alone after a rotation without overlap, and follows a new URL, from the next call (ADR 0101)', async () => {
+    const session = await ApiSession.create(system);
+    const created = await session.post('/numbers', {
+      business_phone: '+14155550123',
+      webhook_url: `https://localhost:${port}/hooks/first`,
+    });
+    expect(created.status).toBe(201);
+    const requests: { path: string; headers: IncomingMessage['headers']; body: Buffer }[] = [];
+    handler = (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        requests.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(204).end();
+      });
+    };
+    const callAndWait = async () => {
+      const call = await admin.request('POST', '/admin/provider/calls', {
+        to: created.body.phone_number,
+        caller: '+14155550199',
+        duration_sec: 30,
+        outcome: 'message_taken',
+      });
+      expect(call.status).toBe(202);
+      return waitFor(async () =>
+        requests.find(
+          (r) => (JSON.parse(r.body.toString()) as CallCompletedEvent).call.call_sid === call.body.call_sid,
+        ),
+      );
+    };
+    const validWith = (secret: string, request: { headers: IncomingMessage['headers']; body: Buffer }) =>
+      verify({
+        secret,
+        rawBody: request.body,
+        timestampHeader: request.headers['x-switchboard-timestamp'] as string,
+        signatureHeader: request.headers['x-switchboard-signature'] as string,
+      }).valid;
+
+    const first = await callAndWait(); // the dispatcher now keeps this number's target
+    expect(validWith(created.body.webhook_secret, first)).toBe(true);
+
+    const rotated = await session.post(`/numbers/${created.body.id}/webhook-secret/rotate`, { overlap_hours: 0 });
+    expect(rotated.status).toBe(200);
+    const second = await callAndWait();
+    expect(second.headers['x-switchboard-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(validWith(rotated.body.webhook_secret, second)).toBe(true);
+    expect(validWith(created.body.webhook_secret, second)).toBe(false);
+
+    const moved = await session.request('PATCH', `/numbers/${created.body.id}`, {
+      webhook_url: `https://localhost:${port}/hooks/second`,
+    });
+    expect(moved.status).toBe(200);
+    const third = await callAndWait();
+    expect(third.path).toBe('/hooks/second');
+    expect(requests.map((r) => r.path)).toEqual(['/hooks/first', '/hooks/first', '/hooks/second']);
   });
 
   it('answers an empty log for a number without deliveries, accepting the bare numeric id', async () => {

@@ -66,6 +66,20 @@ describe('webhook secret rotation (numbers.v1.webhook-secret.rotate)', () => {
     );
     expect(replay).toEqual(rotated);
 
+    // The target tells the dispatcher when to stop signing with the old secret (it keeps the target no longer), and
+    // the rotation, not its replay, is published as number.updated of a new version: every dispatcher forgets the
+    // target it kept (ADR 0101).
+    const target = await h.request(WebhookTargetRpc, {
+      number_id: created.id,
+      recipient_key: DISPATCHER_KEY.publicKey,
+    });
+    expect(target.previous_webhook_secret_expires_at).toBe(rotated.previous_secret_expires_at);
+    const updates = (await h.prisma.outboxEvent.findMany({ where: { type: 'number.updated' } }))
+      .map((row) => (row.payload as { data: { number_id: string; version: string } }).data)
+      .filter((data) => data.number_id === created.id);
+    expect(updates).toHaveLength(1);
+    expect(BigInt(updates[0].version)).toBeGreaterThan(1n);
+
     // A second rotation retires the first new secret; the original one no longer signs.
     const again = await h.request(NumbersRpc.rotateWebhookSecret, { id: created.id }, account.id);
     expect(await secretsSigningFor(created.id)).toEqual({

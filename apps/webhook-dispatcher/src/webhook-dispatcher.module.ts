@@ -29,7 +29,9 @@ import { WEBHOOK_RESOLVER, WebhookEgress, systemResolver } from './egress/webhoo
 import { WebhookDispatcherPrisma, WebhookDispatcherTransactions } from './prisma/webhook-dispatcher-prisma';
 import { HttpsWebhookSender } from './webhook-sender/https-webhook-sender.adapter';
 import { WEBHOOK_SENDER } from './webhook-sender/webhook-sender.port';
+import { KeptWebhookTargets } from './webhook-target/kept-webhook-targets';
 import { NatsWebhookTargets } from './webhook-target/nats-webhook-targets.adapter';
+import { WebhookTargetChanges } from './webhook-target/webhook-target-changes';
 import { WEBHOOK_TARGETS } from './webhook-target/webhook-targets.port';
 
 /**
@@ -79,7 +81,15 @@ export class WebhookDispatcherModule {
         // A key pair of this process's own, made at start and never stored: nothing is kept sealed for it, so each
         // replica and each restart simply has a new one (ADR 0063).
         { provide: SEALING_KEY_PAIR, useValue: SealingKeyPair.generate() },
-        { provide: WEBHOOK_TARGETS, useClass: NatsWebhookTargets },
+        // Targets asked of numbers-billing, kept until this replica hears the number changed (ADR 0101).
+        NatsWebhookTargets,
+        {
+          provide: KeptWebhookTargets,
+          useFactory: (source: NatsWebhookTargets) => new KeptWebhookTargets(source),
+          inject: [NatsWebhookTargets],
+        },
+        { provide: WEBHOOK_TARGETS, useExisting: KeptWebhookTargets },
+        WebhookTargetChanges,
         { provide: WEBHOOK_SENDER, useValue: new HttpsWebhookSender({ extraCa: config.testExtraCa }) },
         WebhookEgress,
         HostLimiter,

@@ -63,7 +63,7 @@ async function publish<T extends object>(type: string, data: T, id: string = ran
 
 function target(numberId: string): string {
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
-  harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: secret });
+  void harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: secret });
   return secret;
 }
 

@@ -47,7 +47,7 @@ afterEach(async () => {
 
 async function sendCall(url: string) {
   const numberId = `num_${(numberSeq += 1)}`;
-  harness.numbersBilling.setTarget(numberId, { webhook_url: url, webhook_secret: SECRET });
+  await harness.numbersBilling.setTarget(numberId, { webhook_url: url, webhook_secret: SECRET });
   const event = callCompletedEvent({ number_id: numberId });
   await harness.publish(event);
   return { event, numberId };

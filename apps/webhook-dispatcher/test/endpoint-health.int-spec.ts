@@ -66,7 +66,7 @@ async function switchableReceiver(first: Answer) {
 
 function newNumber(): string {
   const numberId = `num_${(numberSeq += 1)}`;
-  harness.numbersBilling.setTarget(numberId, { webhook_url: receiver!.url(), webhook_secret: mintSecret() });
+  void harness.numbersBilling.setTarget(numberId, { webhook_url: receiver!.url(), webhook_secret: mintSecret() });
   return numberId;
 }
 

@@ -54,7 +54,7 @@ async function gatedReceiver() {
 
 async function sendCalls(url: string, count: number) {
   const numberId = `num_${(numberSeq += 1)}`;
-  harness.numbersBilling.setTarget(numberId, { webhook_url: url, webhook_secret: SECRET });
+  await harness.numbersBilling.setTarget(numberId, { webhook_url: url, webhook_secret: SECRET });
   const events = Array.from({ length: count }, () => callCompletedEvent({ number_id: numberId }));
   for (const event of events) await harness.publish(event);
   return events;

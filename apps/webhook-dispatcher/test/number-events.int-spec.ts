@@ -84,7 +84,7 @@ describe('number.past_due and number.released webhooks', () => {
   it('tells the change into past_due once, and the release, signed like every event', async () => {
     const numberId = 'num_7001';
     const secret = `whsec_${randomBytes(32).toString('base64url')}`;
-    harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: secret });
+    await harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: secret });
 
     await publish(NumberUpdatedEvent, state(numberId, 'active', 2)); // a detail changed: no webhook
     const pastDue = await publish(NumberUpdatedEvent, state(numberId, 'past_due', 3));

@@ -53,7 +53,10 @@ describe('the per-host cap across replicas', () => {
     await harness.startDispatcher();
     const events = Array.from({ length: 8 }, (_, i) => callCompletedEvent({ number_id: `num_${800 + i}` }));
     for (const event of events) {
-      harness.numbersBilling.setTarget(event.data.number_id, { webhook_url: receiver.url(), webhook_secret: SECRET });
+      await harness.numbersBilling.setTarget(event.data.number_id, {
+        webhook_url: receiver.url(),
+        webhook_secret: SECRET,
+      });
       await harness.publish(event);
     }
 

@@ -49,7 +49,7 @@ afterEach(async () => {
 /** Sends one event for a new number whose webhook is `url`; returns the event and the number id. */
 async function sendCall(url: string) {
   const numberId = nextNumberId();
-  harness.numbersBilling.setTarget(numberId, { webhook_url: url, webhook_secret: SECRET });
+  await harness.numbersBilling.setTarget(numberId, { webhook_url: url, webhook_secret: SECRET });
   const event = callCompletedEvent({ number_id: numberId });
   await harness.publish(event);
   return { event, numberId };
@@ -241,7 +241,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     receiver = await startHttpsReceiver(certificate, answers({ status: 200 }));
     await harness.startDispatcher();
     const numberId = nextNumberId();
-    harness.numbersBilling.setTarget(numberId, { webhook_url: null, webhook_secret: SECRET });
+    await harness.numbersBilling.setTarget(numberId, { webhook_url: null, webhook_secret: SECRET });
     const event = callCompletedEvent({ number_id: numberId });
     await harness.publish(event);
 
@@ -255,7 +255,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     harness.numbersBilling.stop();
     await harness.startDispatcher();
     const numberId = nextNumberId();
-    harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: SECRET });
+    await harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: SECRET });
     const event = callCompletedEvent({ number_id: numberId });
     await harness.publish(event);
 
@@ -268,6 +268,31 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     harness.numbersBilling.start();
     await harness.eventually(async () => (await harness.delivery(event.id))?.status === 'delivered');
     expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('asks numbers-billing once for a number, and again once it hears the number changed (ADR 0101)', async () => {
+    receiver = await startHttpsReceiver(certificate, answers({ status: 200 }));
+    const moved = await startHttpsReceiver(certificate, answers({ status: 200 }));
+    try {
+      await harness.startDispatcher();
+      const { event, numberId } = await sendCall(receiver.url());
+      await harness.eventually(async () => (await harness.delivery(event.id))?.status === 'delivered');
+      const second = callCompletedEvent({ number_id: numberId });
+      await harness.publish(second);
+      await harness.eventually(async () => (await harness.delivery(second.id))?.status === 'delivered');
+      expect(harness.numbersBilling.asked.filter((id) => id === numberId)).toHaveLength(1);
+
+      // The account points the webhook elsewhere: numbers-billing publishes number.updated, heard by every replica.
+      await harness.numbersBilling.setTarget(numberId, { webhook_url: moved.url(), webhook_secret: SECRET });
+      const third = callCompletedEvent({ number_id: numberId });
+      await harness.publish(third);
+      await harness.eventually(async () => (await harness.delivery(third.id))?.status === 'delivered');
+      expect(receiver.requests).toHaveLength(2);
+      expect(moved.requests).toHaveLength(1);
+      expect(harness.numbersBilling.asked.filter((id) => id === numberId)).toHaveLength(2);
+    } finally {
+      await moved.close();
+    }
   });
 
   it('delivers an event published twice (after the de-duplication window) only once', async () => {

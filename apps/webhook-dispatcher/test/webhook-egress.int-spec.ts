@@ -48,7 +48,7 @@ async function setup(env: Record<string, string>, options: { resolver?: Resolver
 
 async function sendCall(h: DispatcherHarness, url: string) {
   const numberId = `num_${(numberSeq += 1)}`;
-  h.numbersBilling.setTarget(numberId, { webhook_url: url, webhook_secret: SECRET });
+  await h.numbersBilling.setTarget(numberId, { webhook_url: url, webhook_secret: SECRET });
   const event = callCompletedEvent({ number_id: numberId });
   await h.publish(event);
   return { event, numberId };

@@ -62,7 +62,7 @@ async function events(
 /** A number whose webhook is the receiver, and `count` call events published for it, waited on until final. */
 async function numberWithEvents(count: number, secret = mintSecret()) {
   const numberId = nextNumberId();
-  harness.numbersBilling.setTarget(numberId, { webhook_url: receiver!.url(), webhook_secret: secret });
+  await harness.numbersBilling.setTarget(numberId, { webhook_url: receiver!.url(), webhook_secret: secret });
   const published = [];
   for (let i = 0; i < count; i += 1) {
     const event = callCompletedEvent({ number_id: numberId, account_id: ACCOUNT });
@@ -268,7 +268,7 @@ describe('the test event', () => {
     await harness.startDispatcher();
     const numberId = nextNumberId();
     const secret = mintSecret();
-    harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: secret });
+    await harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: secret });
 
     const result = ok(await harness.rpc(WebhookEventsRpc.test, { number_id: numberId }, ACCOUNT, 15_000));
     expect(result).toEqual({
@@ -315,7 +315,7 @@ describe('the test event', () => {
     receiver = await startHttpsReceiver(certificate, answers({ status: 401, body: 'bad signature' }));
     await harness.startDispatcher();
     const numberId = nextNumberId();
-    harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: mintSecret() });
+    await harness.numbersBilling.setTarget(numberId, { webhook_url: receiver.url(), webhook_secret: mintSecret() });
     const result = ok(await harness.rpc(WebhookEventsRpc.test, { number_id: numberId }, ACCOUNT, 15_000));
     expect(result).toMatchObject({
       delivered: false,
@@ -330,7 +330,7 @@ describe('the test event', () => {
   it('answers no_webhook for a number without a webhook_url, and not_found for an unknown number', async () => {
     await harness.startDispatcher();
     const numberId = nextNumberId();
-    harness.numbersBilling.setTarget(numberId, { webhook_url: null, webhook_secret: mintSecret() });
+    await harness.numbersBilling.setTarget(numberId, { webhook_url: null, webhook_secret: mintSecret() });
     expect(await harness.rpc(WebhookEventsRpc.test, { number_id: numberId }, ACCOUNT, 15_000)).toMatchObject({
       ok: false,
       error: { code: 'no_webhook' },
@@ -348,7 +348,7 @@ describe('secret rotation overlap', () => {
     await harness.startDispatcher();
     const numberId = nextNumberId();
     const [newSecret, oldSecret] = [mintSecret(), mintSecret()];
-    harness.numbersBilling.setTarget(numberId, {
+    await harness.numbersBilling.setTarget(numberId, {
       webhook_url: receiver.url(),
       webhook_secret: newSecret,
       previous_webhook_secret: oldSecret,

@@ -52,7 +52,12 @@ describe('bus permissions', () => {
       '_INBOX.webhook-dispatcher.>',
       'sb.webhooks.v1.>',
       'sb.health.v1.webhook-dispatcher',
+      // Heard on plain subscriptions by every replica (ADR 0101); no one else may subscribe to events.
+      'sb.events.v1.number.updated',
+      'sb.events.v1.number.released',
     ]);
+    for (const service of ['gateway', 'numbers-billing', 'calls-media', 'lostfound'] as const)
+      expect(busPermissions(service, 'sb').subscribe.allow.filter((s) => s.startsWith('sb.events.'))).toEqual([]);
     expect(busPermissions('calls-media', 'sb').publish.allow).toContain('sb.events.v1.call.>');
     expect(busPermissions('calls-media', '*').publish.allow).toContain('$JS.API.STREAM.CREATE.*');
   });

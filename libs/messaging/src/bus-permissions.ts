@@ -1,5 +1,7 @@
 import {
   LostItemReportRpc,
+  NumberReleasedEvent,
+  NumberUpdatedEvent,
   STREAMS,
   SERVICES,
   WebhookTargetRpc,
@@ -27,6 +29,11 @@ export interface ServiceGrants {
   readonly publishes?: StreamDefinition | readonly StreamDefinition[];
   /** Streams it reads, with its durable consumers on each (names as the consumers declare them). */
   readonly consumes?: readonly { stream: StreamDefinition; durables: readonly string[] }[];
+  /**
+   * Event types it also hears as they are published, on plain subscriptions (no acknowledgement, nothing kept):
+   * for what each replica must learn at once, such as a dispatcher forgetting a webhook target (ADR 0101).
+   */
+  readonly hears?: readonly string[];
 }
 
 /** Every service's public request subjects, as the gateway forwards them. */
@@ -96,6 +103,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
         durables: ['webhook-dispatcher-billing-balance-low', 'webhook-dispatcher-billing-top-up-failed'],
       },
     ],
+    // Every replica forgets the webhook target it kept for a number that changed (ADR 0101).
+    hears: [NumberUpdatedEvent.type, NumberReleasedEvent.type],
   },
 };
 
@@ -161,6 +170,7 @@ export function busPermissions(service: ServiceName, prefix: string): NatsPermis
       );
     }
   }
+  for (const type of grants.hears ?? []) subscribe.push(eventSubject(config, type));
   const permissions: NatsPermissions = { publish: { allow: publish }, subscribe: { allow: subscribe } };
   if (grants.refused?.length) permissions.publish.deny = grants.refused.map((subject) => rpcSubject(config, subject));
   if (grants.serves.length > 0) permissions.allow_responses = true;

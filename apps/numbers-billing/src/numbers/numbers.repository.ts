@@ -275,9 +275,12 @@ export class NumbersRepository {
     });
   }
 
-  /** Writes a rotated webhook secret: the new one, the previous one sealed (or none) and the rotation's key and time. */
-  async saveSecretRotation(tx: Tx, id: bigint, rotation: SecretRotation): Promise<void> {
-    await tx.phoneNumber.update({ where: { id }, data: rotation });
+  /**
+   * Writes a rotated webhook secret: the new one, the previous one sealed (or none) and the rotation's key and time.
+   * A new version of the number: the rotation is published as `number.updated` (ADR 0101).
+   */
+  async saveSecretRotation(tx: Tx, id: bigint, rotation: SecretRotation): Promise<NumberRecord> {
+    return tx.phoneNumber.update({ where: { id }, data: { ...rotation, version: { increment: 1n } } });
   }
 
   /** Numbers whose secret is sealed with another key than `keyId` (to be sealed again after a rotation). */

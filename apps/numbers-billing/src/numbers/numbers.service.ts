@@ -242,7 +242,13 @@ export class NumbersService implements OnApplicationBootstrap {
       number_id: id,
       webhook_url: number.webhook_url,
       webhook_secret_sealed: sealed,
-      ...(previousSealed ? { previous_webhook_secret_sealed: previousSealed } : {}),
+      ...(previousSealed
+        ? {
+            previous_webhook_secret_sealed: previousSealed,
+            // When to stop signing with it: a dispatcher keeps the target no longer (ADR 0101).
+            previous_webhook_secret_expires_at: number.previous_webhook_secret_expires_at?.toISOString() ?? null,
+          }
+        : {}),
     };
   }
 

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   DEFAULT_ROTATION_OVERLAP_HOURS,
+  NumberUpdatedEvent,
   IDEMPOTENCY_KEY_RETENTION_MS,
   ServiceError,
   type RotateWebhookSecretCommand,
@@ -8,7 +10,10 @@ import {
 } from '@switchboard/contracts';
 import { requireAccount, type RpcContext } from '@switchboard/messaging';
 import { SecretBox, newWebhookSecret } from '../crypto/secret-box';
+import { LedgerRepository } from '../ledger/ledger.repository';
+import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
+import { NumberLifecycle } from './number-lifecycle';
 import { formatNumberId, parseNumberId } from './number-id';
 import { secretContext } from './number-record';
 import { NumbersRepository, type PreviousSecretColumns } from './numbers.repository';
@@ -30,13 +35,16 @@ export class WebhookSecretRotation {
     private readonly transactions: NumbersBillingTransactions,
     private readonly numbers: NumbersRepository,
     private readonly secrets: SecretBox,
+    private readonly lifecycle: NumberLifecycle,
+    private readonly ledger: LedgerRepository,
+    private readonly outbox: NumbersOutbox,
   ) {}
 
   async rotate(command: RotateWebhookSecretCommand, ctx: RpcContext, now = new Date()): Promise<WebhookSecretRotated> {
     const accountId = requireAccount(ctx);
     const id = parseNumberId(command.id);
     const overlapHours = command.overlap_hours ?? DEFAULT_ROTATION_OVERLAP_HOURS;
-    return this.transactions.run(async (tx) => {
+    const rotated = await this.transactions.run(async (tx) => {
       const number = await this.numbers.lockOwned(tx, accountId, id);
       if (!number) throw new ServiceError('not_found', `No number ${formatNumberId(id)} on this account.`);
       if (number.status === 'released')
@@ -61,7 +69,7 @@ export class WebhookSecretRotation {
       const sealedOld = expiresAt
         ? this.secrets.seal(this.secrets.open(current, secretContext(id)), previousSecretContext(id))
         : null;
-      await this.numbers.saveSecretRotation(tx, id, {
+      const updated = await this.numbers.saveSecretRotation(tx, id, {
         webhook_secret_key_id: sealedNew.keyId,
         webhook_secret_ciphertext: sealedNew.ciphertext,
         previous_webhook_secret_key_id: sealedOld?.keyId ?? null,
@@ -70,12 +78,20 @@ export class WebhookSecretRotation {
         webhook_secret_rotation_key: command.idempotency_key ?? null,
         webhook_secret_rotated_at: now,
       });
+      // A new version, told as `number.updated`: every dispatcher forgets the target it kept (ADR 0101).
+      const account = await this.ledger.answeringState(tx, accountId);
+      await this.lifecycle.publish(tx, NumberUpdatedEvent, updated, account, {
+        correlationId: ctx.requestId ?? randomUUID(),
+      });
       return {
         number_id: formatNumberId(id),
         webhook_secret: fresh,
         previous_secret_expires_at: expiresAt?.toISOString() ?? null,
       };
     });
+    // Publishes the rotation's number.updated now (after a replay there is nothing new: the relay finds nothing).
+    this.outbox.kick();
+    return rotated;
   }
 
   /**

@@ -100,7 +100,7 @@ export class DeliverCallCompleted {
     // for an event that already has its verdict (a duplicate) or waits for its backoff.
     let target: WebhookTarget;
     try {
-      target = await this.targets.find(delivery.number_id, correlationId);
+      target = await this.targets.find(delivery.number_id, correlationId, { fresh: options.probe });
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'not_found') {
         await this.store.close(delivery, 'skipped');

@@ -32,6 +32,7 @@ export class NatsWebhookTargets implements WebhookTargets {
       webhook_url: target.webhook_url,
       webhook_secret: open(target.webhook_secret_sealed),
       previous_webhook_secret: previous ? open(previous) : null,
+      previous_webhook_secret_expires_at: previous ? (target.previous_webhook_secret_expires_at ?? null) : null,
     };
   }
 }

@@ -7,15 +7,18 @@ export interface WebhookTarget {
   webhook_secret: string;
   /** The secret before a rotation, while its overlap lasts (deliveries are signed with both); else absent. */
   previous_webhook_secret?: string | null;
+  /** When the previous secret's overlap ends (ISO 8601), sent with it. */
+  previous_webhook_secret_expires_at?: string | null;
 }
 
 /**
- * Where a number's events go and the key to sign them with, asked of numbers-billing at send time (the
- * dispatcher keeps no copy of secrets). Throws the owner's `ServiceError`; `service_unavailable` when it does
+ * Where a number's events go and the key to sign them with, asked of numbers-billing and kept in memory until the
+ * number changes (ADR 0101; secrets are never stored). Throws the owner's `ServiceError`; `service_unavailable` when it does
  * not answer.
  */
 export interface WebhookTargets {
-  find(numberId: string, correlationId: string): Promise<WebhookTarget>;
+  /** `fresh`: asked of numbers-billing even when kept (a test event, sent just after the integrator changed it). */
+  find(numberId: string, correlationId: string, options?: { fresh?: boolean }): Promise<WebhookTarget>;
 }
 
 export const WEBHOOK_TARGETS = Symbol('WEBHOOK_TARGETS');

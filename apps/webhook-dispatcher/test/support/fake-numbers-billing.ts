@@ -1,12 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
+  NumberUpdatedEvent,
   WebhookTargetRpc,
   webhookSecretSealContext,
   type GetWebhookTargetQuery,
+  type NumberStateChanged,
   type RpcReply,
   type WebhookTarget,
 } from '@switchboard/contracts';
-import { rpcSubject, sealFor } from '@switchboard/messaging';
+import { eventSubject, rpcSubject, sealFor } from '@switchboard/messaging';
+
+/** The account the fake's numbers belong to in the events it publishes. */
+const FAKE_ACCOUNT = 'acct_0123456789abcdefghij';
 
 /** What the fake knows of a number: its webhook URL and secret (sealed for each asker, as numbers-billing does). */
 export interface FakeTarget {
@@ -22,6 +29,7 @@ export interface FakeTarget {
  */
 export class FakeNumbersBilling {
   private readonly targets = new Map<string, FakeTarget>();
+  private readonly versions = new Map<string, number>();
   private subscription: Subscription | undefined;
   /** Number ids asked for, in order. */
   readonly asked: string[] = [];
@@ -31,9 +39,41 @@ export class FakeNumbersBilling {
     private readonly prefix: string,
   ) {}
 
-  setTarget(numberId: string, target: FakeTarget): this {
+  /**
+   * A number's target, new or changed. A change is published as numbers-billing's relay publishes it, a
+   * `number.updated` of a new version, so dispatchers forget the target they kept (ADR 0101); `setTarget` resolves
+   * once JetStream has it (and so every dispatcher subscribed has heard it).
+   */
+  async setTarget(numberId: string, target: FakeTarget): Promise<void> {
+    const version = (this.versions.get(numberId) ?? 0) + 1;
+    this.versions.set(numberId, version);
+    const known = this.targets.has(numberId);
     this.targets.set(numberId, target);
-    return this;
+    if (!known) return;
+    const data: NumberStateChanged = {
+      number_id: numberId,
+      account_id: FAKE_ACCOUNT,
+      phone_number: '+14155550100',
+      business_phone: '+14155550123',
+      status: 'active',
+      webhook_url: target.webhook_url,
+      answering: true,
+      version: String(version),
+      changed_at: new Date().toISOString(),
+    };
+    const envelope = {
+      id: randomUUID(),
+      type: NumberUpdatedEvent.type,
+      occurred_at: data.changed_at,
+      correlation_id: randomUUID(),
+      causation_id: null,
+      data,
+    };
+    await jetstream(this.nc).publish(
+      eventSubject({ prefix: this.prefix }, NumberUpdatedEvent.type),
+      JSON.stringify(envelope),
+      { msgID: envelope.id },
+    );
   }
 
   /** Starts answering (numbers-billing comes up). */

@@ -23,6 +23,8 @@ export interface WebhookTarget {
    * both: docs/adr/0074-webhook-secret-rotation.md); absent or null otherwise.
    */
   previous_webhook_secret_sealed?: string | null;
+  /** When the overlap of `previous_webhook_secret_sealed` ends (ISO 8601): sent with it, absent otherwise. */
+  previous_webhook_secret_expires_at?: string | null;
 }
 
 /** The context a webhook secret is sealed under on the bus: a sealed secret opens only for its own number. */
