@@ -65,7 +65,8 @@ export class CallsMediaModule {
       providers: [
         { provide: CALLS_MEDIA_CONFIG, useValue: config },
         objectStorageProvider,
-        provideOutboxRelay(CallsMediaPrisma, [STREAMS.calls]),
+        // Every call report writes an event: the relay's transactions on the reports' pool, not Prisma's.
+        provideOutboxRelay(CallsMediaPrisma, [STREAMS.calls], { sqlPool: REPORTS_SQL }),
         NumberStatesRepository,
         NumberEventsConsumer,
         CallReportsRepository,

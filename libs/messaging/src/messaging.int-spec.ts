@@ -15,6 +15,7 @@ import {
   testNatsOptions,
   type TestDatabase,
 } from '@switchboard/testing';
+import { createSqlPool, type DatabaseDriver } from '@switchboard/persistence';
 import { EventConsumer, RetryLater } from './event-consumer';
 import { MessagingModule } from './messaging.module';
 import { streamName, type MessagingConfig } from './messaging.config';
@@ -241,6 +242,23 @@ describe('messaging over a real NATS', () => {
       expect(await streamCount()).toBe(before + 5);
       const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL');
       expect(rows[0].n).toBe(0);
+    });
+
+    it("publishes the same way through one of the app's plain-SQL pools (calls-media's relay)", async () => {
+      const driver = { location: { kind: 'postgres', url: db.url } } as Pick<DatabaseDriver, 'location'>;
+      const sqlPool = createSqlPool(driver as DatabaseDriver, pgClient(pool), { max: 1, applicationName: 'relay' });
+      try {
+        const pooled = new OutboxPublisher(sqlPool, nc, config, [stream], { batchSize: 2 });
+        const before = await streamCount();
+        for (const id of ['p1', 'p2', 'p3']) await insert(id);
+        expect(await pooled.drain()).toBe(3);
+        expect(await pooled.drain()).toBe(0);
+        expect(await streamCount()).toBe(before + 3);
+        const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL');
+        expect(rows[0].n).toBe(0);
+      } finally {
+        await sqlPool.close();
+      }
     });
 
     it('does not duplicate an event republished after a crash between publish and mark', async () => {

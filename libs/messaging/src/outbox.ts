@@ -5,7 +5,7 @@ import { SpanKind, context, trace } from '@opentelemetry/api';
 import type { EventDescriptor, EventEnvelope, StreamDefinition } from '@switchboard/contracts';
 import { Metrics } from '@switchboard/observability';
 import { eventSubject, type MessagingConfig } from './messaging.config';
-import { sqlExecute, sqlRows, type RawSqlClient } from '@switchboard/persistence';
+import { sqlExecute, sqlRows, type RawSqlClient, type SqlPool } from '@switchboard/persistence';
 import { sql } from 'kysely';
 import { ensureStream } from './jetstream';
 import { contextFromRecord, traceRecord } from './trace-context';
@@ -77,6 +77,16 @@ export interface TransactionalSqlClient extends RawSqlClient {
   $transaction<R>(fn: (tx: RawSqlClient) => Promise<R>, options?: { timeout?: number; maxWait?: number }): Promise<R>;
 }
 
+/**
+ * Where the relay claims and marks its rows, one transaction per batch: the app's Prisma client, or one of its
+ * plain-SQL pools (libs/persistence `SqlPool`: prepared statements on `pg`, without Prisma's transaction machinery,
+ * for an app whose every request writes an event; ADR 0051).
+ */
+export type OutboxDatabase = TransactionalSqlClient | Pick<SqlPool, 'transaction'>;
+
+/** Longest a relay's transaction may run (its statements and the publishes between them). */
+const RELAY_TRANSACTION_MS = 30_000;
+
 export interface OutboxPublisherOptions {
   /** Rows claimed per transaction. */
   batchSize?: number;
@@ -95,7 +105,7 @@ export class OutboxPublisher {
   readonly batchSize: number;
 
   constructor(
-    private readonly db: TransactionalSqlClient,
+    private readonly db: OutboxDatabase,
     private readonly nc: NatsConnection,
     private readonly config: MessagingConfig,
     private readonly streams: StreamDefinition[],
@@ -121,24 +131,27 @@ export class OutboxPublisher {
   }
 
   private publishBatch(): Promise<number> {
-    return this.db.$transaction(
-      async (tx) => {
-        // Kysely's `sql` tag: the lib knows the outbox table by `OutboxRow` only (each app generates its own types).
-        const rows = await sqlRows(
-          tx,
-          sql<OutboxRow>`SELECT id::text AS id, type, payload, headers FROM outbox_events
+    return this.transaction(async (tx) => {
+      // Kysely's `sql` tag: the lib knows the outbox table by `OutboxRow` only (each app generates its own types).
+      const rows = await sqlRows(
+        tx,
+        sql<OutboxRow>`SELECT id::text AS id, type, payload, headers FROM outbox_events
           WHERE published_at IS NULL ORDER BY created_at, id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
-        );
-        if (rows.length === 0) return 0;
-        await Promise.all(rows.map((row) => this.publish(row)));
-        await sqlExecute(
-          tx,
-          sql`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`,
-        );
-        return rows.length;
-      },
-      { timeout: 30_000 },
-    );
+      );
+      if (rows.length === 0) return 0;
+      await Promise.all(rows.map((row) => this.publish(row)));
+      await sqlExecute(
+        tx,
+        sql`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`,
+      );
+      return rows.length;
+    });
+  }
+
+  private transaction<R>(work: (tx: RawSqlClient) => Promise<R>): Promise<R> {
+    return '$transaction' in this.db
+      ? this.db.$transaction(work, { timeout: RELAY_TRANSACTION_MS })
+      : this.db.transaction(work, { timeoutMs: RELAY_TRANSACTION_MS });
   }
 
   private async publish(row: OutboxRow): Promise<void> {
