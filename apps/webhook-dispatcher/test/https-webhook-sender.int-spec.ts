@@ -1,7 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import type { ResolvedTarget } from '@switchboard/egress';
 import { HttpsWebhookSender } from '../src/webhook-sender/https-webhook-sender.adapter';
-import { startHttpsReceiver, type TestReceiver } from './support/https-receiver';
+import { answers, startHttpsReceiver, type TestReceiver } from './support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from './support/tls';
 
 jest.setTimeout(30_000);
@@ -69,6 +69,23 @@ describe('HttpsWebhookSender connections (ADR 0092)', () => {
       [`hooks-a.test:${receiver.port}`, 'hooks-a.test'],
     ]);
     expect(connectionsOf(receiver)).toEqual(['hooks-a.test', 'hooks-b.test']);
+  });
+
+  it("resumes a receiver's TLS session on its next connection, and only for the name it was made for", async () => {
+    // The first answer closes its connection, so the next attempt connects anew.
+    receiver = await startHttpsReceiver(
+      certificate,
+      answers({ status: 204, headers: { Connection: 'close' } }, { status: 204 }),
+    );
+    const a = target('hooks-a.test', receiver.port);
+    await post(a);
+    await post(a);
+    await post(target('hooks-b.test', receiver.port));
+    expect(receiver.requests.map((r) => [r.servername, r.connection, r.resumed])).toEqual([
+      ['hooks-a.test', 1, false],
+      ['hooks-a.test', 2, true],
+      ['hooks-b.test', 3, false],
+    ]);
   });
 
   it('sends once more on a fresh connection when the kept one was closed under it, and only once', async () => {

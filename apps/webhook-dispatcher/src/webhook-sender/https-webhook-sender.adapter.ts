@@ -3,7 +3,15 @@ import type { OnApplicationShutdown } from '@nestjs/common';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Metrics } from '@switchboard/observability';
 import { isIP } from 'node:net';
-import { createSecureContext, rootCertificates, type ConnectionOptions, type SecureContext } from 'node:tls';
+import type { Socket } from 'node:net';
+import {
+  connect as tlsConnect,
+  createSecureContext,
+  rootCertificates,
+  TLSSocket,
+  type ConnectionOptions,
+  type SecureContext,
+} from 'node:tls';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from './webhook-sender.port';
 
 export interface HttpsWebhookSenderOptions {
@@ -47,13 +55,10 @@ export class HttpsWebhookSender implements WebhookSender, OnApplicationShutdown 
    */
   private readonly secureContext: SecureContext;
   /** Keeps connections per checked address and server name (its pool key), idle ones for IDLE_CONNECTION_MS. */
-  private readonly agent = new Agent({
+  private readonly agent = new SessionResumingAgent({
     keepAlive: true,
     timeout: IDLE_CONNECTION_MS,
     scheduling: 'lifo',
-    // TLS sessions to resume, one per checked address and name: a receiver's next connection skips the full
-    // handshake. Room for the receivers of a busy dispatcher (a session is about 1-2 KiB).
-    maxCachedSessions: 1000,
   });
   /** For the one retry after a stale reused connection: a fresh connection, whatever else the pool holds. */
   private readonly freshAgent = new Agent({ keepAlive: false });
@@ -171,6 +176,49 @@ export class HttpsWebhookSender implements WebhookSender, OnApplicationShutdown 
       });
       request.end(body);
     });
+  }
+}
+
+/**
+ * TLS sessions to resume, one per pool key (checked address, port and server name): a receiver's next connection
+ * skips the full handshake. Room for the receivers of a busy dispatcher (a session is about 1-2 KiB).
+ */
+export const MAX_TLS_SESSIONS = 1000;
+
+/** `TLSSocket.prototype.setSession`, where this Node has it (every release since 0.11 does). */
+const TLS_SOCKET_SET_SESSION = (TLSSocket.prototype as { setSession?: (session: Buffer) => void }).setSession;
+
+/**
+ * node:https's agent, but each new connection's TLS session is handed over once. Node 20's `tls.connect` reads a
+ * `session` option twice (the socket's constructor sets it, then `connect` sets it again), and reading one (it
+ * holds the receiver's certificates) was a fifth of a resumed connection's CPU on this machine; here the socket is
+ * made without it and given the session once, before its handshake starts. The sessions are kept here, by the
+ * agent's own pool key, as node:https keeps them (newest kept, dropped after a connection that failed).
+ */
+export class SessionResumingAgent extends Agent {
+  private readonly sessions = new Map<string, Buffer>();
+
+  override createConnection(options: ConnectionOptions & RequestOptions): Socket {
+    const key = this.getName(options);
+    const { session: _fromNode, ...connect } = options;
+    const session = this.sessions.get(key);
+    let socket: TLSSocket;
+    if (session && typeof TLS_SOCKET_SET_SESSION === 'function') {
+      socket = tlsConnect(connect);
+      // What tls.connect itself calls after the constructor; not in Node's types, hence checked for above.
+      TLS_SOCKET_SET_SESSION.call(socket, session);
+    } else {
+      socket = tlsConnect(session ? { ...connect, session } : connect);
+    }
+    socket.on('session', (next: Buffer) => {
+      this.sessions.delete(key);
+      this.sessions.set(key, next);
+      if (this.sessions.size > MAX_TLS_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
+    });
+    socket.once('close', (hadError: boolean) => {
+      if (hadError) this.sessions.delete(key);
+    });
+    return socket;
   }
 }
 

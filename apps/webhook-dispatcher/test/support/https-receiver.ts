@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 
 export interface ReceivedRequest {
   method: string;
@@ -11,6 +12,8 @@ export interface ReceivedRequest {
   servername: string | false;
   /** Which TLS connection it came on: 1 for the receiver's first, and so on. */
   connection: number;
+  /** Whether that connection resumed an earlier TLS session (no full handshake). */
+  resumed: boolean;
 }
 
 /** How the receiver answers one request: a status (and headers), or never (the request is held open). */
@@ -58,6 +61,7 @@ export async function startHttpsReceiver(
     const servername = (req.socket as { servername?: string | false }).servername ?? false;
     if (!connections.has(req.socket)) connections.set(req.socket, ++connectionCount);
     const connection = connections.get(req.socket)!;
+    const resumed = (req.socket as TLSSocket).isSessionReused();
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     const request = (): ReceivedRequest => ({
       method: req.method!,
@@ -66,6 +70,7 @@ export async function startHttpsReceiver(
       rawBody: Buffer.concat(chunks),
       servername,
       connection,
+      resumed,
     });
     if ('handler' in behaviour) {
       req.on('end', () => record(request()));
