@@ -129,7 +129,9 @@ describe('gateway edge: a connection flood from one client', () => {
       });
       const limit = connection.kind === 'half body' ? REQUEST_TIMEOUT_MS : HEADERS_TIMEOUT_MS;
       expect(connection.closedAt! - connection.openedAt).toBeGreaterThanOrEqual(limit - 50);
-      expect(connection.closedAt! - connection.openedAt).toBeLessThan(limit + 1500);
+      // Node checks time-outs every quarter of the headers time-out here (750 ms; 30 s by default, which this bound
+      // rules out); the rest is both event loops' lag on a loaded machine (1.6 s seen on a two-core CI run).
+      expect(connection.closedAt! - connection.openedAt).toBeLessThan(limit + 3000);
     }
   });
 
