@@ -6,14 +6,15 @@ import { LOGGER, type Logger } from '@switchboard/observability';
 import { KeptWebhookTargets } from './kept-webhook-targets';
 
 /** The number events that change a webhook target: a new URL or secret (number.updated), a release. */
-export const TARGET_CHANGING_EVENTS = [NumberUpdatedEvent, NumberReleasedEvent] as const;
+const TARGET_CHANGING_EVENTS = [NumberUpdatedEvent, NumberReleasedEvent] as const;
 
 /**
  * Tells this replica's `KeptWebhookTargets` of every change of a number (ADR 0101). It hears numbers-billing's
  * `number.updated` and `number.released` as they are published to JetStream, on plain subscriptions of its own (the
  * durable consumers hand each event to one replica only; every replica must forget). What it cannot hear it
- * assumes missed: targets are kept only once its subscriptions stand, all are forgotten when the connection drops or
- * a subscription falls behind, and none are kept while NATS is away or after a subscription ended.
+ * assumes missed: targets are kept only once its subscriptions stand, all are forgotten when the connection drops (as
+ * it does when the server finds this client too slow), and none are kept while NATS is away or after a subscription
+ * ended.
  */
 @Injectable()
 export class WebhookTargetChanges implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -65,7 +66,6 @@ export class WebhookTargetChanges implements OnApplicationBootstrap, BeforeAppli
   private async followConnection(): Promise<void> {
     for await (const status of this.nc.status()) {
       if (status.type === 'disconnect' || status.type === 'close') this.targets.stopKeeping();
-      else if (status.type === 'slowConsumer') this.targets.forgetAll();
       else if (status.type === 'reconnect' && !this.stopping) {
         // The client subscribed again before it reported the reconnection: changes are heard again.
         if (this.subscriptions.every((subscription) => !subscription.isClosed())) this.targets.startKeeping();
