@@ -133,6 +133,29 @@ describe('the bus lock', () => {
     await refusedRequest(lostfound, subject);
   });
 
+  it('lets webhook-dispatcher hear number changes as numbers-billing publishes them, and no one else (ADR 0101)', async () => {
+    const billing = await connectAs('numbers-billing');
+    const dispatcher = await connectAs('webhook-dispatcher');
+    const heard: string[] = [];
+    for (const type of ['number.updated', 'number.released'])
+      dispatcher.subscribe(eventSubject(config, type), { callback: (_err, msg) => heard.push(msg.subject) });
+    await dispatcher.flush();
+    await ensureStream(billing, config, STREAMS.numbers);
+    await jetstream(billing).publish(eventSubject(config, 'number.updated'), encoder.encode('{}'));
+    await jetstream(billing).publish(eventSubject(config, 'number.released'), encoder.encode('{}'));
+    await dispatcher.flush();
+    expect(heard).toEqual([eventSubject(config, 'number.updated'), eventSubject(config, 'number.released')]);
+
+    // Only those two: the dispatcher may not listen to other events, nor another service to these.
+    const other = violation(dispatcher, 'subscription', eventSubject(config, 'number.provisioned'));
+    dispatcher.subscribe(eventSubject(config, 'number.provisioned'));
+    await within(other);
+    const calls = await connectAs('calls-media');
+    const refused = violation(calls, 'subscription', eventSubject(config, 'number.updated'));
+    calls.subscribe(eventSubject(config, 'number.updated'));
+    await within(refused);
+  });
+
   it('refuses a service a durable consumer that is not its own', async () => {
     const dispatcher = await connectAs('webhook-dispatcher');
     const stream = await ensureStream(dispatcher, config, STREAMS.calls);
