@@ -138,7 +138,11 @@ describe('the bus lock', () => {
     const dispatcher = await connectAs('webhook-dispatcher');
     const heard: string[] = [];
     for (const type of ['number.updated', 'number.released'])
-      dispatcher.subscribe(eventSubject(config, type), { callback: (_err, msg) => heard.push(msg.subject) });
+      dispatcher.subscribe(eventSubject(config, type), {
+        callback: (_err, msg) => {
+          heard.push(msg.subject);
+        },
+      });
     await dispatcher.flush();
     await ensureStream(billing, config, STREAMS.numbers);
     await jetstream(billing).publish(eventSubject(config, 'number.updated'), encoder.encode('{}'));
