@@ -9,7 +9,7 @@
 // NATS, egress check, HMAC) -> HTTPS POST -> receiver (verifies the signature with libs/signing, answers 204).
 //
 // Run alone: node tools/bench/events.mjs [--numbers 1000] [--calls 3000] [--no-build]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -329,11 +329,17 @@ async function waitDelivered(receiver, accepted, timeoutMs) {
 
 function summarizeRun(injection, { delivered, duplicates }) {
   const latencies = [];
+  const timeline = [];
   let lastArrival = 0;
   for (const [sid, sent] of injection.accepted) {
     const arrival = delivered.get(sid);
     if (!arrival) continue;
     latencies.push(arrival.received - sent);
+    timeline.push({
+      at: sent,
+      sent_s: round((sent - injection.first) / 1000, 3),
+      ms: round(arrival.received - sent, 1),
+    });
     lastArrival = Math.max(lastArrival, arrival.received);
   }
   const span = (lastArrival - injection.first) / 1000;
@@ -349,6 +355,8 @@ function summarizeRun(injection, { delivered, duplicates }) {
     span_s: round(span, 2),
     deliveries_per_second: round(delivered.size / span, 1),
     latency: summarize(latencies),
+    // The 1% slowest, with when each was sent: slow ones sent together point at a stall, spread ones at a step.
+    slowest: timeline.sort((a, b) => b.ms - a.ms).slice(0, Math.ceil(timeline.length / 100)),
   };
 }
 
@@ -640,21 +648,59 @@ export function eventsReport(r) {
   return lines.join('\n');
 }
 
+/**
+ * `--pauses`: what held up each service (lib/pause-probe.cjs: event-loop stalls over 5 ms, garbage collections over
+ * 1 ms) while each of the slowest deliveries at half rate was on its way.
+ */
+function pausesReport(probeDir, pids, slowest) {
+  const probes = readdirSync(probeDir)
+    .map((file) => JSON.parse(readFileSync(join(probeDir, file), 'utf8')))
+    .filter((p) => pids[p.pid]);
+  rmSync(probeDir, { recursive: true, force: true });
+  const rows = slowest.map((d) => {
+    const from = d.at;
+    const to = d.at + d.ms;
+    const held = [];
+    for (const p of probes) {
+      const overlaps = (e) => e.at + e.ms >= from && e.at <= to;
+      const stalls = p.stalls.filter(overlaps);
+      const gcs = p.gc.filter((g) => g.ms > 1 && overlaps(g));
+      if (stalls.length || gcs.length)
+        held.push(
+          `${pids[p.pid]}: ${[
+            ...stalls.map((x) => `stall ${fmt(x.ms, 0)} ms at +${fmt(x.at - from, 0)}`),
+            ...gcs.map((g) => `gc(${g.kind}) ${fmt(g.ms, 1)} ms at +${fmt(g.at - from, 0)}`),
+          ].join(', ')}`,
+        );
+    }
+    return [fmt(d.sent_s, 3), fmt(d.ms, 1), held.join('; ') || '-'];
+  });
+  return `The slowest deliveries at half rate and what held up each service meanwhile\n\n${table(
+    ['sent at s', 'ms', 'stalls and collections during it'],
+    rows,
+  )}`;
+}
+
 // ------------------------------------------------------------------------------------------------ alone
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const options = parseOptions(process.argv.slice(2), {
     ...EVENT_OPTIONS,
     'no-build': { type: 'boolean', default: false },
+    pauses: { type: 'boolean', default: false },
   });
   const setup = eventsSetup();
+  const probeDir = options.pauses ? mkdtempSync(join(tmpdir(), 'sb-pauses-')) : undefined;
   const system = await startSystem({
     name: 'benchevents',
-    env: setup.env,
+    env: probeDir ? { ...setup.env, PAUSE_PROBE_DIR: probeDir } : setup.env,
     serviceEnv: setup.serviceEnv,
+    nodeArgs: probeDir ? ['--require', fileURLToPath(new URL('./lib/pause-probe.cjs', import.meta.url))] : [],
     build: !options['no-build'],
   });
+  const pids = Object.fromEntries(SERVICES.map((app) => [system.pid(app), app]));
+  let results;
   try {
-    const results = await eventsBenchmark(system, setup.tls, options);
+    results = await eventsBenchmark(system, setup.tls, options);
     console.log(`\n${eventsReport(results)}`);
     console.log(
       `\nresults: ${writeResults('bench', 'events', { benchmark: 'events', machine: machine(), ...results })}`,
@@ -663,4 +709,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     await system.stop();
     setup.cleanup();
   }
+  if (probeDir && results) console.log(`\n${pausesReport(probeDir, pids, results.latency.slowest)}`);
 }
