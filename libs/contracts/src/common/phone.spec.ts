@@ -1,4 +1,4 @@
-import { areaCodeOf, isE164, isUsAreaCode, isUsE164 } from './phone';
+import { areaCodeOf, isE164, isUsAreaCode, isUsE164, PhoneVerdicts } from './phone';
 
 describe('phone rules', () => {
   it('accept valid US numbers written in E.164 only', () => {
@@ -32,5 +32,34 @@ describe('phone rules', () => {
     expect(isUsAreaCode('911')).toBe(false);
     expect(isUsAreaCode('123')).toBe(false);
     expect(isUsAreaCode('41')).toBe(false);
+  });
+});
+
+describe('PhoneVerdicts', () => {
+  it('ask the rule once per string and forget the oldest beyond its capacity', () => {
+    const asked: string[] = [];
+    const verdicts = new PhoneVerdicts((e164) => {
+      asked.push(e164);
+      return e164.endsWith('1');
+    }, 2);
+    expect(verdicts.of('+1')).toBe(true);
+    expect(verdicts.of('+2')).toBe(false);
+    expect(verdicts.of('+1')).toBe(true);
+    expect(verdicts.of('+2')).toBe(false);
+    expect(asked).toEqual(['+1', '+2']);
+    expect(verdicts.of('+31')).toBe(true);
+    expect(verdicts.size).toBe(2);
+    expect(verdicts.of('+2')).toBe(false);
+    expect(verdicts.of('+1')).toBe(true);
+    expect(asked).toEqual(['+1', '+2', '+31', '+1']);
+  });
+
+  it('give the same verdicts the second time a number is checked', () => {
+    for (let round = 0; round < 2; round += 1) {
+      expect(isUsE164('+14155550123')).toBe(true);
+      expect(isUsE164('+11235550123')).toBe(false);
+      expect(isE164('+442071838750')).toBe(true);
+      expect(isE164('+1415')).toBe(false);
+    }
   });
 });

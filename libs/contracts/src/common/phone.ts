@@ -6,17 +6,52 @@ import { registerDecorator, type ValidationOptions } from 'class-validator';
  * written in E.164 (`+1` and ten digits, nothing else) and be a valid number of the US numbering plan.
  */
 export function isUsE164(value: unknown): value is string {
-  if (typeof value !== 'string' || !/^\+1\d{10}$/.test(value)) return false;
-  const parsed = parsePhoneNumberFromString(value);
-  return parsed !== undefined && parsed.isValid() && parsed.country === 'US';
+  return typeof value === 'string' && /^\+1\d{10}$/.test(value) && usNumberVerdicts.of(value);
 }
 
 /** Any valid E.164 number (callers may ring from abroad). */
 export function isE164(value: unknown): value is string {
-  if (typeof value !== 'string' || !/^\+[1-9]\d{6,14}$/.test(value)) return false;
-  const parsed = parsePhoneNumberFromString(value);
-  return parsed !== undefined && parsed.isPossible();
+  return typeof value === 'string' && /^\+[1-9]\d{6,14}$/.test(value) && e164Verdicts.of(value);
 }
+
+/** Verdicts remembered per rule, the oldest forgotten first. */
+export const REMEMBERED_PHONE_VERDICTS = 4096;
+
+/**
+ * libphonenumber's verdicts on strings already in E.164 shape, remembered. A call's numbers are checked at every hop
+ * (the HTTP body, each RPC and each consumed event) and our own numbers in every call: the parse was 2-4% of the
+ * gateway's, calls-media's and numbers-billing's CPU in the event pipeline (docs/performance.md, eighth pass), and a
+ * verdict depends on the string alone. Only strings the pattern let through are kept, so a key is at most 16
+ * characters and the map at most a few hundred KiB.
+ */
+export class PhoneVerdicts {
+  private readonly verdicts = new Map<string, boolean>();
+
+  constructor(
+    private readonly rule: (e164: string) => boolean,
+    private readonly capacity = REMEMBERED_PHONE_VERDICTS,
+  ) {}
+
+  of(e164: string): boolean {
+    const known = this.verdicts.get(e164);
+    if (known !== undefined) return known;
+    const verdict = this.rule(e164);
+    if (this.verdicts.size >= this.capacity) this.verdicts.delete(this.verdicts.keys().next().value as string);
+    this.verdicts.set(e164, verdict);
+    return verdict;
+  }
+
+  get size(): number {
+    return this.verdicts.size;
+  }
+}
+
+const usNumberVerdicts = new PhoneVerdicts((e164) => {
+  const parsed = parsePhoneNumberFromString(e164);
+  return parsed !== undefined && parsed.isValid() && parsed.country === 'US';
+});
+
+const e164Verdicts = new PhoneVerdicts((e164) => parsePhoneNumberFromString(e164)?.isPossible() ?? false);
 
 /** The NANP area code of a `+1` number: the three digits after the country code. */
 export function areaCodeOf(e164: string): string {
