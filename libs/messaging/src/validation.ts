@@ -1,6 +1,9 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { describeValidationErrors, ServiceError, type ClassOf } from '@switchboard/contracts';
+import { describeValidationErrors, rememberValidationRules, ServiceError, type ClassOf } from '@switchboard/contracts';
+
+// Each class's rules looked up once, not on every message (libs/contracts validation-rules.ts).
+rememberValidationRules();
 
 /**
  * Validates a message the way HTTP bodies are validated: unknown fields refused, types checked, and the problems

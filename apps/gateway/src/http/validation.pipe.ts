@@ -1,5 +1,8 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
-import { describeValidationErrors, ServiceError } from '@switchboard/contracts';
+import { describeValidationErrors, rememberValidationRules, ServiceError } from '@switchboard/contracts';
+
+// Each class's rules looked up once, not on every message (libs/contracts validation-rules.ts).
+rememberValidationRules();
 
 /**
  * HTTP bodies, params and queries are validated with the same DTOs and the same wording as NATS messages:
