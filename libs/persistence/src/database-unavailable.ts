@@ -7,13 +7,26 @@
  * `pg` errors and socket errors, and Prisma's own connection error codes.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return someInErrorChain(error, isOutageSignature);
+}
+
+/**
+ * Whether PostgreSQL refused the statement with `sqlState`, through `pg` (`code`) or Prisma (its driver adapter's
+ * `{ kind: 'postgres', code }`), wherever the error sits in the chain of causes.
+ */
+export function hasSqlState(error: unknown, sqlState: string): boolean {
+  return someInErrorChain(error, (current) => current.code === sqlState);
+}
+
+/** `test` on the error and on each of its causes (`cause`, Prisma's `meta.driverAdapterError`, `errors`). */
+function someInErrorChain(error: unknown, test: (error: ErrorLike) => boolean): boolean {
   const seen = new Set<unknown>();
   const pending: unknown[] = [error];
   while (pending.length > 0) {
     const current = pending.pop();
     if (typeof current !== 'object' || current === null || seen.has(current)) continue;
     seen.add(current);
-    if (isOutageSignature(current as ErrorLike)) return true;
+    if (test(current as ErrorLike)) return true;
     const { cause, meta, errors } = current as ErrorLike;
     pending.push(cause, meta?.driverAdapterError);
     if (Array.isArray(errors)) pending.push(...errors);

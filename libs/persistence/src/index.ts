@@ -10,7 +10,7 @@ export {
 } from './database-config.ts';
 export { closePGlite, createDriverAdapter, type DatabaseDriver } from './driver-adapter.ts';
 export { PersistenceError } from './errors.ts';
-export { isDatabaseUnavailable } from './database-unavailable.ts';
+export { hasSqlState, isDatabaseUnavailable } from './database-unavailable.ts';
 export {
   MIGRATION_LOCK_CONTENT,
   migrationSlug,

@@ -37,6 +37,11 @@ export interface SqlPoolOptions {
    */
   asynchronousCommit?: boolean;
   /**
+   * The longest any statement of the pool may run (PostgreSQL's `statement_timeout`, lock waits included); none by
+   * default. `transaction` sets its own bound on its statements either way.
+   */
+  statementTimeoutMs?: number;
+  /**
    * Where an idle connection's failure (a restarted database) is reported: a warning naming the pool by its
    * `applicationName`. The pool replaces the connection; the failure must not crash the process, logger or not.
    */
@@ -70,7 +75,7 @@ export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, op
     max: options.max,
     application_name: options.applicationName,
     types: { getTypeParser: bigintAsBigInt },
-    ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
+    ...sessionOptions(options),
   });
   pool.on('error', (error) =>
     options.logger?.warn(
@@ -111,6 +116,17 @@ export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, op
     },
     close: () => (closing ??= pool.end()),
   };
+}
+
+/** The connections' session settings, as `pg`'s `options` (PostgreSQL's `-c name=value` start-up options). */
+function sessionOptions({ asynchronousCommit, statementTimeoutMs }: SqlPoolOptions): { options?: string } {
+  const settings = [
+    ...(asynchronousCommit ? ['-c synchronous_commit=off'] : []),
+    ...(statementTimeoutMs !== undefined
+      ? [`-c statement_timeout=${Math.max(1, Math.floor(statementTimeoutMs))}`]
+      : []),
+  ];
+  return settings.length > 0 ? { options: settings.join(' ') } : {};
 }
 
 const INT8_OID = 20;

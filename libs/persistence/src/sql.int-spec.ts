@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import {
   createPrismaClient,
   createSqlPool,
+  hasSqlState,
   sqlBuilder,
   sqlExecute,
   sqlRows,
@@ -102,6 +103,12 @@ describe('Kysely statements on Prisma and on the SqlPool', () => {
         expect(await sqlRows(handle.client, txNamed)).toEqual([{ id: '00000000-0000-0000-0000-00000000000b' }]);
         // The pool's connection is usable after the rollback.
         expect(await pool.rows('sql_spec_bigint', bigint)).toEqual([{ big }]);
+        // A statement PostgreSQL refuses is told by its SQLSTATE, whichever executor and driver ran it.
+        for (const run of [
+          () => sqlRows(handle.client, sql`SELECT 1 / 0`),
+          () => pool.rows('sql_spec_zero', sql`SELECT 1 / 0`),
+        ])
+          expect(hasSqlState(await run().catch((error: unknown) => error), '22012')).toBe(true);
       } finally {
         await pool.close();
         await handle.close();
@@ -110,4 +117,39 @@ describe('Kysely statements on Prisma and on the SqlPool', () => {
       }
     },
   );
+
+  it("bounds every statement of a pool by its statement time-out, and tells a statement's SQLSTATE through either executor", async () => {
+    const database = await createTestDatabase('fixture', { migrationsDir });
+    const handle = await createPrismaClient(PrismaClient, 'fixture', {
+      env: { FIXTURE_DATABASE_URL: database.url },
+      migrationsDir,
+    });
+    const pool = createSqlPool(handle.driver, handle.client, {
+      max: 1,
+      applicationName: 'sql-spec-bounded',
+      statementTimeoutMs: 200,
+      asynchronousCommit: true,
+    });
+    try {
+      const settings = sql<{ timeout: string; commit: string }>`
+        SELECT current_setting('statement_timeout') AS timeout, current_setting('synchronous_commit') AS commit`;
+      expect(await pool.rows('sql_spec_settings', settings)).toEqual([{ timeout: '200ms', commit: 'off' }]);
+      const slow = pool.rows('sql_spec_slow', sql`SELECT pg_sleep(2)`);
+      const cancelled = await slow.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(hasSqlState(cancelled, '57014')).toBe(true); // query_canceled
+      expect(hasSqlState(cancelled, '22012')).toBe(false);
+      const byPrisma = await sqlRows(handle.client, sql`SELECT 1 / 0 AS never`).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(hasSqlState(byPrisma, '22012')).toBe(true); // division_by_zero, under Prisma's error
+    } finally {
+      await pool.close();
+      await handle.close();
+      await database.drop();
+    }
+  });
 });
