@@ -36,7 +36,7 @@ import { ProviderReconciliation } from './provisioning/provider-reconciliation';
 import { ProviderReconciliationScheduler } from './provisioning/provider-reconciliation.scheduler';
 import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
 import { AutoTopUpAttemptsRepository } from './billing/auto-top-up-attempts.repository';
-import { NumbersBillingPrisma, NumbersBillingTransactions } from './prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingPrisma, NumbersBillingTransactions } from './prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './talk-time/allowance';
 import { TalkTimeConsumer } from './talk-time/talk-time.consumer';
 import { TALK_TIME_BILLING } from './talk-time/talk-time-billing.port';
@@ -93,11 +93,13 @@ export class NumbersBillingModule {
               applicationName: 'numbers-billing-reads',
             },
             {
-              // Talk time's charge of each completed call, a plain-SQL transaction (TalkTimeService), apart from
-              // the reads above so a burst of calls never queues the API's reads behind it.
+              // Talk time's charge of each completed call, one statement (TalkTimeService, ADR 0102), apart from
+              // the reads above so a burst of calls never queues the API's reads behind it. Bounded as the
+              // transaction it replaced was (its lock wait included).
               token: TALK_TIME_SQL,
               max: 3,
               applicationName: 'numbers-billing-talk-time',
+              statementTimeoutMs: LOCKING_TX.timeout,
             },
           ],
           logger,

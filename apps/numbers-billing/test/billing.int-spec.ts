@@ -1,6 +1,9 @@
 import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError, type NumberCreated } from '@switchboard/contracts';
 import { allowancePeriod, periodStart } from '../src/billing/billing-periods';
+import type { SqlPool } from '@switchboard/persistence';
+import { TALK_TIME_SQL } from '../src/config/tokens';
 import { SimulatedPaymentAdapter } from '../src/payments/simulated-payment.adapter';
+import { TalkTimeRepository } from '../src/talk-time/talk-time.repository';
 import { createAccount } from './factories/account.factory';
 import { callCompleted, numberCreate } from './factories/number.factory';
 import {
@@ -338,6 +341,57 @@ describe('talk time', () => {
     // Last month's allowance is used up, this month's is not: the agent keeps answering.
     expect((await h.prisma.account.findUniqueOrThrow({ where: { id: a.id } })).allowance_exhausted_period).toBeNull();
     expect(await eventsOf(n.id, 'number.updated')).toEqual([]);
+  });
+
+  describe('in one statement (ADR 0102)', () => {
+    const period = allowancePeriod(new Date());
+    const charge = (accountId: string, seconds: number, callPeriod = period) => ({
+      accountId,
+      reference: `talk_time:CAquick${Math.random().toString(36).slice(2)}`,
+      period: callPeriod,
+      seconds,
+      byTier: {
+        starter: { amountMillicents: 1_000n, description: 'starter' },
+        growth: { amountMillicents: 1_000n, description: 'growth' },
+        scale: { amountMillicents: 1_000n, description: 'scale' },
+      },
+    });
+    const quick = (c: ReturnType<typeof charge>) =>
+      h.app.get(TalkTimeRepository).chargeUnlessAnsweringChanges(h.app.get<SqlPool>(TALK_TIME_SQL), c, period);
+    const state = async (accountId: string) => ({
+      usage: (await h.prisma.talkTimeUsage.findMany({ where: { account_id: accountId } })).map((u) => u.seconds),
+      ...(await balanceAndLedgerSum(h.prisma, accountId)),
+    });
+
+    it('commits a charge that leaves answering as it was, and agrees with the allowance at its edge', async () => {
+      const a = await account({ balance_cents: 10_000, tier: 'starter' }); // 200 minutes: 12,000 s
+      expect(await quick(charge(a.id, 11_999))).toMatchObject({ kind: 'charged', usageSeconds: 11_999n });
+      const before = await state(a.id);
+      // The second that uses the allowance up changes answering: the statement keeps nothing.
+      expect(await quick(charge(a.id, 1))).toEqual({ kind: 'answering_changes' });
+      expect(await state(a.id)).toEqual(before);
+      // Billed in full instead (the consumer's path), which marks the month used up; then a call changes nothing.
+      const n = await provision(a.id);
+      await h.publishCallCompleted(callCompleted({ account_id: a.id, number_id: n.id, duration_sec: 1 }));
+      await eventually(
+        async () => (await h.prisma.account.findUniqueOrThrow({ where: { id: a.id } })).allowance_exhausted_period,
+        (exhausted) => exhausted === period,
+      );
+      expect(await quick(charge(a.id, 60))).toMatchObject({ kind: 'charged', usageSeconds: 12_060n });
+      // A bigger tier would renew the allowance: the next charge leaves that to the full path.
+      await h.prisma.account.update({ where: { id: a.id }, data: { tier: 'growth' } });
+      expect(await quick(charge(a.id, 60))).toEqual({ kind: 'answering_changes' });
+    });
+
+    it('leaves a call of another month, and only such a call, to the full path', async () => {
+      const a = await account({ balance_cents: 10_000, tier: 'scale' }); // no allowance to use up
+      expect(await quick(charge(a.id, 10_000_000))).toMatchObject({ kind: 'charged' });
+      expect(await quick(charge(a.id, 60, '2000-01'))).toEqual({ kind: 'answering_changes' });
+      const same = charge(a.id, 60);
+      expect(await quick(same)).toMatchObject({ kind: 'charged' });
+      expect(await quick(same)).toMatchObject({ kind: 'duplicate' });
+      expect(await quick(charge('acct_zzzzzzzzzzzzzzzzzzzz', 60))).toEqual({ kind: 'unknown_account' });
+    });
   });
 
   it('ignores a call of an unknown account without blocking the ones after it', async () => {

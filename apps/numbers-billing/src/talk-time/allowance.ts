@@ -31,17 +31,6 @@ export class TalkTimeAllowance {
   }
 
   /**
-   * Whether `reconcile` would change the account's answering state, told without a read from the usage this
-   * transaction just wrote: undefined when that usage is not the current month's (a call reported late), which only
-   * `reconcile` can tell.
-   */
-  changesAnswering(account: LockedAccount, now: Date, known: KnownUsage): boolean | undefined {
-    const period = this.billing.allowancePeriod(now);
-    if (known.period !== period) return undefined;
-    return exhaustedPeriod(account, period, known.seconds) !== account.allowance_exhausted_period;
-  }
-
-  /**
    * Brings the account's answering state in line with its usage of the current month (`now`'s) under its tier:
    * marks the allowance used up, or renews it (a new month, a bigger tier). Publishes `number.updated` for its
    * active numbers when answering changes. The account row must be locked by the caller. `known` is a usage the
@@ -65,8 +54,18 @@ export class TalkTimeAllowance {
   }
 }
 
-/** The month the account's allowance is used up in, when `used` seconds of `period` exhaust it under its tier. */
+/**
+ * The month the account's allowance is used up in, when `used` seconds of `period` exhaust it under its tier. The
+ * quick charge checks the same in SQL (`TalkTimeRepository.chargeUnlessAnsweringChanges`, from `allowanceSeconds`);
+ * billing.int-spec holds the two to each other at the allowance's edge.
+ */
 function exhaustedPeriod(account: LockedAccount, period: string, used: bigint): string | null {
-  const minutes = TIER_TERMS[account.tier as Tier].monthlyMinutes;
-  return minutes !== null && used >= BigInt(minutes * 60) ? period : null;
+  const allowance = allowanceSeconds(account.tier as Tier);
+  return allowance !== null && used >= allowance ? period : null;
+}
+
+/** A tier's monthly allowance in seconds of talk time; null when it has none to use up. */
+export function allowanceSeconds(tier: Tier): bigint | null {
+  const minutes = TIER_TERMS[tier].monthlyMinutes;
+  return minutes === null ? null : BigInt(minutes * 60);
 }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TIERS, type Tier } from '@switchboard/contracts';
-import { sqlRows, type SqlTransaction } from '@switchboard/persistence';
+import { hasSqlState, sqlRows, type SqlPool, type SqlTransaction } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { LedgerEntry, TalkTimeUsage } from '../generated/kysely/database';
 import { LOCKED_ACCOUNT_COLUMNS, postingOf, type LockedAccount } from '../ledger/ledger.repository';
 import type { Tx } from '../prisma/numbers-billing-prisma';
+import { allowanceSeconds } from './allowance';
 
 /** What a call costs on one tier, and how its ledger row says so. */
 export interface TierCharge {
@@ -41,8 +42,11 @@ function byAccountTier(values: Record<Tier, unknown>, type: 'bigint' | 'text'): 
   return sql`(CASE tier ${sql.join(cases, sql` `)} END)`;
 }
 
+/** The SQLSTATE `talk_time_changes_answering()` raises (its migration, 20261126090000_talk_time_quick_charge). */
+const ANSWERING_CHANGES = 'SB001';
+
 /**
- * A call's talk time in the ledger and in the month's usage (ADR 0013), in the caller's transaction.
+ * A call's talk time in the ledger and in the month's usage (ADR 0013).
  */
 @Injectable()
 export class TalkTimeRepository {
@@ -50,14 +54,54 @@ export class TalkTimeRepository {
    * One statement, one round trip (a call was three: the lock, the posting, the usage): locks the account and reads
    * it as `LedgerRepository.lockAccount` does, posts the charge of the account's tier as `LedgerRepository.post`
    * does (`postingOf`), and adds the seconds to the month's usage only when the charge was posted. Concurrent
-   * charges to one account wait for its lock and then read what the one before committed (READ COMMITTED).
+   * charges to one account wait for its lock and then read what the one before committed (READ COMMITTED). Runs in
+   * the caller's transaction.
    */
   async charge(tx: Tx | SqlTransaction, charge: TalkTimeCharge): Promise<TalkTimeCharged> {
-    const amounts = Object.fromEntries(TIERS.map((t) => [t, -charge.byTier[t].amountMillicents]));
-    const descriptions = Object.fromEntries(TIERS.map((t) => [t, charge.byTier[t].description]));
-    const [row] = await sqlRows(
-      tx,
-      sql<ChargeRow>`
+    const [row] = await sqlRows(tx, chargeStatement(charge));
+    return chargedFrom(row);
+  }
+
+  /**
+   * `charge` as a transaction of its own, committed unless the call changes the account's answering (ADR 0102): the
+   * statement itself checks, from the usage it just wrote and the account as locked, that `TalkTimeAllowance`'s
+   * `reconcile` would have nothing to do (the call counts against the current month, `currentPeriod`, and leaves the
+   * account's allowance used up, or not, as it was) and otherwise aborts, keeping nothing: `answering_changes`, to
+   * be billed in full. One round trip where a transaction around `charge` takes three (BEGIN, the statement, COMMIT).
+   */
+  async chargeUnlessAnsweringChanges(
+    pool: SqlPool,
+    charge: TalkTimeCharge,
+    currentPeriod: string,
+  ): Promise<TalkTimeCharged | { kind: 'answering_changes' }> {
+    const limits = Object.fromEntries(TIERS.map((tier) => [tier, allowanceSeconds(tier)])) as Record<
+      Tier,
+      bigint | null
+    >;
+    const used = sql`(SELECT seconds FROM used)`;
+    const exhaustedAfter = sql`(CASE WHEN ${byAccountTier(limits, 'bigint')} <= ${used} THEN ${charge.period}::text END)`;
+    const unchanged = sql`${used} IS NULL OR (${charge.period}::text = ${currentPeriod}::text AND ${exhaustedAfter} IS NOT DISTINCT FROM account.allowance_exhausted_period)`;
+    try {
+      const [row] = await pool.rows(
+        'talk_time_charge_unless_answering_changes',
+        chargeStatement(
+          charge,
+          sql`, CASE WHEN ${unchanged} THEN true ELSE talk_time_changes_answering() END AS unchanged`,
+        ),
+      );
+      return chargedFrom(row);
+    } catch (error) {
+      if (hasSqlState(error, ANSWERING_CHANGES)) return { kind: 'answering_changes' };
+      throw error;
+    }
+  }
+}
+
+/** The charge's statement; `check` adds a column to its one row (the account's), computed after every write. */
+function chargeStatement(charge: TalkTimeCharge, check: RawBuilder<unknown> = sql``): RawBuilder<ChargeRow> {
+  const amounts = Object.fromEntries(TIERS.map((t) => [t, -charge.byTier[t].amountMillicents]));
+  const descriptions = Object.fromEntries(TIERS.map((t) => [t, charge.byTier[t].description]));
+  return sql<ChargeRow>`
       WITH account AS (
         SELECT ${sql.join(LOCKED_ACCOUNT_COLUMNS.map((c) => sql.ref(c)))} FROM accounts
          WHERE id = ${charge.accountId} FOR UPDATE
@@ -73,12 +117,13 @@ export class TalkTimeRepository {
         ON CONFLICT (account_id, period) DO UPDATE SET seconds = talk_time_usage.seconds + EXCLUDED.seconds
         RETURNING seconds
       )
-      SELECT account.*, (SELECT balance_after_millicents FROM inserted) AS after, (SELECT seconds FROM used) AS used_seconds
-        FROM account`,
-    );
-    if (!row) return { kind: 'unknown_account' };
-    const { after, used_seconds: usage, ...account } = row;
-    if (after === null || usage === null) return { kind: 'duplicate', account };
-    return { kind: 'charged', account, balanceAfter: after, usageSeconds: usage };
-  }
+      SELECT account.*, (SELECT balance_after_millicents FROM inserted) AS after, (SELECT seconds FROM used) AS used_seconds${check}
+        FROM account`;
+}
+
+function chargedFrom(row: (ChargeRow & { unchanged?: boolean }) | undefined): TalkTimeCharged {
+  if (!row) return { kind: 'unknown_account' };
+  const { after, used_seconds: usage, unchanged: _checked, ...account } = row;
+  if (after === null || usage === null) return { kind: 'duplicate', account };
+  return { kind: 'charged', account, balanceAfter: after, usageSeconds: usage };
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TIERS, type CallCompletedData, type EventEnvelope, type Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
-import type { SqlPool, SqlTransaction } from '@switchboard/persistence';
+import type { SqlPool } from '@switchboard/persistence';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import type { LockedAccount } from '../ledger/ledger.repository';
 import { talkTimeCharge, TIER_TERMS } from '../money/money';
@@ -10,7 +10,7 @@ import { TALK_TIME_SQL } from '../config/tokens';
 import { LOCKING_TX, NumbersBillingTransactions, type Tx } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance, type KnownUsage } from './allowance';
 import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
-import { TalkTimeRepository, type TierCharge } from './talk-time.repository';
+import { TalkTimeRepository, type TalkTimeCharge, type TierCharge } from './talk-time.repository';
 
 export type TalkTimeOutcome = 'billed' | 'duplicate' | 'unknown_account' | 'nothing_to_bill';
 
@@ -39,10 +39,10 @@ export class TalkTimeService {
     const call = event.data;
     if (call.duration_sec === 0) return 'nothing_to_bill';
     const cause: EventCause = { correlationId: event.correlation_id, causationId: event.id };
-    // Nearly every call is a charge and a usage count: one plain-SQL transaction. The rare one that uses up the
+    // Nearly every call is a charge and a usage count: one plain-SQL statement. The rare one that uses up the
     // month's allowance (or follows a renewal, or was reported late) may change the account's answering, which
-    // writes events through Prisma: that transaction is rolled back and the call billed again in full, in a Prisma
-    // transaction that takes the account's lock anew.
+    // writes events through Prisma: that statement aborts itself, keeping nothing, and the call is billed in full,
+    // in a Prisma transaction that takes the account's lock anew.
     const billed = (await this.billQuickly(call)) ?? (await this.billInFull(call, cause));
     if (billed.outcome === 'unknown_account')
       this.logger.warn(
@@ -65,20 +65,23 @@ export class TalkTimeService {
     return billed.outcome;
   }
 
-  /** The charge and the usage in one plain-SQL transaction; undefined (nothing kept) when answering would change. */
+  /**
+   * The charge and the usage in one statement of its own (ADR 0102), which checks that the call leaves the account's
+   * answering as it was and otherwise keeps nothing: undefined, to be billed in full.
+   */
   private async billQuickly(call: CallCompletedData): Promise<Billed | undefined> {
-    try {
-      return await this.sql.transaction(async (tx): Promise<Billed> => {
-        const charged = await this.charge(tx, call);
-        if (charged.outcome !== 'billed') return charged;
-        const change = this.allowance.changesAnswering(charged.account, new Date(), charged.usage);
-        if (change !== false) throw new AnsweringChanges();
-        return { outcome: 'billed', account: charged.account, answeringChanged: false };
-      });
-    } catch (error) {
-      if (error instanceof AnsweringChanges) return undefined;
-      throw error;
-    }
+    const charged = await this.talkTime.chargeUnlessAnsweringChanges(
+      this.sql,
+      this.talkTimeCharge(call),
+      this.billing.allowancePeriod(new Date()),
+    );
+    if (charged.kind === 'answering_changes') return undefined;
+    if (charged.kind !== 'charged') return { outcome: charged.kind };
+    return {
+      outcome: 'billed',
+      account: { ...charged.account, balance_millicents: charged.balanceAfter },
+      answeringChanged: false,
+    };
   }
 
   /** The charge, the usage and the answering state in one Prisma transaction. */
@@ -95,22 +98,26 @@ export class TalkTimeService {
 
   /** Locks the account, posts the call's charge once per call SID and adds its seconds to its month's usage. */
   private async charge(
-    tx: Tx | SqlTransaction,
+    tx: Tx,
     call: CallCompletedData,
   ): Promise<
     { outcome: 'unknown_account' | 'duplicate' } | { outcome: 'billed'; account: LockedAccount; usage: KnownUsage }
   > {
-    const period = this.billing.allowancePeriod(new Date(call.started_at));
-    const charged = await this.talkTime.charge(tx, {
-      accountId: call.account_id,
-      reference: talkTimeReference(call.call_sid),
-      period,
-      seconds: call.duration_sec,
-      byTier: talkTimeByTier(call),
-    });
+    const charge = this.talkTimeCharge(call);
+    const charged = await this.talkTime.charge(tx, charge);
     if (charged.kind !== 'charged') return { outcome: charged.kind };
     const account = { ...charged.account, balance_millicents: charged.balanceAfter };
-    return { outcome: 'billed', account, usage: { period, seconds: charged.usageSeconds } };
+    return { outcome: 'billed', account, usage: { period: charge.period, seconds: charged.usageSeconds } };
+  }
+
+  private talkTimeCharge(call: CallCompletedData): TalkTimeCharge {
+    return {
+      accountId: call.account_id,
+      reference: talkTimeReference(call.call_sid),
+      period: this.billing.allowancePeriod(new Date(call.started_at)),
+      seconds: call.duration_sec,
+      byTier: talkTimeByTier(call),
+    };
   }
 }
 
@@ -133,6 +140,3 @@ function talkTimeByTier(call: Pick<CallCompletedData, 'call_sid' | 'number_id' |
 type Billed =
   | { outcome: 'unknown_account' | 'duplicate' }
   | { outcome: 'billed'; account: LockedAccount; answeringChanged: boolean };
-
-/** Thrown inside the quick transaction to roll it back: the call is billed in full instead. */
-class AnsweringChanges extends Error {}
