@@ -4,12 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError } from '@switchboard/contracts';
+import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError, TIERS } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
 import { testNatsEnv, testNatsOptions } from '@switchboard/testing';
+import type { SqlPool } from '@switchboard/persistence';
 import { messagingConfigFromEnv } from '@switchboard/service-runtime';
+import { allowancePeriod } from '../src/billing/billing-periods';
 import { createNumbersBillingApp } from '../src/bootstrap';
+import { TALK_TIME_SQL } from '../src/config/tokens';
+import { TalkTimeRepository } from '../src/talk-time/talk-time.repository';
 import { numberCreate } from './factories/number.factory';
 import { askWebhookTarget } from './support/webhook-target';
 
@@ -97,5 +101,25 @@ describe('numbers-billing on the embedded database', () => {
       webhook_url: 'https://93.184.215.14/hooks',
       webhook_secret: first.webhook_secret,
     });
+  });
+
+  // Talk time's one-round-trip charge (ADR 0102) aborts through a PL/pgSQL function, seen through Prisma here.
+  it('charges talk time in one statement, and leaves a call that changes answering to the full path', async () => {
+    const account = await rpc.request(AccountsRpc.create, { name: 'Embedded talk time', balance_cents: 10_000 });
+    const period = allowancePeriod(new Date());
+    const charge = (seconds: number) => ({
+      accountId: account.id,
+      reference: `talk_time:CAembedded${seconds}`,
+      period,
+      seconds,
+      byTier: Object.fromEntries(TIERS.map((tier) => [tier, { amountMillicents: 1_000n, description: tier }])) as never,
+    });
+    const quick = (seconds: number) =>
+      app
+        .get(TalkTimeRepository)
+        .chargeUnlessAnsweringChanges(app.get<SqlPool>(TALK_TIME_SQL), charge(seconds), period);
+    expect(await quick(60)).toMatchObject({ kind: 'charged', usageSeconds: 60n });
+    expect(await quick(1_000_000)).toEqual({ kind: 'answering_changes' });
+    expect((await rpc.request(BillingRpc.ledger, { account_id: account.id })).balance_cents).toBe(9_999);
   });
 });
