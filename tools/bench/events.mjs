@@ -8,8 +8,10 @@
 // outbox) -> JetStream CALLS -> webhook-dispatcher (delivery state, numbers-billing lookup of URL and secret over
 // NATS, egress check, HMAC) -> HTTPS POST -> receiver (verifies the signature with libs/signing, answers 204).
 //
-// Run alone: node tools/bench/events.mjs [--numbers 1000] [--calls 3000] [--no-build]
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Run alone: node tools/bench/events.mjs [--numbers 1000] [--calls 3000] [--no-build] [--pauses]
+// (--pauses: each service runs with lib/pause-probe.cjs, and the slowest deliveries at half rate are lined up with
+// what held up each service meanwhile.)
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +33,7 @@ import {
   writeResults,
 } from './lib/common.mjs';
 import { cpuLine, measured, perRequestLine, transactionsLine } from './lib/cpu.mjs';
+import { gcKindName, pauseProbe, readPauseProbes } from './lib/pauses.mjs';
 import { startReceiver } from './lib/receiver.mjs';
 import { SERVICES, startSystem } from './lib/system.mjs';
 import { makeCertificates } from './lib/tls.mjs';
@@ -653,9 +656,7 @@ export function eventsReport(r) {
  * 1 ms) while each of the slowest deliveries at half rate was on its way.
  */
 function pausesReport(probeDir, pids, slowest) {
-  const probes = readdirSync(probeDir)
-    .map((file) => JSON.parse(readFileSync(join(probeDir, file), 'utf8')))
-    .filter((p) => pids[p.pid]);
+  const probes = readPauseProbes(probeDir).filter((p) => pids[p.pid]);
   rmSync(probeDir, { recursive: true, force: true });
   const rows = slowest.map((d) => {
     const from = d.at;
@@ -669,7 +670,7 @@ function pausesReport(probeDir, pids, slowest) {
         held.push(
           `${pids[p.pid]}: ${[
             ...stalls.map((x) => `stall ${fmt(x.ms, 0)} ms at +${fmt(x.at - from, 0)}`),
-            ...gcs.map((g) => `gc(${g.kind}) ${fmt(g.ms, 1)} ms at +${fmt(g.at - from, 0)}`),
+            ...gcs.map((g) => `${gcKindName(g.kind)} collection ${fmt(g.ms, 1)} ms at +${fmt(g.at - from, 0)}`),
           ].join(', ')}`,
         );
     }
@@ -689,12 +690,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     pauses: { type: 'boolean', default: false },
   });
   const setup = eventsSetup();
-  const probeDir = options.pauses ? mkdtempSync(join(tmpdir(), 'sb-pauses-')) : undefined;
+  const probe = options.pauses ? pauseProbe() : undefined;
   const system = await startSystem({
     name: 'benchevents',
-    env: probeDir ? { ...setup.env, PAUSE_PROBE_DIR: probeDir } : setup.env,
+    env: { ...setup.env, ...probe?.env },
     serviceEnv: setup.serviceEnv,
-    nodeArgs: probeDir ? ['--require', fileURLToPath(new URL('./lib/pause-probe.cjs', import.meta.url))] : [],
+    nodeArgs: probe?.nodeArgs ?? [],
     build: !options['no-build'],
   });
   const pids = Object.fromEntries(SERVICES.map((app) => [system.pid(app), app]));
@@ -709,5 +710,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     await system.stop();
     setup.cleanup();
   }
-  if (probeDir && results) console.log(`\n${pausesReport(probeDir, pids, results.latency.slowest)}`);
+  if (probe && results) console.log(`\n${pausesReport(probe.dir, pids, results.latency.slowest)}`);
 }

@@ -5,15 +5,14 @@
 //
 // Run: node tools/bench/tail-api.mjs [--path numbers|calls] [--duration 20] [--rate N] [--node-args a,b] [--no-build]
 // (--node-args comes after deploy/service-node-flags.mjs and wins: --max-semi-space-size=16 measures without ADR 0050.)
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { constants, performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { API_ENV, API_TARGETS } from './api.mjs';
 import { Admin, Api, callerNumber, pool, provisionFleet } from './lib/clients.mjs';
-import { fmt, int, parseOptions, root, say, sleep, summarize, table } from './lib/common.mjs';
+import { fmt, int, parseOptions, say, sleep, summarize, table } from './lib/common.mjs';
 import { startCanary } from './lib/canary.mjs';
 import { httpLoad, pacedHttp } from './lib/load.mjs';
+import { gcKindName, pauseProbe, readPauseProbes } from './lib/pauses.mjs';
 import { SERVICES, startSystem } from './lib/system.mjs';
 
 const options = parseOptions(process.argv.slice(2), {
@@ -25,19 +24,14 @@ const options = parseOptions(process.argv.slice(2), {
   'node-args': { type: 'list', default: [] },
   'no-build': { type: 'boolean', default: false },
 });
-const GC_KINDS = {
-  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor (scavenge)',
-  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
-  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
-  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
-};
 const SLOW_MS = API_TARGETS.p99_ms_at_half_rate;
 
-const probeDir = mkdtempSync(join(tmpdir(), 'sb-pauses-'));
+const probe = pauseProbe();
+const probeDir = probe.dir;
 const system = await startSystem({
   name: 'tail',
-  env: { ...API_ENV, PAUSE_PROBE_DIR: probeDir },
-  nodeArgs: ['--require', join(root, 'tools/bench/lib/pause-probe.cjs'), ...options['node-args']],
+  env: { ...API_ENV, ...probe.env },
+  nodeArgs: [...probe.nodeArgs, ...options['node-args']],
   build: !options['no-build'],
 });
 let run;
@@ -96,7 +90,7 @@ try {
 }
 
 // ------------------------------------------------------------------------------------------------ analysis
-const probes = readdirSync(probeDir).map((file) => JSON.parse(readFileSync(join(probeDir, file), 'utf8')));
+const probes = readPauseProbes(probeDir);
 const processes = probes
   .filter((p) => pids[p.pid])
   .map((p) => ({
@@ -117,7 +111,7 @@ for (const p of processes) {
   const gc = p.gc.filter(inRun);
   const byKind = {};
   for (const g of gc) {
-    const kind = GC_KINDS[g.kind] ?? String(g.kind);
+    const kind = gcKindName(g.kind);
     byKind[kind] ??= { n: 0, total: 0, max: 0 };
     byKind[kind].n += 1;
     byKind[kind].total += g.ms;
