@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TIERS, type Tier } from '@switchboard/contracts';
-import { hasSqlState, sqlRows, type SqlPool, type SqlTransaction } from '@switchboard/persistence';
+import { hasSqlState, sqlRows, type SqlPool } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { LedgerEntry, TalkTimeUsage } from '../generated/kysely/database';
 import { LOCKED_ACCOUNT_COLUMNS, postingOf, type LockedAccount } from '../ledger/ledger.repository';
@@ -55,9 +55,9 @@ export class TalkTimeRepository {
    * it as `LedgerRepository.lockAccount` does, posts the charge of the account's tier as `LedgerRepository.post`
    * does (`postingOf`), and adds the seconds to the month's usage only when the charge was posted. Concurrent
    * charges to one account wait for its lock and then read what the one before committed (READ COMMITTED). Runs in
-   * the caller's transaction.
+   * the caller's Prisma transaction (the full path, which may change answering in the same transaction).
    */
-  async charge(tx: Tx | SqlTransaction, charge: TalkTimeCharge): Promise<TalkTimeCharged> {
+  async charge(tx: Tx, charge: TalkTimeCharge): Promise<TalkTimeCharged> {
     const [row] = await sqlRows(tx, chargeStatement(charge));
     return chargedFrom(row);
   }
