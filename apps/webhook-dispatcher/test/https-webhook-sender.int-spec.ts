@@ -111,6 +111,26 @@ describe('HttpsWebhookSender connections (ADR 0092)', () => {
     expect(receiver.requests.map((r) => r.connection)).toEqual([1, 1, 2]);
   });
 
+  it('keeps at most its bound of idle connections across receivers, closing the one idle longest', async () => {
+    sender.onApplicationShutdown();
+    sender = new HttpsWebhookSender({ extraCa: certificate.cert, maxIdleConnections: 2 });
+    receiver = await startHttpsReceiver(certificate, { answer: () => ({ status: 204 }) });
+    const port = receiver.port;
+    const [a, b, c] = ['hooks-a.test', 'hooks-b.test', 'localhost'].map((name) => target(name, port));
+    for (const to of [a, b, c, a, c, b, c]) expect(await post(to)).toEqual({ statusCode: 204 });
+    // c's connection set aside closed a's (idle longest); a's new one closed b's; c's was kept and reused; b's new
+    // one closed a's second, idle longer than c's, which was reused again.
+    expect(receiver.requests.map((r) => [r.servername, r.connection])).toEqual([
+      ['hooks-a.test', 1],
+      ['hooks-b.test', 2],
+      ['localhost', 3],
+      ['hooks-a.test', 4],
+      ['localhost', 3],
+      ['hooks-b.test', 5],
+      ['localhost', 3],
+    ]);
+  });
+
   it('reports a connection refused as an answer, without a retry', async () => {
     receiver = await startHttpsReceiver(certificate, { answer: () => ({ status: 204 }) });
     const port = receiver.port;

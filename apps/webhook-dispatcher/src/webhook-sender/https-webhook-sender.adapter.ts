@@ -1,3 +1,4 @@
+import type { ClientRequest } from 'node:http';
 import { request as httpsRequest, Agent, type RequestOptions } from 'node:https';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
@@ -20,6 +21,8 @@ export interface HttpsWebhookSenderOptions {
    * trusts private receiver CAs through Node's own `NODE_EXTRA_CA_CERTS` instead.
    */
   extraCa?: string | Buffer;
+  /** Idle connections kept across every receiver (default MAX_IDLE_CONNECTIONS). */
+  maxIdleConnections?: number;
 }
 
 const tracer = trace.getTracer('switchboard.webhook-dispatcher');
@@ -33,6 +36,15 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  * reused.
  */
 export const IDLE_CONNECTION_MS = 4_000;
+
+/**
+ * Idle connections kept at once, across every receiver, the least recently used closed first. Each costs the
+ * dispatcher about 100 KiB of native memory (OpenSSL's state and buffers; 1,000 kept connections measured 98 KiB
+ * each) and a file descriptor: without a bound, a dispatcher sending to a thousand receivers held a thousand of them
+ * (docs/adr/0092). Go's HTTP client keeps 100 by default; a receiver that gets events often stays among the most
+ * recently used.
+ */
+export const MAX_IDLE_CONNECTIONS = 128;
 
 /** Errors of a reused connection the receiver had closed while it was idle: the request never reached it. */
 const STALE_CONNECTION_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
@@ -55,16 +67,16 @@ export class HttpsWebhookSender implements WebhookSender, OnApplicationShutdown 
    */
   private readonly secureContext: SecureContext;
   /** Keeps connections per checked address and server name (its pool key), idle ones for IDLE_CONNECTION_MS. */
-  private readonly agent = new SessionResumingAgent({
-    keepAlive: true,
-    timeout: IDLE_CONNECTION_MS,
-    scheduling: 'lifo',
-  });
+  private readonly agent: SessionResumingAgent;
   /** For the one retry after a stale reused connection: a fresh connection, whatever else the pool holds. */
   private readonly freshAgent = new Agent({ keepAlive: false });
 
   constructor(options: HttpsWebhookSenderOptions = {}) {
     this.secureContext = createSecureContext(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {});
+    this.agent = new SessionResumingAgent(
+      { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' },
+      options.maxIdleConnections ?? MAX_IDLE_CONNECTIONS,
+    );
   }
 
   /** One attempt, as a span in the event's trace (OpenTelemetry's HTTP instrumentation adds a W3C `traceparent`). */
@@ -189,14 +201,45 @@ export const MAX_TLS_SESSIONS = 1000;
 const TLS_SOCKET_SET_SESSION = (TLSSocket.prototype as { setSession?: (session: Buffer) => void }).setSession;
 
 /**
- * node:https's agent, but each new connection's TLS session is handed over once. Node 20's `tls.connect` reads a
- * `session` option twice (the socket's constructor sets it, then `connect` sets it again), and reading one (it
- * holds the receiver's certificates) was a fifth of a resumed connection's CPU on this machine; here the socket is
- * made without it and given the session once, before its handshake starts. The sessions are kept here, by the
- * agent's own pool key, as node:https keeps them (newest kept, dropped after a connection that failed).
+ * node:https's agent, with two changes:
+ * - each new connection's TLS session is handed over once. Node 20's `tls.connect` reads a `session` option twice
+ *   (the socket's constructor sets it, then `connect` sets it again), and reading one (it holds the receiver's
+ *   certificates) was a fifth of a resumed connection's CPU on this machine; here the socket is made without it and
+ *   given the session once, before its handshake starts. The sessions are kept here, by the agent's own pool key, as
+ *   node:https keeps them (newest kept, dropped after a connection that failed);
+ * - at most `maxIdleConnections` idle connections are kept, whatever their receivers: when one more is set aside,
+ *   the one idle longest is closed (node:https bounds them per receiver only).
  */
 export class SessionResumingAgent extends Agent {
   private readonly sessions = new Map<string, Buffer>();
+  /** The idle connections, the one idle longest first. */
+  private readonly idle = new Set<Socket>();
+
+  constructor(
+    options: ConstructorParameters<typeof Agent>[0],
+    private readonly maxIdleConnections: number,
+  ) {
+    super(options);
+  }
+
+  /** Called by the agent when a request is done with `socket` and it would keep it: closes the one idle longest. */
+  override keepSocketAlive(socket: Socket): boolean {
+    // Node's documentation: a falsy answer has the agent close the socket (its type in @types/node says `void`).
+    if (!(super.keepSocketAlive(socket) as unknown as boolean)) return false;
+    this.idle.add(socket);
+    if (this.idle.size > this.maxIdleConnections) {
+      const longest = this.idle.values().next().value as Socket;
+      this.idle.delete(longest);
+      // The agent drops it from its pool when it closes.
+      longest.destroy();
+    }
+    return true;
+  }
+
+  override reuseSocket(socket: Socket, request: ClientRequest): void {
+    this.idle.delete(socket);
+    super.reuseSocket(socket, request);
+  }
 
   override createConnection(options: ConnectionOptions & RequestOptions): Socket {
     const key = this.getName(options);
@@ -216,6 +259,7 @@ export class SessionResumingAgent extends Agent {
       if (this.sessions.size > MAX_TLS_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
     });
     socket.once('close', (hadError: boolean) => {
+      this.idle.delete(socket);
       if (hadError) this.sessions.delete(key);
     });
     return socket;
