@@ -1,18 +1,15 @@
 // The node flags and environment every service runs with, wherever it runs: the image's CMD and ENV
 // (deploy/docker/Dockerfile, checked against these by tools/deploy/check.mjs), `npm start` (tools/dev/start.mjs) and
 // the benchmarks and fault tests (tools/bench/lib/system.mjs). docs/adr/0050-young-generation-size.md,
-// docs/adr/0100-one-malloc-arena.md and docs/adr/0103-memory-sized-for-the-container.md say why.
+// docs/adr/0100-one-malloc-arena.md and docs/adr/0103-service-memory-bounds.md say why.
 //
 // --max-semi-space-size=32: a 32 MiB young generation (V8's default tops out at 16 MiB) halves the number of
 // scavenges under load; each one stops the service for 2-10 ms on a busy 2-core machine, and those stops were
 // most of the API's p99 at half rate. Costs 20-30 MiB more resident memory under load.
 //
-// --max-old-space-size=256: V8 sizes its heap by the machine's memory, not the container's, and on a machine with
-// 2 GiB or more lets the old generation grow to four times what survived the last full collection before it
-// collects again; a service whose live heap is 30 MiB grew to 100-150 MiB of old space under load. A limit of half
-// the containers' 512 MiB (deploy/k8s) makes V8 grow it by 1.3 times instead: 35-40 MiB under the same load, for a
-// full collection every few seconds (ADR 0103).
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32', '--max-old-space-size=256'];
+// No --max-old-space-size: a limit under 2 GiB makes V8 collect the old generation far more often, and cost the
+// gateway 10-13% more CPU per request at the API's maximum (ADR 0103).
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
 
 // MALLOC_ARENA_MAX=1: glibc gives each thread that allocates its own malloc arena (up to 8 per core), and keeps what
 // a thread freed in it; one of V8's or libuv's threads left 14 MiB resident in a second arena in four services of

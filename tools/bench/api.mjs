@@ -7,8 +7,9 @@
 // Against the architecture's floor (issue 19), each route's maximum is measured in pairs, the floor's then the
 // system's, back to back (--pairs, default 3), and the median pair's ratio is the one reported.
 //
-// Run alone: node tools/bench/api.mjs [--duration 10] [--pairs 3] [--connections 32] [--no-build]
-// (tools/bench/run.mjs runs it with the other benchmarks on one system.)
+// Run alone: node tools/bench/api.mjs [--duration 10] [--pairs 3] [--connections 32] [--node-args a,b] [--no-build]
+// (tools/bench/run.mjs runs it with the other benchmarks on one system. --node-args comes after
+// deploy/service-node-flags.mjs and wins: --max-old-space-size=256 measures the heap limit ADR 0103 tried.)
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -628,6 +629,7 @@ export function memoryTable(api, loads) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const options = parseOptions(process.argv.slice(2), {
     ...API_OPTIONS,
+    'node-args': { type: 'list', default: [] },
     'no-build': { type: 'boolean', default: false },
   });
   try {
@@ -636,11 +638,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(error.message);
     process.exit(2);
   }
-  const system = await startSystem({ name: 'benchapi', env: API_ENV, build: !options['no-build'] });
+  const system = await startSystem({
+    name: 'benchapi',
+    env: API_ENV,
+    nodeArgs: options['node-args'],
+    build: !options['no-build'],
+  });
   try {
     const results = await apiBenchmark(system, options);
     console.log(`\n${apiReport(results)}`);
-    console.log(`\nresults: ${writeResults('bench', 'api', { benchmark: 'api', machine: machine(), ...results })}`);
+    const record = { benchmark: 'api', machine: machine(), node_args: options['node-args'], ...results };
+    console.log(`\nresults: ${writeResults('bench', 'api', record)}`);
   } finally {
     await system.stop();
   }
