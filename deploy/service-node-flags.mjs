@@ -8,7 +8,7 @@
 // most of the API's p99 at half rate. Costs 20-30 MiB more resident memory under load.
 //
 // No --max-old-space-size: a limit under 2 GiB makes V8 collect the old generation far more often, and cost the
-// gateway 10-13% more CPU per request at the API's maximum (ADR 0103).
+// gateway 14-15% more CPU per request at the API's maximum (ADR 0103).
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
 
 // MALLOC_ARENA_MAX=1: glibc gives each thread that allocates its own malloc arena (up to 8 per core), and keeps what

@@ -41,7 +41,7 @@ export const IDLE_CONNECTION_MS = 4_000;
  * Idle connections kept at once, across every receiver, the least recently used closed first. Each costs the
  * dispatcher about 100 KiB of native memory (OpenSSL's state and buffers; 1,000 kept connections measured 98 KiB
  * each) and a file descriptor: without a bound, a dispatcher sending to a thousand receivers held a thousand of them
- * (docs/adr/0092). Go's HTTP client keeps 100 by default; a receiver that gets events often stays among the most
+ * (docs/adr/0103). Go's HTTP client keeps 100 by default; a receiver that gets events often stays among the most
  * recently used.
  */
 export const MAX_IDLE_CONNECTIONS = 128;
