@@ -672,6 +672,17 @@ describe('DELETE /numbers/{id} (numbers.v1.release)', () => {
     expect(released?.data).toMatchObject({ status: 'released', answering: false, version: '2' });
   });
 
+  it('sells an area code in order, and a released number again before the next one', async () => {
+    const account = await createAccount(h);
+    const provision = () => h.request(NumbersRpc.provision, numberCreate({ area_code: '505' }), account.id);
+    const first = [await provision(), await provision(), await provision()];
+    expect(first.map((n) => n.phone_number)).toEqual(['+15055550100', '+15055550101', '+15055550102']);
+    await ageNumbers(account.id);
+    await h.request(NumbersRpc.release, { id: first[1].id }, account.id);
+    expect((await provision()).phone_number).toBe('+15055550101');
+    expect((await provision()).phone_number).toBe('+15055550103');
+  });
+
   it('accepts the bare integer <n> as well', async () => {
     const account = await createAccount(h);
     const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);

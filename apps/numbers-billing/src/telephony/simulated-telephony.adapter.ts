@@ -58,11 +58,17 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
       );
       if (stock.available <= 0) throw new NoNumbersAvailable(areaCode);
 
-      const sold = await tx.simulatedProviderNumber.findMany({
-        where: { area_code: areaCode, status: 'sold' },
-        select: { phone_number: true },
+      // The first candidate in the selling order that is not sold, asked a chunk at a time (phone-pool.ts).
+      const phoneNumber = await firstFreeNumber(areaCode, async (candidates) => {
+        const [free] = await sqlRows(
+          tx,
+          sql<{ phone_number: string }>`
+          SELECT c.phone_number FROM unnest(${candidates}::text[]) WITH ORDINALITY AS c(phone_number, position)
+           WHERE NOT EXISTS (SELECT 1 FROM simulated_provider_numbers s WHERE s.phone_number = c.phone_number AND s.status = 'sold')
+           ORDER BY c.position LIMIT 1`,
+        );
+        return free?.phone_number;
       });
-      const phoneNumber = firstFreeNumber(areaCode, new Set(sold.map((row) => row.phone_number)));
       if (!phoneNumber) throw new NoNumbersAvailable(areaCode);
 
       await tx.simulatedProviderStock.update({ where: { area_code: areaCode }, data: { available: { decrement: 1 } } });
