@@ -2,31 +2,44 @@ import type { NatsConnection, Status } from '@nats-io/transport-node';
 import { ServiceError, healthRpc } from '@switchboard/contracts';
 import { RpcClient } from './rpc-client';
 
-/** A connection whose status events the test emits, and whose requests answer `ok` at once. */
+/** A connection whose status events the test emits (to every listener, as nats.js does), and whose requests answer `ok` at once. */
 function fakeConnection() {
-  const waiting: ((result: IteratorResult<Status>) => void)[] = [];
-  const queued: Status[] = [];
-  const request = jest.fn(async () => ({
-    data: new TextEncoder().encode(JSON.stringify({ ok: true, data: { status: 'ok' } })),
-  }));
+  const listeners: { waiting: ((result: IteratorResult<Status>) => void)[]; queued: Status[] }[] = [];
+  let inbox: ((error: Error | null, msg: unknown) => void) | undefined;
+  const request = jest.fn((_subject: string, _data: Uint8Array, { reply }: { reply: string }) => {
+    const data = new TextEncoder().encode(JSON.stringify({ ok: true, data: { status: 'ok' } }));
+    queueMicrotask(() => inbox?.(null, { subject: reply, data }));
+  });
   const nc = {
-    request,
+    publish: request,
+    subscribe: (_subject: string, options: { callback: typeof inbox }) => {
+      inbox = options.callback;
+      return { unsubscribe: () => undefined };
+    },
     isClosed: () => false,
     closed: () => new Promise(() => undefined),
-    status: () => ({
-      [Symbol.asyncIterator]: () => ({
-        next: () =>
-          new Promise<IteratorResult<Status>>((resolve) =>
-            queued.length ? resolve({ value: queued.shift()!, done: false }) : waiting.push(resolve),
-          ),
-      }),
-    }),
+    status: () => {
+      const listener = { waiting: [] as ((result: IteratorResult<Status>) => void)[], queued: [] as Status[] };
+      listeners.push(listener);
+      return {
+        [Symbol.asyncIterator]: () => ({
+          next: () =>
+            new Promise<IteratorResult<Status>>((resolve) =>
+              listener.queued.length
+                ? resolve({ value: listener.queued.shift()!, done: false })
+                : listener.waiting.push(resolve),
+            ),
+        }),
+      };
+    },
   };
   const emit = async (type: string) => {
     const status = { type } as Status;
-    const next = waiting.shift();
-    if (next) next({ value: status, done: false });
-    else queued.push(status);
+    for (const listener of listeners) {
+      const next = listener.waiting.shift();
+      if (next) next({ value: status, done: false });
+      else listener.queued.push(status);
+    }
     await new Promise((resolve) => setImmediate(resolve));
   };
   return { nc: nc as unknown as NatsConnection, request, emit };

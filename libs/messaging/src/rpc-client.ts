@@ -4,6 +4,7 @@ import { errors as natsErrors, type NatsConnection } from '@nats-io/transport-no
 import { HEADERS, ServiceError, isErrorCode, type RpcDescriptor, type RpcReply } from '@switchboard/contracts';
 import { Metrics } from '@switchboard/observability';
 import { NatsLink } from './nats-link';
+import { RequestMux } from './request-mux';
 import { MESSAGING_CONFIG, NATS_LINK } from './tokens';
 import { rpcSubject, type MessagingConfig } from './messaging.config';
 import { headersWithTrace } from './trace-context';
@@ -61,8 +62,8 @@ export class RpcClient {
       const headers = headersWithTrace(trace.setSpan(context.active(), span));
       if (options.accountId) headers.set(HEADERS.accountId, options.accountId);
       if (options.requestId) headers.set(HEADERS.requestId, options.requestId);
-      const msg = await nc.request(subject, encoder.encode(JSON.stringify(payload)), {
-        timeout: options.timeoutMs ?? this.config.requestTimeoutMs,
+      const msg = await RequestMux.of(nc).request(subject, encoder.encode(JSON.stringify(payload)), {
+        timeoutMs: options.timeoutMs ?? this.config.requestTimeoutMs,
         headers,
       });
       const reply = JSON.parse(decoder.decode(msg.data)) as RpcReply<Res>;
