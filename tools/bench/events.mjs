@@ -142,6 +142,7 @@ export async function eventsBenchmark(system, tls, options) {
         `events: ${int(results.throughput.delivered)} of ${int(results.throughput.accepted)} delivered, ${int(results.throughput.deliveries_per_second)} deliveries/s ` +
           `(reports accepted at ${int(results.throughput.reports_per_second)}/s; ${cpuLine(results.throughput.cpu, 5)})`,
       );
+      say(`events: connections of the deliveries: ${connectionLine(results.throughput.connections)}`);
       if (results.throughput.refused_reports > 0)
         say(
           `events: ${int(results.throughput.refused_reports)} reports refused: ${refusalLine(results.throughput.refusals)}`,
@@ -204,6 +205,7 @@ export async function eventsBenchmark(system, tls, options) {
       say(
         `events: floor ${int(throughput.deliveries_per_second)} deliveries/s (lost ${throughput.lost}, duplicated ${throughput.duplicates}); at half rate p50 ${fmt(latency.latency.p50_ms)} ms, p99 ${fmt(latency.latency.p99_ms)} ms`,
       );
+      say(`events: connections of the floor's deliveries: ${connectionLine(throughput.connections)}`);
     } finally {
       floor.stop();
     }
@@ -330,6 +332,26 @@ async function waitDelivered(receiver, accepted, timeoutMs) {
   return { delivered, duplicates };
 }
 
+/**
+ * The connections the deliveries came on, as the receivers saw them: kept (reused), resumed TLS sessions and full
+ * handshakes. The floor keeps a connection per receiver; each new one costs both ends a handshake.
+ */
+function connectionsOf(sids, delivered) {
+  const counts = { kept: 0, resumed: 0, full: 0 };
+  for (const sid of sids) {
+    const connection = delivered.get(sid)?.connection;
+    if (connection in counts) counts[connection] += 1;
+  }
+  return counts;
+}
+
+/** `kept 0%, resumed 97%, full handshake 3%` */
+function connectionLine({ kept, resumed, full }) {
+  const total = Math.max(kept + resumed + full, 1);
+  const share = (n) => `${Math.round((n / total) * 100)}%`;
+  return `kept ${share(kept)}, resumed ${share(resumed)}, full handshake ${share(full)}`;
+}
+
 function summarizeRun(injection, { delivered, duplicates }) {
   const latencies = [];
   const timeline = [];
@@ -360,6 +382,7 @@ function summarizeRun(injection, { delivered, duplicates }) {
     latency: summarize(latencies),
     // The 1% slowest, with when each was sent: slow ones sent together point at a stall, spread ones at a step.
     slowest: timeline.sort((a, b) => b.ms - a.ms).slice(0, Math.ceil(timeline.length / 100)),
+    connections: connectionsOf(injection.accepted.keys(), delivered),
   };
 }
 

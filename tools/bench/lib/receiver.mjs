@@ -6,7 +6,8 @@
 //           requests of each event, after which the receiver behaves as `ok`
 //   reset   destroy the connection as soon as the request arrives; `times` as for hang
 // Every request is reported to the parent over IPC (batched): when it arrived, which event and call, whether its
-// signature was valid, and what the receiver did. A request is "handled" when the receiver did its work on a
+// signature was valid, what the receiver did, and the connection it came on (`kept`: one that carried a request
+// before; `resumed`: a new TLS connection that resumed a session; `full`: a new one with a full handshake). A request is "handled" when the receiver did its work on a
 // validly signed event (as the receiver of docs/webhooks.md does before it answers), whether or not its 2xx answer
 // still reached the sender (`answered`): that is a delivery in the receiver's eyes, and a second one for the same
 // call is a duplicate. A hung or reset request is never handled.
@@ -82,6 +83,7 @@ async function child() {
   const seen = new Map(); // event id -> requests so far (for `times`)
   const servers = [];
   const hung = new Set();
+  const connections = new WeakSet(); // sockets that carried a request already
   let buffer = [];
 
   const flush = () => {
@@ -99,7 +101,11 @@ async function child() {
     seen.set(eventId, count);
     const active = behaviour.times === undefined || count <= behaviour.times;
     const mode = active ? behaviour.mode : 'ok';
-    const report = (extra) => buffer.push({ port, event_id: eventId, request: count, arrived, mode, ...extra });
+    const kept = connections.has(req.socket);
+    if (!kept) connections.add(req.socket);
+    const connection = kept ? 'kept' : req.socket.isSessionReused() ? 'resumed' : 'full';
+    const report = (extra) =>
+      buffer.push({ port, event_id: eventId, request: count, arrived, mode, connection, ...extra });
     if (mode === 'reset') {
       report({ handled: false, outcome: 'reset' });
       req.socket.destroy();
