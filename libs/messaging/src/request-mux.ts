@@ -105,12 +105,16 @@ export class RequestMux {
 
   /** A publish the server refused is said on the connection's status: its requests fail at once, not at time-out. */
   private async watchRefusedPublishes(): Promise<void> {
-    for await (const status of this.nc.status()) {
-      if (this.closed) return;
-      const error = status.type === 'error' ? status.error : undefined;
-      if (!(error instanceof natsErrors.PermissionViolationError) || error.operation !== 'publish') continue;
-      for (const [token, request] of this.pending)
-        if (request.subject === error.subject) this.settle(token)?.reject(error);
+    try {
+      for await (const status of this.nc.status()) {
+        if (this.closed) return;
+        const error = status.type === 'error' ? status.error : undefined;
+        if (!(error instanceof natsErrors.PermissionViolationError) || error.operation !== 'publish') continue;
+        for (const [token, request] of this.pending)
+          if (request.subject === error.subject) this.settle(token)?.reject(error);
+      }
+    } catch {
+      // The status ends with the connection's own error when it closes on one; `closed()` ends the waiting requests.
     }
   }
 }
