@@ -102,6 +102,21 @@ describe('RequestMux', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('fails the waiting requests when the server refuses the inbox, and subscribes anew for the next one', async () => {
+    // A gateway connection told another service's inbox: its user may not read it.
+    const misread = await connect({ ...testNatsOptions('gateway'), inboxPrefix: inboxPrefix('numbers-billing') });
+    connections.push(misread);
+    const first = RequestMux.of(misread);
+    const error = await errorOf(first.request(subject('echo'), encoder.encode('x'), { timeoutMs: 5000 }));
+    expect(error).toBeInstanceOf(errors.PermissionViolationError);
+    expect((error as InstanceType<typeof errors.PermissionViolationError>).operation).toBe('subscription');
+    const second = RequestMux.of(misread);
+    expect(second).not.toBe(first);
+    expect(await errorOf(second.request(subject('echo'), encoder.encode('x'), { timeoutMs: 5000 }))).toBeInstanceOf(
+      errors.PermissionViolationError,
+    );
+  });
+
   it('ends every waiting request with RequestError when the connection closes', async () => {
     const nc = await connectAs('gateway');
     service.subscribe(subject('never'), { callback: () => undefined });
