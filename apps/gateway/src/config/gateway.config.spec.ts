@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@switchboard/service-runtime';
@@ -25,12 +25,16 @@ describe('gateway configuration', () => {
 
   it('keeps a generated development token in DATA_DIR/admin-token, readable only by its owner, and reuses it', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sb-config-'));
-    const first = loadGatewayConfig({ DATA_DIR: dataDir });
-    const file = join(dataDir, 'admin-token');
-    expect(first.adminTokenFile).toBe(file);
-    expect(readFileSync(file, 'utf8').trim()).toBe(first.adminToken);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(loadGatewayConfig({ DATA_DIR: dataDir }).adminToken).toBe(first.adminToken);
+    try {
+      const first = loadGatewayConfig({ DATA_DIR: dataDir });
+      const file = join(dataDir, 'admin-token');
+      expect(first.adminTokenFile).toBe(file);
+      expect(readFileSync(file, 'utf8').trim()).toBe(first.adminToken);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(loadGatewayConfig({ DATA_DIR: dataDir }).adminToken).toBe(first.adminToken);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses bad ports, a short token, unpaired TLS files and proxies that are not addresses', () => {
