@@ -28,7 +28,8 @@ const muxes = new WeakMap<NatsConnection, RequestMux>();
  * (it resolves it, then rejects the settled promise with a new `RequestError`, whose stack is captured for nothing:
  * 2.5% of the gateway's CPU under `GET /v1/numbers`) and races two promises per request. Errors are nats.js's own
  * classes, as `nc.request` gives them: `NoRespondersError` when the server says no one listens, `TimeoutError`,
- * `RequestError` when the connection closes, and the server's `PermissionViolationError` for a publish it refused.
+ * `RequestError` when the connection closes, and the server's `PermissionViolationError` for a publish or an inbox
+ * subscription it refused.
  */
 export class RequestMux {
   private readonly inbox: string;
