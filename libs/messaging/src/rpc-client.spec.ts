@@ -2,7 +2,10 @@ import type { NatsConnection, Status } from '@nats-io/transport-node';
 import { ServiceError, healthRpc } from '@switchboard/contracts';
 import { RpcClient } from './rpc-client';
 
-/** A connection whose status events the test emits (to every listener, as nats.js does), and whose requests answer `ok` at once. */
+/**
+ * A connection whose status events the test emits (to every listener, as nats.js does), and whose requests (a
+ * publish with a reply subject) are answered `ok` at once on the inbox subscribed to.
+ */
 function fakeConnection() {
   const listeners: { waiting: ((result: IteratorResult<Status>) => void)[]; queued: Status[] }[] = [];
   let inbox: ((error: Error | null, msg: unknown) => void) | undefined;

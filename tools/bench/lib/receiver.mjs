@@ -7,10 +7,10 @@
 //   reset   destroy the connection as soon as the request arrives; `times` as for hang
 // Every request is reported to the parent over IPC (batched): when it arrived, which event and call, whether its
 // signature was valid, what the receiver did, and the connection it came on (`kept`: one that carried a request
-// before; `resumed`: a new TLS connection that resumed a session; `full`: a new one with a full handshake). A request is "handled" when the receiver did its work on a
-// validly signed event (as the receiver of docs/webhooks.md does before it answers), whether or not its 2xx answer
-// still reached the sender (`answered`): that is a delivery in the receiver's eyes, and a second one for the same
-// call is a duplicate. A hung or reset request is never handled.
+// before; `resumed`: a new TLS connection that resumed a session; `full`: a new one with a full handshake). A request
+// is "handled" when the receiver did its work on a validly signed event (as the receiver of docs/webhooks.md does
+// before it answers), whether or not its 2xx answer still reached the sender (`answered`): that is a delivery in the
+// receiver's eyes, and a second one for the same call is a duplicate. A hung or reset request is never handled.
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';

@@ -33,7 +33,7 @@ function* range(from: number, to: number): Generator<number> {
 export const CANDIDATE_CHUNK = 1024;
 
 /** Area codes whose candidates are kept (each at most 9,999 numbers, about 0.5 MB when all were walked). */
-export const KEPT_AREA_CODES = 32;
+const KEPT_AREA_CODES = 32;
 
 /**
  * An area code's candidates, checked once and kept: libphonenumber's check costs about 18 us and allocates, and a
