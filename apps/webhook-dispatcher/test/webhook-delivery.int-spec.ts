@@ -149,6 +149,32 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(second.rawBody.equals(first.rawBody)).toBe(true);
   });
 
+  it('sends a burst of events to one receiver one after another on the connection it keeps (ADR 0105)', async () => {
+    // Each answer takes 100 ms, so the four attempts would overlap on four connections were nothing waited for.
+    let onWire = 0;
+    let mostOnWire = 0;
+    receiver = await startHttpsReceiver(certificate, {
+      handler: (_req, res) => {
+        onWire += 1;
+        mostOnWire = Math.max(mostOnWire, onWire);
+        setTimeout(() => {
+          onWire -= 1;
+          res.writeHead(200).end();
+        }, 100);
+      },
+    });
+    // A wait longer than any attempt here, so the test does not hang on how busy the machine is.
+    await harness.startDispatcher({ env: { WEBHOOK_CONNECTION_REUSE_WAIT_MS: '5000' } });
+    const events = await Promise.all([1, 2, 3, 4].map(() => sendCall(receiver!.url('/burst'))));
+
+    const requests = await receiver.received(4);
+
+    expect(requests.map((r) => r.connection)).toEqual([1, 1, 1, 1]);
+    expect(mostOnWire).toBe(1);
+    for (const { event } of events)
+      await harness.eventually(async () => (await harness.delivery(event.id))?.status === 'delivered');
+  });
+
   it('makes three attempts and stops when the receiver answers 500, 500, 200', async () => {
     receiver = await startHttpsReceiver(certificate, answers({ status: 500 }, { status: 500 }, { status: 200 }));
     await harness.startDispatcher();

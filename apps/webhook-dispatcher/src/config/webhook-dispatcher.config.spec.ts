@@ -10,6 +10,7 @@ describe('loadWebhookDispatcherConfig', () => {
       timeoutMs: 10_000,
       concurrency: 32,
       hostConcurrency: 4,
+      connectionReuseWaitMs: 250,
     });
     expect([...config.egress.allowedPrivateHosts]).toEqual([]);
   });
@@ -21,6 +22,7 @@ describe('loadWebhookDispatcherConfig', () => {
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_CONCURRENCY: '8',
       WEBHOOK_HOST_CONCURRENCY: '2',
+      WEBHOOK_CONNECTION_REUSE_WAIT_MS: '0',
       WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'Receiver.Local, 10.0.0.5',
     });
     expect(config).toMatchObject({
@@ -29,14 +31,19 @@ describe('loadWebhookDispatcherConfig', () => {
       timeoutMs: 2000,
       concurrency: 8,
       hostConcurrency: 2,
+      connectionReuseWaitMs: 0,
     });
     expect([...config.egress.allowedPrivateHosts]).toEqual(['receiver.local', '10.0.0.5']);
   });
 
-  it('keeps JetStream from redelivering while a lookup and an attempt can still be running', () => {
-    const config = loadWebhookDispatcherConfig({ WEBHOOK_TIMEOUT_MS: '3000', NATS_REQUEST_TIMEOUT_MS: '2000' });
+  it('keeps JetStream from redelivering while a lookup, the reuse wait and an attempt can still be running', () => {
+    const config = loadWebhookDispatcherConfig({
+      WEBHOOK_TIMEOUT_MS: '3000',
+      NATS_REQUEST_TIMEOUT_MS: '2000',
+      WEBHOOK_CONNECTION_REUSE_WAIT_MS: '5000',
+    });
     expect(config.leaseMs).toBeGreaterThan(3000);
-    expect(config.ackWaitMs).toBeGreaterThanOrEqual(config.leaseMs + 2000);
+    expect(config.ackWaitMs).toBeGreaterThanOrEqual(config.leaseMs + 2000 + 5000);
   });
 
   it('never lets one host use more than the whole concurrency', () => {
@@ -54,6 +61,12 @@ describe('loadWebhookDispatcherConfig', () => {
   ])('stops with a clear message for %s=%s', (name, value) => {
     expect(() => loadWebhookDispatcherConfig({ [name]: value })).toThrow(
       new ConfigError(`${name} must be an integer >= ${name === 'WEBHOOK_TIMEOUT_MS' ? 100 : 1} (got "${value}")`),
+    );
+  });
+
+  it.each(['-1', '10001', 'briefly'])('stops with a clear message for WEBHOOK_CONNECTION_REUSE_WAIT_MS=%s', (value) => {
+    expect(() => loadWebhookDispatcherConfig({ WEBHOOK_CONNECTION_REUSE_WAIT_MS: value })).toThrow(
+      new ConfigError(`WEBHOOK_CONNECTION_REUSE_WAIT_MS must be an integer between 0 and 10000 (got "${value}")`),
     );
   });
 

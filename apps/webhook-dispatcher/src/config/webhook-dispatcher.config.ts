@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { egressPolicyFromEnv, type EgressPolicy } from '@switchboard/egress';
 
-import { ConfigError, envIntAtLeast, messagingConfigFromEnv } from '@switchboard/service-runtime';
+import { ConfigError, envIntAtLeast, envIntBetween, messagingConfigFromEnv } from '@switchboard/service-runtime';
 
 /** Spec part 8: webhook delivery attempts. Not configurable. */
 export const MAX_ATTEMPTS = 5;
@@ -18,6 +18,11 @@ export interface WebhookDispatcherConfig {
   concurrency: number;
   /** Attempts on the wire at once to one receiver host (`WEBHOOK_HOST_CONCURRENCY`, default 4). */
   hostConcurrency: number;
+  /**
+   * How long an attempt waits for one to the same receiver to end, to reuse its connection, before it opens one of
+   * its own (`WEBHOOK_CONNECTION_REUSE_WAIT_MS`, default 250; 0: never waits; docs/adr/0105).
+   */
+  connectionReuseWaitMs: number;
   /** `WEBHOOK_ALLOWED_PRIVATE_HOSTS`: the only way around the public-address rule. */
   egress: EgressPolicy;
   /**
@@ -51,6 +56,7 @@ export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env
   const timeoutMs = envIntAtLeast(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);
   const concurrency = envIntAtLeast(env, 'WEBHOOK_CONCURRENCY', 32, 1);
   const hostConcurrency = envIntAtLeast(env, 'WEBHOOK_HOST_CONCURRENCY', 4, 1);
+  const connectionReuseWaitMs = envIntBetween(env, 'WEBHOOK_CONNECTION_REUSE_WAIT_MS', 250, 0, 10_000);
   const sweepIntervalMs = envIntAtLeast(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 1000, 10);
   const disableAfterMs = envIntAtLeast(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600_000, 0);
   const disableMinFailures = envIntAtLeast(env, 'WEBHOOK_DISABLE_MIN_FAILURES', 10, 1);
@@ -65,14 +71,15 @@ export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env
     timeoutMs,
     concurrency,
     hostConcurrency: Math.min(hostConcurrency, concurrency),
+    connectionReuseWaitMs,
     egress: egressPolicyFromEnv(env),
     testExtraCa: caFile ? readCa(caFile) : undefined,
     sweepIntervalMs,
     disableAfterMs,
     disableMinFailures,
     retryAfterMaxMs,
-    // Handling one event is: a target lookup over NATS, then one attempt; both are bounded.
-    ackWaitMs: requestTimeoutMs + timeoutMs + MARGIN_MS,
+    // Handling one event is: a target lookup over NATS, the wait to reuse a connection, then one attempt; all bounded.
+    ackWaitMs: requestTimeoutMs + connectionReuseWaitMs + timeoutMs + MARGIN_MS,
     leaseMs: timeoutMs + MARGIN_MS,
   };
 }

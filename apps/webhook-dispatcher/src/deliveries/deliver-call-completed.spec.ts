@@ -329,7 +329,7 @@ describe('DeliverCallCompleted', () => {
 
   it('hands the event back without claiming it when its receiver host already has its share of attempts', async () => {
     const ctx = setup({ env: { WEBHOOK_HOST_CONCURRENCY: '1' } });
-    const held = ctx.hosts.tryAcquire('hooks.example.com:443');
+    const held = await ctx.hosts.acquire('hooks.example.com:443');
     const event = callCompletedEvent();
 
     await expect(ctx.useCase.deliver(event)).rejects.toBeInstanceOf(RetryLater);

@@ -126,10 +126,11 @@ export class DeliverCallCompleted {
       ? [target.webhook_secret, target.previous_webhook_secret]
       : [target.webhook_secret];
 
-    // The host's share: this process's first (no database round trip when it is full), then every replica's, taken
-    // with the claim (ADR 0076).
+    // The host's share: this process's first (no database round trip when it is full; an attempt on the wire to the
+    // host is waited for briefly, to reuse its connection: ADR 0105), then every replica's, taken with the claim
+    // (ADR 0076).
     const host = HostLimiter.keyOf(url);
-    const slot = this.hosts.tryAcquire(host);
+    const slot = await this.hosts.acquire(host);
     if (!slot) throw new RetryLater(this.hostBusyDelay(options.deliveryCount ?? 1), 'receiver host busy');
     try {
       return await this.attempt(delivery, url, host, secrets, log, options);
