@@ -163,7 +163,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
         }, 100);
       },
     });
-    // A wait longer than any attempt here, so the test does not hang on how busy the machine is.
+    // A wait longer than any attempt here, so the outcome does not depend on how busy the machine is.
     await harness.startDispatcher({ env: { WEBHOOK_CONNECTION_REUSE_WAIT_MS: '5000' } });
     const events = await Promise.all([1, 2, 3, 4].map(() => sendCall(receiver!.url('/burst'))));
 

@@ -6,9 +6,8 @@ export interface HostSlot {
   release(): void;
 }
 
-/** One receiver's share in this process: slots taken (on the wire or waiting for one), and the waiters in order. */
+/** One receiver's share in this process: its attempts on the wire, and those waiting to go out, in order. */
 interface HostShare {
-  taken: number;
   onWire: number;
   waiters: Waiter[];
 }
@@ -27,7 +26,7 @@ interface Waiter {
  * `WEBHOOK_CONNECTION_REUSE_WAIT_MS`, and then goes out on the connection it leaves idle; past the wait it goes out
  * at once on a new connection (docs/adr/0105-connection-reuse-wait.md). A new TLS connection costs the dispatcher
  * and the receiver far more CPU than the request it carries, and a burst of events to one receiver is common (one
- * account's numbers, retries coming due together). The waiting attempt already holds its slot: the limit counts it.
+ * account's numbers, retries coming due together). The limit counts waiting attempts with those on the wire.
  */
 @Injectable()
 export class HostLimiter {
@@ -48,9 +47,8 @@ export class HostLimiter {
    * host already has its share (on the wire and waiting).
    */
   acquire(host: string): Promise<HostSlot | undefined> {
-    const share = this.hosts.get(host) ?? { taken: 0, onWire: 0, waiters: [] };
-    if (share.taken >= this.limit) return Promise.resolve(undefined);
-    share.taken += 1;
+    const share = this.hosts.get(host) ?? { onWire: 0, waiters: [] };
+    if (share.onWire + share.waiters.length >= this.limit) return Promise.resolve(undefined);
     this.hosts.set(host, share);
     const slot = this.slotOf(host, share);
     if (share.onWire === 0 || this.reuseWaitMs === 0) {
@@ -80,10 +78,10 @@ export class HostLimiter {
       release: () => {
         if (released) return;
         released = true;
-        share.taken -= 1;
         share.onWire -= 1;
         share.waiters.shift()?.start();
-        if (share.taken === 0) this.hosts.delete(host);
+        // Waiters exist only while an attempt is on the wire: none is left when the last one ends.
+        if (share.onWire === 0) this.hosts.delete(host);
       },
     };
   }
