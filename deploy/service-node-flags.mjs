@@ -1,15 +1,20 @@
 // The node flags and environment every service runs with, wherever it runs: the image's CMD and ENV
 // (deploy/docker/Dockerfile, checked against these by tools/deploy/check.mjs), `npm start` (tools/dev/start.mjs) and
 // the benchmarks and fault tests (tools/bench/lib/system.mjs). docs/adr/0050-young-generation-size.md,
-// docs/adr/0100-one-malloc-arena.md and docs/adr/0103-service-memory-bounds.md say why.
+// docs/adr/0100-one-malloc-arena.md, docs/adr/0103-service-memory-bounds.md and docs/adr/0106-idle-heap-trim.md
+// say why.
 //
 // --max-semi-space-size=32: a 32 MiB young generation (V8's default tops out at 16 MiB) halves the number of
 // scavenges under load; each one stops the service for 2-10 ms on a busy 2-core machine, and those stops were
 // most of the API's p99 at half rate. Costs 20-30 MiB more resident memory under load.
 //
+// --expose-gc: lets the service's idle heap trim (libs/service-runtime, ADR 0106) run one scavenge once it has been
+// idle for 10 s, which gives the young generation those semi-spaces grew back to the system (64 MiB resident that V8
+// would otherwise keep until its next collection, minutes away at an idle service's allocation rate).
+//
 // No --max-old-space-size: a limit under 2 GiB makes V8 collect the old generation far more often, and cost the
 // gateway 14-15% more CPU per request at the API's maximum (ADR 0103).
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32', '--expose-gc'];
 
 // MALLOC_ARENA_MAX=1: glibc gives each thread that allocates its own malloc arena (up to 8 per core), and keeps what
 // a thread freed in it; one of V8's or libuv's threads left 14 MiB resident in a second arena in four services of

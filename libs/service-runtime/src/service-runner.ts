@@ -2,6 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { Logger } from '@switchboard/observability';
 import { stopTracing } from '@switchboard/observability';
 import { HealthServer } from './health-server';
+import { IdleHeapTrim, processHeap } from './idle-heap-trim';
 
 /** How long a service may take to stop (finish in-flight work, close NATS and the database) before it exits anyway. */
 export const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -41,6 +42,7 @@ export async function runService(
   }
   const running = isSelfServing(started) ? started : await serveHealth(started, logger);
   logger.info(`${service} started`);
+  const trim = startIdleHeapTrim(logger);
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -51,6 +53,7 @@ export async function runService(
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS);
     force.unref();
+    trim?.stop();
     try {
       running.drain();
       await running.close();
@@ -65,6 +68,22 @@ export async function runService(
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Gives the young generation back once the service goes idle (ADR 0106); off without `--expose-gc`. */
+function startIdleHeapTrim(logger: Logger): IdleHeapTrim | undefined {
+  const heap = processHeap();
+  if (!heap) {
+    logger.debug('idle heap trim off: node runs without --expose-gc');
+    return undefined;
+  }
+  const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
+  return new IdleHeapTrim(heap, ({ beforeBytes, afterBytes }) =>
+    logger.info(
+      { young_generation_mib_before: mib(beforeBytes), young_generation_mib_after: mib(afterBytes) },
+      'idle: young generation trimmed',
+    ),
+  ).start();
 }
 
 function isSelfServing(started: INestApplicationContext | SelfServingProcess): started is SelfServingProcess {
