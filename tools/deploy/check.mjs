@@ -727,7 +727,7 @@ const BREAKS = [
   ],
   [
     'deploy/docker/Dockerfile',
-    'CMD ["node", "--max-semi-space-size=32", "--expose-gc", "dist/main.bundle.js"]',
+    'CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=100", "--expose-gc", "dist/main.bundle.js"]',
     'CMD node dist/main.bundle.js',
     /shell form/,
   ],
@@ -740,13 +740,13 @@ const BREAKS = [
   ],
   [
     'deploy/docker/Dockerfile',
-    'CMD ["node", "--max-semi-space-size=32", "--expose-gc", "dist/main.bundle.js"]',
+    'CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=100", "--expose-gc", "dist/main.bundle.js"]',
     'CMD ["node", "dist/main.bundle.js"]',
     /the flags of deploy\/service-node-flags\.mjs/,
   ],
   [
     'deploy/docker/Dockerfile',
-    'CMD ["node", "--max-semi-space-size=32", "--expose-gc", "dist/main.bundle.js"]',
+    'CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=100", "--expose-gc", "dist/main.bundle.js"]',
     "CMD ['node', 'dist/main.bundle.js']",
     /the flags of deploy\/service-node-flags\.mjs/,
   ],

@@ -11,7 +11,13 @@ const NPM_START = { pid: 100, ppid: 1, argv: ['node', 'tools/dev/start.mjs'], en
 const service = (pid: number, ppid: number, name: string, data = dataDir, main = 'main.bundle.js') => ({
   pid,
   ppid,
-  argv: ['/usr/bin/node', '--max-semi-space-size=32', '--expose-gc', join(root, 'apps', name, 'dist', main)],
+  argv: [
+    '/usr/bin/node',
+    '--max-semi-space-size=32',
+    '--heap-growing-percent=100',
+    '--expose-gc',
+    join(root, 'apps', name, 'dist', main),
+  ],
   env: [`DATA_DIR=${data}`, 'PATH=/usr/bin'],
 });
 const nats = (pid: number, ppid: number, data = dataDir) => ({
