@@ -23,7 +23,8 @@ export interface SelfServingProcess {
  * bound; the spans still buffered are exported and the process exits 0.
  *
  * A Nest application context (a NATS service) gets `/healthz`, `/readyz` and `/metrics` on `HEALTH_PORT` from a
- * `HealthServer`; a `SelfServingProcess` (the gateway) answers them itself.
+ * `HealthServer`; a `SelfServingProcess` (the gateway) answers them itself. Once started, the service gives its young
+ * generation back after 10 s without work (`IdleHeapTrim`, ADR 0106).
  *
  * This owns the signals: the app must not call `enableShutdownHooks()`, whose handler re-raises the signal once
  * Nest has closed, killing the process before the health server closes and the spans are flushed.
