@@ -79,12 +79,12 @@ function startIdleHeapTrim(logger: Logger): IdleHeapTrim | undefined {
     return undefined;
   }
   const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
-  return new IdleHeapTrim(heap, ({ beforeBytes, afterBytes }) =>
-    logger.info(
-      { young_generation_mib_before: mib(beforeBytes), young_generation_mib_after: mib(afterBytes) },
-      'idle: young generation trimmed',
-    ),
-  ).start();
+  return new IdleHeapTrim(heap, ({ beforeBytes, afterBytes }) => {
+    const sizes = { young_generation_mib_before: mib(beforeBytes), young_generation_mib_after: mib(afterBytes) };
+    // V8 keeps it while it still measures a high allocation rate (right after start-up): tried again, not news.
+    if (afterBytes < beforeBytes) logger.info(sizes, 'idle: young generation trimmed');
+    else logger.debug(sizes, 'idle: young generation kept by V8; trying again');
+  }).start();
 }
 
 function isSelfServing(started: INestApplicationContext | SelfServingProcess): started is SelfServingProcess {
