@@ -85,15 +85,13 @@ export class IdleHeapTrim {
     if (beforeBytes <= this.options.minYoungBytes) return;
     this.triesThisSpell += 1;
     this.heap.collectYoungGeneration();
-    const afterBytes = this.heap.youngGenerationBytes();
-    // Shrunk: done for this spell. Not shrunk: V8 still measured a high rate; the next quiet interval tries again.
-    if (afterBytes <= this.options.minYoungBytes) this.triesThisSpell = this.options.triesPerIdleSpell;
-    this.onTrim({ beforeBytes, afterBytes });
+    // Shrunk, the next look finds it small; kept (V8 still measured a high rate), the next quiet interval tries again.
+    this.onTrim({ beforeBytes, afterBytes: this.heap.youngGenerationBytes() });
   }
 }
 
 /** V8's `gc` when the process runs with `--expose-gc` (deploy/service-node-flags.mjs), else undefined. */
-type ExposedGc = (options: { type: 'minor' | 'major' }) => void;
+type ExposedGc = (options: { type: 'minor' }) => void;
 
 /** This process's heap, or undefined when V8's `gc` is not exposed (no `--expose-gc`): no trim can be made. */
 export function processHeap(): HeapControl | undefined {
