@@ -106,7 +106,7 @@ export async function apiBenchmark(system, options) {
 
   // ---------------------------------------------------------------------------------------- memory idle
   // Twice: right after the setup, while each service still holds the young generation its start grew (up to 32 MiB
-  // of ADR 0050's semi-spaces, given back by V8's memory reducer after some idle time), and settled, after 30 s
+  // of ADR 0050's semi-spaces, given back once the service has been idle for 10 s, ADR 0106), and settled, after 30 s
   // without a request: the issue's "idle" target is read on the settled figure (docs/performance.md, "Method").
   say('api: resident memory idle (5 s right after the setup, 5 s after 30 s without requests)');
   await sleep(1000);
