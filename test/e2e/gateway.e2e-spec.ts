@@ -272,6 +272,39 @@ describe('gateway: keys, limits and envelopes', () => {
     });
   });
 
+  describe("the call report route served outside Nest's pipeline (docs/adr/0108)", () => {
+    const report = { to: '+14155550123', caller: '+14158675309', duration_sec: 42, outcome: 'order_placed' };
+
+    it('answers POST /admin/provider/calls as the operator routes Nest serves: token, validation, errors', async () => {
+      // A missing or wrong token: the same 401 as an operator route Nest serves, before the body is looked at.
+      const stranger = new AdminClient({ ...system, adminToken: 'not-the-token' });
+      for (const client of [stranger, new AdminClient({ ...system, adminToken: undefined as unknown as string })]) {
+        const direct = await client.request('POST', '/admin/provider/calls', { nonsense: true });
+        const viaNest = await client.request('POST', '/admin/accounts', { name: 'Nobody' });
+        expect(direct.status).toBe(401);
+        expect(direct.body).toEqual(viaNest.body);
+        expect(direct.headers.get('content-type')).toBe(viaNest.headers.get('content-type'));
+      }
+
+      // The body is validated by the same pipe, in the same words as anywhere else.
+      const bad = await admin.request('POST', '/admin/provider/calls', { ...report, to: '12', surprise: 1 });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe('invalid_request');
+      expect(bad.body.error.message).toContain('surprise is not a known field');
+
+      // A valid report to a number nobody has: numbers-billing's answer, as the filter words it; with the request id.
+      const unknown = await admin.request('POST', '/admin/provider/calls', report, { 'x-request-id': 'direct-report' });
+      expect(unknown.status).toBe(422);
+      expect(unknown.headers.get('x-request-id')).toBe('direct-report');
+      expect(unknown.body).toEqual({
+        error: {
+          code: 'number_not_in_service',
+          message: 'to +14155550123 is not a Switchboard number; no call can be reported to it.',
+        },
+      });
+    });
+  });
+
   describe('health and description', () => {
     it('answers /healthz with 200 and /readyz with 503 naming the services that do not answer', async () => {
       expect((await publicRequest(system, 'GET', '/healthz')).status).toBe(200);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RequestMethod, type INestApplication, type ValidationPipe } from '@nestjs/common';
+import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NatsLink } from '@switchboard/messaging';
@@ -16,7 +16,9 @@ import { createValidationPipe } from './http/validation.pipe';
 import { OperatorApiModule } from './operator/operator-api.module';
 import { GatewayPrisma } from './prisma/gateway-prisma';
 import { serveOpenApi } from './public/openapi';
-import { serveListsDirectly } from './public/direct-list-routes';
+import { directListRoutes } from './public/direct-list-routes';
+import { serveDirectly, type DirectRouteSteps } from './http/direct-routes';
+import { directReportRoute } from './operator/provider-calls.direct-route';
 import { PublicApiModule } from './public/public-api.module';
 import { serveProviderWebhooks } from './provider-webhooks/provider-webhooks.routes';
 
@@ -93,18 +95,20 @@ export async function createGateway(
     serveConsoleStatic(publicApp, config.console);
     serveOpenApi(publicApp);
     serveProviderWebhooks(publicApp, logger);
-    const directLists = serveListsDirectly(publicApp, publicSteps);
+    // The most requested routes, outside Nest's per-request pipeline (docs/adr/0096, 0108).
+    const directLists = serveDirectly(publicApp, publicSteps, directListRoutes(publicApp));
 
     adminApp = await NestFactory.create<NestFastifyApplication>(
       OperatorApiModule.forRoot(shared),
       createFastifyAdapter(config, logger, { server: 'admin' }),
       { logger: nestLogger, abortOnError: false },
     );
-    configure(adminApp, shared);
+    const directReport = serveDirectly(adminApp, configure(adminApp, shared), [directReportRoute(adminApp)]);
 
     await publicApp.init();
     directLists.checkServed();
     await adminApp.init();
+    directReport.checkServed();
   } catch (error) {
     // A gateway that cannot start must not keep its connections open (a test or a supervisor would hang on them).
     await Promise.allSettled([publicApp?.close(), adminApp?.close()]);
@@ -141,11 +145,8 @@ export async function createGateway(
   };
 }
 
-/** Nest's global steps for every route; returned for the routes served outside its pipeline (ADR 0096). */
-function configure(
-  app: INestApplication,
-  shared: GatewayShared,
-): { validation: ValidationPipe; errors: ErrorEnvelopeFilter } {
+/** Nest's global steps for every route; returned for the routes served outside its pipeline (ADR 0096, 0108). */
+function configure(app: INestApplication, shared: GatewayShared): DirectRouteSteps {
   const validation = createValidationPipe();
   const errors = new ErrorEnvelopeFilter(shared.logger);
   app.useGlobalPipes(validation);
