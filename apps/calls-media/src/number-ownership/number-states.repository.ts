@@ -1,8 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SqlPool } from '@switchboard/persistence';
+import { prebuiltStatement, type SqlPool } from '@switchboard/persistence';
 import { REPORTS_SQL } from '../config/tokens';
 import { CallsMediaPrisma, db } from '../prisma/calls-media-prisma';
 import type { NumberOwnershipState } from './attribution';
+
+/** `statesOf`'s statement, built once: it runs for every call report. */
+const statesOfStatement = prebuiltStatement(
+  (phoneNumber: string) =>
+    db
+      .selectFrom('number_states')
+      .select(['number_id', 'version', 'account_id', 'phone_number', 'status', 'answering', 'changed_at'])
+      .where('phone_number', '=', phoneNumber),
+  ['\u0000phone number'],
+);
 
 @Injectable()
 export class NumberStatesRepository {
@@ -18,12 +28,6 @@ export class NumberStatesRepository {
 
   /** Every state kept for the phone number, in no particular order. A plain statement: read on every call report. */
   statesOf(phoneNumber: string): Promise<NumberOwnershipState[]> {
-    return this.sql.rows(
-      'number_states_of',
-      db
-        .selectFrom('number_states')
-        .select(['number_id', 'version', 'account_id', 'phone_number', 'status', 'answering', 'changed_at'])
-        .where('phone_number', '=', phoneNumber),
-    );
+    return this.sql.rows('number_states_of', statesOfStatement(phoneNumber));
   }
 }

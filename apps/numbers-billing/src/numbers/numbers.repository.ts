@@ -32,6 +32,13 @@ const numbersFirstPage = prebuiltStatement(
   ['\u0000account', -1],
 );
 
+/** `tenuresOf`'s statement, built once: it runs for every call report. */
+const tenuresOfStatement = prebuiltStatement(
+  (phoneNumber: string) =>
+    db.selectFrom('numbers').select(['status', 'released_at']).where('phone_number', '=', phoneNumber),
+  ['\u0000phone number'],
+);
+
 export type WebhookTargetRow = Pick<
   NumberRecord,
   'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'
@@ -200,10 +207,7 @@ export class NumbersRepository {
    * plain statement: asked for every call report.
    */
   tenuresOf(phoneNumber: string): Promise<Pick<NumberRecord, 'status' | 'released_at'>[]> {
-    return this.sql.rows(
-      'numbers_tenures_of',
-      db.selectFrom('numbers').select(['status', 'released_at']).where('phone_number', '=', phoneNumber),
-    );
+    return this.sql.rows('numbers_tenures_of', tenuresOfStatement(phoneNumber));
   }
 
   /** Where a number's events go: the columns the webhook target needs, for every delivery. */
