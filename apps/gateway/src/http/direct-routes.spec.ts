@@ -46,6 +46,16 @@ class ThingsModule {}
 
 const TOKEN = 'Bearer let-me-in';
 
+/** A route that is never requested: the base of the routes below. */
+const routeStub: DirectRoute = {
+  method: 'POST',
+  url: '/',
+  authorize: () => undefined,
+  input: { from: 'body', type: SimulateProviderCallBody },
+  handler: () => undefined,
+  handle: () => Promise.resolve(undefined),
+};
+
 describe('serveDirectly (routes outside Nest pipeline, docs/adr/0096 and 0108)', () => {
   let app: NestFastifyApplication;
   let controller: ThingsController;
@@ -67,21 +77,22 @@ describe('serveDirectly (routes outside Nest pipeline, docs/adr/0096 and 0108)',
       if (request.headers.authorization !== TOKEN) throw new ServiceError('unauthorized', 'Who are you?');
     };
     const routes: DirectRoute[] = [
+      // A body's route (routeStub's input), then a query's.
       {
-        method: 'POST',
+        ...routeStub,
         url: '/things',
         authorize,
-        input: { from: 'body', type: SimulateProviderCallBody },
         handler: controller.report,
-        handle: (body) => controller.report(body as SimulateProviderCallBody),
+        handle: (body) => controller.report(body as never),
       },
       {
+        ...routeStub,
         method: 'GET',
         url: '/things',
         authorize,
         input: { from: 'query', type: ListNumbersQuery },
         handler: controller.list,
-        handle: (query) => controller.list(query as ListNumbersQuery),
+        handle: (query) => controller.list(query as never),
         answer: (body, request) => ({ ...(body as object), request_id: request.id }),
       },
     ];
@@ -176,12 +187,3 @@ describe('serveDirectly (routes outside Nest pipeline, docs/adr/0096 and 0108)',
     expect(statusOf({ method: 'GET', handler: ThingsController.prototype.list })).toBe(200);
   });
 });
-
-const routeStub: DirectRoute = {
-  method: 'POST',
-  url: '/',
-  authorize: () => undefined,
-  input: { from: 'body', type: SimulateProviderCallBody },
-  handler: () => undefined,
-  handle: () => Promise.resolve(undefined),
-};
