@@ -10,6 +10,7 @@
 // Run alone: node tools/bench/api.mjs [--duration 10] [--pairs 3] [--connections 32] [--node-args a,b] [--no-build]
 // (tools/bench/run.mjs runs it with the other benchmarks on one system. --node-args comes after
 // deploy/service-node-flags.mjs and wins: --max-old-space-size=256 measures the heap limit ADR 0103 tried.)
+import { deepStrictEqual } from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -270,6 +271,7 @@ export async function apiBenchmark(system, options) {
         ['calls', '/v1/calls', callsUrl],
       ]) {
         const url = `${floor.url}${path}`;
+        await sameAnswer(path, systemUrl, url, auth);
         // The floor's maximum and the system's, measured back to back, several times: this machine's speed drifts
         // within minutes (the same code's gateway used 0.79-1.52 ms of CPU per request from one run to the next), so a
         // ratio is taken from two measurements seconds apart, and the median of the pairs is reported.
@@ -374,6 +376,27 @@ export function floorSummaryLines(r) {
 }
 
 /** The floor's two processes (lib/api-floor.mjs, lib/list-responder.mjs), with the apps' own statements. */
+/**
+ * The floor must answer what the system answers (issue 19): the same status and the same JSON, for the benchmark's
+ * key, before either is measured. A floor that drifted from the system (a field added to the API, a changed page
+ * size) would make the ratio compare different work; the run stops instead.
+ */
+async function sameAnswer(path, systemUrl, floorUrl, headers) {
+  const read = async (url) => {
+    const response = await fetch(url, { headers });
+    return { status: response.status, body: await response.json() };
+  };
+  const [system, floor] = [await read(systemUrl), await read(floorUrl)];
+  try {
+    deepStrictEqual(floor, system);
+  } catch (error) {
+    throw new Error(`the floor's GET ${path} does not answer what the system answers:\n${error.message}`);
+  }
+  if (system.status !== 200 || system.body.data.length === 0)
+    throw new Error(`GET ${path} compared on an empty or failed answer (${system.status}); the setup made no data`);
+  say(`api: floor GET ${path} answers the same JSON as the system (${system.body.data.length} items)`);
+}
+
 async function startFloor(system) {
   const { databaseUrl } = await import('./lib/system.mjs');
   const { FIND_KEY_COUNTING_REQUEST } = require('@switchboard/gateway/auth-statements');
