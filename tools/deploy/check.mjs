@@ -19,6 +19,9 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
 
+/** How the image runs a service: node with the services' flags, on its bundle (ADR 0099). */
+const SERVICE_COMMAND = ['node', ...SERVICE_NODE_FLAGS, 'dist/main.bundle.js'];
+
 const require = createRequire(import.meta.url);
 let ts, YAML, Ajv2019, composeSpecSchema, lintDockerfile, kubernetesModelsDir;
 try {
@@ -247,7 +250,7 @@ function checkDockerfile({ file, text }, problems, dockerignoreText) {
       `${cmd.instruction} in shell form: a shell as PID 1 does not pass SIGTERM on; use the exec form ["node", ...]`,
     );
   else {
-    const expected = JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'dist/main.bundle.js']);
+    const expected = JSON.stringify(SERVICE_COMMAND);
     let actual;
     try {
       actual = JSON.stringify(JSON.parse(cmd.args));
@@ -709,6 +712,9 @@ async function checkBundle(bundle, { typescript = true } = {}) {
   };
 }
 
+// The image's CMD as the Dockerfile writes it, for the breaks below.
+const SERVICE_CMD = `CMD [${SERVICE_COMMAND.map((arg) => JSON.stringify(arg)).join(', ')}]`;
+
 // Breaks a person could make; each must be reported. [file, find, replace, what the report must say].
 const BREAKS = [
   ['deploy/docker/Dockerfile', /^USER node\n/m, '', /sets no USER/],
@@ -725,12 +731,7 @@ const BREAKS = [
     '',
     /libs\/signing\/package\.json is not copied/,
   ],
-  [
-    'deploy/docker/Dockerfile',
-    'CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=100", "--expose-gc", "dist/main.bundle.js"]',
-    'CMD node dist/main.bundle.js',
-    /shell form/,
-  ],
+  ['deploy/docker/Dockerfile', SERVICE_CMD, 'CMD node dist/main.bundle.js', /shell form/],
   ['deploy/docker/Dockerfile', '    MALLOC_ARENA_MAX=1 \\\n', '', /does not set MALLOC_ARENA_MAX=1/],
   [
     'deploy/docker/Dockerfile',
@@ -740,13 +741,13 @@ const BREAKS = [
   ],
   [
     'deploy/docker/Dockerfile',
-    'CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=100", "--expose-gc", "dist/main.bundle.js"]',
+    SERVICE_CMD,
     'CMD ["node", "dist/main.bundle.js"]',
     /the flags of deploy\/service-node-flags\.mjs/,
   ],
   [
     'deploy/docker/Dockerfile',
-    'CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=100", "--expose-gc", "dist/main.bundle.js"]',
+    SERVICE_CMD,
     "CMD ['node', 'dist/main.bundle.js']",
     /the flags of deploy\/service-node-flags\.mjs/,
   ],

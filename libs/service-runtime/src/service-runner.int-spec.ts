@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TS_REGISTER } from '@switchboard/testing';
+import { SERVICE_NODE_FLAGS } from '../../../deploy/service-node-flags.mjs';
 
 const fixture = join(__dirname, '..', 'test', 'service-runner-process.ts');
 
@@ -58,9 +59,9 @@ describe('runService', () => {
   );
 
   it('gives the young generation back once the service has been idle for 10 s (ADR 0106)', async () => {
-    // As the services run (deploy/service-node-flags.mjs): 32 MiB semi-spaces, gc exposed for the trim.
+    // With the flags the services run with: 32 MiB semi-spaces, gc exposed for the trim.
     const service = await runUntilStarted(await freePort(), {
-      nodeArgs: ['--max-semi-space-size=32', '--expose-gc'],
+      nodeArgs: SERVICE_NODE_FLAGS,
       env: { PROBE_ALLOCATE_MS: '1000' },
     });
     try {
