@@ -375,7 +375,6 @@ export function floorSummaryLines(r) {
   });
 }
 
-/** The floor's two processes (lib/api-floor.mjs, lib/list-responder.mjs), with the apps' own statements. */
 /**
  * The floor must answer what the system answers (issue 19): the same status and the same JSON, for the benchmark's
  * key, before either is measured. A floor that drifted from the system (a field added to the API, a changed page
@@ -392,11 +391,13 @@ async function sameAnswer(path, systemUrl, floorUrl, headers) {
   } catch (error) {
     throw new Error(`the floor's GET ${path} does not answer what the system answers:\n${error.message}`);
   }
-  if (system.status !== 200 || system.body.data.length === 0)
+  const items = system.status === 200 && Array.isArray(system.body?.data) ? system.body.data.length : 0;
+  if (items === 0)
     throw new Error(`GET ${path} compared on an empty or failed answer (${system.status}); the setup made no data`);
-  say(`api: floor GET ${path} answers the same JSON as the system (${system.body.data.length} items)`);
+  say(`api: floor GET ${path} answers the same JSON as the system (${items} items)`);
 }
 
+/** The floor's two processes (lib/api-floor.mjs, lib/list-responder.mjs), with the apps' own statements. */
 async function startFloor(system) {
   const { databaseUrl } = await import('./lib/system.mjs');
   const { FIND_KEY_COUNTING_REQUEST } = require('@switchboard/gateway/auth-statements');
