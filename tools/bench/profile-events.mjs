@@ -130,7 +130,7 @@ async function deliver(admin, receiver, targets) {
 
 /** `perf record` of every core until `stop()` resolves, once perf has written its file. */
 async function startPerf(file) {
-  const perf = spawn('perf', ['record', '-a', '-g', '-e', 'cpu-clock', '-F', '499', '-o', file, '--quiet'], {
+  const perf = spawn('perf', ['record', '-a', '-e', 'cpu-clock', '-F', '499', '-o', file, '--quiet'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((resolve, reject) => {
