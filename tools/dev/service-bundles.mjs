@@ -91,6 +91,37 @@ module.exports = {
   };
 }
 
+/** Nest's two logger modules, which build a date formatter when they load. */
+export const NEST_DATE_FORMATTER_MODULES = /\/@nestjs\/common\/services\/(console-logger|logger)\.service\.js$/;
+
+/**
+ * A Nest logger module's date formatter built on its first use instead of when the module loads. Building an
+ * `Intl.DateTimeFormat` reads about 5 MiB of Node's ICU data into memory (resident for the process's life) and takes
+ * 20-30 ms; the services log through their own logger, so Nest's formats a date rarely or never. Nest calls only
+ * `format` on it. Throws when the module no longer builds it as expected (a Nest upgrade): the build stops rather
+ * than bundle a module this rule did not understand.
+ */
+export function nestDateFormatterOnFirstUse(code, id) {
+  const construction = 'const dateTimeFormatter = new Intl.DateTimeFormat(';
+  const uses = code.split('dateTimeFormatter.').length - 1;
+  const formats = code.split('dateTimeFormatter.format(').length - 1;
+  if (code.split(construction).length !== 2 || uses !== formats)
+    throw new Error(`${id}: Nest's date formatter is no longer built as service-bundles.mjs expects`);
+  return code.replace(
+    construction,
+    'const dateTimeFormatter = ((...args) => { let built; return { format: (date) => (built ??= new Intl.DateTimeFormat(...args)).format(date) }; })(',
+  );
+}
+
+function nestDateFormatterWhenAsked() {
+  return {
+    name: 'switchboard-nest-date-formatter-on-first-use',
+    transform(code, id) {
+      return NEST_DATE_FORMATTER_MODULES.test(id) ? nestDateFormatterOnFirstUse(code, id) : null;
+    },
+  };
+}
+
 /** apps/<app>/dist/main.bundle.js under `root`. */
 export function bundlePath(root, app) {
   return join(root, 'apps', app, 'dist', BUNDLE_FILE);
@@ -135,7 +166,7 @@ export async function bundleService({ root, app }) {
     cwd: root,
     platform: 'node',
     external: (specifier) => !QUERY_COMPILER_WASM.test(specifier) && isExternal(specifier),
-    plugins: [queryCompilerReadWhenAsked()],
+    plugins: [queryCompilerReadWhenAsked(), nestDateFormatterWhenAsked()],
     logLevel: 'silent',
     write: true,
     output: {

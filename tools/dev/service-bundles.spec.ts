@@ -1,11 +1,14 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import {
   BUNDLE_FILE,
   bundleStaleness,
   INPUTS_FILE,
   isExternal,
+  NEST_DATE_FORMATTER_MODULES,
+  nestDateFormatterOnFirstUse,
   QUERY_COMPILER_WASM,
   SERVICES,
 } from './service-bundles.mjs';
@@ -47,6 +50,49 @@ describe("Prisma's query compiler in a bundle", () => {
     const imported = [...client.matchAll(/import\("([^"]+wasm-base64[^"]*)"\)/g)].map((match) => match[1]);
     expect(imported).toHaveLength(1);
     expect(imported[0]).toMatch(QUERY_COMPILER_WASM);
+  });
+});
+
+describe("Nest's date formatter in a bundle", () => {
+  const installed = (name: string) =>
+    join(__dirname, '..', '..', 'node_modules', '@nestjs', 'common', 'services', `${name}.service.js`);
+
+  /** Runs `code` as a module with an `Intl` that counts the formatters built; returns its exports and the count. */
+  function load(code: string) {
+    const built = { count: 0 };
+    const CountingDateTimeFormat = function (...args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+      built.count += 1;
+      return new Intl.DateTimeFormat(...args);
+    };
+    const module = { exports: {} as () => string };
+    runInNewContext(code, { module, Intl: { DateTimeFormat: CountingDateTimeFormat } });
+    return { format: module.exports, built };
+  }
+
+  const nestLike = `const dateTimeFormatter = new Intl.DateTimeFormat(undefined, { year: 'numeric', timeZone: 'UTC' });
+module.exports = () => dateTimeFormatter.format(0);`;
+
+  it('is built on its first use, once, and formats as before', () => {
+    const { format, built } = load(nestDateFormatterOnFirstUse(nestLike, 'logger.service.js'));
+    expect(built.count).toBe(0);
+    expect(format()).toBe('1970');
+    expect(format()).toBe('1970');
+    expect(built.count).toBe(1);
+    expect(load(nestLike).built.count).toBe(1);
+  });
+
+  it.each(['console-logger', 'logger'])("applies to the installed Nest's %s module", (name) => {
+    expect(installed(name)).toMatch(NEST_DATE_FORMATTER_MODULES);
+    const code = nestDateFormatterOnFirstUse(readFileSync(installed(name), 'utf8'), name);
+    expect(code).not.toContain('const dateTimeFormatter = new Intl.DateTimeFormat(');
+  });
+
+  it('stops the build when the module builds or uses it otherwise (a Nest upgrade)', () => {
+    const otherUse = `${nestLike}\nmodule.exports.parts = () => dateTimeFormatter.formatToParts(0);`;
+    expect(() => nestDateFormatterOnFirstUse(otherUse, 'logger.service.js')).toThrow(
+      "logger.service.js: Nest's date formatter is no longer built as service-bundles.mjs expects",
+    );
+    expect(() => nestDateFormatterOnFirstUse('module.exports = 1;', 'logger.service.js')).toThrow(/no longer built/);
   });
 });
 
