@@ -8,6 +8,9 @@
 // outbox) -> JetStream CALLS -> webhook-dispatcher (delivery state, numbers-billing lookup of URL and secret over
 // NATS, egress check, HMAC) -> HTTPS POST -> receiver (verifies the signature with libs/signing, answers 204).
 //
+// Then its floors (issue 19, ADRs 0088 and 0109, lib/events-floor.mjs), each measured the same way: the bare durable
+// pipeline, and the same pipeline with Switchboard's hops (a gateway hop, a billing consumer, a delivery log).
+//
 // Run alone: node tools/bench/events.mjs [--numbers 1000] [--calls 3000] [--no-build] [--pauses]
 // (--pauses: each service runs with lib/pause-probe.cjs, and the slowest deliveries at half rate are lined up with
 // what held up each service meanwhile.)
@@ -180,42 +183,14 @@ export async function eventsBenchmark(system, tls, options) {
     }
     results.signature_failures = receiver.arrivals.filter((a) => a.valid === false).length;
 
-    // -------------------------------------------------------------------------------------- the floor
+    // -------------------------------------------------------------------------------------- the floors
+    const floorOptions = { system, tls, numbers, ports, perAccount, concurrency, receiver, labels, options };
     say(`events: the floor (bare outbox, JetStream, pull consumer, HTTPS keep-alive), ${int(options.calls)} reports`);
-    const floor = await startEventsFloor(system, tls, { numbers, ports, perAccount, concurrency });
-    try {
-      const floorWarm = await injectBurst(floor, numbers.slice(0, 100), { concurrency: options['inject-concurrency'] });
-      await waitDelivered(receiver, floorWarm.accepted, options['drain-timeout'] * 1000);
-      const order = Array.from({ length: options.calls }, (_, i) => numbers[i % numbers.length]);
-      const floorLabels = () => ({ ...labels(), [floor.pid]: 'events floor' });
-      const throughput = await measured({
-        run: async () => {
-          const burst = await injectBurst(floor, order, { concurrency: options['inject-concurrency'] });
-          return summarizeRun(burst, await waitDelivered(receiver, burst.accepted, options['drain-timeout'] * 1000));
-        },
-        labels: floorLabels,
-        system,
-        attempts: 1,
-      });
-      const floorRate = Math.max(1, throughput.deliveries_per_second / 2);
-      const latency = await measured({
-        run: async () => {
-          const paced = await injectPaced(floor, shuffle([...numbers]), floorRate);
-          return summarizeRun(paced, await waitDelivered(receiver, paced.accepted, options['drain-timeout'] * 1000));
-        },
-        labels: floorLabels,
-        system,
-        attempts: 1,
-      });
-      latency.rate = round(floorRate, 1);
-      results.floor = { throughput, latency };
-      say(
-        `events: floor ${int(throughput.deliveries_per_second)} deliveries/s (lost ${throughput.lost}, duplicated ${throughput.duplicates}); at half rate p50 ${fmt(latency.latency.p50_ms)} ms, p99 ${fmt(latency.latency.p99_ms)} ms`,
-      );
-      say(`events: connections of the floor's deliveries: ${connectionLine(throughput.connections)}`);
-    } finally {
-      floor.stop();
-    }
+    results.floor = await measureFloor({ ...floorOptions, hops: false });
+    say(
+      `events: the floor with Switchboard's hops (gateway hop, billing consumer, delivery log), ${int(options.calls)} reports`,
+    );
+    results.hops_floor = await measureFloor({ ...floorOptions, hops: true });
   } finally {
     await receiver.stop();
   }
@@ -242,6 +217,14 @@ export async function eventsBenchmark(system, tls, options) {
   results.floor_verdict.p99_met = results.floor_verdict.p99_ms_at_half_rate < EVENT_FLOOR_TARGETS.p99_ms;
   results.floor_verdict.nothing_lost_or_duplicated =
     results.verdict.all_delivered && results.throughput.duplicates === 0 && results.latency.duplicates === 0;
+  // Context for the ratio target, not a target: how much of the floor the architecture's hops leave at best, and
+  // how much of that the system reaches (what stays above it is the system's own cost).
+  const hops = results.hops_floor.throughput.deliveries_per_second;
+  results.hops_floor_verdict = {
+    hops_floor_per_second: hops,
+    of_floor: round(hops / results.floor.throughput.deliveries_per_second, 3),
+    system_of_hops_floor: round(results.throughput.deliveries_per_second / hops, 3),
+  };
   results.finished_at = new Date().toISOString();
   return results;
 }
@@ -480,8 +463,69 @@ export function eventsFloorSummaryLine(r) {
   return `events: ${fmt(v.ratio * 100, 1)}% of the floor (${int(v.system_per_second)} of ${int(v.floor_per_second)} deliveries/s)`;
 }
 
-/** The events floor's process (lib/events-floor.mjs), told where each number's webhooks go; `injectCall` feeds it. */
-async function startEventsFloor(system, tls, { numbers, ports, perAccount, concurrency }) {
+/** `events: the floor with Switchboard's hops at 48.0% of the floor (...); Switchboard at 70.1% of it`. */
+export function eventsHopsFloorLine(r) {
+  const v = r.hops_floor_verdict;
+  return (
+    `events: the floor with Switchboard's hops at ${fmt(v.of_floor * 100, 1)}% of the floor ` +
+    `(${int(v.hops_floor_per_second)} of ${int(r.floor_verdict.floor_per_second)} deliveries/s); ` +
+    `Switchboard at ${fmt(v.system_of_hops_floor * 100, 1)}% of it`
+  );
+}
+
+/** A floor's throughput (the same burst as the system's) and its latency at half that rate, with its CPU. */
+async function measureFloor({ system, tls, numbers, ports, perAccount, concurrency, receiver, labels, options, hops }) {
+  const floor = await startEventsFloor(system, tls, { numbers, ports, perAccount, concurrency, hops });
+  const name = hops ? 'hops floor' : 'floor';
+  try {
+    // Warmed as the system is, one call to each number: every receiver port then has a kept connection.
+    const warm = await injectBurst(floor, numbers, { concurrency: options['inject-concurrency'] });
+    await waitDelivered(receiver, warm.accepted, options['drain-timeout'] * 1000);
+    const order = Array.from({ length: options.calls }, (_, i) => numbers[i % numbers.length]);
+    const floorLabels = () => ({ ...labels(), ...floor.labels });
+    const throughput = await measured({
+      run: async () => {
+        const burst = await injectBurst(floor, order, { concurrency: options['inject-concurrency'] });
+        return summarizeRun(burst, await waitDelivered(receiver, burst.accepted, options['drain-timeout'] * 1000));
+      },
+      labels: floorLabels,
+      system,
+      attempts: 1,
+    });
+    const rate = Math.max(1, throughput.deliveries_per_second / 2);
+    const latency = await measured({
+      run: async () => {
+        const paced = await injectPaced(floor, shuffle([...numbers]), rate);
+        return summarizeRun(paced, await waitDelivered(receiver, paced.accepted, options['drain-timeout'] * 1000));
+      },
+      labels: floorLabels,
+      system,
+      attempts: 1,
+    });
+    latency.rate = round(rate, 1);
+    say(
+      `events: ${name} ${int(throughput.deliveries_per_second)} deliveries/s (lost ${throughput.lost}, duplicated ${throughput.duplicates}; ${perRequestLine(throughput, 8)}); at half rate p50 ${fmt(latency.latency.p50_ms)} ms, p99 ${fmt(latency.latency.p99_ms)} ms`,
+    );
+    say(`events: connections of the ${name}'s deliveries: ${connectionLine(throughput.connections)}`);
+    return { throughput, latency };
+  } finally {
+    floor.stop();
+  }
+}
+
+/** The roles of the floor with the hops (lib/events-floor.mjs), each in the database of the service it stands for. */
+const HOPS_FLOOR_ROLES = {
+  recorder: 'calls-media',
+  biller: 'numbers-billing',
+  dispatcher: 'webhook-dispatcher',
+  door: '',
+};
+
+/**
+ * The events floor (lib/events-floor.mjs: one process, or with `hops` one per role), told where each number's
+ * webhooks go; `injectCall` feeds it.
+ */
+async function startEventsFloor(system, tls, { numbers, ports, perAccount, concurrency, hops }) {
   const { writeFileSync } = await import('node:fs');
   const { spawn } = await import('node:child_process');
   const { databaseUrl } = await import('./lib/system.mjs');
@@ -495,6 +539,7 @@ async function startEventsFloor(system, tls, { numbers, ports, perAccount, concu
           n.phone_number,
           {
             number_id: n.id,
+            account: Math.floor(index / perAccount),
             secret: n.webhook_secret,
             port: ports[Math.floor(index / perAccount)],
             path: `/switchboard/${Math.floor(index / perAccount)}`,
@@ -503,33 +548,58 @@ async function startEventsFloor(system, tls, { numbers, ports, perAccount, concu
       ),
     ),
   );
-  const child = spawn(process.execPath, [join(fileURLToPath(new URL('.', import.meta.url)), 'lib/events-floor.mjs')], {
-    env: {
-      ...process.env,
-      NATS_URL: system.natsUrl,
-      FLOOR_PREFIX: system.prefix,
-      FLOOR_DATABASE_URL: databaseUrl(system.databases['calls-media']),
-      FLOOR_TARGETS_FILE: targetsFile,
-      FLOOR_CA_FILE: tls.caFile,
-      FLOOR_CONCURRENCY: String(concurrency),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.once('data', (data) => resolve(String(data).trim()));
-    child.once('exit', (code) => reject(new Error(`events floor exited (${code})`)));
-  });
+  const roles = hops ? HOPS_FLOOR_ROLES : { all: 'calls-media' };
+  const children = [];
+  const stop = () => {
+    for (const child of children) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  let port;
+  try {
+    // The door last: it answers only once the others listen.
+    for (const [role, app] of Object.entries(roles)) {
+      const child = spawn(
+        process.execPath,
+        [join(fileURLToPath(new URL('.', import.meta.url)), 'lib/events-floor.mjs')],
+        {
+          env: {
+            ...process.env,
+            FLOOR_ROLE: role,
+            FLOOR_NAME: hops ? 'hopsfloor' : 'floor',
+            NATS_URL: system.natsUrl,
+            FLOOR_PREFIX: system.prefix,
+            FLOOR_DATABASE_URL: app ? databaseUrl(system.databases[app]) : '',
+            FLOOR_TARGETS_FILE: targetsFile,
+            FLOOR_CA_FILE: tls.caFile,
+            FLOOR_CONCURRENCY: String(concurrency),
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      children.push(Object.assign(child, { role }));
+      const said = await new Promise((resolve, reject) => {
+        child.stdout.once('data', (data) => resolve(String(data).trim()));
+        child.once('exit', (code) => reject(new Error(`events floor (${role}) exited (${code})`)));
+      });
+      if (role === 'door' || role === 'all') port = Number(said);
+    }
+  } catch (error) {
+    stop();
+    throw error;
+  }
   const { Agent: HttpAgent, request: httpRequest } = await import('node:http');
   const agent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
   return {
-    pid: child.pid,
+    labels: Object.fromEntries(
+      children.map((child) => [child.pid, hops ? `hops floor ${child.role}` : 'events floor']),
+    ),
     injectCall: (report) =>
       new Promise((resolve, reject) => {
         const body = JSON.stringify(report);
         const req = httpRequest(
           {
             host: '127.0.0.1',
-            port: Number(port),
+            port,
             method: 'POST',
             path: '/report',
             agent,
@@ -550,8 +620,7 @@ async function startEventsFloor(system, tls, { numbers, ports, perAccount, concu
       }),
     stop: () => {
       agent.destroy();
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
+      stop();
     },
   };
 }
@@ -642,38 +711,53 @@ export function eventsReport(r) {
       `reports accepted at ${int(t.reports_per_second)}/s in the burst; signature failures: ${r.signature_failures}`,
   );
   if (r.floor) {
-    const f = r.floor;
     const v = r.floor_verdict;
+    const row = (label, perSecond, t, l) => [
+      label,
+      int(perSecond),
+      t.lost + l.lost,
+      t.duplicates + l.duplicates,
+      fmt(l.latency.p50_ms),
+      fmt(l.latency.p99_ms),
+      perRequestLine(t, 8),
+    ];
+    const rows = [
+      row('Switchboard', v.system_per_second, r.throughput, r.latency),
+      row('floor', v.floor_per_second, r.floor.throughput, r.floor.latency),
+    ];
+    // Older results have no floor with the hops.
+    if (r.hops_floor)
+      rows.push(
+        row(
+          "floor with Switchboard's hops",
+          r.hops_floor.throughput.deliveries_per_second,
+          r.hops_floor.throughput,
+          r.hops_floor.latency,
+        ),
+      );
     lines.push('');
     lines.push(
-      'Against the events floor (issue 19: bare outbox + JetStream + pull consumer + HTTPS keep-alive, this run)',
+      'Against the events floor (issue 19: bare outbox + JetStream + pull consumer + HTTPS keep-alive, this run), ' +
+        "and the floor with Switchboard's hops (the same, plus a gateway hop, a billing consumer and a delivery log)",
     );
     lines.push('');
     lines.push(
       table(
-        ['', 'deliveries/s', 'lost', 'duplicated', 'p50 ms at half rate', 'p99 ms at half rate'],
         [
-          [
-            'Switchboard',
-            int(v.system_per_second),
-            r.throughput.lost + r.latency.lost,
-            r.throughput.duplicates + r.latency.duplicates,
-            fmt(r.latency.latency.p50_ms),
-            fmt(r.latency.latency.p99_ms),
-          ],
-          [
-            'floor',
-            int(v.floor_per_second),
-            f.throughput.lost + f.latency.lost,
-            f.throughput.duplicates + f.latency.duplicates,
-            fmt(f.latency.latency.p50_ms),
-            fmt(f.latency.latency.p99_ms),
-          ],
+          '',
+          'deliveries/s',
+          'lost',
+          'duplicated',
+          'p50 ms at half rate',
+          'p99 ms at half rate',
+          'CPU ms per delivery (burst)',
         ],
+        rows,
       ),
     );
     lines.push('');
     lines.push(eventsFloorSummaryLine(r));
+    if (r.hops_floor_verdict) lines.push(eventsHopsFloorLine(r));
     lines.push(
       `Targets: >= ${EVENT_FLOOR_TARGETS.ratio * 100}% of the floor: ${v.ratio_met ? 'MET' : 'MISSED'}; p99 < ${EVENT_FLOOR_TARGETS.p99_ms} ms at half rate: ${v.p99_met ? 'MET' : 'MISSED'} (${fmt(v.p99_ms_at_half_rate)} ms); nothing lost or duplicated: ${v.nothing_lost_or_duplicated ? 'yes' : 'NO'}`,
     );
