@@ -15,13 +15,14 @@
 // (--pauses: each service runs with lib/pause-probe.cjs, and the slowest deliveries at half rate are lined up with
 // what held up each service meanwhile.)
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { fileURLToPath } from 'node:url';
-import { Admin, callerNumber, provisionFleet } from './lib/clients.mjs';
+import { callerNumber, provisionFleet } from './lib/clients.mjs';
 import {
   fmt,
   int,
@@ -81,7 +82,9 @@ export async function eventsBenchmark(system, tls, options) {
     calls: options.calls,
     inject_concurrency: options['inject-concurrency'],
   };
-  const admin = new Admin(system);
+  const reports = reportInjector(`${system.adminUrl}/admin/provider/calls`, {
+    authorization: `Bearer ${system.adminToken}`,
+  });
   const perAccount = 3;
   const accounts = Math.ceil(options.numbers / perAccount);
   const concurrency = Number(system.envFor('webhook-dispatcher').WEBHOOK_CONCURRENCY || 32);
@@ -112,7 +115,7 @@ export async function eventsBenchmark(system, tls, options) {
     // Every number must be in calls-media's directory before it can take a call; a first call to each proves it
     // (and warms the path). Not measured.
     say('events: warm-up, one call to each number');
-    const warm = await injectBurst(admin, numbers, { concurrency: options['inject-concurrency'] });
+    const warm = await injectBurst(reports, numbers, { concurrency: options['inject-concurrency'] });
     await waitDelivered(receiver, warm.accepted, options['drain-timeout'] * 1000);
 
     // -------------------------------------------------------------------------------------- ceiling
@@ -139,7 +142,7 @@ export async function eventsBenchmark(system, tls, options) {
       // Not repeated when disturbed (it would take another burst): the disturbance is reported instead.
       results.throughput = await measured({
         run: async () => {
-          const burst = await injectBurst(admin, order, { concurrency: options['inject-concurrency'] });
+          const burst = await injectBurst(reports, order, { concurrency: options['inject-concurrency'] });
           const drained = await waitDelivered(receiver, burst.accepted, options['drain-timeout'] * 1000);
           return summarizeRun(burst, drained);
         },
@@ -168,7 +171,7 @@ export async function eventsBenchmark(system, tls, options) {
       const shuffled = shuffle([...numbers]);
       results.latency = await measured({
         run: async () => {
-          const paced = await injectPaced(admin, shuffled, rate);
+          const paced = await injectPaced(reports, shuffled, rate);
           const drained = await waitDelivered(receiver, paced.accepted, options['drain-timeout'] * 1000);
           return summarizeRun(paced, drained);
         },
@@ -192,6 +195,7 @@ export async function eventsBenchmark(system, tls, options) {
     );
     results.hops_floor = await measureFloor({ ...floorOptions, hops: true });
   } finally {
+    reports.close();
     await receiver.stop();
   }
 
@@ -229,8 +233,54 @@ export async function eventsBenchmark(system, tls, options) {
   return results;
 }
 
+/**
+ * Sends call reports to `url` (POST, JSON) over kept connections and resolves to the 202's JSON; another answer
+ * rejects with its `status` and `body`. The system's operator route and the floors' report servers are fed by the
+ * same client, so the load generator costs each of them the same CPU (Node's fetch cost three times as much per
+ * report as node:http, on the same two cores as the pipeline measured).
+ */
+function reportInjector(url, headers = {}) {
+  const { hostname, port, pathname } = new URL(url);
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
+  return {
+    injectCall: (report) =>
+      new Promise((resolve, reject) => {
+        const body = JSON.stringify(report);
+        const req = httpRequest(
+          {
+            host: hostname,
+            port: Number(port),
+            method: 'POST',
+            path: pathname,
+            agent,
+            headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            const chunks = [];
+            res.on('data', (chunk) => chunks.push(chunk));
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              let parsed = text;
+              try {
+                parsed = JSON.parse(text);
+              } catch {
+                // not JSON: kept as text for the refusal's reason
+              }
+              if (res.statusCode === 202) resolve(parsed);
+              else reject(Object.assign(new Error(`${res.statusCode}`), { status: res.statusCode, body: parsed }));
+            });
+          },
+        );
+        req.setTimeout(30_000, () => req.destroy(new Error('no answer in 30 s')));
+        req.on('error', reject);
+        req.end(body);
+      }),
+    close: () => agent.destroy(),
+  };
+}
+
 /** Reports one call per entry of `targets` with `concurrency` operator requests in flight. */
-async function injectBurst(admin, targets, { concurrency }) {
+async function injectBurst(reports, targets, { concurrency }) {
   const accepted = new Map(); // call_sid -> sent at
   let refused = 0;
   const refusals = {};
@@ -242,7 +292,7 @@ async function injectBurst(admin, targets, { concurrency }) {
         const number = targets[next++];
         const sent = now();
         try {
-          const { call_sid } = await admin.injectCall({
+          const { call_sid } = await reports.injectCall({
             to: number.phone_number,
             caller: callerNumber(),
             duration_sec: 42,
@@ -276,7 +326,7 @@ function countRefusal(refusals, error) {
 }
 
 /** Reports one call per entry at a steady `rate` per second (an open loop: the schedule does not wait for answers). */
-async function injectPaced(admin, targets, rate) {
+async function injectPaced(reports, targets, rate) {
   const accepted = new Map();
   let refused = 0;
   const refusals = {};
@@ -289,7 +339,7 @@ async function injectPaced(admin, targets, rate) {
     if (wait > 1) await sleep(wait);
     const sent = now();
     pending.push(
-      admin
+      reports
         .injectCall({ to: targets[i].phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' })
         .then(
           ({ call_sid }) => accepted.set(call_sid, sent),
@@ -587,39 +637,14 @@ async function startEventsFloor(system, tls, { numbers, ports, perAccount, concu
     stop();
     throw error;
   }
-  const { Agent: HttpAgent, request: httpRequest } = await import('node:http');
-  const agent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
+  const injector = reportInjector(`http://127.0.0.1:${port}/report`);
   return {
     labels: Object.fromEntries(
       children.map((child) => [child.pid, hops ? `hops floor ${child.role}` : 'events floor']),
     ),
-    injectCall: (report) =>
-      new Promise((resolve, reject) => {
-        const body = JSON.stringify(report);
-        const req = httpRequest(
-          {
-            host: '127.0.0.1',
-            port,
-            method: 'POST',
-            path: '/report',
-            agent,
-            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-          },
-          (res) => {
-            const chunks = [];
-            res.on('data', (chunk) => chunks.push(chunk));
-            res.on('end', () =>
-              res.statusCode === 202
-                ? resolve(JSON.parse(Buffer.concat(chunks).toString()))
-                : reject(new Error(`${res.statusCode}`)),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      }),
+    injectCall: injector.injectCall,
     stop: () => {
-      agent.destroy();
+      injector.close();
       stop();
     },
   };
