@@ -64,10 +64,11 @@ export function eventsSetup() {
     tls,
     env: {
       WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1,localhost',
-      // The load generator is every caller in one address, and Node's fetch keeps no bound on its connections: 64
-      // injectors open about 100 (one finished request's connection is not free yet when the next one starts), and
-      // past the gateway's cap per client (100) the rest were refused 429 (24-25 reports of 3,000 per burst). The
-      // floor's report server has no cap; like the rate limit (API_ENV), the cap is configuration.
+      // The load generator is every caller in one address. The fault tests report calls through Node's fetch, which
+      // keeps no bound on its connections: 64 injectors open about 100 (one finished request's connection is not
+      // free yet when the next one starts), and past the gateway's cap per client (100) the rest were refused 429
+      // (24-25 reports of 3,000 per burst; the benchmark's own client keeps 64). The floors' report servers have no
+      // cap; like the rate limit (API_ENV), the cap is configuration.
       HTTP_MAX_CONNECTIONS_PER_CLIENT: '1000',
     },
     serviceEnv: { 'webhook-dispatcher': { NODE_EXTRA_CA_CERTS: tls.caFile } },
