@@ -9,7 +9,8 @@
 // NATS, egress check, HMAC) -> HTTPS POST -> receiver (verifies the signature with libs/signing, answers 204).
 //
 // Then its floors (issue 19, ADRs 0088 and 0109, lib/events-floor.mjs), each measured the same way: the bare durable
-// pipeline, and the same pipeline with Switchboard's hops (a gateway hop, a billing consumer, a delivery log).
+// pipeline, and the same pipeline with Switchboard's hops (a gateway hop with its standing check, a billing consumer,
+// a delivery log).
 //
 // Run alone: node tools/bench/events.mjs [--numbers 1000] [--calls 3000] [--no-build] [--pauses]
 // (--pauses: each service runs with lib/pause-probe.cjs, and the slowest deliveries at half rate are lined up with
@@ -192,7 +193,7 @@ export async function eventsBenchmark(system, tls, options) {
     say(`events: the floor (bare outbox, JetStream, pull consumer, HTTPS keep-alive), ${int(options.calls)} reports`);
     results.floor = await measureFloor({ ...floorOptions, hops: false });
     say(
-      `events: the floor with Switchboard's hops (gateway hop, billing consumer, delivery log), ${int(options.calls)} reports`,
+      `events: the floor with Switchboard's hops (gateway hop and standing check, billing consumer, delivery log), ${int(options.calls)} reports`,
     );
     results.hops_floor = await measureFloor({ ...floorOptions, hops: true });
   } finally {
@@ -764,7 +765,7 @@ export function eventsReport(r) {
     lines.push('');
     lines.push(
       'Against the events floor (issue 19: bare outbox + JetStream + pull consumer + HTTPS keep-alive, this run), ' +
-        "and the floor with Switchboard's hops (the same, plus a gateway hop, a billing consumer and a delivery log)",
+        "and the floor with Switchboard's hops (the same, plus a gateway hop with its standing check, a billing consumer and a delivery log)",
     );
     lines.push('');
     lines.push(

@@ -6,9 +6,11 @@
 // does) and POSTs it over HTTPS with keep-alive to the same receivers, then acks.
 //
 // The floor with Switchboard's hops (one process per role, as the system has one per service): `door` (the
-// gateway) takes the report over HTTP and hands it on with a core NATS request; `recorder` (calls-media) writes it
-// with its outbox row and runs the relay; `biller` (numbers-billing), a second durable consumer of the same stream,
-// charges the call's talk time to its account (ledger row and balance in one transaction, once per event);
+// gateway) takes the report over HTTP, asks `biller` whether the number is in service (a core NATS request; ADR 0057
+// has the gateway ask numbers-billing) and hands the report on with a second one; `recorder` (calls-media) writes it
+// with its outbox row and runs the relay; `biller` (numbers-billing) answers the standing from its numbers table and,
+// as a second durable consumer of the same stream, charges the call's talk time to its account (ledger row and
+// balance in one transaction, once per event);
 // `dispatcher` (webhook-dispatcher) keeps a delivery log: it claims the delivery (the delivery row with its lease
 // and the attempt row, one statement) before the POST and records the outcome (one statement) before the ack. The
 // statements are simpler than the system's (no host slots, endpoint health, backoff or balance rules): this floor
@@ -40,6 +42,7 @@ const js = jetstream(nc);
 const stream = `${env.FLOOR_PREFIX.toUpperCase()}_${name.toUpperCase()}`;
 const subject = `${env.FLOOR_PREFIX}.${name}.events.call_completed`;
 const reportSubject = `${env.FLOOR_PREFIX}.${name}.reports`;
+const standingSubject = `${env.FLOOR_PREFIX}.${name}.standing`;
 
 /** The stream (whoever comes first creates it) and, for a consumer's role, its durable pull consumer. */
 async function durableConsumer(durable) {
@@ -154,6 +157,29 @@ async function startBiller() {
     `INSERT INTO ${name}_accounts (id, balance_cents) SELECT unnest($1::int[]), 1000000 ON CONFLICT (id) DO NOTHING`,
     [accounts],
   );
+  // Whether a phone number is in service at an instant: provisioned before it and not released by then.
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS ${name}_numbers (phone_number text PRIMARY KEY, account_id int NOT NULL, provisioned_at timestamptz NOT NULL DEFAULT now() - interval '1 day', released_at timestamptz)`,
+  );
+  await db.query(
+    `INSERT INTO ${name}_numbers (phone_number, account_id) SELECT unnest($1::text[]), unnest($2::int[]) ON CONFLICT (phone_number) DO NOTHING`,
+    [Object.keys(targets), Object.values(targets).map((target) => target.account)],
+  );
+  nc.subscribe(standingSubject, {
+    queue: 'biller',
+    callback: (error, msg) => {
+      if (error) return;
+      const { phone_number: phoneNumber, at } = msg.json();
+      db.query({
+        name: 'standing',
+        text: `SELECT EXISTS (SELECT 1 FROM ${name}_numbers WHERE phone_number = $1 AND provisioned_at <= $2 AND (released_at IS NULL OR released_at > $2)) AS in_service`,
+        values: [phoneNumber, at],
+      }).then(
+        ({ rows }) => msg.respond(JSON.stringify({ in_service: rows[0].in_service })),
+        (failure) => console.error(`${name} standing: ${failure.message}`),
+      );
+    },
+  });
   each(await durableConsumer(`${name}-billing`), async (msg) => {
     const event = msg.json();
     const target = targets[event.to];
@@ -292,7 +318,13 @@ switch (role) {
     startDoor(async (body) => answer(await record(JSON.parse(body.toString('utf8')))));
     break;
   case 'door':
-    startDoor(async (body) => (await nc.request(reportSubject, body, { timeout: 30_000 })).string());
+    startDoor(async (body) => {
+      const report = JSON.parse(body.toString('utf8'));
+      const at = new Date().toISOString();
+      const standing = (await nc.request(standingSubject, JSON.stringify({ phone_number: report.to, at }))).json();
+      if (!standing.in_service) throw new Error(`${report.to} is not in service`);
+      return (await nc.request(reportSubject, body, { timeout: 30_000 })).string();
+    });
     break;
   case 'recorder':
     await startRecorder();
