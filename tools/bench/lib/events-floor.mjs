@@ -5,17 +5,16 @@
 // marks them published; a durable pull consumer takes each event, signs its body (libs/signing, as the dispatcher
 // does) and POSTs it over HTTPS with keep-alive to the same receivers, then acks.
 //
-// The floor with Switchboard's hops (one process per role, as the system has one per service): `door` (the
-// gateway) takes the report over HTTP, asks `biller` whether the number is in service (a core NATS request; ADR 0057
-// has the gateway ask numbers-billing) and hands the report on with a second one; `recorder` (calls-media) writes it
-// with its outbox row and runs the relay; `biller` (numbers-billing) answers the standing from its numbers table and,
-// as a second durable consumer of the same stream, charges the call's talk time to its account (ledger row and
-// balance in one transaction, once per event);
-// `dispatcher` (webhook-dispatcher) keeps a delivery log: it claims the delivery (the delivery row with its lease
-// and the attempt row, one statement) before the POST and records the outcome (one statement) before the ack. The
-// statements are simpler than the system's (no host slots, endpoint health, backoff or balance rules): this floor
-// is what the architecture's hops cost at least. The hops' statements are prepared once per connection, as the
-// system prepares its own; the recorder's are the floor's.
+// The floor with Switchboard's hops (one process per role, as the system has one per service): `door` (the gateway)
+// takes the report over HTTP, asks `biller` whether the number is in service (a core NATS request; ADR 0057 has the
+// gateway ask numbers-billing) and hands the report on with a second one; `recorder` (calls-media) writes it with its
+// outbox row and runs the relay; `biller` (numbers-billing) answers the standing from its numbers table and, as a
+// second durable consumer of the same stream, charges the call's talk time to its account (ledger row and balance in
+// one transaction, once per event); `dispatcher` (webhook-dispatcher) keeps a delivery log: it claims the delivery (the
+// delivery row with its lease and the attempt row, one statement) before the POST and records the outcome (one
+// statement) before the ack. The statements are simpler than the system's (no host slots, endpoint health, backoff or
+// balance rules): this floor is what the architecture's hops cost at least. The hops' statements are prepared once per
+// connection, as the system prepares its own; the recorder's are the floor's.
 //
 // Environment: FLOOR_ROLE (all, door, recorder, biller, dispatcher), FLOOR_NAME (stream and table names),
 // FLOOR_DATABASE_URL, NATS_URL, FLOOR_PREFIX, FLOOR_TARGETS_FILE (JSON: phone number -> { number_id, account,
