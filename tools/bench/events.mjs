@@ -15,7 +15,8 @@
 // Run alone: node tools/bench/events.mjs [--numbers 1000] [--calls 3000] [--no-build] [--pauses]
 // (--pauses: each service runs with lib/pause-probe.cjs, and the slowest deliveries at half rate are lined up with
 // what held up each service meanwhile.)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ import {
 import { cpuLine, measured, perRequestLine, transactionsLine } from './lib/cpu.mjs';
 import { gcKindName, pauseProbe, readPauseProbes } from './lib/pauses.mjs';
 import { startReceiver } from './lib/receiver.mjs';
-import { SERVICES, startSystem } from './lib/system.mjs';
+import { databaseUrl, SERVICES, startSystem } from './lib/system.mjs';
 import { makeCertificates } from './lib/tls.mjs';
 
 /** The old targets (a direct sign-and-post loop as the ceiling), kept as context; retired by issue 19. */
@@ -578,9 +579,6 @@ const HOPS_FLOOR_ROLES = {
  * webhooks go; `injectCall` feeds it.
  */
 async function startEventsFloor(system, tls, { numbers, ports, perAccount, concurrency, hops }) {
-  const { writeFileSync } = await import('node:fs');
-  const { spawn } = await import('node:child_process');
-  const { databaseUrl } = await import('./lib/system.mjs');
   const dir = mkdtempSync(join(tmpdir(), 'sb-events-floor-'));
   const targetsFile = join(dir, 'targets.json');
   writeFileSync(
