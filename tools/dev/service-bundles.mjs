@@ -113,7 +113,7 @@ export function nestDateFormatterOnFirstUse(code, id) {
   );
 }
 
-function nestDateFormatterWhenAsked() {
+function nestDateFormatterBuiltOnFirstUse() {
   return {
     name: 'switchboard-nest-date-formatter-on-first-use',
     transform(code, id) {
@@ -166,7 +166,7 @@ export async function bundleService({ root, app }) {
     cwd: root,
     platform: 'node',
     external: (specifier) => !QUERY_COMPILER_WASM.test(specifier) && isExternal(specifier),
-    plugins: [queryCompilerReadWhenAsked(), nestDateFormatterWhenAsked()],
+    plugins: [queryCompilerReadWhenAsked(), nestDateFormatterBuiltOnFirstUse()],
     logLevel: 'silent',
     write: true,
     output: {
