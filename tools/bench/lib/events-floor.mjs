@@ -310,6 +310,9 @@ function startDoor(handle) {
 }
 
 const answer = (callSid) => JSON.stringify({ call_sid: callSid });
+// The door's requests wait 30 s, as the gateway's report route does (REPORT_TIMEOUT_MS): NATS's default (1 s) would
+// drop a report queued behind a burst, and count it lost against the floor.
+const REQUEST_TIMEOUT_MS = 30_000;
 switch (role) {
   case 'all':
     await startRecorder();
@@ -320,9 +323,10 @@ switch (role) {
     startDoor(async (body) => {
       const report = JSON.parse(body.toString('utf8'));
       const at = new Date().toISOString();
-      const standing = (await nc.request(standingSubject, JSON.stringify({ phone_number: report.to, at }))).json();
+      const question = JSON.stringify({ phone_number: report.to, at });
+      const standing = (await nc.request(standingSubject, question, { timeout: REQUEST_TIMEOUT_MS })).json();
       if (!standing.in_service) throw new Error(`${report.to} is not in service`);
-      return (await nc.request(reportSubject, body, { timeout: 30_000 })).string();
+      return (await nc.request(reportSubject, body, { timeout: REQUEST_TIMEOUT_MS })).string();
     });
     break;
   case 'recorder':
