@@ -551,6 +551,25 @@ describe('the web console, as an account owner', () => {
     await expect(greeting.inputValue()).resolves.toBe('Thanks for calling Pizza Planet!');
     await screenshot(page, 'number-agent');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    // The field holds the saved greeting in the very paint that shows the loaded settings, not one effect later: a
+    // mutation observer (it runs before React's effects) reads the field when the status first appears.
+    const fresh = await page.context().newPage();
+    try {
+      await fresh.addInitScript(`
+        const seen = (window.greetingWhenLoaded = []);
+        new MutationObserver(() => {
+          if (seen.length > 0 || !document.querySelector('[data-testid="agent-status"]')) return;
+          const field = document.querySelector('input[name="greeting"]');
+          seen.push(field ? field.value : null);
+        }).observe(document, { childList: true, subtree: true });
+      `);
+      await fresh.goto(consoleUrl(system, `numbers/${number.id}`));
+      await fresh.getByTestId('agent-status').waitFor();
+      await expect(fresh.evaluate('window.greetingWhenLoaded')).resolves.toEqual(['Thanks for calling Pizza Planet!']);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("changes a number's webhook URL (a refused one shown at its field) and releases the number after confirmation", async () => {

@@ -1,6 +1,15 @@
 // The console's small design system: fields with their errors, buttons, notices, a confirmation dialog, a
 // secret shown once with a copy button, and a hook that loads a GET with its error. Styles: styles.css.
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type Dispatch,
+  type ReactNode,
+  type SetStateAction,
+} from 'react';
 import { ApiError } from '../api';
 
 /** Loads `load()` now and whenever `deps` change; `reload()` loads again. */
@@ -24,6 +33,25 @@ export function useLoad<T>(
   }, [...deps, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { data: state.data, error: state.error, loading: state.loading, reload };
+}
+
+/**
+ * A form's values, taken from loaded data: whenever `source` changes (a load or a reload), the draft becomes
+ * `toDraft(source)` in that same render. An effect would do it one paint later, showing the form empty beside the
+ * loaded data for a frame (and a test reading the field in that frame sees it empty).
+ */
+export function useDraft<S, D>(
+  source: S | undefined,
+  toDraft: (source: S) => D,
+  empty: D,
+): [D, Dispatch<SetStateAction<D>>] {
+  const [draft, setDraft] = useState(() => (source === undefined ? empty : toDraft(source)));
+  const [seen, setSeen] = useState(source);
+  if (source !== seen) {
+    setSeen(source);
+    if (source !== undefined) setDraft(toDraft(source));
+  }
+  return [draft, setDraft];
 }
 
 /** The message of whatever failed, for people. */

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { del, get, patch, type Delivery, type PhoneNumber } from '../api';
 import {
@@ -12,6 +12,7 @@ import {
   PageHeader,
   StatusBadge,
   failureOf,
+  useDraft,
   useLoad,
   type FormFailure,
 } from '../components/ui';
@@ -30,14 +31,10 @@ export function NumberPage() {
     () => get<{ data: Delivery[] }>(`/numbers/${encodeURIComponent(id)}/webhook-deliveries`),
     [id],
   );
-  const [webhookUrl, setWebhookUrl] = useState('');
+  const [webhookUrl, setWebhookUrl] = useDraft(number.data, (current) => current.webhook_url ?? '', '');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [saved, setSaved] = useState(false);
-
-  useEffect(() => {
-    if (number.data) setWebhookUrl(number.data.webhook_url ?? '');
-  }, [number.data]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,6 +1,16 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { get, put } from '../api';
-import { Button, Field, LoadError, Loading, Notice, failureOf, useLoad, type FormFailure } from '../components/ui';
+import {
+  Button,
+  Field,
+  LoadError,
+  Loading,
+  Notice,
+  failureOf,
+  useDraft,
+  useLoad,
+  type FormFailure,
+} from '../components/ui';
 
 interface AgentSettings {
   greeting: string | null;
@@ -21,17 +31,15 @@ const STATUS_TEXT: Record<AgentSettings['status'], string> = {
 export function NumberAgent({ numberId, editable }: { numberId: string; editable: boolean }) {
   const path = `/numbers/${encodeURIComponent(numberId)}/agent`;
   const agent = useLoad(() => get<AgentSettings>(path), [path]);
-  const [greeting, setGreeting] = useState('');
-  const [instructions, setInstructions] = useState('');
+  const [draft, setDraft] = useDraft(
+    agent.data,
+    (settings) => ({ greeting: settings.greeting ?? '', instructions: settings.instructions ?? '' }),
+    { greeting: '', instructions: '' },
+  );
+  const { greeting, instructions } = draft;
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [saved, setSaved] = useState<string>();
-
-  useEffect(() => {
-    if (!agent.data) return;
-    setGreeting(agent.data.greeting ?? '');
-    setInstructions(agent.data.instructions ?? '');
-  }, [agent.data]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -71,7 +79,7 @@ export function NumberAgent({ numberId, editable }: { numberId: string; editable
         name="greeting"
         value={greeting}
         onChange={(value) => {
-          setGreeting(value);
+          setDraft((current) => ({ ...current, greeting: value }));
           setSaved(undefined);
         }}
         disabled={!editable}
@@ -86,7 +94,7 @@ export function NumberAgent({ numberId, editable }: { numberId: string; editable
         multiline
         value={instructions}
         onChange={(value) => {
-          setInstructions(value);
+          setDraft((current) => ({ ...current, instructions: value }));
           setSaved(undefined);
         }}
         disabled={!editable}

@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { del, get, put, type DeskLocations } from '../api';
-import { Button, LoadError, Loading, Notice, failureOf, useLoad, type FormFailure } from '../components/ui';
+import { Button, LoadError, Loading, Notice, failureOf, useDraft, useLoad, type FormFailure } from '../components/ui';
 
 interface PhoneLine {
   number_id: string;
@@ -16,14 +16,14 @@ export function NumberLostfoundLine({ numberId, editable }: { numberId: string; 
   const path = `/numbers/${encodeURIComponent(numberId)}/lostfound-line`;
   const line = useLoad(() => get<PhoneLine>(path), [path]);
   const locations = useLoad(() => get<DeskLocations>('/lostfound/locations'), []);
-  const [choice, setChoice] = useState('');
+  const [choice, setChoice] = useDraft(
+    line.data,
+    (current) => (current.location_id === null ? '' : String(current.location_id)),
+    '',
+  );
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [saved, setSaved] = useState<string>();
-
-  useEffect(() => {
-    if (line.data) setChoice(line.data.location_id === null ? '' : String(line.data.location_id));
-  }, [line.data]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
