@@ -431,6 +431,15 @@ describe('the web console, as an account owner', () => {
     await page.getByTestId('ledger-table').locator('tbody tr').first().waitFor();
     await screenshot(page, 'billing');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    // Turned off, it is saved as off; the fields keep their amounts (disabled) for turning it on again.
+    await page.getByLabel('Top up automatically').uncheck();
+    await page.getByRole('button', { name: 'Save auto top-up' }).click();
+    await page.getByText(/^Off: when the balance runs out/).waitFor();
+    expect((await admin.request('GET', `/admin/accounts/${accountId}`)).body.auto_top_up ?? null).toBeNull();
+    const kept = page.getByLabel('Add this much (USD)');
+    await expect(kept.inputValue()).resolves.toBe('25.50');
+    await expect(kept.isDisabled()).resolves.toBe(true);
   });
 
   it("pages through calls and the ledger with the API's cursor, forward and back", async () => {

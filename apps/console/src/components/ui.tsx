@@ -37,19 +37,19 @@ export function useLoad<T>(
 
 /**
  * A form's values, taken from loaded data: whenever `source` changes (a load or a reload), the draft becomes
- * `toDraft(source)` in that same render. An effect would do it one paint later, showing the form empty beside the
- * loaded data for a frame (and a test reading the field in that frame sees it empty).
+ * `toDraft(source, draft)` in that same render. An effect would do it one paint later, showing the form's old values
+ * beside the newly loaded data for a frame (and a test reading the field in that frame sees them).
  */
 export function useDraft<S, D>(
   source: S | undefined,
-  toDraft: (source: S) => D,
+  toDraft: (source: S, draft: D) => D,
   empty: D,
 ): [D, Dispatch<SetStateAction<D>>] {
-  const [draft, setDraft] = useState(() => (source === undefined ? empty : toDraft(source)));
+  const [draft, setDraft] = useState(() => (source === undefined ? empty : toDraft(source, empty)));
   const [seen, setSeen] = useState(source);
   if (source !== seen) {
     setSeen(source);
-    if (source !== undefined) setDraft(toDraft(source));
+    if (source !== undefined) setDraft(toDraft(source, draft));
   }
   return [draft, setDraft];
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { get, put, query, type Account, type Balance, type LedgerEntry, type Page, type UsageDay } from '../api';
 import { UsageChart } from '../components/UsageChart';
 import {
@@ -11,6 +11,7 @@ import {
   PageHeader,
   failureOf,
   fieldFailure,
+  useDraft,
   useLoad,
   type FormFailure,
 } from '../components/ui';
@@ -94,22 +95,23 @@ function AutoTopUpForm({
   reason: string;
   onSaved: () => void;
 }) {
-  const [enabled, setEnabled] = useState(account.auto_top_up !== null);
-  const [threshold, setThreshold] = useState(
-    account.auto_top_up ? centsText(account.auto_top_up.threshold_cents) : '10.00',
+  // Turned off, the fields keep what they held (disabled) for turning it on again.
+  const [draft, setDraft] = useDraft(
+    account,
+    (current, previous) =>
+      current.auto_top_up
+        ? {
+            enabled: true,
+            threshold: centsText(current.auto_top_up.threshold_cents),
+            amount: centsText(current.auto_top_up.amount_cents),
+          }
+        : { ...previous, enabled: false },
+    { enabled: false, threshold: '10.00', amount: '50.00' },
   );
-  const [amount, setAmount] = useState(account.auto_top_up ? centsText(account.auto_top_up.amount_cents) : '50.00');
+  const { enabled, threshold, amount } = draft;
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [saved, setSaved] = useState(false);
-
-  useEffect(() => {
-    setEnabled(account.auto_top_up !== null);
-    if (account.auto_top_up) {
-      setThreshold(centsText(account.auto_top_up.threshold_cents));
-      setAmount(centsText(account.auto_top_up.amount_cents));
-    }
-  }, [account]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -154,7 +156,7 @@ function AutoTopUpForm({
           type="checkbox"
           checked={enabled}
           disabled={!mayChange}
-          onChange={(event) => setEnabled(event.target.checked)}
+          onChange={(event) => setDraft((current) => ({ ...current, enabled: event.target.checked }))}
         />
         <label htmlFor="auto-top-up-enabled">Top up automatically</label>
       </div>
@@ -165,7 +167,7 @@ function AutoTopUpForm({
           inputMode="decimal"
           required
           value={threshold}
-          onChange={setThreshold}
+          onChange={(value) => setDraft((current) => ({ ...current, threshold: value }))}
           disabled={!mayChange || !enabled}
           error={failure?.fields['threshold_cents']}
         />
@@ -175,7 +177,7 @@ function AutoTopUpForm({
           inputMode="decimal"
           required
           value={amount}
-          onChange={setAmount}
+          onChange={(value) => setDraft((current) => ({ ...current, amount: value }))}
           disabled={!mayChange || !enabled}
           hint="Between $5 and $500."
           error={failure?.fields['amount_cents']}
