@@ -3,7 +3,7 @@ import { ListCallsQuery, ListNumbersQuery } from '@switchboard/contracts';
 import { RequestAuthenticator, authorizeApiKey, callerOf, type CallerOptions } from '../auth';
 import type { DirectRoute } from '../http/direct-routes';
 import { CallsHttpController } from './calls.http.controller';
-import { livemodeAnswer } from './livemode.interceptor';
+import { markLivemode } from './livemode.interceptor';
 import { NumbersHttpController } from './numbers.http.controller';
 
 /** A list route's controller: its `list` answers the validated query for the caller. */
@@ -14,7 +14,8 @@ interface Lister {
 /**
  * The two most requested routes, `GET /v1/numbers` and `GET /v1/calls`, as `serveDirectly` answers them outside
  * Nest's per-request pipeline (docs/adr/0096): the API key guard's check, the query validated by its DTO, the
- * controller's `list`, and `livemode` on the answer, as the public API's interceptor adds it.
+ * controller's `list`, and `livemode` on the answer, as the public API's interceptor adds it (set on the reply the
+ * RPC parsed for this request rather than on copies).
  */
 export function directListRoutes(app: NestFastifyApplication): DirectRoute[] {
   const numbers = app.get(NumbersHttpController);
@@ -27,7 +28,7 @@ export function directListRoutes(app: NestFastifyApplication): DirectRoute[] {
     input: { from: 'query', type: query },
     handler: controller.list,
     handle: (input, request) => controller.list(input as never, callerOf(request)),
-    answer: (body, request) => livemodeAnswer(body, request.auth?.accountId),
+    answer: (body, request) => markLivemode(body, request.auth?.accountId),
   });
   return [list('/v1/numbers', ListNumbersQuery, numbers), list('/v1/calls', ListCallsQuery, calls)];
 }
