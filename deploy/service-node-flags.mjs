@@ -2,7 +2,7 @@
 // (deploy/docker/Dockerfile, checked against these by tools/deploy/check.mjs), `npm start` (tools/dev/start.mjs) and
 // the benchmarks and fault tests (tools/bench/lib/system.mjs). docs/adr/0050-young-generation-size.md,
 // docs/adr/0100-one-malloc-arena.md, docs/adr/0103-service-memory-bounds.md, docs/adr/0106-idle-heap-trim.md and
-// docs/adr/0107-old-generation-growth.md say why.
+// docs/adr/0113-old-generation-growth-one-and-a-half.md say why (0107 before it).
 //
 // --max-semi-space-size=32: a 32 MiB young generation (V8's default tops out at 16 MiB) halves the number of
 // scavenges under load; each one stops the service for 2-10 ms on a busy 2-core machine, and those stops were
@@ -12,14 +12,15 @@
 // idle for 10 s, which gives the young generation those semi-spaces grew back to the system (64 MiB resident that V8
 // would otherwise keep until its next collection, minutes away at an idle service's allocation rate).
 //
-// --heap-growing-percent=100: after each full collection V8 lets the old generation grow to twice what survived it
+// --heap-growing-percent=50: after each full collection V8 lets the old generation grow by half of what survived it
 // before collecting again. By default it picks up to four times on a machine with 2 GiB or more, whatever the
-// container's limit, and the gateway's resident memory drifted to 248-286 MiB under minutes of full load; with 2 it
-// stays at 202-204, at the same CPU per request (ADR 0107).
+// container's limit, and the gateway's resident memory drifted to 248-286 MiB under minutes of full load (ADR 0107);
+// at twice, it still peaked at 211 under the event load after the API load; at one and a half, 189-195, with 11 full
+// collections in 8 minutes of full load against 8 and no CPU per request measurable between the two (ADR 0113).
 //
 // No --max-old-space-size: a limit under 2 GiB makes V8 collect the old generation far more often, and cost the
 // gateway 14-15% more CPU per request at the API's maximum (ADR 0103).
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=100', '--expose-gc'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=50', '--expose-gc'];
 
 // MALLOC_ARENA_MAX=1: glibc gives each thread that allocates its own malloc arena (up to 8 per core), and keeps what
 // a thread freed in it; one of V8's or libuv's threads left 14 MiB resident in a second arena in four services of
