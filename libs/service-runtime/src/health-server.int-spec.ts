@@ -34,6 +34,12 @@ describe('service health endpoints', () => {
     expect(await ready.json()).toEqual({ status: 'ok', checks: { nats: 'ok' } });
   });
 
+  it('rejects listening on a port in use, rather than emitting an unhandled error', async () => {
+    const second = new HealthServer(app);
+    await expect(second.listen(Number(new URL(base).port), '127.0.0.1')).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await second.close();
+  });
+
   it('answers unknown paths with the 404 envelope', async () => {
     const answer = await fetch(`${base}/nope`);
     expect(answer.status).toBe(404);

@@ -42,7 +42,15 @@ export class HealthServer {
       }
       send(404, errorEnvelope('not_found', 'No such resource.'));
     });
-    await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
+    // A port in use (or not allowed) rejects, for the runner to say so, instead of an unhandled 'error' event.
+    const server = this.server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
     const address = this.server.address();
     return typeof address === 'object' && address ? address.port : port;
   }

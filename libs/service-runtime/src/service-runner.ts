@@ -102,7 +102,15 @@ async function serveHealth(app: INestApplicationContext, logger: Logger): Promis
       await app.close();
       process.exit(1);
     }
-    const port = await health.listen(requested);
+    let port: number;
+    try {
+      port = await health.listen(requested);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+      logger.fatal({ err: error }, `HEALTH_PORT ${requested} cannot be listened on (${code})`);
+      await app.close();
+      process.exit(1);
+    }
     logger.info({ port }, 'health endpoints listening (/healthz, /readyz)');
   }
   return {
