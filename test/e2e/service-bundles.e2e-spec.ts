@@ -102,8 +102,9 @@ describe('the services run from their bundles', () => {
       OTEL_BSP_SCHEDULE_DELAY: '100',
       ...Object.fromEntries(SERVICES.map((app, i) => [databaseUrlVariable(app), databases[i].url])),
     };
-    // Each kept as soon as it runs, so that afterAll stops the ones that started when another did not.
-    await Promise.all(
+    // Each kept as soon as it runs, so that afterAll stops the ones that started when another did not; all are waited
+    // for before a failure is thrown, or one still starting would be kept after afterAll and outlive the run.
+    const starts = await Promise.allSettled(
       SERVICES.map(async (app) => {
         const extra =
           app === 'gateway'
@@ -113,6 +114,8 @@ describe('the services run from their bundles', () => {
         processes.push(service);
       }),
     );
+    const failed = starts.find((start) => start.status === 'rejected');
+    if (failed) throw failed.reason;
     system = {
       publicUrl: `http://127.0.0.1:${port}`,
       adminUrl: `http://127.0.0.1:${adminPort}`,
