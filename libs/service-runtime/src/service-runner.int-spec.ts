@@ -1,20 +1,10 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TS_REGISTER } from '@switchboard/testing';
 import { SERVICE_NODE_FLAGS } from '../../../deploy/service-node-flags.mjs';
+import { freePort } from '../../../tools/dev/free-port.mjs';
 
 const fixture = join(__dirname, '..', 'test', 'service-runner-process.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function runUntilStarted(port: number, options: { nodeArgs?: string[]; env?: Record<string, string> } = {}) {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', TS_REGISTER, fixture], {

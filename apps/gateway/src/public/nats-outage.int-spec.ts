@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, findNatsServer, freePort, TS_REGISTER, type TestDatabase } from '@switchboard/testing';
+import { createTestDatabase, findNatsServer, TS_REGISTER, type TestDatabase } from '@switchboard/testing';
+// Below the ephemeral range: the test restarts NATS on this port, and an outgoing connection could take it meanwhile.
+import { freePort } from '../../../../tools/dev/free-port.mjs';
 
 jest.setTimeout(90_000);
 
