@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { compileSql, type SqlPool } from '@switchboard/persistence';
+import { compileSql, prebuiltStatement, type SqlPool } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { AUTH_SQL } from '../config/tokens';
 import type { ApiKey, RateLimitWindow } from '../generated/kysely/database';
@@ -69,6 +69,10 @@ function countOneKey(
 /** The text of `findKeyCountingRequest` (its parameters: secret hash, window seconds, window seconds). */
 export const FIND_KEY_COUNTING_REQUEST = compileSql(findKeyCountingRequest('', 0)).sql;
 
+// Built and compiled once: run on every authenticated request, Kysely's building and compiling cost the gateway about
+// 1% of its CPU on `GET /v1/numbers` (docs/performance.md, seventeenth pass).
+const keyCountingRequest = prebuiltStatement(findKeyCountingRequest, ['\u0000secret_hash', -1]);
+
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 /**
@@ -87,7 +91,7 @@ export class RequestAuthRepository {
   ): Promise<{ key: ActiveKey; window?: WindowCount } | undefined> {
     const [row] = await this.sql.rows(
       'gateway_find_key_counting_request',
-      findKeyCountingRequest(secretHash, windowSeconds),
+      keyCountingRequest(secretHash, windowSeconds),
     );
     if (!row) return undefined;
     const key = {
