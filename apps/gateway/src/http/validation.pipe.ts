@@ -1,5 +1,10 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
-import { describeValidationErrors, rememberValidationRules, ServiceError } from '@switchboard/contracts';
+import {
+  describeValidationErrors,
+  quickValidInstance,
+  rememberValidationRules,
+  ServiceError,
+} from '@switchboard/contracts';
 
 // Each class's rules looked up once, not on every message (libs/contracts validation-rules.ts).
 rememberValidationRules();
@@ -16,6 +21,12 @@ class EnvelopeValidationPipe extends ValidationPipe {
         throw new ServiceError('invalid_request', 'The request body must be a JSON object.');
       }
     }
+    // Most requests are valid: checked without class-validator's machinery, which then only names the problems.
+    const { metatype } = metadata;
+    if (metadata.type !== 'custom' && isDto(metatype) && isRecord(value)) {
+      const valid = quickValidInstance(metatype, value);
+      if (valid) return valid;
+    }
     return super.transform(value, metadata);
   }
 }
@@ -31,4 +42,15 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: true, value: true },
     exceptionFactory: (errors) => new ServiceError('invalid_request', describeValidationErrors(errors)),
   });
+}
+
+/** Types Nest's pipe passes through untouched (ValidationPipe.toValidate); any other class is a DTO. */
+const NOT_VALIDATED = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date]);
+
+function isDto(metatype: unknown): metatype is new () => object {
+  return typeof metatype === 'function' && !NOT_VALIDATED.has(metatype);
+}
+
+function isRecord(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }

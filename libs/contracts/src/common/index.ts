@@ -4,3 +4,4 @@ export * from './phone';
 export * from './validation-messages';
 export * from './api-property';
 export * from './validation-rules';
+export * from './quick-validation';
