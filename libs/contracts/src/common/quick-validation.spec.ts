@@ -69,6 +69,11 @@ const VALUES: unknown[] = [
   ['call.completed', 'call.completed'],
   [1, 2],
   [{ a: 1 }],
+  [{ role: 'caller', text: 'Hello' }],
+  [
+    { role: 'agent', text: 'Hi' },
+    { role: 'caller', text: '' },
+  ],
   {},
   { greeting: 'Hello', voice: 'alloy' },
   { 'x-custom': 'value' },
@@ -148,6 +153,23 @@ describe('quickValidInstance', () => {
     expect(quickValidInstance(Outer, { inner: 'a' })).toBeUndefined();
     expect(quickValidInstance(Outer, { inner: [{ name: 'a' }] })).toBeUndefined();
     expect(quickValidInstance(Outer, { inner: null })).toEqual({ inner: null });
+
+    const report = {
+      to: '+14155550123',
+      caller: '+14155550124',
+      duration_sec: 30,
+      outcome: 'order_placed',
+      transcript: [
+        { role: 'caller', text: 'Hello' },
+        { role: 'agent', text: 'Hi' },
+      ],
+    };
+    const made = quickValidInstance(contracts.SimulateProviderCallBody, structuredClone(report));
+    expect(made).toStrictEqual(fullWay(contracts.SimulateProviderCallBody, structuredClone(report)).instance);
+    expect((made as contracts.SimulateProviderCallBody).transcript?.[1]).toBeInstanceOf(contracts.TranscriptTurnBody);
+    const badTurn = { ...report, transcript: [{ role: 'caller', text: 'Hello' }, 'Hi'] };
+    expect(quickValidInstance(contracts.SimulateProviderCallBody, badTurn)).toBeUndefined();
+    expect(fullWay(contracts.SimulateProviderCallBody, badTurn).valid).toBe(false);
   });
 
   it('leaves unknown keys, even those class-transformer drops, to the full way', () => {

@@ -29,6 +29,8 @@ interface PropertyPlan {
   convert?: (value: unknown) => unknown;
   /** `@ValidateNested()` with `@Type(() => SomeClass)`: an object made an instance of that class and checked. */
   nested?: Dto;
+  /** The property is declared an array (`Type[]`): class-transformer makes an array of instances of `nested`. */
+  nestedInArray?: boolean;
 }
 
 interface ClassPlan {
@@ -70,7 +72,7 @@ const SEES_TRANSFORMER_RULES = (() => {
  * promises and metadata lookups per key, 2-3% of each service's CPU (docs/performance.md, seventeenth pass). This calls
  * the very validators class-validator would call, with the same arguments, from a plan made once per class. Anything
  * the plan does not cover is left to the full way: `@Transform`, `@Expose`/`@Exclude`, discriminators, promise and
- * asynchronous rules, nested arrays, and values other than primitives, arrays of them and nested objects.
+ * asynchronous rules, and values other than primitives, arrays of them, nested objects and arrays of those.
  */
 export function quickValidInstance<T extends object>(cls: new () => T, plain: object): T | undefined {
   if (!SEES_TRANSFORMER_RULES) return undefined;
@@ -112,13 +114,26 @@ function copied(property: PropertyPlan, value: unknown): unknown {
     return property.convert ? property.convert(value) : value;
   }
   if (Array.isArray(value)) {
+    if (property.nested) return property.nestedInArray ? nestedInstances(property.nested, value) : NOT_SURE;
     // Copied element by element; elements that are objects, or converted by `@Type`, are left to the full way.
-    if (property.convert || property.nested) return NOT_SURE;
+    if (property.convert) return NOT_SURE;
     for (const element of value) if (element !== null && typeof element === 'object') return NOT_SURE;
     return value.slice();
   }
   if (!property.nested) return NOT_SURE;
   return build(property.nested, value) ?? NOT_SURE;
+}
+
+/** An array of nested objects, each made an instance and checked (class-validator checks every element). */
+function nestedInstances(cls: Dto, elements: unknown[]): object[] | typeof NOT_SURE {
+  const instances: object[] = [];
+  for (const element of elements) {
+    if (element === null || typeof element !== 'object' || Array.isArray(element)) return NOT_SURE;
+    const instance = build(cls, element);
+    if (!instance) return NOT_SURE;
+    instances.push(instance);
+  }
+  return instances;
 }
 
 /** Whether class-validator finds no problem with the property (ValidationExecutor.performValidations). */
@@ -223,8 +238,10 @@ function propertyPlan(
     const type = typed.typeFunction();
     const convert = PRIMITIVE_TYPES.get(type);
     if (convert) property.convert = convert;
-    else if (typeof type === 'function' && !BUILT_IN_TYPES.has(type) && validatesNested) property.nested = type as Dto;
-    else return undefined;
+    else if (typeof type === 'function' && !BUILT_IN_TYPES.has(type) && validatesNested) {
+      property.nested = type as Dto;
+      property.nestedInArray = typed.reflectedType === Array;
+    } else return undefined;
   }
   // Nested validation of an object class-transformer did not make an instance of checks nothing: left to the full way.
   if (validatesNested && !property.nested) return undefined;
