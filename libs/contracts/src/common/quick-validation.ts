@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import type { MetadataStorage as TransformerMetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage, ValidationTypes, type ValidationArguments } from 'class-validator';
+import { rememberValidationRules, validationRulesGeneration } from './validation-rules';
 
 // class-transformer's rules (`@Type`, `@Transform`, `@Expose`, `@Exclude`), which its package does not export.
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
@@ -34,6 +35,7 @@ interface PropertyPlan {
 }
 
 interface ClassPlan {
+  generation: number;
   rules: ValidationMetadata[];
   properties: PropertyPlan[] | undefined;
   byName: Map<string, PropertyPlan>;
@@ -167,19 +169,25 @@ function settled(answer: unknown): boolean {
   return Boolean(answer);
 }
 
-/** The class's plan, made again whenever class-validator's rules for it change (validation-rules.ts). */
+// Rules are remembered per class, and a declared rule is counted (validation-rules.ts).
+rememberValidationRules();
+
+/** The class's plan, made again whenever a rule was declared since (a class declared later, a mapped type). */
 function planOf(cls: Dto): ClassPlan {
+  const generation = validationRulesGeneration();
+  const known = plans.get(cls);
+  if (known?.generation === generation) return known;
   const storage = getMetadataStorage();
-  // The arguments class-validator's own `validate` looks the rules up with, so the remembered answer is shared.
+  // The arguments class-validator's own `validate` looks the rules up with.
   const rules = storage.getTargetValidationMetadatas(cls, undefined as unknown as string, false, false, undefined);
-  let plan = plans.get(cls);
-  if (plan?.rules !== rules) plans.set(cls, (plan = makePlan(storage, cls, rules)));
+  const plan = known?.rules === rules ? { ...known, generation } : makePlan(storage, cls, rules, generation);
+  plans.set(cls, plan);
   return plan;
 }
 
-function makePlan(storage: MetadataStorage, cls: Dto, rules: ValidationMetadata[]): ClassPlan {
+function makePlan(storage: MetadataStorage, cls: Dto, rules: ValidationMetadata[], generation: number): ClassPlan {
   const byName = new Map<string, PropertyPlan>();
-  const unsupported = { rules, properties: undefined, byName };
+  const unsupported = { generation, rules, properties: undefined, byName };
   const transformer = defaultMetadataStorage;
   if (
     transformer.getStrategy(cls) !== 'none' ||
@@ -193,7 +201,7 @@ function makePlan(storage: MetadataStorage, cls: Dto, rules: ValidationMetadata[
     if (!property) return unsupported;
     byName.set(name, property);
   }
-  return { rules, properties: [...byName.values()], byName };
+  return { generation, rules, properties: [...byName.values()], byName };
 }
 
 function propertyPlan(

@@ -6,6 +6,14 @@ type ValidationMetadata = ReturnType<LookUp>[number];
 
 const REMEMBERING = Symbol.for('switchboard.rememberValidationRules');
 
+/** How many rules were declared since the storage was wrapped: what was derived from the rules holds while it stays. */
+let declared = 0;
+
+/** Changes whenever a rule is declared after `rememberValidationRules` (quick-validation.ts keeps its plans by it). */
+export function validationRulesGeneration(): number {
+  return declared;
+}
+
 /**
  * Makes class-validator look up each class's rules once. On every validation of every object (a body, an RPC, an
  * event, each nested object) it gathers the class's rules by walking the rules of every class it knows, to find the
@@ -29,6 +37,7 @@ export function rememberValidationRules(storage: MetadataStorage = getMetadataSt
   let grouped = new WeakMap<ValidationMetadata[], Record<string, ValidationMetadata[]>>();
 
   storage.addValidationMetadata = (metadata: ValidationMetadata) => {
+    declared += 1;
     found = new Map();
     grouped = new WeakMap();
     add(metadata);
