@@ -264,6 +264,11 @@ describe('gateway: keys, limits and envelopes', () => {
       expect(listed.headers.get('x-request-id')).toBe('direct-numbers');
       expect(listed.headers.get('ratelimit-limit')).toBe('60');
       expect(listed.body).toEqual({ data: [], has_more: false, livemode: true });
+      // The service's JSON passed on as it came (docs/adr/0115), as JSON like any answer Nest serialises.
+      const viaNest = await session.get('/balance');
+      expect(viaNest.status).toBe(200);
+      expect(listed.headers.get('content-type')).toBe(viaNest.headers.get('content-type'));
+      expect(Number(listed.headers.get('content-length'))).toBe(JSON.stringify(listed.body).length);
       // calls-media is not running in this suite: the outage's 503, with Retry-After, as the filter answers it.
       const down = await session.get('/calls');
       expect(down.status).toBe(503);

@@ -34,6 +34,8 @@ const Echo = defineRpc<EchoRequest, { echoed: string; account: string | null }>(
 const Fail = defineRpc<EchoRequest, never>('test.v1.fail', EchoRequest);
 const Crash = defineRpc<EchoRequest, never>('test.v1.crash', EchoRequest);
 const Missing = defineRpc<EchoRequest, never>('test.v1.nobody', EchoRequest);
+const Listed = defineRpc<EchoRequest, { data: { text: string }[]; has_more: boolean }>('test.v1.list', EchoRequest);
+const Nothing = defineRpc<EchoRequest, undefined>('test.v1.nothing', EchoRequest);
 const DatabaseDown = defineRpc<EchoRequest, never>('test.v1.database-down', EchoRequest);
 
 @Injectable()
@@ -41,6 +43,16 @@ class EchoHandlers {
   @RpcHandler(Echo)
   async echo(request: EchoRequest, ctx: RpcContext) {
     return { echoed: request.text.repeat(request.times), account: ctx.accountId ?? null };
+  }
+
+  @RpcHandler(Listed)
+  async list(request: EchoRequest) {
+    return { data: Array.from({ length: request.times }, () => ({ text: request.text })), has_more: false };
+  }
+
+  @RpcHandler(Nothing)
+  async nothing(): Promise<undefined> {
+    return undefined;
   }
 
   @RpcHandler(Fail)
@@ -141,6 +153,39 @@ describe('messaging over a real NATS', () => {
       await expect(rpc.request(Echo, { text: 'ab', times: 2 }, { accountId: 'acct_x' })).resolves.toEqual({
         echoed: 'abab',
         account: 'acct_x',
+      });
+    });
+
+    it("passes a reply on as the service's JSON, livemode set by the service when asked", async () => {
+      const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+      const asked = { text: 'a"\u00e9', times: 2 };
+      expect(text(await rpc.requestJson(Listed, asked, { livemode: false }))).toBe(
+        JSON.stringify({
+          data: [
+            { text: 'a"\u00e9', livemode: false },
+            { text: 'a"\u00e9', livemode: false },
+          ],
+          has_more: false,
+          livemode: false,
+        }),
+      );
+      expect(await rpc.request(Listed, asked, { livemode: true })).toEqual({
+        data: [
+          { text: 'a"\u00e9', livemode: true },
+          { text: 'a"\u00e9', livemode: true },
+        ],
+        has_more: false,
+        livemode: true,
+      });
+      // Without the header the reply is the handler's.
+      expect(JSON.parse(text(await rpc.requestJson(Listed, asked)))).toEqual({
+        data: [{ text: 'a"\u00e9' }, { text: 'a"\u00e9' }],
+        has_more: false,
+      });
+      expect(text(await rpc.requestJson(Nothing, asked))).toBe('null');
+      await expect(rpc.requestJson(Fail, asked)).rejects.toMatchObject({ code: 'number_limit' });
+      await expect(rpc.requestJson(Listed, { text: 'a', times: -1 })).rejects.toMatchObject({
+        code: 'invalid_request',
       });
     });
 

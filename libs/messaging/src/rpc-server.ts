@@ -11,6 +11,7 @@ import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node'
 import {
   DEFAULT_RETRY_AFTER_SECONDS,
   HEADERS,
+  markLivemode,
   ServiceError,
   healthRpc,
   type HealthReply,
@@ -119,7 +120,10 @@ export class RpcServer implements OnApplicationBootstrap, BeforeApplicationShutd
         };
         const body = msg.data.length ? JSON.parse(decoder.decode(msg.data)) : {};
         const request = await validateMessage(rpc.request, body);
-        reply = { ok: true, data: await handler(request, ctx) };
+        const data = await handler(request, ctx);
+        const livemode = msg.headers?.get(HEADERS.livemode);
+        // `ok` first, then `data`: the client reads a success by how it begins (rpc-client.ts `requestJson`).
+        reply = { ok: true, data: livemode ? markLivemode(data, livemode === 'true') : data };
         this.outages.recovered('database');
       } catch (error) {
         if (error instanceof ServiceError) {

@@ -29,6 +29,8 @@ export interface DirectRoute {
   handle(input: object, request: FastifyRequest): Promise<unknown>;
   /** The answer's body from the method's result (default: the result), as the route's interceptors would make it. */
   answer?(result: unknown, request: FastifyRequest): unknown;
+  /** `handle` resolves to the answer's JSON, already written (bytes): sent as it is, as `application/json`. */
+  answersJson?: true;
 }
 
 /**
@@ -73,6 +75,9 @@ export function statusOf(route: Pick<DirectRoute, 'method' | 'handler'>): number
   return declared ?? (route.method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK);
 }
 
+/** What Fastify answers a serialised object with. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 function directHandler(route: DirectRoute, steps: DirectRouteSteps, status: number) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     try {
@@ -91,6 +96,7 @@ function directHandler(route: DirectRoute, steps: DirectRouteSteps, status: numb
         })) as object;
         const result = await route.handle(input, request);
         void reply.code(status);
+        if (route.answersJson) void reply.type(JSON_CONTENT_TYPE);
         endRequestSpan(span, { status });
         return reply.send(route.answer ? route.answer(result, request) : result);
       } catch (error) {
