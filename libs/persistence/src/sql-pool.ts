@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Pool, types } from 'pg';
 import type { DatabaseDriver } from './driver-adapter.ts';
 import { compileSql, sqlRows, type RawSqlClient, type SqlStatement } from './sql.ts';
+import { parseTimestamptz, TIMESTAMPTZ_OID } from './timestamptz.ts';
 import type { TransactionalClient } from './transactions.ts';
 
 /**
@@ -74,7 +75,7 @@ export function createSqlPool(driver: DatabaseDriver, client: RawQueryClient, op
     connectionString: driver.location.url,
     max: options.max,
     application_name: options.applicationName,
-    types: { getTypeParser: bigintAsBigInt },
+    types: { getTypeParser: typeParsers },
     ...sessionOptions(options),
   });
   pool.on('error', (error) =>
@@ -131,11 +132,18 @@ function sessionOptions({ asynchronousCommit, statementTimeoutMs }: SqlPoolOptio
 
 const INT8_OID = 20;
 
-/** `pg`'s parsers, but `bigint` (int8) as a JavaScript `bigint`, as Prisma's raw query returns it. */
-const bigintAsBigInt = ((oid: number, format?: 'text' | 'binary') =>
-  oid === INT8_OID && format !== 'binary'
-    ? (value: string) => BigInt(value)
-    : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser;
+const parseBigint = (value: string) => BigInt(value);
+
+/**
+ * `pg`'s parsers, but `bigint` (int8) as a JavaScript `bigint`, as Prisma's raw query returns it, and timestamptz
+ * read without postgres-date's regular expressions where it can (`timestamptz.ts`: the same `Date`).
+ */
+const typeParsers = ((oid: number, format?: 'text' | 'binary') => {
+  if (format === 'binary') return types.getTypeParser(oid, format);
+  if (oid === INT8_OID) return parseBigint;
+  if (oid === TIMESTAMPTZ_OID) return parseTimestamptz;
+  return types.getTypeParser(oid, format ?? 'text');
+}) as typeof types.getTypeParser;
 
 /**
  * Names for the statements of `transaction`, so PostgreSQL parses and plans each text once per connection: the

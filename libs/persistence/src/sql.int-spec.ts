@@ -85,6 +85,16 @@ describe('Kysely statements on Prisma and on the SqlPool', () => {
         expect(await sqlRows(handle.client, bigint)).toEqual([{ big }]);
         expect(await pool.rows('sql_spec_bigint', bigint)).toEqual([{ big }]);
 
+        // A timestamptz: the same Date through both executors, and through the pool whatever its session's time zone
+        // (timestamptz.ts; Prisma's adapter reads the text as UTC).
+        const at = new Date('2026-11-27T09:02:34.213Z');
+        const moment = (zone: string) =>
+          sql<{ zone: string; at: Date }>`SELECT set_config('TimeZone', ${zone}, false) AS zone,
+            '2026-11-27 09:02:34.213962+00'::timestamptz AS at`;
+        expect(await sqlRows(handle.client, moment('UTC'))).toEqual([{ zone: 'UTC', at }]);
+        const zones = kind === 'postgres' ? ['America/New_York', 'Asia/Kolkata', 'UTC'] : ['UTC'];
+        for (const zone of zones) expect(await pool.rows('sql_spec_moment', moment(zone))).toEqual([{ zone, at }]);
+
         // A transaction on the pool: committed when its work resolves, nothing kept when it throws.
         const widget = (id: string) =>
           db.insertInto('widgets').values({ id, name: `tx-${id.slice(-1)}`, kind: 'small' });
