@@ -17,7 +17,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
+import { SERVICE_ENV, SERVICE_ENV_OF, SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
 
 /** How the image runs a service: node with the services' flags, on its bundle (ADR 0099). */
 const SERVICE_COMMAND = ['node', ...SERVICE_NODE_FLAGS, 'dist/main.bundle.js'];
@@ -389,6 +389,10 @@ function checkCompose(file, doc, problems) {
     const env = environmentOf(built.service);
     const where = `${file}: service ${built.name}`;
     if (env.NODE_ENV !== 'production') problems.push(`${where}: NODE_ENV is not production`);
+    for (const [variable, value] of Object.entries(SERVICE_ENV_OF[app] ?? {})) {
+      if (env[variable] !== value)
+        problems.push(`${where}: does not set ${variable}=${value} (the environment of deploy/service-node-flags.mjs)`);
+    }
     for (const variable of ['NATS_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT', databaseVariable(app)]) {
       if (!env[variable]) problems.push(`${where}: ${variable} is not set`);
     }
@@ -477,6 +481,11 @@ function checkWorkload(where, doc, problems, secretsExample, configMaps) {
           `${at}: ${env.name} reads ${ref.name}/${ref.key}, which deploy/k8s/secrets.example.yaml does not describe`,
         );
       }
+    }
+    // The service's own environment beside the image's (deploy/service-node-flags.mjs), on its container.
+    for (const [variable, value] of Object.entries(SERVICE_ENV_OF[container.name] ?? {})) {
+      if ((container.env ?? []).find((env) => env.name === variable)?.value !== value)
+        problems.push(`${at}: does not set ${variable}=${value} (the environment of deploy/service-node-flags.mjs)`);
     }
     for (const from of container.envFrom ?? []) {
       if (from.configMapRef && !configMaps.has(from.configMapRef.name))
@@ -826,6 +835,18 @@ const BREAKS = [
     /is not the calls-media image/,
   ],
   ['deploy/k8s/gateway.yaml', 'targetPort: admin', 'targetPort: admn', /targetPort "admn"/],
+  [
+    'deploy/k8s/gateway.yaml',
+    'value: --max-semi-space-size=16',
+    'value: --max-semi-space-size=32',
+    /gateway.* does not set NODE_OPTIONS=--max-semi-space-size=16/,
+  ],
+  [
+    'deploy/compose/compose.yaml',
+    '      NODE_OPTIONS: --max-semi-space-size=16\n',
+    '',
+    /service gateway: does not set NODE_OPTIONS=--max-semi-space-size=16/,
+  ],
   [
     'deploy/k8s/webhook-dispatcher.yaml',
     'readOnlyRootFilesystem: true',

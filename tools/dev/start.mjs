@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
+import { SERVICE_NODE_FLAGS, serviceEnvOf } from '../../deploy/service-node-flags.mjs';
 import { buildConsoleIfStale } from './console-build.mjs';
 import { freePort } from './free-port.mjs';
 import { installWhatIsMissing } from './install-missing.mjs';
@@ -212,7 +212,7 @@ function serviceProcesses() {
     // --enable-source-maps: reading the bundle's map costs every start (ADR 0098); NODE_OPTIONS=--enable-source-maps
     // npm start brings it back.
     args: [...SERVICE_NODE_FLAGS, bundlePath(root, name)],
-    options: { cwd: root, env: { ...SERVICE_ENV, ...env, ...natsEnv(name) } },
+    options: { cwd: root, env: { ...serviceEnvOf(name, env), ...natsEnv(name) } },
   }));
 }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { TS_REGISTER } from '@switchboard/testing';
-import { SERVICE_NODE_FLAGS } from '../../../deploy/service-node-flags.mjs';
+import { SERVICE_NODE_FLAGS, serviceEnvOf } from '../../../deploy/service-node-flags.mjs';
 import { freePort } from '../../../tools/dev/free-port.mjs';
 
 const fixture = join(__dirname, '..', 'test', 'service-runner-process.ts');
@@ -49,10 +49,11 @@ describe('runService', () => {
   );
 
   it('gives the young generation back once the service has been idle for 10 s (ADR 0106)', async () => {
-    // With the flags the services run with: 32 MiB semi-spaces, gc exposed for the trim.
+    // With the flags and environment a service other than the gateway runs with: 32 MiB semi-spaces, gc exposed for
+    // the trim.
     const service = await runUntilStarted(await freePort(), {
       nodeArgs: SERVICE_NODE_FLAGS,
-      env: { PROBE_ALLOCATE_MS: '1000' },
+      env: { NODE_OPTIONS: serviceEnvOf('numbers-billing', process.env).NODE_OPTIONS, PROBE_ALLOCATE_MS: '1000' },
     });
     try {
       const deadline = Date.now() + 25_000;

@@ -10,7 +10,7 @@ import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, 
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../../deploy/service-node-flags.mjs';
+import { SERVICE_NODE_FLAGS, serviceEnvOf } from '../../../deploy/service-node-flags.mjs';
 import { freePort } from '../../dev/free-port.mjs';
 import { bundleServices, SERVICES } from '../../dev/service-bundles.mjs';
 import { require, root, say, sleep } from './common.mjs';
@@ -282,8 +282,7 @@ class System {
   envFor(app, extra = {}) {
     const env = {
       // The environment a deployed service runs with (deploy/service-node-flags.mjs); a run may override it.
-      ...SERVICE_ENV,
-      ...process.env,
+      ...serviceEnvOf(app, process.env),
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
       NATS_URL: this.natsUrl,
