@@ -23,8 +23,8 @@ class EnvelopeValidationPipe extends ValidationPipe {
     }
     // Most requests are valid: checked without class-validator's machinery, which then only names the problems.
     const { metatype } = metadata;
-    if (metadata.type !== 'custom' && isDto(metatype) && isRecord(value)) {
-      const valid = quickValidInstance(metatype, value);
+    if (typeof metatype === 'function' && this.toValidate(metadata) && isRecord(value)) {
+      const valid = quickValidInstance(metatype as new () => object, value);
       if (valid) return valid;
     }
     return super.transform(value, metadata);
@@ -42,13 +42,6 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: true, value: true },
     exceptionFactory: (errors) => new ServiceError('invalid_request', describeValidationErrors(errors)),
   });
-}
-
-/** Types Nest's pipe passes through untouched (ValidationPipe.toValidate); any other class is a DTO. */
-const NOT_VALIDATED = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date]);
-
-function isDto(metatype: unknown): metatype is new () => object {
-  return typeof metatype === 'function' && !NOT_VALIDATED.has(metatype);
 }
 
 function isRecord(value: unknown): value is object {
