@@ -1,6 +1,6 @@
 import { types } from 'pg';
 
-const TIMESTAMPTZ_OID = 1184;
+export const TIMESTAMPTZ_OID = 1184;
 /** `pg`'s own parser of a timestamptz (postgres-date), for every text this one does not read itself. */
 const parseAnyTimestamptz = types.getTypeParser(TIMESTAMPTZ_OID, 'text') as (text: string) => Date | number | null;
 
@@ -31,5 +31,3 @@ export function parseTimestamptz(text: string): Date | number | null {
   const utc = Date.UTC(year, digits(5, 7) - 1, digits(8, 10), digits(11, 13), digits(14, 16), digits(17, 19), fraction);
   return new Date(utc - offsetHours * 3_600_000);
 }
-
-export { TIMESTAMPTZ_OID };
