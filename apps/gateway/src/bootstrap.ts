@@ -11,7 +11,6 @@ import type { GatewayShared } from './gateway-core.module';
 import { serveConsoleStatic } from './console/static/console-static';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { createFastifyAdapter } from './http/fastify-adapter';
-import { RequestSpanInterceptor } from './http/request-span.interceptor';
 import { createValidationPipe } from './http/validation.pipe';
 import { OperatorApiModule } from './operator/operator-api.module';
 import { GatewayPrisma } from './prisma/gateway-prisma';
@@ -151,6 +150,5 @@ function configure(app: INestApplication, shared: GatewayShared): DirectRouteSte
   const errors = new ErrorEnvelopeFilter(shared.logger);
   app.useGlobalPipes(validation);
   app.useGlobalFilters(errors);
-  app.useGlobalInterceptors(new RequestSpanInterceptor());
   return { validation, errors };
 }

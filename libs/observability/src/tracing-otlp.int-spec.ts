@@ -45,6 +45,15 @@ describe('tracing over OTLP/HTTP, in a process of its own', () => {
   afterAll(() => collector.close());
   beforeEach(() => (received.length = 0));
 
+  /** Every span the collector received, from OTLP's JSON. */
+  function exportedSpans(): { name: string; kind: number }[] {
+    type Body = { resourceSpans: { scopeSpans: { spans: { name: string; kind: number }[] }[] }[] };
+    return received
+      .filter((request) => request.path === '/v1/traces')
+      .flatMap((request) => (JSON.parse(request.body) as Body).resourceSpans)
+      .flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
+  }
+
   it('with OTEL_EXPORTER_OTLP_ENDPOINT: instruments pg and sends the span, named by the service', async () => {
     expect(await runFixture({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })).toEqual({
       pgPatched: true,
@@ -55,6 +64,19 @@ describe('tracing over OTLP/HTTP, in a process of its own', () => {
     const body = traces[0]!.body;
     expect(body).toContain('"exported-work"');
     expect(body).toContain('"otlp-export-process"');
+  });
+
+  it('instruments the HTTP requests a process serves and sends, unless told to leave the served ones', async () => {
+    const kinds = async (env: NodeJS.ProcessEnv) => {
+      received.length = 0;
+      await runFixture({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, FIXTURE_HTTP_REQUEST: '1', ...env });
+      return exportedSpans()
+        .map((span) => `${span.kind} ${span.name}`)
+        .sort();
+    };
+    // OTLP's kinds: 2 a server span, 3 a client span.
+    expect(await kinds({})).toEqual(['1 exported-work', '2 GET', '3 GET']);
+    expect(await kinds({ FIXTURE_INCOMING_HTTP: 'false' })).toEqual(['1 exported-work', '3 GET']);
   });
 
   it('without it: loads neither the exporter nor the pg instrumentation, and sends nothing', async () => {

@@ -52,12 +52,22 @@ function pgInstrumentation(): Instrumentation {
 }
 
 /** Probes and scrapes arrive every few seconds from every orchestrator and would each start a trace of nothing. */
-const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 export interface TracingOptions {
   service: string;
   /** Tests pass an in-memory exporter; production exports over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   exporter?: SpanExporter;
+  /**
+   * Whether the HTTP instrumentation makes a span for each request the process serves (default true). The gateway
+   * makes its own request spans (apps/gateway/src/http/request-span.ts, docs/adr/0117).
+   */
+  incomingHttp?: boolean;
+  /**
+   * Whether it makes a span for each request the process sends, and passes the trace on in it (default true). The
+   * webhook dispatcher makes its own span per attempt and puts its `traceparent` on the webhook (docs/adr/0117).
+   */
+  outgoingHttp?: boolean;
 }
 
 /**
@@ -102,9 +112,14 @@ export function startTracing(options: TracingOptions): void {
     (process.env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((name) => name.trim()),
   );
   if (!exporting) disabled.add('pg');
+  const incomingHttp = options.incomingHttp !== false;
+  const outgoingHttp = options.outgoingHttp !== false;
+  if (!incomingHttp && !outgoingHttp) disabled.add('http');
   const available: Record<string, () => Instrumentation> = {
     http: () =>
       new HttpInstrumentation({
+        disableIncomingRequestInstrumentation: !incomingHttp,
+        disableOutgoingRequestInstrumentation: !outgoingHttp,
         ignoreIncomingRequestHook: (request: IncomingMessage) => PROBE_PATHS.has((request.url ?? '').split('?')[0]),
       }),
     undici: () => new UndiciInstrumentation(),

@@ -1,10 +1,13 @@
 // A service's start as far as tracing goes, in a process of its own (run by tracing-otlp.int-spec.ts): tracing
 // first, then pg, as each app's main.ts does. Prints what was loaded and patched, makes one span and stops tracing,
-// which flushes the span to OTEL_EXPORTER_OTLP_ENDPOINT when it is set.
+// which flushes the span to OTEL_EXPORTER_OTLP_ENDPOINT when it is set. With FIXTURE_HTTP_REQUEST it first serves one
+// HTTP request to itself (its incoming side instrumented unless FIXTURE_INCOMING_HTTP is `false`).
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
 import { startTracing, stopTracing } from '../src/tracing';
 
-startTracing({ service: 'otlp-export-process' });
+startTracing({ service: 'otlp-export-process', incomingHttp: process.env.FIXTURE_INCOMING_HTTP !== 'false' });
 const pg = require('pg') as { Client: { prototype: { query: { __wrapped?: boolean } } } };
 const loaded = Object.keys(require.cache);
 console.log(
@@ -13,5 +16,23 @@ console.log(
     otlpExporterLoaded: loaded.some((path) => path.includes('exporter-trace-otlp-http')),
   }),
 );
-trace.getTracer('fixture').startSpan('exported-work').end();
-void stopTracing().then(() => process.exit(0));
+
+async function requestItself(): Promise<void> {
+  const http = require('node:http') as typeof import('node:http');
+  const server = http.createServer((_request, response) => response.end('ok'));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  await new Promise<void>((resolve, reject) =>
+    http
+      .get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/work`, (response) =>
+        response.resume().on('end', resolve),
+      )
+      .on('error', reject),
+  );
+  server.close();
+}
+
+void (process.env.FIXTURE_HTTP_REQUEST ? requestItself() : Promise.resolve())
+  .then(() => trace.getTracer('fixture').startSpan('exported-work').end())
+  .then(() => stopTracing())
+  .then(() => process.exit(0));

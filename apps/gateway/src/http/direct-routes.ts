@@ -1,10 +1,8 @@
 import { HttpStatus, type ValidationPipe } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { context } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ErrorEnvelopeFilter } from './error-envelope.filter';
-import { endRequestSpan, startRequestSpan } from './request-span.interceptor';
 
 /** Nest's global steps that a route served outside its pipeline runs as plain calls. */
 export interface DirectRouteSteps {
@@ -36,9 +34,9 @@ export interface DirectRoute {
 /**
  * Serves `routes` outside Nest's per-request pipeline (docs/adr/0096, 0108): Nest still registers each route (its
  * controller declares it, with its OpenAPI description), and when it does, a Fastify `onRoute` hook replaces the
- * route's handler with one that runs the same steps as plain calls, in Nest's order: the guard, the request span, the
- * input's validation by the same pipe, the controller's method, the answer, and any error answered by the same
- * filter. Fastify's hooks (request id, `Cache-Control`, HTTPS, hostile input, the access log) run as for every route.
+ * route's handler with one that runs the same steps as plain calls, in Nest's order: the guard, the input's validation
+ * by the same pipe, the controller's method, the answer, and any error answered by the same filter. Fastify's hooks
+ * (request id, the request's span, `Cache-Control`, HTTPS, hostile input, the access log) run as for every route.
  * A global guard, pipe or interceptor added to the app later does not reach these routes unless added here too.
  * Call before the app's `init()`; `checkServed`, after it, throws unless every route was taken over (a Nest that
  * registered one another way would otherwise leave it in its pipeline unnoticed).
@@ -82,28 +80,18 @@ function directHandler(route: DirectRoute, steps: DirectRouteSteps, status: numb
   return async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       await route.authorize(request, reply);
+      const raw = route.input.from === 'query' ? (request.query ?? {}) : request.body;
+      const input = (await steps.validation.transform(raw, {
+        type: route.input.from,
+        metatype: route.input.type,
+      })) as object;
+      const result = await route.handle(input, request);
+      void reply.code(status);
+      if (route.answersJson) void reply.type(JSON_CONTENT_TYPE);
+      return reply.send(route.answer ? route.answer(result, request) : result);
     } catch (error) {
       steps.errors.answer(error, request, reply);
       return reply;
     }
-    const { span, active } = startRequestSpan(request);
-    return context.with(active, async () => {
-      try {
-        const raw = route.input.from === 'query' ? (request.query ?? {}) : request.body;
-        const input = (await steps.validation.transform(raw, {
-          type: route.input.from,
-          metatype: route.input.type,
-        })) as object;
-        const result = await route.handle(input, request);
-        void reply.code(status);
-        if (route.answersJson) void reply.type(JSON_CONTENT_TYPE);
-        endRequestSpan(span, { status });
-        return reply.send(route.answer ? route.answer(result, request) : result);
-      } catch (error) {
-        endRequestSpan(span, { error });
-        steps.errors.answer(error, request, reply);
-        return reply;
-      }
-    });
   };
 }

@@ -10,6 +10,7 @@ import { limitConnections, nodeServerOptions } from './connection-limits';
 import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './framework-errors';
 import { describeUnusableParameter } from './hostile-input';
 import { createJsonBodyParser } from './json-body-parser';
+import { endRequestSpan, traceRequests } from './request-span';
 import { PROVIDER_WEBHOOKS_PATH } from '../provider-webhooks/provider-webhook';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -52,6 +53,7 @@ export function createFastifyAdapter(
     clientErrorHandler: answerClientError,
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  traceRequests(fastify);
   const isTrustedProxy = (address: string) =>
     config.trustedProxies.length > 0 && isAllowed(config.trustedProxies, address);
   limitConnections(fastify.server, config.http, { tls: Boolean(config.tls), isTrustedProxy });
@@ -121,6 +123,7 @@ export function createFastifyAdapter(
       },
       'request',
     );
+    endRequestSpan(request, reply.statusCode);
   });
   if (options.server === 'admin') {
     // Prometheus scrapes the operator port (internal only); no token, like the services' HEALTH_PORT.
