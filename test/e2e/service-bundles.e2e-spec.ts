@@ -34,6 +34,10 @@ interface ExportedSpan {
   service: string;
   name: string;
   traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  /** OTLP's span kind: 2 a server span, 3 a client span. */
+  kind: number;
   attributes: Record<string, unknown>;
 }
 
@@ -141,7 +145,9 @@ describe('the services run from their bundles', () => {
     resourceSpans?: {
       resource?: { attributes?: { key: string; value: Record<string, unknown> }[] };
       scopeSpans?: {
-        spans?: { name: string; traceId: string; attributes?: { key: string; value: Record<string, unknown> }[] }[];
+        spans?: (Omit<ExportedSpan, 'service' | 'attributes'> & {
+          attributes?: { key: string; value: Record<string, unknown> }[];
+        })[];
       }[];
     }[];
   }): void {
@@ -151,7 +157,15 @@ describe('the services run from their bundles', () => {
       const service = String(flat(resource.resource?.attributes)['service.name']);
       for (const scope of resource.scopeSpans ?? [])
         for (const span of scope.spans ?? [])
-          spans.push({ service, name: span.name, traceId: span.traceId, attributes: flat(span.attributes) });
+          spans.push({
+            service,
+            name: span.name,
+            traceId: span.traceId,
+            spanId: span.spanId,
+            parentSpanId: span.parentSpanId || undefined,
+            kind: span.kind,
+            attributes: flat(span.attributes),
+          });
     }
   }
 
@@ -171,9 +185,14 @@ describe('the services run from their bundles', () => {
     });
     expect(created.status).toBe(201);
     const received: CallCompletedEvent[] = [];
-    handler = switchboardWebhookHandler(created.body.webhook_secret, async (event) => {
+    const traceparents: string[] = [];
+    const verify = switchboardWebhookHandler(created.body.webhook_secret, async (event) => {
       received.push(event);
     });
+    handler = (req, res) => {
+      traceparents.push(String(req.headers.traceparent));
+      verify(req, res);
+    };
 
     const call = await admin.request('POST', '/admin/provider/calls', {
       to: created.body.phone_number,
@@ -185,6 +204,14 @@ describe('the services run from their bundles', () => {
     expect(call.status).toBe(202);
     const event = await waitFor(() => received.find((e) => e.call.call_sid === call.body.call_sid));
     expect(event).toMatchObject({ type: 'call.completed', number_id: created.body.id });
+    // The webhook continues the call's trace from its attempt's span, the dispatcher's only span for the POST
+    // (docs/adr/0117).
+    const [, webhookTraceId, attemptSpanId] = traceparents[0]!.split('-');
+    const attempt = await waitFor(() =>
+      spans.find((span) => span.service === 'webhook-dispatcher' && span.spanId === attemptSpanId),
+    );
+    expect(attempt).toMatchObject({ name: 'webhook POST', kind: 3, traceId: webhookTraceId });
+    expect(spans.filter((span) => span.traceId === webhookTraceId && span.name === 'POST')).toEqual([]);
 
     const calls = await waitFor(async () => {
       const answer = await session.get('/calls');
@@ -215,6 +242,11 @@ describe('the services run from their bundles', () => {
         }),
       ]),
     );
+    // One server span in the gateway for the request, the caller's span its parent (docs/adr/0117).
+    const served = trace.filter((span) => span.service === 'gateway' && span.kind === 2);
+    expect(served.map(({ name, parentSpanId }) => ({ name, parentSpanId }))).toEqual([
+      { name: 'GET /v1/numbers', parentSpanId: traceparent.split('-')[2] },
+    ]);
   });
 
   it('logs a found item, finds it by a word, and matches a claim to it', async () => {

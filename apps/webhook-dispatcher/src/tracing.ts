@@ -1,4 +1,6 @@
-// Loaded first by main.ts: OpenTelemetry must patch pg, dns and https before they are required.
+// Loaded first by main.ts: OpenTelemetry must patch pg before it is required.
 import { startTracing } from '@switchboard/observability';
 
-startTracing({ service: 'webhook-dispatcher' });
+// Its only HTTP is the webhooks it sends, each its own span with the trace passed on (HttpsWebhookSender), and the
+// probes it answers (docs/adr/0117): no HTTP instrumentation.
+startTracing({ service: 'webhook-dispatcher', incomingHttp: false, outgoingHttp: false });

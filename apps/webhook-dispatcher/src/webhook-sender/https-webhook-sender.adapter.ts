@@ -1,7 +1,7 @@
 import type { ClientRequest } from 'node:http';
 import { request as httpsRequest, Agent, type RequestOptions } from 'node:https';
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { Metrics } from '@switchboard/observability';
 import { isIP } from 'node:net';
 import type { Socket } from 'node:net';
@@ -81,17 +81,25 @@ export class HttpsWebhookSender implements WebhookSender, OnApplicationShutdown 
     );
   }
 
-  /** One attempt, as a span in the event's trace (OpenTelemetry's HTTP instrumentation adds a W3C `traceparent`). */
+  /**
+   * One attempt, as a span in the event's trace, whose W3C `traceparent` (and `baggage`) the webhook carries: the
+   * receiver's own spans continue the trace from it. The process has no HTTP instrumentation (docs/adr/0117).
+   */
   async send(request: WebhookRequest): Promise<WebhookResponse> {
     const span = tracer.startSpan('webhook POST', {
       kind: SpanKind.CLIENT,
       attributes: {
         'http.request.method': 'POST',
+        // Without its query, where a receiver may keep a token of its own (the egress rule refuses credentials).
+        'url.full': `${request.target.url.origin}${request.target.url.pathname}`,
         'server.address': request.target.host,
         'server.port': request.target.port,
+        'network.peer.address': request.target.address,
       },
     });
-    const response = await this.post(request);
+    const headers = { ...request.headers };
+    propagation.inject(trace.setSpan(context.active(), span), headers);
+    const response = await this.post({ ...request, headers });
     if ('statusCode' in response) {
       span.setAttribute('http.response.status_code', response.statusCode);
       if (response.statusCode < 200 || response.statusCode >= 300)
