@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { areaCodeOf, isE164, isUsAreaCode, isUsE164, PhoneVerdicts } from './phone';
 
 describe('phone rules', () => {
@@ -24,6 +25,18 @@ describe('phone rules', () => {
   it('accept callers from abroad in E.164', () => {
     expect(isE164('+442071838750')).toBe(true);
     expect(isE164('+1415')).toBe(false);
+  });
+
+  it("give libphonenumber's verdict on +1 numbers of any area code, ten digits or not", () => {
+    const libphonenumber = (e164: string) => parsePhoneNumberFromString(e164)?.isPossible() ?? false;
+    const differing: string[] = [];
+    for (let area = 0; area < 1000; area += 1)
+      for (const exchange of [0, 1, 99, 100, 211, 555, 911, 999]) {
+        const digits = `${String(area).padStart(3, '0')}${String(exchange).padStart(3, '0')}${String(area * 7).slice(-4)}`;
+        for (const e164 of [`+1${digits}`, `+1${digits.slice(0, 9)}`, `+1${digits}5`])
+          if (isE164(e164) !== libphonenumber(e164)) differing.push(e164);
+      }
+    expect(differing).toEqual([]);
   });
 
   it('read the area code and check area codes', () => {
