@@ -66,7 +66,7 @@ describe('tracing over OTLP/HTTP, in a process of its own', () => {
     expect(body).toContain('"otlp-export-process"');
   });
 
-  it('instruments the HTTP requests a process serves and sends, unless told to leave the served ones', async () => {
+  it('instruments the HTTP requests a process serves and sends, unless told to leave either side', async () => {
     const kinds = async (env: NodeJS.ProcessEnv) => {
       received.length = 0;
       await runFixture({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, FIXTURE_HTTP_REQUEST: '1', ...env });
@@ -77,6 +77,10 @@ describe('tracing over OTLP/HTTP, in a process of its own', () => {
     // OTLP's kinds: 2 a server span, 3 a client span.
     expect(await kinds({})).toEqual(['1 exported-work', '2 GET', '3 GET']);
     expect(await kinds({ FIXTURE_INCOMING_HTTP: 'false' })).toEqual(['1 exported-work', '3 GET']);
+    expect(await kinds({ FIXTURE_OUTGOING_HTTP: 'false' })).toEqual(['1 exported-work', '2 GET']);
+    expect(await kinds({ FIXTURE_INCOMING_HTTP: 'false', FIXTURE_OUTGOING_HTTP: 'false' })).toEqual([
+      '1 exported-work',
+    ]);
   });
 
   it('without it: loads neither the exporter nor the pg instrumentation, and sends nothing', async () => {

@@ -1,13 +1,17 @@
 // A service's start as far as tracing goes, in a process of its own (run by tracing-otlp.int-spec.ts): tracing
 // first, then pg, as each app's main.ts does. Prints what was loaded and patched, makes one span and stops tracing,
 // which flushes the span to OTEL_EXPORTER_OTLP_ENDPOINT when it is set. With FIXTURE_HTTP_REQUEST it first serves one
-// HTTP request to itself (its incoming side instrumented unless FIXTURE_INCOMING_HTTP is `false`).
+// HTTP request to itself (each side instrumented unless FIXTURE_INCOMING_HTTP or FIXTURE_OUTGOING_HTTP is `false`).
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
 import { startTracing, stopTracing } from '../src/tracing';
 
-startTracing({ service: 'otlp-export-process', incomingHttp: process.env.FIXTURE_INCOMING_HTTP !== 'false' });
+startTracing({
+  service: 'otlp-export-process',
+  incomingHttp: process.env.FIXTURE_INCOMING_HTTP !== 'false',
+  outgoingHttp: process.env.FIXTURE_OUTGOING_HTTP !== 'false',
+});
 const pg = require('pg') as { Client: { prototype: { query: { __wrapped?: boolean } } } };
 const loaded = Object.keys(require.cache);
 console.log(
