@@ -71,10 +71,13 @@ describe('reading processes from /proc', () => {
   });
 
   it('finds a real process, and stopProcesses ends it (SIGKILL after the grace when it ignores SIGTERM)', async () => {
-    const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], {
-      stdio: 'ignore',
-    });
-    await new Promise((ready) => setTimeout(ready, 300));
+    const child = spawn(
+      process.execPath,
+      ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); console.log('ignoring SIGTERM')"],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    // Its handler in place before the signal (a fixed wait lost that race on a busy machine).
+    await new Promise((ready) => child.stdout!.once('data', ready));
     expect(readProcesses().find((found) => found.pid === child.pid)?.ppid).toBe(process.pid);
     const exited = new Promise((done) => child.once('exit', (_code, signal) => done(signal)));
     await stopProcesses([{ pid: child.pid!, name: 'stubborn' }], 500);
