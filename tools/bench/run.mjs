@@ -183,10 +183,10 @@ async function quietCheck(waitS) {
  * speed drifts by +-25% over minutes, so variants are not measured one after the other but interleaved: every
  * variant once per round, the order rotated, `rounds` rounds, and the medians compared.
  * - an extra gateway process on ports of its own, beside the benchmark's, differing only in its environment:
- *   OpenTelemetry off altogether (OTEL_SDK_DISABLED=true: no spans, no instrumentation), without the HTTP
- *   instrumentation (OTEL_NODE_DISABLED_INSTRUMENTATIONS=http), and exporting spans over OTLP to a local sink (every
- *   trace, and 10% of them): what tracing costs when a deployment sends it somewhere. The gateway is the process with
- *   the most CPU per request.
+ *   OpenTelemetry off altogether (OTEL_SDK_DISABLED=true: no spans, no instrumentation), and exporting spans over
+ *   OTLP to a local sink (every trace, and 10% of them): what tracing costs when a deployment sends it somewhere. The
+ *   gateway is the process with the most CPU per request. (It serves its requests without the HTTP instrumentation,
+ *   ADR 0117, so there is no variant without it.)
  * - the same load spread over one API key per connection instead of one key (one rate-limit row per key).
  */
 async function diagnostics(system, opts, api, rounds = 4) {
@@ -210,12 +210,6 @@ async function diagnostics(system, opts, api, rounds = 4) {
       name: 'gateway with OpenTelemetry off (OTEL_SDK_DISABLED=true)',
       key: 'gateway#otel-off',
       env: { OTEL_SDK_DISABLED: 'true' },
-    },
-    {
-      id: 'no-http-instr',
-      name: 'gateway without the HTTP instrumentation',
-      key: 'gateway#no-http',
-      env: { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'http' },
     },
     {
       id: 'exporting',
