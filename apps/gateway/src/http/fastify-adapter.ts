@@ -18,7 +18,8 @@ const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
 
 /**
  * Fastify as both gateway servers use it: body limit, trusted proxies, request ids, TLS, HTTPS enforcement,
- * connection time-outs and caps (connection-limits.ts, ADR 0055) and an access log line per request. What Fastify rejects while reading a request (bad JSON, too large) reaches
+ * connection time-outs and caps (connection-limits.ts, ADR 0055), one trace span (request-span.ts, ADR 0117) and an
+ * access log line per request. What Fastify rejects while reading a request (bad JSON, too large) reaches
  * Nest's exception layer and so the ErrorEnvelopeFilter; what its router and Node's HTTP parser refuse before that
  * (a malformed URL, an over-long path parameter, broken framing) is answered by framework-errors.ts, in the same
  * envelope. Text no route can use (NUL, unpaired surrogates, deep JSON) is refused here for every route
