@@ -71,30 +71,33 @@ export class ProviderReconciliation {
 
   /**
    * Gives one stray back, judged again under its order's lock: a retry with the same Idempotency-Key takes that
-   * lock before it buys, so it cannot take the order over while its number is being released.
+   * lock before it buys, so it cannot take the order over while its number is being released. The release is
+   * logged once the order's failure has committed, so whoever reads the log can find the order as it says.
    */
   private async releaseStray(
     number: OwnedNumber,
     seen: OrderRecord | undefined,
     now: Date,
   ): Promise<'released' | 'in_flight'> {
-    return this.prisma.$transaction(async (tx) => {
+    const released = await this.prisma.$transaction(async (tx) => {
       const order = seen ? await this.orders.lock(tx, seen.id) : null;
-      if (order && standingOf(order, now) !== 'stray') return 'in_flight';
+      if (order && standingOf(order, now) !== 'stray') return null;
       await this.provider.releaseNumber(number.phoneNumber, { livemode: number.livemode });
       if (order?.status === 'pending') await this.orders.fail(order.id, 'abandoned', tx);
-      this.logger.warn(
-        {
-          phone_number: number.phoneNumber,
-          order_id: number.orderRef,
-          account_id: order?.account_id ?? null,
-          order_status: order?.status ?? 'unknown',
-          purchased_at: number.purchasedAt.toISOString(),
-        },
-        'reconciliation released a number the provider sold us that was never recorded; nothing was charged',
-      );
-      return 'released';
+      return { order };
     }, LOCKING_TX);
+    if (!released) return 'in_flight';
+    this.logger.warn(
+      {
+        phone_number: number.phoneNumber,
+        order_id: number.orderRef,
+        account_id: released.order?.account_id ?? null,
+        order_status: released.order?.status ?? 'unknown',
+        purchased_at: number.purchasedAt.toISOString(),
+      },
+      'reconciliation released a number the provider sold us that was never recorded; nothing was charged',
+    );
+    return 'released';
   }
 }
 
