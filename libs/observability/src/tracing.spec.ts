@@ -1,5 +1,5 @@
 import { context, trace } from '@opentelemetry/api';
-import { startTracing, stopTracing } from './tracing';
+import { isProbeRequest, startTracing, stopTracing } from './tracing';
 
 describe('tracing without an exporter', () => {
   beforeAll(() => {
@@ -19,5 +19,14 @@ describe('tracing without an exporter', () => {
     expect(child.isRecording()).toBe(false);
     child.end();
     parent.end();
+  });
+});
+
+describe('isProbeRequest', () => {
+  it('knows the probes and the scrape by their path, whatever their query', () => {
+    for (const url of ['/healthz', '/readyz', '/metrics', '/readyz?verbose=1', '/metrics?'])
+      expect(isProbeRequest(url)).toBe(true);
+    for (const url of [undefined, '', '/', '/healthz/x', '/v1/numbers?path=/healthz', '/HEALTHZ'])
+      expect(isProbeRequest(url)).toBe(false);
   });
 });

@@ -52,7 +52,14 @@ function pgInstrumentation(): Instrumentation {
 }
 
 /** Probes and scrapes arrive every few seconds from every orchestrator and would each start a trace of nothing. */
-export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** A probe's or a scrape's request target (its query aside): served without a span, wherever spans are made. */
+export function isProbeRequest(url: string | undefined): boolean {
+  if (!url) return false;
+  const query = url.indexOf('?');
+  return PROBE_PATHS.has(query === -1 ? url : url.slice(0, query));
+}
 
 export interface TracingOptions {
   service: string;
@@ -120,7 +127,7 @@ export function startTracing(options: TracingOptions): void {
       new HttpInstrumentation({
         disableIncomingRequestInstrumentation: !incomingHttp,
         disableOutgoingRequestInstrumentation: !outgoingHttp,
-        ignoreIncomingRequestHook: (request: IncomingMessage) => PROBE_PATHS.has((request.url ?? '').split('?')[0]),
+        ignoreIncomingRequestHook: (request: IncomingMessage) => isProbeRequest(request.url),
       }),
     undici: () => new UndiciInstrumentation(),
     pg: pgInstrumentation,

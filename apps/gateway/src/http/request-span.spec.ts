@@ -144,6 +144,7 @@ describe("the gateway's request spans", () => {
 
   it('leaves probes untraced', async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/healthz?probe=1`)).status).toBe(200);
     await fetch(`${base}/things/2`);
     expect((await spans(1)).map((s) => s.name)).toEqual(['GET /things/:id']);
   });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Span } from '@opentelemetry/api';
-import { PROBE_PATHS } from '@switchboard/observability';
+import { isProbeRequest } from '@switchboard/observability';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const tracer = trace.getTracer('switchboard.gateway');
@@ -19,7 +19,7 @@ type RequestListener = (this: Server, req: IncomingMessage, res: ServerResponse)
  *
  * Fastify's request listener is the server's only one when the instance is created: it is wrapped so that the span's
  * context is active from the first hook on (Fastify carries the request's context past the reads of its body itself,
- * content-type-parser.js). Probes and scrapes are not traced (PROBE_PATHS).
+ * content-type-parser.js). Probes and scrapes are not traced (`isProbeRequest`).
  */
 export function traceRequests(fastify: FastifyInstance): void {
   const server = fastify.server as Server;
@@ -28,7 +28,7 @@ export function traceRequests(fastify: FastifyInstance): void {
   const [handle] = listeners;
   server.removeListener('request', handle);
   server.on('request', function tracedRequest(this: Server, req: TracedMessage, res: ServerResponse) {
-    if (PROBE_PATHS.has(pathOf(req.url))) return handle.call(this, req, res);
+    if (isProbeRequest(req.url)) return handle.call(this, req, res);
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const span = tracer.startSpan(
       req.method ?? 'HTTP',
@@ -69,10 +69,4 @@ function endSpan(span: Span, status: number): void {
   span.setAttribute('http.response.status_code', status);
   if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
   span.end();
-}
-
-function pathOf(url: string | undefined): string {
-  if (!url) return '';
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }
