@@ -293,7 +293,7 @@ export async function apiBenchmark(system, options) {
           });
           pairs.push({ floor: floorMax, system: systemMax, ratio: round(systemMax.rps / floorMax.rps, 3) });
         }
-        const median = [...pairs].sort((a, b) => a.ratio - b.ratio)[Math.floor(pairs.length / 2)];
+        const median = medianBy(pairs, (pair) => pair.ratio);
         const max = median.floor;
         const rate = max.rps / 2;
         // The p99 at that rate in pairs as well, the floor's then the system's, and the median pair's factor
@@ -311,7 +311,7 @@ export async function apiBenchmark(system, options) {
             factor: round(systemHalf.p99_ms / floorHalf.p99_ms, 2),
           });
         }
-        const medianHalf = [...halfPairs].sort((a, b) => a.factor - b.factor)[Math.floor(halfPairs.length / 2)];
+        const medianHalf = medianBy(halfPairs, (pair) => pair.factor);
         results.floor[id] = {
           max,
           system_max: median.system,
@@ -374,6 +374,11 @@ export async function apiBenchmark(system, options) {
   }
   results.finished_at = new Date().toISOString();
   return results;
+}
+
+/** The pair whose `value` is the median (the upper one of an even count). */
+function medianBy(pairs, value) {
+  return [...pairs].sort((a, b) => value(a) - value(b))[Math.floor(pairs.length / 2)];
 }
 
 /** `GET /v1/numbers: 71.3% of the floor (1,234 of 1,731 req/s)`: one line per route, for scripts to read. */
