@@ -326,7 +326,7 @@ export async function apiBenchmark(system, options) {
         };
       }
     } finally {
-      floor.stop();
+      await floor.stop();
     }
   } finally {
     hello.stop();
@@ -412,7 +412,12 @@ async function sameAnswer(path, systemUrl, floorUrl, headers) {
 }
 
 /** The floor's two processes (lib/api-floor.mjs, lib/list-responder.mjs), with the apps' own statements. */
-async function startFloor(system) {
+/**
+ * The API floor's two processes (lib/list-responder.mjs, lib/api-floor.mjs) against the system's databases and NATS.
+ * With `profileDir`, each runs with --cpu-prof into `<profileDir>/floor-responder|floor-server/`, and `stop()` ends
+ * them with SIGTERM and waits, so that their profiles are written (profile-api.mjs --against-floor).
+ */
+export async function startFloor(system, { profileDir } = {}) {
   const { databaseUrl } = await import('./lib/system.mjs');
   const { FIND_KEY_COUNTING_REQUEST } = require('@switchboard/gateway/auth-statements');
   const { NUMBERS_PAGE_SQL } = require('@switchboard/numbers-billing/list-statements');
@@ -430,8 +435,9 @@ async function startFloor(system) {
     FLOOR_NUMBERS_SQL: NUMBERS_PAGE_SQL,
     FLOOR_CALLS_SQL: CALLS_PAGE_SQL,
   };
-  const start = (file) => {
-    const child = spawn(process.execPath, [join(root, 'tools/bench/lib', file)], {
+  const start = (file, name) => {
+    const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : [];
+    const child = spawn(process.execPath, [...profile, join(root, 'tools/bench/lib', file)], {
       env,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -439,19 +445,22 @@ async function startFloor(system) {
       child.stdout.once('data', (data) => resolve(String(data).trim()));
       child.once('exit', (code) => reject(new Error(`${file} exited (${code})`)));
     });
-    return { child, first };
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    return { child, first, exited };
   };
-  const responder = start('list-responder.mjs');
+  const responder = start('list-responder.mjs', 'floor-responder');
   await responder.first;
-  const server = start('api-floor.mjs');
+  const server = start('api-floor.mjs', 'floor-server');
   const port = await server.first;
   return {
     url: `http://127.0.0.1:${port}`,
     serverPid: server.child.pid,
     responderPid: responder.child.pid,
-    stop: () => {
-      server.child.kill('SIGKILL');
-      responder.child.kill('SIGKILL');
+    stop: async () => {
+      const signal = profileDir ? 'SIGTERM' : 'SIGKILL';
+      server.child.kill(signal);
+      responder.child.kill(signal);
+      await Promise.all([server.exited, responder.exited]);
     },
   };
 }

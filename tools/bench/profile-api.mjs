@@ -4,16 +4,29 @@
 // (lib/alloc-probe.cjs, from the start of the measured load, objects freed by a scavenge included) and prints the
 // bytes each package and function allocated per request.
 //
-// Run: node tools/bench/profile-api.mjs [--path numbers|calls] [--allocations] [--duration 10] [--connections 32] [--no-build]
+// With --against-floor it profiles the API floor's two processes too (api.mjs), the floor then the system at one
+// fixed rate (--rate, requests/s), and prints each process's CPU per request by package beside its counterpart's:
+// the gateway against the floor server, the route's service against the floor responder, the packages ordered by
+// what Switchboard spends above the floor (issue 19: what stays above the floor is our cost).
+//
+// Run: node tools/bench/profile-api.mjs [--path numbers|calls] [--allocations | --against-floor [--rate 1000]]
+//      [--duration 10] [--connections 32] [--no-build]
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Admin, Api, callerNumber, pool, provisionFleet } from './lib/clients.mjs';
 import { int, parseOptions, root, say, sleep } from './lib/common.mjs';
-import { httpLoad } from './lib/load.mjs';
-import { monotonicMicros, summarizeAllocations, summarizeProfile, within } from './lib/profile.mjs';
+import { httpLoad, pacedHttp } from './lib/load.mjs';
+import {
+  compareCosts,
+  costPerRequest,
+  monotonicMicros,
+  summarizeAllocations,
+  summarizeProfile,
+  within,
+} from './lib/profile.mjs';
 import { compiledMains, SERVICES, startSystem } from './lib/system.mjs';
-import { API_ENV } from './api.mjs';
+import { API_ENV, startFloor } from './api.mjs';
 
 const options = parseOptions(process.argv.slice(2), {
   path: { type: 'string', default: 'numbers' },
@@ -21,12 +34,17 @@ const options = parseOptions(process.argv.slice(2), {
   connections: { type: 'number', default: 32 },
   top: { type: 'number', default: 25 },
   allocations: { type: 'boolean', default: false },
+  'against-floor': { type: 'boolean', default: false },
+  rate: { type: 'number', default: 1000 },
   'no-build': { type: 'boolean', default: false },
 });
 const profileDir = mkdtempSync(join(tmpdir(), 'sb-profile-'));
 const allocations = options.allocations;
-let window;
-let requests;
+const againstFloor = options['against-floor'];
+if (allocations && againstFloor) throw new Error('--allocations and --against-floor are separate runs');
+const service = options.path === 'calls' ? 'calls-media' : 'numbers-billing';
+/** The measured load's window and requests, for the system and (--against-floor) for the floor. */
+const measuredLoads = {};
 const pids = {};
 const system = await startSystem({
   name: 'profile',
@@ -58,25 +76,60 @@ try {
     for (let i = 0; i < 50 && (await api.all('/calls')).length < 25; i += 1) await sleep(200);
   }
   await api.all(`/${options.path}`);
-  const load = {
-    url: `${system.publicUrl}/v1/${options.path}`,
-    headers: { authorization: `Bearer ${key.key}` },
-    connections: options.connections,
-  };
-  await httpLoad({ ...load, durationS: 2 });
-  for (const app of SERVICES) {
-    pids[system.pid(app)] = app;
-    if (allocations) process.kill(system.pid(app), 'SIGUSR2');
+  const headers = { authorization: `Bearer ${key.key}` };
+  if (againstFloor) {
+    // The floor first, then the system, each warmed up and then measured at the same rate (ADR 0118's order).
+    const floor = await startFloor(system, { profileDir });
+    try {
+      for (const [side, url] of [
+        ['floor', `${floor.url}/v1/${options.path}`],
+        ['system', `${system.publicUrl}/v1/${options.path}`],
+      ]) {
+        const paced = { url, headers, rate: options.rate };
+        await pacedHttp({ ...paced, durationS: 3 });
+        const from = monotonicMicros();
+        const result = await pacedHttp({ ...paced, durationS: options.duration });
+        measuredLoads[side] = { window: { from, to: monotonicMicros() }, requests: result.requests };
+        say(
+          `profile: ${side} GET /v1/${options.path} at ${int(options.rate)} req/s: p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms`,
+        );
+      }
+    } finally {
+      await floor.stop();
+    }
+  } else {
+    const load = { url: `${system.publicUrl}/v1/${options.path}`, headers, connections: options.connections };
+    await httpLoad({ ...load, durationS: 2 });
+    for (const app of SERVICES) {
+      pids[system.pid(app)] = app;
+      if (allocations) process.kill(system.pid(app), 'SIGUSR2');
+    }
+    const from = monotonicMicros();
+    const result = await httpLoad({ ...load, durationS: options.duration });
+    measuredLoads.system = { window: { from, to: monotonicMicros() }, requests: result.requests };
+    say(`profile: GET /v1/${options.path}: ${int(result.rps)} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms`);
   }
-  const from = monotonicMicros();
-  const result = await httpLoad({ ...load, durationS: options.duration });
-  window = { from, to: monotonicMicros() };
-  requests = result.requests;
-  say(`profile: GET /v1/${options.path}: ${int(result.rps)} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms`);
 } finally {
   await system.stop();
 }
-if (allocations) {
+const cpuProfile = (name) => {
+  const dir = join(profileDir, name);
+  const file = readdirSync(dir).find((entry) => entry.endsWith('.cpuprofile'));
+  return JSON.parse(readFileSync(join(dir, file), 'utf8'));
+};
+if (againstFloor) {
+  const cost = (name, side) =>
+    costPerRequest(within(cpuProfile(name), measuredLoads[side].window), measuredLoads[side].requests);
+  for (const [ours, theirs] of [
+    ['gateway', 'floor server'],
+    [service, 'floor responder'],
+  ]) {
+    console.log(`\n## ${ours} against the ${theirs}\n`);
+    const floorCost = cost(theirs.replace(' ', '-'), 'floor');
+    console.log(compareCosts([ours, theirs], cost(ours, 'system'), floorCost, { above: options.top }));
+  }
+} else if (allocations) {
+  const { requests } = measuredLoads.system;
   for (const file of readdirSync(profileDir).filter((name) => name.endsWith('.heapprofile'))) {
     const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
     if (!pids[profile.pid]) continue;
@@ -85,12 +138,10 @@ if (allocations) {
     );
     console.log(summarizeAllocations(profile, { top: options.top, requests }));
   }
-}
-for (const app of allocations ? [] : readdirSync(profileDir)) {
-  const dir = join(profileDir, app);
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
+} else {
+  for (const app of readdirSync(profileDir)) {
     console.log(`\n## ${app} (the measured load only)\n`);
-    console.log(summarizeProfile(within(JSON.parse(readFileSync(join(dir, file), 'utf8')), window), options.top));
+    console.log(summarizeProfile(within(cpuProfile(app), measuredLoads.system.window), options.top));
   }
 }
 say(`profiles kept in ${profileDir} (open them in Chrome DevTools or speedscope)`);

@@ -10,7 +10,7 @@ export function packageOf(url) {
     return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
   }
   if (url.startsWith('node:')) return 'node internals';
-  const own = /\/(apps|libs)\/([^/]+)\//.exec(url);
+  const own = /\/(apps|libs|tools)\/([^/]+)\//.exec(url);
   return own ? `${own[1]}/${own[2]}` : url;
 }
 
@@ -94,4 +94,56 @@ export function within(profile, { from, to }) {
     last = at;
   }
   return { ...profile, samples, timeDeltas };
+}
+
+/**
+ * A profile's CPU per request by package, in microseconds: its samples outside idle over `requests`. What
+ * `compareCosts` lines up for a process of the system and its counterpart in the floor.
+ */
+export function costPerRequest(profile, requests) {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byPackage = new Map();
+  let busy = 0;
+  for (let i = 0; i < profile.samples.length; i += 1) {
+    const { callFrame } = nodes.get(profile.samples[i]);
+    const micros = profile.timeDeltas[i] ?? 0;
+    if (callFrame.functionName === '(idle)') continue;
+    busy += micros;
+    const name = ['(program)', '(garbage collector)'].includes(callFrame.functionName)
+      ? callFrame.functionName
+      : callFrame.url
+        ? packageOf(callFrame.url)
+        : callFrame.functionName || '(native / V8)';
+    byPackage.set(name, (byPackage.get(name) ?? 0) + micros);
+  }
+  const perRequest = (micros) => micros / requests;
+  return { busy: perRequest(busy), byPackage: new Map([...byPackage].map(([name, us]) => [name, perRequest(us)])) };
+}
+
+/**
+ * Two processes' CPU per request side by side (`costPerRequest`): the packages on which the first spends most above
+ * the second (where the system's process costs more than the floor's that does the same hop), then those on which
+ * it spends least (where the floor pays for something the system avoids).
+ */
+export function compareCosts(label, system, floor, { above = 20, below = 5 } = {}) {
+  const names = new Set([...system.byPackage.keys(), ...floor.byPackage.keys()]);
+  const rows = [...names]
+    .map((name) => {
+      const ours = system.byPackage.get(name) ?? 0;
+      const theirs = floor.byPackage.get(name) ?? 0;
+      return { name, ours, theirs, difference: ours - theirs };
+    })
+    .sort((a, b) => b.difference - a.difference);
+  const us = (value) => value.toFixed(1).padStart(8);
+  const line = (row) => `${us(row.ours)} ${us(row.theirs)} ${us(row.difference)}  ${row.name}`;
+  const more = rows.filter((row) => row.difference > 0).slice(0, above);
+  const less = rows.filter((row) => row.difference < 0).slice(-below);
+  return [
+    `${label[0]} ${us(system.busy).trim()} us of CPU a request, the ${label[1]} ${us(floor.busy).trim()} us ` +
+      `(${(system.busy - floor.busy).toFixed(1)} above)`,
+    '',
+    '  system    floor   above  package',
+    ...more.map(line),
+    ...(less.length ? ['     ...', ...less.map(line)] : []),
+  ].join('\n');
 }
