@@ -129,8 +129,8 @@ export class RpcClient {
 /**
  * The request's span, a child of the active one; none when the active span is not recorded (spans are not exported,
  * or its trace was not sampled): its child would not be recorded either, and the `traceparent` sent on carries the
- * same trace with the active span as its parent, which names nothing exported either way. Making and ending that
- * span was about 1% of the gateway's CPU per list request (docs/performance.md, issue 19's twentieth pass).
+ * same trace with the active span as its parent (docs/adr/0119). Making and ending that span was about 1% of the
+ * gateway's CPU per list request.
  */
 function clientSpan(active: Context, name: string, subject: string): Span | undefined {
   const parent = trace.getSpan(active);
