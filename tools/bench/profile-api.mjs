@@ -120,13 +120,13 @@ const cpuProfile = (name) => {
 if (againstFloor) {
   const cost = (name, side) =>
     costPerRequest(within(cpuProfile(name), measuredLoads[side].window), measuredLoads[side].requests);
-  for (const [ours, theirs] of [
-    ['gateway', 'floor server'],
-    [service, 'floor responder'],
+  // Each process beside the floor's that does its hop (startFloor's profile folders).
+  for (const [ours, theirs, label] of [
+    ['gateway', 'floor-server', 'floor server'],
+    [service, 'floor-responder', 'floor responder'],
   ]) {
-    console.log(`\n## ${ours} against the ${theirs}\n`);
-    const floorCost = cost(theirs.replace(' ', '-'), 'floor');
-    console.log(compareCosts([ours, theirs], cost(ours, 'system'), floorCost, { above: options.top }));
+    console.log(`\n## ${ours} against the ${label}\n`);
+    console.log(compareCosts([ours, label], cost(ours, 'system'), cost(theirs, 'floor'), { above: options.top }));
   }
 } else if (allocations) {
   const { requests } = measuredLoads.system;
