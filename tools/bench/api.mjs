@@ -411,9 +411,9 @@ async function sameAnswer(path, systemUrl, floorUrl, headers) {
   say(`api: floor GET ${path} answers the same JSON as the system (${items} items)`);
 }
 
-/** The floor's two processes (lib/api-floor.mjs, lib/list-responder.mjs), with the apps' own statements. */
 /**
- * The API floor's two processes (lib/list-responder.mjs, lib/api-floor.mjs) against the system's databases and NATS.
+ * The API floor's two processes (lib/list-responder.mjs, lib/api-floor.mjs), with the apps' own statements, against
+ * the system's databases and NATS.
  * With `profileDir`, each runs with --cpu-prof into `<profileDir>/floor-responder|floor-server/`, and `stop()` ends
  * them with SIGTERM and waits, so that their profiles are written (profile-api.mjs --against-floor).
  */

@@ -15,18 +15,21 @@ export function packageOf(url) {
 }
 
 export function summarizeProfile(profile, top = 25) {
+  const costs = tally(selfTimes(profile), (callFrame, name) =>
+    ['(idle)', '(program)', '(garbage collector)'].includes(name) ? name : packageOf(callFrame.url),
+  );
+  const ms = (micros) => `${(micros / 1000).toFixed(0).padStart(7)} ms`;
+  return `total ${ms(costs.total).trim()} sampled\n\n${ranking(costs, ms, top, 'self time')}`;
+}
+
+/** A CPU profile's self time by call frame: `[callFrame, microseconds]` for each node sampled. */
+function selfTimes(profile) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
   const deltas = profile.timeDeltas;
   for (let i = 0; i < profile.samples.length; i += 1)
     self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
-  const costs = tally(
-    [...self].map(([id, micros]) => [nodes.get(id).callFrame, micros]),
-    (callFrame, name) =>
-      ['(idle)', '(program)', '(garbage collector)'].includes(name) ? name : packageOf(callFrame.url),
-  );
-  const ms = (micros) => `${(micros / 1000).toFixed(0).padStart(7)} ms`;
-  return `total ${ms(costs.total).trim()} sampled\n\n${ranking(costs, ms, top, 'self time')}`;
+  return [...self].map(([id, micros]) => [nodes.get(id).callFrame, micros]);
 }
 
 /**
@@ -101,23 +104,18 @@ export function within(profile, { from, to }) {
  * `compareCosts` lines up for a process of the system and its counterpart in the floor.
  */
 export function costPerRequest(profile, requests) {
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const byPackage = new Map();
-  let busy = 0;
-  for (let i = 0; i < profile.samples.length; i += 1) {
-    const { callFrame } = nodes.get(profile.samples[i]);
-    const micros = profile.timeDeltas[i] ?? 0;
-    if (callFrame.functionName === '(idle)') continue;
-    busy += micros;
-    const name = ['(program)', '(garbage collector)'].includes(callFrame.functionName)
-      ? callFrame.functionName
+  // As summarizeProfile, but idle left out, and native frames by name: the kernel's socket writes (`writev`,
+  // `writeBuffer`) apart from V8's own work.
+  const busy = selfTimes(profile).filter(([callFrame]) => callFrame.functionName !== '(idle)');
+  const { byPackage, total } = tally(busy, (callFrame, name) =>
+    ['(program)', '(garbage collector)'].includes(name)
+      ? name
       : callFrame.url
         ? packageOf(callFrame.url)
-        : callFrame.functionName || '(native / V8)';
-    byPackage.set(name, (byPackage.get(name) ?? 0) + micros);
-  }
+        : callFrame.functionName || '(native / V8)',
+  );
   const perRequest = (micros) => micros / requests;
-  return { busy: perRequest(busy), byPackage: new Map([...byPackage].map(([name, us]) => [name, perRequest(us)])) };
+  return { busy: perRequest(total), byPackage: new Map([...byPackage].map(([name, us]) => [name, perRequest(us)])) };
 }
 
 /**
