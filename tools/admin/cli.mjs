@@ -8,16 +8,20 @@
 // system started some other way. Answers are printed as JSON; a 4xx/5xx exits 1, a usage or connection error 2.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_DATA_DIR, isRunning, readRunFile, runFilePath } from '../dev/run-file.mjs';
-import { COMMANDS, OPTIONS, requestOf, usageOf, UsageError } from './commands.mjs';
+import { COMMANDS, parseCommandLine, requestOf, usageOf, UsageError } from './commands.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const DEFAULT_ADMIN_URL = 'http://127.0.0.1:3001';
 
 function help() {
-  console.log('usage: npm run admin -- <command> [arguments]\n');
-  for (const command of COMMANDS) console.log(`  ${usageOf(command)}`);
+  console.log(
+    'usage: npm run admin -- <command> [arguments]   (npm run admin -- <command> --help: that command alone)\n',
+  );
+  for (const command of COMMANDS) {
+    console.log(`  ${usageOf(command)}`);
+    if (command.note) console.log(`      ${command.note}`);
+  }
   console.log(`
 Where the system is: read from the run file that npm start writes, ${runFilePath({}, root)}
 (DATA_DIR/run.json; export DATA_DIR if the system runs with another one). Environment, all optional:
@@ -59,13 +63,20 @@ function findSystem(env) {
 }
 
 async function main() {
-  const { values, positionals } = parseArgs({ options: OPTIONS, allowPositionals: true, strict: true });
-  const command = COMMANDS.find((c) => c.name === positionals.slice(0, 2).join(' '));
-  if (values.help || !command) {
-    help();
-    return values.help ? 0 : 2;
+  const argv = process.argv.slice(2);
+  const { command, help: wanted, positionals, values } = parseCommandLine(argv);
+  if (wanted && command) {
+    console.log(`usage: npm run admin -- ${usageOf(command)}`);
+    if (command.note) console.log(`  ${command.note}`);
+    return 0;
   }
-  const { method, path, body } = requestOf(command, positionals.slice(2), values);
+  if (!command) {
+    if (!wanted)
+      console.error(argv.length ? `error: unknown command: ${argv.slice(0, 2).join(' ')}` : 'error: no command');
+    help();
+    return wanted ? 0 : 2;
+  }
+  const { method, path, body } = requestOf(command, positionals, values);
   const system = findSystem(process.env);
   let response;
   try {

@@ -9,7 +9,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { GatewayShared } from '../../apps/gateway/src/gateway-core.module';
 import { OperatorApiModule } from '../../apps/gateway/src/operator/operator-api.module';
 import { localUrl, readRunFile, removeRunFile, runFileContents, runFilePath, writeRunFile } from '../dev/run-file.mjs';
-import { COMMANDS, requestOf } from './commands.mjs';
+import { COMMANDS, parseCommandLine, requestOf, usageOf, UsageError } from './commands.mjs';
 
 const root = join(__dirname, '..', '..');
 const cli = join(__dirname, 'cli.mjs');
@@ -85,6 +85,155 @@ describe('the operator CLI covers the operator API', () => {
     expect(() => requestOf(invite, ['acct_1', 'a@example.com', 'extra'], {})).toThrow('unexpected argument: extra');
     const email = COMMANDS.find((c) => c.name === 'email list')!;
     expect(requestOf(email, [], { to: 'jane@example.com' }).path).toBe('/admin/email?to=jane%40example.com');
+  });
+});
+
+/** A value of the kind each placeholder of the help names; a placeholder without one fails the test that needs it. */
+const SAMPLES: Record<string, string> = {
+  ACCOUNT_ID: 'acct_1',
+  KEY_ID: 'key_1',
+  LOCATION_ID: '7',
+  AREA_CODE: '415',
+  EMAIL: 'ada@acme.example',
+  ADDRESS: 'ada@acme.example',
+  NAME: 'Acme Pizza',
+  CENTS: '500',
+  N: '3',
+  SECONDS: '42',
+  E164: '+14155550123',
+  OUTCOME: 'order_placed',
+  D: 'inbound',
+  S: 'completed',
+  ISO_DATE_TIME: '2026-11-28T12:00:00Z',
+  JSON: '[{"role":"caller","text":"Hello?"}]',
+  LEDGER_ENTRY_ID: 'le_1',
+  'IP_OR_CIDR,...': '203.0.113.0/24,2001:db8::/32',
+  'CC,...': 'US,MX',
+  num_N: 'num_1',
+};
+const sampleOf = (placeholder: string): string => {
+  // "starter|growth|scale": one of the choices, the last (e.g. `test` of live|test).
+  if (placeholder.includes('|')) return placeholder.split('|').at(-1)!;
+  if (!(placeholder in SAMPLES)) throw new Error(`no sample value for the help's placeholder ${placeholder}`);
+  return SAMPLES[placeholder];
+};
+
+interface ListedOption {
+  name: string;
+  /** The placeholder of a string option; none for a flag. */
+  value?: string;
+  required: boolean;
+}
+
+/** A help line read back: "keys create ACCOUNT_ID [--allow IP_OR_CIDR,...] [--mode live|test]". */
+function readUsage(line: string): { name: string; positionals: string[]; options: ListedOption[] } {
+  const command = COMMANDS.find((c) => line === c.name || line.startsWith(`${c.name} `));
+  if (!command) throw new Error(`the help lists a line that names no command: ${line}`);
+  const words = line.slice(command.name.length).trim().split(/\s+/).filter(Boolean);
+  const firstOption = words.findIndex((word) => /^\[?--/.test(word));
+  const positionals = firstOption === -1 ? words : words.slice(0, firstOption);
+  const options: ListedOption[] = [];
+  const rest = firstOption === -1 ? [] : words.slice(firstOption);
+  for (let i = 0; i < rest.length; i++) {
+    const required = !rest[i].startsWith('[');
+    const name = rest[i].replace(/^\[?--/, '').replace(/\]$/, '');
+    const flag = rest[i].endsWith(']') || !rest[i + 1] || /^\[?--/.test(rest[i + 1]);
+    if (flag) options.push({ name, required });
+    else options.push({ name, value: rest[++i].replace(/\]$/, ''), required });
+  }
+  return { name: command.name, positionals, options };
+}
+
+describe("the operator CLI keeps its help's word", () => {
+  let helpLines: string[];
+  beforeAll(async () => {
+    const result = await runCli(['--help'], {});
+    // The command lines of the help as printed: indented two spaces, starting with a command's name.
+    helpLines = result.stdout
+      .split('\n')
+      .filter((line) => /^ {2}\S/.test(line) && COMMANDS.some((c) => line.trim().startsWith(c.name)))
+      .map((line) => line.trim());
+  });
+
+  it('parses every option every command lists, each with a sample value of its placeholder', () => {
+    // The help prints one line per command, the one its declaration makes.
+    expect(helpLines).toEqual(COMMANDS.map((command) => usageOf(command)));
+    for (const line of helpLines) {
+      const usage = readUsage(line);
+      const argv = [...usage.name.split(' '), ...usage.positionals.map(sampleOf)];
+      for (const option of usage.options)
+        argv.push(`--${option.name}`, ...(option.value ? [sampleOf(option.value)] : []));
+      const parsed = parseCommandLine(argv);
+      expect({ line, command: parsed.command?.name, positionals: parsed.positionals, values: parsed.values }).toEqual({
+        line,
+        command: usage.name,
+        positionals: usage.positionals.map(sampleOf),
+        values: Object.fromEntries(
+          usage.options.map((option) => [option.name, option.value ? sampleOf(option.value) : true]),
+        ),
+      });
+    }
+    // Every command was read back, with its options: e.g. the ones the parser once refused.
+    expect(helpLines).toHaveLength(COMMANDS.length);
+    expect(helpLines.join('\n')).toMatch(/provider call .*\[--lost-item JSON\]/);
+    expect(helpLines.join('\n')).toMatch(/locations update .*\[--hold-days N\] \[--lostfound\]/);
+    expect(helpLines.join('\n')).toMatch(/keys create .*\[--mode live\|test\]/);
+  });
+
+  it('puts every option it lists into the request: a required one is missed without it, an optional one changes it', () => {
+    for (const line of helpLines) {
+      const usage = readUsage(line);
+      const command = COMMANDS.find((c) => c.name === usage.name)!;
+      const positionals = usage.positionals.map(sampleOf);
+      const required = usage.options.filter((option) => option.required);
+      const valuesOf = (options: ListedOption[]) =>
+        Object.fromEntries(options.map((option) => [option.name, option.value ? sampleOf(option.value) : true]));
+      const baseline = requestOf(command, positionals, valuesOf(required));
+      for (const option of usage.options) {
+        if (option.required) {
+          const others = required.filter((other) => other !== option);
+          expect(() => requestOf(command, positionals, valuesOf(others))).toThrow(`missing --${option.name}`);
+          continue;
+        }
+        let request;
+        try {
+          request = requestOf(command, positionals, valuesOf([...required, option]));
+        } catch (error) {
+          // An option that goes with another (--top-up-threshold with --top-up-amount) says which, as listed.
+          expect(error).toBeInstanceOf(UsageError);
+          const partner = usage.options.find(
+            (other) => other !== option && (error as Error).message.includes(`--${other.name} `),
+          );
+          expect({ line, option: option.name, refusedFor: partner?.name }).toEqual({
+            line,
+            option: option.name,
+            refusedFor: expect.any(String),
+          });
+          request = requestOf(command, positionals, valuesOf([...required, option, partner!]));
+        }
+        expect({ line, option: option.name, changes: JSON.stringify(request) !== JSON.stringify(baseline) }).toEqual({
+          line,
+          option: option.name,
+          changes: true,
+        });
+      }
+    }
+  });
+
+  it('refuses an option its command does not list, saying the usage, and a contradiction', () => {
+    expect(() => parseCommandLine(['accounts', 'create', '--name', 'Acme', '--available', '3'])).toThrow(
+      "Unknown option '--available'",
+    );
+    expect(() => parseCommandLine(['keys', 'create', 'acct_1', '--mode'])).toThrow(
+      "Option '--mode <value>' argument missing",
+    );
+    expect(() => parseCommandLine(['keys', 'create', 'acct_1', '--mode'])).toThrow(
+      'usage: keys create ACCOUNT_ID [--allow IP_OR_CIDR,...] [--mode live|test]',
+    );
+    const update = COMMANDS.find((c) => c.name === 'locations update')!;
+    expect(() => requestOf(update, ['acct_1', '7'], { lostfound: true, 'no-lostfound': true })).toThrow(
+      'give --lostfound or --no-lostfound, not both',
+    );
   });
 });
 
@@ -252,6 +401,33 @@ describe('the operator CLI in a second terminal', () => {
       `error: the operator API at ${api.url} refused the token from ADMIN_TOKEN; export the ADMIN_TOKEN it runs with.\n`,
     );
     expect(api.seen.map((request) => request.url)).toEqual(['/admin/accounts/acct_1']);
+  });
+
+  it('sends the options issue 48 found refused: a lost item, hold days, lost and found on, a test key', async () => {
+    startedSystem();
+    const lostItem = '{"category":"umbrella","description":"Black, wooden handle"}';
+    const runs = [
+      // prettier-ignore
+      ['provider', 'call', '--to', '+14155550123', '--caller', '+14155550199', '--duration', '42', '--outcome', 'lost_item_report', '--lost-item', lostItem],
+      ['locations', 'update', 'acct_1', '7', '--hold-days', '30', '--lostfound'],
+      ['keys', 'create', 'acct_1', '--mode', 'test'],
+    ];
+    for (const args of runs) expect(await runCli(args, { DATA_DIR: dataDir })).toMatchObject({ code: 0, stderr: '' });
+    expect(api.seen.map(({ method, url, body }) => ({ method, url, body: JSON.parse(body) }))).toEqual([
+      {
+        method: 'POST',
+        url: '/admin/provider/calls',
+        body: {
+          to: '+14155550123',
+          caller: '+14155550199',
+          duration_sec: 42,
+          outcome: 'lost_item_report',
+          lost_item: { category: 'umbrella', description: 'Black, wooden handle' },
+        },
+      },
+      { method: 'PATCH', url: '/admin/accounts/acct_1/locations/7', body: { hold_days: 30, lostfound_enabled: true } },
+      { method: 'POST', url: '/admin/accounts/acct_1/api-keys', body: { mode: 'test' } },
+    ]);
   });
 
   it('lists every command in its help, the one for payment faults included', async () => {

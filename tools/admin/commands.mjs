@@ -1,7 +1,11 @@
 // The operator CLI's commands: one per operator route of the gateway (cli.spec.ts checks that against the admin
 // controllers' decorators, so a route added there without a command here fails the tests). Each command names its
 // route as the controllers do; its positional arguments fill the route's parameters in order, and its options make
-// the body or the query.
+// the body or the query. A command's options are declared once, as node:util parseArgs options plus `value` (the
+// placeholder its help shows for a string option) and `required`: the parser and the help line are both made from
+// that declaration, so the help cannot list an option the parser refuses (cli.spec.ts parses every one it lists).
+import { parseArgs } from 'node:util';
+
 export class UsageError extends Error {}
 
 export function need(value, what) {
@@ -16,6 +20,10 @@ function int(value) {
   return n;
 }
 
+function list(value) {
+  return value?.split(',').map((item) => item.trim());
+}
+
 function compact(object) {
   return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
 }
@@ -25,7 +33,11 @@ export const COMMANDS = [
     name: 'accounts create',
     method: 'POST',
     route: '/admin/accounts',
-    options: '--name NAME [--balance CENTS] [--tier starter|growth|scale]',
+    options: {
+      name: { type: 'string', value: 'NAME', required: true },
+      balance: { type: 'string', value: 'CENTS' },
+      tier: { type: 'string', value: 'starter|growth|scale' },
+    },
     body: (o) => compact({ name: o.name, balance_cents: int(o.balance), tier: o.tier }),
   },
   { name: 'accounts get', method: 'GET', route: '/admin/accounts/:account_id' },
@@ -33,9 +45,19 @@ export const COMMANDS = [
     name: 'accounts update',
     method: 'PATCH',
     route: '/admin/accounts/:account_id',
-    options: '[--tier T] [--number-limit N] [--top-up-threshold CENTS --top-up-amount CENTS | --no-top-up]',
-    body: (o) =>
-      compact({
+    options: {
+      tier: { type: 'string', value: 'starter|growth|scale' },
+      'number-limit': { type: 'string', value: 'N' },
+      'top-up-threshold': { type: 'string', value: 'CENTS' },
+      'top-up-amount': { type: 'string', value: 'CENTS' },
+      'no-top-up': { type: 'boolean' },
+    },
+    body: (o) => {
+      if (o['no-top-up'] && (o['top-up-amount'] || o['top-up-threshold']))
+        throw new UsageError('--no-top-up turns auto top-up off: give it without --top-up-amount/--top-up-threshold');
+      if (o['top-up-threshold'] && !o['top-up-amount'])
+        throw new UsageError('--top-up-threshold goes with --top-up-amount (the amount each top-up adds)');
+      return compact({
         tier: o.tier,
         number_limit: int(o['number-limit']),
         auto_top_up: o['no-top-up']
@@ -43,48 +65,65 @@ export const COMMANDS = [
           : o['top-up-amount']
             ? { threshold_cents: int(o['top-up-threshold']) ?? 0, amount_cents: int(o['top-up-amount']) }
             : undefined,
-      }),
+      });
+    },
   },
   {
     name: 'accounts credit',
     method: 'POST',
     route: '/admin/accounts/:account_id/credits',
-    options: '--amount CENTS',
-    body: (o) => ({ amount_cents: int(need(o.amount, '--amount')) }),
+    options: { amount: { type: 'string', value: 'CENTS', required: true } },
+    body: (o) => ({ amount_cents: int(o.amount) }),
   },
   {
     name: 'accounts ledger',
     method: 'GET',
     route: '/admin/accounts/:account_id/ledger',
-    options: '[--limit N] [--starting-after LEDGER_ENTRY_ID]',
+    options: { limit: { type: 'string', value: 'N' }, 'starting-after': { type: 'string', value: 'LEDGER_ENTRY_ID' } },
     query: (o) => ({ limit: o.limit, starting_after: o['starting-after'] }),
   },
   {
     name: 'keys create',
     method: 'POST',
     route: '/admin/accounts/:account_id/api-keys',
-    options: '[--allow IP_OR_CIDR,...]',
-    body: (o) => (o.allow ? { ip_allowlist: o.allow.split(',').map((s) => s.trim()) } : {}),
+    options: { allow: { type: 'string', value: 'IP_OR_CIDR,...' }, mode: { type: 'string', value: 'live|test' } },
+    body: (o) => compact({ ip_allowlist: list(o.allow), mode: o.mode }),
   },
   { name: 'keys revoke', method: 'DELETE', route: '/admin/accounts/:account_id/api-keys/:key_id' },
   {
     name: 'locations create',
     method: 'POST',
     route: '/admin/accounts/:account_id/locations',
-    options: '--name NAME [--no-lostfound] [--hold-days N]',
+    options: {
+      name: { type: 'string', value: 'NAME', required: true },
+      'no-lostfound': { type: 'boolean' },
+      'hold-days': { type: 'string', value: 'N' },
+      'sms-countries': { type: 'string', value: 'CC,...' },
+    },
     body: (o) =>
-      compact({ name: need(o.name, '--name'), lostfound_enabled: !o['no-lostfound'], hold_days: int(o['hold-days']) }),
+      compact({
+        name: o.name,
+        lostfound_enabled: !o['no-lostfound'],
+        hold_days: int(o['hold-days']),
+        sms_countries: list(o['sms-countries']),
+      }),
   },
   {
     name: 'locations update',
     method: 'PATCH',
     route: '/admin/accounts/:account_id/locations/:location_id',
-    options: '[--hold-days N] [--lostfound | --no-lostfound]',
-    body: (o) =>
-      compact({
+    options: {
+      'hold-days': { type: 'string', value: 'N' },
+      lostfound: { type: 'boolean' },
+      'no-lostfound': { type: 'boolean' },
+    },
+    body: (o) => {
+      if (o.lostfound && o['no-lostfound']) throw new UsageError('give --lostfound or --no-lostfound, not both');
+      return compact({
         hold_days: int(o['hold-days']),
         lostfound_enabled: o['no-lostfound'] ? false : o.lostfound ? true : undefined,
-      }),
+      });
+    },
   },
   {
     name: 'locations rotate-slug',
@@ -95,28 +134,39 @@ export const COMMANDS = [
     name: 'provider stock',
     method: 'PUT',
     route: '/admin/provider/stock/:area_code',
-    options: '--available N',
-    body: (o) => ({ available: int(need(o.available, '--available')) }),
+    options: { available: { type: 'string', value: 'N', required: true } },
+    body: (o) => ({ available: int(o.available) }),
   },
   {
     name: 'provider faults',
     method: 'PUT',
     route: '/admin/provider/faults',
-    options: '--provision-failures N',
-    body: (o) => ({ provision_failures: int(need(o['provision-failures'], '--provision-failures')) }),
+    options: { 'provision-failures': { type: 'string', value: 'N', required: true } },
+    body: (o) => ({ provision_failures: int(o['provision-failures']) }),
   },
   {
     name: 'provider call',
     method: 'POST',
     route: '/admin/provider/calls',
-    options:
-      '--to E164 --caller E164 --duration SECONDS --outcome OUTCOME [--direction D] [--status S] [--started-at ISO_DATE_TIME] [--transcript JSON] [--recording] [--lost-item JSON]',
+    options: {
+      to: { type: 'string', value: 'E164', required: true },
+      caller: { type: 'string', value: 'E164', required: true },
+      duration: { type: 'string', value: 'SECONDS', required: true },
+      outcome: { type: 'string', value: 'OUTCOME', required: true },
+      direction: { type: 'string', value: 'D' },
+      status: { type: 'string', value: 'S' },
+      'started-at': { type: 'string', value: 'ISO_DATE_TIME' },
+      transcript: { type: 'string', value: 'JSON' },
+      recording: { type: 'boolean' },
+      'lost-item': { type: 'string', value: 'JSON' },
+    },
+    note: `--transcript '[{"role":"caller","text":"..."},{"role":"agent","text":"..."},...]'; --lost-item, with --outcome lost_item_report: '{"category":"...","description":"...","color":"...","where_lost":"...","lost_at":"YYYY-MM-DD","caller_name":"..."}'`,
     body: (o) =>
       compact({
-        to: need(o.to, '--to'),
-        caller: need(o.caller, '--caller'),
-        duration_sec: int(need(o.duration, '--duration')),
-        outcome: need(o.outcome, '--outcome'),
+        to: o.to,
+        caller: o.caller,
+        duration_sec: int(o.duration),
+        outcome: o.outcome,
         direction: o.direction,
         status: o.status,
         started_at: o['started-at'],
@@ -129,78 +179,49 @@ export const COMMANDS = [
     name: 'payments faults',
     method: 'PUT',
     route: '/admin/payments/faults',
-    options: '--charge-failures N',
-    body: (o) => ({ charge_failures: int(need(o['charge-failures'], '--charge-failures')) }),
+    options: { 'charge-failures': { type: 'string', value: 'N', required: true } },
+    body: (o) => ({ charge_failures: int(o['charge-failures']) }),
   },
   {
     name: 'billing run',
     method: 'POST',
     route: '/admin/billing/run',
-    options: '[--now ISO_DATE_TIME]',
+    options: { now: { type: 'string', value: 'ISO_DATE_TIME' } },
     body: (o) => ({ now: o.now ?? new Date().toISOString() }),
   },
   {
     name: 'users invite',
     method: 'POST',
     route: '/admin/accounts/:account_id/users',
-    options: 'EMAIL [--role owner|developer|viewer|staff]',
     positionalBody: 'email',
+    options: { role: { type: 'string', value: 'owner|developer|viewer|staff' } },
     body: (o) => compact({ email: need(o.email, 'EMAIL'), role: o.role }),
   },
   {
     name: 'email list',
     method: 'GET',
     route: '/admin/email',
-    options: '--to ADDRESS',
-    query: (o) => ({ to: need(o.to, '--to') }),
+    options: { to: { type: 'string', value: 'ADDRESS', required: true } },
+    query: (o) => ({ to: o.to }),
   },
   {
     name: 'sms list',
     method: 'GET',
     route: '/admin/sms',
-    options: '--to E164',
-    query: (o) => ({ to: need(o.to, '--to') }),
+    options: { to: { type: 'string', value: 'E164', required: true } },
+    query: (o) => ({ to: o.to }),
   },
   {
     name: 'webhooks deliveries',
     method: 'GET',
     route: '/admin/webhook-deliveries',
-    options: '--number num_N [--limit N]',
-    query: (o) => ({ number_id: need(o.number, '--number'), limit: o.limit }),
+    options: { number: { type: 'string', value: 'num_N', required: true }, limit: { type: 'string', value: 'N' } },
+    query: (o) => ({ number_id: o.number, limit: o.limit }),
   },
 ];
 
-/** Every option any command takes, for node:util parseArgs. */
-export const OPTIONS = {
-  name: { type: 'string' },
-  balance: { type: 'string' },
-  tier: { type: 'string' },
-  'number-limit': { type: 'string' },
-  'top-up-threshold': { type: 'string' },
-  'top-up-amount': { type: 'string' },
-  'no-top-up': { type: 'boolean' },
-  amount: { type: 'string' },
-  limit: { type: 'string' },
-  'starting-after': { type: 'string' },
-  allow: { type: 'string' },
-  'no-lostfound': { type: 'boolean' },
-  available: { type: 'string' },
-  'provision-failures': { type: 'string' },
-  'charge-failures': { type: 'string' },
-  to: { type: 'string' },
-  caller: { type: 'string' },
-  duration: { type: 'string' },
-  outcome: { type: 'string' },
-  direction: { type: 'string' },
-  status: { type: 'string' },
-  'started-at': { type: 'string' },
-  transcript: { type: 'string' },
-  recording: { type: 'boolean' },
-  now: { type: 'string' },
-  number: { type: 'string' },
-  role: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
+/** What every command also takes. */
+export const HELP_OPTION = { help: { type: 'boolean', short: 'h' } };
 
 function parseJson(text, what) {
   try {
@@ -212,15 +233,53 @@ function parseJson(text, what) {
 
 const routeParams = (route) => [...route.matchAll(/:(\w+)/g)].map(([, param]) => param);
 
-/** "accounts get ACCOUNT_ID", for the help text. */
+/** "--name NAME", "[--recording]": one option as the help shows it. */
+function usageOfOption(name, option) {
+  const text = option.type === 'string' ? `--${name} ${option.value}` : `--${name}`;
+  return option.required ? text : `[${text}]`;
+}
+
+/** "accounts get ACCOUNT_ID", "keys create ACCOUNT_ID [--allow IP_OR_CIDR,...] [--mode live|test]": the help's line. */
 export function usageOf(command) {
-  return [command.name, ...routeParams(command.route).map((param) => param.toUpperCase()), command.options]
+  return [
+    command.name,
+    ...routeParams(command.route).map((param) => param.toUpperCase()),
+    command.positionalBody?.toUpperCase(),
+    ...Object.entries(command.options ?? {}).map(([name, option]) => usageOfOption(name, option)),
+  ]
     .filter(Boolean)
     .join(' ');
 }
 
+/**
+ * The command a command line names and its arguments, parsed with node:util parseArgs from the command's own option
+ * declarations (the ones its help line is made from), so an option the help lists is one the parser takes, and an
+ * option of another command is refused. `help` for --help/-h; no `command` when the line names none.
+ */
+export function parseCommandLine(argv) {
+  const command = COMMANDS.find((c) => c.name === argv.slice(0, 2).join(' '));
+  if (!command) return { help: argv.includes('--help') || argv.includes('-h') };
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv.slice(2),
+      options: { ...command.options, ...HELP_OPTION },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    if (!error?.code?.startsWith?.('ERR_PARSE_ARGS')) throw error;
+    throw new UsageError(`${error.message}\nusage: ${usageOf(command)}`);
+  }
+  const { help, ...values } = parsed.values;
+  return { command, help: Boolean(help), positionals: parsed.positionals, values };
+}
+
 /** The HTTP request a command makes from its arguments: { method, path, body }. */
 export function requestOf(command, positionals, options) {
+  for (const [name, option] of Object.entries(command.options ?? {}))
+    if (option.required && (options[name] === undefined || options[name] === ''))
+      throw new UsageError(`missing --${name} (usage: ${usageOf(command)})`);
   const params = routeParams(command.route);
   // A command may take one more positional argument after the route's, as a body field (`users invite ACCOUNT EMAIL`).
   if (command.positionalBody) {
