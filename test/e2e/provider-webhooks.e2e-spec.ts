@@ -27,6 +27,7 @@ describe('provider webhooks', () => {
       env: {
         STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
         TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+        TWILIO_ACCOUNT_SID: ACCOUNT_SID,
         RETELL_API_KEY: RETELL_KEY,
         PUBLIC_BASE_URL,
       },
@@ -95,13 +96,15 @@ describe('provider webhooks', () => {
     expect(events[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
-  it('refuses Stripe events that are unsigned, wrongly signed, changed or stale', async () => {
+  it('refuses Stripe events that are unsigned, wrongly signed, changed, stale or dated ahead', async () => {
     const body = stripeEvent('evt_e2e_refused');
     const cases: [Record<string, string>, string][] = [
       [{}, body],
       [{ 'stripe-signature': stripeSignature(body, 'whsec_someoneElse0123') }, body],
       [{ 'stripe-signature': stripeSignature(body, STRIPE_SECRET) }, body.replace('2500', '250000')],
       [{ 'stripe-signature': stripeSignature(body, STRIPE_SECRET, new Date(Date.now() - 6 * 60_000)) }, body],
+      // Correctly signed, but dated an hour ahead: beyond the tolerance the other way.
+      [{ 'stripe-signature': stripeSignature(body, STRIPE_SECRET, new Date(Date.now() + 60 * 60_000)) }, body],
       [{ 'stripe-signature': 'not a signature' }, body],
     ];
     for (const [headers, sent] of cases) {
@@ -173,7 +176,7 @@ describe('provider webhooks', () => {
     expect(events.find((e) => e.data.event_id === recordingSid)?.data.payload).toEqual(recording);
   });
 
-  it('refuses a Twilio callback signed for another URL, with a changed parameter, or not a form', async () => {
+  it('refuses a Twilio callback signed for another URL or account, with a changed parameter, or not a form', async () => {
     const params = { AccountSid: ACCOUNT_SID, CallSid: `CA${'c'.repeat(32)}`, CallStatus: 'busy' };
     const form = new URLSearchParams(params).toString();
     const otherUrl = twilioSignature(`${PUBLIC_BASE_URL}/provider-webhooks/twilio/recording`, params, TWILIO_TOKEN);
@@ -191,6 +194,22 @@ describe('provider webhooks', () => {
       ).status,
     ).toBe(401);
     expect((await post('/provider-webhooks/twilio/status', form, formType)).status).toBe(401);
+    // Signed with our token, but about another account: the same answer as a bad signature.
+    const elsewhere = { ...params, AccountSid: `AC${'2'.repeat(32)}` };
+    const forElsewhere = await post('/provider-webhooks/twilio/status', new URLSearchParams(elsewhere).toString(), {
+      ...formType,
+      'x-twilio-signature': twilioSignature(
+        `${PUBLIC_BASE_URL}/provider-webhooks/twilio/status`,
+        elsewhere,
+        TWILIO_TOKEN,
+      ),
+    });
+    const badSignature = await post('/provider-webhooks/twilio/status', form, {
+      ...formType,
+      'x-twilio-signature': otherUrl,
+    });
+    expect(forElsewhere.status).toBe(401);
+    expect(await forElsewhere.json()).toEqual(await badSignature.json());
     const json = await post('/provider-webhooks/twilio/status', JSON.stringify(params), {
       'content-type': 'application/json',
       'x-twilio-signature': good,

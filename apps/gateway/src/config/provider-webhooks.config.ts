@@ -11,6 +11,8 @@ export interface ProviderWebhooksConfig {
   stripeWebhookSecret: string | undefined;
   /** `TWILIO_AUTH_TOKEN`: Twilio signs its callbacks with the account's auth token. */
   twilioAuthToken: string | undefined;
+  /** `TWILIO_ACCOUNT_SID`: the account whose callbacks are ours; a callback naming another is refused. */
+  twilioAccountSid: string | undefined;
   /** `RETELL_API_KEY`: Retell signs its webhooks with the API key (one with the webhook badge). */
   retellApiKey: string | undefined;
 }
@@ -20,6 +22,7 @@ export function loadProviderWebhooksConfig(env: NodeJS.ProcessEnv, production: b
   const publicBaseUrl = value('PUBLIC_BASE_URL');
   const stripeWebhookSecret = value('STRIPE_WEBHOOK_SECRET');
   const twilioAuthToken = value('TWILIO_AUTH_TOKEN');
+  const twilioAccountSid = value('TWILIO_ACCOUNT_SID');
   const retellApiKey = value('RETELL_API_KEY');
   if (stripeWebhookSecret !== undefined && !/^whsec_[A-Za-z0-9]+$/.test(stripeWebhookSecret))
     throw new ConfigError('STRIPE_WEBHOOK_SECRET must be the endpoint signing secret Stripe shows, starting whsec_');
@@ -28,10 +31,18 @@ export function loadProviderWebhooksConfig(env: NodeJS.ProcessEnv, production: b
     throw new ConfigError(
       'Twilio callbacks need PUBLIC_BASE_URL (the https address Twilio calls, e.g. https://api.example.com); missing: PUBLIC_BASE_URL',
     );
+  // A callback signed with our token names its account: one naming another account is not ours.
+  if (twilioAuthToken !== undefined && twilioAccountSid === undefined)
+    throw new ConfigError(
+      'Twilio callbacks need the account they come from (AC and 32 hex digits); missing: TWILIO_ACCOUNT_SID',
+    );
+  if (twilioAccountSid !== undefined && !/^AC[0-9a-f]{32}$/.test(twilioAccountSid))
+    throw new ConfigError('TWILIO_ACCOUNT_SID must be the account SID Twilio shows (AC and 32 hex digits)');
   return {
     publicBaseUrl: publicBaseUrl === undefined ? undefined : checkPublicBaseUrl(publicBaseUrl, production),
     stripeWebhookSecret,
     twilioAuthToken,
+    twilioAccountSid: twilioAuthToken === undefined ? undefined : twilioAccountSid,
     retellApiKey,
   };
 }

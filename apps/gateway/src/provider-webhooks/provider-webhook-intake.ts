@@ -31,10 +31,11 @@ export class ProviderWebhookIntake {
     private readonly relay: ProviderEventRelay,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    const { stripeWebhookSecret, twilioAuthToken, retellApiKey, publicBaseUrl } = config.providerWebhooks;
+    const { stripeWebhookSecret, twilioAuthToken, twilioAccountSid, retellApiKey, publicBaseUrl } =
+      config.providerWebhooks;
     if (stripeWebhookSecret) this.verifiers.set('stripe', new StripeWebhookVerifier(stripeWebhookSecret));
-    if (twilioAuthToken && publicBaseUrl)
-      this.verifiers.set('twilio', new TwilioWebhookVerifier(twilioAuthToken, publicBaseUrl));
+    if (twilioAuthToken && twilioAccountSid && publicBaseUrl)
+      this.verifiers.set('twilio', new TwilioWebhookVerifier(twilioAuthToken, twilioAccountSid, publicBaseUrl));
     if (retellApiKey) this.verifiers.set('retell', new RetellWebhookVerifier(retellApiKey));
   }
 

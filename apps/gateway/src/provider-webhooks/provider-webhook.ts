@@ -32,11 +32,15 @@ export interface ProviderWebhookVerifier {
   verify(request: ProviderWebhookRequest): Promise<VerifiedProviderEvent>;
 }
 
-/** A refused provider webhook: answered with this status and the error envelope; nothing is recorded. */
+/**
+ * A refused provider webhook: answered with this status and the error envelope; nothing is recorded. `detail`, when
+ * given, is logged but never answered (what the sender must not learn, e.g. that only the account was wrong).
+ */
 export class ProviderWebhookRefused extends Error {
   constructor(
     readonly code: Extract<ErrorCode, 'invalid_request' | 'unauthorized' | 'not_found' | 'unsupported_media_type'>,
     message: string,
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'ProviderWebhookRefused';

@@ -49,7 +49,13 @@ export function serveProviderWebhooks(app: NestFastifyApplication, logger: Logge
       } catch (error) {
         if (error instanceof ProviderWebhookRefused) {
           logger.warn(
-            { provider: request.params.provider, code: error.code, reason: error.message, request_id: request.id },
+            {
+              provider: request.params.provider,
+              code: error.code,
+              reason: error.message,
+              ...(error.detail ? { detail: error.detail } : {}),
+              request_id: request.id,
+            },
             'provider webhook refused',
           );
           return reply.status(ERROR_STATUS[error.code]).send(errorEnvelope(error.code, error.message));

@@ -18,14 +18,18 @@ export const TWILIO_CALLBACKS = {
 } as const;
 export type TwilioCallback = keyof typeof TWILIO_CALLBACKS;
 
+/** What a callback whose signature does not hold, or that is not our account's, is told. */
+const BAD_SIGNATURE = 'The Twilio signature does not verify.';
+
 type ValidateRequest = (authToken: string, signature: string, url: string, params: Record<string, string>) => boolean;
 
 /**
  * Twilio's `X-Twilio-Signature`: base64 HMAC-SHA1, keyed with the account's auth token, of the full URL Twilio
  * called followed by every POST parameter's name and value sorted by name. Twilio signs the URL it was given, so the
  * URL is rebuilt from `PUBLIC_BASE_URL` (what we set on the number), not from the Host header a proxy may change.
- * The check is the SDK's `validateRequest` (only its webhooks module is loaded, at the first Twilio callback).
- * Twilio's signature has no timestamp: a replayed callback is refused by its event id (`provider_events`).
+ * The check is the SDK's `validateRequest` (only its webhooks module is loaded, at the first Twilio callback), then the
+ * callback's `AccountSid` must be ours (`TWILIO_ACCOUNT_SID`). Twilio's signature has no timestamp: a replayed
+ * callback is refused by its event id (`provider_events`).
  */
 export class TwilioWebhookVerifier implements ProviderWebhookVerifier {
   readonly provider = 'twilio' as const;
@@ -33,6 +37,8 @@ export class TwilioWebhookVerifier implements ProviderWebhookVerifier {
 
   constructor(
     private readonly authToken: string,
+    /** `TWILIO_ACCOUNT_SID`: the one account whose callbacks are ours. */
+    private readonly accountSid: string,
     /** `PUBLIC_BASE_URL` without its trailing slash. */
     private readonly publicBaseUrl: string,
   ) {}
@@ -49,9 +55,16 @@ export class TwilioWebhookVerifier implements ProviderWebhookVerifier {
     const params = Object.fromEntries(new URLSearchParams(request.body.toString('utf8')));
     const validate = await (this.validate ??= loadValidateRequest());
     if (!validate(this.authToken, signature, `${this.publicBaseUrl}${request.url}`, params))
-      throw new ProviderWebhookRefused('unauthorized', 'The Twilio signature does not verify.');
-    if (!/^AC[0-9a-f]{32}$/.test(params.AccountSid ?? ''))
-      throw new ProviderWebhookRefused('invalid_request', 'The Twilio callback has no AccountSid.');
+      throw new ProviderWebhookRefused('unauthorized', BAD_SIGNATURE);
+    // Every callback names the account it is about (`AccountSid`). Signed with our token but naming another account
+    // (a subaccount sharing the token, a callback replayed from elsewhere), it is not ours: refused exactly as a bad
+    // signature is, so the sender learns nothing more; the log says which account it named.
+    if (params.AccountSid !== this.accountSid)
+      throw new ProviderWebhookRefused(
+        'unauthorized',
+        BAD_SIGNATURE,
+        `the callback names account ${JSON.stringify((params.AccountSid ?? '').slice(0, 40))}, not ours`,
+      );
     return params;
   }
 
