@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilesystemObjectStorage } from '../src/storage/filesystem-object-storage.adapter';
@@ -45,5 +45,22 @@ describe('FilesystemObjectStorage', () => {
     const storage = new FilesystemObjectStorage(root);
     await expect(storage.put('../escape.mp3', Buffer.from('x'), 'audio/mpeg')).rejects.toThrow(/invalid object key/);
     await expect(storage.read('/etc/passwd', 0, 10)).rejects.toThrow(/invalid object key/);
+  });
+
+  it('makes its directory and the folders of keys with mode 0700 and files with 0600, whatever the umask', async () => {
+    const recordings = join(root, 'calls-media', 'recordings');
+    const storage = new FilesystemObjectStorage(recordings);
+    expect((await stat(recordings)).mode & 0o777).toBe(0o700);
+    await storage.put('a/CA1.mp3', Buffer.from('x'), 'audio/mpeg');
+    expect((await stat(join(recordings, 'a'))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(recordings, 'a', 'CA1.mp3'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('tightens a directory an earlier version left 0755 (call ids listable by anyone) to 0700 at start', async () => {
+    const recordings = join(root, 'recordings');
+    await mkdir(recordings);
+    await chmod(recordings, 0o755);
+    new FilesystemObjectStorage(recordings);
+    expect((await stat(recordings)).mode & 0o777).toBe(0o700);
   });
 });

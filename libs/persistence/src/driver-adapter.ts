@@ -39,7 +39,7 @@ export function embeddedDatabase(): {
 
 /**
  * `PrismaPg` over `<APP>_DATABASE_URL` when set, else `PrismaPGlite` over a file-backed PGlite in
- * `DATA_DIR/<app>` (created if missing). One process must not open the same PGlite directory twice:
+ * `DATA_DIR/<app>` (created if missing, mode 0700). One process must not open the same PGlite directory twice:
  * share the returned driver (see `createPrismaClient`, which migrates and connects through one).
  */
 export async function createDriverAdapter(appName: string, env: Env = process.env): Promise<DatabaseDriver> {
@@ -67,7 +67,10 @@ export async function createDriverAdapter(appName: string, env: Env = process.en
 
 export async function openPGlite(appName: string, directory: string): Promise<PGlite> {
   try {
-    fs.mkdirSync(directory, { recursive: true });
+    // The database's files are this user's alone: PGlite makes them readable by anyone (0755 folders, 0666 files),
+    // so the directory is 0700, and tightened to it when an earlier version left it looser.
+    fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+    if (fs.statSync(directory).mode & 0o077) fs.chmodSync(directory, 0o700);
     return await embeddedDatabase().PGlite.create(directory);
   } catch (error) {
     throw new PersistenceError(appName, `cannot open the PGlite database in ${directory}: ${describeError(error)}`, {
