@@ -1,3 +1,4 @@
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { TwilioStandIn } from '../stand-ins/twilio/twilio-stand-in';
 import { AdminClient, ApiSession, startSystem, type RunningSystem } from './support';
 
@@ -68,6 +69,56 @@ describe('numbers and texts through Twilio', () => {
     const retried = await session.post('/numbers', body, { 'Idempotency-Key': 'twilio-retry-1' });
     expect(retried.status).toBe(201);
     expect(twilio.owned.filter((number) => number.phone_number === retried.body.phone_number)).toHaveLength(1);
+  });
+
+  it('refuses a number Twilio sells that is already in service on another account: no charge, one holder, a log line (issue 47)', async () => {
+    const live = await ApiSession.create(system, { balance_cents: 1_000 });
+    const test = await live.testMode();
+    const held = await test.post('/numbers', { business_phone: '+15125550123', area_code: '512' });
+    expect(held.status).toBe(201);
+    // Twilio offers the very phone number the simulated pool handed out, then another one.
+    twilio.forSale.set('512', [held.body.phone_number, '+15125550299']);
+    const logger = system.services['numbers-billing']!.get<Logger>(LOGGER);
+    const errors = jest.spyOn(logger, 'error');
+    try {
+      const refused = await live.post(
+        '/numbers',
+        { business_phone: '+15125550123', area_code: '512' },
+        { 'Idempotency-Key': 'twilio-in-service-1' },
+      );
+      expect(refused.status).toBe(503);
+      expect(refused.body.error.code).toBe('provider_unavailable');
+      expect(refused.body.error.message).toContain('already in service');
+      expect(errors).toHaveBeenCalledWith(
+        expect.objectContaining({
+          account_id: live.accountId,
+          phone_number: held.body.phone_number,
+          held_by_number_id: held.body.id,
+          held_by_account_id: test.accountId,
+          given_back_to_provider: true,
+        }),
+        expect.stringContaining('already in service'),
+      );
+    } finally {
+      errors.mockRestore();
+    }
+    // Nothing charged, nothing listed; the holder keeps it; Twilio has it back.
+    expect((await admin.request('GET', `/admin/accounts/${live.accountId}`)).body.balance_cents).toBe(1_000);
+    expect((await live.get('/numbers')).body.data).toEqual([]);
+    expect((await test.get('/numbers')).body.data).toEqual([
+      expect.objectContaining({ id: held.body.id, phone_number: held.body.phone_number, status: 'active' }),
+    ]);
+    expect(twilio.owned.some((number) => number.phone_number === held.body.phone_number)).toBe(false);
+
+    // The retry with the same key buys another number, charged once.
+    const retried = await live.post(
+      '/numbers',
+      { business_phone: '+15125550123', area_code: '512' },
+      { 'Idempotency-Key': 'twilio-in-service-1' },
+    );
+    expect(retried.status).toBe(201);
+    expect(retried.body.phone_number).toBe('+15125550299');
+    expect((await admin.request('GET', `/admin/accounts/${live.accountId}`)).body.balance_cents).toBe(500);
   });
 
   it("buys a test account's numbers from the simulated provider, never from Twilio", async () => {

@@ -35,7 +35,7 @@ const numbersFirstPage = prebuiltStatement(
 /** `tenuresOf`'s statement, built once: it runs for every call report. */
 const tenuresOfStatement = prebuiltStatement(
   (phoneNumber: string) =>
-    db.selectFrom('numbers').select(['status', 'released_at']).where('phone_number', '=', phoneNumber),
+    db.selectFrom('numbers').select(['status', 'created_at', 'released_at']).where('phone_number', '=', phoneNumber),
   ['\u0000phone number'],
 );
 
@@ -96,6 +96,22 @@ export class NumbersRepository {
 
   async insert(tx: Tx, number: NewNumber): Promise<NumberRecord> {
     return tx.phoneNumber.create({ data: { ...number, status: 'active', periods_charged: 1, version: 1n } });
+  }
+
+  /**
+   * The number that holds `phoneNumber` now (not released), if any: at most one, by the partial unique index
+   * `numbers_phone_number_in_service_key` (docs/adr/0121-one-number-in-service-per-phone-number.md).
+   */
+  async findInService(tx: Tx, phoneNumber: string): Promise<Pick<NumberRecord, 'id' | 'account_id'> | null> {
+    const rows = await sqlRows(
+      tx,
+      db
+        .selectFrom('numbers')
+        .select(['id', 'account_id'])
+        .where('phone_number', '=', phoneNumber)
+        .where('status', '<>', 'released'),
+    );
+    return rows[0] ?? null;
   }
 
   find(id: bigint): Promise<NumberRecord | null> {
@@ -203,10 +219,10 @@ export class NumbersRepository {
   }
 
   /**
-   * Every number that ever had this phone number (a released one may be sold again), with when it was released. A
-   * plain statement: asked for every call report.
+   * Every number that ever had this phone number (a released one may be sold again), with when it was provisioned and
+   * released. A plain statement: asked for every call report.
    */
-  tenuresOf(phoneNumber: string): Promise<Pick<NumberRecord, 'status' | 'released_at'>[]> {
+  tenuresOf(phoneNumber: string): Promise<Pick<NumberRecord, 'status' | 'created_at' | 'released_at'>[]> {
     return this.sql.rows('numbers_tenures_of', tenuresOfStatement(phoneNumber));
   }
 

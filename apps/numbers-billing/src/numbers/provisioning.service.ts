@@ -32,6 +32,12 @@ import { secretContext, storedWebhookEvents, toNumberView, type NumberRecord } f
 import { NumbersRepository } from './numbers.repository';
 import { WebhookUrlPolicy } from './webhook-url';
 
+/** The failure code of an order whose purchase was refused: its phone number is in service on another number. */
+export const IN_SERVICE_FAILURE = 'number_in_service';
+
+/** The number that holds a phone number, when a purchase of it is refused. */
+type InServiceHolder = Pick<NumberRecord, 'id' | 'account_id'>;
+
 export const VELOCITY_LIMIT = 3;
 export const VELOCITY_WINDOW_MS = 3_600_000;
 
@@ -92,7 +98,13 @@ export class ProvisioningService {
       );
     }
 
-    const created = await this.complete(order, phoneNumber, command.agent, cause);
+    const created = await this.complete(order, phoneNumber, command.agent, cause).catch(async (error: unknown) => {
+      // Two purchases of one phone number racing past the check below: the partial unique index refused this one.
+      if (!isInServiceViolation(error)) throw error;
+      await this.orders.fail(order.id, IN_SERVICE_FAILURE);
+      return { kind: 'in_service' as const, holder: null };
+    });
+    if (created.kind === 'in_service') throw await this.refuseInService(order, phoneNumber, created.holder);
     this.outbox.kick();
     this.agents.pushSoon();
     if (created.kind === 'replay') return this.replay(created.numberId);
@@ -199,7 +211,11 @@ export class ProvisioningService {
     phoneNumber: string,
     agent: ProvisionNumberCommand['agent'],
     cause: EventCause,
-  ): Promise<{ kind: 'created'; number: NumberRecord; secret: string } | { kind: 'replay'; numberId: bigint }> {
+  ): Promise<
+    | { kind: 'created'; number: NumberRecord; secret: string }
+    | { kind: 'replay'; numberId: bigint }
+    | { kind: 'in_service'; holder: InServiceHolder | null }
+  > {
     return this.transactions.run(async (tx) => {
       const account = await this.ledger.lockAccount(tx, order.account_id);
       const current = await this.orders.lock(tx, order.id);
@@ -213,6 +229,15 @@ export class ProvisioningService {
           'provider_unavailable',
           'The purchase took too long and was given up; nothing was charged. Retry (with the same Idempotency-Key).',
         );
+      }
+
+      // One number in service per phone number (docs/adr/0121): a provider that sells us a phone number another
+      // number still holds (the Twilio stand-in selling what the simulated pool handed out, issue 47) is refused, and
+      // the order fails with nothing charged. The partial unique index makes the same refusal under a race.
+      const holder = await this.numbers.findInService(tx, phoneNumber);
+      if (holder) {
+        await this.orders.fail(order.id, IN_SERVICE_FAILURE, tx);
+        return { kind: 'in_service' as const, holder };
       }
 
       const createdAt = new Date();
@@ -243,9 +268,50 @@ export class ProvisioningService {
       });
       await this.orders.complete(tx, order.id, id);
       await this.agents.recordFor(tx, number, agent);
-      await this.lifecycle.publish(tx, NumberProvisionedEvent, number, account, cause);
+      // The tenure begins at created_at: the simulator's default call start is judged against it (ADR 0121).
+      await this.lifecycle.publish(tx, NumberProvisionedEvent, number, account, cause, createdAt);
       return { kind: 'created' as const, number, secret };
     }, LOCKING_TX);
+  }
+
+  /**
+   * A purchase refused because its phone number is in service on another number: the order has failed, nothing was
+   * charged. The number bought under this order (and only it: never the holder's) goes back to the provider, so a
+   * retry with the same Idempotency-Key buys another; if the provider cannot take it now, reconciliation releases
+   * it as the stray of a failed order (ADR 0060). Logged as an error: a provider sold a number twice.
+   */
+  private async refuseInService(
+    order: OrderRecord,
+    phoneNumber: string,
+    holder: InServiceHolder | null,
+  ): Promise<ServiceError> {
+    const released = await this.provider
+      .releaseNumber(phoneNumber, { livemode: !isTestAccount(order.account_id), orderRef: order.id })
+      .then(
+        () => true,
+        (err: unknown) => {
+          this.logger.warn(
+            { err, order_id: order.id, phone_number: phoneNumber },
+            'giving back a number already in service failed; reconciliation will release it',
+          );
+          return false;
+        },
+      );
+    this.logger.error(
+      {
+        order_id: order.id,
+        account_id: order.account_id,
+        phone_number: phoneNumber,
+        held_by_number_id: holder ? formatNumberId(holder.id) : null,
+        held_by_account_id: holder?.account_id ?? null,
+        given_back_to_provider: released,
+      },
+      'provider sold a phone number already in service on another number: purchase refused, nothing charged',
+    );
+    return new ServiceError(
+      'provider_unavailable',
+      'The telephony provider sold a number that is already in service; it was given back and nothing was charged. Retry (with the same Idempotency-Key) for another number.',
+    );
   }
 
   /**
@@ -302,4 +368,13 @@ export function fingerprintOf(command: ProvisionNumberCommand): string {
   // Only when sent, so a key used before webhook_events existed keeps its fingerprint.
   if (command.webhook_events !== undefined) body.push(storedWebhookEvents(command.webhook_events));
   return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+/**
+ * Whether an error is the partial unique index `numbers_phone_number_in_service_key` refusing a second number in
+ * service with one phone number (Prisma's P2002 names the index's column).
+ */
+export function isInServiceViolation(error: unknown): boolean {
+  const { code, meta } = (error ?? {}) as { code?: unknown; meta?: unknown };
+  return code === 'P2002' && JSON.stringify(meta ?? null).includes('phone_number');
 }

@@ -82,7 +82,10 @@ export class ProviderReconciliation {
     const released = await this.prisma.$transaction(async (tx) => {
       const order = seen ? await this.orders.lock(tx, seen.id) : null;
       if (order && standingOf(order, now) !== 'stray') return null;
-      await this.provider.releaseNumber(number.phoneNumber, { livemode: number.livemode });
+      await this.provider.releaseNumber(number.phoneNumber, {
+        livemode: number.livemode,
+        orderRef: number.orderRef,
+      });
       if (order?.status === 'pending') await this.orders.fail(order.id, 'abandoned', tx);
       return { order };
     }, LOCKING_TX);

@@ -11,6 +11,7 @@ import {
   NoNumbersAvailable,
   ProviderUnavailable,
   type OwnedNumber,
+  type ReleaseOptions,
   type TelephonyProvider,
 } from './telephony-provider.port';
 
@@ -58,13 +59,16 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
       );
       if (stock.available <= 0) throw new NoNumbersAvailable(areaCode);
 
-      // The first candidate in the selling order that is not sold, asked a chunk at a time (phone-pool.ts).
+      // The first candidate in the selling order that is not sold, asked a chunk at a time (phone-pool.ts). Nor one
+      // a number of ours holds, bought from the live provider beside it (they share the phone space): selling it
+      // would only be refused (docs/adr/0121-one-number-in-service-per-phone-number.md).
       const phoneNumber = await firstFreeNumber(areaCode, async (candidates) => {
         const [free] = await sqlRows(
           tx,
           sql<{ phone_number: string }>`
           SELECT c.phone_number FROM unnest(${candidates}::text[]) WITH ORDINALITY AS c(phone_number, position)
            WHERE NOT EXISTS (SELECT 1 FROM simulated_provider_numbers s WHERE s.phone_number = c.phone_number AND s.status = 'sold')
+             AND NOT EXISTS (SELECT 1 FROM numbers n WHERE n.phone_number = c.phone_number AND n.status <> 'released')
            ORDER BY c.position LIMIT 1`,
         );
         return free?.phone_number;
@@ -106,11 +110,18 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
     }));
   }
 
-  /** The number goes back to the pool, and the area code's stock grows by one (it can be sold again). */
-  async releaseNumber(phoneNumber: string): Promise<void> {
+  /**
+   * The number goes back to the pool, and the area code's stock grows by one (it can be sold again). With `orderRef`,
+   * only while it is still sold under that purchase.
+   */
+  async releaseNumber(phoneNumber: string, options?: ReleaseOptions): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       const released = await tx.simulatedProviderNumber.updateMany({
-        where: { phone_number: phoneNumber, status: 'sold' },
+        where: {
+          phone_number: phoneNumber,
+          status: 'sold',
+          ...(options?.orderRef ? { order_ref: options.orderRef } : {}),
+        },
         data: { status: 'released', released_at: new Date() },
       });
       if (released.count === 0) return;

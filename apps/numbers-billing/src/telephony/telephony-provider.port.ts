@@ -11,13 +11,23 @@ export interface TelephonyProvider {
    * Throws `NoNumbersAvailable` or `ProviderUnavailable`.
    */
   buyNumber(request: { areaCode: string; orderRef: string; livemode: boolean }): Promise<{ phoneNumber: string }>;
-  /** Gives a number back. Releasing a number already released succeeds. Throws `ProviderUnavailable`. */
-  releaseNumber(phoneNumber: string, options: { livemode: boolean }): Promise<void>;
+  /**
+   * Gives a number back. Releasing a number already released succeeds. With `orderRef`, only the number bought under
+   * that purchase is given back: never another copy of the phone number held under another purchase (a purchase
+   * refused because the phone number is in service on another number, ADR 0121). Throws `ProviderUnavailable`.
+   */
+  releaseNumber(phoneNumber: string, options: ReleaseOptions): Promise<void>;
   /**
    * Every number we own at the provider now, with the purchase reference it was bought under (our order id), so
    * reconciliation can find what it sold us that we never recorded. Throws `ProviderUnavailable`.
    */
   listOwnedNumbers(): Promise<OwnedNumber[]>;
+}
+
+export interface ReleaseOptions {
+  livemode: boolean;
+  /** The purchase reference (our order id) the number was bought under, when known. */
+  orderRef?: string;
 }
 
 /** A number we own at the provider. */

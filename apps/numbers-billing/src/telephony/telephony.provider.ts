@@ -4,7 +4,12 @@ import { createTwilioClient } from '@switchboard/providers';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
 import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
 import { SimulatedTelephonyAdapter } from './simulated-telephony.adapter';
-import { TELEPHONY_PROVIDER, type OwnedNumber, type TelephonyProvider } from './telephony-provider.port';
+import {
+  TELEPHONY_PROVIDER,
+  type OwnedNumber,
+  type ReleaseOptions,
+  type TelephonyProvider,
+} from './telephony-provider.port';
 import { TwilioTelephonyAdapter } from './twilio-telephony.adapter';
 
 /**
@@ -22,7 +27,7 @@ export class TelephonyProviderByMode implements TelephonyProvider {
     return (request.livemode ? this.live : this.test).buyNumber(request);
   }
 
-  releaseNumber(phoneNumber: string, options: { livemode: boolean }): Promise<void> {
+  releaseNumber(phoneNumber: string, options: ReleaseOptions): Promise<void> {
     return (options.livemode ? this.live : this.test).releaseNumber(phoneNumber, options);
   }
 

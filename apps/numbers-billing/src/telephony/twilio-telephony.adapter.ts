@@ -3,6 +3,7 @@ import {
   NoNumbersAvailable,
   ProviderUnavailable,
   type OwnedNumber,
+  type ReleaseOptions,
   type TelephonyProvider,
 } from './telephony-provider.port';
 
@@ -57,8 +58,10 @@ export class TwilioTelephonyAdapter implements TelephonyProvider {
     throw new NoNumbersAvailable(areaCode);
   }
 
-  async releaseNumber(phoneNumber: string): Promise<void> {
-    const owned = await this.call(() => this.client.incomingPhoneNumbers.list({ phoneNumber, limit: 1 }));
+  async releaseNumber(phoneNumber: string, options?: ReleaseOptions): Promise<void> {
+    // With the order, only the number bought under it (its FriendlyName), never another copy of the phone number.
+    const filter = options?.orderRef ? { phoneNumber, friendlyName: options.orderRef } : { phoneNumber };
+    const owned = await this.call(() => this.client.incomingPhoneNumbers.list({ ...filter, limit: 1 }));
     if (owned.length === 0) return;
     try {
       await this.client.incomingPhoneNumbers(owned[0].sid).remove();
