@@ -19,7 +19,10 @@ export class SessionsService {
     private readonly rpc: RpcClient,
   ) {}
 
-  /** Checks the password (argon2id) within the throttle; on success opens a session and answers its token. */
+  /**
+   * Takes an attempt from the throttle, then checks the password (argon2id): a wrong one leaves the attempt counted
+   * as a failure, a right one gives it back and opens a session, answering its token.
+   */
   async signIn(
     email: string,
     password: string,
@@ -27,14 +30,11 @@ export class SessionsService {
     requestId: string,
   ): Promise<{ token: string; view: SessionView }> {
     const address = email.trim().toLowerCase();
-    await this.throttle.check(address, clientIp);
+    const attempt = await this.throttle.take(address, clientIp);
     const user = await this.identity.findUserByEmail(address);
     const ok = user ? await verifyPassword(user.password_hash, password) : await verifyDecoy(password);
-    if (!user || !ok) {
-      await this.throttle.recordFailure(address, clientIp);
-      throw new ServiceError('invalid_credentials', INVALID_CREDENTIALS);
-    }
-    await this.throttle.clear(address);
+    if (!user || !ok) throw new ServiceError('invalid_credentials', INVALID_CREDENTIALS);
+    await this.throttle.succeeded(attempt);
     return this.open(user, requestId);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@switchboard/contracts';
-import { sqlExecute } from '@switchboard/persistence';
+import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { SignInThrottle as SignInThrottleTable } from '../../generated/kysely/database';
 import { GatewayPrisma } from '../../prisma/gateway-prisma';
@@ -53,43 +53,80 @@ export function throttledError(seconds: number): ServiceError {
   );
 }
 
-/** The windows, kept in the gateway's database so every replica counts the same failures. */
+/** One sign-in attempt taken from both windows: counted as a failure unless `succeeded` gives it back. */
+export interface SignInAttempt {
+  email: string;
+  ip: string;
+  /** When the client's window that holds this attempt began: a later window owes it nothing. */
+  clientWindowStart: Date;
+}
+
+/**
+ * Taking an attempt locks two rows and may wait behind concurrent sign-ins for the same address or client: a burst
+ * of parallel guesses queues here, one short transaction each, rather than failing after Prisma's default 2 s.
+ */
+const TAKE_TX = { maxWait: 10_000, timeout: 10_000 } as const;
+
+/**
+ * The windows, kept in the gateway's database so every replica counts the same attempts (docs/adr/0120). An attempt
+ * is taken, and counted, before the password is checked, in one transaction that holds both windows' rows: N
+ * parallel guesses are limited exactly as N one after another, whichever replica answers them.
+ */
 @Injectable()
 export class SignInThrottle {
   constructor(private readonly prisma: GatewayPrisma) {}
 
-  /** Refuses (429 sign_in_throttled, Retry-After) when either scope has used up its failures. */
-  async check(email: string, ip: string): Promise<void> {
-    const windows = await this.prisma.signInThrottle.findMany({
-      where: { scope: { in: [emailScope(email), clientScope(ip)] } },
-    });
-    const wait = throttledForSeconds(windows, Date.now());
-    if (wait > 0) throw throttledError(wait);
-  }
-
-  /** Counts one failure in both scopes: one atomic upsert each, a stale window restarting at 1. */
-  async recordFailure(email: string, ip: string): Promise<void> {
+  /**
+   * Takes one attempt for the address and the client, counting it as a failure in both windows, or refuses
+   * (429 sign_in_throttled, Retry-After) when either has used up its failures; a refused attempt counts nowhere.
+   * The upsert locks the email's row, then the client's (always in that order, so two sign-ins cannot deadlock),
+   * restarting a window that has ended; the limits are read and the count raised while both rows stay locked.
+   */
+  async take(email: string, ip: string): Promise<SignInAttempt> {
+    const scopes = [emailScope(email), clientScope(ip)] as const;
     const seconds = SIGN_IN_THROTTLE.windowSeconds;
-    for (const scope of [emailScope(email), clientScope(ip)]) {
-      await sqlExecute(
-        this.prisma,
+    return this.prisma.$transaction(async (tx) => {
+      const windows = await sqlRows<ThrottleWindow & { checked_at: Date }>(
+        tx,
         sql`
-        INSERT INTO sign_in_throttles AS t (scope, window_start, failures) VALUES (${scope}, now(), 1)
+        INSERT INTO sign_in_throttles AS t (scope, window_start, failures) VALUES (${scopes[0]}, now(), 0), (${scopes[1]}, now(), 0)
         ON CONFLICT (scope) DO UPDATE SET
           window_start = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN now() ELSE t.window_start END,
-          failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 1 ELSE t.failures + 1 END`,
+          failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 0 ELSE t.failures END
+        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`,
       );
-    }
+      // The database's clock, as the upsert used it: every window returned is current by that clock.
+      const wait = throttledForSeconds(windows, windows[0].checked_at.getTime());
+      if (wait > 0) throw throttledError(wait);
+      await sqlExecute(
+        tx,
+        sql`UPDATE sign_in_throttles SET failures = failures + 1 WHERE scope IN (${scopes[0]}, ${scopes[1]})`,
+      );
+      const client = windows.find((window) => window.scope === scopes[1]);
+      return { email, ip, clientWindowStart: client!.window_start };
+    }, TAKE_TX);
   }
 
   /**
-   * A successful sign-in forgets the address's failures (not the client's: one right password must not reopen a
-   * spray), and every window that has ended, so the table holds only the last 15 minutes' failures.
+   * The password was right: the address's failures are forgotten (its row deleted); the client's window gets this
+   * attempt back but keeps its failures (one right password must not reopen a spray); windows that have ended are
+   * deleted, so the table holds only the last 15 minutes'. Each statement locks one row or skips locked ones, so
+   * none can deadlock with `take`.
    */
-  async clear(email: string): Promise<void> {
-    const ended = new Date(Date.now() - SIGN_IN_THROTTLE.windowSeconds * 1000);
-    await this.prisma.signInThrottle.deleteMany({
-      where: { OR: [{ scope: emailScope(email) }, { window_start: { lte: ended } }] },
-    });
+  async succeeded(attempt: SignInAttempt): Promise<void> {
+    await this.prisma.signInThrottle.deleteMany({ where: { scope: emailScope(attempt.email) } });
+    await sqlExecute(
+      this.prisma,
+      sql`
+      UPDATE sign_in_throttles SET failures = failures - 1
+      WHERE scope = ${clientScope(attempt.ip)} AND window_start = ${attempt.clientWindowStart} AND failures > 0`,
+    );
+    const ended = sql`now() - make_interval(secs => ${SIGN_IN_THROTTLE.windowSeconds})`;
+    await sqlExecute(
+      this.prisma,
+      sql`
+      DELETE FROM sign_in_throttles WHERE window_start <= ${ended} AND scope IN (
+        SELECT scope FROM sign_in_throttles WHERE window_start <= ${ended} FOR UPDATE SKIP LOCKED)`,
+    );
   }
 }
