@@ -215,7 +215,9 @@ describe('calls, transcripts and recordings', () => {
   it('refuses a report for a released number, but takes a late report of a call made before the release', async () => {
     const session = await ApiSession.create(system);
     const released = (await session.post('/numbers', { business_phone: '+14155550123' })).body;
-    const beforeRelease = new Date(Date.now() - 60_000).toISOString();
+    // Within the number's tenure: after it was provisioned, before its release (ADR 0121).
+    const beforeRelease = new Date(Date.parse(released.created_at) + 1).toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 10));
     expect((await session.delete(`/numbers/${released.id}`)).status).toBe(200);
     const refused = await admin.request('POST', '/admin/provider/calls', {
       to: released.phone_number,
@@ -237,18 +239,66 @@ describe('calls, transcripts and recordings', () => {
     expect((await session.get('/calls')).body.data.map((c: { id: string }) => c.id)).toEqual([late]);
   });
 
-  it('starts a reported call, by default, its duration before the report', async () => {
+  it('starts a reported call, by default, its duration before the report, but not before its number was provisioned', async () => {
     const before = Date.now();
     const sid = await reportCall({
+      to: number.phone_number,
+      caller: '+14155550144',
+      duration_sec: 2,
+      outcome: 'order',
+    });
+    const after = Date.now();
+    const startedAt = Date.parse((await owner.get(`/calls/${sid}`)).body.started_at);
+    expect(startedAt).toBeGreaterThanOrEqual(before - 2_000);
+    expect(startedAt).toBeLessThanOrEqual(after - 2_000);
+
+    // Ten minutes ago the number (provisioned when this suite began) was not yet the owner's: its tenure bounds it.
+    const long = await reportCall({
       to: number.phone_number,
       caller: '+14155550144',
       duration_sec: 600,
       outcome: 'order',
     });
-    const after = Date.now();
-    const startedAt = Date.parse((await owner.get(`/calls/${sid}`)).body.started_at);
-    expect(startedAt).toBeGreaterThanOrEqual(before - 600_000);
-    expect(startedAt).toBeLessThanOrEqual(after - 600_000);
+    expect((await owner.get(`/calls/${long}`)).body.started_at).toBe(new Date(number.created_at).toISOString());
+  });
+
+  it('lists a call to a phone number released by X and provisioned by Y to Y, never to X (issue 47)', async () => {
+    const x = await ApiSession.create(system);
+    const y = await ApiSession.create(system);
+    const business = { business_phone: '+15125550123', area_code: '512' };
+    const held = await x.post('/numbers', business);
+    expect(held.status).toBe(201);
+    expect(held.body.phone_number).toBe('+15125550100');
+    expect((await x.delete(`/numbers/${held.body.id}`)).status).toBe(200);
+    const reissued = await y.post('/numbers', business);
+    expect(reissued.status).toBe(201);
+    expect(reissued.body.phone_number).toBe('+15125550100');
+
+    // Reported at once, without started_at: a 30-second call "started" 30 s ago, before either account had it.
+    const sid = await reportCall({
+      to: '+15125550100',
+      caller: '+14155550177',
+      duration_sec: 30,
+      outcome: 'order',
+      transcript,
+      recording: true,
+    });
+    const call = await y.get(`/calls/${sid}`);
+    expect(call.status).toBe(200);
+    expect(call.body).toMatchObject({
+      number_id: reissued.body.id,
+      phone_number: '+15125550100',
+      caller: '+14155550177',
+      has_transcript: true,
+      has_recording: true,
+    });
+    expect(Date.parse(call.body.started_at)).toBeGreaterThanOrEqual(Date.parse(reissued.body.created_at));
+    expect((await y.get(`/calls/${sid}/transcript`)).body.turns).toEqual(transcript);
+    expect((await getBytes(y, `/calls/${sid}/recording`)).status).toBe(200);
+    // X, who released it, sees nothing of it: not in the list, not the call, its transcript or its recording.
+    expect((await x.get('/calls')).body.data).toEqual([]);
+    for (const path of [`/calls/${sid}`, `/calls/${sid}/transcript`, `/calls/${sid}/recording`])
+      expect((await x.get(path)).status).toBe(404);
   });
 
   describe('GET /v1/calls/{call_id}', () => {

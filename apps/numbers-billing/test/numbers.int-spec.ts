@@ -752,16 +752,19 @@ describe('numbers.v1.service-number.get (the simulated provider asks)', () => {
       phone_number: '+14155550000',
       in_service: false,
       reason: 'unknown',
+      held_since: null,
     });
     expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({
       in_service: true,
       reason: null,
+      held_since: created.created_at,
     });
     const beforeRelease = now();
     await h.request(NumbersRpc.release, { id: created.id }, account.id);
     expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: now() })).toMatchObject({
       in_service: false,
       reason: 'released',
+      held_since: null,
     });
     expect(await h.request(ServiceNumberRpc, { phone_number: created.phone_number, at: beforeRelease })).toMatchObject({
       in_service: true,

@@ -10,7 +10,11 @@ import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
 import type { ProviderLostItem, ProviderTranscriptTurn } from '../telephony/provider-call-report';
 
 export type ReportState = 'pending' | 'recorded' | 'discarded';
-export type DiscardReason = 'not_owned' | 'paused';
+/**
+ * `ambiguous_owner`: two numbers held the phone number at once (data from before ADR 0121's rule), so the call went
+ * to neither.
+ */
+export type DiscardReason = 'not_owned' | 'paused' | 'ambiguous_owner';
 
 /** What a waiting report keeps (the audio is already in object storage). */
 export interface ReportDetails {

@@ -43,7 +43,7 @@ const SETTLE_POLL_MS = 50;
 
 /**
  * The use case every provider adapter calls: receive a report of a completed call, once per call SID, and turn
- * it into a call of the account that owned the number when the call started (docs/adr/0020, 0021). A report
+ * it into a call of the account that owned the number when the call started (docs/adr/0121, 0021). A report
  * for a number nobody owns yet waits for the number's events for a grace period, then is discarded.
  */
 @Injectable()
@@ -144,6 +144,18 @@ export class CallReportsService {
         if (Date.now() - report.received_at.getTime() < this.config.attributionGraceMs) return 'pending';
         if (await this.discard(report, 'not_owned')) return 'discarded';
         break;
+      case 'ambiguous': {
+        // Never chosen between silently (ADR 0121): it waits, as a release on its way may settle it, and is logged
+        // each time it is tried; past the grace it is discarded, still naming both owners.
+        const owners = attribution.states.map((s) => ({ number_id: s.number_id, account_id: s.account_id }));
+        this.logger.error(
+          { call_sid: callSid, to: report.to, started_at: report.started_at.toISOString(), owners },
+          'call report matches two numbers holding the phone number at once: recorded for neither',
+        );
+        if (Date.now() - report.received_at.getTime() < this.config.attributionGraceMs) return 'pending';
+        if (await this.discard(report, 'ambiguous_owner')) return 'discarded';
+        break;
+      }
     }
     // Another worker settled it first: its state is the database's.
     return (await this.reports.stateOf(callSid)) ?? 'discarded';

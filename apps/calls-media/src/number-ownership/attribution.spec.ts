@@ -101,7 +101,7 @@ describe('attributeCall', () => {
     ).toEqual({ kind: 'owned', state: paid });
   });
 
-  it('gives a call that starts before the number was first provisioned to its first owner', () => {
+  it('gives a call that starts before the number was first provisioned to the owner in force when it was reported', () => {
     const result = attributeCall([provisioned], {
       startedAt: at('2026-10-31T23:59:00Z'),
       reportedAt: at('2026-11-01T10:00:01Z'),
@@ -137,5 +137,61 @@ describe('attributeCall', () => {
     expect(
       attributeCall([v2, v1], { startedAt: at('2026-11-01T11:00:00Z'), reportedAt: at('2026-11-01T12:00:00Z') }),
     ).toEqual({ kind: 'paused', state: v2 });
+  });
+
+  describe('a phone number released by one account and provisioned by another (issue 47)', () => {
+    // X holds +15125550100 for a second, releases it, and Y provisions it a second later; a 30 s call is reported a
+    // second after that, its start (report time less the duration) before any of it.
+    const x = aNumberState({ phone_number: '+15125550100', changed_at: at('2026-11-28T10:00:00Z') });
+    const xReleased = {
+      ...x,
+      version: 2n,
+      status: 'released',
+      answering: false,
+      changed_at: at('2026-11-28T10:00:01Z'),
+    };
+    const y = aNumberState({
+      phone_number: '+15125550100',
+      number_id: aNumberId(),
+      account_id: anAccountId(),
+      changed_at: at('2026-11-28T10:00:02Z'),
+    });
+    const call = { startedAt: at('2026-11-28T09:59:33Z'), reportedAt: at('2026-11-28T10:00:03Z') };
+
+    it('gives a call that started before every tenure to the holder when it was reported, never the one who released', () => {
+      expect(attributeCall([x, xReleased, y], call)).toEqual({ kind: 'owned', state: y });
+    });
+
+    it('waits, rather than give it to the one who released, while the new holder is not known here yet', () => {
+      expect(attributeCall([x, xReleased], call)).toEqual({ kind: 'unowned' });
+    });
+
+    it("still gives a call that started within the first holder's tenure to them (a late report)", () => {
+      expect(attributeCall([x, xReleased, y], { ...call, startedAt: at('2026-11-28T10:00:00.500Z') })).toEqual({
+        kind: 'owned',
+        state: x,
+      });
+    });
+  });
+
+  it('chooses neither of two numbers that held the phone number at once', () => {
+    const other = aNumberState({
+      phone_number: phone,
+      number_id: aNumberId(),
+      account_id: anAccountId(),
+      changed_at: at('2026-11-03T00:00:00Z'),
+    });
+    const states = [provisioned, other];
+    expect(
+      attributeCall(states, { startedAt: at('2026-11-04T00:00:00Z'), reportedAt: at('2026-11-04T00:01:00Z') }),
+    ).toEqual({ kind: 'ambiguous', states: [provisioned, other] });
+    // Before both: both were in force when it was reported.
+    expect(
+      attributeCall(states, { startedAt: at('2026-10-01T00:00:00Z'), reportedAt: at('2026-11-04T00:01:00Z') }),
+    ).toEqual({ kind: 'ambiguous', states: [provisioned, other] });
+    // Within one only: that one's.
+    expect(
+      attributeCall(states, { startedAt: at('2026-11-02T00:00:00Z'), reportedAt: at('2026-11-04T00:01:00Z') }),
+    ).toEqual({ kind: 'owned', state: provisioned });
   });
 });

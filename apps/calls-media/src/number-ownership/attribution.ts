@@ -2,10 +2,6 @@ import type { Selectable } from 'kysely';
 import type { NumberState } from '../generated/kysely/database';
 
 /**
- * Who a call belongs to: the account that owned the called number when the call started
- * (docs/adr/0020-call-ownership.md). Pure: given every state calls-media knows for the phone number.
- */
-/**
  * One state of a phone number as calls-media keeps it (a `number_states` row, without when it arrived).
  */
 export type NumberOwnershipState = Omit<Selectable<NumberState>, 'received_at'>;
@@ -16,7 +12,12 @@ export type Attribution =
   /** The number was the account's but paused (past_due): the agent did not answer, no call is recorded. */
   | { kind: 'paused'; state: NumberOwnershipState }
   /** Nobody we know of owned the number then (unknown, not yet provisioned, or released): it may be later. */
-  | { kind: 'unowned' };
+  | { kind: 'unowned' }
+  /**
+   * Two numbers held the phone number at once, so the owner cannot be told: the call goes to neither. Only data from
+   * before the one-number-in-service rule (or a release still on its way here) can say so (ADR 0121).
+   */
+  | { kind: 'ambiguous'; states: NumberOwnershipState[] };
 
 export interface CallTimes {
   startedAt: Date;
@@ -31,20 +32,30 @@ interface Tenure {
   until: number;
 }
 
+/**
+ * Who a call belongs to (docs/adr/0121-one-number-in-service-per-phone-number.md, superseding ADR 0020). Pure: given
+ * every state calls-media knows for the phone number.
+ * - A call that started within a tenure (from the number's first known state to its release) is that tenure's: its
+ *   owner held the number when it rang, even if the report comes after they released it.
+ * - A start in a gap after a release belongs to nobody.
+ * - A start before every tenure (a provider's clock, or a simulated `started_at`, a little off) goes to the tenure in
+ *   force when the report arrived, never to an owner who had released the number by then; with none in force it
+ *   waits (a state on its way may show one).
+ * - A number provisioned after the report arrived never takes it.
+ * - Two tenures that could both take it: ambiguous, never chosen between silently.
+ */
 export function attributeCall(states: NumberOwnershipState[], call: CallTimes): Attribution {
   const started = call.startedAt.getTime();
-  const tenures = tenuresOf(states);
-  const candidates = tenures.filter((t) => t.from <= call.reportedAt.getTime() && t.until > started);
-  const covering = candidates.filter((t) => t.from <= started).sort((a, b) => b.from - a.from)[0];
-  let chosen = covering;
-  if (!chosen) {
-    // A start before the number ever existed here (a provider clock or a simulated time a little off) goes to
-    // its first owner, but a start in a gap after a release belongs to nobody.
+  const reported = call.reportedAt.getTime();
+  const tenures = tenuresOf(states).filter((t) => t.from <= reported);
+  let owners = tenures.filter((t) => t.from <= started && t.until > started);
+  if (owners.length === 0) {
     if (tenures.some((t) => t.from <= started)) return { kind: 'unowned' };
-    chosen = candidates.sort((a, b) => a.from - b.from)[0];
-    if (!chosen) return { kind: 'unowned' };
+    owners = tenures.filter((t) => t.until > reported);
   }
-  const state = stateAt(chosen, started);
+  if (owners.length === 0) return { kind: 'unowned' };
+  if (owners.length > 1) return { kind: 'ambiguous', states: owners.map((t) => stateAt(t, started)) };
+  const state = stateAt(owners[0], started);
   return state.answering ? { kind: 'owned', state } : { kind: 'paused', state };
 }
 

@@ -20,7 +20,8 @@ const REPORT_TIMEOUT_MS = 30_000;
  * numbers it has in service: a report for a number that is unknown, or released (before the `started_at` sent, or
  * before now when none is sent), is refused at once with 422 `number_not_in_service` and changes nothing; any other
  * valid body is 202 `{ call_sid }`
- * (docs/adr/0021-provider-call-reports.md, docs/adr/0057-self-service-reads-and-updates.md).
+ * (docs/adr/0021-provider-call-reports.md, docs/adr/0057-self-service-reads-and-updates.md). Without `started_at`, the
+ * call starts `duration_sec` before now, or when the number holding `to` was provisioned if that is later (ADR 0121).
  */
 @Controller('admin/provider/calls')
 @UseGuards(AdminTokenGuard)
@@ -37,10 +38,9 @@ export class ProviderCallsAdminController {
       throw new ServiceError('invalid_request', `lost_item is taken only with outcome ${LOST_ITEM_REPORT_OUTCOME}.`);
     }
     const now = new Date();
-    const startedAt = simulatedCallStartedAt(body, now).toISOString();
     // A report that says when its call started is judged then (a late report of a call taken before a release is
-    // the old owner's, ADR 0020); one that does not is judged now: a number released a moment ago takes no report.
-    const at = body.started_at !== undefined ? startedAt : now.toISOString();
+    // the old owner's, ADR 0121); one that does not is judged now: a number released a moment ago takes no report.
+    const at = body.started_at !== undefined ? new Date(body.started_at).toISOString() : now.toISOString();
     const standing = await this.rpc.request(ServiceNumberRpc, { phone_number: body.to, at }, caller);
     if (!standing.in_service) {
       throw new ServiceError(
@@ -50,6 +50,9 @@ export class ProviderCallsAdminController {
           : `to ${body.to} is not a Switchboard number; no call can be reported to it.`,
       );
     }
+    // Without one, the call started its duration ago, but never before the tenure of the number that holds the phone
+    // number now: a call to a number provisioned a moment ago is its owner's, not a previous holder's (ADR 0121).
+    const startedAt = simulatedCallStartedAt(body, now, standing.held_since).toISOString();
     return this.rpc.request(
       SimulatedProviderRpc.reportCall,
       { ...body, started_at: startedAt },

@@ -80,13 +80,15 @@ export class NumberLifecycle {
     return active.length;
   }
 
+  /** `changedAt`: when the state began (default now); a provisioned number's tenure begins at its `created_at`. */
   async publish(
     tx: Tx,
     event: EventDescriptor<NumberStateChanged>,
     number: NumberRecord,
     account: AccountAnswering,
     cause: EventCause,
+    changedAt: Date = new Date(),
   ): Promise<void> {
-    await this.outbox.write(tx, event, toStateChanged(number, account, new Date()), cause);
+    await this.outbox.write(tx, event, toStateChanged(number, account, changedAt), cause);
   }
 }

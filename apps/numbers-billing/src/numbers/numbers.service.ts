@@ -150,15 +150,22 @@ export class NumbersService implements OnApplicationBootstrap {
 
   /**
    * Internal: whether `phoneNumber` was one of ours when a call started at `at`: a number with it that is not
-   * released (active or past_due, whenever it was provisioned), or one released after `at` (a call reported late).
+   * released (active or past_due, whenever it was provisioned), or one released after `at` (a call reported late);
+   * and since when the number holding it now has held it (the simulator starts its calls within that tenure).
    */
   async serviceNumber(phoneNumber: string, at: Date): Promise<ServiceNumberStanding> {
     const tenures = await this.numbers.tenuresOf(phoneNumber);
-    if (tenures.length === 0) return { phone_number: phoneNumber, in_service: false, reason: 'unknown' };
-    const inService = tenures.some(
-      (n) => n.status !== 'released' || (n.released_at !== null && n.released_at.getTime() > at.getTime()),
-    );
-    return { phone_number: phoneNumber, in_service: inService, reason: inService ? null : 'released' };
+    if (tenures.length === 0)
+      return { phone_number: phoneNumber, in_service: false, reason: 'unknown', held_since: null };
+    const holder = tenures.find((n) => n.status !== 'released');
+    const inService =
+      holder !== undefined || tenures.some((n) => n.released_at !== null && n.released_at.getTime() > at.getTime());
+    return {
+      phone_number: phoneNumber,
+      in_service: inService,
+      reason: inService ? null : 'released',
+      held_since: holder ? holder.created_at.toISOString() : null,
+    };
   }
 
   /**

@@ -164,13 +164,18 @@ export class SimulatedCallAccepted {
 
 /**
  * When a simulated call started: `started_at` as sent, else the report's moment less the call's duration (a
- * completed call is reported when it ends). The gateway's route and the simulated provider use this one rule.
+ * completed call is reported when it ends), but not before `heldSince`, when the number that holds the phone number
+ * now was provisioned: the default start falls within its current tenure, never in a previous holder's
+ * (docs/adr/0121-one-number-in-service-per-phone-number.md). The gateway's route and the simulated provider use this
+ * one rule.
  */
 export function simulatedCallStartedAt(
   body: Pick<SimulateProviderCallBody, 'started_at' | 'duration_sec'>,
   reportedAt: Date,
+  heldSince?: string | Date | null,
 ): Date {
-  return body.started_at !== undefined
-    ? new Date(body.started_at)
-    : new Date(reportedAt.getTime() - body.duration_sec * 1000);
+  if (body.started_at !== undefined) return new Date(body.started_at);
+  const started = reportedAt.getTime() - body.duration_sec * 1000;
+  const tenureStart = heldSince != null ? new Date(heldSince).getTime() : Number.NEGATIVE_INFINITY;
+  return new Date(Math.min(reportedAt.getTime(), Math.max(started, tenureStart)));
 }

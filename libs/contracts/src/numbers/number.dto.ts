@@ -243,6 +243,11 @@ export interface ServiceNumberStanding {
   in_service: boolean;
   /** Why not, when not: no number ever had it, or every number that had it was released before `at`. */
   reason: 'unknown' | 'released' | null;
+  /**
+   * When the number that holds it now (not released; at most one) was provisioned: its current tenure began then
+   * (docs/adr/0121-one-number-in-service-per-phone-number.md). Null when no number holds it now.
+   */
+  held_since: string | null;
 }
 
 /** The overlap of a webhook secret rotation: 24 hours unless told; 0 ends the old secret at once; a week at most. */
