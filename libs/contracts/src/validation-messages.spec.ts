@@ -9,13 +9,17 @@ import {
   validateSync,
   ValidationTypes,
 } from 'class-validator';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as contracts from './index';
+import { apiPropertyOptions } from './common/api-property';
 import { describeValidationErrors, MAX_PROBLEMS_NAMED } from './common/validation-messages';
 
 /**
  * Every DTO class exported by libs/contracts, found through class-validator's metadata (a DTO added later is in
- * the table without being listed), and for each of its validated properties: missing, wrong type, out of range,
- * malformed, nested and unknown. Each 400 must name the property and its real problem (docs/adr/0058).
+ * the table without being listed), and for each of its validated properties: missing, null, wrong type, out of range
+ * (and past what a database column holds), malformed, nested and unknown. Each 400 must name the property and its real
+ * problem (docs/adr/0058, docs/adr/0122).
  */
 type Dto = new () => object;
 type Rule = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
@@ -60,6 +64,7 @@ const FORMAT_RULES = [
   'isDialablePhone',
   'isEmail',
   'isUrl',
+  'isPhotoUrl',
   'isUuid',
   'isHeaderMap',
   'isProviderPayload',
@@ -96,12 +101,59 @@ const SAMPLES: unknown[] = [
   ['1'],
   ['US'],
   ['call.completed'],
+  ['https://example.com/photo.jpg'],
   'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   'key_0123456789abcdef01234567',
   'usr_0123456789abcdef01234567',
   '6f1c2a9e-3b7d-4f5a-9c0e-1d2b3a4c5d6e',
   { 'X-Switchboard-Timestamp': '1763658224' },
 ];
+
+/**
+ * Integers the database refused with a 500 before issue 47: one past a PostgreSQL `integer` column, one past any
+ * exact JSON number, and the largest exact one. Every integer property is sent each: refused when past its @Max.
+ */
+const LARGE_INTEGERS = [2_147_483_648, 1e20, Number.MAX_SAFE_INTEGER];
+const INT4_MAX = 2 ** 31 - 1;
+const INT8_MAX = 2n ** 63n - 1n;
+
+/**
+ * The integer properties whose @Max is past what a PostgreSQL `integer` holds, by the class that declares them, and
+ * why that is safe: the `bigint` column it is stored in (app, model, column, and how many column units one unit of the
+ * property is), checked against the app's schema.prisma below, or why it is never stored. Every other integer
+ * property must be at most 2147483647, so a new one without a bound, or with one no column holds, fails here.
+ */
+const WIDER_THAN_INT4: Record<
+  string,
+  { column: [app: string, model: string, field: string, scale: number] } | { notStored: string }
+> = {
+  'CreateAccountBody.balance_cents': { column: ['numbers-billing', 'Account', 'balance_millicents', 1000] },
+  'CreditAccountBody.amount_cents': { column: ['numbers-billing', 'LedgerEntry', 'amount_millicents', 1000] },
+  'BalanceLowData.balance_cents': { notStored: 'an event: the balance, read from Account.balance_millicents' },
+  'ReadRecordingQuery.offset': { notStored: 'a byte offset into a recording, never stored' },
+  // Ids looked up, never written: lostfound answers 404 for one past MAX_STORED_ID (apps/lostfound isStoredId).
+  ...Object.fromEntries(
+    [
+      'LocationBody.location_id',
+      'LocationQuery.location_id',
+      'LocationOfAccount.location_id',
+      'UpdateLocationCommand.location_id',
+      'IntIdParam.id',
+      'GetFoundItemQuery.id',
+      'GetClaimQuery.id',
+      'DisposalCommand.id',
+      'ReuniteCommand.id',
+      'ReuniteBody.found_item_id',
+    ].map((name) => [name, { notStored: 'an id looked up: past MAX_STORED_ID it names nothing (404)' }]),
+  ),
+};
+
+/** An app's Prisma model field type (`Int`, `BigInt`, `Int?`...). */
+function columnType(app: string, model: string, field: string): string | undefined {
+  const schema = readFileSync(join(__dirname, '..', '..', '..', 'apps', app, 'prisma', 'schema.prisma'), 'utf8');
+  const body = new RegExp(`^model ${model} \\{([^}]*)\\}`, 'm').exec(schema)?.[1] ?? '';
+  return new RegExp(`^\\s*${field}\\s+(\\S+)`, 'm').exec(body)?.[1];
+}
 
 class Property {
   readonly rules: Rule[];
@@ -114,6 +166,26 @@ class Property {
 
   get required(): boolean {
     return !this.rules.some((rule) => rule.type === ValidationTypes.CONDITIONAL_VALIDATION);
+  }
+
+  /** Described in the API with `nullable: true`: null means something there (`auto_top_up: null` turns it off). */
+  get nullable(): boolean {
+    return apiPropertyOptions(this.owner, this.name)?.nullable === true;
+  }
+
+  /** Part of a request's API description (not a field our own services set on a command or an event). */
+  get described(): boolean {
+    return apiPropertyOptions(this.owner, this.name) !== undefined;
+  }
+
+  get integer(): boolean {
+    return this.rules.some((rule) => (rule.name === 'isInt' || rule.name === 'isNumber') && !rule.each);
+  }
+
+  /** `Class.property`, by the class that declares the property's type rule (a command inherits its body's). */
+  get declaredAs(): string {
+    const typeRule = this.rules.find((rule) => rule.name === 'isInt' || rule.name === 'isNumber');
+    return `${(typeRule?.target as Dto | undefined)?.name ?? this.owner.name}.${this.name}`;
   }
 
   rule(name: string): Rule | undefined {
@@ -234,7 +306,6 @@ function casesOf(cls: Dto): Case[] {
       const { noun, wrong } = TYPE_RULES[typeRule.name as string];
       const message = wordsOf(typeRule, `${name} must be ${noun}`);
       cases.push({ title: `${name} of the wrong type`, plain: withValue(wrong), message });
-      if (property.required) cases.push({ title: `${name} null`, plain: withValue(null), message });
     } else if (property.nested && !property.nested.each) {
       for (const wrong of ['abc', [], [1]])
         cases.push({
@@ -245,6 +316,32 @@ function casesOf(cls: Dto): Case[] {
     } else if (!property.nested) {
       const [first] = property.declared;
       cases.push({ title: `${name} as an object`, plain: withValue({}), message: malformedMessage(property, first) });
+    }
+
+    // Null where a value is required (issue 47): refused naming the property, unless the API says null means something.
+    // A field our own services set (no API description) is theirs to send.
+    if (property.nullable) {
+      cases.push({ title: `${name} null, which it takes`, plain: withValue(null), message: '' });
+    } else if (property.required || property.described) {
+      const typeRule = typeRules.find((candidate) => !candidate.each);
+      const expected: string | RegExp = typeRule
+        ? wordsOf(typeRule, `${name} must be ${TYPE_RULES[typeRule.name as string].noun}`)
+        : property.nested
+          ? `${name} must be ${property.nested.each ? 'an array' : 'an object'}`
+          : new RegExp(`^${name} must [^;]*$`);
+      cases.push({ title: `${name} null`, plain: withValue(null), message: expected });
+    }
+
+    if (property.integer) {
+      const max = property.rule('max');
+      const bound = max?.constraints[0] as number | undefined;
+      for (const large of LARGE_INTEGERS)
+        cases.push({
+          title: `${name} ${String(large)}`,
+          plain: withValue(large),
+          message:
+            max && bound !== undefined && large > bound ? wordsOf(max, `${name} must be at most ${String(bound)}`) : '',
+        });
     }
 
     for (const rule of property.declared) {
@@ -363,6 +460,40 @@ describe('validation messages, for every DTO exported by libs/contracts', () => 
       ),
     );
     expect([...used].filter((name) => !RULES_WITH_CASES.includes(name ?? ''))).toEqual([]);
+  });
+
+  it('bounds every integer property by what its column holds (an integer, or a bigint named here)', () => {
+    const problems = new Set<string>();
+    const wider = new Set<string>();
+    for (const [, cls] of dtos) {
+      for (const property of propertiesOf(cls).filter((p) => p.integer)) {
+        const [min] = property.rule('min')?.constraints ?? [];
+        const [max] = property.rule('max')?.constraints ?? [];
+        const where = property.declaredAs;
+        if (typeof min !== 'number') problems.add(`${where} has no @Min`);
+        if (typeof max !== 'number') {
+          problems.add(`${where} has no @Max`);
+          continue;
+        }
+        if (max > Number.MAX_SAFE_INTEGER || (typeof min === 'number' && min < -Number.MAX_SAFE_INTEGER))
+          problems.add(`${where} goes past the exact JSON integers`);
+        if (max <= INT4_MAX) continue;
+        const reason = WIDER_THAN_INT4[where];
+        wider.add(where);
+        if (!reason) {
+          problems.add(`${where} allows ${max}, past a PostgreSQL integer: bound it, or name its bigint column above`);
+        } else if ('column' in reason) {
+          const [app, model, field, scale] = reason.column;
+          const type = columnType(app, model, field);
+          if (type?.replace('?', '') !== 'BigInt')
+            problems.add(`${where}: ${app} ${model}.${field} is ${type}, not BigInt`);
+          else if (BigInt(max) * BigInt(scale) > INT8_MAX) problems.add(`${where}: ${max} x ${scale} is past a bigint`);
+        }
+      }
+    }
+    expect([...problems]).toEqual([]);
+    // Nothing listed above that no longer needs to be.
+    expect(Object.keys(WIDER_THAN_INT4).filter((name) => !wider.has(name))).toEqual([]);
   });
 
   describe.each(dtos)('%s', (_, cls) => {

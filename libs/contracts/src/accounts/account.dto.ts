@@ -5,7 +5,6 @@ import {
   IsInt,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   Max,
@@ -14,7 +13,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { ACCOUNT_ID_PATTERN, MAX_NAME_LENGTH } from '../common/validation';
+import { ACCOUNT_ID_PATTERN, IsOmittable, MAX_INT4, MAX_NAME_LENGTH } from '../common/validation';
 
 export const TIERS = ['starter', 'growth', 'scale'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -25,9 +24,10 @@ const AUTO_TOP_UP_MAX_CENTS = 50_000;
 export const DEFAULT_NUMBER_LIMIT = 5;
 
 export class AutoTopUp {
-  @ApiProperty({ minimum: 0 })
+  @ApiProperty({ minimum: 0, maximum: MAX_INT4 })
   @IsInt()
   @Min(0)
+  @Max(MAX_INT4)
   threshold_cents: number;
 
   @ApiProperty({ minimum: AUTO_TOP_UP_MIN_CENTS, maximum: AUTO_TOP_UP_MAX_CENTS })
@@ -46,27 +46,30 @@ export class CreateAccountBody {
   name: string;
 
   @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
   balance_cents?: number;
 
   @ApiPropertyOptional({ enum: TIERS, default: 'starter' })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(TIERS)
   tier?: Tier;
 }
 
-/** `PATCH /admin/accounts/{account_id}` body: any of the fields. */
+/**
+ * `PATCH /admin/accounts/{account_id}` body: any of the fields. `null` is no value for `tier` or `number_limit` (400
+ * naming it, not "unchanged"); `auto_top_up: null` turns auto-top-up off.
+ */
 export class UpdateAccountBody {
   @ApiPropertyOptional({ enum: TIERS })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(TIERS)
   tier?: Tier;
 
-  @ApiPropertyOptional({ minimum: 0 })
-  @IsOptional()
+  @ApiPropertyOptional({ minimum: 0, maximum: 1_000_000 })
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(1_000_000)

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOmittable } from '../common/validation';
+import { ArrayMaxSize, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
 import { API_KEY_MODES, type ApiKeyMode } from '../accounts/account-mode';
 
 /** `POST /admin/accounts/{account_id}/api-keys` body. */
@@ -9,7 +10,7 @@ export class CreateApiKeyBody {
     example: ['203.0.113.7', '2001:db8::/32'],
     description: 'IPv4/IPv6 addresses or CIDR ranges. Empty or absent: any address.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -23,7 +24,7 @@ export class CreateApiKeyBody {
       'A `test` key (`sk_test_...`) runs against the simulated providers and sees only test data (`livemode: false`); ' +
       'at most 5 active keys of each mode.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(API_KEY_MODES, { message: 'mode must be "live" or "test"' })
   mode?: ApiKeyMode;
 }

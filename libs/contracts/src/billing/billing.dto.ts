@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
-import { IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsISO8601, IsString, Matches, Max, Min } from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
 import { TIERS, type Tier } from '../accounts/account.dto';
-import { ACCOUNT_ID_PATTERN } from '../common/validation';
+import { ACCOUNT_ID_PATTERN, IsOmittable } from '../common/validation';
 
 /** Money in the ledger is integer millicents: 1 cent = 1000 millicents (docs/adr/0010-ledger-and-millicents.md). */
 export const MILLICENTS_PER_CENT = 1000;
@@ -15,7 +15,7 @@ export class RunBillingCycleBody {
     format: 'date-time',
     description: 'Run the monthly cycle as if the clock read this. Default: now.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsISO8601({ strict: true }, { message: 'now must be an ISO 8601 date-time' })
   now?: string;
 }

@@ -1,5 +1,5 @@
-import { IsIn, IsInt, IsISO8601, IsString, IsUUID, Matches } from 'class-validator';
-import { ACCOUNT_ID_PATTERN } from '../common/validation';
+import { IsIn, IsInt, IsISO8601, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
+import { ACCOUNT_ID_PATTERN, MAX_INT4 } from '../common/validation';
 import { defineEvent, STREAMS } from '../messaging/event';
 import { NUMBER_ID_PATTERN } from '../numbers/number.dto';
 
@@ -17,8 +17,8 @@ export class BillingEventRecipients {
 /** The balance went below the low-balance threshold (once per crossing). */
 export class BalanceLowData extends BillingEventRecipients {
   /** The balance after the charge that crossed, in cents (rounded down; may be negative). */
-  @IsInt() balance_cents: number;
-  @IsInt() threshold_cents: number;
+  @IsInt() @Min(-Number.MAX_SAFE_INTEGER) @Max(Number.MAX_SAFE_INTEGER) balance_cents: number;
+  @IsInt() @Min(0) @Max(MAX_INT4) threshold_cents: number;
   @IsISO8601() occurred_at: string;
 }
 
@@ -29,7 +29,7 @@ export type TopUpFailureReason = (typeof TOP_UP_FAILURE_REASONS)[number];
 /** An auto-top-up payment failed. */
 export class TopUpFailedData extends BillingEventRecipients {
   @IsUUID() attempt_id: string;
-  @IsInt() amount_cents: number;
+  @IsInt() @Min(0) @Max(MAX_INT4) amount_cents: number;
   @IsIn(TOP_UP_FAILURE_REASONS) reason: TopUpFailureReason;
   /** When the payment was attempted (the attempt's start). */
   @IsISO8601() attempted_at: string;

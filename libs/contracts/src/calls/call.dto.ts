@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
-import { IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOmittable } from '../common/validation';
+import { IsISO8601, IsString, Matches, MaxLength } from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
 
 /** The longest call id accepted (Fastify refuses longer path parameters anyway): any shorter unknown id is 404. */
@@ -8,18 +9,18 @@ export const MAX_CALL_ID_LENGTH = 200;
 /** `GET /calls` query: cursor pagination plus filters; the answer keeps `data` as the spec shows it. */
 export class ListCallsQuery extends CursorPageQuery {
   @ApiPropertyOptional({ example: 'num_1', description: 'Only calls taken by this number (`num_<n>` or `<n>`).' })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @Matches(/^(num_)?[1-9]\d{0,17}$/, { message: 'number_id must be a number id (num_<n> or <n>)' })
   number_id?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Only calls that started at or after this instant.' })
-  @IsOptional()
+  @IsOmittable()
   @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date-time' })
   since?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Only calls that started before this instant.' })
-  @IsOptional()
+  @IsOmittable()
   @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 date-time' })
   until?: string;
 }

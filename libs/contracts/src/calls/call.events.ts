@@ -1,5 +1,5 @@
-import { IsBoolean, IsInt, IsISO8601, IsString, Matches, Min } from 'class-validator';
-import { ACCOUNT_ID_PATTERN } from '../common/validation';
+import { IsBoolean, IsInt, IsISO8601, IsString, Matches, Max, Min } from 'class-validator';
+import { ACCOUNT_ID_PATTERN, MAX_INT4 } from '../common/validation';
 import { defineEvent, STREAMS } from '../messaging/event';
 import { NUMBER_ID_PATTERN } from '../numbers/number.dto';
 
@@ -17,7 +17,7 @@ export class CallCompletedData {
   @IsString() direction: string;
   @IsString() status: string;
   @IsString() outcome: string;
-  @IsInt() @Min(0) duration_sec: number;
+  @IsInt() @Min(0) @Max(MAX_INT4) duration_sec: number;
   @IsISO8601() started_at: string;
   @IsBoolean() has_recording: boolean;
   @IsBoolean() has_transcript: boolean;

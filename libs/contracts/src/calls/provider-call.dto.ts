@@ -8,7 +8,6 @@ import {
   IsISO8601,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   Max,
   MaxLength,
@@ -16,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsE164 } from '../common/phone';
-import { MAX_TEXT_LENGTH } from '../common/validation';
+import { IsOmittable, MAX_TEXT_LENGTH } from '../common/validation';
 
 /** The longest call the simulated provider reports: a day (longer is a mistake, 400). */
 const MAX_SIMULATED_CALL_SECONDS = 86_400;
@@ -58,13 +57,13 @@ export class LostItemBody {
   description: string;
 
   @ApiPropertyOptional({ example: 'black', maxLength: MAX_LOST_ITEM_TEXT })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_LOST_ITEM_TEXT)
   color?: string;
 
   @ApiPropertyOptional({ example: 'Platform 4', maxLength: MAX_LOST_ITEM_TEXT })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_LOST_ITEM_TEXT)
   where_lost?: string;
@@ -73,12 +72,12 @@ export class LostItemBody {
     example: '2026-11-22',
     description: "YYYY-MM-DD or an ISO 8601 date-time (its UTC day is the claim's lost_date).",
   })
-  @IsOptional()
+  @IsOmittable()
   @IsISO8601({ strict: true }, { message: 'lost_at must be an ISO 8601 date or date-time' })
   lost_at?: string;
 
   @ApiPropertyOptional({ example: 'Jane Smith', maxLength: MAX_LOST_ITEM_TEXT })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_LOST_ITEM_TEXT)
   caller_name?: string;
@@ -110,14 +109,14 @@ export class SimulateProviderCallBody {
   outcome: string;
 
   @ApiPropertyOptional({ example: 'inbound', default: 'inbound', maxLength: MAX_CALL_LABEL_LENGTH })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @IsNotEmpty()
   @MaxLength(MAX_CALL_LABEL_LENGTH)
   direction?: string;
 
   @ApiPropertyOptional({ example: 'completed', default: 'completed', maxLength: MAX_CALL_LABEL_LENGTH })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @IsNotEmpty()
   @MaxLength(MAX_CALL_LABEL_LENGTH)
@@ -127,12 +126,12 @@ export class SimulateProviderCallBody {
     format: 'date-time',
     description: 'When the call started. Default: the moment of the report less duration_sec.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsISO8601({ strict: true }, { message: 'started_at must be an ISO 8601 date-time' })
   started_at?: string;
 
   @ApiPropertyOptional({ type: [TranscriptTurnBody], maxItems: MAX_TRANSCRIPT_TURNS })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(MAX_TRANSCRIPT_TURNS)
   @ValidateNested({ each: true })
@@ -143,7 +142,7 @@ export class SimulateProviderCallBody {
     default: false,
     description: 'Whether the provider recorded the call (an MP3 of the call length).',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   recording?: boolean;
 
@@ -151,7 +150,7 @@ export class SimulateProviderCallBody {
     type: LostItemBody,
     description: 'With outcome lost_item_report only: what the agent gathered (docs/adr/0079).',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsObject()
   @ValidateNested()
   @Type(() => LostItemBody)

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
+import { IsOmittable } from '../common/validation';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 
 export const DEFAULT_USAGE_DAYS = 30;
 export const MAX_USAGE_DAYS = 90;
@@ -8,7 +9,7 @@ export const MAX_USAGE_DAYS = 90;
 /** `GET /console/api/usage/daily?days=N`: the last N days (UTC), today included. */
 export class DailyUsageQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_USAGE_DAYS, default: DEFAULT_USAGE_DAYS })
-  @IsOptional()
+  @IsOmittable()
   @Type(() => Number)
   @IsInt()
   @Min(1)

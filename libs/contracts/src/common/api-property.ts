@@ -11,6 +11,9 @@ interface DescribedProperty {
 
 const described: DescribedProperty[] = [];
 
+/** Every property's options by class prototype, kept after `describeContracts` (the validation table reads them). */
+const optionsByTarget = new WeakMap<object, Map<string | symbol, ApiPropertyOptions>>();
+
 /**
  * `@ApiProperty` for the contracts, without loading `@nestjs/swagger` (about 8-14 MiB resident in each service,
  * docs/adr/0093): the options are kept here, in declaration order, and handed to `@nestjs/swagger`'s own decorator
@@ -19,6 +22,8 @@ const described: DescribedProperty[] = [];
 export function ApiProperty(options: ApiPropertyOptions = {}): PropertyDecorator {
   return (target, key) => {
     described.push({ target, key, options });
+    const known = optionsByTarget.get(target) ?? new Map<string | symbol, ApiPropertyOptions>();
+    optionsByTarget.set(target, known.set(key, options));
   };
 }
 
@@ -33,4 +38,17 @@ export function ApiPropertyOptional(options: ApiPropertyOptions = {}): PropertyD
  */
 export function describeContracts(decorate: (options: ApiPropertyOptions) => PropertyDecorator): void {
   for (const { target, key, options } of described.splice(0)) decorate(options)(target, key);
+}
+
+/**
+ * The `@ApiProperty` options a class declares for a property, its own or inherited; `undefined` for a property the API
+ * does not describe (a field our services set: an event's, a command's own).
+ */
+export function apiPropertyOptions(cls: abstract new () => object, key: string): ApiPropertyOptions | undefined {
+  for (let target: unknown = cls.prototype; target !== null && target !== Object.prototype;) {
+    const options = optionsByTarget.get(target as object)?.get(key);
+    if (options) return options;
+    target = Object.getPrototypeOf(target);
+  }
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from './api-property';
+import { IsOmittable } from './validation';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /**
  * Cursor pagination for lists the spec shows as `{ data: [...] }` (numbers, calls): the reply keeps `data`
@@ -8,7 +9,7 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
  */
 export class CursorPageQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Page size.' })
-  @IsOptional()
+  @IsOmittable()
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -16,7 +17,7 @@ export class CursorPageQuery {
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Id of the last item of the previous page.' })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(100)
   starting_after?: string;

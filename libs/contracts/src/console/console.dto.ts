@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
-import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOmittable } from '../common/validation';
+import { IsEmail, IsIn, IsString, Matches, MaxLength } from 'class-validator';
 
 /**
  * The developer console's own surface (`/console/api/*`, docs/console/api.md): people, invites and sessions.
@@ -70,7 +71,7 @@ export class OperatorInviteUserBody {
   email: string;
 
   @ApiPropertyOptional({ enum: CONSOLE_ROLES, default: 'owner' })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(CONSOLE_ROLES)
   role?: ConsoleRole;
 }

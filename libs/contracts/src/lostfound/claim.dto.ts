@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
+import { IsOmittable } from '../common/validation';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { LocationBody, LocationQuery, LostfoundListQuery, TimelineEntryView } from './found-item.dto';
 import {
@@ -7,6 +8,7 @@ import {
   HasText,
   IsCalendarDate,
   IsDialablePhone,
+  IsPhotoUrl,
   LOSTFOUND_PAGE_SIZE,
   MAX_DESCRIPTION,
   MAX_IMAGE_URL,
@@ -34,7 +36,7 @@ export class ClaimCreate extends LocationBody {
   claimant_phone: string;
 
   @ApiPropertyOptional({ format: 'email', maxLength: MAX_SHORT_TEXT })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   @IsEmail({}, { message: 'claimant_email must be an email address' })
@@ -46,31 +48,31 @@ export class ClaimCreate extends LocationBody {
     description:
       'Stored and answered as sent, normalised for case and spacing; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: the first vocabulary term in the description, else "other".',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   category?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_DESCRIPTION)
   description?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   color?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   lost_area?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'YYYY-MM-DD.' })
-  @IsOptional()
+  @IsOmittable()
   @IsCalendarDate()
   lost_date?: string;
 
@@ -78,15 +80,21 @@ export class ClaimCreate extends LocationBody {
     maxLength: MAX_DESCRIPTION,
     description: 'What the claimant can show or tell to prove ownership. Never sent in events or texts.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_DESCRIPTION)
   proof_note?: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_IMAGE_URL, description: 'Stored as given; becomes the primary photo.' })
-  @IsOptional()
+  @ApiPropertyOptional({
+    maxLength: MAX_IMAGE_URL,
+    description:
+      'An https:// or http:// URL (any other scheme is refused with 400), stored as given; becomes the primary photo. ' +
+      'Empty: no photo.',
+  })
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_IMAGE_URL)
+  @IsPhotoUrl({ orEmpty: true })
   image_url?: string;
 }
 
@@ -164,7 +172,7 @@ export class ClaimPage {
 
 export class ListClaimsQuery extends LostfoundListQuery {
   @ApiPropertyOptional({ enum: CLAIM_STATUSES })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(CLAIM_STATUSES)
   status?: ClaimStatus;
 }
@@ -189,7 +197,7 @@ export class ReuniteBody extends LocationBody {
     default: false,
     description: 'Staff confirmed proof of ownership; required true for high-value categories.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   verified?: boolean;
 }

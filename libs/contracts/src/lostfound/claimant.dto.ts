@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
-import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOmittable } from '../common/validation';
+import { IsEmail, IsString, MaxLength } from 'class-validator';
 import { HasText, IsCalendarDate, IsDialablePhone, MAX_DESCRIPTION, MAX_SHORT_TEXT } from './lostfound-validation';
 
 /**
@@ -39,7 +40,7 @@ export class ClaimantClaimBody {
   claimant_phone: string;
 
   @ApiPropertyOptional({ format: 'email', maxLength: MAX_SHORT_TEXT })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   @IsEmail({}, { message: 'claimant_email must be an email address' })
@@ -52,25 +53,25 @@ export class ClaimantClaimBody {
   description: string;
 
   @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'umbrella' })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   category?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   color?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, description: 'Where it was lost.' })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   lost_area?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'When it was lost, YYYY-MM-DD.' })
-  @IsOptional()
+  @IsOmittable()
   @IsCalendarDate()
   lost_date?: string;
 }

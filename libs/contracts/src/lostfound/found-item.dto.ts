@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
+import { IsOmittable } from '../common/validation';
 import {
   ArrayMaxSize,
   IsArray,
@@ -16,6 +17,7 @@ import {
   FOUND_ITEM_STATUSES,
   HasText,
   IsCalendarDate,
+  IsPhotoUrl,
   LOSTFOUND_PAGE_SIZE,
   MAX_DESCRIPTION,
   MAX_IMAGE_URL,
@@ -63,7 +65,7 @@ export class LostfoundListQuery extends LocationQuery {
     description:
       "Category as it was sent, compared case- and space-insensitively (`scarf` lists scarves only; q also searches the category's class, e.g. `clothing`).",
   })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   category?: string;
@@ -71,7 +73,7 @@ export class LostfoundListQuery extends LocationQuery {
   @ApiPropertyOptional({
     description: 'Area, compared case-insensitively with found_area (items) or lost_area (claims).',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   area?: string;
@@ -80,7 +82,7 @@ export class LostfoundListQuery extends LocationQuery {
     format: 'date',
     description: 'YYYY-MM-DD, inclusive: found_date (items) or lost_date (claims) on or after it.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsCalendarDate()
   from?: string;
 
@@ -88,7 +90,7 @@ export class LostfoundListQuery extends LocationQuery {
     format: 'date',
     description: 'YYYY-MM-DD, inclusive: found_date (items) or lost_date (claims) on or before it.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsCalendarDate()
   to?: string;
 
@@ -96,7 +98,7 @@ export class LostfoundListQuery extends LocationQuery {
     description:
       'Free text, full-text search over description, color, area and category (words are stemmed; each word may be a prefix).',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SEARCH_TEXT)
   q?: string;
@@ -106,7 +108,7 @@ export class LostfoundListQuery extends LocationQuery {
     default: 1,
     description: `Pages hold ${LOSTFOUND_PAGE_SIZE} entries. A page past the last has empty data.`,
   })
-  @IsOptional()
+  @IsOmittable()
   @QueryInt()
   @IsInt({ message: 'page must be an integer' })
   @Min(1)
@@ -135,25 +137,25 @@ export class FoundItemCreate extends LocationBody {
     description:
       'Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the first vocabulary term in the description, else "other".',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   category?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'black' })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   color?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'Gate B12' })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   found_area?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_SHORT_TEXT, example: 'Bin 4', description: 'Bin or shelf.' })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   storage_ref?: string;
@@ -163,34 +165,41 @@ export class FoundItemCreate extends LocationBody {
     example: 'Maria (cleaning)',
     description: "Finder's name, free text.",
   })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_SHORT_TEXT)
   found_by?: string;
 
   @ApiPropertyOptional({ format: 'date', example: '2026-11-20', description: 'YYYY-MM-DD. Default: today in UTC.' })
-  @IsOptional()
+  @IsOmittable()
   @IsCalendarDate()
   found_date?: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_IMAGE_URL, description: 'Stored as given; becomes the primary photo.' })
-  @IsOptional()
+  @ApiPropertyOptional({
+    maxLength: MAX_IMAGE_URL,
+    description:
+      'An https:// or http:// URL (any other scheme is refused with 400), stored as given; becomes the primary photo. ' +
+      'Empty: no photo.',
+  })
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_IMAGE_URL)
+  @IsPhotoUrl({ orEmpty: true })
   image_url?: string;
 
   @ApiPropertyOptional({
     type: [String],
     maxItems: MAX_PHOTO_URLS,
     description:
-      'Added field: more photo URLs of the item, each checked like image_url (a string of at most ' +
+      'Added field: more photo URLs of the item, each checked like image_url (an https:// or http:// URL of at most ' +
       `${MAX_IMAGE_URL} characters) and stored as given, after image_url. At most ${MAX_PHOTO_URLS}.`,
   })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(MAX_PHOTO_URLS)
   @IsString({ each: true })
   @MaxLength(MAX_IMAGE_URL, { each: true })
+  @IsPhotoUrl({}, { each: true })
   photo_urls?: string[];
 
   @ApiPropertyOptional({
@@ -199,7 +208,7 @@ export class FoundItemCreate extends LocationBody {
       'Text the claimants of matching open claims (within the daily limits, docs/adr/0053). false logs the item and ' +
       'records its matches without texting anyone: the way to log an item after 429 text_limit.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   text_claimants?: boolean;
 }
@@ -264,7 +273,7 @@ export class DisposalBody extends LocationBody {
   outcome: DisposalOutcome;
 
   @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION, example: 'Given to the Red Cross shop, receipt 1234.' })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(MAX_DESCRIPTION)
   note?: string;
@@ -274,7 +283,7 @@ export class DisposalBody extends LocationBody {
     default: 'API',
     description: 'Who moved the item, for the custody timeline.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @HasText()
   @MaxLength(MAX_SHORT_TEXT)
@@ -306,7 +315,7 @@ export class FoundItemPage {
 
 export class ListFoundItemsQuery extends LostfoundListQuery {
   @ApiPropertyOptional({ enum: FOUND_ITEM_STATUSES })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(FOUND_ITEM_STATUSES)
   status?: FoundItemStatus;
 }

@@ -6,7 +6,6 @@ import {
   IsBoolean,
   IsInt,
   IsNotEmpty,
-  IsOptional,
   IsString,
   Matches,
   Max,
@@ -17,7 +16,7 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { isSupportedCountry } from 'libphonenumber-js/max';
-import { ACCOUNT_ID_PATTERN, MAX_NAME_LENGTH } from '../common/validation';
+import { ACCOUNT_ID_PATTERN, IsOmittable, MAX_NAME_LENGTH } from '../common/validation';
 import { defineRpc } from '../messaging/rpc';
 import { QueryInt } from './lostfound-validation';
 
@@ -41,7 +40,7 @@ export class CreateLocationBody {
   name: string;
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   lostfound_enabled?: boolean;
 
@@ -53,7 +52,7 @@ export class CreateLocationBody {
       'Countries (ISO 3166 alpha-2, any case) whose phone numbers claimants at this location may be texted at. ' +
       'Default US and CA; an empty list texts no one.',
   })
-  @IsOptional()
+  @IsOmittable()
   @Transform(({ value }: { value: unknown }) =>
     Array.isArray(value) ? value.map((code) => (typeof code === 'string' ? code.toUpperCase() : code)) : value,
   )
@@ -69,7 +68,7 @@ export class CreateLocationBody {
     default: DEFAULT_HOLD_DAYS,
     description: 'Days an unclaimed found item is held before it may be donated or disposed of (docs/adr/0077).',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsInt({ message: 'hold_days must be an integer' })
   @Min(MIN_HOLD_DAYS)
   @Max(MAX_HOLD_DAYS)

@@ -2,7 +2,8 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ClaimCreate, ReuniteBody } from './claim.dto';
 import { FoundItemCreate, IntIdParam, ListFoundItemsQuery } from './found-item.dto';
-import { isCalendarDate, normalizePhone, phoneCountry } from './lostfound-validation';
+import { describeValidationErrors } from '../common/validation-messages';
+import { isCalendarDate, isPhotoUrl, normalizePhone, phoneCountry } from './lostfound-validation';
 import { CreateLocationBody } from './location.dto';
 import { ListSmsQuery } from './sms.dto';
 
@@ -82,6 +83,68 @@ describe('lost-and-found request validation', () => {
     expect(problems(ClaimCreate, { ...claim, claimant_phone: '12' })).toEqual(['claimant_phone']);
     expect(problems(ClaimCreate, { ...claim, claimant_email: 'nope' })).toEqual(['claimant_email']);
     expect(problems(ClaimCreate, { ...claim, claimant_name: '' })).toEqual(['claimant_name']);
+  });
+
+  describe('photo URLs (issue 47: shown to staff as links)', () => {
+    const said = <T extends object>(cls: new () => T, plain: object): string =>
+      describeValidationErrors(
+        validateSync(plainToInstance(cls, plain), { whitelist: true, forbidNonWhitelisted: true }),
+      );
+    const item = { location_id: 1, description: 'black umbrella' };
+    const claim = { location_id: 1, claimant_name: 'Ann', claimant_phone: '+14155550123' };
+    const refused = [
+      'javascript:alert(document.cookie)',
+      'JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'ftp://files.example.com/photo.jpg',
+      'file:///etc/passwd',
+      '//example.com/photo.jpg',
+      '/photos/1.jpg',
+      ' https://example.com/photo.jpg',
+      'https://example.com/photo\n.jpg',
+      'https://',
+    ];
+
+    it('takes only absolute https:// and http:// URLs with a host', () => {
+      for (const good of ['https://example.com/photo.jpg', 'http://example.com/a.png?x=1', 'HTTPS://EXAMPLE.COM/P.JPG'])
+        expect({ good, ok: isPhotoUrl(good) }).toEqual({ good, ok: true });
+      for (const bad of [...refused, 'https://example.com/\tphoto.jpg', '', 12])
+        expect({ bad, ok: isPhotoUrl(bad) }).toEqual({ bad, ok: false });
+    });
+
+    it('refuses a found item whose image_url or photo_urls item has another scheme, naming the field', () => {
+      expect(said(FoundItemCreate, { ...item, image_url: 'javascript:alert(1)' })).toBe(
+        'image_url must be an https:// or http:// URL',
+      );
+      expect(
+        said(FoundItemCreate, { ...item, photo_urls: ['https://example.com/1.jpg', 'data:text/html,<b>hi</b>'] }),
+      ).toBe('photo_urls[1] must be an https:// or http:// URL');
+      expect(said(FoundItemCreate, { ...item, photo_urls: ['ftp://files.example.com/2.jpg'] })).toBe(
+        'photo_urls[0] must be an https:// or http:// URL',
+      );
+      for (const bad of refused) expect(problems(FoundItemCreate, { ...item, image_url: bad })).toEqual(['image_url']);
+    });
+
+    it('refuses a claim whose image_url has another scheme', () => {
+      expect(said(ClaimCreate, { ...claim, image_url: 'data:image/svg+xml,<svg/onload=alert(1)>' })).toBe(
+        'image_url must be an https:// or http:// URL',
+      );
+      for (const bad of refused) expect(problems(ClaimCreate, { ...claim, image_url: bad })).toEqual(['image_url']);
+    });
+
+    it('takes an https:// or http:// photo, and an empty image_url as no photo', () => {
+      expect(
+        problems(FoundItemCreate, {
+          ...item,
+          image_url: 'https://example.com/1.jpg',
+          photo_urls: ['http://example.com/2.jpg', 'https://cdn.example.com/3.webp'],
+        }),
+      ).toEqual([]);
+      expect(problems(FoundItemCreate, { ...item, image_url: '' })).toEqual([]);
+      expect(problems(ClaimCreate, { ...claim, image_url: 'https://example.com/1.jpg' })).toEqual([]);
+      expect(problems(ClaimCreate, { ...claim, image_url: '' })).toEqual([]);
+      expect(problems(FoundItemCreate, { ...item, photo_urls: [''] })).toEqual(['photo_urls']);
+    });
   });
 
   it('wants verified to be a boolean when given', () => {

@@ -101,3 +101,40 @@ export function HasText(options?: ValidationOptions): PropertyDecorator {
       validator: { validate: hasText },
     });
 }
+
+/** The schemes a photo URL may have: the staff desk shows photos as links, so only web addresses. */
+export const PHOTO_URL_SCHEMES: readonly string[] = ['https:', 'http:'];
+
+/**
+ * A photo's address: an absolute `https:` or `http:` URL with a host, and nothing a browser would strip before
+ * reading it (white space, control characters). `javascript:`, `data:`, `ftp:`, `file:` and relative URLs are refused
+ * (issue 47): the desk renders photos as links, and a stored `javascript:` link is one click from running.
+ */
+export function isPhotoUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || /[\s\u0000-\u001f\u007f]/.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return PHOTO_URL_SCHEMES.includes(url.protocol) && url.hostname !== '';
+}
+
+/**
+ * `@IsPhotoUrl()`: the value is a photo URL ({@link isPhotoUrl}); with `{ orEmpty: true }` the empty string too, the
+ * "no photo" an `image_url` has always been able to say (the views answer `""` when there is none).
+ */
+export function IsPhotoUrl(settings: { orEmpty?: boolean } = {}, options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isPhotoUrl',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      constraints: [settings.orEmpty === true],
+      options: { message: `${String(propertyName)} must be an https:// or http:// URL`, ...options },
+      validator: {
+        validate: (value: unknown, args) => (args?.constraints[0] === true && value === '') || isPhotoUrl(value),
+      },
+    });
+}

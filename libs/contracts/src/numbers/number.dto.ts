@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
+import { IsOmittable } from '../common/validation';
 import {
   ArrayMaxSize,
   IsArray,
@@ -76,7 +77,7 @@ export class NumberCreate {
   business_phone: string;
 
   @ApiPropertyOptional({ example: '415', description: 'Preferred area code. Default: the area of business_phone.' })
-  @IsOptional()
+  @IsOmittable()
   @IsUsAreaCode()
   area_code?: string;
 
@@ -85,7 +86,7 @@ export class NumberCreate {
     format: 'uri',
     description: 'Public HTTPS endpoint for call events. Private, loopback and link-local hosts are refused.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsWebhookUrl()
   webhook_url?: string;
 
@@ -106,7 +107,7 @@ export class NumberCreate {
       'Extension (not in the spec): the greeting and instructions of the AI agent that answers the number. Read and ' +
       'change them later at /v1/numbers/{id}/agent.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsObject()
   @ValidateNested()
   @Type(() => AgentSettingsBody)
@@ -263,7 +264,7 @@ export class WebhookSecretRotate {
     description:
       'Hours during which deliveries are signed with the new and the old secret (0: the old one stops at once).',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(MAX_ROTATION_OVERLAP_HOURS)

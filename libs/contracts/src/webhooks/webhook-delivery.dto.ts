@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
+import { IsOmittable } from '../common/validation';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
 
 export const DEFAULT_DELIVERY_LOG_LIMIT = 100;
 const MAX_DELIVERY_LOG_LIMIT = 1000;
@@ -13,7 +14,7 @@ export class ListWebhookDeliveriesQuery {
   number_id: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_DELIVERY_LOG_LIMIT, default: DEFAULT_DELIVERY_LOG_LIMIT })
-  @IsOptional()
+  @IsOmittable()
   @Type(() => Number)
   @IsInt()
   @Min(1)

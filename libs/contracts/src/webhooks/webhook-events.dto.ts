@@ -1,17 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
+import { IsOmittable } from '../common/validation';
 import { Type } from 'class-transformer';
-import {
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateBy,
-} from 'class-validator';
+import { IsInt, IsISO8601, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 
 /** The number id every webhook request names (`num_<n>`, as the gateway writes it after checking the account owns it). */
 const NUMBER_ID = /^num_[1-9]\d{0,17}$/;
@@ -38,7 +28,7 @@ export const DEFAULT_WEBHOOK_EVENT_PAGE = 20;
 /** `GET /v1/numbers/{id}/webhook-events` query. */
 export class ListWebhookEventsPage {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: DEFAULT_WEBHOOK_EVENT_PAGE, description: 'Page size.' })
-  @IsOptional()
+  @IsOmittable()
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -46,7 +36,7 @@ export class ListWebhookEventsPage {
   limit?: number;
 
   @ApiPropertyOptional({ description: 'The `id` of the last event of the previous page.' })
-  @IsOptional()
+  @IsOmittable()
   @IsUUID('all', { message: 'starting_after must be an event id' })
   starting_after?: string;
 }
@@ -234,7 +224,7 @@ export class WebhookVerificationRequest {
     format: 'date-time',
     description: "Your receiver's clock when it got the request (default: now), to check the timestamp against.",
   })
-  @IsOptional()
+  @IsOmittable()
   @IsISO8601({ strict: true }, { message: 'received_at must be an ISO 8601 date-time' })
   received_at?: string;
 }
