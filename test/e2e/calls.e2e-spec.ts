@@ -16,7 +16,7 @@ describe('calls, transcripts and recordings', () => {
   let admin: AdminClient;
   let owner: ApiSession;
   let stranger: ApiSession;
-  let number: { id: string; phone_number: string };
+  let number: { id: string; phone_number: string; created_at: string };
   let callSid: string;
 
   const transcript = [
