@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { GatewayShared } from '../../apps/gateway/src/gateway-core.module';
 import { OperatorApiModule } from '../../apps/gateway/src/operator/operator-api.module';
+import { shellCommands } from '../docs/shell-blocks.mjs';
 import { localUrl, readRunFile, removeRunFile, runFileContents, runFilePath, writeRunFile } from '../dev/run-file.mjs';
 import { COMMANDS, parseCommandLine, requestOf, usageOf, UsageError } from './commands.mjs';
 
@@ -234,6 +235,40 @@ describe("the operator CLI keeps its help's word", () => {
     expect(() => requestOf(update, ['acct_1', '7'], { lostfound: true, 'no-lostfound': true })).toThrow(
       'give --lostfound or --no-lostfound, not both',
     );
+  });
+});
+
+/** The Markdown files that show operator CLI commands: the READMEs and docs/. */
+function documents(): string[] {
+  const under = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? under(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : [],
+    );
+  return ['README.md', 'deploy/README.md', ...under('docs')];
+}
+
+describe('the operator CLI lines the docs show', () => {
+  it('parse, name a command and make its request, each as written (placeholders such as acct_... as they stand)', () => {
+    const lines = documents().flatMap((document) =>
+      shellCommands(readFileSync(join(root, document), 'utf8'))
+        .filter(({ words }) => words[0] === 'npm' && words.includes('admin') && words.includes('--'))
+        .map(({ line, words }) => ({ document, line, args: words.slice(words.indexOf('--') + 1) })),
+    );
+    // The README's first requests among them: a simulated call with a transcript and a test key.
+    const shown = lines.map(({ args }) => args.join(' ')).join('\n');
+    expect(shown).toMatch(/^provider call .*--transcript \[\{"role":/m);
+    expect(shown).toMatch(/^keys create acct_\.\.\. --mode test$/m);
+    for (const { document, line, args } of lines) {
+      let made: unknown;
+      try {
+        const parsed = parseCommandLine(args);
+        if (!parsed.command) throw new Error('names no command');
+        made = requestOf(parsed.command, parsed.positionals!, parsed.values!).path;
+      } catch (error) {
+        made = `refused: ${(error as Error).message}`;
+      }
+      expect({ document, line, made }).toEqual({ document, line, made: expect.stringMatching(/^\/admin\//) });
+    }
   });
 });
 
