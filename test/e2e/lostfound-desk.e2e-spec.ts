@@ -326,6 +326,22 @@ describe('lost-and-found desk through the gateway', () => {
       expect(answers[0].body.error.code).toBe('not_found');
     });
 
+    it('answers a slug of %00 with the same 404, on the API and on the page (it was 400, issue 47)', async () => {
+      const from = newAddress();
+      const unknown = await claimant('GET', '/claim/api/locations/nope', { from });
+      const nul = await Promise.all([
+        claimant('GET', '/claim/api/locations/%00', { from }),
+        claimant('GET', '/claim/api/locations/a%00b', { from }),
+        claimant('POST', '/claim/api/locations/%00/claims', { from, body: webClaim() }),
+      ]);
+      for (const answer of nul)
+        expect({ status: answer.status, body: answer.body }).toEqual({ status: 404, body: unknown.body });
+      // The page: a NUL names no file and no page of the console, 404 like any other path it cannot serve.
+      const page = await publicRequest(system, 'GET', '/console/claim/%00');
+      expect(page.status).toBe(404);
+      expect((await publicRequest(system, 'GET', '/console/claim/nope')).status).toBe(200);
+    });
+
     it('limits each client address: 429 with Retry-After past the limit, other addresses unaffected', async () => {
       const { location } = await sessionWithLocation();
       const from = newAddress();

@@ -15,6 +15,16 @@ import { PROVIDER_WEBHOOKS_PATH } from '../provider-webhooks/provider-webhook';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
+/**
+ * Routes whose path parameter names a page, where any that names none answers the same 404 (nothing to enumerate):
+ * the claimant page's API (a slug outside PUBLIC_SLUG_PATTERN, `%00` included) and the console's pages and files
+ * (console-static.ts refuses NUL and `..` itself). Their path is not refused here with 400 for a NUL.
+ */
+const PATHS_JUDGED_BY_THEIR_ROUTE = new Set([
+  '/claim/api/locations/:slug',
+  '/claim/api/locations/:slug/claims',
+  '/console/*',
+]);
 
 /**
  * Fastify as both gateway servers use it: body limit, trusted proxies, request ids, TLS, HTTPS enforcement,
@@ -100,9 +110,10 @@ export function createFastifyAdapter(
     }
   });
   // After parsing, before guards, pipes and handlers: path parameters and query values (the body was checked by
-  // its parser).
+  // its parser). A route that answers 404 for any address naming nothing judges its own path (issue 47).
   fastify.addHook('preValidation', async (request, reply) => {
-    const problem = describeUnusableParameter(request.params, request.query);
+    const ownPath = PATHS_JUDGED_BY_THEIR_ROUTE.has(request.routeOptions?.url ?? '');
+    const problem = describeUnusableParameter(ownPath ? {} : request.params, request.query);
     if (problem) return reply.status(400).send(errorEnvelope('invalid_request', problem));
   });
   fastify.addHook('onResponse', async (request, reply) => {
