@@ -1,6 +1,6 @@
 import { fieldsOf } from './api';
 import { describeError } from './errors';
-import { dayStart, parseAllowlist, parsePhotoUrls, safeNext, toCents } from './input';
+import { dayStart, isWebUrl, parseAllowlist, parsePhotoUrls, safeNext, toCents } from './input';
 
 describe("the console's reading of what people type", () => {
   it('reads an IP allowlist separated by commas, spaces or lines, and empty as none', () => {
@@ -75,5 +75,16 @@ describe('parsePhotoUrls', () => {
       'https://a.example/3.jpg',
     ]);
     expect(parsePhotoUrls('  \n ')).toEqual([]);
+  });
+});
+
+describe('isWebUrl', () => {
+  it('links only https:// and http:// photo URLs', () => {
+    expect(isWebUrl('https://a.example/1.jpg')).toBe(true);
+    expect(isWebUrl('http://a.example/1.jpg')).toBe(true);
+    for (const url of ['javascript:alert(1)', ' javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<b>x</b>'])
+      expect({ url, link: isWebUrl(url) }).toEqual({ url, link: false });
+    for (const url of ['ftp://a.example/1.jpg', '/relative.jpg', '', 'not a url'])
+      expect({ url, link: isWebUrl(url) }).toEqual({ url, link: false });
   });
 });

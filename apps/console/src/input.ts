@@ -16,6 +16,19 @@ export function parsePhotoUrls(text: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * Whether a stored photo URL may be a link: an absolute `https:` or `http:` URL. The API refuses any other scheme
+ * (issue 47), but items logged before that may hold a `javascript:` or `data:` one: the desk shows those as text.
+ */
+export function isWebUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
 /** `"12.50"` or `"$12"` as cents (1250, 1200); undefined when it is not an amount of dollars and cents. */
 export function toCents(text: string): number | undefined {
   const trimmed = text.trim().replace(/^\$/, '');

@@ -36,7 +36,7 @@ import {
   type FormFailure,
 } from '../components/ui';
 import { formatTime, humanize } from '../format';
-import { parsePhotoUrls } from '../input';
+import { isWebUrl, parsePhotoUrls } from '../input';
 import { roleReason, useSignedIn } from '../session';
 
 const CATEGORY_LIST_ID = 'lostfound-categories';
@@ -542,21 +542,30 @@ function SentTexts({ texts }: { texts: ClaimText[] }) {
   );
 }
 
-/** Photos as links: the console's CSP loads no image from other sites, and a staff browser should not fetch them unasked. */
+/**
+ * Photos as links: the console's CSP loads no image from other sites, and a staff browser should not fetch them unasked.
+ * Only an https:// or http:// URL is a link; any other (stored before the API refused them) is shown as text alone.
+ */
 function Photos({ photos }: { photos: string[] }) {
   if (photos.length === 0) return <p className="muted">No photo.</p>;
   return (
     <ul className="photo-links">
-      {photos.map((url, index) => (
-        <li key={url + index}>
-          <a href={url} target="_blank" rel="noreferrer noopener">
-            Photo {index + 1}
-            {index === 0 ? ' (primary)' : ''}
-            <span className="visually-hidden"> (opens in a new tab)</span>
-          </a>{' '}
-          <span className="muted truncate">{url}</span>
-        </li>
-      ))}
+      {photos.map((url, index) => {
+        const label = `Photo ${index + 1}${index === 0 ? ' (primary)' : ''}`;
+        return (
+          <li key={url + index}>
+            {isWebUrl(url) ? (
+              <a href={url} target="_blank" rel="noreferrer noopener">
+                {label}
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            ) : (
+              <span>{label} (not a web address, not linked)</span>
+            )}{' '}
+            <span className="muted truncate">{url}</span>
+          </li>
+        );
+      })}
     </ul>
   );
 }
