@@ -1,7 +1,7 @@
 import { ERROR_STATUS } from '@switchboard/contracts';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { buildOpenApiDocument } from '../../apps/gateway/src/public/openapi';
-import { AdminClient, ApiSession, startSystem, type RunningSystem } from './support';
+import { AdminClient, ApiSession, ConsoleClient, startSystem, type RunningSystem } from './support';
 import { httpRequestText, rawRequest, type RawAnswer } from './support/raw-http';
 
 jest.setTimeout(120_000);
@@ -230,6 +230,153 @@ describe('gateway edge: hostile input', () => {
       expect(replay.status).toBe(201);
       expect(replay.body.webhook_secret).toBe(first.body.webhook_secret);
       expect(replay.headers.get('cache-control')).toBe('no-store');
+    });
+  });
+
+  describe('values a column cannot hold (issue 47): 400 naming the field, nothing changed', () => {
+    const LARGE = [2147483648, 1e20, 9007199254740991];
+
+    it('PATCH /admin/accounts/{id}: auto_top_up.threshold_cents past an integer column, tier or number_limit null', async () => {
+      const account = await admin.createAccount();
+      const path = `/admin/accounts/${account.id}`;
+      const before = (await admin.request('GET', path)).body;
+      for (const threshold of LARGE) {
+        const answer = await admin.request('PATCH', path, {
+          auto_top_up: { threshold_cents: threshold, amount_cents: 2000 },
+        });
+        expect({ threshold, status: answer.status, body: answer.body }).toEqual({
+          threshold,
+          status: 400,
+          body: {
+            error: {
+              code: 'invalid_request',
+              message: 'auto_top_up.threshold_cents must be at most 2147483647',
+            },
+          },
+        });
+      }
+      for (const [field, message] of [
+        ['tier', 'tier must be one of starter, growth, scale'],
+        ['number_limit', 'number_limit must be an integer'],
+      ]) {
+        const answer = await admin.request('PATCH', path, { [field]: null });
+        expect({ field, status: answer.status, message: answer.body.error?.message }).toEqual({
+          field,
+          status: 400,
+          message,
+        });
+      }
+      for (const number_limit of LARGE) {
+        const answer = await admin.request('PATCH', path, { number_limit });
+        expect({ number_limit, status: answer.status, message: answer.body.error?.message }).toEqual({
+          number_limit,
+          status: 400,
+          message: 'number_limit must be at most 1000000',
+        });
+      }
+      expect((await admin.request('GET', path)).body).toEqual(before);
+      // The largest threshold a column holds is taken.
+      const largest = await admin.request('PATCH', path, {
+        auto_top_up: { threshold_cents: 2147483647, amount_cents: 2000 },
+      });
+      expect({ status: largest.status, auto_top_up: largest.body.auto_top_up }).toEqual({
+        status: 200,
+        auto_top_up: { threshold_cents: 2147483647, amount_cents: 2000 },
+      });
+    });
+
+    it('PUT /console/api/account/auto-top-up: the same values, from an owner', async () => {
+      const account = await admin.createAccount();
+      const invited = await admin.request('POST', `/admin/accounts/${account.id}/users`, {
+        email: 'olive.owner@example.com',
+        role: 'owner',
+      });
+      expect(invited.status).toBe(201);
+      const owner = new ConsoleClient(system);
+      const token = new URL(invited.body.invite_url).hash.replace('#token=', '');
+      expect((await owner.post('/invites/accept', { token, password: 'correct horse battery staple' })).status).toBe(
+        200,
+      );
+      for (const threshold_cents of [...LARGE, null]) {
+        const answer = await owner.request('PUT', '/account/auto-top-up', { threshold_cents, amount_cents: 2000 });
+        expect({ threshold_cents, status: answer.status, body: answer.body }).toEqual({
+          threshold_cents,
+          status: 400,
+          body: {
+            error: {
+              code: 'invalid_request',
+              message:
+                threshold_cents === null
+                  ? 'auto_top_up.threshold_cents must be an integer'
+                  : 'auto_top_up.threshold_cents must be at most 2147483647',
+            },
+          },
+        });
+      }
+      expect((await owner.get('/account')).body.auto_top_up).toBeNull();
+      expect((await admin.request('GET', `/admin/accounts/${account.id}`)).body.auto_top_up).toBeNull();
+    });
+  });
+
+  describe('photo URLs (issue 47): only https:// and http://', () => {
+    const item = () => ({ location_id: locationId, category: 'umbrella', description: 'blue umbrella' });
+    const claim = () => ({
+      location_id: locationId,
+      claimant_name: 'Ann',
+      claimant_phone: '+14155550123',
+      category: 'umbrella',
+    });
+
+    it('refuses javascript:, data: and ftp: in image_url and photo_urls with 400 naming the field, storing nothing', async () => {
+      const itemsBefore = (await session.get(`/lostfound/found-items?location_id=${locationId}`)).body.total;
+      const claimsBefore = (await session.get(`/lostfound/claims?location_id=${locationId}`)).body.total;
+      const refusals: Array<[string, Record<string, unknown>, string]> = [
+        ['/lostfound/found-items', { ...item(), image_url: 'javascript:alert(document.cookie)' }, 'image_url'],
+        [
+          '/lostfound/found-items',
+          { ...item(), photo_urls: ['data:text/html,<script>alert(1)</script>'] },
+          'photo_urls[0]',
+        ],
+        [
+          '/lostfound/found-items',
+          {
+            ...item(),
+            image_url: 'https://example.com/1.jpg',
+            photo_urls: ['https://example.com/2.jpg', 'ftp://example.com/3.jpg'],
+          },
+          'photo_urls[1]',
+        ],
+        ['/lostfound/claims', { ...claim(), image_url: 'javascript:alert(1)' }, 'image_url'],
+        ['/lostfound/claims', { ...claim(), image_url: 'data:image/png;base64,AAAA' }, 'image_url'],
+        ['/lostfound/claims', { ...claim(), image_url: 'ftp://example.com/1.jpg' }, 'image_url'],
+      ];
+      for (const [path, body, field] of refusals) {
+        const answer = await session.post(path, body);
+        expect({ path, field, status: answer.status, body: answer.body }).toEqual({
+          path,
+          field,
+          status: 400,
+          body: { error: { code: 'invalid_request', message: `${field} must be an https:// or http:// URL` } },
+        });
+      }
+      expect((await session.get(`/lostfound/found-items?location_id=${locationId}`)).body.total).toBe(itemsBefore);
+      expect((await session.get(`/lostfound/claims?location_id=${locationId}`)).body.total).toBe(claimsBefore);
+    });
+
+    it('takes https:// and http:// photos, answered in photos', async () => {
+      const logged = await session.post('/lostfound/found-items', {
+        ...item(),
+        image_url: 'https://example.com/1.jpg',
+        photo_urls: ['http://example.com/2.jpg'],
+      });
+      expect(logged.status).toBe(201);
+      const detail = await session.get(`/lostfound/found-items/${logged.body.id}?location_id=${locationId}`);
+      expect(detail.body.photos).toEqual(['https://example.com/1.jpg', 'http://example.com/2.jpg']);
+      const filed = await session.post('/lostfound/claims', { ...claim(), image_url: 'https://example.com/lost.jpg' });
+      expect({ status: filed.status, image_url: filed.body.image_url }).toEqual({
+        status: 201,
+        image_url: 'https://example.com/lost.jpg',
+      });
     });
   });
 
