@@ -93,6 +93,41 @@ describe("npm start's own PostgreSQL", () => {
     await client.end();
   });
 
+  it('serves again on the same port after a kill -9, in a process group of its own, with its data', async () => {
+    const { urls, exited } = await started(ownPostgres(dataDir));
+    const before = await connect(urls.lostfound);
+    try {
+      await before.query('CREATE TABLE kept (id int)');
+      await before.query('INSERT INTO kept VALUES (47)');
+    } finally {
+      await before.end();
+    }
+    const killed = serverPid(dataDir);
+    // Not in this process's group: a terminal's Ctrl-C to npm start does not reach it (npm start stops it last).
+    expect(servers[0].serve().pid).toBe(killed);
+    expect(Number(readFileSync(`/proc/${killed}/stat`, 'utf8').split(') ')[1].split(' ')[2])).toBe(killed);
+    process.kill(killed, 'SIGKILL');
+    await exited;
+
+    const again = servers[0].serve();
+    expect(again.pid).not.toBe(killed);
+    // The services' URLs still hold: same port, same passwords; PostgreSQL recovers what was committed.
+    let client: Client | undefined;
+    for (const deadline = Date.now() + 30_000; !client; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      client = await connect(urls.lostfound).catch((error: unknown) => {
+        if (Date.now() > deadline) throw error;
+        return undefined;
+      });
+    }
+    try {
+      expect((await client.query('SELECT id FROM kept')).rows).toEqual([{ id: 47 }]);
+    } finally {
+      await client.end();
+    }
+    await servers[0].stop();
+    expect(isRunning(again.pid!)).toBe(false);
+  });
+
   it('reports a server that exits on its own', async () => {
     const { exited } = await started(ownPostgres(dataDir));
     process.kill(serverPid(dataDir), 'SIGQUIT');

@@ -11,6 +11,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   chownSync,
   closeSync,
   existsSync,
@@ -251,6 +252,7 @@ export class OwnPostgres {
   #services;
   #say;
   #server;
+  #port;
   #stopping = false;
 
   constructor({ dir, programs, runner, services, say = () => undefined }) {
@@ -347,32 +349,15 @@ export class OwnPostgres {
     // DATA_DIR as any directory (the server's user passes through it), ours alone inside.
     mkdirSync(dirname(this.#dir), { recursive: true });
     mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    // Its log and passwords are ours alone, also in a directory an earlier version made looser.
+    chmodSync(this.#dir, 0o700);
     // The server's user must reach its cluster inside; the passwords file beside it stays ours alone (0600).
     this.#ownedByServer(this.#dir);
     const passwords = this.#passwords();
     if (!clusterVersion(this.#clusterDir)) this.#initialise(passwords.postgres);
     await this.#stopLeftover();
-    const port = await freePort();
-    const log = openSync(this.#logFile, 'a');
-    const { command, args } = this.#command('postgres', [
-      '-D',
-      this.#clusterDir,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      // TCP only: no socket file in a directory that may not exist here (Debian's /var/run/postgresql).
-      '-c',
-      'unix_socket_directories=',
-      // The five services' pools hold up to about 70 connections (docs/performance.md); a restart briefly doubles one's.
-      '-c',
-      'max_connections=200',
-    ]);
-    try {
-      this.#server = spawn(command, args, { stdio: ['ignore', log, log] });
-    } finally {
-      closeSync(log);
-    }
+    const port = (this.#port = await freePort());
+    this.serve();
     const exited = new Promise((resolve) => this.#server.once('exit', (code, signal) => resolve(code ?? signal)));
     const superuser = { host: '127.0.0.1', port, user: 'postgres', password: passwords.postgres, database: 'postgres' };
     const client = await this.#connect(superuser, exited);
@@ -397,6 +382,38 @@ export class OwnPostgres {
     } finally {
       await client.end();
     }
+  }
+
+  /**
+   * The server's process: the one running, or a new one on the same cluster and port (npm start's supervisor calls
+   * this again after the server died, so that the services' URLs still hold). It runs in a process group of its own:
+   * a terminal's Ctrl-C reaches npm start and the services, not the server, which npm start stops after them.
+   * @returns {import('node:child_process').ChildProcess}
+   */
+  serve() {
+    if (this.#server && this.#server.exitCode === null && this.#server.signalCode === null) return this.#server;
+    if (this.#port === undefined) throw new Error('OwnPostgres.serve() before start()');
+    const log = openSync(this.#logFile, 'a');
+    const { command, args } = this.#command('postgres', [
+      '-D',
+      this.#clusterDir,
+      '-p',
+      String(this.#port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      // TCP only: no socket file in a directory that may not exist here (Debian's /var/run/postgresql).
+      '-c',
+      'unix_socket_directories=',
+      // The five services' pools hold up to about 70 connections (docs/performance.md); a restart briefly doubles one's.
+      '-c',
+      'max_connections=200',
+    ]);
+    try {
+      this.#server = spawn(command, args, { stdio: ['ignore', log, log], detached: true });
+    } finally {
+      closeSync(log);
+    }
+    return this.#server;
   }
 
   /** The superuser's connection, once the server accepts it (within 30 s), or the reason it will not. */

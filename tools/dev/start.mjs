@@ -3,10 +3,11 @@
 // Installs and builds what is missing, makes sure NATS (with JetStream) answers, gives the five services databases
 // under DATA_DIR unless <APP>_DATABASE_URL is set (one PostgreSQL server of its own when PostgreSQL is installed,
 // else each service's embedded PGlite: postgres.mjs), restarts one that dies (with backoff; the others keep
-// running), and stops them all on Ctrl-C.
+// running), restarts the PostgreSQL and nats-server it started itself the same way, and on Ctrl-C stops the services
+// first, then the database and the bus.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -32,6 +33,11 @@ env.ADMIN_PORT ||= '3001';
 // The web console the gateway serves at /console/ (apps/console, built below when stale).
 env.CONSOLE_DIST_DIR ||= join(root, 'apps', 'console', 'dist');
 let supervisor;
+/**
+ * The PostgreSQL and nats-server npm start runs itself, each supervised once it is up: one that dies is started again
+ * on the same port with the same configuration (its data is on disk), with the services' backoff. Stopped after them.
+ */
+const infrastructure = new Supervisor({ services: [], say });
 let natsServer;
 /** npm start's own PostgreSQL server, when it runs one (postgres.mjs). */
 let ownPostgres;
@@ -140,24 +146,34 @@ async function ensureNats() {
   }
   const { hostname, port } = new URL(env.NATS_URL);
   const storeDir = join(env.DATA_DIR, 'nats');
-  mkdirSync(storeDir, { recursive: true });
+  // The JetStream store holds the events' payloads (calls, webhooks): this user's alone, also when made looser before.
+  mkdirSync(storeDir, { recursive: true, mode: 0o700 });
+  chmodSync(storeDir, 0o700);
   const configFile = writeNatsConfig(storeDir, `${hostname}:${port || 4222}`);
   say(
     `starting ${binary} -c ${configFile} on ${hostname}:${port || 4222}: JetStream, one user per service (docs/operations.md)`,
   );
-  natsServer = spawn(binary, ['-c', configFile], { stdio: ['ignore', 'ignore', 'inherit'] });
-  natsServer.once('exit', (code) => {
-    if (!stopping) {
-      say(`nats-server exited (${code}); stopping.`);
-      void stop(1);
-    }
-  });
+  // A process group of its own: a terminal's Ctrl-C reaches npm start and the services, not the bus, which stop()
+  // stops after them. A restart runs the same command: the same port and users, so the services reconnect.
+  const serve = () => {
+    if (natsServer?.exitCode === null && natsServer.signalCode === null) return natsServer;
+    return (natsServer = spawn(binary, ['-c', configFile], { stdio: ['ignore', 'ignore', 'inherit'], detached: true }));
+  };
+  serve();
+  const exited = new Promise((resolve) => natsServer.once('exit', (code, signal) => resolve(code ?? signal)));
   // nats-server listens within tens of milliseconds; a refused connection costs nothing.
-  for (let i = 0; i < 250; i++) {
-    if (await canConnect(env.NATS_URL)) return;
+  for (let i = 0; i < 250 && natsServer.exitCode === null && natsServer.signalCode === null; i++) {
+    if (await canConnect(env.NATS_URL)) {
+      if (!stopping) infrastructure.add({ name: 'nats-server', spawn: serve });
+      return;
+    }
     await sleep(20);
   }
-  say('nats-server did not start listening in 5 s.');
+  say(
+    natsServer.exitCode === null && natsServer.signalCode === null
+      ? 'nats-server did not start listening in 5 s.'
+      : `nats-server exited (${await exited}) before it listened; see its lines above.`,
+  );
   await stop(1);
 }
 
@@ -191,17 +207,15 @@ async function startDatabases() {
     say(`databases: each service's embedded PGlite in ${env.DATA_DIR}/<service> instead`);
     return;
   }
-  const { port, urls, exited } = started;
+  const { port, urls } = started;
   for (const [service, url] of Object.entries(urls)) env[databaseUrlVariable(service)] = url;
   say(
     `databases: PostgreSQL ${choice.programs.version} of its own on 127.0.0.1:${port} (${postgresDir(env.DATA_DIR)}), a database and user each for ${choice.services.join(', ')}`,
   );
-  void exited.then((code) => {
-    if (!ownPostgres.stopping && !stopping) {
-      say(`PostgreSQL exited (${code}); see ${join(postgresDir(env.DATA_DIR), 'postgres.log')}. Stopping.`);
-      void stop(1);
-    }
-  });
+  // From now on a server that dies is started again on the same port (its log: DATA_DIR/postgres/postgres.log).
+  // SIGINT is PostgreSQL's fast shutdown: sessions end, data is flushed.
+  const server = ownPostgres;
+  if (!stopping) infrastructure.add({ name: 'postgres', spawn: () => server.serve(), stopSignal: 'SIGINT' });
 }
 
 function serviceProcesses() {
@@ -236,11 +250,19 @@ async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
   say('stopping...');
+  // The services first, while the database and the bus still answer them: they drain and close their connections
+  // without an error to log. Then the database and the bus.
   await supervisor?.stop();
+  if (infrastructure.services.length > 0) {
+    say(`services stopped; stopping ${infrastructure.services.map(({ name }) => name).join(' and ')}`);
+  }
+  await infrastructure.stop();
+  // Those not supervised yet (a stop while they were starting).
   await ownPostgres?.stop();
-  if (natsServer && natsServer.exitCode === null) {
+  if (natsServer && natsServer.exitCode === null && natsServer.signalCode === null) {
+    const exited = new Promise((resolve) => natsServer.once('exit', resolve));
     natsServer.kill('SIGTERM');
-    await sleep(300);
+    await Promise.race([exited, sleep(5000, undefined, { ref: false })]);
   }
   say('stopped.');
   process.exit(code);
@@ -259,8 +281,12 @@ if (leftovers.length > 0) {
 }
 mkdirSync(env.DATA_DIR, { recursive: true });
 const databasesStarted = startDatabases();
-// Also when the build fails (process.exit): the server must not outlive npm start.
-process.once('exit', () => ownPostgres?.kill());
+// Also when the build fails (process.exit): the servers must not outlive npm start (they do not get a terminal's
+// Ctrl-C: a process group of their own).
+process.once('exit', () => {
+  ownPostgres?.kill();
+  if (natsServer?.exitCode === null && natsServer.signalCode === null) natsServer.kill('SIGTERM');
+});
 // Awaited after the build; a failure meanwhile must not end the process as an unhandled rejection.
 databasesStarted.catch(() => undefined);
 await run(

@@ -1,6 +1,8 @@
 // The supervisor behind `npm start`: runs each service as a child process, restarts one that dies (the others
 // keep running), and stops them all on request. Kept apart from start.mjs's set-up (install, build, NATS) so each
 // can change alone; tested with stand-in children in supervisor.spec.ts. docs/adr/0061 says why it restarts.
+// npm start runs two: one for the services, and one for the PostgreSQL and nats-server it started itself (their data
+// is on disk, so they restart the same way), stopped after the services.
 //
 // Restart policy: the first restart after a crash waits `firstDelayMs`, each further crash in a row doubles the
 // wait up to `maxDelayMs`. A crash counts as "in a row" when the service had run less than `stableAfterMs`; a
@@ -34,11 +36,18 @@ export function nextRestart(policy, crashesBefore, ranMs) {
 
 const seconds = (ms) => `${Number((ms / 1000).toFixed(2))} s`;
 
+/**
+ * @typedef {{ name: string, stopSignal?: NodeJS.Signals } & ({ command: string, args: string[], options: object,
+ *   spawn?: undefined } | { spawn: () => import('node:child_process').ChildProcess })} Service
+ */
+
 export class Supervisor {
   /**
-   * services: [{ name, command, args, options }] (options as for child_process.spawn; stdio is the supervisor's).
+   * services: [{ name, command, args, options }] (options as for child_process.spawn; stdio is the supervisor's),
+   * or [{ name, spawn }] where `spawn()` returns the service's process (a running one it already had, or a new one),
+   * whose output goes where it chose; `stopSignal` (default SIGTERM) is what stop() sends it first.
    * say: one line of the supervisor's own log. write: a service's output, line by line, prefixed by its name.
-   * @param {{ services: { name: string, command: string, args: string[], options: object }[],
+   * @param {{ services: Service[],
    *   policy?: { firstDelayMs: number, maxDelayMs: number, stableAfterMs: number, crashLoopAfter: number },
    *   stopGraceMs?: number, say: (line: string) => void, write?: (line: string) => unknown }} options
    */
@@ -49,12 +58,12 @@ export class Supervisor {
     say,
     write = (line) => process.stdout.write(line),
   }) {
-    this.services = services;
+    this.services = [...services];
     this.policy = policy;
     this.stopGraceMs = stopGraceMs;
     this.say = say;
     this.write = write;
-    this.prefixWidth = Math.max(...services.map((s) => s.name.length)) + 1;
+    this.prefixWidth = Math.max(0, ...services.map((s) => s.name.length)) + 1;
     /** name -> { child, startedAt, crashes, restartTimer, exited: Promise } */
     this.state = new Map(services.map((s) => [s.name, { crashes: 0 }]));
     this.stopping = false;
@@ -69,7 +78,17 @@ export class Supervisor {
     return this.state.get(name)?.child?.pid;
   }
 
-  /** Stops every service: no restart from now on, SIGTERM, then SIGKILL after the grace period. */
+  /**
+   * Starts supervising one more service now (npm start's PostgreSQL and nats-server, each once it is up).
+   * @param {Service} service
+   */
+  add(service) {
+    this.services.push(service);
+    this.state.set(service.name, { crashes: 0 });
+    this.#spawn(service);
+  }
+
+  /** Stops every service: no restart from now on, its stop signal, then SIGKILL after the grace period. */
   async stop() {
     this.stopping = true;
     const running = [];
@@ -80,7 +99,7 @@ export class Supervisor {
         this.say(`${name}: restart cancelled (stopping)`);
       }
       if (state.child) {
-        state.child.kill('SIGTERM');
+        state.child.kill(state.stopSignal ?? 'SIGTERM');
         running.push(state);
       }
     }
@@ -99,12 +118,15 @@ export class Supervisor {
   #spawn(service) {
     const state = this.state.get(service.name);
     state.name = service.name;
-    const child = spawn(service.command, service.args, { ...service.options, stdio: ['ignore', 'pipe', 'pipe'] });
+    state.stopSignal = service.stopSignal;
+    const child = service.spawn
+      ? service.spawn()
+      : spawn(service.command, service.args, { ...service.options, stdio: ['ignore', 'pipe', 'pipe'] });
     state.child = child;
     state.startedAt = Date.now();
     state.exitedAt = undefined;
     const prefix = `${service.name.padEnd(this.prefixWidth)}| `;
-    const flushes = [child.stdout, child.stderr].map((stream) => {
+    const flushes = [child.stdout, child.stderr].filter(Boolean).map((stream) => {
       let buffered = '';
       stream.on('data', (chunk) => {
         buffered += chunk;

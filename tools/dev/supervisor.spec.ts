@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { DEFAULT_RESTART_POLICY, nextRestart, Supervisor } from './supervisor.mjs';
 
 type RestartPolicy = { firstDelayMs: number; maxDelayMs: number; stableAfterMs: number; crashLoopAfter: number };
@@ -193,5 +194,36 @@ describe('the supervisor of npm start, with stand-in services', () => {
         if (grandchild) process.kill(Number(grandchild), 'SIGKILL');
       }
     }
+  });
+
+  it('supervises a server added later through its own spawn(): adopts the running one, restarts it, stops it with its signal', async () => {
+    // A stand-in for npm start's PostgreSQL: started before it is supervised, its output its own, stopped by SIGINT
+    // (PostgreSQL's fast shutdown), not the services' SIGTERM.
+    let server: ChildProcess | undefined;
+    const spawned: number[] = [];
+    const serve = () => {
+      if (server && server.exitCode === null && server.signalCode === null) return server;
+      server = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000);'], { stdio: 'ignore', detached: true });
+      spawned.push(server.pid!);
+      return server;
+    };
+    const first = serve();
+    const sup = make([], { policy: { ...DEFAULT_RESTART_POLICY, firstDelayMs: 50 } });
+    sup.add({ name: 'postgres', spawn: serve, stopSignal: 'SIGINT' });
+    expect(sup.pid('postgres')).toBe(first.pid);
+
+    process.kill(first.pid!, 'SIGKILL');
+    await waitFor('the restart', () => said.length === 2);
+    expect(said[0]).toMatch(
+      /^postgres exited \(SIGKILL\) after [\d.]+ s; restarting it in 0\.05 s \(restart 1 in a row\)/,
+    );
+    expect(said[1]).toBe(`postgres restarted (pid ${spawned[1]})`);
+    expect(sup.pid('postgres')).toBe(spawned[1]);
+
+    const stoppedWith = new Promise((resolve) => server!.once('exit', (code, signal) => resolve(code ?? signal)));
+    await sup.stop();
+    await expect(stoppedWith).resolves.toBe('SIGINT');
+    expect(spawned).toHaveLength(2);
+    expect(written).toEqual([]);
   });
 });
