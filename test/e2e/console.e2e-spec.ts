@@ -118,6 +118,14 @@ describe('the developer console', () => {
         code: 'invalid_request',
         message: expect.stringMatching(/^password must be at least 12 characters/),
       });
+      // Long enough, but a common password with digits and a mark added: the strength estimator's reason, whose
+      // first word names the field for the console's form.
+      const guessable = await client.post('/invites/accept', { token, password: 'letmein12345!' });
+      expect(guessable.status).toBe(400);
+      expect(guessable.body.error).toEqual({
+        code: 'invalid_request',
+        message: 'password is too easy to guess. Add more words that are less common.',
+      });
       expect(client.cookie).toBeUndefined();
 
       const accepted = await client.post('/invites/accept', { token, password: PASSWORD });

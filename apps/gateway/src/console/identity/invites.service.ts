@@ -115,7 +115,7 @@ export class InvitesService {
     const tokenHash = sha256(token);
     const invite = await this.identity.findUsableInvite(tokenHash);
     if (!invite) throw new ServiceError('invite_not_found', INVITE_NOT_FOUND);
-    const problem = passwordProblem(password, invite.email);
+    const problem = await passwordProblem(password, invite.email);
     if (problem) throw new ServiceError('invalid_request', problem);
     const user = await this.identity.acceptInvite(tokenHash, {
       id: newId('usr'),
