@@ -199,6 +199,7 @@ export class AutoTopUpService {
         amountCents: attempt.amount_cents,
         idempotencyKey: attempt.id,
         description: 'Switchboard auto-top-up',
+        attemptedAt: attempt.created_at,
       }));
     } catch (error) {
       if (error instanceof PaymentDeclined) return this.declined(attempt, error.message, cause);

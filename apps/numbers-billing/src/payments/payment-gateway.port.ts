@@ -13,6 +13,8 @@ export interface PaymentGateway {
     amountCents: number;
     idempotencyKey: string;
     description: string;
+    /** When the attempt began (its first try): how long the processor has had to catch up with itself. */
+    attemptedAt: Date;
   }): Promise<{ paymentId: string }>;
 }
 

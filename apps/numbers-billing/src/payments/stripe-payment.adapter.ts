@@ -5,31 +5,48 @@ import type { StripeConfig } from '../config/stripe.config';
 /** How long one request to Stripe may take; a slower answer is an unknown outcome, asked again with the same key. */
 export const STRIPE_TIMEOUT_MS = 10_000;
 /**
- * The SDK retries a connection error, a 409 or a 5xx once itself (and whatever Stripe marks `Stripe-Should-Retry`),
- * with the same idempotency key, so never a second charge; beyond that, and on a 429, the outcome is unknown: the
- * attempt stays pending and auto-top-up asks again after its lease, with the same key.
+ * The SDK retries a connection error, a 409 or a 5xx once itself, with the same idempotency key, so never a second
+ * charge, unless Stripe says `Stripe-Should-Retry: false`, as it does on most 500s (a retry with the key would only
+ * get the same 500 again: Stripe saves a 500 with the key and replays it). Beyond that, and on a 429, the outcome is
+ * unknown: the attempt stays pending and auto-top-up asks again after its lease, with the same key.
  */
 export const STRIPE_NETWORK_RETRIES = 1;
+/**
+ * How long a customer just tagged may stay out of Stripe's search: "searchable in less than a minute" normally, "up
+ * to an hour behind during outages" (https://docs.stripe.com/api/customers/search). Within it, an account whose
+ * customer search does not find is asked again later (its attempt stays pending); after it, that is a decline.
+ */
+export const STRIPE_SEARCH_LAG_MS = 60 * 60_000;
+/** Slack on `created[gte]` when listing an attempt's PaymentIntents (our clock against Stripe's). */
+const CLOCK_SLACK_S = 300;
 /** The metadata key that names the account on its Stripe customer, and the top-up attempt on a PaymentIntent. */
 export const ACCOUNT_METADATA_KEY = 'switchboard_account_id';
 export const ATTEMPT_METADATA_KEY = 'switchboard_top_up_attempt';
 
 /**
- * Auto-top-up through Stripe (docs/adr/0084): the account's customer (found by `metadata.switchboard_account_id`,
+ * Auto-top-up through Stripe (docs/adr/0084, 0124): the account's customer (found by `metadata.switchboard_account_id`,
  * its card entered on Stripe's own pages) is charged off-session with a PaymentIntent confirmed at once, on its
  * default payment method, with our attempt id as the Idempotency-Key: a retry, ours or the SDK's, answers the first
  * PaymentIntent and never charges twice. Card data never reaches us.
+ *
+ * Stripe saves a 500 with the key and replays it to every retry, so a later try of an attempt whose charge got a 500
+ * learns nothing from the key: it reads the customer's PaymentIntents instead (the list is consistent at once, unlike
+ * search) and settles the attempt on the one made for it, or ends it as declined when none was made.
  */
 export class StripePaymentAdapter implements PaymentGateway {
-  constructor(private readonly stripe: Stripe) {}
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async charge(request: {
     customerRef: string;
     amountCents: number;
     idempotencyKey: string;
     description: string;
+    attemptedAt: Date;
   }): Promise<{ paymentId: string }> {
-    const customer = await this.customerOf(request.customerRef);
+    const customer = await this.customerOf(request.customerRef, request.attemptedAt);
     const paymentMethod = customer.invoice_settings?.default_payment_method;
     if (!paymentMethod) throw new PaymentDeclined('the Stripe customer has no default payment method');
     let intent: Stripe.PaymentIntent;
@@ -48,15 +65,43 @@ export class StripePaymentAdapter implements PaymentGateway {
         { idempotencyKey: request.idempotencyKey },
       );
     } catch (error) {
+      if (replayedServerError(error)) return this.reconcile(customer.id, request);
       throw paymentError(error);
     }
-    if (intent.status === 'succeeded') return { paymentId: intent.id };
-    if (intent.status === 'processing') throw new PaymentPending(intent.id);
-    // requires_action / requires_payment_method: the customer is not here to authenticate an off-session charge.
-    throw new PaymentDeclined(`the payment needs the customer (PaymentIntent ${intent.id} is ${intent.status})`);
+    return settled(intent);
   }
 
-  private async customerOf(accountId: string): Promise<Stripe.Customer> {
+  /**
+   * The attempt's first charge got a 500, and Stripe answers the key with that 500 again: what happened is in the
+   * customer's PaymentIntents. The one made for this attempt (its metadata names it) says how it ended; none means
+   * Stripe charged nothing, and since the key can only ever answer that 500 (for 24 hours), the attempt ends declined
+   * and the account's next drop starts a new one.
+   */
+  private async reconcile(
+    customerId: string,
+    request: { idempotencyKey: string; attemptedAt: Date },
+  ): Promise<{ paymentId: string }> {
+    let made: Stripe.PaymentIntent | undefined;
+    try {
+      const since = Math.floor(request.attemptedAt.getTime() / 1000) - CLOCK_SLACK_S;
+      for await (const intent of this.stripe.paymentIntents.list({
+        customer: customerId,
+        created: { gte: since },
+        limit: 100,
+      })) {
+        if (intent.metadata?.[ATTEMPT_METADATA_KEY] === request.idempotencyKey) {
+          made = intent;
+          break;
+        }
+      }
+    } catch (error) {
+      throw paymentError(error);
+    }
+    if (!made) throw new PaymentDeclined('Stripe failed the charge (HTTP 500) and made no PaymentIntent for it');
+    return settled(made);
+  }
+
+  private async customerOf(accountId: string, attemptedAt: Date): Promise<Stripe.Customer> {
     let found: Stripe.ApiSearchResult<Stripe.Customer>;
     try {
       found = await this.stripe.customers.search({
@@ -66,10 +111,36 @@ export class StripePaymentAdapter implements PaymentGateway {
     } catch (error) {
       throw paymentError(error);
     }
-    if (found.data.length === 0) throw new PaymentDeclined('the account has no Stripe customer');
+    if (found.data.length === 0) {
+      // Search is not read-after-write: a customer tagged a moment ago is not found yet. Asked again later, with the
+      // same key; declined only once Stripe has had far longer than its search needs.
+      if (this.now() - attemptedAt.getTime() < STRIPE_SEARCH_LAG_MS)
+        throw new PaymentUnavailable("Stripe's customer search does not find the account's customer yet");
+      throw new PaymentDeclined('the account has no Stripe customer');
+    }
     if (found.data.length > 1) throw new PaymentDeclined('the account has more than one Stripe customer');
     return found.data[0];
   }
+}
+
+/** A PaymentIntent's status, in the port's terms. */
+function settled(intent: Stripe.PaymentIntent): { paymentId: string } {
+  if (intent.status === 'succeeded') return { paymentId: intent.id };
+  if (intent.status === 'processing') throw new PaymentPending(intent.id);
+  // requires_action / requires_payment_method / canceled: the customer is not here to authenticate an off-session
+  // charge, or the card was refused.
+  const reason = intent.last_payment_error?.message;
+  throw new PaymentDeclined(
+    reason
+      ? `declined by Stripe: ${reason}`
+      : `the payment needs the customer (PaymentIntent ${intent.id} is ${intent.status})`,
+  );
+}
+
+/** Stripe answering the key with the 500 it saved for it: the first request's outcome is not in the answer. */
+function replayedServerError(error: unknown): boolean {
+  const { statusCode, headers } = error as { statusCode?: number; headers?: Record<string, string | undefined> };
+  return statusCode !== undefined && statusCode >= 500 && headers?.['idempotent-replayed'] === 'true';
 }
 
 /** Stripe's error, in the port's terms: a card or request refusal is a decline; the rest an unknown outcome. */
