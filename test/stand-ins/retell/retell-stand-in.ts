@@ -6,8 +6,11 @@ import { StandInServer } from '../stand-in-server';
  * A stand-in for the parts of Retell AI's API that numbers-billing calls, written from Retell's API reference
  * (https://docs.retellai.com/api-references): create, update and delete a Retell LLM, create and delete an agent,
  * and register a phone call for custom telephony. Bearer API-key authentication, JSON bodies; 201 on creation, 204
- * on deletion, 404 for an unknown id, 429 and 500 on request. Not Retell: a test double that asserts what our
- * adapter sends and answers as Retell would.
+ * on deletion, 404 for an unknown id where Retell's OpenAPI description lists a 404, and 422 for a delete of an agent
+ * or LLM that does not exist (or no longer does): `DELETE /delete-agent/{agent_id}` and `/delete-retell-llm/{llm_id}`
+ * answer only 204, 400, 401, 422 and 500 (https://docs.retellai.com/api-references/delete-agent); 429 and 500 on
+ * request. Not Retell: a test double that asserts what our adapter sends and answers as Retell documents. Its
+ * answers are typed with retell-sdk's own types (test/stand-ins/stand-in-answers.spec.ts).
  */
 export type RetellFault = 'rate_limited' | 'server_error' | 'bad_request';
 
@@ -55,6 +58,7 @@ export class RetellStandIn extends StandInServer {
     const llmPath = /^\/(update|delete)-retell-llm\/([^/]+)$/.exec(path);
     if (llmPath) {
       const llm = this.llms.get(llmPath[2]);
+      if (!llm && req.method === 'DELETE') return send(422, { status: 'error', message: 'Cannot find requested LLM' });
       if (!llm) return send(404, { message: 'LLM not found' });
       if (req.method === 'PATCH' && llmPath[1] === 'update') {
         Object.assign(llm, body, { last_modification_timestamp: now });
@@ -81,7 +85,8 @@ export class RetellStandIn extends StandInServer {
     }
     const deleteAgent = /^\/delete-agent\/([^/]+)$/.exec(path);
     if (req.method === 'DELETE' && deleteAgent) {
-      if (!this.agents.delete(deleteAgent[1])) return send(404, { message: 'Agent not found' });
+      if (!this.agents.delete(deleteAgent[1]))
+        return send(422, { status: 'error', message: 'Cannot find requested agent' });
       return send(204);
     }
     if (req.method === 'POST' && path === '/v2/register-phone-call') {

@@ -86,6 +86,17 @@ describe('RetellAgentRuntime', () => {
     expect(retell.agents.has(refs.agentRef)).toBe(false);
     expect(retell.llms.has(refs.llmRef!)).toBe(false);
     await expect(runtime.deleteAgent(refs, live)).resolves.toBeUndefined();
+    // Retell answers both repeated deletes 422, as its API reference says.
+    expect(
+      retell.requests.filter((request) => request.method === 'DELETE').map((request) => request.path.split('/')[1]),
+    ).toEqual(['delete-agent', 'delete-retell-llm', 'delete-agent', 'delete-retell-llm']);
+  });
+
+  it('still deletes the LLM when the agent is already gone (Retell answers 422)', async () => {
+    const refs = await runtime.upsertAgent(definition, null, live);
+    retell.agents.delete(refs.agentRef); // deleted before, e.g. by a try that did not get to the LLM
+    await expect(runtime.deleteAgent(refs, live)).resolves.toBeUndefined();
+    expect(retell.llms.has(refs.llmRef!)).toBe(false);
   });
 
   it('reads a refusal as refused, and 429 or 5xx twice as unavailable', async () => {

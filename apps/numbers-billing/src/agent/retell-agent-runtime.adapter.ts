@@ -64,8 +64,8 @@ export class RetellAgentRuntime implements AgentRuntime {
 
   async deleteAgent(refs: AgentRefs): Promise<void> {
     await this.call(async () => {
-      await this.retell.agent.delete(refs.agentRef).catch(ignoreNotFound);
-      if (refs.llmRef) await this.retell.llm.delete(refs.llmRef).catch(ignoreNotFound);
+      await this.retell.agent.delete(refs.agentRef).catch(ignoreGone);
+      if (refs.llmRef) await this.retell.llm.delete(refs.llmRef).catch(ignoreGone);
     });
   }
 
@@ -95,8 +95,14 @@ export class RetellAgentRuntime implements AgentRuntime {
   }
 }
 
-function ignoreNotFound(error: unknown): void {
-  if ((error as { status?: number }).status !== 404) throw error;
+/**
+ * A delete of an agent or LLM that is already gone: Retell answers 422 (its OpenAPI description lists 204, 400, 401,
+ * 422 and 500 for these deletes, no 404); 404 is taken too. Either way it is gone, which is what the delete wanted,
+ * so the LLM is still deleted after an agent already gone.
+ */
+function ignoreGone(error: unknown): void {
+  const status = (error as { status?: number }).status;
+  if (status !== 404 && status !== 422) throw error;
 }
 
 /** Retell's SDK client, loaded only when Retell is configured. */
