@@ -1,7 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type BalanceLowWebhook,
+  type CallCompletedWebhook,
+  type NumberPastDueWebhook,
+  type NumberReleasedWebhook,
+  type TestWebhook,
+  type TopUpFailedWebhook,
+} from '@switchboard/contracts';
+import type {
+  BalanceLowWebhookBody,
+  CallCompletedWebhookBody,
+  NumberWebhookBody,
+  TopUpFailedWebhookBody,
+  WebhookTestBody,
+} from '@switchboard/signing';
 import type { GatewayShared } from '../gateway-core.module';
 import { IDEMPOTENT_ROUTE } from '../idempotency/idempotency.interceptor';
 import { ClaimantHttpController } from '../claimant/claimant.http.controller';
@@ -117,4 +137,79 @@ describe('the public OpenAPI description', () => {
       expect.arrayContaining(['id', 'type', 'status', 'next_attempt_at', 'attempts']),
     );
   });
+
+  it('lets every operation answer 401 and 429, as the key guard does', () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(
+        item as Record<string, { responses?: Record<string, unknown> }>,
+      )) {
+        for (const status of ['401', '429'])
+          if (!operation.responses?.[status]) missing.push(`${method} ${path} ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(document.components?.responses?.RateLimited).toMatchObject({
+      headers: expect.objectContaining({ 'Retry-After': expect.anything() }),
+    });
+  });
+
+  it('describes the body of every webhook event under webhooks, from the contracts', () => {
+    const webhooks = document.webhooks as Record<
+      string,
+      { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }
+    >;
+    expect(Object.keys(webhooks ?? {}).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const [type, item] of Object.entries(webhooks)) {
+      const ref = item.post.requestBody.content['application/json'].schema.$ref;
+      const schema = document.components?.schemas?.[ref.replace('#/components/schemas/', '')] as {
+        properties: Record<string, { enum?: string[] }>;
+        required: string[];
+      };
+      expect({ type, enum: schema.properties.type.enum }).toEqual({ type, enum: [type] });
+      expect(schema.required).toEqual(expect.arrayContaining(['type', 'number_id', 'occurred_at']));
+    }
+  });
+
+  it("passes Redocly's recommended rules with no error or warning, offline", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, JSON.stringify(document));
+      const root = join(__dirname, '..', '..', '..', '..');
+      const lint = spawnSync(
+        process.execPath,
+        [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=stylish'],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 60_000,
+          // No telemetry, no update check: the lint must not reach the network (nor wait for it).
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        },
+      );
+      const output = `${lint.stdout}${lint.stderr}`;
+      expect({ status: lint.status, signal: lint.signal, problems: output.match(/^.*(error|warning) .*$/gm) }).toEqual({
+        status: 0,
+        signal: null,
+        problems: null,
+      });
+      expect(output).toContain('Your API description is valid');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
+
+// The webhook bodies the description declares (libs/contracts) are the ones the dispatcher sends (libs/signing's
+// interfaces): each pair must be assignable both ways, or this file does not compile (`npm test` type-checks it).
+// libs/signing has one interface for both number events, with either status: each event's body fits it.
+type Fits<A, B> = [A] extends [B] ? true : false;
+type Same<A, B> = Fits<A, B> extends true ? Fits<B, A> : false;
+export const webhookBodiesAgree: [
+  Same<CallCompletedWebhook, CallCompletedWebhookBody>,
+  Same<TestWebhook, WebhookTestBody>,
+  Fits<NumberPastDueWebhook | NumberReleasedWebhook, NumberWebhookBody>,
+  Same<BalanceLowWebhook, BalanceLowWebhookBody>,
+  Same<TopUpFailedWebhook, TopUpFailedWebhookBody>,
+] = [true, true, true, true, true];

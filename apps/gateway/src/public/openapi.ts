@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { ApiProperty, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { describeContracts, ERROR_STATUS } from '@switchboard/contracts';
+import { describeContracts, ERROR_STATUS, WEBHOOK_BODIES } from '@switchboard/contracts';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '@switchboard/signing';
 
 export const OPENAPI_PATH = 'v1/openapi.json';
 
@@ -21,9 +22,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'answers the first result again, with the header `Idempotent-Replayed: true`.',
     )
     .setVersion('1.0.0')
+    // The description ships in @switchboard/sdk (libs/sdk/openapi.json), under the SDK's licence.
+    .setLicense('MIT', 'https://spdx.org/licenses/MIT.html')
+    // Relative: the gateway that serves this document (`PORT`), wherever it runs.
+    .addServer('/', 'The gateway serving this description')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sk_live_...).' })
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config, {
+    extraModels: Object.values(WEBHOOK_BODIES).map((event) => event.body),
+  });
   document.components = {
     ...document.components,
     schemas: {
@@ -42,7 +49,98 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     },
   };
   declareLivemode(document);
+  declareKeyAnswers(document);
+  describeWebhooks(document);
   return document;
+}
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' } as const;
+
+/**
+ * Every `/v1` operation takes an API key (ApiKeyGuard): any of them can answer 401 `unauthorized` (missing, unknown or
+ * revoked key, or an address outside its allowlist) and 429 `rate_limited` (the key's limit). Declared once as shared
+ * responses and referenced where a route does not declare its own 401 or 429.
+ */
+function declareKeyAnswers(document: OpenAPIObject): void {
+  const rateHeaders = {
+    'RateLimit-Limit': { description: "The key's requests per window.", schema: { type: 'integer' } },
+    'RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer' } },
+    'RateLimit-Reset': { description: 'Seconds until the window ends.', schema: { type: 'integer' } },
+  } as const;
+  document.components = {
+    ...document.components,
+    responses: {
+      ...document.components?.responses,
+      Unauthorized: {
+        description: 'unauthorized: no API key, an unknown or revoked one, or a request from outside its IP allowlist',
+        content: { 'application/json': { schema: ERROR_REF } },
+      },
+      RateLimited: {
+        description: "rate_limited: the key's rate limit is used up; retry after `Retry-After` seconds",
+        headers: {
+          ...rateHeaders,
+          'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+        },
+        content: { 'application/json': { schema: ERROR_REF } },
+      },
+    },
+  };
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/v1/') || path === `/${OPENAPI_PATH}`) continue;
+    for (const operation of Object.values(item) as { responses?: Record<string, unknown>; security?: unknown[] }[]) {
+      if (!operation?.responses || !operation.security?.length) continue;
+      operation.responses['401'] ??= { $ref: '#/components/responses/Unauthorized' };
+      operation.responses['429'] ??= { $ref: '#/components/responses/RateLimited' };
+    }
+  }
+}
+
+/**
+ * OpenAPI 3.1's `webhooks`: each event a number's `webhook_url` receives (libs/contracts' webhook bodies), as the
+ * POST the dispatcher sends, with its signature headers (docs/webhooks.md), so the SDK types every body.
+ */
+function describeWebhooks(document: OpenAPIObject): void {
+  const header = (name: string, description: string) => ({
+    name,
+    in: 'header' as const,
+    required: true,
+    description,
+    schema: { type: 'string' as const },
+  });
+  const headers = [
+    header(TIMESTAMP_HEADER, 'Unix epoch seconds at the moment of signing (each attempt is signed anew).'),
+    header(
+      SIGNATURE_HEADER,
+      '`v1=<hex>`: HMAC-SHA256 over `<timestamp>.<raw body>` keyed by the webhook secret; two space-separated values during a rotation.',
+    ),
+    header(EVENT_ID_HEADER, "The event's id, the same on every attempt and on a redelivery."),
+    header('webhook-id', 'Standard Webhooks: the event id.'),
+    header('webhook-timestamp', 'Standard Webhooks: the same seconds.'),
+    header('webhook-signature', 'Standard Webhooks: `v1,<base64>` over `<id>.<timestamp>.<raw body>`.'),
+  ];
+  document.webhooks = Object.fromEntries(
+    Object.entries(WEBHOOK_BODIES).map(([type, { body, summary }]) => [
+      type,
+      {
+        post: {
+          operationId: `${type.replace(/[._](\w)/g, (_, letter: string) => letter.toUpperCase())}Webhook`,
+          summary,
+          description: `Sent to the number's \`webhook_url\`, signed with its \`webhook_secret\` (docs/webhooks.md); a failed delivery is tried again, up to 5 attempts in all (a test event: once).`,
+          tags: ['webhooks'],
+          security: [],
+          parameters: headers,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${body.name}` } } },
+          },
+          responses: {
+            '2XX': { description: 'Received: any 2xx ends the delivery.' },
+            '410': { description: 'Gone: the endpoint is disabled at once, and deliveries wait until it is enabled.' },
+          },
+        },
+      },
+    ]),
+  );
 }
 
 const LIVEMODE = {

@@ -483,7 +483,128 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "call.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A call on the number ended
+         * @description Sent to the number's `webhook_url`, signed with its `webhook_secret` (docs/webhooks.md); a failed delivery is tried again, up to 5 attempts in all (a test event: once).
+         */
+        post: operations["callCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "number.past_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The monthly charge failed: the number is paused (7 days' grace before release)
+         * @description Sent to the number's `webhook_url`, signed with its `webhook_secret` (docs/webhooks.md); a failed delivery is tried again, up to 5 attempts in all (a test event: once).
+         */
+        post: operations["numberPastDueWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "number.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The number was released (by you, or after the grace)
+         * @description Sent to the number's `webhook_url`, signed with its `webhook_secret` (docs/webhooks.md); a failed delivery is tried again, up to 5 attempts in all (a test event: once).
+         */
+        post: operations["numberReleasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event, sent by POST /v1/numbers/{id}/webhook-test
+         * @description Sent to the number's `webhook_url`, signed with its `webhook_secret` (docs/webhooks.md); a failed delivery is tried again, up to 5 attempts in all (a test event: once).
+         */
+        post: operations["webhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.balance_low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt-in (the number's webhook_events): the account's balance went below $5.00
+         * @description Sent to the number's `webhook_url`, signed with its `webhook_secret` (docs/webhooks.md); a failed delivery is tried again, up to 5 attempts in all (a test event: once).
+         */
+        post: operations["billingBalanceLowWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.top_up_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt-in (the number's webhook_events): an auto-top-up payment was declined
+         * @description Sent to the number's `webhook_url`, signed with its `webhook_secret` (docs/webhooks.md); a failed delivery is tried again, up to 5 attempts in all (a test event: once).
+         */
+        post: operations["billingTopUpFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AgentSettingsBody: {
@@ -709,9 +830,9 @@ export interface components {
              * @example 2026-11-20
              */
             found_date?: string;
-            /** @description Stored as given; becomes the primary photo. */
+            /** @description An https:// or http:// URL (any other scheme is refused with 400), stored as given; becomes the primary photo. Empty: no photo. */
             image_url?: string;
-            /** @description Added field: more photo URLs of the item, each checked like image_url (a string of at most 2048 characters) and stored as given, after image_url. At most 10. */
+            /** @description Added field: more photo URLs of the item, each checked like image_url (an https:// or http:// URL of at most 2048 characters) and stored as given, after image_url. At most 10. */
             photo_urls?: string[];
             /**
              * @description Text the claimants of matching open claims (within the daily limits, docs/adr/0053). false logs the item and records its matches without texting anyone: the way to log an item after 429 text_limit.
@@ -857,7 +978,7 @@ export interface components {
             lost_date?: string;
             /** @description What the claimant can show or tell to prove ownership. Never sent in events or texts. */
             proof_note?: string;
-            /** @description Stored as given; becomes the primary photo. */
+            /** @description An https:// or http:// URL (any other scheme is refused with 400), stored as given; becomes the primary photo. Empty: no photo. */
             image_url?: string;
         };
         ClaimMatchView: {
@@ -1274,6 +1395,154 @@ export interface components {
             /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
             livemode: boolean;
         };
+        CallCompletedWebhookCall: {
+            /**
+             * @description The call id, as `GET /v1/calls/{call_id}` takes it.
+             * @example CA3f2b...
+             */
+            call_sid: string;
+            /**
+             * @description The caller's number (E.164), as the provider gave it.
+             * @example +14155550199
+             */
+            caller: string;
+            /**
+             * @description How the agent ended the call.
+             * @example order_placed
+             */
+            outcome: string;
+            /** @description Talk time in seconds. */
+            duration_sec: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @description Whether `GET /v1/calls/{call_id}/recording` has the audio. */
+            has_recording: boolean;
+            /** @description Whether `GET /v1/calls/{call_id}/transcript` has the turns. */
+            has_transcript: boolean;
+        };
+        CallCompletedWebhook: {
+            /** @enum {string} */
+            type: "call.completed";
+            /**
+             * @description The number whose webhook this is (the receiving number).
+             * @example num_1
+             */
+            number_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            occurred_at: string;
+            call: components["schemas"]["CallCompletedWebhookCall"];
+        };
+        PastDueWebhookNumber: {
+            /** @example +14155550100 */
+            phone_number: string;
+            /** @enum {string} */
+            status: "past_due";
+        };
+        NumberPastDueWebhook: {
+            /** @enum {string} */
+            type: "number.past_due";
+            /**
+             * @description The number whose webhook this is (the receiving number).
+             * @example num_1
+             */
+            number_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            occurred_at: string;
+            number: components["schemas"]["PastDueWebhookNumber"];
+        };
+        ReleasedWebhookNumber: {
+            /** @example +14155550100 */
+            phone_number: string;
+            /** @enum {string} */
+            status: "released";
+        };
+        NumberReleasedWebhook: {
+            /** @enum {string} */
+            type: "number.released";
+            /**
+             * @description The number whose webhook this is (the receiving number).
+             * @example num_1
+             */
+            number_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            occurred_at: string;
+            number: components["schemas"]["ReleasedWebhookNumber"];
+        };
+        TestWebhook: {
+            /** @enum {string} */
+            type: "webhook.test";
+            /**
+             * @description The number whose webhook this is (the receiving number).
+             * @example num_1
+             */
+            number_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            occurred_at: string;
+        };
+        BalanceLowWebhookBalance: {
+            /** @description The balance after the charge that crossed below the threshold (may be negative). */
+            balance_cents: number;
+            /**
+             * @description The threshold crossed.
+             * @example 500
+             */
+            threshold_cents: number;
+        };
+        BalanceLowWebhook: {
+            /** @enum {string} */
+            type: "billing.balance_low";
+            /**
+             * @description The number whose webhook this is (the receiving number).
+             * @example num_1
+             */
+            number_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            occurred_at: string;
+            balance: components["schemas"]["BalanceLowWebhookBalance"];
+        };
+        TopUpFailedWebhookTopUp: {
+            /**
+             * Format: uuid
+             * @description The auto-top-up attempt.
+             */
+            attempt_id: string;
+            /** @description The amount asked, in cents. */
+            amount_cents: number;
+            /** @enum {string} */
+            reason: "declined";
+            /** Format: date-time */
+            attempted_at: string;
+        };
+        TopUpFailedWebhook: {
+            /** @enum {string} */
+            type: "billing.top_up_failed";
+            /**
+             * @description The number whose webhook this is (the receiving number).
+             * @example num_1
+             */
+            number_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            occurred_at: string;
+            top_up: components["schemas"]["TopUpFailedWebhookTopUp"];
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -1282,7 +1551,34 @@ export interface components {
             };
         };
     };
-    responses: never;
+    responses: {
+        /** @description unauthorized: no API key, an unknown or revoked one, or a request from outside its IP allowlist */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description rate_limited: the key's rate limit is used up; retry after `Retry-After` seconds */
+        RateLimited: {
+            headers: {
+                /** @description The key's requests per window. */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in this window. */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window ends. */
+                "RateLimit-Reset"?: number;
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1312,6 +1608,8 @@ export interface operations {
                     "application/json": components["schemas"]["NumberList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     NumbersHttpController_provision: {
@@ -1347,6 +1645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description insufficient_balance: the balance is below $5 */
             402: {
                 headers: {
@@ -1423,6 +1722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown id, or a number of another account */
             404: {
                 headers: {
@@ -1432,6 +1732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     NumbersHttpController_release: {
@@ -1454,6 +1755,7 @@ export interface operations {
                     "application/json": components["schemas"]["NumberReleased"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown id, or a number of another account */
             404: {
                 headers: {
@@ -1463,6 +1765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     NumbersHttpController_update: {
@@ -1501,6 +1804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown id, or a number of another account */
             404: {
                 headers: {
@@ -1528,6 +1832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     NumberAgentHttpController_get: {
@@ -1550,6 +1855,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentSettingsView"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown id, or a number of another account */
             404: {
                 headers: {
@@ -1559,6 +1865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     NumberAgentHttpController_update: {
@@ -1597,6 +1904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown id, or a number of another account */
             404: {
                 headers: {
@@ -1615,6 +1923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     CallsHttpController_list: {
@@ -1645,6 +1954,8 @@ export interface operations {
                     "application/json": components["schemas"]["CallList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     CallsHttpController_get: {
@@ -1667,6 +1978,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallView"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown call or another account's call. */
             404: {
                 headers: {
@@ -1676,6 +1988,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     CallsHttpController_transcript: {
@@ -1698,6 +2011,7 @@ export interface operations {
                     "application/json": components["schemas"]["TranscriptView"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown call, another account's call, or no transcript. */
             404: {
                 headers: {
@@ -1707,6 +2021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     CallsHttpController_recording: {
@@ -1749,6 +2064,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
             /** @description no_recording: the call has no recording. not_found: unknown call or another account's call. */
             404: {
                 headers: {
@@ -1767,6 +2083,7 @@ export interface operations {
                     "audio/mpeg": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     FoundItemsHttpController_list: {
@@ -1802,6 +2119,8 @@ export interface operations {
                     "application/json": components["schemas"]["FoundItemPage"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     FoundItemsHttpController_log: {
@@ -1828,6 +2147,8 @@ export interface operations {
                     "application/json": components["schemas"]["FoundItemView"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     FoundItemsHttpController_get: {
@@ -1852,6 +2173,8 @@ export interface operations {
                     "application/json": components["schemas"]["FoundItemDetail"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     FoundItemsHttpController_dispose: {
@@ -1880,6 +2203,8 @@ export interface operations {
                     "application/json": components["schemas"]["FoundItemDetail"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     ClaimsHttpController_list: {
@@ -1915,6 +2240,8 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimPage"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     ClaimsHttpController_file: {
@@ -1941,6 +2268,8 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimCreated"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     ClaimsHttpController_get: {
@@ -1965,6 +2294,8 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimDetail"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     ClaimsHttpController_reunite: {
@@ -1993,6 +2324,8 @@ export interface operations {
                     "application/json": components["schemas"]["Reunited"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     BalanceHttpController_get: {
@@ -2012,6 +2345,8 @@ export interface operations {
                     "application/json": components["schemas"]["AccountBalance"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     PhoneLinesHttpController_get: {
@@ -2034,6 +2369,8 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneLineView"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     PhoneLinesHttpController_link: {
@@ -2060,6 +2397,8 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneLineView"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     PhoneLinesHttpController_unlink: {
@@ -2082,6 +2421,8 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneLineView"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     WebhooksHttpController_list: {
@@ -2118,6 +2459,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown number, or a number of another account */
             404: {
                 headers: {
@@ -2127,6 +2469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     WebhooksHttpController_redeliver: {
@@ -2163,6 +2506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown number or event, or one of another account */
             404: {
                 headers: {
@@ -2190,6 +2534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     WebhooksHttpController_recover: {
@@ -2228,6 +2573,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown number, or a number of another account */
             404: {
                 headers: {
@@ -2255,6 +2601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     WebhooksHttpController_test: {
@@ -2280,6 +2627,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown number, or a number of another account */
             404: {
                 headers: {
@@ -2363,6 +2711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown number, or a number of another account */
             404: {
                 headers: {
@@ -2390,6 +2739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     WebhooksHttpController_endpoint: {
@@ -2412,6 +2762,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointView"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown number, or a number of another account */
             404: {
                 headers: {
@@ -2421,6 +2772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     WebhooksHttpController_enableEndpoint: {
@@ -2446,6 +2798,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointEnabled"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown number, or a number of another account */
             404: {
                 headers: {
@@ -2473,6 +2826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     WebhookVerificationHttpController_verify: {
@@ -2508,6 +2862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description idempotency_key_in_use */
             409: {
                 headers: {
@@ -2525,6 +2880,259 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    callCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix epoch seconds at the moment of signing (each attempt is signed anew). */
+                "X-Switchboard-Timestamp": string;
+                /** @description `v1=<hex>`: HMAC-SHA256 over `<timestamp>.<raw body>` keyed by the webhook secret; two space-separated values during a rotation. */
+                "X-Switchboard-Signature": string;
+                /** @description The event's id, the same on every attempt and on a redelivery. */
+                "X-Switchboard-Event-Id": string;
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` over `<id>.<timestamp>.<raw body>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallCompletedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, and deliveries wait until it is enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    numberPastDueWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix epoch seconds at the moment of signing (each attempt is signed anew). */
+                "X-Switchboard-Timestamp": string;
+                /** @description `v1=<hex>`: HMAC-SHA256 over `<timestamp>.<raw body>` keyed by the webhook secret; two space-separated values during a rotation. */
+                "X-Switchboard-Signature": string;
+                /** @description The event's id, the same on every attempt and on a redelivery. */
+                "X-Switchboard-Event-Id": string;
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` over `<id>.<timestamp>.<raw body>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NumberPastDueWebhook"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, and deliveries wait until it is enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    numberReleasedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix epoch seconds at the moment of signing (each attempt is signed anew). */
+                "X-Switchboard-Timestamp": string;
+                /** @description `v1=<hex>`: HMAC-SHA256 over `<timestamp>.<raw body>` keyed by the webhook secret; two space-separated values during a rotation. */
+                "X-Switchboard-Signature": string;
+                /** @description The event's id, the same on every attempt and on a redelivery. */
+                "X-Switchboard-Event-Id": string;
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` over `<id>.<timestamp>.<raw body>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NumberReleasedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, and deliveries wait until it is enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix epoch seconds at the moment of signing (each attempt is signed anew). */
+                "X-Switchboard-Timestamp": string;
+                /** @description `v1=<hex>`: HMAC-SHA256 over `<timestamp>.<raw body>` keyed by the webhook secret; two space-separated values during a rotation. */
+                "X-Switchboard-Signature": string;
+                /** @description The event's id, the same on every attempt and on a redelivery. */
+                "X-Switchboard-Event-Id": string;
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` over `<id>.<timestamp>.<raw body>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestWebhook"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, and deliveries wait until it is enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    billingBalanceLowWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix epoch seconds at the moment of signing (each attempt is signed anew). */
+                "X-Switchboard-Timestamp": string;
+                /** @description `v1=<hex>`: HMAC-SHA256 over `<timestamp>.<raw body>` keyed by the webhook secret; two space-separated values during a rotation. */
+                "X-Switchboard-Signature": string;
+                /** @description The event's id, the same on every attempt and on a redelivery. */
+                "X-Switchboard-Event-Id": string;
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` over `<id>.<timestamp>.<raw body>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BalanceLowWebhook"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, and deliveries wait until it is enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    billingTopUpFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix epoch seconds at the moment of signing (each attempt is signed anew). */
+                "X-Switchboard-Timestamp": string;
+                /** @description `v1=<hex>`: HMAC-SHA256 over `<timestamp>.<raw body>` keyed by the webhook secret; two space-separated values during a rotation. */
+                "X-Switchboard-Signature": string;
+                /** @description The event's id, the same on every attempt and on a redelivery. */
+                "X-Switchboard-Event-Id": string;
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` over `<id>.<timestamp>.<raw body>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopUpFailedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, and deliveries wait until it is enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
