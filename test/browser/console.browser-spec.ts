@@ -111,6 +111,13 @@ describe('the web console, as an account owner', () => {
       (value) => value === 'true',
     );
     await page.locator('.field-error', { hasText: 'password must be at least 12 characters' }).waitFor();
+    // Long enough but easy to guess: the strength estimator's reason, shown next to the field the same way.
+    await page.getByLabel('Choose a password').fill('letmein12345!');
+    await page.getByLabel('Type it again').fill('letmein12345!');
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page
+      .locator('.field-error', { hasText: 'password is too easy to guess. Add more words that are less common.' })
+      .waitFor();
 
     await acceptInvite(page, link, password);
     await expect(page.getByTestId('account-name').textContent()).resolves.toBe('Pizza Planet');
