@@ -95,6 +95,7 @@ describe('call.completed webhooks', () => {
     expect(log.body.data).toEqual([
       {
         event_id: eventId,
+        event_type: 'call.completed',
         call_sid: call.body.call_sid,
         url,
         attempt: 2,
@@ -104,6 +105,7 @@ describe('call.completed webhooks', () => {
       },
       {
         event_id: eventId,
+        event_type: 'call.completed',
         call_sid: call.body.call_sid,
         url,
         attempt: 1,

@@ -94,6 +94,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       expect(log).toEqual([
         {
           event_id: event.id,
+          event_type: 'call.completed',
           call_sid: event.data.call_sid,
           url: `https://localhost:${port}/webhooks/switchboard`,
           attempt: 1,

@@ -209,7 +209,7 @@ export class DeliveriesRepository implements DeliveryStore {
   }
 
   async listAttempts(numberId: string, limit: number): Promise<AttemptRecord[]> {
-    return this.prisma.webhookAttempt.findMany({
+    const attempts = await this.prisma.webhookAttempt.findMany({
       where: { number_id: numberId },
       orderBy: [{ attempted_at: 'desc' }, { id: 'desc' }],
       take: limit,
@@ -222,7 +222,9 @@ export class DeliveriesRepository implements DeliveryStore {
         status_code: true,
         error: true,
         attempted_at: true,
+        delivery: { select: { event_type: true } },
       },
     });
+    return attempts.map(({ delivery, ...attempt }) => ({ ...attempt, event_type: delivery.event_type }));
   }
 }

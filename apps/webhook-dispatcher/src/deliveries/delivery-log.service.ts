@@ -18,6 +18,7 @@ export class DeliveryLogService {
     return {
       data: attempts.map((attempt) => ({
         event_id: attempt.event_id,
+        event_type: attempt.event_type,
         call_sid: attempt.call_sid,
         url: attempt.url,
         attempt: attempt.attempt,

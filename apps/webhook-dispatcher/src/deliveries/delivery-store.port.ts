@@ -29,6 +29,8 @@ export type NewDelivery = Pick<
 
 export interface AttemptRecord {
   event_id: string;
+  /** The event's `type` (`call.completed`, `webhook.test`, ...), from its delivery. */
+  event_type: string;
   call_sid: string;
   number_id: string;
   url: string;

@@ -16,7 +16,7 @@ import {
 } from '../../src/deliveries/delivery-store.port';
 import type { EndpointHealthRow } from '../../src/endpoints/endpoint-health.port';
 
-interface StoredAttempt extends AttemptRecord {
+interface StoredAttempt extends Omit<AttemptRecord, 'event_type'> {
   id: bigint;
   finished_at: Date | null;
 }
@@ -154,7 +154,8 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     return this.attempts
       .filter((a) => a.number_id === numberId)
       .sort((a, b) => b.attempted_at.getTime() - a.attempted_at.getTime() || Number(b.id - a.id))
-      .slice(0, limit);
+      .slice(0, limit)
+      .map((a) => ({ ...a, event_type: this.deliveries.get(a.event_id)?.event_type ?? '' }));
   }
 
   /** Test helper: the backoff of a pending event is over. */

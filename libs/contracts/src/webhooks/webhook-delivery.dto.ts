@@ -25,7 +25,10 @@ export class ListWebhookDeliveriesQuery {
 /** One attempt to POST an event to a number's webhook. */
 export class WebhookDeliveryAttemptView {
   @ApiProperty({ description: 'The event id, also sent as X-Switchboard-Event-Id.' }) event_id: string;
-  @ApiProperty() call_sid: string;
+  @ApiProperty({ example: 'call.completed', description: "The event's `type`: `call.completed`, `webhook.test`, ..." })
+  event_type: string;
+  @ApiProperty({ description: 'The call the event is about; empty for events not about a call (e.g. `webhook.test`).' })
+  call_sid: string;
   @ApiProperty({ format: 'uri' }) url: string;
   @ApiProperty({ minimum: 1, description: '1 for the first attempt of an event.' }) attempt: number;
   @ApiProperty({
