@@ -57,3 +57,29 @@ function envInteger(
   if (!Number.isSafeInteger(value) || !inRange(value)) throw new ConfigError(`${name} must be ${rule} (got "${raw}")`);
   return value;
 }
+
+/**
+ * The declaration of each environment variable a service reads: its name, its default and what it means. Each app's
+ * `src/config/variables.ts` declares its own, and its config module takes the defaults from there; the variable table of
+ * its README is generated from the same declarations (`node tools/docs/env-tables.mjs --write`, checked by `npm test`).
+ */
+export interface EnvVariable {
+  readonly name: string;
+  /** The value taken when the variable is unset or blank; none when unset means "off" or "not configured". */
+  readonly default?: number | string;
+  /** The default as the README says it, when it is not just the value (`required in production; ...`). */
+  readonly shown?: string;
+  /** What it does, in the README's words (Markdown). */
+  readonly meaning: string;
+}
+
+type Declarations = Record<string, Omit<EnvVariable, 'name'>>;
+
+/** Declares variables by name: `defineEnvVariables({ PORT: { default: 3000, meaning: '...' } }).PORT.default`. */
+export function defineEnvVariables<const D extends Declarations>(
+  declarations: D,
+): { readonly [N in keyof D & string]: D[N] & { readonly name: N } } {
+  return Object.fromEntries(
+    Object.entries(declarations).map(([name, declaration]) => [name, Object.freeze({ name, ...declaration })]),
+  ) as { readonly [N in keyof D & string]: D[N] & { readonly name: N } };
+}

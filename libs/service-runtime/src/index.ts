@@ -6,3 +6,4 @@ export * from './polling-worker';
 export * from './outbox-relay';
 export * from './messaging-env';
 export * from './idle-heap-trim';
+export * from './env-variables';

@@ -1,5 +1,22 @@
 import type { MessagingConfig } from '@switchboard/messaging';
-import { ConfigError, envPositiveInt } from './env';
+import { ConfigError, defineEnvVariables, envPositiveInt } from './env';
+
+/** The NATS variables every service reads (each README's table lists them). */
+export const MESSAGING_VARIABLES = defineEnvVariables({
+  NATS_URL: { default: 'nats://127.0.0.1:4222', meaning: 'NATS with JetStream' },
+  NATS_SUBJECT_PREFIX: { default: 'sb', meaning: 'namespaces every subject and stream of one deployment' },
+  NATS_REQUEST_TIMEOUT_MS: { default: 5000, meaning: 'how long a NATS request waits for its answer' },
+  NATS_USER: {
+    shown: 'unset (an open server is warned about)',
+    meaning:
+      'this service\'s own NATS user, with `NATS_PASSWORD`: both or neither (docs/operations.md, "The message bus")',
+  },
+  NATS_PASSWORD: { meaning: "the NATS user's password" },
+  NATS_TLS_CA: {
+    shown: 'unset (system CAs)',
+    meaning: "CA that signed the NATS server's certificate, for `tls://` URLs",
+  },
+});
 
 /**
  * The service's NATS settings from its environment, with the other typed variables (libs/messaging takes a
@@ -8,14 +25,18 @@ import { ConfigError, envPositiveInt } from './env';
  * bus") and `NATS_TLS_CA`.
  */
 export function messagingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MessagingConfig {
-  const prefix = env.NATS_SUBJECT_PREFIX ?? 'sb';
+  const prefix = env.NATS_SUBJECT_PREFIX ?? MESSAGING_VARIABLES.NATS_SUBJECT_PREFIX.default;
   if (!/^[a-z][a-z0-9_-]{0,31}$/i.test(prefix)) {
     throw new ConfigError(`NATS_SUBJECT_PREFIX must be letters, digits, '_' or '-' (got "${prefix}")`);
   }
   const config: MessagingConfig = {
-    natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    natsUrl: env.NATS_URL ?? MESSAGING_VARIABLES.NATS_URL.default,
     prefix,
-    requestTimeoutMs: envPositiveInt(env, 'NATS_REQUEST_TIMEOUT_MS', 5000),
+    requestTimeoutMs: envPositiveInt(
+      env,
+      'NATS_REQUEST_TIMEOUT_MS',
+      MESSAGING_VARIABLES.NATS_REQUEST_TIMEOUT_MS.default,
+    ),
   };
   const user = env.NATS_USER?.trim();
   const password = env.NATS_PASSWORD;

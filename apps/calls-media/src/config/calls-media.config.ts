@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { loadTwilioConfig, type TwilioConfig } from '@switchboard/providers';
 import { ConfigError, envNonNegativeInt, envPositiveInt } from '@switchboard/service-runtime';
+import { CALLS_MEDIA_VARIABLES as V } from './variables';
 
 /** Where recordings are kept: a directory (the default) or an S3-compatible bucket. */
 export type RecordingStorageConfig =
@@ -30,18 +31,18 @@ const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET
 export function loadCallsMediaConfig(env: NodeJS.ProcessEnv = process.env): CallsMediaConfig {
   return {
     storage: storageConfig(env),
-    attributionGraceMs: envPositiveInt(env, 'CALL_ATTRIBUTION_GRACE_MS', 60_000),
-    attributionSweepMs: envPositiveInt(env, 'CALL_ATTRIBUTION_SWEEP_MS', 5_000),
-    simulatedSettleMs: envNonNegativeInt(env, 'SIMULATED_CALL_SETTLE_MS', 2_000),
+    attributionGraceMs: envPositiveInt(env, 'CALL_ATTRIBUTION_GRACE_MS', V.CALL_ATTRIBUTION_GRACE_MS.default),
+    attributionSweepMs: envPositiveInt(env, 'CALL_ATTRIBUTION_SWEEP_MS', V.CALL_ATTRIBUTION_SWEEP_MS.default),
+    simulatedSettleMs: envNonNegativeInt(env, 'SIMULATED_CALL_SETTLE_MS', V.SIMULATED_CALL_SETTLE_MS.default),
     twilio: loadTwilioConfig(env, env.NODE_ENV === 'production'),
-    recordingWaitMs: envNonNegativeInt(env, 'CALL_RECORDING_WAIT_MS', 120_000),
+    recordingWaitMs: envNonNegativeInt(env, 'CALL_RECORDING_WAIT_MS', V.CALL_RECORDING_WAIT_MS.default),
   };
 }
 
 function storageConfig(env: NodeJS.ProcessEnv): RecordingStorageConfig {
   const set = S3_VARIABLES.filter((name) => env[name]?.trim());
   if (set.length === 0) {
-    const dataDir = env.DATA_DIR?.trim() || '.data';
+    const dataDir = env.DATA_DIR?.trim() || V.DATA_DIR.default;
     return { kind: 'filesystem', directory: path.resolve(dataDir, 'calls-media', 'recordings') };
   }
   if (set.length < S3_VARIABLES.length) {
@@ -60,7 +61,7 @@ function storageConfig(env: NodeJS.ProcessEnv): RecordingStorageConfig {
   const bucket = env.S3_BUCKET!.trim();
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
     throw new ConfigError(`S3_BUCKET "${bucket}" is not a valid bucket name`);
-  const region = env.S3_REGION?.trim() || 'us-east-1';
+  const region = env.S3_REGION?.trim() || V.S3_REGION.default;
   if (!/^[a-z0-9-]+$/.test(region)) throw new ConfigError(`S3_REGION "${region}" is not a region name`);
   return {
     kind: 's3',

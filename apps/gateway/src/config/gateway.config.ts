@@ -5,6 +5,7 @@ import ipaddr from 'ipaddr.js';
 import { ConfigError, envPort, envPositiveInt } from '@switchboard/service-runtime';
 import { addressRangeProblems } from '../address-ranges/address-ranges';
 import { loadProviderWebhooksConfig, type ProviderWebhooksConfig } from './provider-webhooks.config';
+import { GATEWAY_VARIABLES as V } from './variables';
 
 /** Every variable the gateway reads, validated once at start (a bad value stops it with a clear message). */
 export interface GatewayConfig {
@@ -60,7 +61,7 @@ export interface HttpLimits {
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const production = env.NODE_ENV === 'production';
-  const dataDir = env.DATA_DIR || '.data';
+  const dataDir = env.DATA_DIR || V.DATA_DIR.default;
   let adminToken = env.ADMIN_TOKEN;
   let adminTokenFile: string | undefined;
   if (!adminToken) {
@@ -76,28 +77,32 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
   return {
     production,
-    port: envPort(env, 'PORT', 3000),
-    host: env.HOST || '0.0.0.0',
-    adminPort: envPort(env, 'ADMIN_PORT', 3001),
-    adminHost: env.ADMIN_HOST || '127.0.0.1',
+    port: envPort(env, 'PORT', V.PORT.default),
+    host: env.HOST || V.HOST.default,
+    adminPort: envPort(env, 'ADMIN_PORT', V.ADMIN_PORT.default),
+    adminHost: env.ADMIN_HOST || V.ADMIN_HOST.default,
     adminToken,
     previousAdminToken,
     adminTokenFile,
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     tls: tlsCert && tlsKey ? { cert: readFileSync(tlsCert, 'utf8'), key: readFileSync(tlsKey, 'utf8') } : undefined,
-    bodyLimitBytes: envPositiveInt(env, 'BODY_LIMIT_BYTES', 64 * 1024),
+    bodyLimitBytes: envPositiveInt(env, 'BODY_LIMIT_BYTES', V.BODY_LIMIT_BYTES.default),
     http: httpLimits(env),
     rateLimit: {
-      limit: envPositiveInt(env, 'RATE_LIMIT_REQUESTS', 60),
-      windowSeconds: envPositiveInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60),
+      limit: envPositiveInt(env, 'RATE_LIMIT_REQUESTS', V.RATE_LIMIT_REQUESTS.default),
+      windowSeconds: envPositiveInt(env, 'RATE_LIMIT_WINDOW_SECONDS', V.RATE_LIMIT_WINDOW_SECONDS.default),
     },
     claimantRateLimit: {
-      limit: envPositiveInt(env, 'CLAIMANT_RATE_LIMIT_REQUESTS', 20),
-      windowSeconds: envPositiveInt(env, 'CLAIMANT_RATE_LIMIT_WINDOW_SECONDS', 600),
+      limit: envPositiveInt(env, 'CLAIMANT_RATE_LIMIT_REQUESTS', V.CLAIMANT_RATE_LIMIT_REQUESTS.default),
+      windowSeconds: envPositiveInt(
+        env,
+        'CLAIMANT_RATE_LIMIT_WINDOW_SECONDS',
+        V.CLAIMANT_RATE_LIMIT_WINDOW_SECONDS.default,
+      ),
     },
-    claimantBodyLimitBytes: envPositiveInt(env, 'CLAIMANT_BODY_LIMIT_BYTES', 8 * 1024),
+    claimantBodyLimitBytes: envPositiveInt(env, 'CLAIMANT_BODY_LIMIT_BYTES', V.CLAIMANT_BODY_LIMIT_BYTES.default),
     dataDir,
-    console: consoleConfig(env, envPort(env, 'PORT', 3000)),
+    console: consoleConfig(env, envPort(env, 'PORT', V.PORT.default)),
     providerWebhooks: loadProviderWebhooksConfig(env, production),
   };
 }
@@ -160,11 +165,15 @@ function estimatedBits(token: string): number {
 
 function httpLimits(env: NodeJS.ProcessEnv): HttpLimits {
   const limits: HttpLimits = {
-    headersTimeoutMs: envPositiveInt(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
-    requestTimeoutMs: envPositiveInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000),
-    keepAliveTimeoutMs: envPositiveInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000),
-    maxConnections: envPositiveInt(env, 'HTTP_MAX_CONNECTIONS', 10_000),
-    maxConnectionsPerClient: envPositiveInt(env, 'HTTP_MAX_CONNECTIONS_PER_CLIENT', 100),
+    headersTimeoutMs: envPositiveInt(env, 'HTTP_HEADERS_TIMEOUT_MS', V.HTTP_HEADERS_TIMEOUT_MS.default),
+    requestTimeoutMs: envPositiveInt(env, 'HTTP_REQUEST_TIMEOUT_MS', V.HTTP_REQUEST_TIMEOUT_MS.default),
+    keepAliveTimeoutMs: envPositiveInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', V.HTTP_KEEP_ALIVE_TIMEOUT_MS.default),
+    maxConnections: envPositiveInt(env, 'HTTP_MAX_CONNECTIONS', V.HTTP_MAX_CONNECTIONS.default),
+    maxConnectionsPerClient: envPositiveInt(
+      env,
+      'HTTP_MAX_CONNECTIONS_PER_CLIENT',
+      V.HTTP_MAX_CONNECTIONS_PER_CLIENT.default,
+    ),
   };
   // Node refuses to start a server whose headers time-out is longer than its request time-out.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs)

@@ -1,5 +1,6 @@
 import { loadTwilioConfig, type TwilioConfig } from '@switchboard/providers';
 import { ConfigError, envIntBetween } from '@switchboard/service-runtime';
+import { LOSTFOUND_VARIABLES as V } from './variables';
 
 /**
  * lostfound's settings, read and checked once at start (the database and NATS settings are read by
@@ -28,14 +29,27 @@ export interface LostfoundConfig {
 export function loadLostfoundConfig(env: NodeJS.ProcessEnv): LostfoundConfig {
   return {
     sms: smsConfig(env),
-    notifyRetryMs: envIntBetween(env, 'LOSTFOUND_NOTIFY_RETRY_MS', 10_000, 100, 3_600_000),
-    textsPerAccountPerDay: envIntBetween(env, 'LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT', 200, 1, 1_000_000),
-    textsPerPhonePerDay: envIntBetween(env, 'LOSTFOUND_SMS_PHONE_DAILY_LIMIT', 3, 1, 1_000),
+    notifyRetryMs: envIntBetween(env, 'LOSTFOUND_NOTIFY_RETRY_MS', V.LOSTFOUND_NOTIFY_RETRY_MS.default, 100, 3_600_000),
+    textsPerAccountPerDay: envIntBetween(
+      env,
+      'LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT',
+      V.LOSTFOUND_SMS_ACCOUNT_DAILY_LIMIT.default,
+      1,
+      1_000_000,
+    ),
+    textsPerPhonePerDay: envIntBetween(
+      env,
+      'LOSTFOUND_SMS_PHONE_DAILY_LIMIT',
+      V.LOSTFOUND_SMS_PHONE_DAILY_LIMIT.default,
+      1,
+      1_000,
+    ),
   };
 }
 
 function smsConfig(env: NodeJS.ProcessEnv): LostfoundConfig['sms'] {
-  const provider = (env.LOSTFOUND_SMS_PROVIDER ?? 'simulated').trim() || 'simulated';
+  const provider =
+    (env.LOSTFOUND_SMS_PROVIDER ?? V.LOSTFOUND_SMS_PROVIDER.default).trim() || V.LOSTFOUND_SMS_PROVIDER.default;
   if (provider === 'simulated') return { provider };
   if (provider !== 'twilio')
     throw new ConfigError(`LOSTFOUND_SMS_PROVIDER must be "simulated" or "twilio"; got "${provider}"`);

@@ -3,6 +3,7 @@ import { loadTwilioConfig, type TwilioConfig } from '@switchboard/providers';
 import { ConfigError, envNonNegativeInt } from '@switchboard/service-runtime';
 import { loadEncryptionKeys, type EncryptionKeys } from '../crypto/encryption-keys';
 import { loadStripeConfig, type StripeConfig } from './stripe.config';
+import { NUMBERS_BILLING_VARIABLES as V } from './variables';
 
 /** Every variable numbers-billing reads, validated once at start (a bad value stops it with a clear message). */
 export interface NumbersBillingConfig {
@@ -43,9 +44,6 @@ export interface RetellConfig {
   publicBaseUrl: string;
 }
 
-const HOUR_MS = 3_600_000;
-const FIVE_MINUTES_MS = 300_000;
-
 export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): NumbersBillingConfig {
   const production = env.NODE_ENV === 'production';
   const { keys, file } = loadEncryptionKeys(env, production);
@@ -53,10 +51,22 @@ export function loadNumbersBillingConfig(env: NodeJS.ProcessEnv = process.env): 
     production,
     encryption: keys,
     encryptionKeyFile: file,
-    billingCycleIntervalMs: envNonNegativeInt(env, 'BILLING_CYCLE_INTERVAL_MS', env.NODE_ENV === 'test' ? 0 : HOUR_MS),
+    billingCycleIntervalMs: envNonNegativeInt(
+      env,
+      'BILLING_CYCLE_INTERVAL_MS',
+      env.NODE_ENV === 'test' ? 0 : V.BILLING_CYCLE_INTERVAL_MS.default,
+    ),
     egress: egressPolicyFromEnv(env),
-    defaultProviderStock: envNonNegativeInt(env, 'SIMULATED_PROVIDER_DEFAULT_STOCK', 100),
-    providerReconcileIntervalMs: envNonNegativeInt(env, 'PROVIDER_RECONCILE_INTERVAL_MS', FIVE_MINUTES_MS),
+    defaultProviderStock: envNonNegativeInt(
+      env,
+      'SIMULATED_PROVIDER_DEFAULT_STOCK',
+      V.SIMULATED_PROVIDER_DEFAULT_STOCK.default,
+    ),
+    providerReconcileIntervalMs: envNonNegativeInt(
+      env,
+      'PROVIDER_RECONCILE_INTERVAL_MS',
+      V.PROVIDER_RECONCILE_INTERVAL_MS.default,
+    ),
     simulatedProviderHangAfterSale: testFault(env, 'SIMULATED_PROVIDER_HANG_AFTER_SALE', production),
     stripe: loadStripeConfig(env, production),
     twilio: twilioTelephony(env, production),
@@ -87,7 +97,7 @@ function retellAgents(env: NodeJS.ProcessEnv, production: boolean): RetellConfig
   return {
     apiKey,
     apiBaseUrl,
-    voiceId: env.RETELL_VOICE_ID?.trim() || '11labs-Adrian',
+    voiceId: env.RETELL_VOICE_ID?.trim() || V.RETELL_VOICE_ID.default,
     publicBaseUrl: publicBaseUrl(env, production, 'Retell agents send their call webhooks'),
   };
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { egressPolicyFromEnv, type EgressPolicy } from '@switchboard/egress';
 
 import { ConfigError, envIntAtLeast, envIntBetween, messagingConfigFromEnv } from '@switchboard/service-runtime';
+import { WEBHOOK_DISPATCHER_VARIABLES as V } from './variables';
 
 /** Spec part 8: webhook delivery attempts. Not configurable. */
 export const MAX_ATTEMPTS = 5;
@@ -49,18 +50,29 @@ export interface WebhookDispatcherConfig {
 const MARGIN_MS = 10_000;
 
 export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env): WebhookDispatcherConfig {
-  const backoffBaseMs = envIntAtLeast(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000, 1);
-  const backoffMaxMs = envIntAtLeast(env, 'WEBHOOK_BACKOFF_MAX_MS', 600_000, 1);
+  const backoffBaseMs = envIntAtLeast(env, 'WEBHOOK_BACKOFF_BASE_MS', V.WEBHOOK_BACKOFF_BASE_MS.default, 1);
+  const backoffMaxMs = envIntAtLeast(env, 'WEBHOOK_BACKOFF_MAX_MS', V.WEBHOOK_BACKOFF_MAX_MS.default, 1);
   if (backoffMaxMs < backoffBaseMs)
     throw new ConfigError('WEBHOOK_BACKOFF_MAX_MS must be at least WEBHOOK_BACKOFF_BASE_MS');
-  const timeoutMs = envIntAtLeast(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100);
-  const concurrency = envIntAtLeast(env, 'WEBHOOK_CONCURRENCY', 32, 1);
-  const hostConcurrency = envIntAtLeast(env, 'WEBHOOK_HOST_CONCURRENCY', 4, 1);
-  const connectionReuseWaitMs = envIntBetween(env, 'WEBHOOK_CONNECTION_REUSE_WAIT_MS', 250, 0, 10_000);
-  const sweepIntervalMs = envIntAtLeast(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 1000, 10);
-  const disableAfterMs = envIntAtLeast(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600_000, 0);
-  const disableMinFailures = envIntAtLeast(env, 'WEBHOOK_DISABLE_MIN_FAILURES', 10, 1);
-  const retryAfterMaxMs = envIntAtLeast(env, 'WEBHOOK_RETRY_AFTER_MAX_MS', 3600_000, 0);
+  const timeoutMs = envIntAtLeast(env, 'WEBHOOK_TIMEOUT_MS', V.WEBHOOK_TIMEOUT_MS.default, 100);
+  const concurrency = envIntAtLeast(env, 'WEBHOOK_CONCURRENCY', V.WEBHOOK_CONCURRENCY.default, 1);
+  const hostConcurrency = envIntAtLeast(env, 'WEBHOOK_HOST_CONCURRENCY', V.WEBHOOK_HOST_CONCURRENCY.default, 1);
+  const connectionReuseWaitMs = envIntBetween(
+    env,
+    'WEBHOOK_CONNECTION_REUSE_WAIT_MS',
+    V.WEBHOOK_CONNECTION_REUSE_WAIT_MS.default,
+    0,
+    10_000,
+  );
+  const sweepIntervalMs = envIntAtLeast(env, 'WEBHOOK_SWEEP_INTERVAL_MS', V.WEBHOOK_SWEEP_INTERVAL_MS.default, 10);
+  const disableAfterMs = envIntAtLeast(env, 'WEBHOOK_DISABLE_AFTER_MS', V.WEBHOOK_DISABLE_AFTER_MS.default, 0);
+  const disableMinFailures = envIntAtLeast(
+    env,
+    'WEBHOOK_DISABLE_MIN_FAILURES',
+    V.WEBHOOK_DISABLE_MIN_FAILURES.default,
+    1,
+  );
+  const retryAfterMaxMs = envIntAtLeast(env, 'WEBHOOK_RETRY_AFTER_MAX_MS', V.WEBHOOK_RETRY_AFTER_MAX_MS.default, 0);
   const { requestTimeoutMs } = messagingConfigFromEnv(env);
   const caFile = env.WEBHOOK_TEST_CA_FILE?.trim();
   if (caFile && env.NODE_ENV !== 'test')
