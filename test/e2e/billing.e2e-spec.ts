@@ -189,6 +189,73 @@ describe('billing through the gateway', () => {
     });
   });
 
+  describe('POST /admin/accounts/{id}/credits: the most a balance holds (issue 47)', () => {
+    /** MAX_BALANCE_CENTS: $10,000,000,000.00. */
+    const MOST = 1_000_000_000_000;
+    const credit = (accountId: string, amount_cents: number) =>
+      admin.request('POST', `/admin/accounts/${accountId}/credits`, { amount_cents });
+    const refusal = (message: string) => ({ status: 400, body: { error: { code: 'invalid_request', message } } });
+
+    it('refuses with 400 naming amount_cents a credit that would take the balance past it, changing nothing', async () => {
+      const { id } = await admin.createAccount();
+      // The largest exact JSON number, twice: the first used to be taken, the second to overflow the bigint (500).
+      for (const attempt of [1, 2]) {
+        const answer = await credit(id, Number.MAX_SAFE_INTEGER);
+        expect({ attempt, status: answer.status, body: answer.body }).toEqual({
+          attempt,
+          ...refusal(`amount_cents must be at most ${MOST}`),
+        });
+      }
+      // Two large credits that each fit: the second would pass the most.
+      expect(await credit(id, 600_000_000_000)).toMatchObject({
+        status: 200,
+        body: { balance_cents: 600_000_000_000 },
+      });
+      const second = await credit(id, 600_000_000_000);
+      expect({ status: second.status, body: second.body }).toEqual(
+        refusal(
+          `amount_cents would take the balance past ${MOST} cents, the most an account holds: ` +
+            'the balance is 600000000000 cents, room for 400000000000 more.',
+        ),
+      );
+      const afterRefusal = (await admin.request('GET', `/admin/accounts/${id}/ledger`)).body;
+      expect({ balance: afterRefusal.balance_millicents, rows: afterRefusal.data.length }).toEqual({
+        balance: 600_000_000_000_000,
+        rows: 1,
+      });
+      // Up to the most exactly is taken, and read back exactly (in millicents too); one cent more is not.
+      expect(await credit(id, 400_000_000_000)).toMatchObject({ status: 200, body: { balance_cents: MOST } });
+      const full = await credit(id, 1);
+      expect({ status: full.status, body: full.body }).toEqual(
+        refusal(
+          `amount_cents would take the balance past ${MOST} cents, the most an account holds: ` +
+            `the balance is ${MOST} cents, room for 0 more.`,
+        ),
+      );
+      const page = (await admin.request('GET', `/admin/accounts/${id}/ledger`)).body;
+      expect({ cents: page.balance_cents, millicents: page.balance_millicents, rows: page.data.length }).toEqual({
+        cents: MOST,
+        millicents: MOST * 1000,
+        rows: 2,
+      });
+      expect((await admin.request('GET', `/admin/accounts/${id}`)).body.balance_cents).toBe(MOST);
+    });
+
+    it('takes one of two large credits sent at once when both would pass it', async () => {
+      const { id } = await admin.createAccount();
+      const answers = await Promise.all([credit(id, 600_000_000_000), credit(id, 600_000_000_000)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+      expect((await admin.request('GET', `/admin/accounts/${id}`)).body.balance_cents).toBe(600_000_000_000);
+    });
+
+    it('refuses an opening balance past it with 400 naming balance_cents, and takes the most itself', async () => {
+      const past = await admin.request('POST', '/admin/accounts', { name: 'Big Co', balance_cents: MOST + 1 });
+      expect({ status: past.status, body: past.body }).toEqual(refusal(`balance_cents must be at most ${MOST}`));
+      const most = await admin.createAccount({ name: 'Big Co', balance_cents: MOST });
+      expect(most.balance_cents).toBe(MOST);
+    });
+  });
+
   describe('talk time', () => {
     it('bills a call reported by the provider by the second at the tier rate, once', async () => {
       const session = await ApiSession.create(system, { balance_cents: 10_000, tier: 'growth' });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   DEFAULT_NUMBER_LIMIT,
+  MAX_BALANCE_CENTS,
   ServiceError,
   type AccountBalance,
   type AccountView,
@@ -147,18 +148,28 @@ export class AccountsService {
 
   /**
    * A top-up written to the ledger. The account's past_due numbers then pay what they owe and answer again;
-   * the answer is the balance after that.
+   * the answer is the balance after that. One that would take the balance past `MAX_BALANCE_CENTS` is refused with
+   * 400, judged on the balance read under the account's lock, so two concurrent credits cannot pass it together.
    */
   async credit(command: CreditAccountCommand, cause: EventCause): Promise<BalanceView> {
     const posted = await this.transactions.run(
       (tx) =>
         this.ledger.lockAccount(tx, command.account_id).then(async (account) => {
           if (!account) throw notFound();
+          const amount = centsToMillicents(command.amount_cents);
+          const room = centsToMillicents(MAX_BALANCE_CENTS) - account.balance_millicents;
+          if (amount > room)
+            throw new ServiceError(
+              'invalid_request',
+              `amount_cents would take the balance past ${MAX_BALANCE_CENTS} cents, the most an account holds: ` +
+                `the balance is ${millicentsToCents(account.balance_millicents)} cents, ` +
+                `room for ${room > 0n ? millicentsToCents(room) : 0n} more.`,
+            );
           return this.ledger.post(tx, {
             accountId: command.account_id,
             kind: 'top_up',
             reference: `top_up:${randomUUID()}`,
-            amountMillicents: centsToMillicents(command.amount_cents),
+            amountMillicents: amount,
             description: 'Credit by the operator',
           });
         }),

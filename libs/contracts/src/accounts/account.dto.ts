@@ -23,6 +23,14 @@ const AUTO_TOP_UP_MIN_CENTS = 500;
 const AUTO_TOP_UP_MAX_CENTS = 50_000;
 export const DEFAULT_NUMBER_LIMIT = 5;
 
+/**
+ * The most an account's balance may hold through the operator API: $10,000,000,000.00. An opening balance or a credit
+ * that would take the balance past it is refused with 400 naming the field, changing nothing (ADR 0122). It keeps the
+ * balance, in millicents, far inside a PostgreSQL `bigint` and an exact JSON number (the ledger answers millicents),
+ * with room for an auto-top-up already paid for, which is credited whatever the balance.
+ */
+export const MAX_BALANCE_CENTS = 1_000_000_000_000;
+
 export class AutoTopUp {
   @ApiProperty({ minimum: 0, maximum: MAX_INT4 })
   @IsInt()
@@ -45,11 +53,11 @@ export class CreateAccountBody {
   @MaxLength(MAX_NAME_LENGTH)
   name: string;
 
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_BALANCE_CENTS, default: 0 })
   @IsOmittable()
   @IsInt()
   @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @Max(MAX_BALANCE_CENTS)
   balance_cents?: number;
 
   @ApiPropertyOptional({ enum: TIERS, default: 'starter' })
@@ -83,12 +91,19 @@ export class UpdateAccountBody {
   auto_top_up?: AutoTopUp | null;
 }
 
-/** `POST /admin/accounts/{account_id}/credits` body. */
+/**
+ * `POST /admin/accounts/{account_id}/credits` body. A credit that would take the balance past `MAX_BALANCE_CENTS` is
+ * refused by numbers-billing with 400 `invalid_request` naming `amount_cents`, and changes nothing.
+ */
 export class CreditAccountBody {
-  @ApiProperty({ minimum: 1 })
+  @ApiProperty({
+    minimum: 1,
+    maximum: MAX_BALANCE_CENTS,
+    description: `Cents to add. The balance after it may be at most ${MAX_BALANCE_CENTS} ($10,000,000,000.00): a credit that would take it past that is refused with 400 invalid_request, changing nothing.`,
+  })
   @IsInt()
   @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @Max(MAX_BALANCE_CENTS)
   amount_cents: number;
 }
 
