@@ -5,9 +5,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';
 import { ConsoleOriginGuard, CsrfGuard } from './guards/csrf.guard';
 import { EVERY_ROLE, RoleGuard, Roles } from './guards/roles';
-import { clearedSessionCookie, sessionCookie } from './guards/session-cookie';
+import { clearedSessionCookie, sessionCookie, sessionTokenOf } from './guards/session-cookie';
 import { SessionGuard, sessionOf } from './guards/session.guard';
-import type { SessionView } from './identity/console-session';
+import type { SessionProbe, SessionView } from './identity/console-session';
 import { InvitesService } from './identity/invites.service';
 import { SessionsService } from './identity/sessions.service';
 
@@ -31,6 +31,19 @@ export class ConsoleSignInController {
     const { token, view } = await this.sessions.signIn(body.email, body.password, request.ip, String(request.id));
     void reply.header('Set-Cookie', sessionCookie(token));
     return view;
+  }
+
+  /**
+   * The pages' session probe: 200 `{ signed_in: false }` without a live session (no 401, which a browser logs as a
+   * console error on every signed-out page), else 200 `{ signed_in: true, user, account, csrf_token }` as
+   * `GET /session` answers. `GET /session` itself stays 401 `not_signed_in` for a client that wants a session.
+   */
+  @Get('session-status')
+  async sessionStatus(@Req() request: FastifyRequest): Promise<SessionProbe> {
+    const token = sessionTokenOf(request.headers.cookie);
+    const session = token ? await this.sessions.find(token) : undefined;
+    if (!session) return { signed_in: false };
+    return { signed_in: true, ...(await this.sessions.viewOf(session, String(request.id))) };
   }
 
   @Post('invites/lookup')

@@ -25,3 +25,6 @@ export interface SessionView {
   account: { id: string; name: string; tier: string };
   csrf_token: string;
 }
+
+/** `GET /console/api/session-status`: whether a live session came with the request, and if so the session. */
+export type SessionProbe = { signed_in: false } | ({ signed_in: true } & SessionView);
