@@ -12,6 +12,9 @@ export interface SessionInfo {
   csrf_token: string;
 }
 
+/** `GET /console/api/session-status`: 200 whether or not a session came with the request. */
+export type SessionProbe = { signed_in: false } | ({ signed_in: true } & SessionInfo);
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -227,6 +230,9 @@ export interface Transcript {
 }
 export interface Delivery {
   event_id: string;
+  /** `call.completed`, `webhook.test`, ... */
+  event_type: string;
+  /** Empty for an event not about a call (`webhook.test`). */
   call_sid: string;
   url: string;
   attempt: number;

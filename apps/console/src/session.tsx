@@ -1,7 +1,16 @@
-// Who is signed in, read once from GET /console/api/session, and what their role lets the page offer. The server
+// Who is signed in, read once from GET /console/api/session-status, and what their role lets the page offer. The server
 // decides (403 forbidden); the page only hides or disables what would be refused.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError, get, post, setCsrfToken, whenSignedOut, type Role, type SessionInfo } from './api';
+import {
+  ApiError,
+  get,
+  post,
+  setCsrfToken,
+  whenSignedOut,
+  type Role,
+  type SessionInfo,
+  type SessionProbe,
+} from './api';
 
 export type Action =
   'manage_keys' | 'manage_numbers' | 'manage_money' | 'manage_team' | 'use_desk' | 'read_desk' | 'see_developer_pages';
@@ -61,11 +70,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let current = true;
-    get<SessionInfo>('/session').then(
+    // The probe answers 200 either way: a signed-out page then logs no 401 in the browser's console.
+    get<SessionProbe>('/session-status').then(
       (answer) => {
         if (!current) return;
-        setCsrfToken(answer.csrf_token);
-        setSession(answer);
+        if (!answer.signed_in) {
+          setStatus('signed-out');
+          return;
+        }
+        const info: SessionInfo = { user: answer.user, account: answer.account, csrf_token: answer.csrf_token };
+        setCsrfToken(info.csrf_token);
+        setSession(info);
         setStatus('signed-in');
       },
       (failure: unknown) => {

@@ -1,7 +1,7 @@
 // The lost-and-found desk (issue 16, docs/adr/0080): found items and claims of one of the account's locations,
 // logging an item, an item's custody, a claim beside its candidate items, reuniting with proof, and disposal.
 // Every call goes to /console/api/lostfound/* (docs/console/api.md); the server decides, the page explains.
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, NavLink, useParams, useSearchParams } from 'react-router';
 import {
   ApiError,
@@ -62,6 +62,30 @@ function useDeskLocation(): {
   const all = locations.data?.data ?? [];
   const location = all.find((l) => String(l.id) === locationParam) ?? all[0];
   return { locations, location, locationParam };
+}
+
+/**
+ * A claim or found item at the `?location=` its link names; a link without one (copied from a text, a note, another
+ * tab) is looked up at each of the account's lost-and-found locations in turn, and the first that holds it answers.
+ * An id no location holds ends as that location's 404 (`claim_not_found`, `found_item_not_found`).
+ */
+async function atSomeLocation<T>(locationParam: string, path: (locationId: string) => string): Promise<T> {
+  if (locationParam) return get<T>(path(locationParam));
+  const { data: locations } = await get<DeskLocations>('/lostfound/locations');
+  let missing: unknown;
+  for (const location of locations) {
+    try {
+      return await get<T>(path(String(location.id)));
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      missing = error;
+    }
+  }
+  throw missing instanceof Error
+    ? missing
+    : new Error(
+        "None of this account's locations runs lost-and-found yet. Switchboard's operators turn it on per location.",
+      );
 }
 
 /** The desk's frame: title, location picker, the items/claims tabs and the claimant page's address. */
@@ -142,6 +166,43 @@ function DeskFrame({
       )}
       {children(location, locations.data.categories)}
     </section>
+  );
+}
+
+/** The stylesheet's phone breakpoint (styles.css, `@media (max-width: 800px)`). */
+const PHONE_WIDTH = '(max-width: 800px)';
+
+/** True at phone width, following the window as it is resized or turned. */
+function usePhoneWidth(): boolean {
+  const [phone, setPhone] = useState(() => window.matchMedia(PHONE_WIDTH).matches);
+  useEffect(() => {
+    const media = window.matchMedia(PHONE_WIDTH);
+    const follow = () => setPhone(media.matches);
+    media.addEventListener('change', follow);
+    follow();
+    return () => media.removeEventListener('change', follow);
+  }, []);
+  return phone;
+}
+
+/**
+ * At phone width a long form waits behind a button, so that the list is what the desk shows first on a phone;
+ * wider, the form is shown as it is.
+ */
+function BehindButtonOnPhone({ label, children }: { label: string; children: ReactNode }) {
+  const phone = usePhoneWidth();
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  if (!phone) return <>{children}</>;
+  return (
+    <>
+      <Button className="phone-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        {label}
+      </Button>
+      <div id={id} hidden={!open}>
+        {open ? children : null}
+      </div>
+    </>
   );
 }
 
@@ -298,14 +359,16 @@ function ItemsPanel({ location, categories }: { location: DeskLocation; categori
   return (
     <>
       {can('use_desk') ? (
-        <LogItemForm
-          location={location}
-          categories={categories}
-          onLogged={(item) => {
-            setLogged(item);
-            items.reload();
-          }}
-        />
+        <BehindButtonOnPhone label="Log a found item">
+          <LogItemForm
+            location={location}
+            categories={categories}
+            onLogged={(item) => {
+              setLogged(item);
+              items.reload();
+            }}
+          />
+        </BehindButtonOnPhone>
       ) : (
         <Notice tone="info">{roleReason(role, 'use_desk')}</Notice>
       )}
@@ -316,14 +379,16 @@ function ItemsPanel({ location, categories }: { location: DeskLocation; categori
         </Notice>
       ) : null}
       <h2>Found items</h2>
-      <FilterForm
-        key={JSON.stringify(filters)}
-        what="items"
-        statuses={ITEM_STATUSES}
-        filters={filters}
-        onApply={(next) => setFilters(next)}
-        dateLabel="Found"
-      />
+      <BehindButtonOnPhone label="Search items">
+        <FilterForm
+          key={JSON.stringify(filters)}
+          what="items"
+          statuses={ITEM_STATUSES}
+          filters={filters}
+          onApply={(next) => setFilters(next)}
+          dateLabel="Found"
+        />
+      </BehindButtonOnPhone>
       {items.error ? <LoadError error={items.error} retry={items.reload} /> : null}
       {!items.data && items.loading ? <Loading what="found items" /> : null}
       {items.data && items.data.data.length === 0 ? (
@@ -583,12 +648,17 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 export function DeskItemPage() {
   const { id = '' } = useParams();
   const [params] = useSearchParams();
-  const locationId = params.get('location') ?? '';
+  const locationParam = params.get('location') ?? '';
   const item = useLoad(
-    () => get<FoundItemDetail>(`/lostfound/found-items/${encodeURIComponent(id)}${query({ location_id: locationId })}`),
-    [id, locationId],
+    () =>
+      atSomeLocation<FoundItemDetail>(
+        locationParam,
+        (locationId) => `/lostfound/found-items/${encodeURIComponent(id)}${query({ location_id: locationId })}`,
+      ),
+    [id, locationParam],
   );
-  const back = `/lostfound?location=${encodeURIComponent(locationId)}`;
+  const locationId = item.data ? String(item.data.location_id) : locationParam;
+  const back = locationId ? `/lostfound?location=${encodeURIComponent(locationId)}` : '/lostfound';
   if (item.error) {
     return (
       <section>
@@ -721,14 +791,16 @@ function ClaimsPanel({ location }: { location: DeskLocation }) {
       <p className="muted">
         Filed on the public page, by phone, or through the API. A claim with a match has a stored item that fits it.
       </p>
-      <FilterForm
-        key={JSON.stringify(filters)}
-        what="claims"
-        statuses={CLAIM_STATUSES}
-        filters={filters}
-        onApply={(next) => setFilters(next)}
-        dateLabel="Lost"
-      />
+      <BehindButtonOnPhone label="Search claims">
+        <FilterForm
+          key={JSON.stringify(filters)}
+          what="claims"
+          statuses={CLAIM_STATUSES}
+          filters={filters}
+          onApply={(next) => setFilters(next)}
+          dateLabel="Lost"
+        />
+      </BehindButtonOnPhone>
       {claims.error ? <LoadError error={claims.error} retry={claims.reload} /> : null}
       {!claims.data && claims.loading ? <Loading what="claims" /> : null}
       {claims.data && claims.data.data.length === 0 ? (
@@ -799,11 +871,16 @@ interface Candidate {
 export function DeskClaimPage() {
   const { id = '' } = useParams();
   const [params] = useSearchParams();
-  const locationId = params.get('location') ?? '';
+  const locationParam = params.get('location') ?? '';
   const claim = useLoad(
-    () => get<ClaimDetail>(`/lostfound/claims/${encodeURIComponent(id)}${query({ location_id: locationId })}`),
-    [id, locationId],
+    () =>
+      atSomeLocation<ClaimDetail>(
+        locationParam,
+        (locationId) => `/lostfound/claims/${encodeURIComponent(id)}${query({ location_id: locationId })}`,
+      ),
+    [id, locationParam],
   );
+  const locationId = claim.data ? String(claim.data.location_id) : locationParam;
   // High-value claims list no matches (the API keeps them to staff who verify): the stored items of the category are the candidates.
   const sameCategory = useLoad(
     async () =>
@@ -816,7 +893,7 @@ export function DeskClaimPage() {
   );
   // Kept here, not in the form: once an item is given back the claim's candidates change and the form may go.
   const [reunited, setReunited] = useState<Reunited>();
-  const back = `/lostfound/claims?location=${encodeURIComponent(locationId)}`;
+  const back = locationId ? `/lostfound/claims?location=${encodeURIComponent(locationId)}` : '/lostfound/claims';
   if (claim.error) {
     return (
       <section>
@@ -830,6 +907,8 @@ export function DeskClaimPage() {
   }
   if (!claim.data) return <Loading what="the claim" />;
   const c = claim.data;
+  // A closed claim lists no candidates: its item was given back, and the stored items beside it are not its matches.
+  const open = c.status === 'open';
   const candidates: Candidate[] = c.verify_required
     ? (sameCategory.data?.data ?? []).map((item) => ({
         id: item.id,
@@ -895,24 +974,26 @@ export function DeskClaimPage() {
           ) : null}
         </div>
         <div className="card" data-testid="claim-candidates">
-          <h2>{c.verify_required ? 'Stored items of this category' : 'Candidate matches'}</h2>
-          {c.verify_required ? (
+          <h2>{!open ? 'Given back' : c.verify_required ? 'Stored items of this category' : 'Candidate matches'}</h2>
+          {open && c.verify_required && sameCategory.data ? (
             <Notice tone="warning" title="High-value item">
-              Matches of high-value claims are not listed;{' '}
-              {c.has_match ? 'a stored item does match this claim' : 'no stored item matches it yet'}. Release an item
-              only after checking the claimant&apos;s proof of ownership in person (ID, what is inside, a receipt).
+              {candidates.length === 0
+                ? `No ${c.category} item is stored yet. `
+                : `The desk does not say which item fits a high-value claim, so every stored ${c.category} item is listed below; ${
+                    c.has_match ? "one of them fits this claim's description. " : 'none fits its description yet. '
+                  }`}
+              Release an item only after checking the claimant&apos;s proof of ownership in person (ID, what is inside,
+              a receipt).
             </Notice>
           ) : null}
-          {c.status !== 'open' && !reunited ? (
-            <Notice tone="info">This claim is closed: its item was given back.</Notice>
-          ) : null}
-          {c.verify_required && sameCategory.error ? (
+          {!open ? <Notice tone="info">This claim is closed: its item was given back.</Notice> : null}
+          {open && c.verify_required && sameCategory.error ? (
             <LoadError error={sameCategory.error} retry={sameCategory.reload} />
           ) : null}
-          {candidates.length === 0 && c.status === 'open' ? (
+          {open && candidates.length === 0 && (!c.verify_required || sameCategory.data) ? (
             <Empty>No candidate item yet. When a matching item is logged, the claimant is texted.</Empty>
           ) : null}
-          {candidates.length > 0 ? (
+          {open && candidates.length > 0 ? (
             <Reunite
               claim={c}
               candidates={candidates}

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { get, put, query, type Account, type Balance, type LedgerEntry, type Page, type UsageDay } from '../api';
 import { UsageChart } from '../components/UsageChart';
 import {
@@ -50,10 +51,11 @@ export function MoneyPage() {
           <p className="stat-label">Talk time, {balance.data?.period ?? 'this month'}</p>
           <p className="stat-value">{balance.data ? `${balance.data.minutes_used} min` : '…'}</p>
           {balance.data ? (
-            <p className="stat-note">
+            // The tier's minutes are a cap, not free minutes: every second is billed at the tier's rate (ADR 0013).
+            <p className="stat-note" data-testid="talk-time-note">
               {balance.data.minutes_included === null
-                ? 'Unlimited minutes'
-                : `of ${balance.data.minutes_included} included`}
+                ? "No monthly cap. Every second is billed at your tier's rate."
+                : `of your ${balance.data.minutes_included} min monthly cap. Every second is billed at your tier's rate; at the cap, calls ring through to your business phone.`}
             </p>
           ) : null}
         </div>
@@ -194,6 +196,33 @@ function AutoTopUpForm({
   );
 }
 
+/** A talk-time entry's reference (`talk_time:<call sid>`) names its call: the call's id in the text links to its page. */
+function EntryText({ entry }: { entry: LedgerEntry }): ReactNode {
+  const text = entry.description || humanize(entry.kind);
+  const sid = entry.kind === 'talk_time' && entry.reference.startsWith('talk_time:') ? entry.reference.slice(10) : '';
+  if (!sid) return text;
+  const link = (
+    <Link to={`/calls/${encodeURIComponent(sid)}`}>
+      <code>{sid}</code>
+    </Link>
+  );
+  const at = text.indexOf(sid);
+  // One span: at phone width the cell lays out its children as flex items.
+  if (at < 0)
+    return (
+      <span>
+        {text} ({link})
+      </span>
+    );
+  return (
+    <span>
+      {text.slice(0, at)}
+      {link}
+      {text.slice(at + sid.length)}
+    </span>
+  );
+}
+
 function Ledger() {
   const [after, setAfter] = useState('');
   const [trail, setTrail] = useState<string[]>([]);
@@ -238,7 +267,9 @@ function Ledger() {
               {ledger.data.data.map((entry) => (
                 <tr key={entry.id}>
                   <td data-label="Time">{formatTime(entry.created_at)}</td>
-                  <td data-label="What">{entry.description || humanize(entry.kind)}</td>
+                  <td data-label="What">
+                    <EntryText entry={entry} />
+                  </td>
                   <td data-label="Amount" className={`num ${entry.amount_millicents < 0 ? 'negative' : 'positive'}`}>
                     {entry.amount_millicents > 0 ? '+' : ''}
                     {formatMillicents(entry.amount_millicents)}

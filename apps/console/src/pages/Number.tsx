@@ -124,7 +124,7 @@ export function NumberPage() {
       <NumberLostfoundLine numberId={n.id} editable={mayManage && !released} />
 
       <h2>Webhook deliveries</h2>
-      <p className="hint">Every attempt to deliver a call event to your webhook, newest first.</p>
+      <p className="hint">Every attempt to deliver an event to your webhook, newest first.</p>
       {deliveries.error ? <LoadError error={deliveries.error} retry={deliveries.reload} /> : null}
       {!deliveries.data && deliveries.loading ? <Loading what="deliveries" /> : null}
       {deliveries.data && deliveries.data.data.length === 0 ? <Empty>No deliveries yet.</Empty> : null}
@@ -135,6 +135,7 @@ export function NumberPage() {
             <thead>
               <tr>
                 <th scope="col">Time</th>
+                <th scope="col">Event</th>
                 <th scope="col">Call</th>
                 <th scope="col">Attempt</th>
                 <th scope="col">Result</th>
@@ -145,10 +146,17 @@ export function NumberPage() {
               {deliveries.data.data.map((delivery) => (
                 <tr key={`${delivery.event_id}-${delivery.attempt}`}>
                   <td data-label="Time">{formatTime(delivery.delivered_at)}</td>
+                  <td data-label="Event">
+                    <code>{delivery.event_type}</code>
+                  </td>
                   <td data-label="Call">
-                    <Link to={`/calls/${encodeURIComponent(delivery.call_sid)}`}>
-                      <code>{delivery.call_sid.slice(0, 12)}…</code>
-                    </Link>
+                    {delivery.call_sid ? (
+                      <Link to={`/calls/${encodeURIComponent(delivery.call_sid)}`}>
+                        <code>{shortSid(delivery.call_sid)}</code>
+                      </Link>
+                    ) : (
+                      <span className="muted">not about a call</span>
+                    )}
                   </td>
                   <td data-label="Attempt">{delivery.attempt}</td>
                   <td data-label="Result">
@@ -192,4 +200,9 @@ export function NumberPage() {
       ) : null}
     </section>
   );
+}
+
+/** A call SID short enough for a table cell: its first 12 characters and an ellipsis when it is longer. */
+function shortSid(sid: string): string {
+  return sid.length > 13 ? `${sid.slice(0, 12)}…` : sid;
 }
