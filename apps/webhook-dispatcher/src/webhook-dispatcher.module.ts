@@ -29,6 +29,8 @@ import { WEBHOOK_RESOLVER, WebhookEgress, systemResolver } from './egress/webhoo
 import { WebhookDispatcherPrisma, WebhookDispatcherTransactions } from './prisma/webhook-dispatcher-prisma';
 import { HttpsWebhookSender } from './webhook-sender/https-webhook-sender.adapter';
 import { WEBHOOK_SENDER } from './webhook-sender/webhook-sender.port';
+import { NatsWebhookCopies } from './webhook-copies/nats-webhook-copies.adapter';
+import { WEBHOOK_COPIES } from './webhook-copies/webhook-copies.port';
 import { KeptWebhookTargets } from './webhook-target/kept-webhook-targets';
 import { NatsWebhookTargets } from './webhook-target/nats-webhook-targets.adapter';
 import { WebhookTargetChanges } from './webhook-target/webhook-target-changes';
@@ -91,6 +93,8 @@ export class WebhookDispatcherModule {
         { provide: WEBHOOK_TARGETS, useExisting: KeptWebhookTargets },
         WebhookTargetChanges,
         { provide: WEBHOOK_SENDER, useValue: new HttpsWebhookSender({ extraCa: config.testExtraCa }) },
+        // A copy of each signed delivery for the number's `webhook/listen` streams, on plain NATS (ADR 0128).
+        { provide: WEBHOOK_COPIES, useClass: NatsWebhookCopies },
         WebhookEgress,
         HostLimiter,
         DeliveriesRepository,

@@ -13,3 +13,4 @@ export * from './webhooks';
 export * from './billing';
 export * from './provider';
 export * from './console';
+export * from './webhook-copies';

@@ -5,7 +5,9 @@ describe('bus permissions', () => {
     const gateway = busPermissions('gateway', 'sb');
     expect(gateway.publish.allow).toEqual(expect.arrayContaining(['sb.numbers.v1.>', 'sb.health.v1.lostfound']));
     expect(gateway.publish.deny).toEqual(['sb.numbers.v2.webhook-target.get', 'sb.calls.v2.lost-item-report.get']);
-    expect(gateway.subscribe.allow).toEqual(['_INBOX.gateway.>']);
+    // Its replies, and the dispatcher's copies of signed deliveries for `webhook/listen` streams (ADR 0128).
+    expect(gateway.subscribe.allow).toEqual(['_INBOX.gateway.>', 'sb.webhook-copies.v1.>']);
+    expect(gateway.publish.allow.filter((subject) => subject.includes('webhook-copies'))).toEqual([]);
     expect(gateway.allow_responses).toBeUndefined();
     // It publishes provider webhooks only (ADR 0083); on JetStream it reads the WEBHOOKS stream through its one
     // durable only (ADR 0075).
@@ -56,6 +58,12 @@ describe('bus permissions', () => {
       'sb.events.v1.number.updated',
       'sb.events.v1.number.released',
     ]);
+    // It publishes copies of its signed deliveries for listeners (ADR 0128) on plain NATS; only the gateway reads them.
+    expect(dispatcher.publish.allow.filter((subject) => subject.includes('webhook-copies'))).toEqual([
+      'sb.webhook-copies.v1.>',
+    ]);
+    for (const service of ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher'] as const)
+      expect(busPermissions(service, 'sb').subscribe.allow.filter((s) => s.includes('webhook-copies'))).toEqual([]);
     for (const service of ['gateway', 'numbers-billing', 'calls-media', 'lostfound'] as const)
       expect(busPermissions(service, 'sb').subscribe.allow.filter((s) => s.startsWith('sb.events.'))).toEqual([]);
     expect(busPermissions('calls-media', 'sb').publish.allow).toContain('sb.events.v1.call.>');

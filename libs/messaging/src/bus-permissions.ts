@@ -4,6 +4,7 @@ import {
   NumberUpdatedEvent,
   STREAMS,
   SERVICES,
+  WEBHOOK_COPIES_SUBJECT,
   WebhookTargetRpc,
   healthRpc,
   type ServiceName,
@@ -34,7 +35,17 @@ export interface ServiceGrants {
    * for what each replica must learn at once, such as a dispatcher forgetting a webhook target (ADR 0101).
    */
   readonly hears?: readonly string[];
+  /**
+   * Subjects (below the prefix) it publishes on plain core NATS, no stream, nothing kept: copies only a connected
+   * listener wants, such as the dispatcher's signed deliveries for `webhook/listen` (ADR 0128).
+   */
+  readonly broadcasts?: readonly string[];
+  /** Subjects (below the prefix) it subscribes to on plain core NATS, another service's `broadcasts`. */
+  readonly follows?: readonly string[];
 }
+
+/** Copies of signed webhook deliveries, per account and number (docs/adr/0128-webhook-listen.md). */
+const WEBHOOK_COPIES = `${WEBHOOK_COPIES_SUBJECT}.>`;
 
 /** Every service's public request subjects, as the gateway forwards them. */
 const PUBLIC_REQUESTS = ['billing.v1.>', 'numbers.v1.>', 'calls.v1.>', 'lostfound.v1.>', 'webhooks.v1.>'];
@@ -52,6 +63,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     publishes: STREAMS.provider,
     // `webhook.endpoint_disabled`: the account's owners are mailed (ADR 0075).
     consumes: [{ stream: STREAMS.webhooks, durables: ['gateway-endpoint-alerts'] }],
+    // A number's signed deliveries, for its connected `webhook/listen` streams (ADR 0128).
+    follows: [WEBHOOK_COPIES],
   },
   'numbers-billing': {
     serves: ['billing.v1.>', 'numbers.v1.>', WebhookTargetRpc.subject],
@@ -105,6 +118,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     ],
     // Every replica forgets the webhook target it kept for a number that changed (ADR 0101).
     hears: [NumberUpdatedEvent.type, NumberReleasedEvent.type],
+    // A copy of each signed delivery, for the gateway's `webhook/listen` streams (ADR 0128).
+    broadcasts: [WEBHOOK_COPIES],
   },
 };
 
@@ -171,6 +186,8 @@ export function busPermissions(service: ServiceName, prefix: string): NatsPermis
     }
   }
   for (const type of grants.hears ?? []) subscribe.push(eventSubject(config, type));
+  for (const subject of grants.broadcasts ?? []) publish.push(rpcSubject(config, subject));
+  for (const subject of grants.follows ?? []) subscribe.push(rpcSubject(config, subject));
   const permissions: NatsPermissions = { publish: { allow: publish }, subscribe: { allow: subscribe } };
   if (grants.refused?.length) permissions.publish.deny = grants.refused.map((subject) => rpcSubject(config, subject));
   if (grants.serves.length > 0) permissions.allow_responses = true;

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { ServiceError } from '@switchboard/contracts';
+import { ServiceError, type WebhookCopy } from '@switchboard/contracts';
 import { egressPolicyFromEnv, type Resolver } from '@switchboard/egress';
 import { RetryLater } from '@switchboard/messaging';
 import { verify } from '@switchboard/signing';
@@ -52,6 +52,7 @@ function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; u
   );
   const hosts = new HostLimiter(config);
   const health = new FakeEndpointHealth();
+  const copies: { accountId: string; copy: WebhookCopy }[] = [];
   const useCase = new DeliverCallCompleted(
     store,
     targets,
@@ -61,8 +62,9 @@ function setup(options: { script?: WebhookResponse[]; env?: NodeJS.ProcessEnv; u
     config,
     logger,
     health,
+    { publish: (accountId, copy) => copies.push({ accountId, copy }) },
   );
-  return { useCase, store, sender, targets, logs, hosts, config, health };
+  return { useCase, store, sender, targets, logs, hosts, config, health, copies };
 }
 
 function deliveryOf(event: ReturnType<typeof callCompletedEvent>) {
@@ -90,6 +92,54 @@ async function runUntilAcknowledged(ctx: ReturnType<typeof setup>, event = callC
 }
 
 describe('DeliverCallCompleted', () => {
+  it("copies the first attempt of each round to the number's listeners, its very bytes and headers (ADR 0128)", async () => {
+    const ctx = setup({ script: [{ statusCode: 500 }, { statusCode: 500 }, { statusCode: 200 }] });
+    const event = callCompletedEvent();
+
+    await runUntilAcknowledged(ctx, event);
+
+    // Three attempts, one copy: the retries of a failing URL are not copied again.
+    expect(ctx.sender.requests).toHaveLength(3);
+    expect(ctx.copies).toHaveLength(1);
+    const [{ accountId, copy }] = ctx.copies;
+    const [request] = ctx.sender.requests;
+    expect(accountId).toBe(event.data.account_id);
+    expect(copy).toEqual({
+      event_id: event.id,
+      type: 'call.completed',
+      number_id: 'num_1',
+      kind: 'attempt',
+      attempt: 1,
+      headers: request.headers,
+      body: request.body.toString('utf8'),
+    });
+    expect(Buffer.from(copy.body, 'utf8').equals(request.body)).toBe(true);
+  });
+
+  it('copies, signed, an event it sends nowhere: no webhook_url, or a URL the egress rule refuses', async () => {
+    for (const url of [null, 'https://intranet.example.com/hook']) {
+      const ctx = setup({ url });
+      const event = callCompletedEvent();
+
+      await runUntilAcknowledged(ctx, event);
+
+      expect(ctx.sender.requests).toHaveLength(0);
+      expect(ctx.copies).toHaveLength(1);
+      const { copy } = ctx.copies[0];
+      expect(copy).toMatchObject({ event_id: event.id, kind: 'not_sent', attempt: url ? 1 : null });
+      expect(JSON.parse(copy.body)).toMatchObject({ type: 'call.completed', number_id: 'num_1' });
+      expect(
+        verify({
+          secret: SECRET,
+          rawBody: Buffer.from(copy.body, 'utf8'),
+          timestampHeader: copy.headers['X-Switchboard-Timestamp'],
+          signatureHeader: copy.headers['X-Switchboard-Signature'],
+        }),
+      ).toMatchObject({ valid: true });
+      expect(copy.headers['X-Switchboard-Event-Id']).toBe(event.id);
+    }
+  });
+
   it('posts exactly the spec body, signed, with a stable event id, to the address that was checked', async () => {
     const ctx = setup();
     const event = callCompletedEvent({

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ServiceError, type CallCompletedData, type EventEnvelope } from '@switchboard/contracts';
+import {
+  ServiceError,
+  type CallCompletedData,
+  type EventEnvelope,
+  type WebhookCopy,
+  type WebhookCopyKind,
+} from '@switchboard/contracts';
 import { RetryLater } from '@switchboard/messaging';
 import {
   CALL_COMPLETED_WEBHOOK_TYPE,
@@ -14,6 +20,7 @@ import { WebhookEgress, type EgressDecision } from '../egress/webhook-egress';
 import { WEBHOOK_SENDER, type WebhookResponse, type WebhookSender } from '../webhook-sender/webhook-sender.port';
 import { ENDPOINT_HEALTH, type EndpointHealthPort } from '../endpoints/endpoint-health.port';
 import { WEBHOOK_TARGETS, type WebhookTarget, type WebhookTargets } from '../webhook-target/webhook-targets.port';
+import { WEBHOOK_COPIES, type WebhookCopies } from '../webhook-copies/webhook-copies.port';
 import { backoffDelayMs } from './backoff';
 import { DeliveriesRepository } from './deliveries.repository';
 import type { ClaimHeld, DeliveryStore, NewDelivery } from './delivery-store.port';
@@ -70,6 +77,7 @@ export class DeliverCallCompleted {
     @Inject(DISPATCHER_CONFIG) private readonly config: WebhookDispatcherConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(ENDPOINT_HEALTH) private readonly health: EndpointHealthPort,
+    @Inject(WEBHOOK_COPIES) private readonly copies: WebhookCopies,
   ) {}
 
   /** `deliveryCount`: how many times JetStream has handed this message out (1 the first time). */
@@ -115,16 +123,18 @@ export class DeliverCallCompleted {
       );
       throw new RetryLater(delay, 'webhook target lookup failed');
     }
-    const url = target.webhook_url;
-    if (!url) {
-      await this.store.close(delivery, 'skipped');
-      this.logger.debug(log, 'number has no webhook_url; nothing to send');
-      return { verdict: 'skipped', skipped: 'no_webhook' };
-    }
     // During a rotation's overlap every delivery is signed with the new secret and the old one (ADR 0074).
     const secrets = target.previous_webhook_secret
       ? [target.webhook_secret, target.previous_webhook_secret]
       : [target.webhook_secret];
+    const url = target.webhook_url;
+    if (!url) {
+      await this.store.close(delivery, 'skipped');
+      // Sent nowhere, but signed all the same for the number's listeners, if any (ADR 0128).
+      this.copy(delivery, 'not_sent', null, this.sign(delivery, secrets));
+      this.logger.debug(log, 'number has no webhook_url; nothing to send');
+      return { verdict: 'skipped', skipped: 'no_webhook' };
+    }
 
     // The host's share: this process's first (no database round trip when it is full; an attempt on the wire to the
     // host is waited for briefly, to reuse its connection: ADR 0105), then every replica's, taken with the claim
@@ -191,7 +201,9 @@ export class DeliverCallCompleted {
     let decision: EgressDecision;
     let response: WebhookResponse;
     try {
-      ({ decision, response } = await this.post(delivery, url, secrets, started, options));
+      // The number's listeners get the first attempt of each round, not the retries of a failing URL (ADR 0128).
+      const copied = claim.attempt - claim.attemptBase === 1 ? claim.attempt : null;
+      ({ decision, response } = await this.post(delivery, url, secrets, started, copied, options));
     } catch (error) {
       // Not an attempt's outcome (the sender answers every failure): the host slot is given back at once, the
       // lease runs out and JetStream hands the event out again.
@@ -265,35 +277,70 @@ export class DeliverCallCompleted {
     }
   }
 
-  /** The egress check of `url`, then the signed POST to the address it allowed (or why nothing was sent). */
+  /**
+   * The egress check of `url`, then the signed POST to the address it allowed (or why nothing was sent). `copied`: the
+   * attempt's number when the number's listeners get a copy of it, else null.
+   */
   private async post(
     delivery: OutgoingDelivery,
     url: string,
     secrets: string[],
     started: Date,
+    copied: number | null,
     options: SendOptions,
   ): Promise<{ decision: EgressDecision; response: WebhookResponse }> {
     const decision = await this.egress.check(url, this.config.timeoutMs);
-    if (decision.kind === 'refused') return { decision, response: { error: `refused: ${decision.reason}` } };
-    if (decision.kind === 'unresolvable') return { decision, response: { error: decision.reason } };
-    const body = Buffer.from(delivery.body, 'utf8');
+    if (decision.kind !== 'allowed') {
+      // Nothing goes out; the number's listeners still get the event as it would have been sent (ADR 0128).
+      if (copied !== null) this.copy(delivery, 'not_sent', copied, this.sign(delivery, secrets));
+      const error = decision.kind === 'refused' ? `refused: ${decision.reason}` : decision.reason;
+      return { decision, response: { error } };
+    }
     const remainingMs = Math.max(this.config.timeoutMs - (Date.now() - started.getTime()), 1);
-    // Signed just before sending, so the timestamp is the moment of signing; both header sets share it.
-    const timestamp = Math.floor(Date.now() / 1000);
+    // Signed just before sending, so the timestamp is the moment of signing.
+    const headers = this.sign(delivery, secrets);
+    // The listeners' copy carries these very bytes and headers (ADR 0128).
+    if (copied !== null) this.copy(delivery, 'attempt', copied, headers);
     const response = await this.sender.send({
       target: decision.target,
-      body,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': USER_AGENT,
-        [EVENT_ID_HEADER]: delivery.event_id,
-        ...signedHeaders(secrets, body, timestamp),
-        ...standardWebhookHeaders(secrets, delivery.event_id, body, timestamp),
-      },
+      body: Buffer.from(delivery.body, 'utf8'),
+      headers,
       timeoutMs: remainingMs,
       captureResponseBytes: options.captureResponseBytes,
     });
     return { decision, response };
+  }
+
+  /** The headers of one delivery of `delivery.body`, signed now with every secret; both header sets share the time. */
+  private sign(delivery: OutgoingDelivery, secrets: string[]): Record<string, string> {
+    const body = Buffer.from(delivery.body, 'utf8');
+    const timestamp = Math.floor(Date.now() / 1000);
+    return {
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      [EVENT_ID_HEADER]: delivery.event_id,
+      ...signedHeaders(secrets, body, timestamp),
+      ...standardWebhookHeaders(secrets, delivery.event_id, body, timestamp),
+    };
+  }
+
+  /** Hands the number's listeners (if any) the delivery as signed: fire and forget (ADR 0128). */
+  private copy(
+    delivery: OutgoingDelivery,
+    kind: WebhookCopyKind,
+    attempt: number | null,
+    headers: Record<string, string>,
+  ): void {
+    const copy: WebhookCopy = {
+      event_id: delivery.event_id,
+      type: delivery.event_type,
+      number_id: delivery.number_id,
+      kind,
+      attempt,
+      headers,
+      body: delivery.body,
+    };
+    this.copies.publish(delivery.account_id, copy);
   }
 
   /**
