@@ -19,6 +19,8 @@ import { PhoneLinesHttpController } from './phone-lines.http.controller';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { WebhookVerificationHttpController } from './webhook-verification.http.controller';
 import { WebhooksHttpController } from './webhooks.http.controller';
+import { WebhookListenHttpController } from './webhook-listen.http.controller';
+import { WebhookListeners } from './webhook-listeners';
 
 /**
  * The public API under /v1 on PORT: every route but the health probes is behind ApiKeyGuard. Beside it, the
@@ -46,6 +48,7 @@ export class PublicApiModule {
         ClaimantHttpController,
         WebhooksHttpController,
         WebhookVerificationHttpController,
+        WebhookListenHttpController,
       ],
       providers: [
         RequestAuthRepository,
@@ -57,6 +60,8 @@ export class PublicApiModule {
         IdempotencyRepository,
         IdempotencyService,
         IdempotencyInterceptor,
+        // The `webhook/listen` streams, ended when the server closes (docs/adr/0128).
+        WebhookListeners,
         // `livemode` on what an API key's requests answer (docs/adr/0087-test-mode.md). The two list routes served
         // outside Nest's pipeline apply it themselves (direct-list-routes.ts, ADR 0096): a new global step goes there too.
         { provide: APP_INTERCEPTOR, useClass: LivemodeInterceptor },
