@@ -1,6 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { AcceptInviteBody, InviteTokenBody, SignInBody } from '@switchboard/contracts';
+import {
+  AcceptInviteBody,
+  CompletePasswordResetBody,
+  InviteTokenBody,
+  PasswordResetRequestBody,
+  PasswordResetTokenBody,
+  SignInBody,
+} from '@switchboard/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';
 import { ConsoleOriginGuard, CsrfGuard } from './guards/csrf.guard';
@@ -9,9 +16,10 @@ import { clearedSessionCookie, sessionCookie, sessionTokenOf } from './guards/se
 import { SessionGuard, sessionOf } from './guards/session.guard';
 import type { SessionProbe, SessionView } from './identity/console-session';
 import { InvitesService } from './identity/invites.service';
+import { PasswordResetsService } from './identity/password-resets.service';
 import { SessionsService } from './identity/sessions.service';
 
-/** Sign-in and the invite pages: the only console routes without a session (their Origin is still checked). */
+/** Sign-in, the invite pages and password resets: the only console routes without a session (their Origin is still checked). */
 @ApiExcludeController()
 @Controller('console/api')
 @UseGuards(ConsoleOriginGuard)
@@ -19,6 +27,7 @@ export class ConsoleSignInController {
   constructor(
     private readonly sessions: SessionsService,
     private readonly invites: InvitesService,
+    private readonly passwordResets: PasswordResetsService,
   ) {}
 
   @Post('sign-in')
@@ -60,6 +69,35 @@ export class ConsoleSignInController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SessionView> {
     const { token, view } = await this.invites.accept(body.token, body.password, caller.requestId);
+    void reply.header('Set-Cookie', sessionCookie(token));
+    return view;
+  }
+
+  /**
+   * "Forgot your password?": 202 with the same message whether the address has a user or not; the link goes by
+   * email only. 429 `rate_limited` when this client asked too often (docs/adr/0130).
+   */
+  @Post('password-resets')
+  @HttpCode(202)
+  requestPasswordReset(@Body() body: PasswordResetRequestBody, @Req() request: FastifyRequest) {
+    return this.passwordResets.request(body.email, request.ip);
+  }
+
+  @Post('password-resets/lookup')
+  @HttpCode(200)
+  lookupPasswordReset(@Body() body: PasswordResetTokenBody) {
+    return this.passwordResets.lookup(body.token);
+  }
+
+  /** The new password: every other session of the user ends, and this browser is signed in. */
+  @Post('password-resets/complete')
+  @HttpCode(200)
+  async completePasswordReset(
+    @Body() body: CompletePasswordResetBody,
+    @Caller() caller: CallerOptions,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionView> {
+    const { token, view } = await this.passwordResets.complete(body.token, body.password, caller.requestId);
     void reply.header('Set-Cookie', sessionCookie(token));
     return view;
   }

@@ -1,6 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
+  ChangeUserRoleBody,
+  ConsoleMemberIdParam,
   ConsoleUserIdParam,
   InviteUserBody,
   type ConsoleInviteView,
@@ -13,7 +15,7 @@ import { SessionGuard, sessionOf } from './guards/session.guard';
 import { InvitesService } from './identity/invites.service';
 import { UsersService } from './identity/users.service';
 
-/** The account's people: everyone reads the list; owners invite and remove. */
+/** The account's people: everyone reads the list; owners invite, change roles and remove. */
 @ApiExcludeController()
 @Controller('console/api/users')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
@@ -40,6 +42,17 @@ export class UsersConsoleController {
       invitedBy: session.userId,
       requestId: String(request.id),
     });
+  }
+
+  /** A member's new role; the last owner cannot stop being one (409 `last_owner`). */
+  @Patch(':id')
+  @Roles(['owner'], "change people's roles")
+  changeRole(
+    @Param() params: ConsoleMemberIdParam,
+    @Body() body: ChangeUserRoleBody,
+    @Req() request: FastifyRequest,
+  ): Promise<ConsoleUserView> {
+    return this.users.changeRole(sessionOf(request).accountId, params.id, body.role);
   }
 
   @Delete(':id')

@@ -83,6 +83,48 @@ export class ConsoleUserIdParam {
   id: string;
 }
 
+/** `PATCH /console/api/users/{id}` (owner): a member's new role. */
+export class ChangeUserRoleBody {
+  @ApiProperty({ enum: CONSOLE_ROLES })
+  @IsIn(CONSOLE_ROLES)
+  role: ConsoleRole;
+}
+
+/** `PATCH /console/api/users/{id}`: a member (`usr_...`); an invite's role is changed by inviting again. */
+export class ConsoleMemberIdParam {
+  @IsString()
+  @Matches(/^usr_[0-9a-f]{24}$/, { message: 'id must be a user id (usr_...)' })
+  id: string;
+}
+
+/** `POST /console/api/password-resets`: who forgot their password. */
+export class PasswordResetRequestBody {
+  @ApiProperty({ example: 'jane@example.com', maxLength: MAX_EMAIL_LENGTH })
+  @IsString()
+  @MaxLength(MAX_EMAIL_LENGTH)
+  @IsEmail()
+  email: string;
+}
+
+/** `POST /console/api/password-resets/lookup`. */
+export class PasswordResetTokenBody {
+  @ApiProperty({ description: 'The token from the reset link (after `#token=`).' })
+  @IsString()
+  @MaxLength(MAX_TOKEN_LENGTH)
+  token: string;
+}
+
+/** `POST /console/api/password-resets/complete`. */
+export class CompletePasswordResetBody extends PasswordResetTokenBody {
+  @ApiProperty({
+    maxLength: MAX_PASSWORD_LENGTH,
+    description: 'At least 12 characters, not the email address, hard to guess (the same rule as an invite).',
+  })
+  @IsString()
+  @MaxLength(MAX_PASSWORD_LENGTH)
+  password: string;
+}
+
 /** `/console/api/keys/{id}`. */
 export class ConsoleKeyIdParam {
   @IsString()

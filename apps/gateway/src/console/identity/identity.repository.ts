@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ConsoleRole } from '@switchboard/contracts';
 import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
-import type { ConsoleInvite, ConsoleSession, ConsoleUser } from '../../generated/kysely/database';
+import type { ConsoleInvite, ConsolePasswordReset, ConsoleSession, ConsoleUser } from '../../generated/kysely/database';
 import { db, GatewayPrisma } from '../../prisma/gateway-prisma';
 import { SESSION_IDLE_SECONDS, SESSION_MAX_SECONDS } from '../guards/session-cookie';
 
@@ -19,6 +19,10 @@ export type InviteRecord = Pick<
 /** A live session with its user, as the session guard needs it. */
 export type SessionRecord = Pick<Selectable<ConsoleSession>, 'token_hash' | 'user_id' | 'account_id' | 'last_seen_at'> &
   Pick<UserRecord, 'email' | 'role'>;
+
+/** A usable password reset and the user it is for. */
+export type PasswordResetRecord = Pick<Selectable<ConsolePasswordReset>, 'id' | 'user_id' | 'expires_at'> &
+  Pick<UserRecord, 'email'>;
 
 /** How long an idle session's last-seen time may lag: written at most once a minute, not on every request. */
 export const SESSION_TOUCH_SECONDS = 60;
@@ -128,6 +132,95 @@ export class IdentityRepository {
       await tx.consoleSession.deleteMany({ where: { user_id: userId } });
       await tx.consoleUser.delete({ where: { id: userId } });
       return 'removed';
+    });
+  }
+
+  /**
+   * Changes a member's role, unless that demotes the account's last owner. The same per-account lock as removal makes
+   * the owner count and the change one step: two owners demoting each other at once leave one. The member's sessions
+   * read the role from the user at every request, so they see the new one at their next.
+   */
+  async changeRole(
+    accountId: string,
+    userId: string,
+    role: ConsoleRole,
+  ): Promise<UserRecord | 'not_found' | 'last_owner'> {
+    return this.prisma.$transaction(async (tx) => {
+      await sqlExecute(tx, sql`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`);
+      const user = await tx.consoleUser.findFirst({ where: { id: userId, account_id: accountId } });
+      if (!user) return 'not_found';
+      if (user.role === 'owner' && role !== 'owner') {
+        const owners = await tx.consoleUser.count({ where: { account_id: accountId, role: 'owner' } });
+        if (owners <= 1) return 'last_owner';
+      }
+      return (await tx.consoleUser.update({ where: { id: userId }, data: { role } })) as UserRecord;
+    });
+  }
+
+  /**
+   * A new reset link for a user: their earlier unused links stop working (only the newest counts), and resets that
+   * ended over a day ago are forgotten.
+   */
+  async createPasswordReset(reset: {
+    id: string;
+    user_id: string;
+    token_hash: string;
+    expires_at: Date;
+  }): Promise<void> {
+    const now = new Date();
+    await this.prisma.$transaction([
+      this.prisma.consolePasswordReset.deleteMany({
+        where: { expires_at: { lt: new Date(now.getTime() - 86_400_000) } },
+      }),
+      this.prisma.consolePasswordReset.updateMany({
+        where: { user_id: reset.user_id, used_at: null },
+        data: { used_at: now },
+      }),
+      this.prisma.consolePasswordReset.create({ data: reset }),
+    ]);
+  }
+
+  /** The unused, unexpired reset behind a token hash, with its user's address. */
+  async findUsablePasswordReset(tokenHash: string): Promise<PasswordResetRecord | null> {
+    const rows = await sqlRows(
+      this.prisma,
+      db
+        .selectFrom('console_password_resets as r')
+        .innerJoin('console_users as u', 'u.id', 'r.user_id')
+        .select(['r.id', 'r.user_id', 'r.expires_at', 'u.email'])
+        .where('r.token_hash', '=', tokenHash)
+        .where('r.used_at', 'is', null)
+        .where('r.expires_at', '>', sql<Date>`now()`),
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Uses the reset and sets the new password, in one transaction: the link is marked used only if it still was
+   * usable (a second, concurrent use finds nothing), the user's other links stop working, and every session of the
+   * user ends. Null when the link was used, replaced or expired meanwhile, or its user removed.
+   */
+  async completePasswordReset(tokenHash: string, passwordHash: string): Promise<UserRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const now = new Date();
+      const reset = await tx.consolePasswordReset.findUnique({ where: { token_hash: tokenHash } });
+      if (!reset) return null;
+      const used = await tx.consolePasswordReset.updateMany({
+        where: { token_hash: tokenHash, used_at: null, expires_at: { gt: now } },
+        data: { used_at: now },
+      });
+      if (used.count !== 1) return null;
+      const updated = await tx.consoleUser.updateMany({
+        where: { id: reset.user_id },
+        data: { password_hash: passwordHash },
+      });
+      if (updated.count !== 1) return null;
+      await tx.consolePasswordReset.updateMany({
+        where: { user_id: reset.user_id, used_at: null },
+        data: { used_at: now },
+      });
+      await tx.consoleSession.deleteMany({ where: { user_id: reset.user_id } });
+      return (await tx.consoleUser.findUnique({ where: { id: reset.user_id } })) as UserRecord;
     });
   }
 

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * The console's bearer secrets (session cookies, invite tokens): 32 random bytes, base64url (256 bits, well over
+ * The console's bearer secrets (session cookies, invite and password reset tokens): 32 random bytes, base64url (256 bits, well over
  * the 128 the issue asks for). Only their SHA-256 is stored, so a copy of the database signs no one in; a slow
  * hash adds nothing to a secret with that much entropy.
  */
@@ -13,8 +13,8 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-/** Ids shown to people and used in paths: `usr_<24 hex>`, `inv_<24 hex>`. */
-export function newId(prefix: 'usr' | 'inv'): string {
+/** Ids shown to people and used in paths: `usr_<24 hex>`, `inv_<24 hex>`; `pwr_<24 hex>` for password resets. */
+export function newId(prefix: 'usr' | 'inv' | 'pwr'): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
 }
 

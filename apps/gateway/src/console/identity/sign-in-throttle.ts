@@ -16,6 +16,18 @@ export const SIGN_IN_THROTTLE = {
   maxFailuresPerClient: 20,
 } as const;
 
+/**
+ * Password reset requests (docs/adr/0130), counted in the same table and windows: every request counts. Per client
+ * address as many as sign-in allows failures (20 per 15 minutes), then 429 `rate_limited`; per email address 3 mails
+ * per window, after which requests are still answered the same but mail nothing (no mailbox flooding, no 429 that
+ * would tell which addresses have users or let someone block another person's reset).
+ */
+export const PASSWORD_RESET_THROTTLE = {
+  windowSeconds: SIGN_IN_THROTTLE.windowSeconds,
+  maxRequestsPerClient: SIGN_IN_THROTTLE.maxFailuresPerClient,
+  maxMailsPerEmail: 3,
+} as const;
+
 export type ThrottleWindow = Selectable<SignInThrottleTable>;
 
 export function emailScope(email: string): string {
@@ -104,6 +116,46 @@ export class SignInThrottle {
       );
       const client = windows.find((window) => window.scope === scopes[1]);
       return { email, ip, clientWindowStart: client!.window_start };
+    }, TAKE_TX);
+  }
+
+  /**
+   * Counts a password reset request for the client and the address, or refuses it (429 `rate_limited`, Retry-After)
+   * when the client has used up its requests; a refused request counts nowhere. Answers whether the address may still
+   * be mailed in this window. Locks the email's row, then the client's, as `take` does.
+   */
+  async takePasswordReset(email: string, ip: string): Promise<{ mayMail: boolean }> {
+    const scopes = [`reset-email:${email.toLowerCase()}`, `reset-ip:${ip}`] as const;
+    const seconds = PASSWORD_RESET_THROTTLE.windowSeconds;
+    return this.prisma.$transaction(async (tx) => {
+      const windows = await sqlRows<ThrottleWindow & { checked_at: Date }>(
+        tx,
+        sql`
+        INSERT INTO sign_in_throttles AS t (scope, window_start, failures) VALUES (${scopes[0]}, now(), 0), (${scopes[1]}, now(), 0)
+        ON CONFLICT (scope) DO UPDATE SET
+          window_start = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN now() ELSE t.window_start END,
+          failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 0 ELSE t.failures END
+        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`,
+      );
+      const client = windows.find((window) => window.scope === scopes[1])!;
+      const address = windows.find((window) => window.scope === scopes[0])!;
+      if (client.failures >= PASSWORD_RESET_THROTTLE.maxRequestsPerClient) {
+        const wait = Math.max(
+          1,
+          Math.ceil((client.window_start.getTime() + seconds * 1000 - client.checked_at.getTime()) / 1000),
+        );
+        const minutes = Math.ceil(wait / 60);
+        throw new ServiceError(
+          'rate_limited',
+          `Too many password reset requests from this network; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          wait,
+        );
+      }
+      await sqlExecute(
+        tx,
+        sql`UPDATE sign_in_throttles SET failures = failures + 1 WHERE scope IN (${scopes[0]}, ${scopes[1]})`,
+      );
+      return { mayMail: address.failures < PASSWORD_RESET_THROTTLE.maxMailsPerEmail };
     }, TAKE_TX);
   }
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ServiceError, type ConsoleUserView } from '@switchboard/contracts';
+import { ServiceError, type ConsoleRole, type ConsoleUserView } from '@switchboard/contracts';
 import { IdentityRepository } from './identity.repository';
 
-/** The people of an account: members and pending invites; removing one (docs/adr/0066). */
+/** The people of an account: members and pending invites; changing a member's role, removing one (docs/adr/0066). */
 @Injectable()
 export class UsersService {
   constructor(private readonly identity: IdentityRepository) {}
@@ -29,6 +29,24 @@ export class UsersService {
           created_at: i.created_at.toISOString(),
         })),
       ],
+    };
+  }
+
+  /** A member's new role, seen by their sessions at their next request (docs/adr/0130). */
+  async changeRole(accountId: string, userId: string, role: ConsoleRole): Promise<ConsoleUserView> {
+    const outcome = await this.identity.changeRole(accountId, userId, role);
+    if (outcome === 'not_found') throw new ServiceError('not_found', 'No user with that id on this account.');
+    if (outcome === 'last_owner')
+      throw new ServiceError(
+        'last_owner',
+        "This is the account's last owner: make another member an owner (or invite one, and let them accept) before changing this one's role.",
+      );
+    return {
+      id: outcome.id,
+      email: outcome.email,
+      role: outcome.role,
+      status: 'active',
+      created_at: outcome.created_at.toISOString(),
     };
   }
 
