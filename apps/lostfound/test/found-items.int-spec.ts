@@ -116,14 +116,19 @@ describe('lostfound: found items', () => {
       expect(await lf.errorOf(FoundItemsRpc.log, body, accountId)).toBe('invalid_request');
     });
 
-    it('keeps image_url exactly as given, even when it is not a URL', async () => {
+    // The spec stores image_url "as given": an accepted URL comes back byte for byte, never normalised. Only
+    // https:/http: URLs are accepted (issue 47, ADR 0122): anything else would be rendered as a link on the desk.
+    it('keeps an accepted image_url exactly as given, without normalising it', async () => {
       const { accountId, locationId } = await lf.newLocation();
-      const item = await lf.send(
-        FoundItemsRpc.log,
-        foundItemBody(locationId, { image_url: '  bin4/photo 1.png ' }),
-        accountId,
-      );
-      expect(item.image_url).toBe('  bin4/photo 1.png ');
+      const given = 'HTTPS://IMG.example:443/Bin4/photo%201.PNG?size=Large#Front';
+      const item = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { image_url: given }), accountId);
+      expect(item.image_url).toBe(given);
+    });
+
+    it('refuses an image_url that is not an http(s) URL, such as a bare path (400 invalid_request)', async () => {
+      const { accountId, locationId } = await lf.newLocation();
+      const body = foundItemBody(locationId, { image_url: '  bin4/photo 1.png ' });
+      expect(await lf.errorOf(FoundItemsRpc.log, body, accountId)).toBe('invalid_request');
     });
   });
 
