@@ -9,6 +9,7 @@ import { CallsPage } from './pages/Calls';
 import { KeysPage } from './pages/Keys';
 import { NumberPage } from './pages/Number';
 import { NumbersPage } from './pages/Numbers';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/ResetPassword';
 import { SignInPage } from './pages/SignIn';
 import { TeamPage } from './pages/Team';
 import { roleCan, SessionProvider, useSession, useSignedIn, type Action } from './session';
@@ -25,6 +26,8 @@ export function App() {
         <Route element={<SessionRoot />}>
           <Route path="accept-invite" element={<AcceptInvitePage />} />
           <Route path="sign-in" element={<SignInPage />} />
+          <Route path="forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="reset-password" element={<ResetPasswordPage />} />
           <Route element={<SignedInLayout />}>
             <Route index element={<Home />} />
             <Route path="calls" element={<DeveloperPage page={<CallsPage />} />} />
@@ -93,12 +96,29 @@ function useFocusOnNavigate() {
   }, [location.pathname]);
 }
 
+/**
+ * Reads the session again after each navigation: an owner may have changed this user's role (docs/adr/0130), and the
+ * pages then offer what the server now allows. The first path is not a navigation (the session was just read).
+ */
+function useSessionOnNavigate(refresh: () => void) {
+  const location = useLocation();
+  const latest = useRef(refresh);
+  latest.current = refresh;
+  const mountedAt = useRef(location.pathname);
+  useEffect(() => {
+    if (location.pathname === mountedAt.current) return;
+    mountedAt.current = '';
+    latest.current();
+  }, [location.pathname]);
+}
+
 function SignedInLayout() {
   const { status, session, error, signOut, refresh } = useSession();
   const location = useLocation();
   const navigate = useNavigate();
   const [signOutError, setSignOutError] = useState<string>();
   useFocusOnNavigate();
+  useSessionOnNavigate(refresh);
 
   if (status === 'loading') {
     return (

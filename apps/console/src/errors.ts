@@ -12,7 +12,8 @@ const SENTENCES: Record<string, string> = {
   key_limit:
     'An account can have at most 5 active keys of each mode (live, test). Revoke a key you no longer use, then create a new one.',
   already_a_user: 'Someone with this email already has a console user. Each email can belong to one user only.',
-  last_owner: 'An account needs at least one owner. Make someone else an owner before removing this one.',
+  last_owner:
+    'An account needs at least one owner. Make someone else an owner before removing this one or changing its role.',
   insufficient_balance: 'The balance is too low for this. Top up the account, or turn on auto top-up, and try again.',
   not_found: 'That no longer exists, or it belongs to another account.',
   no_recording: 'This call has no recording.',

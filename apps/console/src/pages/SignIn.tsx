@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { post, type SessionInfo } from '../api';
 import { Button, Field, Notice, failureOf, type FormFailure } from '../components/ui';
 import { safeNext } from '../input';
@@ -65,6 +65,9 @@ export function SignInPage() {
             {busy ? 'Signing in…' : 'Sign in'}
           </Button>
         </form>
+        <p className="hint">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
         <p className="hint">
           No account yet? An owner of your account, or Switchboard's operators, can invite you by email.
         </p>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { del, get, post, type Role, type TeamMember } from '../api';
+import { del, get, patch, post, type Role, type TeamMember } from '../api';
 import {
   Button,
   ConfirmButton,
@@ -11,6 +11,7 @@ import {
   PageHeader,
   StatusBadge,
   failureOf,
+  messageOf,
   useLoad,
   type FormFailure,
 } from '../components/ui';
@@ -58,6 +59,25 @@ export function TeamPage() {
     }
   };
 
+  const [roleFailure, setRoleFailure] = useState<string>();
+  const [changing, setChanging] = useState<string>();
+
+  /** An owner changes a member's role: their sessions see it at their next request. */
+  const changeRole = async (member: TeamMember, role: Role) => {
+    setChanging(member.id);
+    setRoleFailure(undefined);
+    setNotice(undefined);
+    try {
+      const changed = await patch<TeamMember>(`/users/${encodeURIComponent(member.id)}`, { role });
+      setNotice(`${changed.email} is now ${article(changed.role)} ${humanize(changed.role).toLowerCase()}.`);
+      members.reload();
+    } catch (error) {
+      setRoleFailure(messageOf(error));
+    } finally {
+      setChanging(undefined);
+    }
+  };
+
   const remove = async (member: TeamMember) => {
     await del(`/users/${encodeURIComponent(member.id)}`);
     setNotice(`${member.email} was removed from the account.`);
@@ -69,6 +89,7 @@ export function TeamPage() {
       <PageHeader title="Team" description="The people who can sign in to this account's console." />
       {!mayManage ? <Notice tone="info">{roleReason(role, 'manage_team')}</Notice> : null}
       {notice ? <Notice tone="success">{notice}</Notice> : null}
+      {roleFailure ? <Notice tone="error">{roleFailure}</Notice> : null}
 
       {mayManage ? (
         <form className="card" onSubmit={(event) => void invite(event)} noValidate aria-labelledby="invite-title">
@@ -145,7 +166,26 @@ export function TeamPage() {
                       {member.id === user.id ? <span className="muted"> (you)</span> : null}
                     </span>
                   </td>
-                  <td data-label="Role">{humanize(member.role)}</td>
+                  <td data-label="Role">
+                    {mayManage && member.status === 'active' && member.id !== user.id ? (
+                      <select
+                        name="role"
+                        aria-label={`Role of ${member.email}`}
+                        value={member.role}
+                        disabled={changing === member.id}
+                        aria-busy={changing === member.id || undefined}
+                        onChange={(event) => void changeRole(member, event.target.value as Role)}
+                      >
+                        {ROLES.map((option) => (
+                          <option key={option.value} value={option.value}>
+                            {option.label}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      humanize(member.role)
+                    )}
+                  </td>
                   <td data-label="Status">
                     <StatusBadge status={member.status} />
                   </td>
@@ -176,4 +216,8 @@ export function TeamPage() {
       ) : null}
     </section>
   );
+}
+
+function article(role: Role): string {
+  return role === 'owner' ? 'an' : 'a';
 }

@@ -60,7 +60,7 @@ export function throttledError(seconds: number): ServiceError {
   const minutes = Math.ceil(seconds / 60);
   return new ServiceError(
     'sign_in_throttled',
-    `Too many failed sign-ins for this email address or from this network; try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or reset your password with an owner of your account.`,
+    `Too many failed sign-ins for this email address or from this network; try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or choose a new password with "Forgot your password?" on the sign-in page.`,
     seconds,
   );
 }

@@ -1,0 +1,208 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { ApiError, post, type SessionInfo } from '../api';
+import { Button, Field, LoadError, Loading, Notice, failureOf, fieldFailure, type FormFailure } from '../components/ui';
+import { formatTime } from '../format';
+import { useSession } from '../session';
+import { MIN_PASSWORD_LENGTH } from './AcceptInvite';
+
+/** What the reset link is for, from `POST /password-resets/lookup`. */
+interface ResetInfo {
+  email: string;
+  expires_at: string;
+}
+
+const LINK_NOT_VALID =
+  'This password reset link is not valid any more: it was used, a newer one was sent, it is over 30 minutes old, or it was mistyped.';
+
+/** The token travels in the fragment (`#token=...`), so it never reaches a server log. */
+function tokenFromHash(hash: string): string | undefined {
+  return new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? undefined;
+}
+
+function Card({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <main id="main" className="auth">
+      <div className="auth-card">
+        <p className="auth-brand">
+          <span className="brand-mark" aria-hidden="true" /> Switchboard
+        </p>
+        <h1>{title}</h1>
+        {children}
+        <p className="hint">
+          Remembered it? <Link to="/sign-in">Sign in</Link>.
+        </p>
+      </div>
+    </main>
+  );
+}
+
+/** "Forgot your password?": the address, then the same answer whether it has a user or not (docs/adr/0130). */
+export function ForgotPasswordPage() {
+  const { status } = useSession();
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const [answer, setAnswer] = useState<string>();
+
+  if (status === 'signed-in') return <Navigate to="/" replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const sent = await post<{ message: string }>('/password-resets', { email: email.trim() });
+      setAnswer(sent.message);
+    } catch (error) {
+      setFailure(failureOf(error, ['email']));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Reset your password">
+      {answer ? (
+        <>
+          <Notice tone="success">{answer}</Notice>
+          <p className="hint">Nothing after a few minutes? Check the address and your spam folder, then ask again.</p>
+          <Button className="button--block" onClick={() => setAnswer(undefined)}>
+            Ask again
+          </Button>
+        </>
+      ) : (
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={setEmail}
+            hint="We email a link to choose a new password. It works once, for 30 minutes."
+            error={failure?.fields['email']}
+          />
+          <Button type="submit" variant="primary" busy={busy} className="button--block">
+            {busy ? 'Sending…' : 'Email me a link'}
+          </Button>
+        </form>
+      )}
+    </Card>
+  );
+}
+
+/** The emailed link: a new password, then signed in here and signed out everywhere else. */
+export function ResetPasswordPage() {
+  const { signedIn } = useSession();
+  const navigate = useNavigate();
+  const [token] = useState(() => tokenFromHash(window.location.hash));
+  const [reset, setReset] = useState<ResetInfo>();
+  const [lookupError, setLookupError] = useState<Error>();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+
+  useEffect(() => {
+    if (!token) return;
+    let current = true;
+    post<ResetInfo>('/password-resets/lookup', { token }).then(
+      (answer) => current && setReset(answer),
+      (error: Error) => current && setLookupError(error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(undefined);
+    if (password !== confirm) {
+      setFailure(fieldFailure('confirm', 'The two passwords are not the same.'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const session = await post<SessionInfo>('/password-resets/complete', { token, password });
+      signedIn(session);
+      // The token has done its work: drop it from the address bar and history.
+      window.history.replaceState(null, '', window.location.pathname);
+      void navigate('/', { replace: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setLookupError(error);
+      else setFailure(failureOf(error, ['password']));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let body;
+  if (!token) {
+    body = (
+      <Notice tone="error">
+        This link has no reset token in it. Open the link from the email exactly as it was sent.
+      </Notice>
+    );
+  } else if (lookupError) {
+    body =
+      lookupError instanceof ApiError && lookupError.status === 404 ? (
+        <Notice tone="error">
+          {LINK_NOT_VALID} <Link to="/forgot-password">Ask for a new link</Link>.
+        </Notice>
+      ) : (
+        <LoadError error={lookupError} />
+      );
+  } else if (!reset) {
+    body = <Loading what="your reset link" />;
+  } else {
+    body = (
+      <>
+        <dl className="facts" data-testid="reset-facts">
+          <div>
+            <dt>Email</dt>
+            <dd>{reset.email}</dd>
+          </div>
+          <div>
+            <dt>Link valid until</dt>
+            <dd>{formatTime(reset.expires_at)}</dd>
+          </div>
+        </dl>
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+          <input type="email" name="username" autoComplete="username" value={reset.email} readOnly hidden />
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={setPassword}
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words is easiest to remember.`}
+            error={failure?.fields['password']}
+          />
+          <Field
+            label="Type it again"
+            name="confirm"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={confirm}
+            onChange={setConfirm}
+            error={failure?.fields['confirm']}
+          />
+          <Button type="submit" variant="primary" busy={busy} className="button--block">
+            {busy ? 'Saving…' : 'Set password and sign in'}
+          </Button>
+          <p className="hint">Every other session of yours is signed out.</p>
+        </form>
+      </>
+    );
+  }
+
+  return <Card title="Choose a new password">{body}</Card>;
+}
