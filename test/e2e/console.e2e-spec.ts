@@ -134,6 +134,7 @@ describe('the developer console', () => {
         user: { id: expect.stringMatching(/^usr_/), email: 'olive.owner@example.com', role: 'owner' },
         account: { id: accountId, name: 'Pizza Planet', tier: 'starter' },
         csrf_token: expect.any(String),
+        mode: 'live',
       });
       const cookie = setCookieOf(accepted.headers);
       expect(cookie).toMatch(
@@ -195,6 +196,7 @@ describe('the developer console', () => {
         user: signedIn.body.user,
         account: { id: accountId, name: 'Pizza Planet', tier: 'starter' },
         csrf_token: signedIn.body.csrf_token,
+        mode: 'live',
       });
       // Each session has its own CSRF token.
       expect(browser.csrf).not.toBe(owner.csrf);

@@ -10,12 +10,14 @@ import { KeysConsoleController } from './keys.console.controller';
 import { LostfoundConsoleController } from './lostfound.console.controller';
 import { MoneyConsoleController } from './money.console.controller';
 import { NumbersConsoleController } from './numbers.console.controller';
+import { SessionModeConsoleController } from './session-mode.console.controller';
 import { UsersConsoleController } from './users.console.controller';
 
 /** Every controller of `/console/api/*`, in one list (the surfaces test reads it). */
 export const CONSOLE_CONTROLLERS: Type[] = [
   ConsoleSignInController,
   ConsoleSessionController,
+  SessionModeConsoleController,
   UsersConsoleController,
   KeysConsoleController,
   NumbersConsoleController,

@@ -1,15 +1,20 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ConsoleKeyIdParam, CreateApiKeyBody, type ApiKeyRevoked } from '@switchboard/contracts';
+import type { FastifyRequest } from 'fastify';
 import { ApiKeysService, type CreatedKey, type KeyListing } from '../api-keys/api-keys.service';
 import { Caller, type CallerOptions } from '../auth';
 import { CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard, Roles } from './guards/roles';
-import { SessionGuard, accountIdOf } from './guards/session.guard';
+import { SessionGuard, accountIdOf, sessionOf } from './guards/session.guard';
 
 const KEY_ROLES = ['owner', 'developer'] as const;
 
-/** The account's API keys (spec part 5: made, rotated and revoked in the console), for owners and developers. */
+/**
+ * The account's API keys (spec part 5: made, rotated and revoked in the console), for owners and developers. A live
+ * session lists both modes' keys and makes live keys unless asked for `mode: "test"`; a session in test mode
+ * (docs/adr/0132) lists the test keys alone and makes test keys unless asked for `mode: "live"`.
+ */
 @ApiExcludeController()
 @Controller('console/api/keys')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
@@ -18,17 +23,24 @@ export class KeysConsoleController {
 
   @Get()
   @Roles(KEY_ROLES, 'see API keys')
-  list(@Caller() caller: CallerOptions): Promise<{ data: KeyListing[] }> {
-    return this.keys.list(accountIdOf(caller));
+  async list(@Req() request: FastifyRequest): Promise<{ data: KeyListing[] }> {
+    const session = sessionOf(request);
+    const keys = await this.keys.list(session.accountId);
+    return session.mode === 'test' ? { data: keys.data.filter((key) => key.mode === 'test') } : keys;
   }
 
   @Post()
   @HttpCode(201)
   @Roles(KEY_ROLES, 'create API keys')
-  create(@Body() body: CreateApiKeyBody, @Caller() caller: CallerOptions): Promise<CreatedKey> {
-    return this.keys.createKey(accountIdOf(caller), body.ip_allowlist ?? [], {
+  create(
+    @Body() body: CreateApiKeyBody,
+    @Req() request: FastifyRequest,
+    @Caller() caller: CallerOptions,
+  ): Promise<CreatedKey> {
+    const session = sessionOf(request);
+    return this.keys.createKey(session.accountId, body.ip_allowlist ?? [], {
       requestId: caller.requestId,
-      mode: body.mode ?? 'live',
+      mode: body.mode ?? session.mode,
     });
   }
 

@@ -1,4 +1,4 @@
-import { Controller, Get, Put, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   AccountsRpc,
@@ -10,17 +10,21 @@ import {
   UpdateAccountBody,
   type AccountBalance,
   type AutoTopUp,
+  type CardSetupSession,
   type DailyUsage,
   type LedgerPage,
+  type PaymentMethodView,
   type Tier,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyRequest } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';
+import type { GatewayConfig } from '../config/gateway.config';
+import { GATEWAY_CONFIG } from '../config/tokens';
 import { createValidationPipe } from '../http/validation.pipe';
 import { CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard, Roles } from './guards/roles';
-import { SessionGuard, accountIdOf } from './guards/session.guard';
+import { SessionGuard, accountIdOf, sessionOf } from './guards/session.guard';
 
 export interface ConsoleAccountView {
   id: string;
@@ -33,16 +37,22 @@ export interface ConsoleAccountView {
 /** The operator PATCH's rules, applied to the console's body (`null` or `{ threshold_cents, amount_cents }`). */
 const validation = createValidationPipe();
 
-/** The account's money: everyone reads; only owners set auto-top-up (numbers-billing keeps the rules). */
+/**
+ * The account's money: everyone reads; only owners set auto-top-up (numbers-billing keeps the rules). In test mode
+ * (docs/adr/0132) balance, ledger and usage are the test twin's; the account and its auto-top-up stay the live one's.
+ */
 @ApiExcludeController()
 @Controller('console/api')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class MoneyConsoleController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
 
   @Get('account')
-  async account(@Caller() caller: CallerOptions): Promise<ConsoleAccountView> {
-    return viewOf(await this.rpc.request(AccountsRpc.get, { account_id: accountIdOf(caller) }, caller));
+  async account(@Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<ConsoleAccountView> {
+    return viewOf(await this.rpc.request(AccountsRpc.get, { account_id: sessionOf(request).accountId }, caller));
   }
 
   /**
@@ -64,10 +74,32 @@ export class MoneyConsoleController {
     )) as UpdateAccountBody;
     const updated = await this.rpc.request(
       AccountsRpc.update,
-      { account_id: accountIdOf(caller), auto_top_up: body.auto_top_up ?? null },
+      { account_id: sessionOf(request).accountId, auto_top_up: body.auto_top_up ?? null },
       caller,
     );
     return viewOf(updated);
+  }
+
+  /** The card auto-top-up charges: Stripe's default payment method of the account's customer (ADR 0131). */
+  @Get('payment-method')
+  paymentMethod(@Caller() caller: CallerOptions): Promise<PaymentMethodView> {
+    return this.rpc.request(BillingRpc.paymentMethod, {}, caller);
+  }
+
+  /**
+   * Starts connecting a card: numbers-billing makes the account's Stripe customer if it has none and a Checkout
+   * Session in setup mode; the console sends the browser to its `url`, and Stripe sends it back to the Billing page.
+   */
+  @Post('payment-method/setup')
+  @HttpCode(201)
+  @Roles(['owner'], 'connect a card')
+  startCardSetup(@Caller() caller: CallerOptions): Promise<CardSetupSession> {
+    const billing = `${this.config.console.url}money`;
+    return this.rpc.request(
+      BillingRpc.startCardSetup,
+      { success_url: `${billing}?card=added`, cancel_url: `${billing}?card=cancelled` },
+      caller,
+    );
   }
 
   @Get('balance')

@@ -29,7 +29,7 @@ function contextFor(
   } as unknown as ExecutionContext;
 }
 
-function session(role: ConsoleRole, token = newToken()): ConsoleSessionInfo {
+function session(role: ConsoleRole, token = newToken(), mode: ConsoleSessionInfo['mode'] = 'live'): ConsoleSessionInfo {
   return {
     tokenHash: 'h',
     userId: 'usr_1',
@@ -37,6 +37,7 @@ function session(role: ConsoleRole, token = newToken()): ConsoleSessionInfo {
     email: 'a@example.com',
     role,
     csrfToken: csrfTokenOf(token),
+    mode,
   };
 }
 
@@ -60,6 +61,17 @@ describe('SessionGuard', () => {
     const request: Partial<FastifyRequest> = { headers: { cookie: `sb_session=${token}` } };
     await expect(new SessionGuard(sessions).canActivate(contextFor(request))).resolves.toBe(true);
     expect(request.consoleSession).toBe(live);
+    expect(request.sessionAccountId).toBe('acct_1');
+  });
+
+  it("sends a test-mode session's requests to the test twin, keeping the live account on the session", async () => {
+    const token = newToken();
+    const testing = session('viewer', token, 'test');
+    const sessions = { find: jest.fn(async () => testing) } as unknown as SessionsService;
+    const request: Partial<FastifyRequest> = { headers: { cookie: `sb_session=${token}` } };
+    await expect(new SessionGuard(sessions).canActivate(contextFor(request))).resolves.toBe(true);
+    expect(request.sessionAccountId).toBe('acct_test_1');
+    expect(request.consoleSession?.accountId).toBe('acct_1');
   });
 
   it('refuses no cookie, a malformed one and an unknown one with 401 not_signed_in, looking up only well-formed ones', async () => {

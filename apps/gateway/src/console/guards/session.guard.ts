@@ -1,5 +1,5 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { ServiceError } from '@switchboard/contracts';
+import { ServiceError, accountForMode } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { ConsoleSessionInfo } from '../identity/console-session';
 import { SessionsService } from '../identity/sessions.service';
@@ -11,7 +11,9 @@ export const NOT_SIGNED_IN =
 /**
  * Every console route but sign-in and the invite pages: the `sb_session` cookie must name a live session of a user
  * who is still a member of the account; otherwise 401 `not_signed_in`. The session's account then goes with every
- * request to the services (`@Caller()`), exactly as an API key's does.
+ * request to the services (`@Caller()`), exactly as an API key's does: the live account's, or its test twin's while
+ * the session is in test mode (docs/adr/0132). What stays the live account's (team, invitations, account settings)
+ * reads `sessionOf(request).accountId` instead.
  */
 @Injectable()
 export class SessionGuard implements CanActivate {
@@ -23,7 +25,7 @@ export class SessionGuard implements CanActivate {
     const session = token ? await this.sessions.find(token) : undefined;
     if (!session) throw new ServiceError('not_signed_in', NOT_SIGNED_IN);
     request.consoleSession = session;
-    request.sessionAccountId = session.accountId;
+    request.sessionAccountId = accountForMode(session.accountId, session.mode);
     return true;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ConsoleRole } from '@switchboard/contracts';
+import type { ApiKeyMode, ConsoleRole } from '@switchboard/contracts';
 import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { ConsoleInvite, ConsolePasswordReset, ConsoleSession, ConsoleUser } from '../../generated/kysely/database';
@@ -18,7 +18,7 @@ export type InviteRecord = Pick<
 
 /** A live session with its user, as the session guard needs it. */
 export type SessionRecord = Pick<Selectable<ConsoleSession>, 'token_hash' | 'user_id' | 'account_id' | 'last_seen_at'> &
-  Pick<UserRecord, 'email' | 'role'>;
+  Pick<UserRecord, 'email' | 'role'> & { mode: ApiKeyMode };
 
 /** A usable password reset and the user it is for. */
 export type PasswordResetRecord = Pick<Selectable<ConsolePasswordReset>, 'id' | 'user_id' | 'expires_at'> &
@@ -250,13 +250,18 @@ export class IdentityRepository {
         .innerJoin('console_users as u', (join) =>
           join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'),
         )
-        .select(['s.token_hash', 's.user_id', 's.account_id', 'u.email', 'u.role', 's.last_seen_at'])
+        .select(['s.token_hash', 's.user_id', 's.account_id', 'u.email', 'u.role', 's.last_seen_at', 's.mode'])
         .where('s.token_hash', '=', tokenHash)
         .where('s.expires_at', '>', sql<Date>`now()`)
         .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`)
-        .$narrowType<{ role: ConsoleRole }>(),
+        .$narrowType<{ role: ConsoleRole; mode: ApiKeyMode }>(),
     );
     return rows[0] ?? null;
+  }
+
+  /** Whose data the session works on from its next request: the live account's or its test twin's (docs/adr/0132). */
+  async setSessionMode(tokenHash: string, mode: ApiKeyMode): Promise<void> {
+    await this.prisma.consoleSession.updateMany({ where: { token_hash: tokenHash }, data: { mode } });
   }
 
   /** Moves the idle clock forward, when it lags by more than a minute (a write a minute, not one a request). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountsRpc, ServiceError } from '@switchboard/contracts';
+import { AccountsRpc, ServiceError, type ApiKeyMode } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { ConsoleSessionInfo, SessionView } from './console-session';
 import { IdentityRepository, type UserRecord } from './identity.repository';
@@ -49,6 +49,7 @@ export class SessionsService {
         email: user.email,
         role: user.role,
         csrfToken: csrfTokenOf(token),
+        mode: 'live',
       },
       requestId,
     );
@@ -69,11 +70,12 @@ export class SessionsService {
       email: session.email,
       role: session.role,
       csrfToken: csrfTokenOf(token),
+      mode: session.mode === 'test' ? 'test' : 'live',
     };
   }
 
   async viewOf(
-    session: Pick<ConsoleSessionInfo, 'accountId' | 'userId' | 'email' | 'role' | 'csrfToken'>,
+    session: Pick<ConsoleSessionInfo, 'accountId' | 'userId' | 'email' | 'role' | 'csrfToken' | 'mode'>,
     requestId: string,
   ): Promise<SessionView> {
     const account = await this.rpc.request(AccountsRpc.get, { account_id: session.accountId }, { requestId });
@@ -81,7 +83,19 @@ export class SessionsService {
       user: { id: session.userId, email: session.email, role: session.role },
       account: { id: account.id, name: account.name, tier: account.tier },
       csrf_token: session.csrfToken,
+      mode: session.mode,
     };
+  }
+
+  /**
+   * Switches the session between the account's data and its test twin's (docs/adr/0132). The twin is made on the
+   * first switch to test, as with the first test key (docs/adr/0087); switching is idempotent.
+   */
+  async setMode(session: ConsoleSessionInfo, mode: ApiKeyMode, requestId: string): Promise<SessionView> {
+    if (mode === 'test')
+      await this.rpc.request(AccountsRpc.openTestMode, { account_id: session.accountId }, { requestId });
+    await this.identity.setSessionMode(session.tokenHash, mode);
+    return this.viewOf({ ...session, mode }, requestId);
   }
 
   signOut(session: ConsoleSessionInfo): Promise<void> {
