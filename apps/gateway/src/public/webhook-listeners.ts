@@ -35,6 +35,8 @@ interface Listener {
 @Injectable()
 export class WebhookListeners implements BeforeApplicationShutdown {
   private readonly listeners = new Set<Listener>();
+  /** Set when the server starts closing: a stream opened after that would keep it from closing. */
+  private closing = false;
 
   constructor(
     @Inject(NATS_LINK) private readonly link: NatsLink,
@@ -53,7 +55,7 @@ export class WebhookListeners implements BeforeApplicationShutdown {
    */
   async open(accountId: string, numberId: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const nc = this.link.connection;
-    if (!nc || this.link.state !== 'connected')
+    if (!nc || this.link.state !== 'connected' || this.closing)
       throw new ServiceError('service_unavailable', 'The message bus is unavailable; connect again shortly.');
     if ([...this.listeners].filter((listener) => listener.accountId === accountId).length >= MAX_LISTENERS_PER_ACCOUNT)
       throw new ServiceError(
@@ -76,7 +78,8 @@ export class WebhookListeners implements BeforeApplicationShutdown {
         clearInterval(heartbeat);
         subscription?.unsubscribe();
         this.listeners.delete(listener);
-        if (!response.writableEnded) response.end();
+        // The connection goes with the stream (`Connection: close`): none is left idle for a closing server to wait on.
+        if (!response.writableEnded) response.end(() => response.destroy());
       },
     };
     const write = (frame: string): void => {
@@ -118,6 +121,10 @@ export class WebhookListeners implements BeforeApplicationShutdown {
       throw new ServiceError('service_unavailable', 'The message bus is unavailable; connect again shortly.');
     }
 
+    if (this.closing) {
+      subscription.unsubscribe();
+      throw new ServiceError('service_unavailable', 'The message bus is unavailable; connect again shortly.');
+    }
     this.listeners.add(listener);
     // The stream is written here, outside Fastify's reply (which answers once): what its onRequest hook set is repeated.
     void reply.hijack();
@@ -127,6 +134,7 @@ export class WebhookListeners implements BeforeApplicationShutdown {
       'X-Request-Id': String(request.id),
       // nginx and others buffer responses unless told not to; an event must reach the listener at once.
       'X-Accel-Buffering': 'no',
+      Connection: 'close',
     });
     response.on('close', () => listener.end());
     response.on('error', () => listener.end());
@@ -140,6 +148,7 @@ export class WebhookListeners implements BeforeApplicationShutdown {
 
   /** Ends every stream, so the server can close (a listener connects again, to another replica or after the restart). */
   beforeApplicationShutdown(): void {
+    this.closing = true;
     for (const listener of [...this.listeners]) listener.end();
   }
 }
