@@ -65,12 +65,14 @@ describe('the services run from their bundles', () => {
   let admin: AdminClient;
 
   beforeAll(async () => {
-    // As `npm run build` does, each in a process of its own (rolldown's native binding does not load in Jest's).
+    // As `npm run build` does, each in a process of its own (rolldown's native binding does not load in Jest's), under
+    // the checkout's build lock: npm-start and sdk-packages build the same folders, maybe at the same time.
     for (const args of [
       [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'],
       [join(root, 'tools', 'dev', 'service-bundles.mjs'), '--if-stale'],
     ]) {
-      const step = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+      const locked = [join(root, 'tools', 'dev', 'build-lock.mjs'), '--', process.execPath, ...args];
+      const step = spawnSync(process.execPath, locked, { cwd: root, encoding: 'utf8' });
       if (step.status !== 0) throw new Error(`${args.join(' ')} failed:\n${step.stdout}${step.stderr}`);
     }
 

@@ -13,6 +13,7 @@ import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_NODE_FLAGS, serviceEnvOf } from '../../deploy/service-node-flags.mjs';
+import { withBuildLock } from './build-lock.mjs';
 import { buildConsoleIfStale } from './console-build.mjs';
 import { freePort } from './free-port.mjs';
 import { installWhatIsMissing } from './install-missing.mjs';
@@ -289,13 +290,20 @@ process.once('exit', () => {
 });
 // Awaited after the build; a failure meanwhile must not end the process as an unhandled rejection.
 databasesStarted.catch(() => undefined);
-await run(
-  process.execPath,
-  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'],
-  'building',
+// One build of this checkout at a time (a second terminal, or the tests that build): build-lock.mjs. A failed step
+// exits the process, which frees the lock too (its owner is gone).
+await withBuildLock(
+  async () => {
+    await run(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'],
+      'building',
+    );
+    if (!(await bundleServices({ root, say }))) process.exit(1);
+    if (!buildConsoleIfStale({ root, say, env })) process.exit(1);
+  },
+  { root, say },
 );
-if (!(await bundleServices({ root, say }))) process.exit(1);
-if (!buildConsoleIfStale({ root, say, env })) process.exit(1);
 await ensureNats();
 try {
   await databasesStarted;

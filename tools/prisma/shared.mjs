@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withBuildLockSync } from '../dev/build-lock.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const appsDir = join(repoRoot, 'apps');
@@ -45,7 +46,11 @@ export function fail(message) {
 export function loadPersistence() {
   const project = join(repoRoot, 'libs/persistence/tsconfig.build.json');
   const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
-  const build = spawnSync(process.execPath, [tsc, '-b', project], { cwd: repoRoot, encoding: 'utf8' });
+  // Under the checkout's build lock: npm start and the tests may be building the same folders (build-lock.mjs).
+  const build = withBuildLockSync(
+    () => spawnSync(process.execPath, [tsc, '-b', project], { cwd: repoRoot, encoding: 'utf8' }),
+    { root: repoRoot, say: (message) => console.error(message) },
+  );
   if (build.status !== 0) {
     fail(`building libs/persistence failed:\n${build.stdout}${build.stderr}`);
   }

@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { withBuildLockSync } from '../dev/build-lock.mjs';
 import { writeEsmEntry } from './esm-entry.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -39,18 +40,21 @@ function removeOrphans(packageDir) {
 
 /** Builds and packs both packages into `out`; returns the tarballs' absolute paths, signing first. */
 export function packSdk({ out = join(root, 'dist', 'sdk'), log = console.log } = {}) {
-  execFileSync(
-    process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'libs/sdk/tsconfig.build.json'],
-    {
-      cwd: root,
-      stdio: 'inherit',
+  // The same dist folders `npm start` and the tests build: one build of the checkout at a time (build-lock.mjs).
+  withBuildLockSync(
+    () => {
+      execFileSync(
+        process.execPath,
+        [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'libs/sdk/tsconfig.build.json'],
+        { cwd: root, stdio: 'inherit' },
+      );
+      for (const pkg of PACKAGES) {
+        removeOrphans(join(root, pkg));
+        writeEsmEntry(join(root, pkg));
+      }
     },
+    { root, say: log },
   );
-  for (const pkg of PACKAGES) {
-    removeOrphans(join(root, pkg));
-    writeEsmEntry(join(root, pkg));
-  }
   mkdirSync(out, { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const packed = JSON.parse(
