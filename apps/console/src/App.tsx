@@ -112,6 +112,51 @@ function useSessionOnNavigate(refresh: () => void) {
   }, [location.pathname]);
 }
 
+/**
+ * The header's "Test data" switch (docs/adr/0132): the session then reads and changes the account's test twin. A
+ * detail page (a number, a call) belongs to one mode, so switching there goes to its list.
+ */
+function ModeToggle() {
+  const { session, setMode } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  if (!session) return null;
+  const testing = session.mode === 'test';
+  const toggle = async () => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await setMode(testing ? 'live' : 'test');
+      const [section, detail] = location.pathname.split('/').filter(Boolean);
+      if (detail !== undefined && section !== 'lostfound') void navigate(`/${section}`, { replace: true });
+    } catch (error) {
+      setFailure(messageOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <label className={testing ? 'mode-toggle mode-toggle--test' : 'mode-toggle'} title={failure}>
+      <input
+        type="checkbox"
+        role="switch"
+        checked={testing}
+        disabled={busy}
+        onChange={() => void toggle()}
+        data-testid="mode-toggle"
+      />
+      <span>Test data</span>
+      {failure ? (
+        <span className="mode-toggle-error" role="alert">
+          {failure}
+        </span>
+      ) : null}
+    </label>
+  );
+}
+
 function SignedInLayout() {
   const { status, session, error, signOut, refresh } = useSession();
   const location = useLocation();
@@ -153,7 +198,7 @@ function SignedInLayout() {
   };
 
   return (
-    <div className="shell">
+    <div className={session.mode === 'test' ? 'shell shell--test' : 'shell'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -166,6 +211,7 @@ function SignedInLayout() {
           </span>
         </div>
         <div className="user">
+          {roleCan(session.user.role, 'see_developer_pages') ? <ModeToggle /> : null}
           <span className="user-email">{session.user.email}</span>
           <span className="badge badge--neutral" data-testid="user-role">
             {session.user.role}
@@ -187,6 +233,11 @@ function SignedInLayout() {
           </details>
         </div>
       </header>
+      {session.mode === 'test' ? (
+        <div className="test-banner" role="status" data-testid="test-banner">
+          <strong>Test data:</strong> nothing here is billed or real.
+        </div>
+      ) : null}
       <nav className="sidenav" aria-label="Console">
         <ul>
           {NAV.filter((item) => roleCan(session.user.role, item.action)).map((item) => (
@@ -198,7 +249,8 @@ function SignedInLayout() {
       </nav>
       <main id="main" className="content" tabIndex={-1}>
         {signOutError ? <Notice tone="error">{signOutError}</Notice> : null}
-        <Suspense fallback={<p role="status">Loading…</p>}>
+        {/* Keyed by the mode: a switch mounts the page again, which reads the chosen data. */}
+        <Suspense key={session.mode} fallback={<p role="status">Loading…</p>}>
           <Outlet />
         </Suspense>
       </main>

@@ -6,10 +6,14 @@ export const API_BASE = '/console/api';
 
 export type Role = 'owner' | 'developer' | 'viewer' | 'staff';
 
+/** Whose data the session shows: the account's, or its test twin's (docs/adr/0132). */
+export type DataMode = 'live' | 'test';
+
 export interface SessionInfo {
   user: { id: string; email: string; role: Role };
   account: { id: string; name: string; tier: string };
   csrf_token: string;
+  mode: DataMode;
 }
 
 /** `GET /console/api/session-status`: 200 whether or not a session came with the request. */

@@ -5,8 +5,10 @@ import {
   ApiError,
   get,
   post,
+  put,
   setCsrfToken,
   whenSignedOut,
+  type DataMode,
   type Role,
   type SessionInfo,
   type SessionProbe,
@@ -56,6 +58,8 @@ interface SessionState {
   /** After sign-in or invite acceptance: the answer carries the session. */
   signedIn(session: SessionInfo): void;
   signOut(everywhere: boolean): Promise<void>;
+  /** Switches the session between live and test data (docs/adr/0132); the pages then read the chosen data. */
+  setMode(mode: DataMode): Promise<void>;
   can(action: Action): boolean;
   refresh(): void;
 }
@@ -78,7 +82,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           setStatus('signed-out');
           return;
         }
-        const info: SessionInfo = { user: answer.user, account: answer.account, csrf_token: answer.csrf_token };
+        const info: SessionInfo = {
+          user: answer.user,
+          account: answer.account,
+          csrf_token: answer.csrf_token,
+          mode: answer.mode,
+        };
         setCsrfToken(info.csrf_token);
         setSession(info);
         setStatus('signed-in');
@@ -119,6 +128,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setStatus('signed-out');
   }, []);
 
+  const setMode = useCallback(async (mode: DataMode) => {
+    const answer = await put<SessionInfo>('/session/mode', { mode });
+    setCsrfToken(answer.csrf_token);
+    setSession(answer);
+  }, []);
+
   const value = useMemo<SessionState>(
     () => ({
       status,
@@ -126,10 +141,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       error,
       signedIn,
       signOut,
+      setMode,
       can: (action) => roleCan(session?.user.role, action),
       refresh: () => setRound((n) => n + 1),
     }),
-    [status, session, error, signedIn, signOut],
+    [status, session, error, signedIn, signOut, setMode],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
