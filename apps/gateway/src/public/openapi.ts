@@ -26,7 +26,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setLicense('MIT', 'https://spdx.org/licenses/MIT.html')
     // Relative: the gateway that serves this document (`PORT`), wherever it runs.
     .addServer('/', 'The gateway serving this description')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sk_live_...).' })
+    // bearerFormat is a hint for documentation tools; Nest's default (JWT) would be wrong: keys are opaque strings.
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'API key',
+      description: 'An API key: sk_live_... for live data, sk_test_... for test mode.',
+    })
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     extraModels: Object.values(WEBHOOK_BODIES).map((event) => event.body),

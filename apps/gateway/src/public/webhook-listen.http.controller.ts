@@ -1,5 +1,15 @@
 import { Controller, Get, Param, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { NumberIdParam, NumbersRpc } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,10 +19,13 @@ import { WebhookListeners } from './webhook-listeners';
 /**
  * `GET /v1/numbers/{id}/webhook/listen`: the number's signed deliveries as Server-Sent Events, while connected, for
  * `npm run listen` to forward to a receiver on the developer's machine (docs/webhooks.md, "On your laptop";
- * docs/adr/0128-webhook-listen.md). The number must be the key's (404 otherwise), in the key's mode. A stream is not
- * a JSON answer, so it is left out of the OpenAPI description and the typed SDK; docs/webhooks.md describes it.
+ * docs/adr/0128-webhook-listen.md). The number must be the key's (404 otherwise), in the key's mode. Described in the
+ * OpenAPI description as a text/event-stream answer, so the description lists every route the API serves.
  */
-@ApiExcludeController()
+const ERROR = { $ref: '#/components/schemas/Error' };
+
+@ApiTags('webhooks')
+@ApiBearerAuth()
 @Controller('numbers/:id/webhook')
 @UseGuards(ApiKeyGuard)
 export class WebhookListenHttpController {
@@ -22,6 +35,22 @@ export class WebhookListenHttpController {
   ) {}
 
   @Get('listen')
+  @ApiOperation({
+    summary: "Listen to a number's webhooks",
+    description:
+      'Server-Sent Events while connected: a `ready` event once listening, then one `webhook` event per signed ' +
+      'delivery of the number (its exact body and signature headers, as JSON), and a comment every 15 s. What ' +
+      '`npm run listen` forwards to a local receiver; receiving here is not a delivery (docs/webhooks.md).',
+  })
+  @ApiParam({ name: 'id', description: 'The number id (num_<n>).' })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'The event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  @ApiNotFoundResponse({ description: "not_found: unknown number or another account's number.", schema: ERROR })
+  @ApiResponse({ status: 429, description: 'rate_limited: too many listeners open for this account.', schema: ERROR })
+  @ApiServiceUnavailableResponse({
+    description: 'The message bus is unavailable; retry after Retry-After.',
+    schema: ERROR,
+  })
   async listen(
     @Param() params: NumberIdParam,
     @Caller() caller: CallerOptions,
