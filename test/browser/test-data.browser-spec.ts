@@ -78,6 +78,11 @@ describe('the web console: switching to test data', () => {
     await screenshot(page, 'numbers-test-mode');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
 
+    // Keys: a test-mode page makes test keys by default.
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    expect(await page.getByLabel('Mode', { exact: true }).inputValue()).toBe('test');
+
     // The banner stays on every page; billing shows the twin's $100 less the test number's first month.
     await page.getByRole('link', { name: 'Billing' }).click();
     await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
