@@ -30,7 +30,10 @@ import { WebhookSecretsNatsController } from './numbers/webhook-secrets.nats.con
 import { ProvisioningService } from './numbers/provisioning.service';
 import { WebhookUrlPolicy } from './numbers/webhook-url';
 import { NumbersOutbox } from './outbox/numbers-outbox';
-import { paymentGatewayProvider } from './payments/payment-gateway.provider';
+import { paymentGatewayProvider, stripeClientProvider } from './payments/payment-gateway.provider';
+import { CardSetupNatsController } from './payments/card-setup.nats.controller';
+import { CardSetupService } from './payments/card-setup.service';
+import { StripeCustomersRepository } from './payments/stripe-customers.repository';
 import { StripeEventsConsumer } from './billing/stripe-events.consumer';
 import { ProviderReconciliation } from './provisioning/provider-reconciliation';
 import { ProviderReconciliationScheduler } from './provisioning/provider-reconciliation.scheduler';
@@ -118,7 +121,12 @@ export class NumbersBillingModule {
         telephonyProvider,
         SimulatedPaymentAdapter,
         // Stripe for live accounts when configured (docs/adr/0084); the simulated processor otherwise.
+        stripeClientProvider,
+        StripeCustomersRepository,
         paymentGatewayProvider,
+        // Owners connect a card through Stripe Checkout in setup mode (docs/adr/0131).
+        CardSetupService,
+        CardSetupNatsController,
         // Retell for live accounts' agents when configured (docs/adr/0085); the simulated platform otherwise.
         SimulatedAgentRuntime,
         agentRuntimeProvider,

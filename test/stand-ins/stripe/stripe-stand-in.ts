@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Stripe from 'stripe';
+import { stripeSignature } from '../provider-signatures';
 import { StandInServer } from '../stand-in-server';
 
 /**
  * A stand-in for the parts of Stripe's API that numbers-billing calls (written from Stripe's API reference:
- * https://docs.stripe.com/api): customer search, PaymentIntent creation and listing, with Bearer-key authentication,
+ * https://docs.stripe.com/api): customers (create, retrieve, update, search), Checkout Sessions in setup mode with
+ * their hosted page and SetupIntents (ADR 0131), PaymentIntent creation and listing, with Bearer-key authentication,
  * form-encoded bodies, and Stripe's error shape `{ "error": { "type", "code", "decline_code", "message" } }`. Not
  * Stripe: a test double that asserts what our adapter sends and answers as Stripe documents, not more kindly:
  * - idempotency: the status and body of the first request with an `Idempotency-Key` are saved once the endpoint
@@ -15,6 +17,10 @@ import { StandInServer } from '../stand-in-server';
  * - search is not read-after-write: a customer is found only `searchLagMs` after it was made (Stripe: "under normal
  *   operating conditions, data is searchable in less than a minute", https://docs.stripe.com/search); the list
  *   endpoints are consistent at once.
+ * - Checkout: `url` is the stand-in's own page (`/checkout/pay/<session>`), where a person (or a test) "enters" a
+ *   test card number; it makes the SetupIntent and the card's PaymentMethod attached to the session's customer,
+ *   sends `checkout.session.completed` signed with `webhookSecret` to `webhookUrl` (when set), as Stripe does
+ *   before it redirects, then redirects to the session's `success_url`.
  * Its answers are typed with the SDK's own types (`StandInPaymentIntent`...), so they cannot drift from Stripe's
  * published schema unnoticed (test/stand-ins/stand-in-answers.spec.ts).
  */
@@ -56,6 +62,49 @@ export const CUSTOMER_FIELDS = [
 ] as const satisfies readonly (keyof Stripe.Customer)[];
 export type StandInCustomer = Pick<Stripe.Customer, (typeof CUSTOMER_FIELDS)[number]>;
 
+export const CHECKOUT_SESSION_FIELDS = [
+  'id',
+  'object',
+  'mode',
+  'status',
+  'customer',
+  'client_reference_id',
+  'currency',
+  'metadata',
+  'payment_method_types',
+  'setup_intent',
+  'success_url',
+  'cancel_url',
+  'url',
+  'livemode',
+  'created',
+] as const satisfies readonly (keyof Stripe.Checkout.Session)[];
+export type StandInCheckoutSession = Pick<Stripe.Checkout.Session, (typeof CHECKOUT_SESSION_FIELDS)[number]>;
+
+export const SETUP_INTENT_FIELDS = [
+  'id',
+  'object',
+  'status',
+  'customer',
+  'payment_method',
+  'usage',
+  'metadata',
+  'livemode',
+  'created',
+] as const satisfies readonly (keyof Stripe.SetupIntent)[];
+export type StandInSetupIntent = Pick<Stripe.SetupIntent, (typeof SETUP_INTENT_FIELDS)[number]>;
+
+export type StandInPaymentMethod = Pick<Stripe.PaymentMethod, 'id' | 'object' | 'type' | 'customer' | 'livemode'> & {
+  card: Pick<Stripe.PaymentMethod.Card, 'brand' | 'last4' | 'exp_month' | 'exp_year'>;
+};
+
+/** Stripe's test card numbers (https://docs.stripe.com/testing), by brand. */
+const TEST_CARDS: Record<string, string> = {
+  '4242424242424242': 'visa',
+  '5555555555554444': 'mastercard',
+  '378282246310005': 'amex',
+};
+
 export type StandInSearchResult = Pick<
   Stripe.ApiSearchResult<StandInCustomer>,
   'object' | 'url' | 'has_more' | 'data' | 'next_page'
@@ -82,6 +131,11 @@ export interface StripeCustomer {
   madeAt: number;
 }
 
+/** A Checkout Session, and its SetupIntent once the customer entered a card. */
+interface StoredSession {
+  session: StandInCheckoutSession;
+}
+
 export class StripeStandIn extends StandInServer {
   readonly requests: StripeRequest[] = [];
   /** Faults answered to the next PaymentIntent creations, in order (one each). */
@@ -92,8 +146,16 @@ export class StripeStandIn extends StandInServer {
     { status: number; body: unknown; form: string; headers: Record<string, string> }
   >();
   private readonly intents: StandInPaymentIntent[] = [];
+  private readonly sessions = new Map<string, StoredSession>();
+  private readonly setupIntents = new Map<string, StandInSetupIntent>();
+  private readonly paymentMethods = new Map<string, StandInPaymentMethod>();
   /** How long after it is made a customer turns up in search. */
   searchLagMs = STRIPE_SEARCH_LAG_MS;
+  /** Where a completed Checkout sends `checkout.session.completed` (the gateway's `/provider-webhooks/stripe`). */
+  webhookUrl: string | undefined;
+  webhookSecret: string | undefined;
+  /** The events sent to `webhookUrl`, with the status each was answered. */
+  readonly deliveredEvents: { event: Record<string, unknown>; status: number }[] = [];
 
   constructor(readonly secretKey = `sk_test_${randomBytes(12).toString('hex')}`) {
     super();
@@ -116,6 +178,16 @@ export class StripeStandIn extends StandInServer {
     };
     this.customers.push(customer);
     return customer;
+  }
+
+  /** Customers as Stripe keeps them (made by `addCustomer` or by `POST /v1/customers`). */
+  get allCustomers(): readonly StripeCustomer[] {
+    return this.customers;
+  }
+
+  /** Checkout Sessions created, oldest first. */
+  get checkoutSessions(): StandInCheckoutSession[] {
+    return [...this.sessions.values()].map((stored) => stored.session);
   }
 
   /** PaymentIntents created (not replays), as Stripe keeps them. */
@@ -142,13 +214,26 @@ export class StripeStandIn extends StandInServer {
       });
       res.end(JSON.stringify(answer));
     };
+    // Checkout's hosted page is the customer's, in a browser: no API key.
+    const page = /^\/checkout\/pay\/(cs_[A-Za-z0-9_]+)$/.exec(request.path);
+    if (page) return this.checkoutPage(page[1], request, res);
     if (req.headers.authorization !== `Bearer ${this.secretKey}`)
       return send(401, stripeError('invalid_request_error', undefined, 'Invalid API Key provided.'));
     if (request.method === 'GET' && request.path === '/v1/customers/search') return send(200, this.search(request));
     if (request.method === 'GET' && request.path === '/v1/payment_intents') return send(200, this.list(request));
+    if (request.method === 'POST' && req.headers['content-type'] !== 'application/x-www-form-urlencoded')
+      return send(400, stripeError('invalid_request_error', undefined, 'Bodies are form-encoded.'));
+    const customerPath = /^\/v1\/customers\/(cus_[A-Za-z0-9]+)$/.exec(request.path);
+    if (request.method === 'POST' && request.path === '/v1/customers')
+      return this.keyed(request, body, send, () => [200, this.customerView(this.createCustomer(request))]);
+    if (customerPath && request.method === 'GET') return send(...this.retrieveCustomer(customerPath[1]));
+    if (customerPath && request.method === 'POST') return send(...this.updateCustomer(customerPath[1], request));
+    if (request.method === 'POST' && request.path === '/v1/checkout/sessions')
+      return this.keyed(request, body, send, () => this.createSession(request));
+    const setupIntentPath = /^\/v1\/setup_intents\/(seti_[A-Za-z0-9]+)$/.exec(request.path);
+    if (setupIntentPath && request.method === 'GET')
+      return send(...this.retrieveSetupIntent(setupIntentPath[1], request));
     if (request.method === 'POST' && request.path === '/v1/payment_intents') {
-      if (req.headers['content-type'] !== 'application/x-www-form-urlencoded')
-        return send(400, stripeError('invalid_request_error', undefined, 'Bodies are form-encoded.'));
       const key = req.headers['idempotency-key'];
       if (typeof key === 'string') {
         const replay = this.replays.get(key);
@@ -193,24 +278,232 @@ export class StripeStandIn extends StandInServer {
     );
   }
 
+  /** A keyed POST without faults: the first answer is saved and replayed for the key, as for PaymentIntents. */
+  private keyed(
+    request: StripeRequest,
+    body: string,
+    send: (status: number, answer: unknown, headers?: Record<string, string>) => void,
+    make: () => [number, unknown],
+  ): void {
+    const key = request.headers['idempotency-key'];
+    const replay = typeof key === 'string' ? this.replays.get(key) : undefined;
+    if (replay && replay.form !== body)
+      return send(
+        400,
+        stripeError(
+          'idempotency_error',
+          undefined,
+          'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+        ),
+      );
+    if (replay) return send(replay.status, replay.body, { ...replay.headers, 'idempotent-replayed': 'true' });
+    const [status, answer] = make();
+    if (typeof key === 'string') this.replays.set(key, { status, body: answer, form: body, headers: {} });
+    send(status, answer);
+  }
+
+  /** `POST /v1/customers`: made now, so search finds it only `searchLagMs` later (retrieve finds it at once). */
+  private createCustomer(request: StripeRequest): StripeCustomer {
+    const customer: StripeCustomer = {
+      id: `cus_${randomBytes(7).toString('hex')}`,
+      accountId: request.form.get('metadata[switchboard_account_id]') ?? '',
+      defaultPaymentMethod: null,
+      madeAt: Date.now(),
+    };
+    this.customers.push(customer);
+    return customer;
+  }
+
+  private retrieveCustomer(id: string): [number, unknown] {
+    const customer = this.customers.find((candidate) => candidate.id === id);
+    if (!customer) return [404, noSuchObject('customer', id)];
+    return [200, this.customerView(customer)];
+  }
+
+  /** `POST /v1/customers/:id` with `invoice_settings[default_payment_method]`: one attached to this customer. */
+  private updateCustomer(id: string, request: StripeRequest): [number, unknown] {
+    const customer = this.customers.find((candidate) => candidate.id === id);
+    if (!customer) return [404, noSuchObject('customer', id)];
+    const method = request.form.get('invoice_settings[default_payment_method]');
+    if (method !== null) {
+      if (this.paymentMethods.get(method)?.customer !== id)
+        return [
+          400,
+          stripeError(
+            'invalid_request_error',
+            'resource_missing',
+            `No such PaymentMethod: '${method}'; It must be attached to the customer to be its default.`,
+          ),
+        ];
+      customer.defaultPaymentMethod = method;
+    }
+    return [200, this.customerView(customer)];
+  }
+
+  /** `POST /v1/checkout/sessions`: setup mode only (all we use), for an existing customer. */
+  private createSession(request: StripeRequest): [number, unknown] {
+    const form = request.form;
+    const invalid = (message: string, param?: string): [number, unknown] => {
+      const error = stripeError('invalid_request_error', 'parameter_invalid', message);
+      if (param) Object.assign(error.error, { param });
+      return [400, error];
+    };
+    if (form.get('mode') !== 'setup')
+      return invalid('The stand-in makes Checkout Sessions in setup mode only.', 'mode');
+    const customer = this.customers.find((candidate) => candidate.id === form.get('customer'));
+    if (!customer) return invalid(`No such customer: '${form.get('customer')}'`, 'customer');
+    const listed = (param: string) =>
+      [...form.entries()].filter(([name]) => name.startsWith(`${param}[`)).map(([, value]) => value);
+    // A static list (`payment_method_types`) or a filter on the dynamic set (`allowed_payment_method_types`).
+    const methodTypes = listed('payment_method_types');
+    if (methodTypes.length === 0) methodTypes.push(...listed('allowed_payment_method_types'));
+    // Dynamic payment methods (no payment_method_types) need the currency in setup mode.
+    if (listed('payment_method_types').length === 0 && !form.get('currency'))
+      return invalid('currency is required in setup mode when payment_method_types is not set.', 'currency');
+    const successUrl = form.get('success_url');
+    if (!successUrl || !/^https?:\/\//.test(successUrl)) return invalid('Not a valid URL', 'success_url');
+    const id = `cs_test_${randomBytes(16).toString('hex')}`;
+    const session: StandInCheckoutSession = {
+      id,
+      object: 'checkout.session',
+      mode: 'setup',
+      status: 'open',
+      customer: customer.id,
+      client_reference_id: form.get('client_reference_id'),
+      currency: form.get('currency'),
+      metadata: metadataOf(form),
+      payment_method_types: methodTypes.length > 0 ? methodTypes : ['card'],
+      setup_intent: null,
+      success_url: successUrl,
+      cancel_url: form.get('cancel_url'),
+      url: `${this.url}/checkout/pay/${id}`,
+      livemode: false,
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.sessions.set(id, { session });
+    return [200, { ...session }];
+  }
+
+  /** `GET /v1/setup_intents/:id`, `expand[]=payment_method` giving the PaymentMethod object. */
+  private retrieveSetupIntent(id: string, request: StripeRequest): [number, unknown] {
+    const intent = this.setupIntents.get(id);
+    if (!intent) return [404, noSuchObject('setup_intent', id)];
+    const expand = request.query.getAll('expand[]').concat(request.query.getAll('expand[0]'));
+    if (expand.includes('payment_method') && typeof intent.payment_method === 'string')
+      return [200, { ...intent, payment_method: this.paymentMethods.get(intent.payment_method) }];
+    return [200, { ...intent }];
+  }
+
+  /**
+   * The customer on Checkout's page: GET shows a form for a card number; POST makes the SetupIntent (succeeded) and
+   * the card's PaymentMethod attached to the customer, completes the session, sends `checkout.session.completed`
+   * and redirects to `success_url`. An unknown test card number is refused on the page, as Checkout does.
+   */
+  private async checkoutPage(id: string, request: StripeRequest, res: ServerResponse): Promise<void> {
+    const stored = this.sessions.get(id);
+    const html = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stripe stand-in Checkout</title></head><body>${body}</body></html>`,
+      );
+    };
+    if (!stored) return html(404, '<h1>This Checkout Session does not exist.</h1>');
+    if (stored.session.status !== 'open') return html(410, '<h1>This Checkout Session is no longer open.</h1>');
+    if (request.method === 'GET')
+      return html(
+        200,
+        `<main><h1>Set up a card (Stripe stand-in)</h1><form method="post"><label>Card number <input name="card_number" autocomplete="off"></label><button type="submit">Save card</button></form>${stored.session.cancel_url ? `<a href="${escapeHtml(stored.session.cancel_url)}">Back</a>` : ''}</main>`,
+      );
+    const number = (request.form.get('card_number') ?? '').replace(/\s/g, '');
+    const completed = this.completeCheckout(id, number);
+    if ('refused' in completed) return html(402, `<p role="alert">${escapeHtml(completed.refused)}</p>`);
+    await this.deliver(completed.event);
+    res.writeHead(303, { location: stored.session.success_url!.replace('{CHECKOUT_SESSION_ID}', id) });
+    res.end();
+  }
+
+  /**
+   * The customer entered `cardNumber` on the session's page: the SetupIntent succeeds with the card's PaymentMethod,
+   * attached to the customer. Answers the `checkout.session.completed` event Stripe sends for it.
+   */
+  completeCheckout(
+    sessionId: string,
+    cardNumber = '4242424242424242',
+  ): { event: Record<string, unknown> } | { refused: string } {
+    const stored = this.sessions.get(sessionId);
+    if (!stored || stored.session.status !== 'open') return { refused: 'This Checkout Session is not open.' };
+    const brand = TEST_CARDS[cardNumber];
+    if (!brand) return { refused: 'Your card number is invalid.' };
+    const customer = stored.session.customer as string;
+    const method: StandInPaymentMethod = {
+      id: `pm_${randomBytes(12).toString('hex')}`,
+      object: 'payment_method',
+      type: 'card',
+      customer,
+      livemode: false,
+      card: { brand, last4: cardNumber.slice(-4), exp_month: 12, exp_year: new Date().getUTCFullYear() + 3 },
+    };
+    this.paymentMethods.set(method.id, method);
+    const intent: StandInSetupIntent = {
+      id: `seti_${randomBytes(12).toString('hex')}`,
+      object: 'setup_intent',
+      status: 'succeeded',
+      customer,
+      payment_method: method.id,
+      usage: 'off_session',
+      metadata: {},
+      livemode: false,
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.setupIntents.set(intent.id, intent);
+    stored.session = { ...stored.session, status: 'complete', setup_intent: intent.id };
+    return {
+      event: {
+        id: `evt_${randomBytes(12).toString('hex')}`,
+        object: 'event',
+        type: 'checkout.session.completed',
+        api_version: '2025-09-30.clover',
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        data: { object: { ...stored.session } },
+      },
+    };
+  }
+
+  /** Sends an event, signed, to `webhookUrl` (Stripe's webhook delivery), when one is set. */
+  async deliver(event: Record<string, unknown>): Promise<void> {
+    if (!this.webhookUrl || !this.webhookSecret) return;
+    const raw = JSON.stringify(event);
+    const response = await fetch(this.webhookUrl, {
+      method: 'POST',
+      body: raw,
+      headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(raw, this.webhookSecret) },
+    });
+    this.deliveredEvents.push({ event, status: response.status });
+  }
+
+  private customerView(customer: StripeCustomer): StandInCustomer {
+    return {
+      id: customer.id,
+      object: 'customer',
+      created: Math.floor(customer.madeAt / 1000),
+      metadata: { switchboard_account_id: customer.accountId },
+      invoice_settings: {
+        custom_fields: null,
+        default_payment_method: customer.defaultPaymentMethod,
+        footer: null,
+        rendering_options: null,
+      },
+      livemode: false,
+    };
+  }
+
   private search(request: StripeRequest): StandInSearchResult {
     const match = /^metadata\['switchboard_account_id'\]:'([^']+)'$/.exec(request.query.get('query') ?? '');
     const now = Date.now();
     const data = this.customers
       .filter((customer) => match && customer.accountId === match[1] && customer.madeAt + this.searchLagMs <= now)
-      .map((customer): StandInCustomer => ({
-        id: customer.id,
-        object: 'customer',
-        created: Math.floor(customer.madeAt / 1000),
-        metadata: { switchboard_account_id: customer.accountId },
-        invoice_settings: {
-          custom_fields: null,
-          default_payment_method: customer.defaultPaymentMethod,
-          footer: null,
-          rendering_options: null,
-        },
-        livemode: false,
-      }));
+      .map((customer) => this.customerView(customer));
     return { object: 'search_result', url: '/v1/customers/search', has_more: false, next_page: null, data };
   }
 
@@ -227,11 +520,7 @@ export class StripeStandIn extends StandInServer {
 
   private createIntent(request: StripeRequest, fault: StripeFault | undefined): [number, unknown] {
     const form = request.form;
-    const metadata = Object.fromEntries(
-      [...form.entries()]
-        .filter(([name]) => name.startsWith('metadata['))
-        .map(([name, value]) => [name.slice(9, -1), value]),
-    );
+    const metadata = metadataOf(form);
     const intent: StandInPaymentIntent = {
       id: `pi_${randomBytes(12).toString('hex')}`,
       object: 'payment_intent',
@@ -264,6 +553,22 @@ export class StripeStandIn extends StandInServer {
     }
     return [200, { ...intent }];
   }
+}
+
+function metadataOf(form: URLSearchParams): Record<string, string> {
+  return Object.fromEntries(
+    [...form.entries()]
+      .filter(([name]) => name.startsWith('metadata['))
+      .map(([name, value]) => [name.slice(9, -1), value]),
+  );
+}
+
+function noSuchObject(kind: string, id: string): StandInError {
+  return stripeError('invalid_request_error', 'resource_missing', `No such ${kind}: '${id}'`);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function stripeError(type: Stripe.StripeRawError['type'], code: string | undefined, message: string): StandInError {

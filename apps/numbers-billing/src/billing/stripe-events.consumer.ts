@@ -6,13 +6,15 @@ import { LOGGER, type Logger } from '@switchboard/observability';
 import { AutoTopUpService } from './auto-top-up.service';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
 import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
+import { CardSetupService } from '../payments/card-setup.service';
 import { readStripeEvent } from './stripe-events';
 
 export const STRIPE_EVENTS_DURABLE = 'numbers-billing-stripe-events';
 
 /**
  * Stripe's asynchronous payment results (docs/adr/0084), from the PROVIDER stream the gateway publishes verified
- * webhooks to (ADR 0083): each settles the auto-top-up attempt it names, once. Runs only where Stripe is configured.
+ * webhooks to (ADR 0083): each settles the auto-top-up attempt it names, once; and completed card setups (ADR 0131),
+ * which make the card the customer's default. Runs only where Stripe is configured.
  */
 @Injectable()
 export class StripeEventsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -20,6 +22,7 @@ export class StripeEventsConsumer implements OnApplicationBootstrap, BeforeAppli
 
   constructor(
     autoTopUp: AutoTopUpService,
+    cardSetup: CardSetupService,
     @Inject(NUMBERS_BILLING_CONFIG) config: NumbersBillingConfig,
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     @Inject(MESSAGING_CONFIG) messaging: MessagingConfig,
@@ -37,6 +40,14 @@ export class StripeEventsConsumer implements OnApplicationBootstrap, BeforeAppli
           const outcome = readStripeEvent(envelope.data.payload);
           if ('ignored' in outcome) {
             logger.info({ stripe_event: envelope.data.event_id, reason: outcome.ignored }, 'Stripe event ignored');
+            return;
+          }
+          if ('cardSetup' in outcome) {
+            const result = await cardSetup.complete(outcome.cardSetup);
+            logger.info(
+              { stripe_event: envelope.data.event_id, session: outcome.cardSetup.sessionId, result },
+              'Stripe card setup',
+            );
             return;
           }
           const cause = { correlationId: envelope.correlation_id, causationId: envelope.id };

@@ -45,4 +45,29 @@ describe('readStripeEvent', () => {
     ).toHaveProperty('ignored');
     expect(readStripeEvent({ type: 'payment_intent.succeeded' })).toHaveProperty('ignored');
   });
+
+  it('reads a completed Checkout Session in setup mode as a card setup of its customer and SetupIntent', () => {
+    const session = (extra: Record<string, unknown> = {}) => ({
+      type: 'checkout.session.completed',
+      data: {
+        object: {
+          id: 'cs_test_1',
+          object: 'checkout.session',
+          mode: 'setup',
+          customer: 'cus_1',
+          setup_intent: 'seti_1',
+          ...extra,
+        },
+      },
+    });
+    expect(readStripeEvent(session())).toEqual({
+      cardSetup: { sessionId: 'cs_test_1', customerId: 'cus_1', setupIntentId: 'seti_1' },
+    });
+    expect(readStripeEvent(session({ mode: 'payment' }))).toHaveProperty('ignored');
+    expect(readStripeEvent(session({ customer: null }))).toHaveProperty('ignored');
+    expect(readStripeEvent(session({ setup_intent: "seti_1' OR 1=1" }))).toHaveProperty('ignored');
+    expect(readStripeEvent({ type: 'checkout.session.completed', data: { object: intent() } })).toHaveProperty(
+      'ignored',
+    );
+  });
 });

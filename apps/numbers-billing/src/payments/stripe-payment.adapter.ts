@@ -23,9 +23,13 @@ const CLOCK_SLACK_S = 300;
 export const ACCOUNT_METADATA_KEY = 'switchboard_account_id';
 export const ATTEMPT_METADATA_KEY = 'switchboard_top_up_attempt';
 
+/** The account's Stripe customer id as stored by the console's card setup (docs/adr/0131), or null. */
+export type StoredCustomerLookup = (accountId: string) => Promise<string | null>;
+
 /**
- * Auto-top-up through Stripe (docs/adr/0084, 0124): the account's customer (found by `metadata.switchboard_account_id`,
- * its card entered on Stripe's own pages) is charged off-session with a PaymentIntent confirmed at once, on its
+ * Auto-top-up through Stripe (docs/adr/0084, 0124, 0131): the account's customer (the id stored when an owner connected
+ * a card from the console, retrieved by id; else found by `metadata.switchboard_account_id`), its card entered on
+ * Stripe's own pages, is charged off-session with a PaymentIntent confirmed at once, on its
  * default payment method, with our attempt id as the Idempotency-Key: a retry, ours or the SDK's, answers the first
  * PaymentIntent and never charges twice. Card data never reaches us.
  *
@@ -37,6 +41,7 @@ export class StripePaymentAdapter implements PaymentGateway {
   constructor(
     private readonly stripe: Stripe,
     private readonly now: () => number = Date.now,
+    private readonly storedCustomerOf: StoredCustomerLookup = async () => null,
   ) {}
 
   async charge(request: {
@@ -102,6 +107,18 @@ export class StripePaymentAdapter implements PaymentGateway {
   }
 
   private async customerOf(accountId: string, attemptedAt: Date): Promise<Stripe.Customer> {
+    const stored = await this.storedCustomerOf(accountId);
+    if (stored) {
+      // Made by the console's card setup: retrieve is read-after-write, unlike search.
+      let customer: Stripe.Customer | Stripe.DeletedCustomer;
+      try {
+        customer = await this.stripe.customers.retrieve(stored);
+      } catch (error) {
+        throw paymentError(error);
+      }
+      if ('deleted' in customer && customer.deleted) throw new PaymentDeclined('the Stripe customer was deleted');
+      return customer as Stripe.Customer;
+    }
     let found: Stripe.ApiSearchResult<Stripe.Customer>;
     try {
       found = await this.stripe.customers.search({
