@@ -251,6 +251,11 @@ export interface Account {
   number_limit: number;
   auto_top_up: null | { threshold_cents: number; amount_cents: number };
 }
+/** `GET /console/api/payment-method`: the card auto-top-up charges (docs/adr/0131). */
+export interface PaymentMethod {
+  processor: 'stripe' | 'simulated';
+  card: { brand: string; last4: string } | null;
+}
 export interface Balance {
   balance_cents: number;
   tier: string;

@@ -1,6 +1,17 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'react-router';
-import { get, put, query, type Account, type Balance, type LedgerEntry, type Page, type UsageDay } from '../api';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import {
+  get,
+  post,
+  put,
+  query,
+  type Account,
+  type Balance,
+  type LedgerEntry,
+  type Page,
+  type PaymentMethod,
+  type UsageDay,
+} from '../api';
 import { UsageChart } from '../components/UsageChart';
 import {
   Button,
@@ -12,6 +23,7 @@ import {
   PageHeader,
   failureOf,
   fieldFailure,
+  messageOf,
   useDraft,
   useLoad,
   type FormFailure,
@@ -67,6 +79,8 @@ export function MoneyPage() {
         {!usage.data && usage.loading ? <Loading what="usage" /> : null}
         {usage.data ? <UsageChart days={usage.data.data} /> : null}
       </div>
+
+      <CardOnFile mayChange={can('manage_money')} reason={roleReason(role, 'manage_money')} />
 
       {account.error ? <LoadError error={account.error} retry={account.reload} /> : null}
       {account.data ? (
@@ -193,6 +207,90 @@ function AutoTopUpForm({
         </div>
       ) : null}
     </form>
+  );
+}
+
+/** How often, and how many times, the page asks again for a card Stripe has not confirmed yet after Checkout. */
+const CARD_CONFIRM_POLL_MS = 1_000;
+const CARD_CONFIRM_POLLS = 10;
+
+/**
+ * The card auto-top-up charges, connected on Stripe's own page (Checkout in setup mode, docs/adr/0131): "Add a
+ * card" sends the browser there; Stripe sends it back here with `?card=added` (or `cancelled`). Stripe's webhook may
+ * come a moment after the browser, so the page asks again for a while until the card shows.
+ */
+function CardOnFile({ mayChange, reason }: { mayChange: boolean; reason: string }) {
+  const [params] = useSearchParams();
+  const returned = params.get('card');
+  const method = useLoad(() => get<PaymentMethod>('/payment-method'), []);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const [polls, setPolls] = useState(0);
+  const waiting = returned === 'added' && method.data?.processor === 'stripe' && !method.data.card;
+
+  useEffect(() => {
+    if (!waiting || method.loading || polls >= CARD_CONFIRM_POLLS) return;
+    const timer = setTimeout(() => {
+      setPolls((n) => n + 1);
+      method.reload();
+    }, CARD_CONFIRM_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, method.loading, polls]);
+
+  const addCard = async () => {
+    setFailure(undefined);
+    setBusy(true);
+    try {
+      const session = await post<{ url: string }>('/payment-method/setup');
+      window.location.assign(session.url);
+    } catch (error) {
+      setFailure(messageOf(error));
+      setBusy(false);
+    }
+  };
+
+  const card = method.data?.card;
+  return (
+    <section className="card" aria-labelledby="card-title">
+      <h2 id="card-title">Card for auto top-up</h2>
+      {method.error ? <LoadError error={method.error} retry={method.reload} /> : null}
+      {!method.data && method.loading ? <Loading what="your card" /> : null}
+      {method.data?.processor === 'simulated' ? (
+        <p className="hint" data-testid="card-simulated">
+          No payment processor is set up on this system: auto top-up is charged by the simulated processor, with no card
+          to connect.
+        </p>
+      ) : null}
+      {method.data?.processor === 'stripe' ? (
+        <>
+          {card ? (
+            <p className="stat-value" data-testid="card-on-file">
+              {humanize(card.brand)} ending in {card.last4}
+            </p>
+          ) : (
+            <p className="hint" data-testid="no-card">
+              No card yet. Auto top-up charges the card you connect here; you enter it on Stripe&apos;s page, and
+              Switchboard never sees its number.
+            </p>
+          )}
+          {returned === 'added' && card ? <Notice tone="success">Card connected.</Notice> : null}
+          {waiting && polls < CARD_CONFIRM_POLLS ? <Notice tone="info">Stripe is confirming your card…</Notice> : null}
+          {waiting && polls >= CARD_CONFIRM_POLLS ? (
+            <Notice tone="warning">Stripe has not confirmed the card yet. Reload this page in a minute.</Notice>
+          ) : null}
+          {returned === 'cancelled' ? <Notice tone="info">No card was added.</Notice> : null}
+          {failure ? <Notice tone="error">{failure}</Notice> : null}
+          {!mayChange ? <Notice tone="info">{reason}</Notice> : null}
+          {mayChange ? (
+            <div className="actions">
+              <Button variant={card ? 'secondary' : 'primary'} busy={busy} onClick={() => void addCard()}>
+                {card ? 'Replace the card' : 'Add a card'}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </section>
   );
 }
 

@@ -93,13 +93,25 @@ export class MoneyConsoleController {
   @Post('payment-method/setup')
   @HttpCode(201)
   @Roles(['owner'], 'connect a card')
-  startCardSetup(@Caller() caller: CallerOptions): Promise<CardSetupSession> {
-    const billing = `${this.config.console.url}money`;
+  startCardSetup(@Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<CardSetupSession> {
+    const billing = `${this.consoleBaseOf(request)}money`;
     return this.rpc.request(
       BillingRpc.startCardSetup,
       { success_url: `${billing}?card=added`, cancel_url: `${billing}?card=cancelled` },
       caller,
     );
+  }
+
+  /**
+   * The console the owner's browser is on, for Stripe to send it back to: the request's own origin when the page sent
+   * it (a console reached as http://localhost:3000 as well as through 127.0.0.1, as the CSRF guard allows), else
+   * `CONSOLE_URL`'s; always with `CONSOLE_URL`'s path.
+   */
+  private consoleBaseOf(request: FastifyRequest): string {
+    const configured = new URL(this.config.console.url);
+    const origin = request.headers.origin;
+    const own = request.headers.host === undefined ? undefined : `${request.protocol}://${request.headers.host}`;
+    return `${origin !== undefined && origin === own ? origin : configured.origin}${configured.pathname}`;
   }
 
   @Get('balance')
