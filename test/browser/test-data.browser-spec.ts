@@ -91,6 +91,10 @@ describe('the web console: switching to test data', () => {
       () => page.getByTestId('balance').textContent(),
       (text) => text === '$95.00',
     );
+    // Auto top-up acts on the live account: the test page says so instead of offering its form.
+    await page.getByTestId('auto-top-up-live-only').waitFor();
+    expect(await page.getByLabel('Top up automatically').count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Card for auto top-up' }).count()).toBe(0);
     await screenshot(page, 'billing-test-mode');
 
     // A reload keeps the mode (it is the session's), and switching back shows the live data alone.
@@ -105,6 +109,8 @@ describe('the web console: switching to test data', () => {
       () => page.getByTestId('balance').textContent(),
       (text) => text === '$45.00',
     );
+    await page.getByLabel('Top up automatically').waitFor();
+    await page.getByRole('heading', { name: 'Card for auto top-up' }).waitFor();
     await page.getByRole('link', { name: 'Numbers' }).click();
     await page.getByRole('heading', { level: 1, name: 'Numbers' }).waitFor();
     await eventually(

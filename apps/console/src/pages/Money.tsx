@@ -35,7 +35,7 @@ import { roleReason, useSignedIn } from '../session';
 export const LEDGER_PER_PAGE = 20;
 
 export function MoneyPage() {
-  const { can, role } = useSignedIn();
+  const { can, role, mode } = useSignedIn();
   const balance = useLoad(() => get<Balance>('/balance'), []);
   const account = useLoad(() => get<Account>('/account'), []);
   const usage = useLoad(() => get<{ data: UsageDay[] }>('/usage/daily?days=30'), []);
@@ -80,10 +80,19 @@ export function MoneyPage() {
         {usage.data ? <UsageChart days={usage.data.data} /> : null}
       </div>
 
-      <CardOnFile mayChange={can('manage_money')} reason={roleReason(role, 'manage_money')} />
+      {mode !== 'test' ? (
+        <CardOnFile mayChange={can('manage_money')} reason={roleReason(role, 'manage_money')} />
+      ) : null}
 
       {account.error ? <LoadError error={account.error} retry={account.reload} /> : null}
-      {account.data ? (
+      {mode === 'test' ? (
+        // The auto top-up route acts on the live account whatever the session's mode, and test data never reaches a
+        // real processor (docs/adr/0132, 0131): a form or a card here would change real charges from a test page.
+        <div className="card" data-testid="auto-top-up-live-only">
+          <h2>Auto top-up</h2>
+          <p>Auto top-up and its card belong to your live account: switch off Test data to see or change them.</p>
+        </div>
+      ) : account.data ? (
         <AutoTopUpForm
           account={account.data}
           mayChange={can('manage_money')}
