@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { toStandardWebhooksSecret, verify } from '@switchboard/signing';
@@ -246,5 +247,39 @@ describe('webhook listen: deliveries forwarded to a receiver on this machine', (
     expect(await listener.exited).toBe(1);
     expect(listener.stderr()).toMatch(/^error: the API answered 404 \(not_found: .*\)$/m);
     expect(listener.stdout()).toBe('');
+  });
+
+  // Last: it stops the gateway. A rolling upgrade stops a gateway with listeners connected; its close must end their
+  // streams and finish well within the 15 s a stopping process has, not wait out the 72 s keep-alive time-out.
+  it('closes the gateway within 5 s with a listener connected and a connection that sent nothing', async () => {
+    const session = await ApiSession.create(system);
+    const created = await session.post('/numbers', { business_phone: '+14155550125' });
+    expect(created.status).toBe(201);
+    const { hostname, port: publicPort } = new URL(system.publicUrl);
+    const stream = await fetch(`${system.publicUrl}/v1/numbers/${created.body.id as string}/webhook/listen`, {
+      headers: { authorization: `Bearer ${session.key}` },
+      signal: streams.signal,
+    });
+    expect(stream.status).toBe(200);
+    const streamEnded = (async () => {
+      try {
+        for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) void chunk;
+        return 'ended';
+      } catch {
+        return 'aborted';
+      }
+    })();
+    // What an HTTP client's spare connection is: open, no request sent yet.
+    const spare = connect({ host: hostname, port: Number(publicPort) });
+    await new Promise((resolve) => spare.once('connect', resolve));
+    const spareClosed = new Promise((resolve) => spare.once('close', resolve));
+
+    const started = Date.now();
+    await system.gateway.close();
+    const took = Date.now() - started;
+    spare.destroy();
+    expect(took).toBeLessThan(5_000);
+    expect(await streamEnded).toBe('ended');
+    await spareClosed;
   });
 });

@@ -47,4 +47,80 @@ describe('the gateway Fastify adapter', () => {
       '{"error":{"code":"service_unavailable","message":"The gateway is shutting down; send the request again."}}',
     );
   });
+
+  it('closes within a second with a connection that sent no request and a kept-alive one between requests', async () => {
+    const config = loadGatewayConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const fastify = createFastifyAdapter(config, pino({ level: 'silent' }), {
+      server: 'public',
+    }).getInstance() as unknown as FastifyInstance;
+    fastify.get('/fast', async () => ({ ok: true }));
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = fastify.server.address() as { port: number };
+
+    // A spare connection that never sends a request (as HTTP clients and browsers open), and a kept-alive one that
+    // got its answer; Node's own close waits on the first until the keep-alive time-out (72 s).
+    const open = async () => {
+      const socket = connect({ port, host: '127.0.0.1' });
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const ended = new Promise((resolve) => socket.once('close', resolve));
+      return { socket, ended };
+    };
+    const spare = await open();
+    const kept = await open();
+    let received = '';
+    kept.socket.on('data', (chunk) => (received += chunk.toString()));
+    kept.socket.write('GET /fast HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitUntil(() => received.includes('{"ok":true}'));
+
+    const started = Date.now();
+    const closed = fastify.close().then(() => 'closed');
+    const bound = new Promise((resolve) => setTimeout(resolve, 1000, 'still open after 1 s'));
+    try {
+      expect(await Promise.race([closed, bound])).toBe('closed');
+      expect(Date.now() - started).toBeLessThan(1000);
+      await Promise.all([spare.ended, kept.ended]);
+    } finally {
+      spare.socket.destroy();
+      kept.socket.destroy();
+      await closed;
+    }
+  });
+
+  it('lets an answer in flight finish when closing, then closes its connection', async () => {
+    const config = loadGatewayConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const fastify = createFastifyAdapter(config, pino({ level: 'silent' }), {
+      server: 'public',
+    }).getInstance() as unknown as FastifyInstance;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const slowArrived = new Promise<void>((resolve) => (arrived = resolve));
+    fastify.get('/slow', async () => {
+      arrived();
+      await held;
+      return { ok: true };
+    });
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = fastify.server.address() as { port: number };
+    const socket = connect({ port, host: '127.0.0.1' });
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    await slowArrived;
+
+    const closed = fastify.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(socket.destroyed).toBe(false);
+    release();
+    await closed;
+    await ended;
+    expect(received).toMatch(/^HTTP\/1\.1 200/);
+    expect(received).toContain('{"ok":true}');
+  });
 });
+
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!check()) throw new Error('condition not met within 2 s');
+}

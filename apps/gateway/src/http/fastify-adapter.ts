@@ -6,6 +6,7 @@ import { Metrics, serveMetrics } from '@switchboard/observability';
 import type { Logger } from '@switchboard/observability';
 import { isAllowed } from '../auth/ip-allowlist';
 import type { GatewayConfig } from '../config/gateway.config';
+import { closeConnectionsOnClose } from './close-connections';
 import { limitConnections, nodeServerOptions } from './connection-limits';
 import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './framework-errors';
 import { describeUnusableParameter } from './hostile-input';
@@ -28,7 +29,7 @@ const PATHS_JUDGED_BY_THEIR_ROUTE = new Set([
 
 /**
  * Fastify as both gateway servers use it: body limit, trusted proxies, request ids, TLS, HTTPS enforcement,
- * connection time-outs and caps (connection-limits.ts, ADR 0055), one trace span (request-span.ts, ADR 0117) and an
+ * connection time-outs and caps (connection-limits.ts, ADR 0055), a prompt close (close-connections.ts), one trace span (request-span.ts, ADR 0117) and an
  * access log line per request. What Fastify rejects while reading a request (bad JSON, too large) reaches
  * Nest's exception layer and so the ErrorEnvelopeFilter; what its router and Node's HTTP parser refuse before that
  * (a malformed URL, an over-long path parameter, broken framing) is answered by framework-errors.ts, in the same
@@ -68,6 +69,8 @@ export function createFastifyAdapter(
   const isTrustedProxy = (address: string) =>
     config.trustedProxies.length > 0 && isAllowed(config.trustedProxies, address);
   limitConnections(fastify.server, config.http, { tls: Boolean(config.tls), isTrustedProxy });
+  // A closing server ends its connections itself: Node's close would wait up to the keep-alive time-out on some.
+  closeConnectionsOnClose(fastify, { tls: Boolean(config.tls) });
   // Registered through Nest so that Nest does not put its default JSON parser in its place at init.
   adapter.useBodyParser('application/json', false, { bodyLimit: config.bodyLimitBytes }, createJsonBodyParser(fastify));
 
