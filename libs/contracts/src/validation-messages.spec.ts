@@ -51,6 +51,7 @@ const TYPE_RULES: Record<string, { noun: string; wrong: unknown }> = {
   isNumber: { noun: 'a number', wrong: 'abc' },
   isBoolean: { noun: 'a boolean', wrong: 'yes' },
   isArray: { noun: 'an array', wrong: 'abc' },
+  isObject: { noun: 'an object', wrong: 'abc' },
 };
 
 /** Rules checked with a value of the right type and the wrong form. */
@@ -100,6 +101,7 @@ const SAMPLES: unknown[] = [
   true,
   ['1'],
   ['US'],
+  'call.completed',
   ['call.completed'],
   ['https://example.com/photo.jpg'],
   'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
