@@ -6,6 +6,9 @@ import { buildLockPath, withBuildLock, withBuildLockSync } from './build-lock.mj
 
 const lockModule = join(__dirname, 'build-lock.mjs');
 
+// Each test starts node processes (about 0.3 s each on an idle machine, seconds on a CI machine running the suite).
+jest.setTimeout(30_000);
+
 /**
  * A node process that takes the lock over `root`, writes "start <tag>", waits `holdMs`, writes "end <tag>", and
  * (with `nested`) has a child of its own take the same lock meanwhile.
