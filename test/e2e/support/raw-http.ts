@@ -58,7 +58,10 @@ export function rawRequest(
 function isComplete(received: Buffer): boolean {
   const end = received.indexOf('\r\n\r\n');
   if (end < 0) return false;
-  const length = /\r\ncontent-length:\s*(\d+)/i.exec(received.subarray(0, end).toString('latin1'));
+  const head = received.subarray(0, end).toString('latin1');
+  // A stream (GET /v1/numbers/{id}/webhook/listen) never ends: its status and headers are the answer.
+  if (/\r\ncontent-type:\s*text\/event-stream/i.test(head)) return true;
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
   return length !== null && received.length >= end + 4 + Number(length[1]);
 }
 
