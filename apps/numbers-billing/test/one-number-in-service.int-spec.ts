@@ -149,7 +149,8 @@ describe('one number in service per phone number (numbers-billing database, real
       migrationsDir,
       env: { NUMBERS_BILLING_DATABASE_URL: db.url },
     });
-    expect(applied.appliedMigrationNames).toEqual([MIGRATION]);
+    // This migration first; later ones (made after it) follow it on such a database.
+    expect(applied.appliedMigrationNames[0]).toBe(MIGRATION);
 
     await withClient(db.url, async (client) => {
       const rows = await client.query<{ id: string; status: string; version: string; released: boolean }>(
