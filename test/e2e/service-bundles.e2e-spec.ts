@@ -226,12 +226,15 @@ describe('the services run from their bundles', () => {
     expect(numbers.body.data.map((number: { id: string }) => number.id)).toEqual([created.body.id]);
 
     // One trace from the gateway into numbers-billing, with the PostgreSQL queries of both (pg is patched when
-    // required: bundled, it would not be).
+    // required: bundled, it would not be). The gateway's request and server spans end last, after the answer, and
+    // may come in a later export than the queries: wait for them too.
     const traceId = traceparent.split('-')[1];
     const trace = await waitFor(() => {
       const found = spans.filter((span) => span.traceId === traceId);
       const querying = new Set(found.filter((span) => span.name.startsWith('pg.query:')).map((span) => span.service));
-      return querying.has('gateway') && querying.has('numbers-billing') ? found : undefined;
+      const gatewaySpans = new Set(found.filter((span) => span.service === 'gateway').map((span) => span.name));
+      const complete = gatewaySpans.has('GET /v1/numbers') && gatewaySpans.has('numbers.v1.list request');
+      return complete && querying.has('gateway') && querying.has('numbers-billing') ? found : undefined;
     });
     expect(trace).toEqual(
       expect.arrayContaining([
