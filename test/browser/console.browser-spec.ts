@@ -523,6 +523,7 @@ describe('the web console, as an account owner', () => {
         if (path === 'money') await screenshot(phone.page, 'billing-phone');
       }
       await phone.page.goto(consoleUrl(system, 'team'));
+      await settled(phone.page); // else the picture can be the shell's "Loading the console…"
       await screenshot(phone.page, 'team-phone');
       expect(found).toEqual([]);
       expect(phone.problems).toEqual([]);
