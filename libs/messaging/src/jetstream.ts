@@ -8,7 +8,8 @@ const NANOS_PER_MS = 1_000_000;
 /**
  * Creates the stream if it is missing (publishers and consumers both call this, so start-up order does not
  * matter). File storage, so events survive a NATS restart; a 2-minute duplicate window de-duplicates
- * republished outbox rows by message id; consumers also de-duplicate on domain keys.
+ * republished outbox rows by message id; consumers also de-duplicate on domain keys. On a NATS cluster the stream
+ * keeps `config.streamReplicas` copies (NATS_STREAM_REPLICAS), so it survives losing a node.
  */
 export async function ensureStream(
   nc: NatsConnection,
@@ -27,6 +28,7 @@ export async function ensureStream(
         name,
         subjects,
         storage: 'file',
+        num_replicas: config.streamReplicas ?? 1,
         retention: 'limits',
         max_age: 30 * 24 * 3600 * 1000 * NANOS_PER_MS,
         duplicate_window: 120_000 * NANOS_PER_MS,

@@ -9,6 +9,11 @@ export interface MessagingConfig {
   /** How long a request waits for a reply before the caller is told the service is unavailable. */
   requestTimeoutMs: number;
   /**
+   * How many copies of each stream a NATS cluster keeps (`num_replicas`), set when `ensureStream` creates it; unset:
+   * 1, all a single server can hold. A stream that already exists keeps its count.
+   */
+  streamReplicas?: number;
+  /**
    * This service's own NATS user (docs/operations.md, "The message bus"); none against an open server, which
    * `connectNats` then reports as a warning.
    */

@@ -6,7 +6,14 @@ describe('messaging configuration', () => {
       natsUrl: 'nats://127.0.0.1:4222',
       prefix: 'sb',
       requestTimeoutMs: 5000,
+      streamReplicas: 1,
     });
+  });
+
+  it('keeps as many copies of each stream as NATS_STREAM_REPLICAS says, 1 to 5', () => {
+    expect(messagingConfigFromEnv({ NATS_STREAM_REPLICAS: '3' }).streamReplicas).toBe(3);
+    expect(() => messagingConfigFromEnv({ NATS_STREAM_REPLICAS: '0' })).toThrow(/NATS_STREAM_REPLICAS/);
+    expect(() => messagingConfigFromEnv({ NATS_STREAM_REPLICAS: '6' })).toThrow(/NATS_STREAM_REPLICAS/);
   });
 
   it('refuses a prefix that would break subjects', () => {

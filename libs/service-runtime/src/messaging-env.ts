@@ -1,11 +1,15 @@
 import type { MessagingConfig } from '@switchboard/messaging';
-import { ConfigError, defineEnvVariables, envPositiveInt } from './env';
+import { ConfigError, defineEnvVariables, envIntBetween, envPositiveInt } from './env';
 
 /** The NATS variables every service reads (each README's table lists them). */
 export const MESSAGING_VARIABLES = defineEnvVariables({
   NATS_URL: { default: 'nats://127.0.0.1:4222', meaning: 'NATS with JetStream' },
   NATS_SUBJECT_PREFIX: { default: 'sb', meaning: 'namespaces every subject and stream of one deployment' },
   NATS_REQUEST_TIMEOUT_MS: { default: 5000, meaning: 'how long a NATS request waits for its answer' },
+  NATS_STREAM_REPLICAS: {
+    default: 1,
+    meaning: 'copies a NATS cluster keeps of each JetStream stream this service creates (1 to 5; 3 on a 3-node cluster)',
+  },
   NATS_USER: {
     shown: 'unset (an open server is warned about)',
     meaning:
@@ -21,7 +25,7 @@ export const MESSAGING_VARIABLES = defineEnvVariables({
 /**
  * The service's NATS settings from its environment, with the other typed variables (libs/messaging takes a
  * `MessagingConfig` and reads no environment): `NATS_URL`, `NATS_SUBJECT_PREFIX` (namespaces every subject and stream
- * of one deployment), `NATS_REQUEST_TIMEOUT_MS`, `NATS_USER` with `NATS_PASSWORD` (docs/operations.md, "The message
+ * of one deployment), `NATS_REQUEST_TIMEOUT_MS`, `NATS_STREAM_REPLICAS`, `NATS_USER` with `NATS_PASSWORD` (docs/operations.md, "The message
  * bus") and `NATS_TLS_CA`.
  */
 export function messagingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MessagingConfig {
@@ -37,6 +41,7 @@ export function messagingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Me
       'NATS_REQUEST_TIMEOUT_MS',
       MESSAGING_VARIABLES.NATS_REQUEST_TIMEOUT_MS.default,
     ),
+    streamReplicas: envIntBetween(env, 'NATS_STREAM_REPLICAS', MESSAGING_VARIABLES.NATS_STREAM_REPLICAS.default, 1, 5),
   };
   const user = env.NATS_USER?.trim();
   const password = env.NATS_PASSWORD;
