@@ -240,8 +240,8 @@ describe('gateway: keys, limits and envelopes', () => {
     });
   });
 
-  describe("the list routes served outside Nest's pipeline (docs/adr/0096)", () => {
-    it('answers GET /v1/numbers and GET /v1/calls as the routes Nest serves: envelope, headers, validation, livemode', async () => {
+  describe("the list routes, through Nest's pipeline like every route (docs/adr/0134)", () => {
+    it('answers GET /v1/numbers and GET /v1/calls as the other routes: envelope, headers, validation, livemode', async () => {
       const session = await ApiSession.create(system);
       for (const list of ['/numbers', '/calls']) {
         // A missing key: the same 401 as a route Nest serves (a number's detail), with the same headers.
@@ -264,7 +264,7 @@ describe('gateway: keys, limits and envelopes', () => {
       expect(listed.headers.get('x-request-id')).toBe('direct-numbers');
       expect(listed.headers.get('ratelimit-limit')).toBe('60');
       expect(listed.body).toEqual({ data: [], has_more: false, livemode: true });
-      // The service's JSON passed on as it came (docs/adr/0115), as JSON like any answer Nest serialises.
+      // JSON like any other answer, of exactly the length of its body.
       const viaNest = await session.get('/balance');
       expect(viaNest.status).toBe(200);
       expect(listed.headers.get('content-type')).toBe(viaNest.headers.get('content-type'));
@@ -277,7 +277,7 @@ describe('gateway: keys, limits and envelopes', () => {
     });
   });
 
-  describe("the call report route served outside Nest's pipeline (docs/adr/0108)", () => {
+  describe("the call report route, through Nest's pipeline like every route (docs/adr/0134)", () => {
     const report = { to: '+14155550123', caller: '+14158675309', duration_sec: 42, outcome: 'order_placed' };
 
     it('answers POST /admin/provider/calls as the operator routes Nest serves: token, validation, errors', async () => {

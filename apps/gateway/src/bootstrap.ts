@@ -15,9 +15,6 @@ import { createValidationPipe } from './http/validation.pipe';
 import { OperatorApiModule } from './operator/operator-api.module';
 import { GatewayPrisma } from './prisma/gateway-prisma';
 import { serveOpenApi } from './public/openapi';
-import { directListRoutes } from './public/direct-list-routes';
-import { serveDirectly, type DirectRouteSteps } from './http/direct-routes';
-import { directReportRoute } from './operator/provider-calls.direct-route';
 import { PublicApiModule } from './public/public-api.module';
 import { serveProviderWebhooks } from './provider-webhooks/provider-webhooks.routes';
 
@@ -79,7 +76,7 @@ export async function createGateway(
       createFastifyAdapter(config, logger, { server: 'public' }),
       { logger: nestLogger, abortOnError: false },
     );
-    const publicSteps = configure(publicApp, shared);
+    configure(publicApp, shared);
     publicApp.setGlobalPrefix('v1', {
       exclude: [
         'healthz',
@@ -94,20 +91,16 @@ export async function createGateway(
     serveConsoleStatic(publicApp, config.console);
     serveOpenApi(publicApp);
     serveProviderWebhooks(publicApp, logger);
-    // The most requested routes, outside Nest's per-request pipeline (docs/adr/0096, 0108).
-    const directLists = serveDirectly(publicApp, publicSteps, directListRoutes(publicApp));
 
     adminApp = await NestFactory.create<NestFastifyApplication>(
       OperatorApiModule.forRoot(shared),
       createFastifyAdapter(config, logger, { server: 'admin' }),
       { logger: nestLogger, abortOnError: false },
     );
-    const directReport = serveDirectly(adminApp, configure(adminApp, shared), [directReportRoute(adminApp)]);
+    configure(adminApp, shared);
 
     await publicApp.init();
-    directLists.checkServed();
     await adminApp.init();
-    directReport.checkServed();
   } catch (error) {
     // A gateway that cannot start must not keep its connections open (a test or a supervisor would hang on them).
     await Promise.allSettled([publicApp?.close(), adminApp?.close()]);
@@ -144,11 +137,8 @@ export async function createGateway(
   };
 }
 
-/** Nest's global steps for every route; returned for the routes served outside its pipeline (ADR 0096, 0108). */
-function configure(app: INestApplication, shared: GatewayShared): DirectRouteSteps {
-  const validation = createValidationPipe();
-  const errors = new ErrorEnvelopeFilter(shared.logger);
-  app.useGlobalPipes(validation);
-  app.useGlobalFilters(errors);
-  return { validation, errors };
+/** Nest's global steps for every route of both servers: DTO validation and the error envelope. */
+function configure(app: INestApplication, shared: GatewayShared): void {
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ErrorEnvelopeFilter(shared.logger));
 }

@@ -19,11 +19,7 @@ export class AdminTokenGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    return this.authorize(context.switchToHttp().getRequest<FastifyRequest>());
-  }
-
-  /** The guard's check as a plain call (also for the route served outside Nest's pipeline: docs/adr/0108). */
-  authorize(request: FastifyRequest): true {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
     const token = bearerToken(request.headers.authorization);
     // Compare digests so the comparison takes the same time whatever the length of what was sent; try every
     // accepted token so the time does not tell which one matched.

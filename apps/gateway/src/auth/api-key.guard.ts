@@ -13,38 +13,29 @@ const INVALID_KEY = 'A valid API key is required: send Authorization: Bearer <ke
 export class ApiKeyGuard implements CanActivate {
   constructor(private readonly authenticator: RequestAuthenticator) {}
 
+  /** Sets `request.auth` and the `RateLimit-*` headers, or throws the 401 or 429 `ServiceError`. */
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    await authorizeApiKey(this.authenticator, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const secret = bearerToken(request.headers.authorization);
+    const caller = secret ? await this.authenticator.authenticate(secret, request.ip) : undefined;
+    if (!caller) throw new ServiceError('unauthorized', INVALID_KEY);
+
+    const decision = caller.rateLimit;
+    void reply.header('RateLimit-Limit', decision.limit);
+    void reply.header('RateLimit-Remaining', decision.remaining);
+    void reply.header('RateLimit-Reset', decision.resetSeconds);
+    if (!decision.allowed) {
+      void reply.header('Retry-After', decision.resetSeconds);
+      throw new ServiceError(
+        'rate_limited',
+        `Rate limit of ${decision.limit} requests per window exceeded; retry in ${decision.resetSeconds} s.`,
+      );
+    }
+    request.auth = caller.key;
     return true;
   }
-}
-
-/**
- * The guard's check, for the routes served outside Nest's pipeline too (docs/adr/0096): sets `request.auth` and the
- * `RateLimit-*` headers, or throws the 401 or 429 `ServiceError`.
- */
-export async function authorizeApiKey(
-  authenticator: RequestAuthenticator,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<void> {
-  const secret = bearerToken(request.headers.authorization);
-  const caller = secret ? await authenticator.authenticate(secret, request.ip) : undefined;
-  if (!caller) throw new ServiceError('unauthorized', INVALID_KEY);
-
-  const decision = caller.rateLimit;
-  void reply.header('RateLimit-Limit', decision.limit);
-  void reply.header('RateLimit-Remaining', decision.remaining);
-  void reply.header('RateLimit-Reset', decision.resetSeconds);
-  if (!decision.allowed) {
-    void reply.header('Retry-After', decision.resetSeconds);
-    throw new ServiceError(
-      'rate_limited',
-      `Rate limit of ${decision.limit} requests per window exceeded; retry in ${decision.resetSeconds} s.`,
-    );
-  }
-  request.auth = caller.key;
 }
 
 /**

@@ -34,11 +34,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    this.answer(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
-  }
-
-  /** The error's answer on the reply (also for routes outside Nest's pipeline: docs/adr/0096). */
-  answer(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
     const databaseDown = isDatabaseUnavailable(exception);
     const answer = databaseDown ? DATABASE_UNAVAILABLE : toHttpError(exception);
     const retryAfter =

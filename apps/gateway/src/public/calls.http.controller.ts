@@ -33,12 +33,8 @@ export class CallsHttpController {
       "The account's calls across all its numbers, newest first. Pages with limit and starting_after; filters number_id, since (inclusive), until (exclusive).",
   })
   @ApiOkResponse({ type: CallList })
-  /**
-   * Served outside Nest's pipeline (direct-list-routes.ts), with the key's mode in `caller`: the service's JSON as it
-   * wrote it, `livemode` set (docs/adr/0115).
-   */
-  list(@Query() query: ListCallsQuery, @Caller() caller: CallerOptions): Promise<Uint8Array> {
-    return this.rpc.requestJson(CallsRpc.list, query, caller);
+  list(@Query() query: ListCallsQuery, @Caller() caller: CallerOptions): Promise<CallList> {
+    return this.rpc.request(CallsRpc.list, query, caller);
   }
 
   @Get(':call_id')

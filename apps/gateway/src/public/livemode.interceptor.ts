@@ -5,7 +5,7 @@ import { map, type Observable } from 'rxjs';
 
 /**
  * `livemode` on every object the public API answers with an API key (docs/adr/0087-test-mode.md; the rule in
- * libs/contracts livemode.ts). The two list routes served outside Nest's pipeline have it set by their service.
+ * libs/contracts livemode.ts).
  */
 @Injectable()
 export class LivemodeInterceptor implements NestInterceptor {

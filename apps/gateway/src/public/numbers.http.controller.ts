@@ -81,12 +81,8 @@ export class NumbersHttpController {
       'ask again with `starting_after` set to the `id` of the last number of this page.',
   })
   @ApiOkResponse({ type: NumberList })
-  /**
-   * Served outside Nest's pipeline (direct-list-routes.ts), with the key's mode in `caller`: the service's JSON as it
-   * wrote it, `livemode` set (docs/adr/0115).
-   */
-  list(@Query() query: ListNumbersQuery, @Caller() caller: CallerOptions): Promise<Uint8Array> {
-    return this.rpc.requestJson(NumbersRpc.list, query, caller);
+  list(@Query() query: ListNumbersQuery, @Caller() caller: CallerOptions): Promise<NumberList> {
+    return this.rpc.request(NumbersRpc.list, query, caller);
   }
 
   @Get(':id')

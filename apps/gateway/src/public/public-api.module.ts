@@ -62,8 +62,7 @@ export class PublicApiModule {
         IdempotencyInterceptor,
         // The `webhook/listen` streams, ended when the server closes (docs/adr/0128).
         WebhookListeners,
-        // `livemode` on what an API key's requests answer (docs/adr/0087-test-mode.md). The two list routes served
-        // outside Nest's pipeline apply it themselves (direct-list-routes.ts, ADR 0096): a new global step goes there too.
+        // `livemode` on what an API key's requests answer (docs/adr/0087-test-mode.md).
         { provide: APP_INTERCEPTOR, useClass: LivemodeInterceptor },
       ],
     };
