@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { metrics, type Counter, type Histogram, type Meter, type ObservableGauge } from '@opentelemetry/api';
+import {
+  metrics,
+  type Counter,
+  type Gauge,
+  type Histogram,
+  type Meter,
+  type ObservableGauge,
+  type ObservableResult,
+} from '@opentelemetry/api';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 
@@ -94,4 +102,50 @@ export const Metrics = {
   webhookAttempts: lazy<Counter>((m) =>
     m.createCounter('webhook_attempts_total', { description: 'Webhook delivery attempts by result' }),
   ),
+  // The alert rules' other signals (deploy/prometheus/alerts.yml): a database that does not answer, the webhook
+  // backlog, an outbox relay that no longer empties its outbox.
+  databaseUp: lazy<ObservableGauge>((m) =>
+    m.createObservableGauge('database_up', {
+      description: "1 when the service's database answered SELECT 1 at this scrape (within 2 s), else 0",
+    }),
+  ),
+  webhookDeliveriesPending: lazy<ObservableGauge>((m) =>
+    m.createObservableGauge('webhook_deliveries_pending', {
+      description: 'Webhook deliveries waiting for their first or next attempt (all replicas share them)',
+    }),
+  ),
+  webhookOldestPendingAge: lazy<ObservableGauge>((m) =>
+    m.createObservableGauge('webhook_oldest_pending_delivery_age_seconds', {
+      description: 'Age of the oldest pending webhook delivery; 0 when none is pending',
+      unit: 's',
+    }),
+  ),
+  outboxRelayLastDrained: lazy<Gauge>((m) =>
+    m.createGauge('outbox_relay_last_drained_timestamp_seconds', {
+      description: "When this process's outbox relay last left its outbox empty (every committed event published)",
+      unit: 's',
+    }),
+  ),
 };
+
+/** How long a scrape waits for the database's answer before it reports it down: a hung database must not hang it. */
+export const DATABASE_PING_TIMEOUT_MS = 2000;
+
+/**
+ * Reports `database_up` at each scrape from `ping` (a `SELECT 1`): 0 when it fails or takes longer than
+ * `timeoutMs`. Returns what stops it (call it when the database closes).
+ */
+export function observeDatabaseUp(ping: () => Promise<boolean>, timeoutMs = DATABASE_PING_TIMEOUT_MS): () => void {
+  const gauge = Metrics.databaseUp();
+  const observe = async (result: ObservableResult) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const up = await Promise.race([ping().catch(() => false), late]);
+    clearTimeout(timer);
+    result.observe(up ? 1 : 0);
+  };
+  gauge.addCallback(observe);
+  return () => gauge.removeCallback(observe);
+}

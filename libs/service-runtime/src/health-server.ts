@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DEFAULT_RETRY_AFTER_SECONDS, errorEnvelope } from '@switchboard/contracts';
-import { serveMetrics } from '@switchboard/observability';
+import { observeDatabaseUp, serveMetrics } from '@switchboard/observability';
 import { DatabaseHealth } from '@switchboard/persistence';
 import { NATS_LINK, type NatsLink } from '@switchboard/messaging';
 import { Readiness } from './readiness';
@@ -14,12 +14,16 @@ import { Readiness } from './readiness';
  */
 export class HealthServer {
   private server: Server | undefined;
+  private stopDatabaseGauge: (() => void) | undefined;
   constructor(
     private readonly app: INestApplicationContext,
     private readonly readiness = new Readiness(),
   ) {}
 
   async listen(port: number, host = '0.0.0.0'): Promise<number> {
+    // `database_up` for the DatabaseDown alert (deploy/prometheus/alerts.yml), pinged at each scrape of /metrics.
+    const database = this.database();
+    if (database) this.stopDatabaseGauge = observeDatabaseUp(() => database.ping());
     this.server = createServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
       const send = (status: number, body: unknown) => {
@@ -57,22 +61,29 @@ export class HealthServer {
 
   /** From now on /readyz answers 503, so traffic stops before the service does. */
   drain(): void {
+    // Nor ping the database any more: it is about to close.
+    this.stopDatabaseGauge?.();
     this.readiness.drain();
   }
 
   async close(): Promise<void> {
+    this.stopDatabaseGauge?.();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** The app's database, when it has one. */
+  private database(): DatabaseHealth | undefined {
+    try {
+      return this.app.get(DatabaseHealth, { strict: false });
+    } catch {
+      return undefined;
+    }
   }
 
   private async checks(): Promise<Record<string, string>> {
     const nats = this.app.get<NatsLink>(NATS_LINK, { strict: false }).state;
     const checks: Record<string, string> = { nats: nats === 'connected' ? 'ok' : nats };
-    let database: DatabaseHealth | undefined;
-    try {
-      database = this.app.get(DatabaseHealth, { strict: false });
-    } catch {
-      database = undefined;
-    }
+    const database = this.database();
     if (database) checks.database = (await database.ping()) ? 'ok' : 'down';
     if (this.readiness.draining) checks.shutdown = 'in progress';
     return checks;
