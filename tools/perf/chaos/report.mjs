@@ -1,0 +1,149 @@
+// The fault tests' report: the tables `npm run chaos` prints, from its results (chaos/run.mjs).
+import { int, table } from '../lib/common.mjs';
+
+export function report(r) {
+  const lines = [`Fault tests (${r.seconds} s)`, ''];
+  const flows = r.tests.filter((t) => t.test === 'kill' || t.test === 'nats');
+  if (flows.length > 0) {
+    lines.push(
+      table(
+        [
+          'test',
+          'calls sent',
+          'accepted',
+          'refused (client saw an error)',
+          'delivered',
+          'lost: delivery / calls list / billing',
+          'duplicated: delivery / list / billing',
+          'recorded despite an error answer',
+          'delivery p50 / p99 ms',
+          'drain s',
+        ],
+        flows.map((t) =>
+          t.error
+            ? [t.name, 'ERROR', t.error.split('\n')[0], '', '', '', '', '', '', '']
+            : [
+                t.name,
+                int(t.sent),
+                int(t.accepted),
+                `${t.refused}${
+                  t.refused
+                    ? ` (${Object.entries(t.refused_by_code)
+                        .map(([k, v]) => `${k}: ${v}`)
+                        .join(
+                          ', ',
+                        )}; answered after p50 ${(t.refused_answered_after.p50_ms / 1000).toFixed(1)} s, max ${(t.refused_answered_after.max_ms / 1000).toFixed(1)} s)`
+                    : ''
+                }`,
+                int(t.delivered),
+                `${t.lost_by_check.delivery} / ${t.lost_by_check.calls_list} / ${t.lost_by_check.billing}`,
+                `${t.duplicated_by_check.delivery} / ${t.duplicated_by_check.calls_list} / ${t.duplicated_by_check.billing}`,
+                `${t.recorded_despite_error} (${t.delivered_despite_error} delivered)`,
+                `${Math.round(t.delivery_latency.p50_ms)} / ${Math.round(t.delivery_latency.p99_ms)}`,
+                t.drain_s?.toFixed(1),
+              ],
+        ),
+      ),
+    );
+    for (const t of flows)
+      for (const f of t.faults ?? [])
+        lines.push(
+          `  ${t.test}: t=${f.at_s} s ${f.fault}${f.error ? ` FAILED: ${f.error}` : ''}${f.healthy_after_restart_s ? ` (healthy ${f.healthy_after_restart_s} s after start)` : ''}${f.ready_after_restart_s !== undefined ? ` (system ready ${f.ready_after_restart_s} s after NATS was back)` : ''}`,
+        );
+    lines.push('');
+  }
+  const receivers = r.tests.find((t) => t.test === 'receivers');
+  if (receivers?.kinds) {
+    lines.push(
+      `Receivers (dispatcher time-out ${receivers.dispatcher_timeout_ms} ms, backoff base 200 ms), settled in ${receivers.settle_s} s`,
+    );
+    lines.push('');
+    lines.push(
+      table(
+        [
+          'receiver',
+          'events',
+          'delivered',
+          'lost',
+          'duplicated',
+          'attempts per event',
+          'delivered at attempt',
+          'requests seen',
+          'delivery p50 / p99 ms',
+          'expected',
+        ],
+        receivers.kinds.map((k) => [
+          k.receiver,
+          k.events,
+          k.delivered,
+          k.lost,
+          k.duplicated,
+          Object.entries(k.attempts)
+            .map(([n, c]) => `${n}: ${c}`)
+            .join(', '),
+          Object.entries(k.delivered_at_attempt)
+            .map(([n, c]) => `${n}: ${c}`)
+            .join(', ') || '-',
+          k.requests_seen_by_receiver,
+          k.delivered ? `${Math.round(k.latency.p50_ms)} / ${Math.round(k.latency.p99_ms)}` : '-',
+          k.expected,
+        ]),
+      ),
+    );
+    lines.push(
+      `  calls list: lost ${receivers.checks.lost.calls_list}, duplicated ${receivers.checks.duplicated.calls_list}; billing: lost ${receivers.checks.lost.billing}, duplicated ${receivers.checks.duplicated.billing}; invalid signatures: ${receivers.checks.invalid_signatures}`,
+    );
+    lines.push('');
+  } else if (receivers?.error) lines.push(`receivers: ERROR ${receivers.error.split('\n')[0]}`, '');
+  const provisions = r.tests.find((t) => t.test === 'provisions');
+  if (provisions?.runs) {
+    lines.push(
+      table(
+        [
+          'provisions',
+          'binding rule',
+          'allowed',
+          '201',
+          'answers',
+          'listed',
+          'charged',
+          'balance before -> after ($)',
+          'lost',
+          'duplicated',
+          'rule broken',
+          's',
+          'answer p50 / p99 ms',
+        ],
+        provisions.runs.map((p) => [
+          p.name,
+          p.binding_rule,
+          p.expected_successes,
+          p.answered_201,
+          Object.entries(p.answers_by_code)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', '),
+          p.listed,
+          p.charged,
+          `${(p.balance_before_cents / 100).toFixed(2)} -> ${(p.balance_after_cents / 100).toFixed(2)}`,
+          p.lost,
+          p.duplicated,
+          p.rule_broken ? 'YES' : 'no',
+          p.seconds,
+          `${Math.round(p.answer_ms.p50_ms)} / ${Math.round(p.answer_ms.p99_ms)}`,
+        ]),
+      ),
+    );
+    lines.push('');
+  } else if (provisions?.error) lines.push(`provisions: ERROR ${provisions.error.split('\n')[0]}`, '');
+  lines.push(
+    table(
+      ['test', 'lost (must be 0)', 'duplicated'],
+      r.tests.map((t) => [
+        t.name ?? t.test,
+        Number.isNaN(t.lost) ? 'ERROR' : t.lost,
+        Number.isNaN(t.duplicated) ? 'ERROR' : t.duplicated,
+      ]),
+    ),
+  );
+  return lines.join('\n');
+}

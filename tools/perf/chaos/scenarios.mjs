@@ -1,0 +1,328 @@
+// The fault tests. Each provisions numbers of its own, runs its traffic, injects its faults, waits for the system to
+// settle, and ends with the accounting: what was lost (must be 0) and what was duplicated.
+import { performance } from 'node:perf_hooks';
+import { Admin, Api, provisionFleet } from '../lib/clients.mjs';
+import { say, sleep } from '../lib/common.mjs';
+import { round, summarize } from '../lib/stats.mjs';
+import { startReceiver } from '../lib/receiver.mjs';
+import { account, callsUnderFaults, countBy, deliveryLog, totals, waitForDeliveries } from './traffic.mjs';
+
+/** Numbers with webhooks to receivers of their own (one port per account), and the receiver process. */
+async function fleetWithReceiver(system, tls, { numbers, name, behaviours }) {
+  const accounts = Math.ceil(numbers / 3);
+  const receiver = await startReceiver({
+    tls,
+    servers: Array.from({ length: accounts }, (_, a) => behaviours?.[a] ?? { mode: 'ok' }),
+  });
+  const { ports } = receiver;
+  const fleet = await provisionFleet(system, {
+    numbers,
+    name,
+    area: '415',
+    webhookUrl: (a) => `https://127.0.0.1:${ports[a]}/hooks/${a}`,
+  });
+  receiver.addSecrets(Object.fromEntries(fleet.flatMap((f) => f.numbers.map((n) => [n.id, n.webhook_secret]))));
+  await sleep(1000); // number.provisioned reaches calls-media's directory
+  return { fleet, receiver, ports, numbers: fleet.flatMap((f) => f.numbers) };
+}
+
+/** Kill a service with SIGKILL, leave it down for `downMs`, start it again; resolves when it is healthy. */
+function killAndRestart(system, app, downMs) {
+  return {
+    name: `kill -9 ${app}, restart after ${downMs / 1000} s`,
+    run: async () => {
+      const pid = system.pid(app);
+      await system.kill(app, 'SIGKILL');
+      await sleep(downMs);
+      const started = Date.now();
+      system.start(app);
+      await system.waitHealthy(app, 90_000);
+      return { pid, healthy_after_restart_s: (Date.now() - started) / 1000 };
+    },
+  };
+}
+
+async function settle(system, receiver, traffic, drainTimeoutS) {
+  await system.waitReady(120_000);
+  const drain_s = await waitForDeliveries(receiver, traffic.accepted, drainTimeoutS * 1000);
+  return drain_s;
+}
+
+// ------------------------------------------------------------------------------------------------ kill -9
+export async function killServices(system, { tls, rate, duration, drainTimeout }) {
+  say(`chaos: kill -9 webhook-dispatcher, calls-media and numbers-billing under ${rate} calls/s for ${duration} s`);
+  const { fleet, receiver, numbers } = await fleetWithReceiver(system, tls, { numbers: 30, name: 'Chaos kill' });
+  try {
+    const step = duration / 5;
+    const traffic = await callsUnderFaults(system, {
+      numbers,
+      rate,
+      durationS: duration,
+      faults: [
+        { at: step, ...killAndRestart(system, 'webhook-dispatcher', 2000) },
+        { at: 2 * step, ...killAndRestart(system, 'calls-media', 2000) },
+        { at: 3 * step, ...killAndRestart(system, 'numbers-billing', 2000) },
+      ],
+    });
+    const drain_s = await settle(system, receiver, traffic, drainTimeout);
+    const result = await account(system, { fleet, receiver, traffic });
+    return {
+      name: 'kill -9 dispatcher, calls-media, numbers-billing',
+      rate,
+      duration_s: duration,
+      faults: traffic.events,
+      drain_s,
+      ...result,
+      ...totals(result),
+    };
+  } finally {
+    await receiver.stop();
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ NATS restart
+export async function restartNats(system, { tls, rate, duration, drainTimeout, downMs = 4000, signal = 'SIGTERM' }) {
+  if (!system.nats) throw new Error('the NATS restart test needs the system on a nats-server of its own');
+  say(`chaos: restart NATS (${signal}, down ${downMs / 1000} s) under ${rate} calls/s for ${duration} s`);
+  const { fleet, receiver, numbers } = await fleetWithReceiver(system, tls, { numbers: 30, name: 'Chaos NATS' });
+  try {
+    const traffic = await callsUnderFaults(system, {
+      numbers,
+      rate,
+      durationS: duration,
+      faults: [
+        {
+          at: duration / 3,
+          name: `stop nats-server (${signal}), start it again after ${downMs / 1000} s`,
+          run: async () => {
+            await system.nats.stop(signal);
+            await sleep(downMs);
+            await system.nats.start();
+            const started = Date.now();
+            await system.waitReady(120_000);
+            return { ready_after_restart_s: (Date.now() - started) / 1000 };
+          },
+        },
+      ],
+    });
+    const drain_s = await settle(system, receiver, traffic, drainTimeout);
+    const result = await account(system, { fleet, receiver, traffic });
+    return {
+      name: `restart NATS (${signal}) during load`,
+      rate,
+      duration_s: duration,
+      faults: traffic.events,
+      drain_s,
+      ...result,
+      ...totals(result),
+    };
+  } finally {
+    await receiver.stop();
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ bad receivers
+const RECEIVER_KINDS = [
+  { name: 'healthy', behaviour: { mode: 'ok' }, expect: 'delivered at attempt 1' },
+  {
+    name: 'answers in 1.5 s',
+    behaviour: { mode: 'slow', delayMs: 1500 },
+    expect: 'delivered at attempt 1 (inside the time-out)',
+  },
+  { name: 'hangs on the first attempt', behaviour: { mode: 'hang', times: 1 }, expect: 'delivered at attempt 2' },
+  { name: 'resets the first two attempts', behaviour: { mode: 'reset', times: 2 }, expect: 'delivered at attempt 3' },
+  {
+    name: 'hangs for good',
+    behaviour: { mode: 'hang' },
+    expect: 'never delivered; given up after exactly 5 attempts',
+    never: true,
+  },
+];
+
+export async function badReceivers(system, { tls, drainTimeout, callsPerKind = 12 }) {
+  const timeoutMs = Number(system.envFor('webhook-dispatcher').WEBHOOK_TIMEOUT_MS ?? 10_000);
+  say(`chaos: receivers that hang, answer slowly and reset connections (dispatcher time-out ${timeoutMs} ms)`);
+  const { fleet, receiver, numbers, ports } = await fleetWithReceiver(system, tls, {
+    numbers: RECEIVER_KINDS.length * 3,
+    name: 'Chaos receivers',
+    behaviours: RECEIVER_KINDS.map((kind) => kind.behaviour),
+  });
+  try {
+    const kindOf = new Map(fleet.flatMap((f, a) => f.numbers.map((n) => [n.id, RECEIVER_KINDS[a]])));
+    // Calls interleaved over every kind of receiver, so the bad ones misbehave while the healthy one is served.
+    const traffic = await callsUnderFaults(system, {
+      numbers,
+      rate: 10,
+      durationS: (callsPerKind * numbers.length) / 3 / 10,
+    });
+    const byKind = (kind) =>
+      [...traffic.accepted].filter(([, { number }]) => kindOf.get(number.id) === kind).map(([sid]) => sid);
+
+    // Done when every event meant to arrive has, and every event of the dead receiver has its 5 attempts.
+    const started = Date.now();
+    const neverKind = RECEIVER_KINDS.find((k) => k.never);
+    const neverNumbers = fleet[RECEIVER_KINDS.indexOf(neverKind)].numbers;
+    const neverSids = new Set(byKind(neverKind));
+    const shouldArrive = new Map([...traffic.accepted].filter(([sid]) => !neverSids.has(sid)));
+    await waitForDeliveries(receiver, shouldArrive, drainTimeout * 1000);
+    let log;
+    while (Date.now() - started < drainTimeout * 1000) {
+      log = await deliveryLog(system, neverNumbers);
+      const finished = [...neverSids].filter(
+        (sid) =>
+          (log.get(sid) ?? []).length >= 5 &&
+          !(log.get(sid) ?? []).some((a) => a.status_code === null && a.error === null),
+      );
+      if (finished.length === neverSids.size) break;
+      await sleep(1000);
+    }
+    await sleep(2 * timeoutMs); // a sixth attempt, if there were one, would show now
+    log = await deliveryLog(system, numbers);
+    const settle_s = (Date.now() - started) / 1000;
+
+    const result = await account(system, { fleet, receiver, traffic });
+    const kinds = RECEIVER_KINDS.map((kind) => {
+      const sids = byKind(kind);
+      const handled = countBy(
+        receiver.arrivals.filter((a) => a.handled && sids.includes(a.call_sid)),
+        (a) => a.call_sid,
+      );
+      const port = ports[RECEIVER_KINDS.indexOf(kind)];
+      const requests = receiver.arrivals.filter((a) => a.port === port).length;
+      const attempts = sids.map((sid) => (log.get(sid) ?? []).length);
+      const deliveredAt = sids
+        .map((sid) => (log.get(sid) ?? []).find((a) => a.status_code >= 200 && a.status_code < 300)?.attempt)
+        .filter(Boolean);
+      const latencies = sids
+        .filter((sid) => handled[sid])
+        .map(
+          (sid) =>
+            receiver.arrivals.find((a) => a.handled && a.call_sid === sid).received - traffic.accepted.get(sid).sent,
+        );
+      const delivered = Object.keys(handled).length;
+      const lost = kind.never ? attempts.filter((n) => n < 5).length : sids.length - delivered;
+      return {
+        receiver: kind.name,
+        expected: kind.expect,
+        events: sids.length,
+        delivered,
+        lost,
+        duplicated: Object.values(handled).reduce((s, n) => s + n - 1, 0),
+        attempts: countBy(attempts, String),
+        delivered_at_attempt: countBy(deliveredAt, String),
+        requests_seen_by_receiver: requests,
+        latency: summarize(latencies),
+      };
+    });
+    return {
+      name: 'receivers that hang, answer slowly, reset',
+      dispatcher_timeout_ms: timeoutMs,
+      settle_s: round(settle_s, 1),
+      kinds,
+      accepted: result.accepted,
+      refused: result.refused,
+      lost: kinds.reduce((s, k) => s + k.lost, 0) + result.lost_by_check.calls_list + result.lost_by_check.billing,
+      duplicated:
+        kinds.reduce((s, k) => s + k.duplicated, 0) +
+        result.duplicated_by_check.calls_list +
+        result.duplicated_by_check.billing,
+      checks: {
+        lost: result.lost_by_check,
+        duplicated: result.duplicated_by_check,
+        invalid_signatures: result.invalid_signatures,
+      },
+    };
+  } finally {
+    await receiver.stop();
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ provisions
+/**
+ * `concurrent` provisions at once on one account whose balance covers `covers` numbers, its number limit raised
+ * out of the way. Every rule that may refuse is left as it is (balance, velocity 3 per hour, limit).
+ */
+export async function concurrentProvisions(system, { concurrent = 1000, covers = 10, area = '212' }) {
+  const admin = new Admin(system);
+  say(`chaos: ${concurrent} concurrent provisions against a balance that covers ${covers} numbers`);
+  await admin.setStock(area, concurrent + 100);
+  const created = await admin.createAccount({
+    name: `Chaos provisions ${covers}`,
+    balance_cents: covers * 500,
+    tier: 'starter',
+  });
+  await admin.updateAccount(created.id, { number_limit: concurrent });
+  const key = await admin.createKey(created.id);
+  const api = new Api(system, key.key);
+
+  const answers = new Array(concurrent);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrent }, async (_, i) => {
+      const sent = performance.now();
+      try {
+        const answer = await api.provision(
+          { business_phone: `+1${area}555${String(1000 + i).padStart(4, '0')}`, area_code: area },
+          { timeoutMs: 120_000 },
+        );
+        answers[i] = {
+          status: answer.status,
+          code: answer.body?.error?.code,
+          id: answer.body?.id,
+          ms: performance.now() - sent,
+        };
+      } catch (error) {
+        answers[i] = {
+          status: 0,
+          code: error.name === 'TimeoutError' ? 'client_timeout' : 'network_error',
+          ms: performance.now() - sent,
+        };
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  await sleep(1000);
+
+  const createdIds = answers.filter((a) => a.status === 201).map((a) => a.id);
+  const listed = await api.all('/numbers');
+  const listedIds = new Set(listed.map((n) => n.id));
+  const ledger = await admin.ledger(created.id);
+  const charges = ledger.filter((e) => e.kind === 'number_month');
+  const chargedIds = countBy(charges, (e) => /num_\d+/.exec(e.reference)?.[0] ?? e.reference);
+  const after = await admin.getAccount(created.id);
+  const velocityLimit = 3;
+  const expected = Math.min(covers, velocityLimit, concurrent);
+  // Lost: a 201 whose number is not there or not charged. Duplicated: a number (and its charge) the caller was
+  // never told of (a 201 it did not get), or a number charged twice. Broken rule: more successes than the balance
+  // and the limits allow, or a negative balance.
+  const lostAnswers = createdIds.filter((id) => !listedIds.has(id) || !chargedIds[id]);
+  const ghosts = listed.filter((n) => !createdIds.includes(n.id));
+  const doubleCharges = Object.values(chargedIds).filter((n) => n > 1).length;
+  const oversold = Math.max(0, listed.length - expected);
+  return {
+    name: `${concurrent} concurrent provisions, balance covers ${covers}`,
+    concurrent,
+    balance_covers: covers,
+    binding_rule:
+      covers < velocityLimit ? 'balance ($5 each)' : `velocity (${velocityLimit} provisions per hour per account)`,
+    expected_successes: expected,
+    answered_201: createdIds.length,
+    answers_by_code: countBy(answers, (a) => `${a.status} ${a.code ?? ''}`.trim()),
+    listed: listed.length,
+    charged: charges.length,
+    balance_before_cents: covers * 500,
+    balance_after_cents: after.balance_cents,
+    overspent: after.balance_cents < 0,
+    seconds: round(elapsed, 2),
+    answer_ms: summarize(answers.map((a) => a.ms)),
+    lost: lostAnswers.length,
+    duplicated: ghosts.length + doubleCharges,
+    rule_broken: oversold > 0 || after.balance_cents < 0,
+    below_allowance: Math.max(0, expected - createdIds.length),
+    detail: {
+      created_but_not_listed_or_charged: lostAnswers,
+      listed_without_a_201: ghosts.map((n) => n.id),
+      double_charges: doubleCharges,
+    },
+  };
+}
