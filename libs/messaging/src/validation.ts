@@ -1,15 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import {
-  describeValidationErrors,
-  quickValidInstance,
-  rememberValidationRules,
-  ServiceError,
-  type ClassOf,
-} from '@switchboard/contracts';
-
-// Each class's rules looked up once, not on every message (libs/contracts validation-rules.ts).
-rememberValidationRules();
+import { describeValidationErrors, ServiceError, type ClassOf } from '@switchboard/contracts';
 
 /**
  * Validates a message the way HTTP bodies are validated: unknown fields refused, types checked, and the problems
@@ -20,9 +11,6 @@ export async function validateMessage<T extends object>(cls: ClassOf<T>, plain: 
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     throw new ServiceError('invalid_request', 'The body must be a JSON object.');
   }
-  // Most messages are valid: checked without class-validator's machinery, which then only names the problems.
-  const valid = quickValidInstance(cls as new () => T, plain);
-  if (valid) return valid;
   const instance = plainToInstance(cls as new () => T, plain);
   const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
   if (errors.length > 0) throw new ServiceError('invalid_request', describeValidationErrors(errors));

@@ -1,13 +1,5 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
-import {
-  describeValidationErrors,
-  quickValidInstance,
-  rememberValidationRules,
-  ServiceError,
-} from '@switchboard/contracts';
-
-// Each class's rules looked up once, not on every message (libs/contracts validation-rules.ts).
-rememberValidationRules();
+import { describeValidationErrors, ServiceError } from '@switchboard/contracts';
 
 /**
  * HTTP bodies, params and queries are validated with the same DTOs and the same wording as NATS messages:
@@ -20,12 +12,6 @@ class EnvelopeValidationPipe extends ValidationPipe {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw new ServiceError('invalid_request', 'The request body must be a JSON object.');
       }
-    }
-    // Most requests are valid: checked without class-validator's machinery, which then only names the problems.
-    const { metatype } = metadata;
-    if (typeof metatype === 'function' && this.toValidate(metadata) && isRecord(value)) {
-      const valid = quickValidInstance(metatype as new () => object, value);
-      if (valid) return valid;
     }
     return super.transform(value, metadata);
   }
@@ -42,8 +28,4 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: true, value: true },
     exceptionFactory: (errors) => new ServiceError('invalid_request', describeValidationErrors(errors)),
   });
-}
-
-function isRecord(value: unknown): value is object {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }

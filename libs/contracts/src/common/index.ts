@@ -3,5 +3,3 @@ export * from './pagination';
 export * from './phone';
 export * from './validation-messages';
 export * from './api-property';
-export * from './validation-rules';
-export * from './quick-validation';
