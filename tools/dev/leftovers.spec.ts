@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVICE_NODE_FLAGS } from '../../deploy/service-node-flags.mjs';
 import { leftoverProcesses, readProcesses, stopProcesses } from './leftovers.mjs';
 
 const root = '/repo';
@@ -12,7 +11,7 @@ const NPM_START = { pid: 100, ppid: 1, argv: ['node', 'tools/dev/start.mjs'], en
 const service = (pid: number, ppid: number, name: string, data = dataDir, main = 'main.bundle.js') => ({
   pid,
   ppid,
-  argv: ['/usr/bin/node', ...SERVICE_NODE_FLAGS, join(root, 'apps', name, 'dist', main)],
+  argv: ['/usr/bin/node', join(root, 'apps', name, 'dist', main)],
   env: [`DATA_DIR=${data}`, 'PATH=/usr/bin'],
 });
 const nats = (pid: number, ppid: number, data = dataDir) => ({

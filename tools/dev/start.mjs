@@ -12,7 +12,6 @@ import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SERVICE_NODE_FLAGS, serviceEnvOf } from '../../deploy/service-node-flags.mjs';
 import { withBuildLock } from './build-lock.mjs';
 import { buildConsoleIfStale } from './console-build.mjs';
 import { freePort } from './free-port.mjs';
@@ -223,11 +222,11 @@ function serviceProcesses() {
   return SERVICES.map((name) => ({
     name,
     command: process.execPath,
-    // Each service's bundle (ADR 0099), with the flags the services run with everywhere. Not
+    // Each service's bundle (ADR 0099), run as plain `node <bundle>` like everywhere else. Not
     // --enable-source-maps: reading the bundle's map costs every start (ADR 0098); NODE_OPTIONS=--enable-source-maps
     // npm start brings it back.
-    args: [...SERVICE_NODE_FLAGS, bundlePath(root, name)],
-    options: { cwd: root, env: { ...serviceEnvOf(name, env), ...natsEnv(name) } },
+    args: [bundlePath(root, name)],
+    options: { cwd: root, env: { ...env, ...natsEnv(name) } },
   }));
 }
 

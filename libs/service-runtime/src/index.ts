@@ -5,5 +5,4 @@ export * from './service-runner';
 export * from './polling-worker';
 export * from './outbox-relay';
 export * from './messaging-env';
-export * from './idle-heap-trim';
 export * from './env-variables';

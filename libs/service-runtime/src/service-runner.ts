@@ -2,7 +2,6 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { Logger } from '@switchboard/observability';
 import { stopTracing } from '@switchboard/observability';
 import { HealthServer } from './health-server';
-import { IdleHeapTrim, processHeap } from './idle-heap-trim';
 
 /** How long a service may take to stop (finish in-flight work, close NATS and the database) before it exits anyway. */
 export const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -23,8 +22,7 @@ export interface SelfServingProcess {
  * bound; the spans still buffered are exported and the process exits 0.
  *
  * A Nest application context (a NATS service) gets `/healthz`, `/readyz` and `/metrics` on `HEALTH_PORT` from a
- * `HealthServer`; a `SelfServingProcess` (the gateway) answers them itself. Once started, the service gives its young
- * generation back after 10 s without work (`IdleHeapTrim`, ADR 0106).
+ * `HealthServer`; a `SelfServingProcess` (the gateway) answers them itself.
  *
  * This owns the signals: the app must not call `enableShutdownHooks()`, whose handler re-raises the signal once
  * Nest has closed, killing the process before the health server closes and the spans are flushed.
@@ -43,7 +41,6 @@ export async function runService(
   }
   const running = isSelfServing(started) ? started : await serveHealth(started, logger);
   logger.info(`${service} started`);
-  const trim = startIdleHeapTrim(logger);
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -54,7 +51,6 @@ export async function runService(
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS);
     force.unref();
-    trim?.stop();
     try {
       running.drain();
       await running.close();
@@ -69,22 +65,6 @@ export async function runService(
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
-}
-
-/** Gives the young generation back once the service goes idle (ADR 0106); off without `--expose-gc`. */
-function startIdleHeapTrim(logger: Logger): IdleHeapTrim | undefined {
-  const heap = processHeap();
-  if (!heap) {
-    logger.debug('idle heap trim off: node runs without --expose-gc');
-    return undefined;
-  }
-  const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
-  return new IdleHeapTrim(heap, ({ beforeBytes, afterBytes }) => {
-    const sizes = { young_generation_mib_before: mib(beforeBytes), young_generation_mib_after: mib(afterBytes) };
-    // V8 keeps it while it still measures a high allocation rate (right after start-up): tried again, not news.
-    if (afterBytes < beforeBytes) logger.info(sizes, 'idle: young generation trimmed');
-    else logger.debug(sizes, 'idle: young generation kept by V8; trying again');
-  }).start();
 }
 
 function isSelfServing(started: INestApplicationContext | SelfServingProcess): started is SelfServingProcess {

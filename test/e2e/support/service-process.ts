@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { TS_REGISTER } from '@switchboard/testing';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../../deploy/service-node-flags.mjs';
 
 export interface LogLine {
   level: string;
@@ -30,11 +29,10 @@ export class ServiceProcess {
     const appDir = join(__dirname, '..', '..', '..', 'apps', app);
     const args =
       from === 'bundle'
-        ? [...SERVICE_NODE_FLAGS, join(appDir, 'dist', 'main.bundle.js')]
+        ? [join(appDir, 'dist', 'main.bundle.js')]
         : ['-r', TS_REGISTER, join(appDir, 'src', 'main.ts')];
     const proc = spawn(process.execPath, args, {
-      // A bundle runs as released: with the services' flags and environment.
-      env: { ...(from === 'bundle' ? SERVICE_ENV : {}), ...env, LOG_LEVEL: 'info' },
+      env: { ...env, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = new ServiceProcess(proc);
