@@ -10,7 +10,7 @@ import { StandInServer } from '../stand-in-server';
  * or LLM that does not exist (or no longer does): `DELETE /delete-agent/{agent_id}` and `/delete-retell-llm/{llm_id}`
  * answer only 204, 400, 401, 422 and 500 (https://docs.retellai.com/api-references/delete-agent); 429 and 500 on
  * request. Not Retell: a test double that asserts what our adapter sends and answers as Retell documents. Its
- * answers are typed with retell-sdk's own types (test/stand-ins/stand-in-answers.spec.ts).
+ * answers are typed with retell-sdk's own types (apps/numbers-billing/src/stand-in-answers.int-spec.ts).
  */
 export type RetellFault = 'rate_limited' | 'server_error' | 'bad_request';
 

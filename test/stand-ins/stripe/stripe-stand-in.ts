@@ -22,7 +22,7 @@ import { StandInServer } from '../stand-in-server';
  *   sends `checkout.session.completed` signed with `webhookSecret` to `webhookUrl` (when set), as Stripe does
  *   before it redirects, then redirects to the session's `success_url`.
  * Its answers are typed with the SDK's own types (`StandInPaymentIntent`...), so they cannot drift from Stripe's
- * published schema unnoticed (test/stand-ins/stand-in-answers.spec.ts).
+ * published schema unnoticed (apps/numbers-billing/src/stand-in-answers.int-spec.ts).
  */
 export type StripeFault =
   | 'card_declined'

@@ -41,7 +41,7 @@ export class MonthlyCharges {
 
   /**
    * Charges every period of the number that started by `now`; a past_due number first pays the period it owes,
-   * whatever the clock says, and is active again once nothing due is unpaid (docs/adr/0012-past-due-and-grace.md).
+   * whatever the clock says, and is active again once nothing due is unpaid (docs/adr/0012-past-due-grace-and-return-to-active.md).
    * When a due period cannot be covered, an active number becomes past_due if `pastDueWhenUncovered`.
    */
   async chargeDue(

@@ -24,7 +24,7 @@ export function previousSecretContext(id: bigint): string {
 }
 
 /**
- * `POST /v1/numbers/{id}/webhook-secret/rotate` (docs/adr/0074-webhook-secret-rotation.md): a new secret, returned
+ * `POST /v1/numbers/{id}/webhook-secret/rotate` (docs/adr/0074-webhook-secret-rotation-and-standard-headers.md): a new secret, returned
  * once; the old one is kept, sealed, until the overlap ends, and webhook-dispatcher signs every delivery with both
  * meanwhile. A retry with the same `Idempotency-Key` within 24 hours answers the secret it made instead of rotating
  * again (the gateway stores the answer without the secret and asks again on a replay).

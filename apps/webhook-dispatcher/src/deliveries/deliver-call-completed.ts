@@ -60,7 +60,7 @@ const HOST_BUSY_FIRST_DELAY_MS = 250;
 
 /**
  * The webhook delivery use case (docs/adr/0030-webhook-delivery-state.md), for `call.completed` from JetStream and
- * for every event sent again from its stored body (docs/adr/0073-webhook-redelivery.md). One call per JetStream
+ * for every event sent again from its stored body (docs/adr/0073-webhook-delivery-log-and-redelivery.md). One call per JetStream
  * delivery of the event (or per sweep of a detached delivery). Resolves when the event has its verdict (a 2xx, the
  * last failed attempt of the round, a refused URL, or nothing to send), so the message is acknowledged; throws
  * `RetryLater` to have it handed back after the backoff. All state lives in the database, so any worker (or a
