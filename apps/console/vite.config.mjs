@@ -3,8 +3,23 @@
 // served by Vite). ADR 0068.
 import { defineConfig } from 'vite';
 
+/**
+ * The pages take the API's types from @switchboard/contracts with `import type`, which the compiler erases. A value
+ * import of one of our packages would reach this resolver and bring Node and Nest code (class-validator, the DTOs'
+ * decorators) into the browser's script: the build refuses it.
+ */
+const typesOnlyFromOurPackages = {
+  name: 'types-only-from-our-packages',
+  resolveId(source, importer) {
+    if (source.startsWith('@switchboard/'))
+      this.error(`${importer}: imports ${source} as a value; the console takes its types only (\`import type\`).`);
+    return null;
+  },
+};
+
 export default defineConfig({
   root: import.meta.dirname,
+  plugins: [typesOnlyFromOurPackages],
   base: '/console/',
   logLevel: 'warn',
   oxc: { jsx: { runtime: 'automatic' } },

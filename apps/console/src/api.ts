@@ -1,23 +1,9 @@
 // The console's one way to the server: JSON to and from /console/api, the session cookie sent by the browser,
 // and X-CSRF-Token on every write (docs/console/api.md). Failures become ApiError with a readable sentence.
+import type { AccountView, ApiKeyCreated, ConsoleRole } from '@switchboard/contracts';
 import { describeError } from './errors';
 
 export const API_BASE = '/console/api';
-
-export type Role = 'owner' | 'developer' | 'viewer' | 'staff';
-
-/** Whose data the session shows: the account's, or its test twin's (docs/adr/0132). */
-export type DataMode = 'live' | 'test';
-
-export interface SessionInfo {
-  user: { id: string; email: string; role: Role };
-  account: { id: string; name: string; tier: string };
-  csrf_token: string;
-  mode: DataMode;
-}
-
-/** `GET /console/api/session-status`: 200 whether or not a session came with the request. */
-export type SessionProbe = { signed_in: false } | ({ signed_in: true } & SessionInfo);
 
 export class ApiError extends Error {
   constructor(
@@ -179,213 +165,39 @@ export function query(params: Record<string, string | number | undefined | null>
   return text ? `?${text}` : '';
 }
 
-// The shapes the pages read (docs/console/api.md; /v1's for numbers, calls and money).
-/** `test` keys run against the simulated providers and see only test data (docs/adr/0087-test-mode.md). */
-export type KeyMode = 'live' | 'test';
-export interface ApiKey {
-  id: string;
-  mode: KeyMode;
+// The shapes the pages read are the API's own (`import type` from @switchboard/contracts: the types the gateway's
+// /console/api controllers answer with; see tsconfig.json). The few below are declared by the gateway itself, in
+// files an app cannot import (apps never import each other), so they are kept here, built on the contracts' types
+// where there is one.
+
+/** `GET /console/api/account`: the gateway's ConsoleAccountView, the account's fields the console shows. */
+export type ConsoleAccount = Pick<AccountView, 'id' | 'name' | 'tier' | 'number_limit' | 'auto_top_up'>;
+
+/** `GET /console/api/keys`' entries (KeyListing in the gateway's api-keys service): no secret, with its use. */
+export interface ConsoleKey extends Omit<ApiKeyCreated, 'key'> {
   prefix: string;
-  ip_allowlist: string[] | null;
-  created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The key this one was made to replace (`POST /console/api/keys/{id}/rotate`). */
+  replaces: string | null;
 }
-export interface CreatedKey {
-  id: string;
-  key: string;
-  mode: KeyMode;
+
+/** `POST /console/api/keys` and `/keys/{id}/rotate` (CreatedKey in the gateway's api-keys service): the secret, once. */
+export interface ConsoleKeyCreated extends ApiKeyCreated {
   prefix: string;
-  ip_allowlist: string[] | null;
-  created_at: string;
   replaces?: string;
 }
-export interface PhoneNumber {
-  id: string;
-  phone_number: string;
-  business_phone: string;
-  status: 'active' | 'past_due' | 'released';
-  webhook_url: string | null;
-  created_at: string;
-}
-export interface CreatedNumber extends PhoneNumber {
-  webhook_secret: string;
-}
-export interface Page<T> {
-  data: T[];
-  has_more: boolean;
-}
-export interface Call {
-  id: string;
-  number_id: string;
-  phone_number: string;
-  caller: string;
-  direction: string;
-  status: string;
-  outcome: string;
-  duration_sec: number;
-  started_at: string;
-  has_recording: boolean;
-  has_transcript: boolean;
-}
-export interface Transcript {
-  call_sid: string;
-  turns: { role: string; text: string }[];
-}
-export interface Delivery {
-  event_id: string;
-  /** `call.completed`, `webhook.test`, ... */
-  event_type: string;
-  /** Empty for an event not about a call (`webhook.test`). */
-  call_sid: string;
-  url: string;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  delivered_at: string;
-}
-export interface Account {
-  id: string;
-  name: string;
-  tier: string;
-  number_limit: number;
-  auto_top_up: null | { threshold_cents: number; amount_cents: number };
-}
-/** `GET /console/api/payment-method`: the card auto-top-up charges (docs/adr/0131). */
-export interface PaymentMethod {
-  processor: 'stripe' | 'simulated';
-  card: { brand: string; last4: string } | null;
-}
-export interface Balance {
-  balance_cents: number;
-  tier: string;
-  period: string;
-  minutes_used: number;
-  seconds_used: number;
-  minutes_included: number | null;
-}
-export interface LedgerEntry {
-  id: string;
-  kind: string;
-  reference: string;
-  amount_millicents: number;
-  balance_after_millicents: number;
-  description: string;
-  created_at: string;
-}
-export interface UsageDay {
-  date: string;
-  calls: number;
-  seconds: number;
-}
-export interface TeamMember {
-  id: string;
+
+/** `POST /console/api/invites/lookup` (the invites service's own answer). */
+export interface InviteLookup {
   email: string;
-  role: Role;
-  status: 'active' | 'invited';
-  created_at: string;
-}
-export interface InviteInfo {
-  email: string;
-  role: Role;
+  role: ConsoleRole;
   account_name: string;
   expires_at: string;
 }
 
-// Lost and found (docs/console/api.md, "Lost and found"; /v1/lostfound's shapes).
-export interface DeskLocation {
-  id: number;
-  name: string;
-  hold_days: number;
-  public_slug: string;
-}
-export interface DeskLocations {
-  data: DeskLocation[];
-  categories: string[];
-}
-export interface NumberedPage<T> {
-  data: T[];
-  total: number;
-  /** Found items: false when more match than `total` (counted up to 1,000; docs/adr/0089). */
-  total_exact?: boolean;
-  page: number;
-  pages: number;
-  per: number;
-}
-export interface TimelineEntry {
-  created_at: string;
-  action: string;
-  staff_name: string;
-  note: string;
-}
-export interface FoundItem {
-  id: number;
-  location_id: number;
-  category: string;
-  description: string;
-  color: string;
-  found_by: string;
-  found_area: string;
-  found_date: string;
-  storage_ref: string;
-  image_url: string;
-  status: 'stored' | 'returned' | 'donated' | 'disposed';
-  source: string;
-  created_at: string;
-}
-export interface FoundItemDetail extends FoundItem {
-  photos: string[];
-  timeline: TimelineEntry[];
-  hold_until?: string;
-}
-export interface ClaimMatch {
-  found_item_id: number;
-  description: string;
-  color: string;
-  found_area: string;
-  found_date: string;
-}
-export interface Claim {
-  id: number;
-  location_id: number;
-  claimant_name: string;
-  claimant_phone: string;
-  category: string;
-  description: string;
-  color: string;
-  lost_area: string;
-  lost_date: string | null;
-  image_url: string;
-  status: 'open' | 'reunited';
-  source: 'api' | 'web' | 'phone';
-  created_at: string;
-  has_match: boolean;
-  verify_required?: boolean;
-  matches?: ClaimMatch[];
-}
-export interface ClaimText {
-  body: string;
-  sent_at: string;
-}
-export interface ClaimDetail extends Claim {
-  claimant_email: string;
-  proof_note: string;
-  photos: string[];
-  timeline: TimelineEntry[];
-  /** The texts sent to the claimant about this claim, oldest first. */
-  texts: ClaimText[];
-}
-export interface Reunited {
-  reunited: boolean;
-  claim_id: number;
-  found_item_id: number;
-  verified: boolean;
-}
-export interface ClaimantLocation {
-  name: string;
-  categories: string[];
-}
-export interface ClaimantFiled {
-  received: true;
-  message: string;
+/** `POST /console/api/password-resets/lookup` (the password-resets service's own answer). */
+export interface PasswordResetLookup {
+  email: string;
+  expires_at: string;
 }

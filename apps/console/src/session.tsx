@@ -1,23 +1,13 @@
 // Who is signed in, read once from GET /console/api/session-status, and what their role lets the page offer. The server
 // decides (403 forbidden); the page only hides or disables what would be refused.
+import type { ApiKeyMode, ConsoleRole, ConsoleSessionProbe, ConsoleSessionView } from '@switchboard/contracts';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import {
-  ApiError,
-  get,
-  post,
-  put,
-  setCsrfToken,
-  whenSignedOut,
-  type DataMode,
-  type Role,
-  type SessionInfo,
-  type SessionProbe,
-} from './api';
+import { ApiError, get, post, put, setCsrfToken, whenSignedOut } from './api';
 
 export type Action =
   'manage_keys' | 'manage_numbers' | 'manage_money' | 'manage_team' | 'use_desk' | 'read_desk' | 'see_developer_pages';
 
-const ALLOWED: Record<Role, readonly Action[]> = {
+const ALLOWED: Record<ConsoleRole, readonly Action[]> = {
   owner: [
     'manage_keys',
     'manage_numbers',
@@ -33,12 +23,12 @@ const ALLOWED: Record<Role, readonly Action[]> = {
   staff: ['use_desk', 'read_desk'],
 };
 
-export function roleCan(role: Role | undefined, action: Action): boolean {
+export function roleCan(role: ConsoleRole | undefined, action: Action): boolean {
   return role ? ALLOWED[role]?.includes(action) === true : false;
 }
 
 /** Why a control is disabled, for its title and the page's hint. */
-export function roleReason(role: Role | undefined, action: Action): string {
+export function roleReason(role: ConsoleRole | undefined, action: Action): string {
   const what = {
     manage_keys: 'manage API keys',
     manage_numbers: 'change numbers',
@@ -53,13 +43,13 @@ export function roleReason(role: Role | undefined, action: Action): string {
 
 interface SessionState {
   status: 'loading' | 'signed-out' | 'signed-in' | 'unreachable';
-  session?: SessionInfo;
+  session?: ConsoleSessionView;
   error?: string;
   /** After sign-in or invite acceptance: the answer carries the session. */
-  signedIn(session: SessionInfo): void;
+  signedIn(session: ConsoleSessionView): void;
   signOut(everywhere: boolean): Promise<void>;
   /** Switches the session between live and test data (docs/adr/0132); the pages then read the chosen data. */
-  setMode(mode: DataMode): Promise<void>;
+  setMode(mode: ApiKeyMode): Promise<void>;
   can(action: Action): boolean;
   refresh(): void;
 }
@@ -68,21 +58,21 @@ const SessionContext = createContext<SessionState | undefined>(undefined);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<SessionState['status']>('loading');
-  const [session, setSession] = useState<SessionInfo>();
+  const [session, setSession] = useState<ConsoleSessionView>();
   const [error, setError] = useState<string>();
   const [round, setRound] = useState(0);
 
   useEffect(() => {
     let current = true;
     // The probe answers 200 either way: a signed-out page then logs no 401 in the browser's console.
-    get<SessionProbe>('/session-status').then(
+    get<ConsoleSessionProbe>('/session-status').then(
       (answer) => {
         if (!current) return;
         if (!answer.signed_in) {
           setStatus('signed-out');
           return;
         }
-        const info: SessionInfo = {
+        const info: ConsoleSessionView = {
           user: answer.user,
           account: answer.account,
           csrf_token: answer.csrf_token,
@@ -115,7 +105,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
-  const signedIn = useCallback((answer: SessionInfo) => {
+  const signedIn = useCallback((answer: ConsoleSessionView) => {
     setCsrfToken(answer.csrf_token);
     setSession(answer);
     setStatus('signed-in');
@@ -128,8 +118,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setStatus('signed-out');
   }, []);
 
-  const setMode = useCallback(async (mode: DataMode) => {
-    const answer = await put<SessionInfo>('/session/mode', { mode });
+  const setMode = useCallback(async (mode: ApiKeyMode) => {
+    const answer = await put<ConsoleSessionView>('/session/mode', { mode });
     setCsrfToken(answer.csrf_token);
     setSession(answer);
   }, []);
@@ -157,7 +147,7 @@ export function useSession(): SessionState {
 }
 
 /** The signed-in session (only inside the signed-in layout). */
-export function useSignedIn(): SessionInfo & { can(action: Action): boolean; role: Role } {
+export function useSignedIn(): ConsoleSessionView & { can(action: Action): boolean; role: ConsoleRole } {
   const state = useSession();
   if (!state.session) throw new Error('useSignedIn without a session');
   return { ...state.session, role: state.session.user.role, can: state.can };

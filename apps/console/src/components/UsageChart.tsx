@@ -1,12 +1,12 @@
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { UsageDay } from '../api';
+import type { DailyUsageDay } from '@switchboard/contracts';
 import { formatDay } from '../format';
 
 /**
  * Calls (bars) and minutes (line) per day, with the same numbers as a table for screen readers and keyboards: the
  * drawing itself is hidden from them (and recharts' own keyboard layer is off, so nothing hidden takes focus).
  */
-export function UsageChart({ days }: { days: UsageDay[] }) {
+export function UsageChart({ days }: { days: DailyUsageDay[] }) {
   const rows = days.map((day) => ({
     day: formatDay(day.date),
     calls: day.calls,

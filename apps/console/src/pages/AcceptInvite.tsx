@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { post, type InviteInfo, type SessionInfo } from '../api';
+import type { ConsoleSessionView } from '@switchboard/contracts';
+import { post, type InviteLookup } from '../api';
 import { Button, Field, LoadError, Loading, Notice, failureOf, fieldFailure, type FormFailure } from '../components/ui';
 import { formatTime, humanize } from '../format';
 import { useSession } from '../session';
@@ -16,7 +17,7 @@ export function AcceptInvitePage() {
   const { signedIn } = useSession();
   const navigate = useNavigate();
   const [token] = useState(() => tokenFromHash(window.location.hash));
-  const [invite, setInvite] = useState<InviteInfo>();
+  const [invite, setInvite] = useState<InviteLookup>();
   const [lookupError, setLookupError] = useState<Error>();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -26,7 +27,7 @@ export function AcceptInvitePage() {
   useEffect(() => {
     if (!token) return;
     let current = true;
-    post<InviteInfo>('/invites/lookup', { token }).then(
+    post<InviteLookup>('/invites/lookup', { token }).then(
       (answer) => current && setInvite(answer),
       (error: Error) => current && setLookupError(error),
     );
@@ -44,7 +45,7 @@ export function AcceptInvitePage() {
     }
     setBusy(true);
     try {
-      const session = await post<SessionInfo>('/invites/accept', { token, password });
+      const session = await post<ConsoleSessionView>('/invites/accept', { token, password });
       signedIn(session);
       // The token has done its work: drop it from the address bar and history.
       window.history.replaceState(null, '', window.location.pathname);

@@ -1,5 +1,6 @@
 import { Link, useParams } from 'react-router';
-import { API_BASE, ApiError, get, type Call, type Transcript } from '../api';
+import type { CallView, TranscriptView } from '@switchboard/contracts';
+import { API_BASE, ApiError, get } from '../api';
 import { Empty, LoadError, Loading, PageHeader, StatusBadge, useLoad } from '../components/ui';
 import { formatDuration, formatTime, humanize } from '../format';
 
@@ -10,10 +11,10 @@ function speaker(role: string): string {
 
 export function CallPage() {
   const { id = '' } = useParams();
-  const call = useLoad(() => get<Call>(`/calls/${encodeURIComponent(id)}`), [id]);
+  const call = useLoad(() => get<CallView>(`/calls/${encodeURIComponent(id)}`), [id]);
   const transcript = useLoad(async () => {
     try {
-      return await get<Transcript>(`/calls/${encodeURIComponent(id)}/transcript`);
+      return await get<TranscriptView>(`/calls/${encodeURIComponent(id)}/transcript`);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return undefined;
       throw error;

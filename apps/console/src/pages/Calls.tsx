@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { get, query, type Call, type Page } from '../api';
+import type { CallList } from '@switchboard/contracts';
+import { get, query } from '../api';
 import { Button, Empty, LoadError, Loading, PageHeader, StatusBadge, useLoad } from '../components/ui';
 import { formatDuration, formatTime, humanize } from '../format';
 import { dayStart } from '../input';
@@ -20,7 +21,7 @@ export function CallsPage() {
   const numbers = useLoad(allNumbers, []);
   const calls = useLoad(
     () =>
-      get<Page<Call>>(
+      get<CallList>(
         `/calls${query({ number_id: numberId, since: dayStart(from), until: dayStart(to, true), limit: CALLS_PER_PAGE, starting_after: after })}`,
       ),
     [numberId, from, to, after],

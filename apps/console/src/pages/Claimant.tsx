@@ -2,7 +2,8 @@
 // lost something files a claim; the page only calls /claim/api, and its answer never says whether an item matches.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { ApiError, claimApi, newIdempotencyKey, type ClaimantFiled, type ClaimantLocation } from '../api';
+import type { ClaimantClaimFiled, ClaimantLocationView } from '@switchboard/contracts';
+import { ApiError, claimApi, newIdempotencyKey } from '../api';
 import { Button, Field, Loading, Notice, failureOf, useLoad, type FormFailure } from '../components/ui';
 
 const FIELDS = [
@@ -29,12 +30,15 @@ const BLANK: Form = {
 
 export function ClaimantPage() {
   const { slug = '' } = useParams();
-  const location = useLoad(() => claimApi<ClaimantLocation>('GET', `/locations/${encodeURIComponent(slug)}`), [slug]);
+  const location = useLoad(
+    () => claimApi<ClaimantLocationView>('GET', `/locations/${encodeURIComponent(slug)}`),
+    [slug],
+  );
   const [form, setForm] = useState<Form>(BLANK);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [urgent, setUrgent] = useState<string>();
-  const [filed, setFiled] = useState<ClaimantFiled>();
+  const [filed, setFiled] = useState<ClaimantClaimFiled>();
   const set = (name: keyof Form) => (value: string) => setForm({ ...form, [name]: value });
 
   useEffect(() => {
@@ -49,7 +53,7 @@ export function ClaimantPage() {
     try {
       const body: Record<string, string> = {};
       for (const name of FIELDS) if (form[name].trim()) body[name] = form[name].trim();
-      const answer = await claimApi<ClaimantFiled>('POST', `/locations/${encodeURIComponent(slug)}/claims`, body, {
+      const answer = await claimApi<ClaimantClaimFiled>('POST', `/locations/${encodeURIComponent(slug)}/claims`, body, {
         'Idempotency-Key': newIdempotencyKey(),
       });
       setFiled(answer);

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, del, get, post, type ApiKey, type CreatedKey, type KeyMode, type Page } from '../api';
+import type { ApiKeyMode } from '@switchboard/contracts';
+import { ApiError, del, get, post, type ConsoleKey, type ConsoleKeyCreated } from '../api';
 import {
   Button,
   ConfirmButton,
@@ -30,19 +31,22 @@ export function KeysPage() {
   const { can, role, mode: dataMode } = useSignedIn();
   const mayManage = can('manage_keys');
   // A viewer may not see keys at all (403): the page says so instead of asking.
-  const keys = useLoad(() => (mayManage ? get<Page<ApiKey>>('/keys') : Promise.resolve(undefined)), [mayManage]);
+  const keys = useLoad(
+    () => (mayManage ? get<{ data: ConsoleKey[] }>('/keys') : Promise.resolve(undefined)),
+    [mayManage],
+  );
   const [allowlist, setAllowlist] = useState('');
   // In test data (docs/adr/0132) the page lists test keys alone, so it makes test keys unless told otherwise.
-  const [mode, setMode] = useState<KeyMode>(dataMode);
+  const [mode, setMode] = useState<ApiKeyMode>(dataMode);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [limitHit, setLimitHit] = useState(false);
-  const [fresh, setFresh] = useState<CreatedKey>();
+  const [fresh, setFresh] = useState<ConsoleKeyCreated>();
   const [notice, setNotice] = useState<string>();
 
   const active = keys.data?.data.filter((key) => !key.revoked_at) ?? [];
   const revoked = keys.data?.data.filter((key) => key.revoked_at) ?? [];
-  const activeOf = (of: KeyMode) => active.filter((key) => key.mode === of).length;
+  const activeOf = (of: ApiKeyMode) => active.filter((key) => key.mode === of).length;
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -52,7 +56,7 @@ export function KeysPage() {
     setNotice(undefined);
     try {
       const list = parseAllowlist(allowlist);
-      const created = await post<CreatedKey>('/keys', { mode, ...(list.length ? { ip_allowlist: list } : {}) });
+      const created = await post<ConsoleKeyCreated>('/keys', { mode, ...(list.length ? { ip_allowlist: list } : {}) });
       setFresh(created);
       setAllowlist('');
       keys.reload();
@@ -64,16 +68,16 @@ export function KeysPage() {
     }
   };
 
-  const revoke = async (key: ApiKey) => {
+  const revoke = async (key: ConsoleKey) => {
     await del(`/keys/${key.id}`);
     if (fresh?.replaces === key.id || fresh?.id === key.id) setFresh(undefined);
     setNotice(`Key ${shown(key.prefix)} is revoked: requests with it are refused from now on.`);
     keys.reload();
   };
 
-  const rotate = async (key: ApiKey) => {
+  const rotate = async (key: ConsoleKey) => {
     setNotice(undefined);
-    const created = await post<CreatedKey>(`/keys/${key.id}/rotate`);
+    const created = await post<ConsoleKeyCreated>(`/keys/${key.id}/rotate`);
     setFresh({ ...created, replaces: created.replaces ?? key.id });
     keys.reload();
   };
@@ -135,7 +139,7 @@ export function KeysPage() {
               id="key-mode"
               name="mode"
               value={mode}
-              onChange={(event) => setMode(event.target.value as KeyMode)}
+              onChange={(event) => setMode(event.target.value as ApiKeyMode)}
               aria-describedby="key-mode-hint"
             >
               <option value="live">Live: real numbers, calls and money</option>

@@ -3,23 +3,19 @@
 // Every call goes to /console/api/lostfound/* (docs/console/api.md); the server decides, the page explains.
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, NavLink, useParams, useSearchParams } from 'react-router';
-import {
-  ApiError,
-  get,
-  newIdempotencyKey,
-  post,
-  query,
-  type Claim,
-  type ClaimDetail,
-  type ClaimText,
-  type DeskLocation,
-  type DeskLocations,
-  type FoundItem,
-  type FoundItemDetail,
-  type NumberedPage,
-  type Reunited,
-  type TimelineEntry,
-} from '../api';
+import type {
+  ClaimDetail,
+  ClaimPage,
+  ClaimTextView,
+  DeskLocationList,
+  DeskLocationView,
+  FoundItemDetail,
+  FoundItemPage,
+  FoundItemView,
+  Reunited,
+  TimelineEntryView,
+} from '@switchboard/contracts';
+import { ApiError, get, newIdempotencyKey, post, query } from '../api';
 import {
   Button,
   ConfirmButton,
@@ -52,12 +48,12 @@ function todayUtc(): string {
 
 /** The account's lost-and-found locations and the one the page is about (`?location=`, else the first). */
 function useDeskLocation(): {
-  locations: ReturnType<typeof useLoad<DeskLocations>>;
-  location: DeskLocation | undefined;
+  locations: ReturnType<typeof useLoad<DeskLocationList>>;
+  location: DeskLocationView | undefined;
   locationParam: string;
 } {
   const [params] = useSearchParams();
-  const locations = useLoad(() => get<DeskLocations>('/lostfound/locations'), []);
+  const locations = useLoad(() => get<DeskLocationList>('/lostfound/locations'), []);
   const locationParam = params.get('location') ?? '';
   const all = locations.data?.data ?? [];
   const location = all.find((l) => String(l.id) === locationParam) ?? all[0];
@@ -71,7 +67,7 @@ function useDeskLocation(): {
  */
 async function atSomeLocation<T>(locationParam: string, path: (locationId: string) => string): Promise<T> {
   if (locationParam) return get<T>(path(locationParam));
-  const { data: locations } = await get<DeskLocations>('/lostfound/locations');
+  const { data: locations } = await get<DeskLocationList>('/lostfound/locations');
   let missing: unknown;
   for (const location of locations) {
     try {
@@ -96,7 +92,7 @@ function DeskFrame({
 }: {
   title: string;
   description?: ReactNode;
-  children: (location: DeskLocation, categories: string[]) => ReactNode;
+  children: (location: DeskLocationView, categories: string[]) => ReactNode;
 }) {
   const { locations, location } = useDeskLocation();
   const [params, setParams] = useSearchParams();
@@ -317,16 +313,18 @@ function Pager({
   onPage,
 }: {
   what: string;
-  page: NumberedPage<unknown> | undefined;
+  page: FoundItemPage | ClaimPage | undefined;
   onPage: (page: number) => void;
 }) {
   if (!page || page.total === 0) return null;
+  // Only found items are counted up to a bound (docs/adr/0089); claims are counted exactly.
+  const inexact = 'total_exact' in page && !page.total_exact;
   return (
     <nav className="pager" aria-label={`Pages of ${what}`}>
       <span className="muted pager-status">
         Page {page.page} of {Math.max(page.pages, 1)} · {page.total}
-        {page.total_exact === false ? '+' : ''} {page.total === 1 ? what.replace(/s$/, '') : what}
-        {page.total_exact === false ? ' (the most recent shown: narrow the search to see older ones)' : ''}
+        {inexact ? '+' : ''} {page.total === 1 ? what.replace(/s$/, '') : what}
+        {inexact ? ' (the most recent shown: narrow the search to see older ones)' : ''}
       </span>
       <Button onClick={() => onPage(page.page - 1)} disabled={page.page <= 1}>
         Previous
@@ -347,15 +345,14 @@ export function DeskItemsPage() {
   );
 }
 
-function ItemsPanel({ location, categories }: { location: DeskLocation; categories: string[] }) {
+function ItemsPanel({ location, categories }: { location: DeskLocationView; categories: string[] }) {
   const { can, role } = useSignedIn();
   const { filters, page, setFilters } = useFilters();
   const items = useLoad(
-    () =>
-      get<NumberedPage<FoundItem>>(`/lostfound/found-items${query({ location_id: location.id, ...filters, page })}`),
+    () => get<FoundItemPage>(`/lostfound/found-items${query({ location_id: location.id, ...filters, page })}`),
     [location.id, ...FILTERS.map((name) => filters[name]), page],
   );
-  const [logged, setLogged] = useState<FoundItem>();
+  const [logged, setLogged] = useState<FoundItemView>();
   return (
     <>
       {can('use_desk') ? (
@@ -455,9 +452,9 @@ function LogItemForm({
   location,
   onLogged,
 }: {
-  location: DeskLocation;
+  location: DeskLocationView;
   categories: string[];
-  onLogged: (item: FoundItem) => void;
+  onLogged: (item: FoundItemView) => void;
 }) {
   const blank = Object.fromEntries(LOG_FIELDS.map((name) => [name, ''])) as Record<(typeof LOG_FIELDS)[number], string>;
   const [form, setForm] = useState(blank);
@@ -475,7 +472,9 @@ function LogItemForm({
       const [main, ...more] = parsePhotoUrls(form.image_url);
       if (main) body.image_url = main;
       if (more.length > 0) body.photo_urls = more;
-      const item = await post<FoundItem>('/lostfound/found-items', body, { 'Idempotency-Key': newIdempotencyKey() });
+      const item = await post<FoundItemView>('/lostfound/found-items', body, {
+        'Idempotency-Key': newIdempotencyKey(),
+      });
       // Keep the category and area: items handed in together are often alike.
       setForm({ ...blank, category: form.category, found_area: form.found_area, found_date: form.found_date });
       onLogged(item);
@@ -575,7 +574,7 @@ function LogItemForm({
   );
 }
 
-function Timeline({ entries, label }: { entries: TimelineEntry[]; label: string }) {
+function Timeline({ entries, label }: { entries: TimelineEntryView[]; label: string }) {
   if (entries.length === 0) return <Empty>Nothing recorded yet.</Empty>;
   return (
     <ol className="timeline" aria-label={label}>
@@ -593,7 +592,7 @@ function Timeline({ entries, label }: { entries: TimelineEntry[]; label: string 
 }
 
 /** The texts sent to a claimant about their claim, oldest first, as plain text. */
-function SentTexts({ texts }: { texts: ClaimText[] }) {
+function SentTexts({ texts }: { texts: ClaimTextView[] }) {
   if (texts.length === 0) return <Empty>No text sent yet.</Empty>;
   return (
     <ol className="timeline" aria-label="Texts sent to the claimant, oldest first" data-testid="claim-texts">
@@ -779,10 +778,10 @@ export function DeskClaimsPage() {
   );
 }
 
-function ClaimsPanel({ location }: { location: DeskLocation }) {
+function ClaimsPanel({ location }: { location: DeskLocationView }) {
   const { filters, page, setFilters } = useFilters();
   const claims = useLoad(
-    () => get<NumberedPage<Claim>>(`/lostfound/claims${query({ location_id: location.id, ...filters, page })}`),
+    () => get<ClaimPage>(`/lostfound/claims${query({ location_id: location.id, ...filters, page })}`),
     [location.id, ...FILTERS.map((name) => filters[name]), page],
   );
   return (
@@ -858,14 +857,12 @@ function ClaimsPanel({ location }: { location: DeskLocation }) {
   );
 }
 
-interface Candidate {
-  id: number;
-  description: string;
-  color: string;
-  found_area: string;
-  found_date: string;
-  storage_ref?: string;
-}
+/**
+ * An item the claim may be about: a low-value claim's match (no storage place), or, for a high-value claim, a stored
+ * item of its category.
+ */
+type Candidate = Pick<FoundItemView, 'id' | 'description' | 'color' | 'found_area' | 'found_date'> &
+  Partial<Pick<FoundItemView, 'storage_ref'>>;
 
 /** `/lostfound/claims/:id`: the claim beside its candidate items, and reuniting one with it. */
 export function DeskClaimPage() {
@@ -885,7 +882,7 @@ export function DeskClaimPage() {
   const sameCategory = useLoad(
     async () =>
       claim.data?.verify_required
-        ? get<NumberedPage<FoundItem>>(
+        ? get<FoundItemPage>(
             `/lostfound/found-items${query({ location_id: locationId, category: claim.data.category, status: 'stored' })}`,
           )
         : undefined,

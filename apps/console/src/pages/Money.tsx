@@ -1,17 +1,14 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import {
-  get,
-  post,
-  put,
-  query,
-  type Account,
-  type Balance,
-  type LedgerEntry,
-  type Page,
-  type PaymentMethod,
-  type UsageDay,
-} from '../api';
+import type {
+  AccountBalance,
+  CardSetupSession,
+  DailyUsage,
+  LedgerEntryView,
+  LedgerPage,
+  PaymentMethodView,
+} from '@switchboard/contracts';
+import { get, post, put, query, type ConsoleAccount } from '../api';
 import { UsageChart } from '../components/UsageChart';
 import {
   Button,
@@ -36,9 +33,9 @@ export const LEDGER_PER_PAGE = 20;
 
 export function MoneyPage() {
   const { can, role, mode } = useSignedIn();
-  const balance = useLoad(() => get<Balance>('/balance'), []);
-  const account = useLoad(() => get<Account>('/account'), []);
-  const usage = useLoad(() => get<{ data: UsageDay[] }>('/usage/daily?days=30'), []);
+  const balance = useLoad(() => get<AccountBalance>('/balance'), []);
+  const account = useLoad(() => get<ConsoleAccount>('/account'), []);
+  const usage = useLoad(() => get<DailyUsage>('/usage/daily?days=30'), []);
 
   return (
     <section>
@@ -115,7 +112,7 @@ function AutoTopUpForm({
   reason,
   onSaved,
 }: {
-  account: Account;
+  account: ConsoleAccount;
   mayChange: boolean;
   reason: string;
   onSaved: () => void;
@@ -154,7 +151,7 @@ function AutoTopUpForm({
     }
     setBusy(true);
     try {
-      await put<Account>('/account/auto-top-up', body);
+      await put<ConsoleAccount>('/account/auto-top-up', body);
       setSaved(true);
       onSaved();
     } catch (error) {
@@ -231,7 +228,7 @@ const CARD_CONFIRM_POLLS = 10;
 function CardOnFile({ mayChange, reason }: { mayChange: boolean; reason: string }) {
   const [params] = useSearchParams();
   const returned = params.get('card');
-  const method = useLoad(() => get<PaymentMethod>('/payment-method'), []);
+  const method = useLoad(() => get<PaymentMethodView>('/payment-method'), []);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
   const [polls, setPolls] = useState(0);
@@ -250,7 +247,7 @@ function CardOnFile({ mayChange, reason }: { mayChange: boolean; reason: string 
     setFailure(undefined);
     setBusy(true);
     try {
-      const session = await post<{ url: string }>('/payment-method/setup');
+      const session = await post<CardSetupSession>('/payment-method/setup');
       window.location.assign(session.url);
     } catch (error) {
       setFailure(messageOf(error));
@@ -304,7 +301,7 @@ function CardOnFile({ mayChange, reason }: { mayChange: boolean; reason: string 
 }
 
 /** A talk-time entry's reference (`talk_time:<call sid>`) names its call: the call's id in the text links to its page. */
-function EntryText({ entry }: { entry: LedgerEntry }): ReactNode {
+function EntryText({ entry }: { entry: LedgerEntryView }): ReactNode {
   const text = entry.description || humanize(entry.kind);
   const sid = entry.kind === 'talk_time' && entry.reference.startsWith('talk_time:') ? entry.reference.slice(10) : '';
   if (!sid) return text;
@@ -334,7 +331,7 @@ function Ledger() {
   const [after, setAfter] = useState('');
   const [trail, setTrail] = useState<string[]>([]);
   const ledger = useLoad(
-    () => get<Page<LedgerEntry>>(`/ledger${query({ limit: LEDGER_PER_PAGE, starting_after: after })}`),
+    () => get<LedgerPage>(`/ledger${query({ limit: LEDGER_PER_PAGE, starting_after: after })}`),
     [after],
   );
   const next = () => {

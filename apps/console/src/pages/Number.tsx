@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { del, get, patch, type Delivery, type PhoneNumber } from '../api';
+import type { NumberView, WebhookDeliveryList } from '@switchboard/contracts';
+import { del, get, patch } from '../api';
 import {
   Button,
   ConfirmButton,
@@ -26,9 +27,9 @@ export function NumberPage() {
   const { can, role } = useSignedIn();
   const navigate = useNavigate();
   const mayManage = can('manage_numbers');
-  const number = useLoad(() => get<PhoneNumber>(`/numbers/${encodeURIComponent(id)}`), [id]);
+  const number = useLoad(() => get<NumberView>(`/numbers/${encodeURIComponent(id)}`), [id]);
   const deliveries = useLoad(
-    () => get<{ data: Delivery[] }>(`/numbers/${encodeURIComponent(id)}/webhook-deliveries`),
+    () => get<WebhookDeliveryList>(`/numbers/${encodeURIComponent(id)}/webhook-deliveries`),
     [id],
   );
   const [webhookUrl, setWebhookUrl] = useDraft(number.data, (current) => current.webhook_url ?? '', '');
@@ -42,7 +43,7 @@ export function NumberPage() {
     setFailure(undefined);
     setSaved(false);
     try {
-      await patch<PhoneNumber>(`/numbers/${encodeURIComponent(id)}`, { webhook_url: webhookUrl.trim() || null });
+      await patch<NumberView>(`/numbers/${encodeURIComponent(id)}`, { webhook_url: webhookUrl.trim() || null });
       setSaved(true);
       number.reload();
     } catch (error) {

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import type { AgentSettingsView, AgentStatus } from '@switchboard/contracts';
 import { get, put } from '../api';
 import {
   Button,
@@ -12,13 +13,7 @@ import {
   type FormFailure,
 } from '../components/ui';
 
-interface AgentSettings {
-  greeting: string | null;
-  instructions: string | null;
-  status: 'pending' | 'ready' | 'failed';
-}
-
-const STATUS_TEXT: Record<AgentSettings['status'], string> = {
+const STATUS_TEXT: Record<AgentStatus, string> = {
   ready: 'The agent answering this number has these settings.',
   pending: 'On their way to the agent: calls may still hear the previous settings for a moment.',
   failed: 'The agent platform refused these settings. Change them and save again.',
@@ -30,7 +25,7 @@ const STATUS_TEXT: Record<AgentSettings['status'], string> = {
  */
 export function NumberAgent({ numberId, editable }: { numberId: string; editable: boolean }) {
   const path = `/numbers/${encodeURIComponent(numberId)}/agent`;
-  const agent = useLoad(() => get<AgentSettings>(path), [path]);
+  const agent = useLoad(() => get<AgentSettingsView>(path), [path]);
   const [draft, setDraft] = useDraft(
     agent.data,
     (settings) => ({ greeting: settings.greeting ?? '', instructions: settings.instructions ?? '' }),
@@ -47,7 +42,10 @@ export function NumberAgent({ numberId, editable }: { numberId: string; editable
     setFailure(undefined);
     setSaved(undefined);
     try {
-      await put<AgentSettings>(path, { greeting: greeting.trim() || null, instructions: instructions.trim() || null });
+      await put<AgentSettingsView>(path, {
+        greeting: greeting.trim() || null,
+        instructions: instructions.trim() || null,
+      });
       setSaved('Saved. The agent gets the new settings within seconds.');
       agent.reload();
     } catch (error) {

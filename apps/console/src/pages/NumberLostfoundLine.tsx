@@ -1,11 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { del, get, put, type DeskLocations } from '../api';
+import type { DeskLocationList, PhoneLineView } from '@switchboard/contracts';
+import { del, get, put } from '../api';
 import { Button, LoadError, Loading, Notice, failureOf, useDraft, useLoad, type FormFailure } from '../components/ui';
-
-interface PhoneLine {
-  number_id: string;
-  location_id: number | null;
-}
 
 /**
  * A number's lost-and-found line (docs/adr/0079): calls to it that the agent ends as a lost-item report become claims
@@ -14,8 +10,8 @@ interface PhoneLine {
  */
 export function NumberLostfoundLine({ numberId, editable }: { numberId: string; editable: boolean }) {
   const path = `/numbers/${encodeURIComponent(numberId)}/lostfound-line`;
-  const line = useLoad(() => get<PhoneLine>(path), [path]);
-  const locations = useLoad(() => get<DeskLocations>('/lostfound/locations'), []);
+  const line = useLoad(() => get<PhoneLineView>(path), [path]);
+  const locations = useLoad(() => get<DeskLocationList>('/lostfound/locations'), []);
   const [choice, setChoice] = useDraft(
     line.data,
     (current) => (current.location_id === null ? '' : String(current.location_id)),
@@ -31,8 +27,8 @@ export function NumberLostfoundLine({ numberId, editable }: { numberId: string; 
     setFailure(undefined);
     setSaved(undefined);
     try {
-      if (choice === '') await del<PhoneLine>(path);
-      else await put<PhoneLine>(path, { location_id: Number(choice) });
+      if (choice === '') await del<PhoneLineView>(path);
+      else await put<PhoneLineView>(path, { location_id: Number(choice) });
       const name = locations.data?.data.find((location) => String(location.id) === choice)?.name;
       setSaved(
         name

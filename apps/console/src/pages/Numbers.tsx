@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { get, newIdempotencyKey, post, query, type CreatedNumber, type Page, type PhoneNumber } from '../api';
+import type { NumberCreated, NumberList, NumberView } from '@switchboard/contracts';
+import { get, newIdempotencyKey, post, query } from '../api';
 import {
   Button,
   Empty,
@@ -21,11 +22,11 @@ import { roleReason, useSignedIn } from '../session';
 const FIELDS = ['business_phone', 'area_code', 'webhook_url'] as const;
 
 /** Every number of the account (the API pages by 100 at most; a console account has a handful). */
-export async function allNumbers(): Promise<PhoneNumber[]> {
-  const numbers: PhoneNumber[] = [];
+export async function allNumbers(): Promise<NumberView[]> {
+  const numbers: NumberView[] = [];
   let after: string | undefined;
   for (let page = 0; page < 20; page++) {
-    const answer = await get<Page<PhoneNumber>>(`/numbers${query({ limit: 100, starting_after: after })}`);
+    const answer = await get<NumberList>(`/numbers${query({ limit: 100, starting_after: after })}`);
     numbers.push(...answer.data);
     if (!answer.has_more || answer.data.length === 0) break;
     after = answer.data[answer.data.length - 1].id;
@@ -40,7 +41,7 @@ export function NumbersPage() {
   const [form, setForm] = useState({ business_phone: '', area_code: '', webhook_url: '' });
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
-  const [created, setCreated] = useState<CreatedNumber>();
+  const [created, setCreated] = useState<NumberCreated>();
 
   // Provisioning charges the account: one Idempotency-Key per form as filled in, so sending the same form again
   // (a lost answer, a retry) answers the first result instead of buying a second number. A change makes a new one.
@@ -58,7 +59,7 @@ export function NumbersPage() {
       const body: Record<string, string> = { business_phone: form.business_phone.trim() };
       if (form.area_code.trim()) body.area_code = form.area_code.trim();
       if (form.webhook_url.trim()) body.webhook_url = form.webhook_url.trim();
-      const answer = await post<CreatedNumber>('/numbers', body, { 'idempotency-key': idempotencyKey.current });
+      const answer = await post<NumberCreated>('/numbers', body, { 'idempotency-key': idempotencyKey.current });
       idempotencyKey.current = newIdempotencyKey();
       setCreated(answer);
       setForm({ business_phone: '', area_code: '', webhook_url: '' });

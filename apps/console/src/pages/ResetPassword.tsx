@@ -1,16 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { ApiError, post, type SessionInfo } from '../api';
+import type { ConsoleSessionView } from '@switchboard/contracts';
+import { ApiError, post, type PasswordResetLookup } from '../api';
 import { Button, Field, LoadError, Loading, Notice, failureOf, fieldFailure, type FormFailure } from '../components/ui';
 import { formatTime } from '../format';
 import { useSession } from '../session';
 import { MIN_PASSWORD_LENGTH } from './AcceptInvite';
-
-/** What the reset link is for, from `POST /password-resets/lookup`. */
-interface ResetInfo {
-  email: string;
-  expires_at: string;
-}
 
 const LINK_NOT_VALID =
   'This password reset link is not valid any more: it was used, a newer one was sent, it is over 30 minutes old, or it was mistyped.';
@@ -99,7 +94,7 @@ export function ResetPasswordPage() {
   const { signedIn } = useSession();
   const navigate = useNavigate();
   const [token] = useState(() => tokenFromHash(window.location.hash));
-  const [reset, setReset] = useState<ResetInfo>();
+  const [reset, setReset] = useState<PasswordResetLookup>();
   const [lookupError, setLookupError] = useState<Error>();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -109,7 +104,7 @@ export function ResetPasswordPage() {
   useEffect(() => {
     if (!token) return;
     let current = true;
-    post<ResetInfo>('/password-resets/lookup', { token }).then(
+    post<PasswordResetLookup>('/password-resets/lookup', { token }).then(
       (answer) => current && setReset(answer),
       (error: Error) => current && setLookupError(error),
     );
@@ -127,7 +122,7 @@ export function ResetPasswordPage() {
     }
     setBusy(true);
     try {
-      const session = await post<SessionInfo>('/password-resets/complete', { token, password });
+      const session = await post<ConsoleSessionView>('/password-resets/complete', { token, password });
       signedIn(session);
       // The token has done its work: drop it from the address bar and history.
       window.history.replaceState(null, '', window.location.pathname);

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { post, type SessionInfo } from '../api';
+import type { ConsoleSessionView } from '@switchboard/contracts';
+import { post } from '../api';
 import { Button, Field, Notice, failureOf, type FormFailure } from '../components/ui';
 import { safeNext } from '../input';
 import { useSession } from '../session';
@@ -22,7 +23,7 @@ export function SignInPage() {
     setBusy(true);
     setFailure(undefined);
     try {
-      const session = await post<SessionInfo>('/sign-in', { email, password });
+      const session = await post<ConsoleSessionView>('/sign-in', { email, password });
       signedIn(session);
       void navigate(next, { replace: true });
     } catch (error) {

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { del, get, patch, post, type Role, type TeamMember } from '../api';
+import type { ConsoleInviteView, ConsoleRole, ConsoleUserView } from '@switchboard/contracts';
+import { del, get, patch, post } from '../api';
 import {
   Button,
   ConfirmButton,
@@ -18,7 +19,7 @@ import {
 import { formatTime, humanize } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
-const ROLES: { value: Role; label: string; can: string }[] = [
+const ROLES: { value: ConsoleRole; label: string; can: string }[] = [
   {
     value: 'staff',
     label: 'Staff',
@@ -32,9 +33,9 @@ const ROLES: { value: Role; label: string; can: string }[] = [
 export function TeamPage() {
   const { can, role, user } = useSignedIn();
   const mayManage = can('manage_team');
-  const members = useLoad(() => get<{ data: TeamMember[] }>('/users'), []);
+  const members = useLoad(() => get<{ data: ConsoleUserView[] }>('/users'), []);
   const [email, setEmail] = useState('');
-  const [newRole, setNewRole] = useState<Role>('developer');
+  const [newRole, setNewRole] = useState<ConsoleRole>('developer');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [notice, setNotice] = useState<string>();
@@ -45,7 +46,7 @@ export function TeamPage() {
     setFailure(undefined);
     setNotice(undefined);
     try {
-      const invited = await post<TeamMember & { expires_at: string }>('/users/invites', {
+      const invited = await post<ConsoleInviteView>('/users/invites', {
         email: email.trim(),
         role: newRole,
       });
@@ -63,12 +64,12 @@ export function TeamPage() {
   const [changing, setChanging] = useState<string>();
 
   /** An owner changes a member's role: their sessions see it at their next request. */
-  const changeRole = async (member: TeamMember, role: Role) => {
+  const changeRole = async (member: ConsoleUserView, role: ConsoleRole) => {
     setChanging(member.id);
     setRoleFailure(undefined);
     setNotice(undefined);
     try {
-      const changed = await patch<TeamMember>(`/users/${encodeURIComponent(member.id)}`, { role });
+      const changed = await patch<ConsoleUserView>(`/users/${encodeURIComponent(member.id)}`, { role });
       setNotice(`${changed.email} is now ${article(changed.role)} ${humanize(changed.role).toLowerCase()}.`);
       members.reload();
     } catch (error) {
@@ -78,7 +79,7 @@ export function TeamPage() {
     }
   };
 
-  const remove = async (member: TeamMember) => {
+  const remove = async (member: ConsoleUserView) => {
     await del(`/users/${encodeURIComponent(member.id)}`);
     setNotice(`${member.email} was removed from the account.`);
     members.reload();
@@ -112,7 +113,7 @@ export function TeamPage() {
                 id="invite-role"
                 name="role"
                 value={newRole}
-                onChange={(event) => setNewRole(event.target.value as Role)}
+                onChange={(event) => setNewRole(event.target.value as ConsoleRole)}
                 aria-describedby="invite-role-hint"
               >
                 {ROLES.map((option) => (
@@ -174,7 +175,7 @@ export function TeamPage() {
                         value={member.role}
                         disabled={changing === member.id}
                         aria-busy={changing === member.id || undefined}
-                        onChange={(event) => void changeRole(member, event.target.value as Role)}
+                        onChange={(event) => void changeRole(member, event.target.value as ConsoleRole)}
                       >
                         {ROLES.map((option) => (
                           <option key={option.value} value={option.value}>
@@ -218,6 +219,6 @@ export function TeamPage() {
   );
 }
 
-function article(role: Role): string {
+function article(role: ConsoleRole): string {
   return role === 'owner' ? 'an' : 'a';
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
 import { IsOmittable } from '../common/validation';
 import { IsEmail, IsIn, IsString, Matches, MaxLength } from 'class-validator';
+import type { ApiKeyMode } from '../accounts/account-mode';
 
 /**
  * The developer console's own surface (`/console/api/*`, docs/console/api.md): people, invites and sessions.
@@ -140,6 +141,18 @@ export class ListEmailQuery {
   @IsEmail()
   to: string;
 }
+
+/** What sign-in, invite acceptance, password reset and `GET /console/api/session` answer. */
+export interface ConsoleSessionView {
+  user: { id: string; email: string; role: ConsoleRole };
+  account: { id: string; name: string; tier: string };
+  csrf_token: string;
+  /** `live`, or `test` while the session shows the account's test data (docs/adr/0132). */
+  mode: ApiKeyMode;
+}
+
+/** `GET /console/api/session-status`: whether a live session came with the request, and if so the session. */
+export type ConsoleSessionProbe = { signed_in: false } | ({ signed_in: true } & ConsoleSessionView);
 
 export interface ConsoleUserView {
   id: string;

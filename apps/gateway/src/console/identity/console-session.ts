@@ -24,14 +24,6 @@ export interface ConsoleSessionInfo {
   mode: ApiKeyMode;
 }
 
-/** What sign-in, invite acceptance and `GET /console/api/session` answer. */
-export interface SessionView {
-  user: { id: string; email: string; role: ConsoleRole };
-  account: { id: string; name: string; tier: string };
-  csrf_token: string;
-  /** `live`, or `test` while the session shows the account's test data (docs/adr/0132). */
-  mode: ApiKeyMode;
-}
-
-/** `GET /console/api/session-status`: whether a live session came with the request, and if so the session. */
-export type SessionProbe = { signed_in: false } | ({ signed_in: true } & SessionView);
+// What sign-in, invite acceptance and `GET /console/api/session(-status)` answer: declared in contracts, where the
+// console's pages read them too.
+export type { ConsoleSessionProbe as SessionProbe, ConsoleSessionView as SessionView } from '@switchboard/contracts';
