@@ -1,12 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-// ADR 0070: hand-written SQL is Kysely over the generated table types, run by libs/persistence's two executors.
-// Prisma's raw-query API and `Prisma.sql` fragments (untyped rows, hand-written row interfaces) stay out of the code.
+// ADR 0070, 0135: hand-written SQL is Kysely over the generated table types, run through the app's Prisma client
+// (`$kysely`, prisma-extension-kysely, which alone calls Prisma's raw path). Prisma's raw-query API and `Prisma.sql`
+// fragments (untyped rows, hand-written row interfaces) stay out of the code.
 const root = join(__dirname, '..', '..');
-
-/** The executors that run compiled Kysely statements on Prisma's raw path (`sqlRows`, `sqlExecute`, the pool). */
-const EXECUTORS = new Set(['libs/persistence/src/sql.ts', 'libs/persistence/src/sql-pool.ts']);
 
 const RAW_SQL = /\$queryRawUnsafe|\$executeRawUnsafe|\$queryRaw|\$executeRaw|\bPrisma\.sql\b/;
 const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
@@ -19,13 +17,11 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `file:line: text` of every line using Prisma's raw SQL API outside the executors. */
+/** `file:line: text` of every line using Prisma's raw SQL API. */
 export function rawSqlLines(files: { path: string; text: string }[]): string[] {
-  return files
-    .filter(({ path }) => !EXECUTORS.has(path))
-    .flatMap(({ path, text }) =>
-      text.split('\n').flatMap((line, i) => (RAW_SQL.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [])),
-    );
+  return files.flatMap(({ path, text }) =>
+    text.split('\n').flatMap((line, i) => (RAW_SQL.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [])),
+  );
 }
 
 function workspaceSources(): { path: string; text: string }[] {
@@ -44,7 +40,7 @@ function workspaceSources(): { path: string; text: string }[] {
   );
 }
 
-describe('raw SQL through Prisma (ADR 0070)', () => {
+describe('raw SQL through Prisma (ADR 0070, 0135)', () => {
   it('finds $queryRaw, $executeRaw, their Unsafe forms and Prisma.sql', () => {
     const text = [
       'await tx.$queryRaw`SELECT 1`;',
@@ -52,16 +48,13 @@ describe('raw SQL through Prisma (ADR 0070)', () => {
       "await p.$queryRawUnsafe('SELECT 1');",
       "await p.$executeRawUnsafe('DELETE FROM x');",
       'const part = Prisma.sql`a = ${1}`;',
-      'await sqlRows(this.prisma, sql`SELECT 1`);',
+      'await sql`SELECT 1`.execute(this.prisma.$kysely);',
+      "await tx.$kysely.selectFrom('numbers').selectAll().execute();",
     ].join('\n');
     expect(rawSqlLines([{ path: 'apps/x/src/a.ts', text }])).toHaveLength(5);
   });
 
-  it('allows the executors of compiled statements', () => {
-    expect(rawSqlLines([{ path: 'libs/persistence/src/sql.ts', text: 'client.$queryRawUnsafe(sql)' }])).toEqual([]);
-  });
-
-  it('no app or library source uses Prisma raw SQL (write Kysely, run it with sqlRows/sqlExecute/SqlPool.rows)', () => {
+  it("no app or library source uses Prisma raw SQL (write Kysely, run it on the client's or the transaction's $kysely)", () => {
     const sources = workspaceSources();
     expect(sources.length).toBeGreaterThan(100);
     const offenders = rawSqlLines(sources);

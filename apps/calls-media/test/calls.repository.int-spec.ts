@@ -1,13 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  compileSql,
-  createPrismaClient,
-  createSqlPool,
-  type PrismaClientHandle,
-  type SqlPool,
-} from '@switchboard/persistence';
+import { compileSql, createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';
 import { CallsRepository, dailyUsageStatement, type CallFilter } from '../src/calls/calls.repository';
@@ -34,9 +28,8 @@ const RECORDING = {
 };
 
 /**
- * The list's SQL on both databases a deployment can have: PostgreSQL through its own `pg` pool, and embedded PGlite
- * (`npm start` without <APP>_DATABASE_URL), where the same statements go through Prisma's raw query and come back
- * typed differently (bigint as a bigint, not a string).
+ * The list's SQL on both databases a deployment can have, through the Prisma client's `$kysely`: PostgreSQL and
+ * embedded PGlite (`npm start` without <APP>_DATABASE_URL); the rows are typed the same on both (bigint as a bigint).
  */
 describe.each([
   ['PostgreSQL', 'postgres'],
@@ -45,7 +38,6 @@ describe.each([
   let db: TestDatabase | undefined;
   let dataDir: string | undefined;
   let handle: PrismaClientHandle<InstanceType<typeof CallsMediaPrisma>>;
-  let sql: SqlPool;
   let calls: CallsRepository;
 
   beforeAll(async () => {
@@ -58,8 +50,7 @@ describe.each([
       env = { DATA_DIR: dataDir };
     }
     handle = await createPrismaClient(CallsMediaPrisma, 'calls-media', { env, migrationsDir: MIGRATIONS_DIR });
-    sql = createSqlPool(handle.driver, handle.client, { max: 2, applicationName: 'calls-repository-test' });
-    calls = new CallsRepository(handle.client, sql);
+    calls = new CallsRepository(handle.client);
     // Inserted in this order, so `seq` breaks the tie between c and d (same start): d, reported later, comes first.
     const plan: [string, string, string, string][] = [
       ['a', ACCOUNT, 'num_1', '2026-05-01T10:00:00.000Z'],
@@ -85,7 +76,6 @@ describe.each([
   });
 
   afterAll(async () => {
-    await sql?.close();
     await handle?.close();
     await db?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -1,12 +1,11 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, type MessagingConfig, type NatsLink } from '@switchboard/messaging';
-import type { SqlPool } from '@switchboard/persistence';
 import { Readiness } from '@switchboard/service-runtime';
 import type { Logger } from '@switchboard/observability';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import type { GatewayConfig } from './config/gateway.config';
-import { AUTH_SQL, GATEWAY_CONFIG } from './config/tokens';
+import { GATEWAY_CONFIG } from './config/tokens';
 import { EmailPort, SimulatedEmailAdapter } from './email';
 import { GatewayPrisma } from './prisma/gateway-prisma';
 
@@ -16,8 +15,6 @@ export interface GatewayShared {
   messaging: MessagingConfig;
   logger: Logger;
   prisma: GatewayPrisma;
-  /** Plain SQL for the statements run on every authenticated request (auth/request-auth.repository.ts). */
-  authSql: SqlPool;
   /** NATS, connected in the background: the gateway listens (and answers 503) before NATS answers. */
   nats: NatsLink;
   /** Drained by `runService` on SIGTERM: /readyz answers 503 while the servers close. */
@@ -42,7 +39,6 @@ export class GatewayCoreModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: shared.config },
         { provide: GatewayPrisma, useValue: shared.prisma },
-        { provide: AUTH_SQL, useValue: shared.authSql },
         { provide: Readiness, useValue: shared.readiness },
         ApiKeysRepository,
         ApiKeysService,
@@ -53,7 +49,6 @@ export class GatewayCoreModule {
       exports: [
         GATEWAY_CONFIG,
         GatewayPrisma,
-        AUTH_SQL,
         Readiness,
         ApiKeysService,
         SimulatedEmailAdapter,

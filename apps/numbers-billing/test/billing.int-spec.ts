@@ -1,7 +1,5 @@
 import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError, type NumberCreated } from '@switchboard/contracts';
 import { allowancePeriod, periodStart } from '../src/billing/billing-periods';
-import type { SqlPool } from '@switchboard/persistence';
-import { TALK_TIME_SQL } from '../src/config/tokens';
 import { SimulatedPaymentAdapter } from '../src/payments/simulated-payment.adapter';
 import { TalkTimeRepository } from '../src/talk-time/talk-time.repository';
 import { createAccount } from './factories/account.factory';
@@ -357,7 +355,7 @@ describe('talk time', () => {
       },
     });
     const quick = (c: ReturnType<typeof charge>) =>
-      h.app.get(TalkTimeRepository).chargeUnlessAnsweringChanges(h.app.get<SqlPool>(TALK_TIME_SQL), c, period);
+      h.app.get(TalkTimeRepository).chargeUnlessAnsweringChanges(c, period);
     const state = async (accountId: string) => ({
       usage: (await h.prisma.talkTimeUsage.findMany({ where: { account_id: accountId } })).map((u) => u.seconds),
       ...(await balanceAndLedgerSum(h.prisma, accountId)),

@@ -8,11 +8,9 @@ import { AccountsRpc, BillingRpc, NumbersRpc, ServiceError, TIERS } from '@switc
 import { RpcClient } from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
 import { testNatsEnv, testNatsOptions } from '@switchboard/testing';
-import type { SqlPool } from '@switchboard/persistence';
 import { messagingConfigFromEnv } from '@switchboard/service-runtime';
 import { allowancePeriod } from '../src/billing/billing-periods';
 import { createNumbersBillingApp } from '../src/bootstrap';
-import { TALK_TIME_SQL } from '../src/config/tokens';
 import { TalkTimeRepository } from '../src/talk-time/talk-time.repository';
 import { numberCreate } from './factories/number.factory';
 import { askWebhookTarget } from './support/webhook-target';
@@ -73,7 +71,7 @@ describe('numbers-billing on the embedded database', () => {
     expect(ledger.balance_cents).toBe(0);
   });
 
-  // The list and the webhook target are plain SQL (a `SqlPool`), which on PGlite goes through Prisma's raw query.
+  // The list and the webhook target are Kysely statements through the Prisma client's `$kysely`, here on PGlite.
   it('lists numbers page by page, and answers the webhook target with the secret opened', async () => {
     const account = await rpc.request(AccountsRpc.create, { name: 'Embedded list', balance_cents: 10_000 });
     const first = await rpc.request(
@@ -115,9 +113,7 @@ describe('numbers-billing on the embedded database', () => {
       byTier: Object.fromEntries(TIERS.map((tier) => [tier, { amountMillicents: 1_000n, description: tier }])) as never,
     });
     const quick = (seconds: number) =>
-      app
-        .get(TalkTimeRepository)
-        .chargeUnlessAnsweringChanges(app.get<SqlPool>(TALK_TIME_SQL), charge(seconds), period);
+      app.get(TalkTimeRepository).chargeUnlessAnsweringChanges(charge(seconds), period);
     expect(await quick(60)).toMatchObject({ kind: 'charged', usageSeconds: 60n });
     expect(await quick(1_000_000)).toEqual({ kind: 'answering_changes' });
     expect((await rpc.request(BillingRpc.ledger, { account_id: account.id })).balance_cents).toBe(9_999);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPrismaClient, createSqlPool, type PrismaClientHandle, type SqlPool } from '@switchboard/persistence';
+import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { WebhookDispatcherPrisma } from '../src/prisma/webhook-dispatcher-prisma';
 import { DeliveriesRepository } from '../src/deliveries/deliveries.repository';
@@ -18,7 +18,6 @@ let database: TestDatabase;
 let handle: PrismaClientHandle<WebhookDispatcherPrisma>;
 let prisma: WebhookDispatcherPrisma;
 let store: DeliveriesRepository;
-let pool: SqlPool;
 
 beforeAll(async () => {
   database = await createTestDatabase('webhook-dispatcher');
@@ -26,12 +25,10 @@ beforeAll(async () => {
     env: { WEBHOOK_DISPATCHER_DATABASE_URL: database.url },
   });
   prisma = handle.client;
-  pool = createSqlPool(handle.driver, handle.client, { max: 2, applicationName: 'deliveries-repository-test' });
-  store = new DeliveriesRepository(prisma, pool, { hostConcurrency: HOST_SLOTS });
+  store = new DeliveriesRepository(prisma, { hostConcurrency: HOST_SLOTS });
 });
 
 afterAll(async () => {
-  await pool?.close();
   await handle?.close();
   await database?.drop();
 });

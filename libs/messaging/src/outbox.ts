@@ -5,8 +5,7 @@ import { SpanKind, context, trace } from '@opentelemetry/api';
 import type { EventDescriptor, EventEnvelope, StreamDefinition } from '@switchboard/contracts';
 import { Metrics } from '@switchboard/observability';
 import { eventSubject, type MessagingConfig } from './messaging.config';
-import { sqlExecute, sqlRows, type RawSqlClient, type SqlPool } from '@switchboard/persistence';
-import { sql } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import { ensureStream } from './jetstream';
 import { contextFromRecord, traceRecord } from './trace-context';
 
@@ -70,19 +69,21 @@ export async function writeOutboxEvent<T extends object>(
   await tx.outboxEvent.create({ data: outboxRecord(event, data, cause) });
 }
 
-export type { RawSqlClient };
-
-/** The part of a generated Prisma client the relay needs; every app's client has it. */
-export interface TransactionalSqlClient extends RawSqlClient {
-  $transaction<R>(fn: (tx: RawSqlClient) => Promise<R>, options?: { timeout?: number; maxWait?: number }): Promise<R>;
+/** What the relay needs of a transaction: Kysely through it (libs/persistence `kyselyExtension`). */
+export interface OutboxRelayTransaction {
+  $kysely: QueryExecutorProvider;
 }
 
 /**
- * Where the relay claims and marks its rows, one transaction per batch: the app's Prisma client, or one of its
- * plain-SQL pools (libs/persistence `SqlPool`: prepared statements on `pg`, without Prisma's transaction machinery,
- * for an app whose every request writes an event; ADR 0051).
+ * Where the relay claims and marks its rows, one Prisma interactive transaction per batch: the app's client (every
+ * app's client has `$kysely`, and each app's schema the `outbox_events` table).
  */
-export type OutboxDatabase = TransactionalSqlClient | Pick<SqlPool, 'transaction'>;
+export interface OutboxDatabase {
+  $transaction<R>(
+    fn: (tx: OutboxRelayTransaction) => Promise<R>,
+    options?: { timeout?: number; maxWait?: number },
+  ): Promise<R>;
+}
 
 /** Longest a relay's transaction may run (its statements and the publishes between them). */
 const RELAY_TRANSACTION_MS = 30_000;
@@ -131,27 +132,22 @@ export class OutboxPublisher {
   }
 
   private publishBatch(): Promise<number> {
-    return this.transaction(async (tx) => {
-      // Kysely's `sql` tag: the lib knows the outbox table by `OutboxRow` only (each app generates its own types).
-      const rows = await sqlRows(
-        tx,
-        sql<OutboxRow>`SELECT id::text AS id, type, payload, headers FROM outbox_events
-          WHERE published_at IS NULL ORDER BY created_at, id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
-      );
-      if (rows.length === 0) return 0;
-      await Promise.all(rows.map((row) => this.publish(row)));
-      await sqlExecute(
-        tx,
-        sql`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`,
-      );
-      return rows.length;
-    });
-  }
-
-  private transaction<R>(work: (tx: RawSqlClient) => Promise<R>): Promise<R> {
-    return '$transaction' in this.db
-      ? this.db.$transaction(work, { timeout: RELAY_TRANSACTION_MS })
-      : this.db.transaction(work, { timeoutMs: RELAY_TRANSACTION_MS });
+    return this.db.$transaction(
+      async (tx) => {
+        // Kysely's `sql` tag: the lib knows the outbox table by `OutboxRow` only (each app generates its own types).
+        const { rows } = await sql<OutboxRow>`SELECT id::text AS id, type, payload, headers FROM outbox_events
+          WHERE published_at IS NULL ORDER BY created_at, id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`.execute(
+          tx.$kysely,
+        );
+        if (rows.length === 0) return 0;
+        await Promise.all(rows.map((row) => this.publish(row)));
+        await sql`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`.execute(
+          tx.$kysely,
+        );
+        return rows.length;
+      },
+      { timeout: RELAY_TRANSACTION_MS },
+    );
   }
 
   private async publish(row: OutboxRow): Promise<void> {

@@ -25,6 +25,14 @@ export interface DatabaseDriver {
 }
 
 /**
+ * PostgreSQL start-up options of every connection. `TimeZone=UTC`: Prisma's pg adapter reads a timestamptz's text as
+ * UTC whatever offset it carries (its `normalize_timestamptz` replaces the offset with +00:00) and sends a `Date`
+ * parameter as UTC text without an offset; both are right only in a session whose time zone is UTC, so each connection
+ * sets it, whatever the server's or the database's default (`kysely.int-spec.ts` runs on a New York database).
+ */
+export const SESSION_OPTIONS = '-c TimeZone=UTC';
+
+/**
  * PGlite and its Prisma adapter, loaded when first needed: a service on PostgreSQL never uses them, and loading
  * them costs every start 33 ms and 7 MiB (ADR 0098).
  */
@@ -50,7 +58,7 @@ export async function createDriverAdapter(appName: string, env: Env = process.en
       appName,
       location,
       description,
-      adapter: new PrismaPg({ connectionString: location.url }),
+      adapter: new PrismaPg({ connectionString: location.url, options: SESSION_OPTIONS }),
       close: () => Promise.resolve(),
     };
   }

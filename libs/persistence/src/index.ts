@@ -32,19 +32,12 @@ export {
 } from './migrations.ts';
 export {
   createPrismaClient,
+  extendedClientClass,
   type CreatePrismaClientOptions,
   type PrismaClientClass,
   type PrismaClientHandle,
+  type TransactionClientOf,
 } from './prisma-client.ts';
-export {
-  compileSql,
-  prebuiltStatement,
-  sqlBuilder,
-  sqlExecute,
-  sqlRows,
-  type RawSqlClient,
-  type SqlStatement,
-} from './sql.ts';
+export { compileSql, kyselyExtension, prebuiltStatement, sqlBuilder, type SqlStatement } from './kysely.ts';
 export { Transactions, type TransactionalClient, type TransactionOptions } from './transactions.ts';
-export { createSqlPool, type SqlPool, type SqlPoolOptions, type SqlTransaction } from './sql-pool.ts';
 export { DatabaseHealth, PrismaModule, type PrismaModuleOptions } from './prisma.module.ts';

@@ -1,3 +1,4 @@
+import type { ITXClientDenyList } from '@prisma/client/runtime/client';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Env } from './database-config.ts';
 import { createDriverAdapter, type DatabaseDriver } from './driver-adapter.ts';
@@ -7,6 +8,29 @@ import { applyMigrations, type ApplyMigrationsResult } from './migrations.ts';
 export type PrismaClientClass<Client extends { $disconnect(): Promise<void> }> = new (options: {
   adapter: SqlMigrationAwareDriverAdapterFactory;
 }) => Client;
+
+/** A client inside one of its interactive transactions, as Prisma types the argument of `$transaction`'s callback. */
+export type TransactionClientOf<Client> = Omit<Client, ITXClientDenyList>;
+
+/**
+ * A class whose `new` gives the app's extended client (`new PrismaClient(options).$extends(...)`: `$extends` returns a
+ * new object, which no subclass can be). With it the extended client is built by `createPrismaClient` and injected by
+ * class, as the generated client was. Declare the class and its instance type under one name:
+ *
+ * ```ts
+ * export const GatewayPrisma = extendedClientClass((options: PrismaClientOptions) =>
+ *   new PrismaClient(options).$extends(kyselyExtension<DB>()));
+ * export type GatewayPrisma = InstanceType<typeof GatewayPrisma>;
+ * ```
+ */
+export function extendedClientClass<Options, Client>(
+  extend: (options: Options) => Client,
+): new (options: Options) => Client {
+  // `new` on a function that returns an object gives that object.
+  return function ExtendedPrismaClient(options: Options) {
+    return extend(options);
+  } as unknown as new (options: Options) => Client;
+}
 
 export interface CreatePrismaClientOptions {
   /** Defaults to `process.env`. */

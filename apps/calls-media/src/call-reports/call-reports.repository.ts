@@ -1,11 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { OutboxRow } from '@switchboard/messaging';
-import { sqlRows, type SqlPool } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { CallReport } from '../generated/kysely/database';
 import { Prisma } from '../generated/prisma/client';
 import type { NumberOwnershipState } from '../number-ownership/attribution';
-import { REPORTS_SQL } from '../config/tokens';
 import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
 import type { ProviderLostItem, ProviderTranscriptTurn } from '../telephony/provider-call-report';
 
@@ -54,10 +52,7 @@ export interface NewReport {
 
 @Injectable()
 export class CallReportsRepository {
-  constructor(
-    private readonly prisma: CallsMediaPrisma,
-    @Inject(REPORTS_SQL) private readonly sql: SqlPool,
-  ) {}
+  constructor(private readonly prisma: CallsMediaPrisma) {}
 
   async stateOf(callSid: string): Promise<ReportState | null> {
     const row = await this.prisma.callReport.findUnique({ where: { call_sid: callSid }, select: { state: true } });
@@ -70,15 +65,14 @@ export class CallReportsRepository {
    */
   async addPending(report: NewReport): Promise<PendingReport | null> {
     const details = { ...report.details, recording_content_type: report.recording?.content_type ?? null };
-    const rows = await sqlRows(
-      this.prisma,
-      sql<Pick<Selectable<CallReport>, 'received_at'>>`
+    const rows = (
+      await sql<Pick<Selectable<CallReport>, 'received_at'>>`
       INSERT INTO call_reports (call_sid, "to", started_at, state, report, recording_key, recording_size, recording_etag)
       VALUES (${report.call_sid}, ${report.to}, ${report.started_at.toISOString()}::timestamptz, 'pending', ${JSON.stringify(details)}::jsonb,
               ${report.recording?.key ?? null}, ${report.recording?.size ?? null}::int, ${report.recording?.etag ?? null})
       ON CONFLICT (call_sid) DO NOTHING
-      RETURNING received_at`,
-    );
+      RETURNING received_at`.execute(this.prisma.$kysely)
+    ).rows;
     if (rows.length === 0) return null;
     return {
       call_sid: report.call_sid,
@@ -115,7 +109,8 @@ export class CallReportsRepository {
       UPDATE call_reports SET state = 'recorded', settled_at = now(), report = NULL
        WHERE call_sid = ${report.call_sid} AND state = 'pending'
       RETURNING call_sid`;
-    return (await sqlRows(this.prisma, recordCallOnce(claimed, report, owner, outbox))).length === 1;
+    const { rows } = await recordCallOnce(claimed, report, owner, outbox).execute(this.prisma.$kysely);
+    return rows.length === 1;
   }
 
   /**
@@ -137,9 +132,8 @@ export class CallReportsRepository {
               ${at}::timestamptz, ${at}::timestamptz)
       ON CONFLICT (call_sid) DO NOTHING
       RETURNING call_sid`;
-    return (
-      (await this.sql.rows('record_call_on_arrival', recordCallOnce(inserted, report, owner, outbox))).length === 1
-    );
+    const { rows } = await recordCallOnce(inserted, report, owner, outbox).execute(this.prisma.$kysely);
+    return rows.length === 1;
   }
 
   /** Settles a report without a call; its details are dropped. False when it was no longer pending. */

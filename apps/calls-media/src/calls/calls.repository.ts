@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { prebuiltStatement, type SqlPool } from '@switchboard/persistence';
+import { Injectable } from '@nestjs/common';
+import { prebuiltStatement } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
-import { CALLS_SQL } from '../config/tokens';
 import type { Call } from '../generated/kysely/database';
-import { CallsMediaPrisma, db } from '../prisma/calls-media-prisma';
+import { CallsMediaPrisma, statements } from '../prisma/calls-media-prisma';
 
 /** A call as the list and the look-up return it: every column but the arrival order's companions. */
 export type CallRecord = Pick<Selectable<Call>, (typeof CALL_COLUMNS)[number]>;
@@ -42,7 +41,7 @@ const CALL_COLUMNS = [
  * tools/bench: ADR 0072); `list` adds its filters to it.
  */
 export function callsPageStatement(accountId: string) {
-  return db.selectFrom('calls').select(CALL_COLUMNS).where('account_id', '=', accountId);
+  return statements.selectFrom('calls').select(CALL_COLUMNS).where('account_id', '=', accountId);
 }
 
 /** The list's order and page size. */
@@ -81,52 +80,46 @@ export function dailyUsageStatement(accountId: string, today: string, days: numb
 }
 
 /**
- * The calls list and the look-up of one call. Both run as plain SQL on the app's `SqlPool`: they are the statements
- * behind every `GET /v1/calls` page (docs/performance.md); the transcript stays on Prisma.
+ * The calls list and the look-up of one call, Kysely statements through the client's `$kysely`: the unfiltered first
+ * page, behind most `GET /v1/calls` requests, is built once (`prebuiltStatement`); the transcript is Prisma's.
  */
 @Injectable()
 export class CallsRepository {
-  constructor(
-    private readonly prisma: CallsMediaPrisma,
-    @Inject(CALLS_SQL) private readonly sql: SqlPool,
-  ) {}
+  constructor(private readonly prisma: CallsMediaPrisma) {}
 
   /** The account's call with this id; null for an unknown id and for another account's call alike. */
   async findForAccount(accountId: string, callId: string): Promise<CallRecord | null> {
-    const [row] = await this.sql.rows(
-      'calls_find_for_account',
-      db.selectFrom('calls').select(CALL_COLUMNS).where('id', '=', callId).where('account_id', '=', accountId),
-    );
+    const [row] = await this.prisma.$kysely
+      .selectFrom('calls')
+      .select(CALL_COLUMNS)
+      .where('id', '=', callId)
+      .where('account_id', '=', accountId)
+      .execute();
     return row ?? null;
   }
 
   /** Newest first (start time, then arrival order), at most `limit`. */
   async list(filter: CallFilter, limit: number): Promise<CallRecord[]> {
     if (!filter.numberId && !filter.since && !filter.until && !filter.after)
-      return this.sql.rows('calls_list_all', callsFirstPage(filter.accountId, limit));
+      return this.prisma.$kysely.executeQuery(callsFirstPage(filter.accountId, limit)).then(({ rows }) => rows);
     let query = callsPageStatement(filter.accountId);
-    // One statement text (and prepared statement) per combination of filters, each planned for the index it can use.
-    let shape = '';
+    // Only the filters given: one statement text per combination of filters, each planned for the index it can use.
     if (filter.numberId) {
       query = query.where('number_id', '=', filter.numberId);
-      shape += 'n';
     }
     if (filter.since) {
       query = query.where('started_at', '>=', sql<Date>`${filter.since.toISOString()}::timestamptz`);
-      shape += 's';
     }
     if (filter.until) {
       query = query.where('started_at', '<', sql<Date>`${filter.until.toISOString()}::timestamptz`);
-      shape += 'u';
     }
     if (filter.after) {
       // A row comparison, which PostgreSQL uses as an index condition on (account_id, started_at DESC, seq DESC).
       query = query.where(
         sql<boolean>`(started_at, seq) < (${filter.after.started_at.toISOString()}::timestamptz, ${filter.after.seq.toString()}::bigint)`,
       );
-      shape += 'a';
     }
-    return this.sql.rows(`calls_list_${shape}`, ordered(query, limit));
+    return this.prisma.$kysely.executeQuery(ordered(query, limit)).then(({ rows }) => rows);
   }
 
   /** See `dailyUsageStatement`. */
@@ -135,7 +128,7 @@ export class CallsRepository {
     today: string,
     days: number,
   ): Promise<{ date: string; calls: number; seconds: number }[]> {
-    const rows = await this.sql.rows('calls_daily_usage', dailyUsageStatement(accountId, today, days));
+    const { rows } = await dailyUsageStatement(accountId, today, days).execute(this.prisma.$kysely);
     return rows.map((row) => ({ date: row.date, calls: Number(row.calls), seconds: Number(row.seconds) }));
   }
 

@@ -1,9 +1,15 @@
-import { sqlBuilder } from '@switchboard/persistence';
+import { extendedClientClass, kyselyExtension, sqlBuilder, type TransactionClientOf } from '@switchboard/persistence';
 import type { DB } from '../generated/kysely/database';
-import { PrismaClient } from '../generated/prisma/client';
+import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
-/** calls-media's Prisma client, injected by this class (see PrismaModule). */
-export { PrismaClient as CallsMediaPrisma };
+/** calls-media's Prisma client, with `$kysely` for its hand-written statements (ADR 0135); injected by this class. */
+export const CallsMediaPrisma = extendedClientClass((options: Prisma.PrismaClientOptions) =>
+  new PrismaClient(options).$extends(kyselyExtension<DB>()),
+);
+export type CallsMediaPrisma = InstanceType<typeof CallsMediaPrisma>;
 
-/** Kysely over calls-media's generated table types: builds its hand-written statements (ADR 0070). */
-export const db = sqlBuilder<DB>();
+/** The client inside an interactive transaction, `$kysely` included. */
+export type Tx = TransactionClientOf<CallsMediaPrisma>;
+
+/** Builds (compiles only) the statements prepared ahead of a request; they run on `$kysely.executeQuery`. */
+export const statements = sqlBuilder<DB>();

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { sqlExecute } from '@switchboard/persistence';
 import { sql } from 'kysely';
 import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
 
@@ -29,23 +28,17 @@ export class ProviderRecordingsRepository {
 
   /** Records a stored recording once; a second one for the same call is left out (the first is kept). */
   async add(callSid: string, recordingSid: string, stored: StoredProviderRecording): Promise<boolean> {
-    const inserted = await sqlExecute(
-      this.prisma,
-      sql`INSERT INTO provider_recordings (call_sid, recording_sid, key, size, etag, content_type)
+    const { rows } = await sql`INSERT INTO provider_recordings (call_sid, recording_sid, key, size, etag, content_type)
           VALUES (${callSid}, ${recordingSid}, ${stored.key}, ${stored.size}::int, ${stored.etag}, ${stored.content_type})
-          ON CONFLICT DO NOTHING`,
-    );
-    return inserted === 1;
+          ON CONFLICT DO NOTHING RETURNING 1`.execute(this.prisma.$kysely);
+    return rows.length === 1;
   }
 
   /** Gives a call recorded without audio the recording that came after its report. True when a call took it. */
   async attachToCall(callSid: string, stored: StoredProviderRecording): Promise<boolean> {
-    const updated = await sqlExecute(
-      this.prisma,
-      sql`UPDATE calls SET recording_key = ${stored.key}, recording_size = ${stored.size}::int,
+    const { rows } = await sql`UPDATE calls SET recording_key = ${stored.key}, recording_size = ${stored.size}::int,
                  recording_etag = ${stored.etag}, recording_content_type = ${stored.content_type}
-           WHERE id = ${callSid} AND recording_key IS NULL`,
-    );
-    return updated === 1;
+           WHERE id = ${callSid} AND recording_key IS NULL RETURNING 1`.execute(this.prisma.$kysely);
+    return rows.length === 1;
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { sqlExecute } from '@switchboard/persistence';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { ApiKey } from '../generated/kysely/database';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
@@ -29,7 +28,7 @@ export class ApiKeysRepository {
    */
   async createWithinLimit(key: NewApiKey, max: number): Promise<ApiKeyRecord | null> {
     return this.prisma.$transaction(async (tx) => {
-      await sqlExecute(tx, sql`SELECT pg_advisory_xact_lock(hashtext('api_keys:' || ${key.account_id}))`);
+      await sql`SELECT pg_advisory_xact_lock(hashtext('api_keys:' || ${key.account_id}))`.execute(tx.$kysely);
       const active = await tx.apiKey.count({ where: { account_id: key.account_id, revoked_at: null } });
       if (active >= max) return null;
       return tx.apiKey.create({

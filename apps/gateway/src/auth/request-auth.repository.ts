@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { compileSql, prebuiltStatement, type SqlPool } from '@switchboard/persistence';
+import { Injectable } from '@nestjs/common';
+import { compileSql, prebuiltStatement } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
-import { AUTH_SQL } from '../config/tokens';
 import type { ApiKey, RateLimitWindow } from '../generated/kysely/database';
+import { GatewayPrisma } from '../prisma/gateway-prisma';
 
 /** An active key found by the hash of its secret. */
 export type ActiveKey = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'ip_allowlist' | 'last_used_at'>;
@@ -12,6 +12,13 @@ export interface WindowCount {
   count: number;
   windowStart: Date;
 }
+
+/**
+ * Makes the statement's own transaction commit without waiting for the WAL flush (`SET LOCAL synchronous_commit`, as
+ * a function a statement can call): a PostgreSQL crash may forget the counts of its last fraction of a second, never
+ * a key (ADR 0002). Evaluated once per row of the row source that selects it; it ends with the statement.
+ */
+const ASYNCHRONOUS_COMMIT = sql`set_config('synchronous_commit', 'off', true)`;
 
 /**
  * Counts one request in the key's window, starting a new window when the current one is older than its length.
@@ -41,7 +48,8 @@ type KeyRow = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'la
 export function findKeyCountingRequest(secretHash: string, windowSeconds: number): RawBuilder<KeyRow> {
   return sql<KeyRow>`
   WITH k AS (
-    SELECT id, account_id, secret_hash, ip_allowlist, last_used_at FROM api_keys WHERE secret_hash = ${secretHash} AND revoked_at IS NULL
+    SELECT id, account_id, secret_hash, ip_allowlist, last_used_at, ${ASYNCHRONOUS_COMMIT} FROM api_keys
+     WHERE secret_hash = ${secretHash} AND revoked_at IS NULL
   ), hit AS (${countRequest(sql`k WHERE coalesce(cardinality(k.ip_allowlist), 0) = 0`, windowSeconds)})
   SELECT k.id, k.account_id, k.secret_hash, k.ip_allowlist, k.last_used_at, hit.count, hit.window_start
   FROM k LEFT JOIN hit ON hit.key_id = k.id`;
@@ -61,9 +69,10 @@ function countOneKey(
   keyId: string,
   windowSeconds: number,
 ): RawBuilder<Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>> {
-  return countRequest(sql`(SELECT ${keyId}::text AS id) AS one_key`, windowSeconds) as RawBuilder<
-    Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>
-  >;
+  return countRequest(
+    sql`(SELECT ${keyId}::text AS id, ${ASYNCHRONOUS_COMMIT}) AS one_key`,
+    windowSeconds,
+  ) as RawBuilder<Pick<Selectable<RateLimitWindow>, 'count' | 'window_start'>>;
 }
 
 /** The text of `findKeyCountingRequest` (its parameters: secret hash, window seconds, window seconds). */
@@ -76,23 +85,22 @@ const keyCountingRequest = prebuiltStatement(findKeyCountingRequest, ['\u0000sec
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 /**
- * The statements behind every authenticated request, outside Prisma (a plain `pg` pool whose commits do not wait
- * for the WAL flush: a database crash may forget the last fraction of a second of counts, never a key; keys are
- * created and revoked through Prisma, durably). docs/adr/0002-rate-limit-window.md.
+ * The statements behind every authenticated request, through the gateway's Prisma client (`$kysely`). The counting
+ * statements commit without waiting for the WAL flush (`ASYNCHRONOUS_COMMIT`); keys are created and revoked durably.
+ * docs/adr/0002-rate-limit-window.md.
  */
 @Injectable()
 export class RequestAuthRepository {
-  constructor(@Inject(AUTH_SQL) private readonly sql: SqlPool) {}
+  constructor(private readonly prisma: GatewayPrisma) {}
 
   /** The active key by secret hash, with this request counted unless the key has an IP allowlist. */
   async findKeyCountingRequest(
     secretHash: string,
     windowSeconds: number,
   ): Promise<{ key: ActiveKey; window?: WindowCount } | undefined> {
-    const [row] = await this.sql.rows(
-      'gateway_find_key_counting_request',
-      keyCountingRequest(secretHash, windowSeconds),
-    );
+    const {
+      rows: [row],
+    } = await this.prisma.$kysely.executeQuery(keyCountingRequest(secretHash, windowSeconds));
     if (!row) return undefined;
     const key = {
       id: row.id,
@@ -108,12 +116,14 @@ export class RequestAuthRepository {
 
   /** Records that the key was used (at most once per resolution; see touchLastUsed). */
   async touchLastUsed(keyId: string): Promise<void> {
-    await this.sql.rows('gateway_touch_key_last_used', touchLastUsed(keyId, LAST_USED_RESOLUTION_SECONDS));
+    await touchLastUsed(keyId, LAST_USED_RESOLUTION_SECONDS).execute(this.prisma.$kysely);
   }
 
   /** Counts one request of a key (a key with an allowlist, once its caller's address was allowed). */
   async countRequest(keyId: string, windowSeconds: number): Promise<WindowCount> {
-    const [row] = await this.sql.rows('gateway_count_request', countOneKey(keyId, windowSeconds));
+    const {
+      rows: [row],
+    } = await countOneKey(keyId, windowSeconds).execute(this.prisma.$kysely);
     return { count: Number(row.count), windowStart: row.window_start };
   }
 }

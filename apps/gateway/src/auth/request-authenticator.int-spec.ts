@@ -1,14 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPrismaClient, createSqlPool, type PrismaClientHandle, type SqlPool } from '@switchboard/persistence';
+import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
+import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { hashSecret, newKeyId, newSecret } from './api-key-secret';
 import { MIGRATIONS_DIR } from '../bootstrap';
 import type { GatewayConfig } from '../config/gateway.config';
 import { GatewayPrisma } from '../prisma/gateway-prisma';
 import { RateLimiter } from './rate-limiter';
-import { RequestAuthRepository } from './request-auth.repository';
+import { findKeyCountingRequest, RequestAuthRepository } from './request-auth.repository';
 import { RequestAuthenticator } from './request-authenticator';
 
 jest.setTimeout(60_000);
@@ -17,13 +18,12 @@ const LIMIT = 5;
 const WINDOW_SECONDS = 60;
 
 interface Fixture {
-  handle: PrismaClientHandle<InstanceType<typeof GatewayPrisma>>;
-  sql: SqlPool;
+  handle: PrismaClientHandle<GatewayPrisma>;
   authenticator: RequestAuthenticator;
   close(): Promise<void>;
 }
 
-/** The authenticator over PostgreSQL (a `pg` pool) and over embedded PGlite (through Prisma). */
+/** The authenticator over PostgreSQL and over embedded PGlite, through the gateway's Prisma client. */
 const databases: [string, () => Promise<Fixture>][] = [
   [
     'PostgreSQL',
@@ -45,14 +45,9 @@ const databases: [string, () => Promise<Fixture>][] = [
 
 async function fixtureOver(env: Record<string, string>, migrationsDir?: string): Promise<Fixture> {
   const handle = await createPrismaClient(GatewayPrisma, 'gateway', { env, migrationsDir });
-  const sql = createSqlPool(handle.driver, handle.client, {
-    max: 4,
-    applicationName: 'gateway-auth-test',
-    asynchronousCommit: true,
-  });
   const config = { rateLimit: { limit: LIMIT, windowSeconds: WINDOW_SECONDS } } as GatewayConfig;
-  const authenticator = new RequestAuthenticator(new RequestAuthRepository(sql), new RateLimiter(config));
-  return { handle, sql, authenticator, close: async () => (await sql.close(), await handle.close()) };
+  const authenticator = new RequestAuthenticator(new RequestAuthRepository(handle.client), new RateLimiter(config));
+  return { handle, authenticator, close: () => handle.close() };
 }
 
 describe.each(databases)('RequestAuthenticator over %s', (_, open) => {
@@ -93,6 +88,17 @@ describe.each(databases)('RequestAuthenticator over %s', (_, open) => {
     const second = await fx.authenticator.authenticate(key.secret, '203.0.113.7');
     expect(second?.rateLimit.remaining).toBe(LIMIT - 2);
     expect(await countOf(key.id)).toBe(2);
+  });
+
+  it("commits the count without waiting for the WAL flush, in the counting statement's transaction only", async () => {
+    const key = await newKey();
+    const commitSetting = sql<{ setting: string }>`SELECT current_setting('synchronous_commit') AS setting`;
+    const inCountingTransaction = await fx.handle.client.$transaction(async (tx) => {
+      await findKeyCountingRequest(hashSecret(key.secret), WINDOW_SECONDS).execute(tx.$kysely);
+      return (await commitSetting.execute(tx.$kysely)).rows[0].setting;
+    });
+    expect(inCountingTransaction).toBe('off');
+    expect((await commitSetting.execute(fx.handle.client.$kysely)).rows[0].setting).toBe('on');
   });
 
   it('refuses malformed, unknown and revoked secrets alike, counting nothing', async () => {

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { IdempotencyRecord } from '../generated/kysely/database';
 import { Prisma } from '../generated/prisma/client';
-import { db, GatewayPrisma } from '../prisma/gateway-prisma';
+import { GatewayPrisma } from '../prisma/gateway-prisma';
 
 export type IdempotencyRow = Selectable<IdempotencyRecord>;
 
@@ -27,21 +26,19 @@ export class IdempotencyRepository {
     request: { method: string; path: string; hash: string },
     at: Date,
   ): Promise<boolean> {
-    const rows = await sqlRows(
-      this.prisma,
-      db
-        .insertInto('idempotency_records')
-        .values({
-          account_id: scope.accountId,
-          key: scope.key,
-          method: request.method,
-          path: request.path,
-          request_hash: request.hash,
-          created_at: at,
-        })
-        .onConflict((conflict) => conflict.columns(['account_id', 'key']).doNothing())
-        .returning('key'),
-    );
+    const rows = await this.prisma.$kysely
+      .insertInto('idempotency_records')
+      .values({
+        account_id: scope.accountId,
+        key: scope.key,
+        method: request.method,
+        path: request.path,
+        request_hash: request.hash,
+        created_at: at,
+      })
+      .onConflict((conflict) => conflict.columns(['account_id', 'key']).doNothing())
+      .returning('key')
+      .execute();
     return rows.length === 1;
   }
 
@@ -95,19 +92,18 @@ export class IdempotencyRepository {
     this.calls += 1;
     if (this.calls % 100 !== 1) return;
     // `ctid` is a system column, outside the generated table types.
-    await sqlExecute(
-      this.prisma,
-      db
-        .deleteFrom('idempotency_records')
-        .where(
-          sql.ref('ctid'),
-          'in',
-          db
-            .selectFrom('idempotency_records')
-            .select(sql.ref('ctid').as('ctid'))
-            .where('created_at', '<', olderThan)
-            .limit(500),
-        ),
-    );
+    const db = this.prisma.$kysely;
+    await db
+      .deleteFrom('idempotency_records')
+      .where(
+        sql.ref('ctid'),
+        'in',
+        db
+          .selectFrom('idempotency_records')
+          .select(sql.ref('ctid').as('ctid'))
+          .where('created_at', '<', olderThan)
+          .limit(500),
+      )
+      .execute();
   }
 }

@@ -1,12 +1,16 @@
-import { sqlBuilder } from '@switchboard/persistence';
+import { extendedClientClass, kyselyExtension, type TransactionClientOf } from '@switchboard/persistence';
 import type { DB } from '../generated/kysely/database';
-import { PrismaClient } from '../generated/prisma/client';
+import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
 /**
- * The gateway's Prisma client. Injected by its class; built once per process (see bootstrap) so the public and
- * operator servers share one connection pool (and, on PGlite, one embedded database).
+ * The gateway's Prisma client, with `$kysely` for its hand-written statements (ADR 0135). Injected by this class;
+ * built once per process (see bootstrap) so the public and operator servers share one connection pool (and, on
+ * PGlite, one embedded database).
  */
-export { PrismaClient as GatewayPrisma };
+export const GatewayPrisma = extendedClientClass((options: Prisma.PrismaClientOptions) =>
+  new PrismaClient(options).$extends(kyselyExtension<DB>()),
+);
+export type GatewayPrisma = InstanceType<typeof GatewayPrisma>;
 
-/** Kysely over the gateway's generated table types: builds its hand-written statements (ADR 0070). */
-export const db = sqlBuilder<DB>();
+/** The client inside an interactive transaction, `$kysely` included. */
+export type Tx = TransactionClientOf<GatewayPrisma>;

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PROVIDER_EVENTS, providerEventId, type ProviderEventReceivedData } from '@switchboard/contracts';
 import { writeOutboxEvent } from '@switchboard/messaging';
-import { sqlExecute } from '@switchboard/persistence';
-import { db, GatewayPrisma } from '../prisma/gateway-prisma';
+import { GatewayPrisma } from '../prisma/gateway-prisma';
 
 /** Namespace of the provider events' name-based UUIDs (fixed forever: changing it would re-id every event). */
 const NAMESPACE = Buffer.from('3f9d2b7c5e1a4c8d9b6f0a2e4d7c1b53', 'hex');
@@ -35,14 +34,12 @@ export class ProviderEventsRepository {
    */
   async accept(data: ProviderEventReceivedData, cause: { requestId: string }): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
-      const inserted = await sqlExecute(
-        tx,
-        db
-          .insertInto('provider_events')
-          .values({ provider: data.provider, event_id: data.event_id, kind: data.kind })
-          .onConflict((conflict) => conflict.columns(['provider', 'event_id']).doNothing()),
-      );
-      if (inserted !== 1) return false;
+      const inserted = await tx.$kysely
+        .insertInto('provider_events')
+        .values({ provider: data.provider, event_id: data.event_id, kind: data.kind })
+        .onConflict((conflict) => conflict.columns(['provider', 'event_id']).doNothing())
+        .executeTakeFirst();
+      if (inserted.numInsertedOrUpdatedRows !== 1n) return false;
       await writeOutboxEvent(tx, PROVIDER_EVENTS[data.provider], data, {
         correlationId: cause.requestId,
         id: providerEnvelopeId(data),

@@ -2,7 +2,6 @@ import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DEFAULT_RETRY_AFTER_SECONDS, SERVICES, errorEnvelope, healthRpc } from '@switchboard/contracts';
 import { NATS_LINK, RpcClient, type NatsLink } from '@switchboard/messaging';
-import { sqlRows } from '@switchboard/persistence';
 import { Readiness } from '@switchboard/service-runtime';
 import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
@@ -50,7 +49,7 @@ export class HealthController {
       }
     });
     probes.push(
-      sqlRows(this.prisma, sql`SELECT 1`).then(
+      sql`SELECT 1`.execute(this.prisma.$kysely).then(
         () => void (checks.database = 'ok'),
         () => void (checks.database = 'down'),
       ),

@@ -16,7 +16,6 @@ export async function publicOpenApiDocument(): Promise<OpenAPIObject> {
     messaging: {},
     logger: undefined,
     prisma: undefined,
-    authSql: undefined,
     nats: undefined,
     readiness: undefined,
   } as unknown as GatewayShared;

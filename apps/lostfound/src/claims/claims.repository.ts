@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import { LOSTFOUND_PAGE_SIZE, type ClaimSource, type ClaimStatus, type ValueClass } from '@switchboard/contracts';
 import { OTHER_CATEGORY } from '../categories/category-vocabulary';
@@ -84,17 +83,16 @@ export class ClaimsRepository implements ClaimCandidates {
    * there (`call_sid` is unique; the insert is the check, so two deliveries of one report cannot both insert).
    */
   async insert(tx: Tx, claim: NewClaim): Promise<ClaimRow | null> {
-    const rows = await sqlRows(
-      tx,
-      sql<ClaimRow>`
+    const rows = (
+      await sql<ClaimRow>`
       INSERT INTO claims (location_id, claimant_name, claimant_phone, claimant_email, category, category_class, value_class,
                           description, color, lost_area, area_key, lost_date, proof_note, image_url, status, source, call_sid)
       VALUES (${claim.location_id}, ${claim.claimant_name}, ${claim.claimant_phone}, ${claim.claimant_email},
               ${claim.category}, ${claim.category_class}, ${claim.value_class}, ${claim.description}, ${claim.color}, ${claim.lost_area},
               ${claim.area_key}, ${claim.lost_date}::date, ${claim.proof_note}, ${claim.image_url}, 'open', ${claim.source}, ${claim.call_sid})
       ON CONFLICT (call_sid) DO NOTHING
-      RETURNING ${COLUMNS}`,
-    );
+      RETURNING ${COLUMNS}`.execute(tx.$kysely)
+    ).rows;
     const created = rows[0];
     if (!created) return null;
     if (claim.image_url)
@@ -113,11 +111,12 @@ export class ClaimsRepository implements ClaimCandidates {
   }
 
   async findDetail(locationId: number, id: number): Promise<ClaimDetailRow | null> {
-    const rows = await sqlRows(
-      this.prisma,
-      sql<ClaimListRow & { claimant_email: string; proof_note: string }>`
-      SELECT ${COLUMNS}, claimant_email, proof_note, ${HAS_MATCH} FROM claims WHERE id = ${id} AND location_id = ${locationId}`,
-    );
+    const rows = (
+      await sql<ClaimListRow & { claimant_email: string; proof_note: string }>`
+      SELECT ${COLUMNS}, claimant_email, proof_note, ${HAS_MATCH} FROM claims WHERE id = ${id} AND location_id = ${locationId}`.execute(
+        this.prisma.$kysely,
+      )
+    ).rows;
     if (rows.length === 0) return null;
     const [photos, timeline, texts] = await Promise.all([
       this.prisma.photo.findMany({
@@ -143,13 +142,14 @@ export class ClaimsRepository implements ClaimCandidates {
     const { where, rank } = listFilters(locationId, filters, { date: 'lost_date', area: 'area_key' });
     const order = rank ? sql`ts_rank(search, ${rank}) DESC, id DESC` : sql`id DESC`;
     const [rows, counted] = await Promise.all([
-      sqlRows(
-        this.prisma,
-        sql<ClaimListRow>`
+      sql<ClaimListRow>`
         SELECT ${COLUMNS}, ${HAS_MATCH} FROM claims WHERE ${where} ORDER BY ${order}
-        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`,
-      ),
-      sqlRows(this.prisma, sql<{ total: number }>`SELECT count(*)::int AS total FROM claims WHERE ${where}`),
+        LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`
+        .execute(this.prisma.$kysely)
+        .then(({ rows }) => rows),
+      sql<{ total: number }>`SELECT count(*)::int AS total FROM claims WHERE ${where}`
+        .execute(this.prisma.$kysely)
+        .then(({ rows }) => rows),
     ]);
     return { rows, total: counted[0]?.total ?? 0 };
   }
@@ -177,21 +177,19 @@ export class ClaimsRepository implements ClaimCandidates {
     const order = [sql`(category_class = ${item.category_class}) DESC`];
     if (words) order.push(sql`ts_rank(search, ${words}) DESC`);
     order.push(sql`id DESC`);
-    return sqlRows(
-      tx,
-      sql<ClaimRow>`
+    return sql<ClaimRow>`
       SELECT ${COLUMNS} FROM claims WHERE ${sql.join(conditions, sql` AND `)}
       ORDER BY ${sql.join(order)}
-      LIMIT ${MAX_CLAIM_CANDIDATES}`,
-    );
+      LIMIT ${MAX_CLAIM_CANDIDATES}`
+      .execute(tx.$kysely)
+      .then(({ rows }) => rows);
   }
 
   async lock(tx: Tx, locationId: number, id: number): Promise<ClaimRow | null> {
-    const rows = await sqlRows(
-      tx,
-      sql<ClaimRow>`
-      SELECT ${COLUMNS} FROM claims WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`,
-    );
+    const rows = (
+      await sql<ClaimRow>`
+      SELECT ${COLUMNS} FROM claims WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`.execute(tx.$kysely)
+    ).rows;
     return rows[0] ?? null;
   }
 

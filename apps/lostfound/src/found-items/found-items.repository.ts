@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { sqlRows } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import {
   LOSTFOUND_PAGE_SIZE,
@@ -140,16 +139,15 @@ export class FoundItemsRepository {
 
   /** Inserts the item with its primary photo and its `logged` custody entry. */
   async insert(tx: Tx, item: NewFoundItem, logNote: string, staffName = 'API'): Promise<FoundItemRow> {
-    const rows = await sqlRows(
-      tx,
-      sql<FoundItemRow>`
+    const rows = (
+      await sql<FoundItemRow>`
       INSERT INTO found_items (location_id, category, category_class, value_class, description, color, found_by, found_area,
                                area_key, found_date, storage_ref, image_url, status, source)
       VALUES (${item.location_id}, ${item.category}, ${item.category_class}, ${item.value_class}, ${item.description}, ${item.color},
               ${item.found_by}, ${item.found_area}, ${item.area_key}, ${item.found_date}::date, ${item.storage_ref},
               ${item.image_url}, 'stored', 'api')
-      RETURNING ${COLUMNS}`,
-    );
+      RETURNING ${COLUMNS}`.execute(tx.$kysely)
+    ).rows;
     const created = rows[0];
     if (item.image_url)
       await tx.photo.create({ data: { found_item_id: created.id, url: item.image_url, is_primary: true } });
@@ -164,11 +162,10 @@ export class FoundItemsRepository {
   }
 
   async findDetail(locationId: number, id: number): Promise<FoundItemDetailRow | null> {
-    const rows = await sqlRows(
-      this.prisma,
-      sql<FoundItemRow>`
-      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId}`,
-    );
+    const rows = (
+      await sql<FoundItemRow>`
+      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId}`.execute(this.prisma.$kysely)
+    ).rows;
     if (rows.length === 0) return null;
     const [photos, timeline] = await Promise.all([
       this.prisma.photo.findMany({
@@ -201,14 +198,12 @@ export class FoundItemsRepository {
     const bound = FOUND_ITEMS_COUNT_BOUND;
     // How many match, up to the bound and one: cheap whichever plan PostgreSQL takes (it stops at bound + 1 rows).
     const probe = sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM found_items WHERE ${where} LIMIT ${bound + 1}) AS t`;
-    const rows = await sqlRows(
-      this.prisma,
-      rank
-        ? // The first bound + 1 matches, in whatever order the cheapest plan finds them: when that is all of them
-          // (a rare word), they are the set to rank, read once; when there are more (a common word), the set is the
-          // most recent `bound` matches instead, found by walking the newest ids (the second branch runs only then:
-          // its one-time filter is false otherwise). Neither case makes PostgreSQL read every match.
-          sql<FoundItemRow & { total: number }>`
+    const statement = rank
+      ? // The first bound + 1 matches, in whatever order the cheapest plan finds them: when that is all of them
+        // (a rare word), they are the set to rank, read once; when there are more (a common word), the set is the
+        // most recent `bound` matches instead, found by walking the newest ids (the second branch runs only then:
+        // its one-time filter is false otherwise). Neither case makes PostgreSQL read every match.
+        sql<FoundItemRow & { total: number }>`
           WITH first_matches AS MATERIALIZED (
             SELECT ${COLUMNS}, search FROM found_items WHERE ${where} LIMIT ${bound + 1}),
           counted AS (SELECT count(*)::int AS n FROM first_matches),
@@ -220,13 +215,13 @@ export class FoundItemsRepository {
           )
           SELECT ${MATCH_COLUMNS}, (SELECT n FROM counted) AS total FROM matches
           ORDER BY ts_rank(search, ${rank}) DESC, id DESC LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${offset}`
-        : sql<FoundItemRow & { total: number }>`
+      : sql<FoundItemRow & { total: number }>`
           WITH probe AS MATERIALIZED (${probe})
           SELECT ${COLUMNS}, (SELECT n FROM probe) AS total FROM found_items WHERE ${where}
-          ORDER BY id DESC LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${offset}`,
-    );
+          ORDER BY id DESC LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${offset}`;
+    const { rows } = await statement.execute(this.prisma.$kysely);
     // A page past the last has no rows to carry the total: it is counted on its own.
-    const counted = rows[0]?.total ?? (await sqlRows(this.prisma, sql<{ n: number }>`${probe}`))[0]?.n ?? 0;
+    const counted = rows[0]?.total ?? (await sql<{ n: number }>`${probe}`.execute(this.prisma.$kysely)).rows[0]?.n ?? 0;
     return {
       rows: rows.map(({ total: _total, ...row }) => row),
       total: Math.min(counted, bound),
@@ -241,16 +236,17 @@ export class FoundItemsRepository {
    */
   candidatesFor(tx: Tx, claim: ClaimToMatch, anyWord: string | undefined): Promise<FoundItemRow[]> {
     const statement = claimCandidatesStatement(claim, anyWord);
-    return statement ? sqlRows(tx, statement) : Promise.resolve([]);
+    return statement ? statement.execute(tx.$kysely).then(({ rows }) => rows) : Promise.resolve([]);
   }
 
   /** The item, locked until the transaction ends, when it is at the location. */
   async lock(tx: Tx, locationId: number, id: number): Promise<FoundItemRow | null> {
-    const rows = await sqlRows(
-      tx,
-      sql<FoundItemRow>`
-      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`,
-    );
+    const rows = (
+      await sql<FoundItemRow>`
+      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`.execute(
+        tx.$kysely,
+      )
+    ).rows;
     return rows[0] ?? null;
   }
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { ValueClass } from '@switchboard/contracts';
-import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { Claim, ClaimMatch, FoundItem, Location } from '../generated/kysely/database';
 import { LostfoundPrisma, type Tx } from '../prisma/lostfound-prisma';
@@ -47,15 +46,14 @@ export class MatchesRepository {
 
   /** The low-value items still in storage that a claim matched, best first (what a low-value claim may see). */
   listedFor(claimId: number): Promise<ListedMatchRow[]> {
-    return sqlRows(
-      this.prisma,
-      sql<ListedMatchRow>`
+    return sql<ListedMatchRow>`
       SELECT i.id AS found_item_id, i.description, i.color, i.found_area, to_char(i.found_date, 'YYYY-MM-DD') AS found_date
         FROM claim_matches m JOIN found_items i ON i.id = m.found_item_id
        WHERE m.claim_id = ${claimId} AND i.status = 'stored' AND i.value_class = 'low'
        ORDER BY m.score DESC, i.found_date DESC, i.id DESC
-       LIMIT ${MAX_LISTED_MATCHES}`,
-    );
+       LIMIT ${MAX_LISTED_MATCHES}`
+      .execute(this.prisma.$kysely)
+      .then(({ rows }) => rows);
   }
 
   /**
@@ -63,9 +61,7 @@ export class MatchesRepository {
    * the same one (`SKIP LOCKED`). Only for claims still open and items still stored.
    */
   takePending(limit: number): Promise<PendingText[]> {
-    return sqlRows(
-      this.prisma,
-      sql<PendingText>`
+    return sql<PendingText>`
       WITH taken AS (
         UPDATE claim_matches SET notified_at = now()
          WHERE id IN (
@@ -84,8 +80,9 @@ export class MatchesRepository {
         JOIN claims c ON c.id = t.claim_id
         JOIN found_items i ON i.id = t.found_item_id
         JOIN locations l ON l.id = c.location_id
-       ORDER BY t.id`,
-    );
+       ORDER BY t.id`
+      .execute(this.prisma.$kysely)
+      .then(({ rows }) => rows);
   }
 
   /** Gives a text back to be tried again later (its send failed). */

@@ -1,17 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { Transactions } from '@switchboard/persistence';
+import { extendedClientClass, kyselyExtension, Transactions, type TransactionClientOf } from '@switchboard/persistence';
+import type { DB } from '../generated/kysely/database';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 
-/** lostfound's Prisma client, injected by this class (see PrismaModule). */
-export { PrismaClient as LostfoundPrisma };
-/** The client inside an interactive transaction. */
-export type Tx = Prisma.TransactionClient;
+/** lostfound's Prisma client, with `$kysely` for its hand-written statements (ADR 0135); injected by this class. */
+export const LostfoundPrisma = extendedClientClass((options: Prisma.PrismaClientOptions) =>
+  new PrismaClient(options).$extends(kyselyExtension<DB>()),
+);
+export type LostfoundPrisma = InstanceType<typeof LostfoundPrisma>;
+
+/** The client inside an interactive transaction, `$kysely` included. */
+export type Tx = TransactionClientOf<LostfoundPrisma>;
 export { Prisma };
 
 /** lostfound's transactions: what services open, handing `tx` to repositories (they do not hold the client). */
 @Injectable()
 export class LostfoundTransactions extends Transactions<Tx> {
-  constructor(prisma: PrismaClient) {
+  constructor(prisma: LostfoundPrisma) {
     super(prisma);
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { DailyTextCount } from '../generated/kysely/database';
 import type { Tx } from '../prisma/lostfound-prisma';
@@ -27,21 +26,17 @@ export class DailyTextCountsRepository {
   async lock(tx: Tx, day: string, keys: readonly TextCountKey[]): Promise<Map<string, number>> {
     const sorted = [...keys].sort((a, b) => countKey(a).localeCompare(countKey(b)));
     const rows = sorted.map((key) => sql`(${key.scope}, ${key.subject}, ${day}::date, 0)`);
-    await sqlExecute(
-      tx,
-      sql`
+    await sql`
       INSERT INTO daily_text_counts (scope, subject, day, texts) VALUES ${sql.join(rows)}
-      ON CONFLICT (scope, subject, day) DO NOTHING`,
-    );
+      ON CONFLICT (scope, subject, day) DO NOTHING`.execute(tx.$kysely);
     const wanted = sorted.map((key) => sql`(${key.scope}, ${key.subject})`);
-    const counted = await sqlRows(
-      tx,
-      sql<TextCountKey & Pick<Selectable<DailyTextCount>, 'texts'>>`
+    const counted = (
+      await sql<TextCountKey & Pick<Selectable<DailyTextCount>, 'texts'>>`
       SELECT scope, subject, texts FROM daily_text_counts
        WHERE day = ${day}::date AND (scope, subject) IN (${sql.join(wanted)})
        ORDER BY scope, subject
-         FOR UPDATE`,
-    );
+         FOR UPDATE`.execute(tx.$kysely)
+    ).rows;
     return new Map(counted.map((row) => [countKey(row), row.texts]));
   }
 
@@ -50,7 +45,7 @@ export class DailyTextCountsRepository {
    * claimants'. Yesterday's stay for a request that began before midnight and is still counting it.
    */
   async forgetBefore(tx: Tx, day: string): Promise<void> {
-    await sqlExecute(tx, sql`DELETE FROM daily_text_counts WHERE day < ${day}::date - 1`);
+    await sql`DELETE FROM daily_text_counts WHERE day < ${day}::date - 1`.execute(tx.$kysely);
   }
 
   /** Raises the day's counts (rows locked by `lock` in this transaction). */
@@ -58,13 +53,10 @@ export class DailyTextCountsRepository {
     const raised = increments.filter((increment) => increment.texts > 0);
     if (raised.length === 0) return;
     const values = raised.map((increment) => sql`(${increment.scope}, ${increment.subject}, ${increment.texts}::int)`);
-    await sqlExecute(
-      tx,
-      sql`
+    await sql`
       UPDATE daily_text_counts d SET texts = d.texts + v.texts
         FROM (VALUES ${sql.join(values)}) AS v(scope, subject, texts)
-       WHERE d.scope = v.scope AND d.subject = v.subject AND d.day = ${day}::date`,
-    );
+       WHERE d.scope = v.scope AND d.subject = v.subject AND d.day = ${day}::date`.execute(tx.$kysely);
   }
 }
 

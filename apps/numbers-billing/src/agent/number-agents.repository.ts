@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { NumberAgent } from '../generated/kysely/database';
 import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
@@ -66,9 +65,7 @@ export class NumberAgentsRepository {
    * `retry_at` moves a lease ahead, so another replica's pass skips them while this one works.
    */
   claimWork(limit: number, now: Date = new Date()): Promise<AgentWork[]> {
-    return sqlRows(
-      this.prisma,
-      sql<AgentWork>`
+    return sql<AgentWork>`
       WITH due AS (
         SELECT a.number_id FROM number_agents a JOIN numbers n ON n.id = a.number_id
          WHERE a.retry_at <= ${now}
@@ -81,8 +78,9 @@ export class NumberAgentsRepository {
           FROM due WHERE a.number_id = due.number_id
         RETURNING a.*)
       SELECT c.*, n.phone_number, n.business_phone, n.status AS number_status
-        FROM claimed c JOIN numbers n ON n.id = c.number_id`,
-    );
+        FROM claimed c JOIN numbers n ON n.id = c.number_id`
+      .execute(this.prisma.$kysely)
+      .then(({ rows }) => rows);
   }
 
   /** The push of `version` arrived: ready, unless the settings changed meanwhile (then it stays pending). */
@@ -120,13 +118,12 @@ export class NumberAgentsRepository {
 
   /** The number with this phone number that is not released, with its agent (the voice URL's question). */
   async answeringFor(phoneNumber: string): Promise<(NumberAgentRecord & { number_status: string }) | null> {
-    const rows = await sqlRows(
-      this.prisma,
-      sql<NumberAgentRecord & { number_status: string }>`
+    const rows = (
+      await sql<NumberAgentRecord & { number_status: string }>`
       SELECT a.*, n.status AS number_status FROM numbers n JOIN number_agents a ON a.number_id = n.id
        WHERE n.phone_number = ${phoneNumber} AND n.status <> 'released'
-       ORDER BY n.id DESC LIMIT 1`,
-    );
+       ORDER BY n.id DESC LIMIT 1`.execute(this.prisma.$kysely)
+    ).rows;
     return rows[0] ?? null;
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { sqlRows, type SqlTransaction } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { LedgerKind } from '@switchboard/contracts';
 import type { Account, LedgerEntry } from '../generated/kysely/database';
-import { db, NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
+import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
 export interface LedgerPosting {
   accountId: string;
@@ -66,11 +65,13 @@ export class LedgerRepository {
   constructor(private readonly prisma: NumbersBillingPrisma) {}
 
   /** Locks the account row for the rest of the transaction (`SELECT … FOR UPDATE`); null when it does not exist. */
-  async lockAccount(tx: Tx | SqlTransaction, accountId: string): Promise<LockedAccount | null> {
-    const rows = await sqlRows(
-      tx,
-      db.selectFrom('accounts').select(LOCKED_ACCOUNT_COLUMNS).where('id', '=', accountId).forUpdate(),
-    );
+  async lockAccount(tx: Tx, accountId: string): Promise<LockedAccount | null> {
+    const rows = await tx.$kysely
+      .selectFrom('accounts')
+      .select(LOCKED_ACCOUNT_COLUMNS)
+      .where('id', '=', accountId)
+      .forUpdate()
+      .execute();
     return rows[0] ?? null;
   }
 
@@ -83,15 +84,16 @@ export class LedgerRepository {
    * balance only when the row was inserted. Concurrent postings to one account still happen one after the other:
    * a second one waits for the lock and, under READ COMMITTED, then reads the balance the first one committed.
    */
-  async post(tx: Tx | SqlTransaction, posting: LedgerPosting): Promise<bigint | null> {
-    const [result] = await sqlRows(
-      tx,
-      sql<{ found: boolean; after: Selectable<LedgerEntry>['balance_after_millicents'] | null }>`
+  async post(tx: Tx, posting: LedgerPosting): Promise<bigint | null> {
+    const [result] = (
+      await sql<{ found: boolean; after: Selectable<LedgerEntry>['balance_after_millicents'] | null }>`
       WITH account AS (
         SELECT id, balance_millicents FROM accounts WHERE id = ${posting.accountId} FOR UPDATE
       ), ${postingOf(posting.accountId, posting.kind, posting.reference, sql`${posting.amountMillicents}`, sql`${posting.description}`)}
-      SELECT EXISTS (SELECT 1 FROM account) AS found, (SELECT balance_after_millicents FROM inserted) AS after`,
-    );
+      SELECT EXISTS (SELECT 1 FROM account) AS found, (SELECT balance_after_millicents FROM inserted) AS after`.execute(
+        tx.$kysely,
+      )
+    ).rows;
     if (!result.found) throw new Error(`ledger: no account ${posting.accountId}`);
     return result.after;
   }
@@ -137,13 +139,12 @@ export class LedgerRepository {
 
   /** The balance and the ledger's sum, read in one snapshot (they are equal; tests and checks assert it). */
   async reconcile(accountId: string): Promise<{ balance: bigint; ledgerSum: bigint } | null> {
-    const rows = await sqlRows(
-      this.prisma,
-      sql<{ balance: Selectable<Account>['balance_millicents']; ledger_sum: bigint }>`
+    const rows = (
+      await sql<{ balance: Selectable<Account>['balance_millicents']; ledger_sum: bigint }>`
       SELECT a.balance_millicents AS balance,
              COALESCE((SELECT SUM(amount_millicents) FROM ledger_entries l WHERE l.account_id = a.id), 0)::bigint AS ledger_sum
-        FROM accounts a WHERE a.id = ${accountId}`,
-    );
+        FROM accounts a WHERE a.id = ${accountId}`.execute(this.prisma.$kysely)
+    ).rows;
     return rows[0] ? { balance: rows[0].balance, ledgerSum: rows[0].ledger_sum } : null;
   }
 }

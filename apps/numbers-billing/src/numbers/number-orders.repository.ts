@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { Account, NumberOrder } from '../generated/kysely/database';
-import { db, NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
+import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
 export type OrderRecord = Selectable<NumberOrder>;
 
@@ -18,39 +17,33 @@ export class NumberOrdersRepository {
   constructor(private readonly prisma: NumbersBillingPrisma) {}
 
   async lockByKey(tx: Tx, accountId: string, idempotencyKey: string): Promise<OrderRecord | null> {
-    const rows = await sqlRows(
-      tx,
-      db
-        .selectFrom('number_orders')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('idempotency_key', '=', idempotencyKey)
-        .forUpdate(),
-    );
+    const rows = await tx.$kysely
+      .selectFrom('number_orders')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('idempotency_key', '=', idempotencyKey)
+      .forUpdate()
+      .execute();
     return rows[0] ?? null;
   }
 
   /** The orders among `ids` (purchase references at the provider: ours are order ids; any other matches none). */
   async findByIds(client: Tx, ids: string[]): Promise<OrderRecord[]> {
     if (ids.length === 0) return [];
-    return sqlRows(
-      client,
-      db
-        .selectFrom('number_orders')
-        .selectAll()
-        .where(sql<boolean>`id::text = ANY(${ids}::text[])`),
-    );
+    return client.$kysely
+      .selectFrom('number_orders')
+      .selectAll()
+      .where(sql<boolean>`id::text = ANY(${ids}::text[])`)
+      .execute();
   }
 
   async lock(tx: Tx, id: string): Promise<OrderRecord | null> {
-    const rows = await sqlRows(
-      tx,
-      db
-        .selectFrom('number_orders')
-        .selectAll()
-        .where('id', '=', sql<string>`${id}::uuid`)
-        .forUpdate(),
-    );
+    const rows = await tx.$kysely
+      .selectFrom('number_orders')
+      .selectAll()
+      .where('id', '=', sql<string>`${id}::uuid`)
+      .forUpdate()
+      .execute();
     return rows[0] ?? null;
   }
 
@@ -61,13 +54,12 @@ export class NumberOrdersRepository {
     now: Date,
     exceptId: string,
   ): Promise<{ count: number; millicents: bigint }> {
-    const [row] = await sqlRows(
-      tx,
-      sql<{ count: bigint; millicents: Selectable<NumberOrder>['hold_millicents'] }>`
+    const [row] = (
+      await sql<{ count: bigint; millicents: Selectable<NumberOrder>['hold_millicents'] }>`
       SELECT COUNT(*)::bigint AS count, COALESCE(SUM(hold_millicents), 0)::bigint AS millicents FROM number_orders
        WHERE account_id = ${accountId} AND status = 'pending' AND id <> ${exceptId}::uuid
-         AND updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}`,
-    );
+         AND updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}`.execute(tx.$kysely)
+    ).rows;
     return { count: Number(row.count), millicents: row.millicents };
   }
 
@@ -83,9 +75,8 @@ export class NumberOrdersRepository {
     velocitySince: Date,
     idempotencyKey: string | null,
   ): Promise<ProvisioningStanding | null> {
-    const rows = await sqlRows(
-      this.prisma,
-      sql<StandingRow>`
+    const rows = (
+      await sql<StandingRow>`
       SELECT a.balance_millicents, a.number_limit,
              (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.status IN ('active', 'past_due'))::bigint AS held,
              (SELECT COUNT(*) FROM numbers n WHERE n.account_id = a.id AND n.created_at >= ${velocitySince})::bigint AS recent,
@@ -95,8 +86,10 @@ export class NumberOrdersRepository {
              SELECT COUNT(*)::bigint AS hold_count, COALESCE(SUM(o.hold_millicents), 0)::bigint AS hold_millicents FROM number_orders o
               WHERE o.account_id = a.id AND o.status = 'pending' AND o.updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}) h
        WHERE a.id = ${accountId}
-         AND NOT EXISTS (SELECT 1 FROM number_orders k WHERE k.account_id = a.id AND k.idempotency_key = ${idempotencyKey})`,
-    );
+         AND NOT EXISTS (SELECT 1 FROM number_orders k WHERE k.account_id = a.id AND k.idempotency_key = ${idempotencyKey})`.execute(
+        this.prisma.$kysely,
+      )
+    ).rows;
     const row = rows[0];
     if (!row) return null;
     return {

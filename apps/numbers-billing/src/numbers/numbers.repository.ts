@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { prebuiltStatement, sqlRows, type SqlPool } from '@switchboard/persistence';
+import { Injectable } from '@nestjs/common';
+import { prebuiltStatement } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { PhoneNumber } from '../generated/kysely/database';
-import { NUMBERS_SQL } from '../config/tokens';
-import { db, NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
+import { NumbersBillingPrisma, statements, type Tx } from '../prisma/numbers-billing-prisma';
 import { LIST_COLUMNS, NUMBER_COLUMNS, type NumberListRow, type NumberRecord } from './number-record';
 
 /** Sort key of the list: active first, then past_due, then released. */
@@ -13,7 +12,7 @@ const STATUS_RANK = sql<number>`CASE status WHEN 'active' THEN 0 WHEN 'past_due'
  * The statement behind every `GET /v1/numbers` page (exported for the benchmark's floor, tools/bench: ADR 0072).
  */
 export function numbersPageStatement(accountId: string, limit: number, after?: { rank: number; id: bigint }) {
-  const list = db.selectFrom('numbers').select(LIST_COLUMNS).where('account_id', '=', accountId);
+  const list = statements.selectFrom('numbers').select(LIST_COLUMNS).where('account_id', '=', accountId);
   return (
     after
       ? list.where(
@@ -35,7 +34,10 @@ const numbersFirstPage = prebuiltStatement(
 /** `tenuresOf`'s statement, built once: it runs for every call report. */
 const tenuresOfStatement = prebuiltStatement(
   (phoneNumber: string) =>
-    db.selectFrom('numbers').select(['status', 'created_at', 'released_at']).where('phone_number', '=', phoneNumber),
+    statements
+      .selectFrom('numbers')
+      .select(['status', 'created_at', 'released_at'])
+      .where('phone_number', '=', phoneNumber),
   ['\u0000phone number'],
 );
 
@@ -80,16 +82,14 @@ export type NewNumber = Pick<
 
 @Injectable()
 export class NumbersRepository {
-  constructor(
-    private readonly prisma: NumbersBillingPrisma,
-    @Inject(NUMBERS_SQL) private readonly sql: SqlPool,
-  ) {}
+  constructor(private readonly prisma: NumbersBillingPrisma) {}
 
   /** The next `<n>` of `num_<n>`, from the table's sequence (taken before insert so the secret can be bound to it). */
   async nextId(tx: Tx): Promise<bigint> {
-    const [row] = await sqlRows(
-      tx,
-      sql<Pick<NumberRecord, 'id'>>`SELECT nextval(pg_get_serial_sequence('numbers', 'id')) AS id`,
+    const {
+      rows: [row],
+    } = await sql<Pick<NumberRecord, 'id'>>`SELECT nextval(pg_get_serial_sequence('numbers', 'id')) AS id`.execute(
+      tx.$kysely,
     );
     return row.id;
   }
@@ -103,14 +103,12 @@ export class NumbersRepository {
    * `numbers_phone_number_in_service_key` (docs/adr/0121-one-number-in-service-per-phone-number.md).
    */
   async findInService(tx: Tx, phoneNumber: string): Promise<Pick<NumberRecord, 'id' | 'account_id'> | null> {
-    const rows = await sqlRows(
-      tx,
-      db
-        .selectFrom('numbers')
-        .select(['id', 'account_id'])
-        .where('phone_number', '=', phoneNumber)
-        .where('status', '<>', 'released'),
-    );
+    const rows = await tx.$kysely
+      .selectFrom('numbers')
+      .select(['id', 'account_id'])
+      .where('phone_number', '=', phoneNumber)
+      .where('status', '<>', 'released')
+      .execute();
     return rows[0] ?? null;
   }
 
@@ -120,35 +118,36 @@ export class NumbersRepository {
 
   /** Locks one of the account's numbers for the rest of the transaction; null when it is not the account's. */
   async lockOwned(tx: Tx, accountId: string, id: bigint): Promise<NumberRecord | null> {
-    const rows = await sqlRows(
-      tx,
-      db
-        .selectFrom('numbers')
-        .select(NUMBER_COLUMNS)
-        .where('id', '=', id)
-        .where('account_id', '=', accountId)
-        .forUpdate(),
-    );
+    const rows = await tx.$kysely
+      .selectFrom('numbers')
+      .select(NUMBER_COLUMNS)
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .forUpdate()
+      .execute();
     return rows[0] ?? null;
   }
 
   async lock(tx: Tx, id: bigint): Promise<NumberRecord | null> {
-    const rows = await sqlRows(tx, db.selectFrom('numbers').select(NUMBER_COLUMNS).where('id', '=', id).forUpdate());
+    const rows = await tx.$kysely
+      .selectFrom('numbers')
+      .select(NUMBER_COLUMNS)
+      .where('id', '=', id)
+      .forUpdate()
+      .execute();
     return rows[0] ?? null;
   }
 
   /** The account's numbers in `statuses`, locked, oldest first. */
   async lockAccountNumbers(tx: Tx, accountId: string, statuses: string[]): Promise<NumberRecord[]> {
-    return sqlRows(
-      tx,
-      db
-        .selectFrom('numbers')
-        .select(NUMBER_COLUMNS)
-        .where('account_id', '=', accountId)
-        .where(sql<boolean>`status = ANY(${statuses}::text[])`)
-        .orderBy('id')
-        .forUpdate(),
-    );
+    return tx.$kysely
+      .selectFrom('numbers')
+      .select(NUMBER_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where(sql<boolean>`status = ANY(${statuses}::text[])`)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
   }
 
   async update(
@@ -223,34 +222,32 @@ export class NumbersRepository {
    * released. A plain statement: asked for every call report.
    */
   tenuresOf(phoneNumber: string): Promise<Pick<NumberRecord, 'status' | 'created_at' | 'released_at'>[]> {
-    return this.sql.rows('numbers_tenures_of', tenuresOfStatement(phoneNumber));
+    return this.prisma.$kysely.executeQuery(tenuresOfStatement(phoneNumber)).then(({ rows }) => rows);
   }
 
   /** Where a number's events go: the columns the webhook target needs, for every delivery. */
   async findWebhookTarget(id: bigint): Promise<WebhookTargetRow | null> {
-    const [row] = await this.sql.rows(
-      'numbers_webhook_target',
-      db
-        .selectFrom('numbers')
-        .select([
-          'id',
-          'webhook_url',
-          'webhook_secret_key_id',
-          'webhook_secret_ciphertext',
-          'previous_webhook_secret_key_id',
-          'previous_webhook_secret_ciphertext',
-          'previous_webhook_secret_expires_at',
-        ])
-        .where('id', '=', sql<bigint>`${id.toString()}`),
-    );
+    const [row] = await this.prisma.$kysely
+      .selectFrom('numbers')
+      .select([
+        'id',
+        'webhook_url',
+        'webhook_secret_key_id',
+        'webhook_secret_ciphertext',
+        'previous_webhook_secret_key_id',
+        'previous_webhook_secret_ciphertext',
+        'previous_webhook_secret_expires_at',
+      ])
+      .where('id', '=', sql<bigint>`${id.toString()}`)
+      .execute();
     return row ?? null;
   }
 
   /** Page of the account's numbers: active first, then past_due, then released; newest first within each. */
   async page(accountId: string, limit: number, after?: { rank: number; id: bigint }): Promise<NumberListRow[]> {
     return after
-      ? this.sql.rows('numbers_page_after', numbersPageStatement(accountId, limit, after))
-      : this.sql.rows('numbers_page', numbersFirstPage(accountId, limit));
+      ? this.prisma.$kysely.executeQuery(numbersPageStatement(accountId, limit, after)).then(({ rows }) => rows)
+      : this.prisma.$kysely.executeQuery(numbersFirstPage(accountId, limit)).then(({ rows }) => rows);
   }
 
   /** Numbers that count against the limit (active and past_due). */

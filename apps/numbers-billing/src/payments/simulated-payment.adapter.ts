@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { SimulatedPaymentFaults } from '../generated/kysely/database';
 import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
@@ -25,12 +24,11 @@ export class SimulatedPaymentAdapter implements PaymentGateway {
       where: { idempotency_key: request.idempotencyKey },
     });
     if (previous) return this.answer(previous.status, previous.idempotency_key);
-    const declined = await sqlRows(
-      this.prisma,
-      sql<Pick<Selectable<SimulatedPaymentFaults>, 'charge_failures'>>`
+    const declined = (
+      await sql<Pick<Selectable<SimulatedPaymentFaults>, 'charge_failures'>>`
       UPDATE simulated_payment_faults SET charge_failures = charge_failures - 1
-       WHERE id = ${FAULTS_ROW} AND charge_failures > 0 RETURNING charge_failures`,
-    );
+       WHERE id = ${FAULTS_ROW} AND charge_failures > 0 RETURNING charge_failures`.execute(this.prisma.$kysely)
+    ).rows;
     const status = declined.length > 0 ? 'failed' : 'succeeded';
     await this.prisma.simulatedPaymentCharge.createMany({
       data: [

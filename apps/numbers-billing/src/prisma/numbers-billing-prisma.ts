@@ -1,13 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { sqlBuilder, Transactions } from '@switchboard/persistence';
+import {
+  extendedClientClass,
+  kyselyExtension,
+  sqlBuilder,
+  Transactions,
+  type TransactionClientOf,
+} from '@switchboard/persistence';
 import type { DB } from '../generated/kysely/database';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
-/** numbers-billing's Prisma client, injected by this class (see PrismaModule). */
-export { PrismaClient as NumbersBillingPrisma };
+/** numbers-billing's Prisma client, with `$kysely` for its hand-written statements (ADR 0135); injected by this class. */
+export const NumbersBillingPrisma = extendedClientClass((options: Prisma.PrismaClientOptions) =>
+  new PrismaClient(options).$extends(kyselyExtension<DB>()),
+);
+export type NumbersBillingPrisma = InstanceType<typeof NumbersBillingPrisma>;
 
-/** The client inside an interactive transaction. */
-export type Tx = Prisma.TransactionClient;
+/** The client inside an interactive transaction, `$kysely` included. */
+export type Tx = TransactionClientOf<NumbersBillingPrisma>;
 
 /**
  * Options of the transactions that take row locks: waiting behind other requests for the same account is
@@ -15,13 +24,13 @@ export type Tx = Prisma.TransactionClient;
  */
 export const LOCKING_TX = { maxWait: 15_000, timeout: 30_000 } as const;
 
-/** Kysely over numbers-billing's generated table types: builds its hand-written statements (ADR 0070). */
-export const db = sqlBuilder<DB>();
+/** Builds (compiles only) the statements prepared ahead of a request; they run on `$kysely.executeQuery`. */
+export const statements = sqlBuilder<DB>();
 
 /** numbers-billing's transactions: what services open, handing `tx` to repositories (they do not hold the client). */
 @Injectable()
 export class NumbersBillingTransactions extends Transactions<Tx> {
-  constructor(prisma: PrismaClient) {
+  constructor(prisma: NumbersBillingPrisma) {
     super(prisma);
   }
 }

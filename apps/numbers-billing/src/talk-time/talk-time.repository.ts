@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TIERS, type Tier } from '@switchboard/contracts';
-import { hasSqlState, prebuiltStatement, sqlRows, type SqlPool } from '@switchboard/persistence';
+import { hasSqlState, prebuiltStatement } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { LedgerEntry, TalkTimeUsage } from '../generated/kysely/database';
 import { LOCKED_ACCOUNT_COLUMNS, postingOf, type LockedAccount } from '../ledger/ledger.repository';
-import type { Tx } from '../prisma/numbers-billing-prisma';
+import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 import { allowanceSeconds } from './allowance';
 
 /** What a call costs on one tier, and how its ledger row says so. */
@@ -50,6 +50,8 @@ const ANSWERING_CHANGES = 'SB001';
  */
 @Injectable()
 export class TalkTimeRepository {
+  constructor(private readonly prisma: NumbersBillingPrisma) {}
+
   /**
    * One statement, one round trip (a call was three: the lock, the posting, the usage): locks the account and reads
    * it as `LedgerRepository.lockAccount` does, posts the charge of the account's tier as `LedgerRepository.post`
@@ -58,7 +60,7 @@ export class TalkTimeRepository {
    * the caller's Prisma transaction (the full path, which may change answering in the same transaction).
    */
   async charge(tx: Tx, charge: TalkTimeCharge): Promise<TalkTimeCharged> {
-    const [row] = await sqlRows(tx, chargeStatement(chargeValues(charge)));
+    const [row] = (await chargeStatement(chargeValues(charge)).execute(tx.$kysely)).rows;
     return chargedFrom(row);
   }
 
@@ -70,14 +72,14 @@ export class TalkTimeRepository {
    * be billed in full. One round trip where a transaction around `charge` takes three (BEGIN, the statement, COMMIT).
    */
   async chargeUnlessAnsweringChanges(
-    pool: SqlPool,
     charge: TalkTimeCharge,
     currentPeriod: string,
   ): Promise<TalkTimeCharged | { kind: 'answering_changes' }> {
     const values = chargeValues(charge);
     try {
-      const [row] = await pool.rows(
-        'talk_time_charge_unless_answering_changes',
+      const {
+        rows: [row],
+      } = await this.prisma.$kysely.executeQuery(
         quickChargeStatement(
           values.accountId,
           values.reference,

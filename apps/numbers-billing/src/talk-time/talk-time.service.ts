@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TIERS, type CallCompletedData, type EventEnvelope, type Tier } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
-import type { SqlPool } from '@switchboard/persistence';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import type { LockedAccount } from '../ledger/ledger.repository';
 import { talkTimeCharge, TIER_TERMS } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { TALK_TIME_SQL } from '../config/tokens';
 import { LOCKING_TX, NumbersBillingTransactions, type Tx } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance, type KnownUsage } from './allowance';
 import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
@@ -32,17 +30,16 @@ export class TalkTimeService {
     private readonly outbox: NumbersOutbox,
     @Inject(TALK_TIME_BILLING) private readonly billing: TalkTimeBilling,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(TALK_TIME_SQL) private readonly sql: SqlPool,
   ) {}
 
   async bill(event: EventEnvelope<CallCompletedData>): Promise<TalkTimeOutcome> {
     const call = event.data;
     if (call.duration_sec === 0) return 'nothing_to_bill';
     const cause: EventCause = { correlationId: event.correlation_id, causationId: event.id };
-    // Nearly every call is a charge and a usage count: one plain-SQL statement. The rare one that uses up the
-    // month's allowance (or follows a renewal, or was reported late) may change the account's answering, which
-    // writes events through Prisma: that statement aborts itself, keeping nothing, and the call is billed in full,
-    // in a Prisma transaction that takes the account's lock anew.
+    // Nearly every call is a charge and a usage count: one statement, a transaction of its own. The rare one that
+    // uses up the month's allowance (or follows a renewal, or was reported late) may change the account's answering,
+    // which writes events through Prisma: that statement aborts itself, keeping nothing, and the call is billed in
+    // full, in a Prisma transaction that takes the account's lock anew.
     const billed = (await this.billQuickly(call)) ?? (await this.billInFull(call, cause));
     if (billed.outcome === 'unknown_account')
       this.logger.warn(
@@ -71,7 +68,6 @@ export class TalkTimeService {
    */
   private async billQuickly(call: CallCompletedData): Promise<Billed | undefined> {
     const charged = await this.talkTime.chargeUnlessAnsweringChanges(
-      this.sql,
       this.talkTimeCharge(call),
       this.billing.allowancePeriod(new Date()),
     );

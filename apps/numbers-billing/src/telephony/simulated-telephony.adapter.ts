@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
@@ -36,41 +35,37 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
     if (already && already.status === 'sold') return { phoneNumber: already.phone_number };
 
     // A fault is used up by the attempt it fails, so it is taken in its own statement (committed), not rolled back.
-    const faults = await sqlRows(
-      this.prisma,
-      sql<Pick<Selectable<SimulatedProviderFaults>, 'provision_failures'>>`
+    const faults = (
+      await sql<Pick<Selectable<SimulatedProviderFaults>, 'provision_failures'>>`
       UPDATE simulated_provider_faults SET provision_failures = provision_failures - 1
-       WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`,
-    );
+       WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`.execute(this.prisma.$kysely)
+    ).rows;
     if (faults.length > 0)
       throw new ProviderUnavailable('the simulated provider failed this purchase (operator fault injection)');
 
     const sold = await this.prisma.$transaction(async (tx) => {
-      await sqlExecute(
-        tx,
-        sql`
+      await sql`
         INSERT INTO simulated_provider_stock (area_code, available, updated_at)
-        VALUES (${areaCode}, ${this.config.defaultProviderStock}, now()) ON CONFLICT (area_code) DO NOTHING`,
+        VALUES (${areaCode}, ${this.config.defaultProviderStock}, now()) ON CONFLICT (area_code) DO NOTHING`.execute(
+        tx.$kysely,
       );
-      const [stock] = await sqlRows(
-        tx,
-        sql<Pick<Selectable<SimulatedProviderStock>, 'available'>>`
-        SELECT available FROM simulated_provider_stock WHERE area_code = ${areaCode} FOR UPDATE`,
-      );
+      const [stock] = (
+        await sql<Pick<Selectable<SimulatedProviderStock>, 'available'>>`
+        SELECT available FROM simulated_provider_stock WHERE area_code = ${areaCode} FOR UPDATE`.execute(tx.$kysely)
+      ).rows;
       if (stock.available <= 0) throw new NoNumbersAvailable(areaCode);
 
       // The first candidate in the selling order that is not sold, asked a chunk at a time (phone-pool.ts). Nor one
       // a number of ours holds, bought from the live provider beside it (they share the phone space): selling it
       // would only be refused (docs/adr/0121-one-number-in-service-per-phone-number.md).
       const phoneNumber = await firstFreeNumber(areaCode, async (candidates) => {
-        const [free] = await sqlRows(
-          tx,
-          sql<{ phone_number: string }>`
+        const [free] = (
+          await sql<{ phone_number: string }>`
           SELECT c.phone_number FROM unnest(${candidates}::text[]) WITH ORDINALITY AS c(phone_number, position)
            WHERE NOT EXISTS (SELECT 1 FROM simulated_provider_numbers s WHERE s.phone_number = c.phone_number AND s.status = 'sold')
              AND NOT EXISTS (SELECT 1 FROM numbers n WHERE n.phone_number = c.phone_number AND n.status <> 'released')
-           ORDER BY c.position LIMIT 1`,
-        );
+           ORDER BY c.position LIMIT 1`.execute(tx.$kysely)
+        ).rows;
         return free?.phone_number;
       });
       if (!phoneNumber) throw new NoNumbersAvailable(areaCode);

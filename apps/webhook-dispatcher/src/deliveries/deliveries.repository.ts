@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sqlExecute, type SqlPool } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { WebhookAttempt, WebhookDelivery } from '../generated/kysely/database';
 import { randomUUID } from 'node:crypto';
-import { DELIVERY_SQL, DISPATCHER_CONFIG } from '../config/tokens';
+import { DISPATCHER_CONFIG } from '../config/tokens';
 import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.config';
 import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import {
@@ -26,9 +25,8 @@ import { endpointDisabledSql, healthCountSql } from '../endpoints/webhook-endpoi
 
 /**
  * Deliveries and attempts in webhook-dispatcher's own database. Each write of the delivery path is one SQL
- * statement (data-modifying CTEs: one round trip, one transaction, all or nothing), as every delivery makes them,
- * prepared on the delivery pool (`DELIVERY_SQL`): an attempt is a claim and a finish, nothing else; the receiver
- * host's shared slot (ADR 0076, the `webhook_host_slots` table) is taken by the claim and given back by the finish.
+ * statement (data-modifying CTEs: one round trip, one transaction, all or nothing), as every delivery makes them: an
+ * attempt is a claim and a finish, nothing else; the receiver host's shared slot (ADR 0076, the `webhook_host_slots` table) is taken by the claim and given back by the finish.
  * Instants are sent as ISO strings cast to timestamptz, so they mean the same whatever the session's time zone.
  */
 @Injectable()
@@ -40,21 +38,17 @@ export class DeliveriesRepository implements DeliveryStore {
 
   constructor(
     private readonly prisma: WebhookDispatcherPrisma,
-    @Inject(DELIVERY_SQL) private readonly sql: SqlPool,
     @Inject(DISPATCHER_CONFIG) config: Pick<WebhookDispatcherConfig, 'hostConcurrency'>,
   ) {
     this.hostConcurrency = config.hostConcurrency;
   }
 
   async close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
-    await sqlExecute(
-      this.prisma,
-      sql`
+    await sql`
       INSERT INTO webhook_deliveries AS d (event_id, event_type, call_sid, number_id, account_id, body, status)
       VALUES (${delivery.event_id}, ${delivery.event_type}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${delivery.body}, ${status})
       ON CONFLICT (event_id) DO UPDATE SET status = EXCLUDED.status, lease_until = NULL, updated_at = now()
-       WHERE d.status = 'pending'`,
-    );
+       WHERE d.status = 'pending'`.execute(this.prisma.$kysely);
   }
 
   async claimAttempt({
@@ -72,9 +66,8 @@ export class DeliveriesRepository implements DeliveryStore {
     // meet on the primary key and the later gets none), then, only with the slot, the delivery's lease (the upsert
     // takes the row lock: a concurrent claim of the same event waits, then finds the lease taken) and the attempt
     // row. Nothing is taken while the endpoint is disabled.
-    const [claimed] = await this.sql.rows(
-      pauseIfDisabled ? 'claim_attempt_unless_paused' : 'claim_attempt',
-      sql<{
+    const [claimed] = (
+      await sql<{
         slot: number | null;
         disabled: boolean;
         id: Selectable<WebhookAttempt>['id'] | null;
@@ -118,8 +111,8 @@ export class DeliveriesRepository implements DeliveryStore {
       )
       SELECT (SELECT slot FROM slot) AS slot, ${disabled} AS disabled, attempt.id, attempt.attempt,
              (SELECT attempt_base FROM delivery) AS attempt_base, (SELECT count(*)::int FROM interrupted) AS interrupted
-        FROM (SELECT 1) AS one LEFT JOIN attempt ON true`,
-    );
+        FROM (SELECT 1) AS one LEFT JOIN attempt ON true`.execute(this.prisma.$kysely)
+    ).rows;
     if (claimed.id !== null && claimed.slot !== null) {
       return {
         kind: 'claimed',
@@ -137,12 +130,15 @@ export class DeliveriesRepository implements DeliveryStore {
     // taken for nothing is given back in the same statement.
     const taken = claimed.slot;
     const freed = taken === null ? sql`` : sql`WITH freed AS (${this.giveBackSql({ host, slot: taken, leaseUntil })}) `;
-    const [current] = await this.sql.rows(
-      `claim_refused${pauseIfDisabled ? '_unless_paused' : ''}${taken === null ? '' : '_slot_given_back'}`,
-      sql<Pick<Selectable<WebhookDelivery>, 'status' | 'lease_until' | 'next_attempt_at'> & { disabled: boolean }>`
+    const [current] = (
+      await sql<
+        Pick<Selectable<WebhookDelivery>, 'status' | 'lease_until' | 'next_attempt_at'> & { disabled: boolean }
+      >`
       ${freed}SELECT d.status, d.lease_until, d.next_attempt_at, ${disabled} AS disabled
-        FROM (SELECT 1) AS one LEFT JOIN webhook_deliveries d ON d.event_id = ${delivery.event_id}`,
-    );
+        FROM (SELECT 1) AS one LEFT JOIN webhook_deliveries d ON d.event_id = ${delivery.event_id}`.execute(
+        this.prisma.$kysely,
+      )
+    ).rows;
     if (current.status !== null && current.status !== 'pending')
       return { kind: 'closed', status: current.status as DeliveryStatus };
     if (current.disabled) return { kind: 'paused' };
@@ -166,9 +162,8 @@ export class DeliveriesRepository implements DeliveryStore {
     const counted = count
       ? sql`, counted AS (${healthCountSql({ numberId: claim.numberId, accountId: count.accountId, succeeded: count.succeeded, at: finishedAt }, 'delivery')})`
       : sql``;
-    const [row] = await this.sql.rows(
-      count ? 'finish_attempt_counted' : 'finish_attempt',
-      sql<{ kept: boolean } & Partial<EndpointHealthRow>>`
+    const [row] = (
+      await sql<{ kept: boolean } & Partial<EndpointHealthRow>>`
       WITH attempt AS (
         UPDATE webhook_attempts
            SET status_code = ${outcome.status_code}::int, error = ${outcome.error}, finished_at = ${finishedAt}::timestamptz,
@@ -183,8 +178,10 @@ export class DeliveriesRepository implements DeliveryStore {
          WHERE event_id = ${claim.eventId} AND status = 'pending' AND lease_until = ${claim.leaseUntil.toISOString()}::timestamptz
         RETURNING event_id
       )${counted}
-      SELECT EXISTS (SELECT 1 FROM delivery) AS kept${count ? sql`, counted.consecutive_failures, counted.failing_since, counted.disabled_at FROM (SELECT 1) AS one LEFT JOIN counted ON true` : sql``}`,
-    );
+      SELECT EXISTS (SELECT 1 FROM delivery) AS kept${count ? sql`, counted.consecutive_failures, counted.failing_since, counted.disabled_at FROM (SELECT 1) AS one LEFT JOIN counted ON true` : sql``}`.execute(
+        this.prisma.$kysely,
+      )
+    ).rows;
     const kept = row.kept;
     if (!count || !kept) return { kept };
     return {
@@ -198,7 +195,7 @@ export class DeliveriesRepository implements DeliveryStore {
   }
 
   async giveBackSlot(claim: Pick<ClaimHeld, 'host' | 'slot' | 'leaseUntil'>): Promise<void> {
-    await this.sql.rows('give_back_host_slot', this.giveBackSql(claim));
+    await this.giveBackSql(claim).execute(this.prisma.$kysely);
   }
 
   /** Deletes this process's hold on a host slot, if it still has it (a lease run out may have been taken over). */

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { NumberStateChanged } from '@switchboard/contracts';
-import { sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { WebhookNumberState } from '../generated/kysely/database';
 import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
@@ -21,9 +20,8 @@ export class NumberStatesRepository {
    * kept before this statement. One statement: the read and the conditional upsert see the same snapshot.
    */
   async record(number: Pick<NumberStateChanged, 'number_id' | 'status' | 'version'>): Promise<PreviousNumberState> {
-    const [row] = await sqlRows(
-      this.prisma,
-      sql<PreviousNumberState>`
+    const [row] = (
+      await sql<PreviousNumberState>`
       WITH prev AS (SELECT status, version FROM webhook_number_states WHERE number_id = ${number.number_id}),
       saved AS (
         INSERT INTO webhook_number_states AS s (number_id, status, version, updated_at)
@@ -32,8 +30,10 @@ export class NumberStatesRepository {
          WHERE s.version < EXCLUDED.version
         RETURNING 1
       )
-      SELECT (SELECT status FROM prev) AS previous, (SELECT version FROM prev) AS previous_version`,
-    );
+      SELECT (SELECT status FROM prev) AS previous, (SELECT version FROM prev) AS previous_version`.execute(
+        this.prisma.$kysely,
+      )
+    ).rows;
     return row;
   }
 }

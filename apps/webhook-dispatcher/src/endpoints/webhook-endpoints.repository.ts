@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { WebhookEndpoint } from '../generated/kysely/database';
-import { db, WebhookDispatcherPrisma, type Tx } from '../prisma/webhook-dispatcher-prisma';
+import { WebhookDispatcherPrisma, type Tx } from '../prisma/webhook-dispatcher-prisma';
 
 /** An endpoint's health as EndpointHealth reads it. */
 export type EndpointRow = Pick<
@@ -51,65 +50,58 @@ export class WebhookEndpointsRepository {
 
   /** Disables the endpoint at `at` unless it already is; true when this call disabled it. */
   async disable(tx: Tx, numberId: string, reason: string, at: string): Promise<boolean> {
-    const count = await sqlExecute(
-      tx,
-      db
-        .updateTable('webhook_endpoints')
-        .set({ disabled_at: sql<Date>`${at}::timestamptz`, disabled_reason: reason, updated_at: sql<Date>`now()` })
-        .where('number_id', '=', numberId)
-        .where('disabled_at', 'is', null),
-    );
-    return count === 1;
+    const { numUpdatedRows } = await tx.$kysely
+      .updateTable('webhook_endpoints')
+      .set({ disabled_at: sql<Date>`${at}::timestamptz`, disabled_reason: reason, updated_at: sql<Date>`now()` })
+      .where('number_id', '=', numberId)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return numUpdatedRows === 1n;
   }
 
   async find(accountId: string, numberId: string): Promise<EndpointRow | undefined> {
-    const [row] = await sqlRows(
-      this.prisma,
-      db
-        .selectFrom('webhook_endpoints')
-        .select(ENDPOINT_COLUMNS)
-        .where('number_id', '=', numberId)
-        .where('account_id', '=', accountId),
-    );
+    const [row] = await this.prisma.$kysely
+      .selectFrom('webhook_endpoints')
+      .select(ENDPOINT_COLUMNS)
+      .where('number_id', '=', numberId)
+      .where('account_id', '=', accountId)
+      .execute();
     return row;
   }
 
   /** Enables the endpoint: its run of failures forgotten. */
   async enable(tx: Tx, accountId: string, numberId: string): Promise<void> {
-    await sqlExecute(
-      tx,
-      db
-        .updateTable('webhook_endpoints')
-        .set({
-          disabled_at: sql.lit(null),
-          disabled_reason: sql.lit(null),
-          consecutive_failures: sql.lit(0),
-          failing_since: sql.lit(null),
-          updated_at: sql<Date>`now()`,
-        })
-        .where('number_id', '=', numberId)
-        .where('account_id', '=', accountId),
-    );
+    await tx.$kysely
+      .updateTable('webhook_endpoints')
+      .set({
+        disabled_at: sql.lit(null),
+        disabled_reason: sql.lit(null),
+        consecutive_failures: sql.lit(0),
+        failing_since: sql.lit(null),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('number_id', '=', numberId)
+      .where('account_id', '=', accountId)
+      .execute();
   }
 
   /** Queues every event of the number that waited while its endpoint was disabled (a new round each); their count. */
-  resumePaused(tx: Tx, accountId: string, numberId: string, now: Date): Promise<number> {
-    return sqlExecute(
-      tx,
-      db
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          status: sql.lit('pending'),
-          attempt_base: eb.ref('attempts'),
-          detached: sql.lit(true),
-          next_attempt_at: sql<Date>`${now.toISOString()}::timestamptz`,
-          lease_until: sql.lit(null),
-          updated_at: sql<Date>`now()`,
-        }))
-        .where('number_id', '=', numberId)
-        .where('account_id', '=', accountId)
-        .where('status', '=', sql.lit('paused'))
-        .where('body', 'is not', null),
-    );
+  async resumePaused(tx: Tx, accountId: string, numberId: string, now: Date): Promise<number> {
+    const { numUpdatedRows } = await tx.$kysely
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: sql.lit('pending'),
+        attempt_base: eb.ref('attempts'),
+        detached: sql.lit(true),
+        next_attempt_at: sql<Date>`${now.toISOString()}::timestamptz`,
+        lease_until: sql.lit(null),
+        updated_at: sql<Date>`now()`,
+      }))
+      .where('number_id', '=', numberId)
+      .where('account_id', '=', accountId)
+      .where('status', '=', sql.lit('paused'))
+      .where('body', 'is not', null)
+      .executeTakeFirstOrThrow();
+    return Number(numUpdatedRows);
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { sqlExecute, sqlRows } from '@switchboard/persistence';
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { DB, WebhookAttempt, WebhookDelivery } from '../generated/kysely/database';
-import { db, WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
+import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 import type { DeliveryStatus, NewDelivery } from '../deliveries/delivery-store.port';
 
 export type EventRow = Pick<
@@ -35,7 +34,7 @@ function eventColumns(eb: ExpressionBuilder<DB, 'webhook_deliveries'>) {
 }
 
 /** A number's events, newest first. */
-function eventsOf(accountId: string, numberId: string, limit: number) {
+function eventsOf(db: Kysely<DB>, accountId: string, numberId: string, limit: number) {
   return db
     .selectFrom('webhook_deliveries')
     .select(eventColumns)
@@ -48,7 +47,7 @@ function eventsOf(accountId: string, numberId: string, limit: number) {
 }
 
 /** A new round of attempts, driven by the sweeper from `now`: `SET status = 'pending', attempt_base = attempts, …`. */
-function queueAgain(now: Date) {
+function queueAgain(db: Kysely<DB>, now: Date) {
   return db.updateTable('webhook_deliveries').set((eb) => ({
     status: sql.lit('pending'),
     attempt_base: eb.ref('attempts'),
@@ -70,36 +69,29 @@ export class WebhookEventsRepository {
 
   /** A page of a number's events, newest first, after the event `after` (undefined when `after` is not one of them). */
   async page(accountId: string, numberId: string, limit: number, after?: string): Promise<EventRow[] | undefined> {
-    if (after === undefined) return sqlRows(this.prisma, eventsOf(accountId, numberId, limit));
-    const [cursor] = await sqlRows(
-      this.prisma,
-      db
-        .selectFrom('webhook_deliveries')
-        .select('created_at')
-        .where('event_id', '=', after)
-        .where('account_id', '=', accountId)
-        .where('number_id', '=', numberId),
-    );
+    if (after === undefined) return eventsOf(this.prisma.$kysely, accountId, numberId, limit).execute();
+    const [cursor] = await this.prisma.$kysely
+      .selectFrom('webhook_deliveries')
+      .select('created_at')
+      .where('event_id', '=', after)
+      .where('account_id', '=', accountId)
+      .where('number_id', '=', numberId)
+      .execute();
     if (!cursor) return undefined;
-    return sqlRows(
-      this.prisma,
-      eventsOf(accountId, numberId, limit).where(
-        sql<boolean>`(created_at, event_id) < (${cursor.created_at.toISOString()}::timestamptz, ${after})`,
-      ),
-    );
+    return eventsOf(this.prisma.$kysely, accountId, numberId, limit)
+      .where(sql<boolean>`(created_at, event_id) < (${cursor.created_at.toISOString()}::timestamptz, ${after})`)
+      .execute();
   }
 
   async find(accountId: string, numberId: string, eventId: string): Promise<EventRow | undefined> {
-    const [row] = await sqlRows(
-      this.prisma,
-      db
-        .selectFrom('webhook_deliveries')
-        .select(eventColumns)
-        .where('event_id', '=', eventId)
-        .where('account_id', '=', accountId)
-        .where('number_id', '=', numberId)
-        .$narrowType<{ status: DeliveryStatus; redeliverable: boolean }>(),
-    );
+    const [row] = await this.prisma.$kysely
+      .selectFrom('webhook_deliveries')
+      .select(eventColumns)
+      .where('event_id', '=', eventId)
+      .where('account_id', '=', accountId)
+      .where('number_id', '=', numberId)
+      .$narrowType<{ status: DeliveryStatus; redeliverable: boolean }>()
+      .execute();
     return row;
   }
 
@@ -126,48 +118,43 @@ export class WebhookEventsRepository {
    * (queued, or retrying) is left as it is, so two redeliveries at once send it once. Returns whether it was queued.
    */
   async redeliver(accountId: string, numberId: string, eventId: string, now: Date): Promise<boolean> {
-    const count = await sqlExecute(
-      this.prisma,
-      queueAgain(now)
-        .where('event_id', '=', eventId)
-        .where('account_id', '=', accountId)
-        .where('number_id', '=', numberId)
-        .where('status', '<>', sql.lit('pending'))
-        .where('body', 'is not', null),
-    );
-    return count === 1;
+    const { numUpdatedRows } = await queueAgain(this.prisma.$kysely, now)
+      .where('event_id', '=', eventId)
+      .where('account_id', '=', accountId)
+      .where('number_id', '=', numberId)
+      .where('status', '<>', sql.lit('pending'))
+      .where('body', 'is not', null)
+      .executeTakeFirstOrThrow();
+    return numUpdatedRows === 1n;
   }
 
   /** Queues every failed (or refused) event of a number created since `since`; test events are left out. */
-  recover(accountId: string, numberId: string, since: Date, now: Date): Promise<number> {
-    return sqlExecute(
-      this.prisma,
-      queueAgain(now)
-        .where('account_id', '=', accountId)
-        .where('number_id', '=', numberId)
-        .where('status', 'in', [sql.lit('failed'), sql.lit('refused')])
-        .where('body', 'is not', null)
-        .where('event_type', '<>', sql.lit('webhook.test'))
-        .where('created_at', '>=', sql<Date>`${since.toISOString()}::timestamptz`),
-    );
+  async recover(accountId: string, numberId: string, since: Date, now: Date): Promise<number> {
+    const { numUpdatedRows } = await queueAgain(this.prisma.$kysely, now)
+      .where('account_id', '=', accountId)
+      .where('number_id', '=', numberId)
+      .where('status', 'in', [sql.lit('failed'), sql.lit('refused')])
+      .where('body', 'is not', null)
+      .where('event_type', '<>', sql.lit('webhook.test'))
+      .where('created_at', '>=', sql<Date>`${since.toISOString()}::timestamptz`)
+      .executeTakeFirstOrThrow();
+    return Number(numUpdatedRows);
   }
 
   /** Detached deliveries due now, oldest due first. */
   due(now: Date, limit: number): Promise<DetachedDelivery[]> {
     const at = sql<Date>`${now.toISOString()}::timestamptz`;
-    return sqlRows(
-      this.prisma,
-      db
-        .selectFrom('webhook_deliveries')
-        .select(['event_id', 'event_type', 'call_sid', 'number_id', 'account_id', 'body'])
-        .where((eb) => eb.ref('detached'))
-        .where('status', '=', sql.lit('pending'))
-        .where('body', 'is not', null)
-        .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', at)]))
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
-        .orderBy('next_attempt_at', (order) => order.nullsFirst())
-        .limit(sql<number>`${limit}::int`)
-        .$narrowType<{ body: string }>(),
-    );
+    return this.prisma.$kysely
+      .selectFrom('webhook_deliveries')
+      .select(['event_id', 'event_type', 'call_sid', 'number_id', 'account_id', 'body'])
+      .where((eb) => eb.ref('detached'))
+      .where('status', '=', sql.lit('pending'))
+      .where('body', 'is not', null)
+      .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', at)]))
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+      .orderBy('next_attempt_at', (order) => order.nullsFirst())
+      .limit(sql<number>`${limit}::int`)
+      .$narrowType<{ body: string }>()
+      .execute();
   }
 }

@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { sqlBuilder, Transactions } from '@switchboard/persistence';
+import { extendedClientClass, kyselyExtension, Transactions, type TransactionClientOf } from '@switchboard/persistence';
 import type { DB } from '../generated/kysely/database';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
-/** webhook-dispatcher's Prisma client, injected by this class (see PrismaModule). */
-export { PrismaClient as WebhookDispatcherPrisma };
+/** webhook-dispatcher's Prisma client, with `$kysely` for its hand-written statements (ADR 0135); injected by this class. */
+export const WebhookDispatcherPrisma = extendedClientClass((options: Prisma.PrismaClientOptions) =>
+  new PrismaClient(options).$extends(kyselyExtension<DB>()),
+);
+export type WebhookDispatcherPrisma = InstanceType<typeof WebhookDispatcherPrisma>;
 
-/** The client inside an interactive transaction. */
-export type Tx = Prisma.TransactionClient;
-
-/** Kysely over webhook-dispatcher's generated table types: builds its hand-written statements (ADR 0070). */
-export const db = sqlBuilder<DB>();
+/** The client inside an interactive transaction, `$kysely` included. */
+export type Tx = TransactionClientOf<WebhookDispatcherPrisma>;
 
 /** webhook-dispatcher's transactions: what services open, handing `tx` to repositories (they do not hold the client). */
 @Injectable()
 export class WebhookDispatcherTransactions extends Transactions<Tx> {
-  constructor(prisma: PrismaClient) {
+  constructor(prisma: WebhookDispatcherPrisma) {
     super(prisma);
   }
 }

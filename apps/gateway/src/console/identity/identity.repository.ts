@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiKeyMode, ConsoleRole } from '@switchboard/contracts';
-import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { ConsoleInvite, ConsolePasswordReset, ConsoleSession, ConsoleUser } from '../../generated/kysely/database';
-import { db, GatewayPrisma } from '../../prisma/gateway-prisma';
+import { GatewayPrisma } from '../../prisma/gateway-prisma';
 import { SESSION_IDLE_SECONDS, SESSION_MAX_SECONDS } from '../guards/session-cookie';
 
 export type UserRecord = Pick<
@@ -83,21 +82,19 @@ export class IdentityRepository {
         data: { accepted_at: new Date() },
       });
       if (used.count !== 1) return null;
-      const inserted = await sqlRows(
-        tx,
-        db
-          .insertInto('console_users')
-          .values({
-            id: user.id,
-            account_id: user.account_id,
-            email: user.email,
-            role: user.role,
-            password_hash: user.password_hash,
-          })
-          .onConflict((conflict) => conflict.column('email').doNothing())
-          .returning(['id', 'account_id', 'email', 'role', 'password_hash', 'created_at'])
-          .$narrowType<{ role: ConsoleRole }>(),
-      );
+      const inserted = await tx.$kysely
+        .insertInto('console_users')
+        .values({
+          id: user.id,
+          account_id: user.account_id,
+          email: user.email,
+          role: user.role,
+          password_hash: user.password_hash,
+        })
+        .onConflict((conflict) => conflict.column('email').doNothing())
+        .returning(['id', 'account_id', 'email', 'role', 'password_hash', 'created_at'])
+        .$narrowType<{ role: ConsoleRole }>()
+        .execute();
       if (inserted.length === 0) {
         // Keep the invite usable: nothing was created.
         await tx.consoleInvite.updateMany({ where: { token_hash: tokenHash }, data: { accepted_at: null } });
@@ -122,7 +119,7 @@ export class IdentityRepository {
    */
   async removeUser(accountId: string, userId: string): Promise<'removed' | 'not_found' | 'last_owner'> {
     return this.prisma.$transaction(async (tx) => {
-      await sqlExecute(tx, sql`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`);
+      await sql`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely);
       const user = await tx.consoleUser.findFirst({ where: { id: userId, account_id: accountId } });
       if (!user) return 'not_found';
       if (user.role === 'owner') {
@@ -146,7 +143,7 @@ export class IdentityRepository {
     role: ConsoleRole,
   ): Promise<UserRecord | 'not_found' | 'last_owner'> {
     return this.prisma.$transaction(async (tx) => {
-      await sqlExecute(tx, sql`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`);
+      await sql`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely);
       const user = await tx.consoleUser.findFirst({ where: { id: userId, account_id: accountId } });
       if (!user) return 'not_found';
       if (user.role === 'owner' && role !== 'owner') {
@@ -182,16 +179,14 @@ export class IdentityRepository {
 
   /** The unused, unexpired reset behind a token hash, with its user's address. */
   async findUsablePasswordReset(tokenHash: string): Promise<PasswordResetRecord | null> {
-    const rows = await sqlRows(
-      this.prisma,
-      db
-        .selectFrom('console_password_resets as r')
-        .innerJoin('console_users as u', 'u.id', 'r.user_id')
-        .select(['r.id', 'r.user_id', 'r.expires_at', 'u.email'])
-        .where('r.token_hash', '=', tokenHash)
-        .where('r.used_at', 'is', null)
-        .where('r.expires_at', '>', sql<Date>`now()`),
-    );
+    const rows = await this.prisma.$kysely
+      .selectFrom('console_password_resets as r')
+      .innerJoin('console_users as u', 'u.id', 'r.user_id')
+      .select(['r.id', 'r.user_id', 'r.expires_at', 'u.email'])
+      .where('r.token_hash', '=', tokenHash)
+      .where('r.used_at', 'is', null)
+      .where('r.expires_at', '>', sql<Date>`now()`)
+      .execute();
     return rows[0] ?? null;
   }
 
@@ -243,19 +238,17 @@ export class IdentityRepository {
 
   /** The live session (not past 7 days, not idle 12 hours) and its user, who must still be a member of the account. */
   async findSession(tokenHash: string): Promise<SessionRecord | null> {
-    const rows = await sqlRows(
-      this.prisma,
-      db
-        .selectFrom('console_sessions as s')
-        .innerJoin('console_users as u', (join) =>
-          join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'),
-        )
-        .select(['s.token_hash', 's.user_id', 's.account_id', 'u.email', 'u.role', 's.last_seen_at', 's.mode'])
-        .where('s.token_hash', '=', tokenHash)
-        .where('s.expires_at', '>', sql<Date>`now()`)
-        .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`)
-        .$narrowType<{ role: ConsoleRole; mode: ApiKeyMode }>(),
-    );
+    const rows = await this.prisma.$kysely
+      .selectFrom('console_sessions as s')
+      .innerJoin('console_users as u', (join) =>
+        join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'),
+      )
+      .select(['s.token_hash', 's.user_id', 's.account_id', 'u.email', 'u.role', 's.last_seen_at', 's.mode'])
+      .where('s.token_hash', '=', tokenHash)
+      .where('s.expires_at', '>', sql<Date>`now()`)
+      .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`)
+      .$narrowType<{ role: ConsoleRole; mode: ApiKeyMode }>()
+      .execute();
     return rows[0] ?? null;
   }
 
@@ -266,14 +259,12 @@ export class IdentityRepository {
 
   /** Moves the idle clock forward, when it lags by more than a minute (a write a minute, not one a request). */
   async touchSession(tokenHash: string): Promise<void> {
-    await sqlExecute(
-      this.prisma,
-      db
-        .updateTable('console_sessions')
-        .set({ last_seen_at: sql<Date>`now()` })
-        .where('token_hash', '=', tokenHash)
-        .where('last_seen_at', '<', sql<Date>`now() - make_interval(secs => ${SESSION_TOUCH_SECONDS})`),
-    );
+    await this.prisma.$kysely
+      .updateTable('console_sessions')
+      .set({ last_seen_at: sql<Date>`now()` })
+      .where('token_hash', '=', tokenHash)
+      .where('last_seen_at', '<', sql<Date>`now() - make_interval(secs => ${SESSION_TOUCH_SECONDS})`)
+      .execute();
   }
 
   async deleteSession(tokenHash: string): Promise<void> {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@switchboard/contracts';
-import { sqlExecute, sqlRows } from '@switchboard/persistence';
 import { sql, type Selectable } from 'kysely';
 import type { SignInThrottle as SignInThrottleTable } from '../../generated/kysely/database';
 import { GatewayPrisma } from '../../prisma/gateway-prisma';
@@ -98,21 +97,19 @@ export class SignInThrottle {
     const scopes = [emailScope(email), clientScope(ip)] as const;
     const seconds = SIGN_IN_THROTTLE.windowSeconds;
     return this.prisma.$transaction(async (tx) => {
-      const windows = await sqlRows<ThrottleWindow & { checked_at: Date }>(
-        tx,
-        sql`
+      const windows = (
+        await sql<ThrottleWindow & { checked_at: Date }>`
         INSERT INTO sign_in_throttles AS t (scope, window_start, failures) VALUES (${scopes[0]}, now(), 0), (${scopes[1]}, now(), 0)
         ON CONFLICT (scope) DO UPDATE SET
           window_start = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN now() ELSE t.window_start END,
           failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 0 ELSE t.failures END
-        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`,
-      );
+        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`.execute(tx.$kysely)
+      ).rows;
       // The database's clock, as the upsert used it: every window returned is current by that clock.
       const wait = throttledForSeconds(windows, windows[0].checked_at.getTime());
       if (wait > 0) throw throttledError(wait);
-      await sqlExecute(
-        tx,
-        sql`UPDATE sign_in_throttles SET failures = failures + 1 WHERE scope IN (${scopes[0]}, ${scopes[1]})`,
+      await sql`UPDATE sign_in_throttles SET failures = failures + 1 WHERE scope IN (${scopes[0]}, ${scopes[1]})`.execute(
+        tx.$kysely,
       );
       const client = windows.find((window) => window.scope === scopes[1]);
       return { email, ip, clientWindowStart: client!.window_start };
@@ -128,15 +125,14 @@ export class SignInThrottle {
     const scopes = [`reset-email:${email.toLowerCase()}`, `reset-ip:${ip}`] as const;
     const seconds = PASSWORD_RESET_THROTTLE.windowSeconds;
     return this.prisma.$transaction(async (tx) => {
-      const windows = await sqlRows<ThrottleWindow & { checked_at: Date }>(
-        tx,
-        sql`
+      const windows = (
+        await sql<ThrottleWindow & { checked_at: Date }>`
         INSERT INTO sign_in_throttles AS t (scope, window_start, failures) VALUES (${scopes[0]}, now(), 0), (${scopes[1]}, now(), 0)
         ON CONFLICT (scope) DO UPDATE SET
           window_start = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN now() ELSE t.window_start END,
           failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 0 ELSE t.failures END
-        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`,
-      );
+        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`.execute(tx.$kysely)
+      ).rows;
       const client = windows.find((window) => window.scope === scopes[1])!;
       const address = windows.find((window) => window.scope === scopes[0])!;
       if (client.failures >= PASSWORD_RESET_THROTTLE.maxRequestsPerClient) {
@@ -151,9 +147,8 @@ export class SignInThrottle {
           wait,
         );
       }
-      await sqlExecute(
-        tx,
-        sql`UPDATE sign_in_throttles SET failures = failures + 1 WHERE scope IN (${scopes[0]}, ${scopes[1]})`,
+      await sql`UPDATE sign_in_throttles SET failures = failures + 1 WHERE scope IN (${scopes[0]}, ${scopes[1]})`.execute(
+        tx.$kysely,
       );
       return { mayMail: address.failures < PASSWORD_RESET_THROTTLE.maxMailsPerEmail };
     }, TAKE_TX);
@@ -167,18 +162,16 @@ export class SignInThrottle {
    */
   async succeeded(attempt: SignInAttempt): Promise<void> {
     await this.prisma.signInThrottle.deleteMany({ where: { scope: emailScope(attempt.email) } });
-    await sqlExecute(
-      this.prisma,
-      sql`
+    await sql`
       UPDATE sign_in_throttles SET failures = failures - 1
-      WHERE scope = ${clientScope(attempt.ip)} AND window_start = ${attempt.clientWindowStart} AND failures > 0`,
+      WHERE scope = ${clientScope(attempt.ip)} AND window_start = ${attempt.clientWindowStart} AND failures > 0`.execute(
+      this.prisma.$kysely,
     );
     const ended = sql`now() - make_interval(secs => ${SIGN_IN_THROTTLE.windowSeconds})`;
-    await sqlExecute(
-      this.prisma,
-      sql`
+    await sql`
       DELETE FROM sign_in_throttles WHERE window_start <= ${ended} AND scope IN (
-        SELECT scope FROM sign_in_throttles WHERE window_start <= ${ended} FOR UPDATE SKIP LOCKED)`,
+        SELECT scope FROM sign_in_throttles WHERE window_start <= ${ended} FOR UPDATE SKIP LOCKED)`.execute(
+      this.prisma.$kysely,
     );
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { compileSql, prebuiltStatement, sqlBuilder } from './sql';
+import { compileSql, prebuiltStatement, sqlBuilder } from './kysely';
 
 interface Tables {
   items: { id: number; owner: string; status: string; price: number };
