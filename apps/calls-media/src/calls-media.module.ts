@@ -14,7 +14,7 @@ import { LostItemReportsRepository } from './lost-item-reports/lost-item-reports
 import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
 import { loadCallsMediaConfig } from './config/calls-media.config';
-import { CALLS_MEDIA_CONFIG, CALLS_SQL, REPORTS_SQL } from './config/tokens';
+import { CALLS_MEDIA_CONFIG } from './config/tokens';
 import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
 import { WAITING_REPORTS } from './number-ownership/waiting-reports.port';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
@@ -45,28 +45,12 @@ export class CallsMediaModule {
           appName: 'calls-media',
           migrationsDir: join(__dirname, '..', 'prisma', 'migrations'),
           env,
-          // The list read as plain SQL: through Prisma it cost calls-media about 0.2 ms of CPU and 66 KiB of
-          // garbage per page (docs/performance.md); Prisma keeps every other statement.
-          sqlPools: [
-            {
-              token: CALLS_SQL,
-              max: 3,
-              applicationName: 'calls-media-list',
-            },
-            {
-              token: REPORTS_SQL,
-              max: 3,
-              applicationName: 'calls-media-reports',
-            },
-          ],
-          logger,
         }),
       ],
       providers: [
         { provide: CALLS_MEDIA_CONFIG, useValue: config },
         objectStorageProvider,
-        // Every call report writes an event: the relay's transactions on the reports' pool, not Prisma's.
-        provideOutboxRelay(CallsMediaPrisma, [STREAMS.calls], { sqlPool: REPORTS_SQL }),
+        provideOutboxRelay(CallsMediaPrisma, [STREAMS.calls]),
         NumberStatesRepository,
         NumberEventsConsumer,
         CallReportsRepository,

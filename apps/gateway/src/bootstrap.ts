@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NatsLink } from '@switchboard/messaging';
 import { PinoNestLogger, createLogger, type Logger } from '@switchboard/observability';
-import { createPrismaClient, createSqlPool } from '@switchboard/persistence';
+import { createPrismaClient } from '@switchboard/persistence';
 import { messagingConfigFromEnv, Readiness, type SelfServingProcess } from '@switchboard/service-runtime';
 import { loadGatewayConfig } from './config/gateway.config';
 import type { GatewayShared } from './gateway-core.module';
@@ -19,13 +19,6 @@ import { PublicApiModule } from './public/public-api.module';
 import { serveProviderWebhooks } from './provider-webhooks/provider-webhooks.routes';
 
 export const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
-
-/**
- * Connections for the per-request authentication statement, beside Prisma's pool of 10. One statement takes well
- * under a millisecond, so a few connections serve thousands of requests per second; a small pool keeps a
- * deployment of several replicas far from PostgreSQL's connection limit.
- */
-const AUTH_SQL_CONNECTIONS = 4;
 
 /** How long start-up waits for the first NATS connect attempt (a refused one fails at once; see NatsLink.settled). */
 const NATS_FIRST_ATTEMPT_WAIT_MS = 2_000;
@@ -56,14 +49,8 @@ export async function createGateway(
   // needed and says so on /readyz, and logs when NATS is unreachable and when it connects.
   const nats = NatsLink.connectInBackground(messaging, 'gateway', logger);
   await nats.settled(NATS_FIRST_ATTEMPT_WAIT_MS);
-  const authSql = createSqlPool(database.driver, database.client, {
-    max: AUTH_SQL_CONNECTIONS,
-    applicationName: 'gateway-auth',
-    asynchronousCommit: true,
-    logger,
-  });
   const readiness = new Readiness();
-  const shared: GatewayShared = { config, messaging, logger, prisma: database.client, authSql, nats, readiness };
+  const shared: GatewayShared = { config, messaging, logger, prisma: database.client, nats, readiness };
   if (config.adminTokenFile)
     logger.warn({ file: config.adminTokenFile }, 'ADMIN_TOKEN not set: using the development token kept in this file');
 
@@ -105,7 +92,6 @@ export async function createGateway(
     // A gateway that cannot start must not keep its connections open (a test or a supervisor would hang on them).
     await Promise.allSettled([publicApp?.close(), adminApp?.close()]);
     await nats.close().catch(() => undefined);
-    await authSql.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
   }
@@ -131,7 +117,6 @@ export async function createGateway(
       closed = true;
       await Promise.allSettled([publicApp.close(), adminApp.close()]);
       await nats.close();
-      await authSql.close();
       await database.close();
     },
   };

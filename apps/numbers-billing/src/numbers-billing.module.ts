@@ -16,7 +16,7 @@ import { BillingNatsController } from './billing/billing.nats.controller';
 import { MonthlyCharges } from './billing/monthly-charges';
 import { OverdueSettlement } from './billing/overdue-settlement';
 import { loadNumbersBillingConfig, type NumbersBillingConfig } from './config/numbers-billing.config';
-import { NUMBERS_BILLING_CONFIG, NUMBERS_SQL, TALK_TIME_SQL } from './config/tokens';
+import { NUMBERS_BILLING_CONFIG } from './config/tokens';
 import { SecretBox } from './crypto/secret-box';
 import { LedgerRepository } from './ledger/ledger.repository';
 import { NUMBER_CHARGING } from './numbers/number-charging.port';
@@ -39,7 +39,7 @@ import { ProviderReconciliation } from './provisioning/provider-reconciliation';
 import { ProviderReconciliationScheduler } from './provisioning/provider-reconciliation.scheduler';
 import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
 import { AutoTopUpAttemptsRepository } from './billing/auto-top-up-attempts.repository';
-import { LOCKING_TX, NumbersBillingPrisma, NumbersBillingTransactions } from './prisma/numbers-billing-prisma';
+import { NumbersBillingPrisma, NumbersBillingTransactions } from './prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './talk-time/allowance';
 import { TalkTimeConsumer } from './talk-time/talk-time.consumer';
 import { TALK_TIME_BILLING } from './talk-time/talk-time-billing.port';
@@ -87,25 +87,6 @@ export class NumbersBillingModule {
           appName: 'numbers-billing',
           migrationsDir: join(__dirname, '..', 'prisma', 'migrations'),
           env,
-          // Plain SQL for the reads run per request (the list, the webhook target): Prisma's raw query added about
-          // 18 KiB of garbage and its query machinery to each (docs/performance.md).
-          sqlPools: [
-            {
-              token: NUMBERS_SQL,
-              max: 3,
-              applicationName: 'numbers-billing-reads',
-            },
-            {
-              // Talk time's charge of each completed call, one statement (TalkTimeService, ADR 0102), apart from
-              // the reads above so a burst of calls never queues the API's reads behind it. Bounded as the
-              // transaction it replaced was (its lock wait included).
-              token: TALK_TIME_SQL,
-              max: 3,
-              applicationName: 'numbers-billing-talk-time',
-              statementTimeoutMs: LOCKING_TX.timeout,
-            },
-          ],
-          logger,
         }),
       ],
       providers: [

@@ -6,7 +6,7 @@ import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
 import { messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/service-runtime';
 import { join } from 'node:path';
-import { DELIVERY_SQL, DISPATCHER_CONFIG, SEALING_KEY_PAIR } from './config/tokens';
+import { DISPATCHER_CONFIG, SEALING_KEY_PAIR } from './config/tokens';
 import { loadWebhookDispatcherConfig } from './config/webhook-dispatcher.config';
 import { CallCompletedConsumer } from './deliveries/call-completed.consumer';
 import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
@@ -36,12 +36,6 @@ import { NatsWebhookTargets } from './webhook-target/nats-webhook-targets.adapte
 import { WebhookTargetChanges } from './webhook-target/webhook-target-changes';
 import { WEBHOOK_TARGETS } from './webhook-target/webhook-targets.port';
 
-/**
- * Connections of the delivery statements' pool, beside Prisma's: each attempt holds one for a statement at a time
- * (a millisecond or two), so a few serve `WEBHOOK_CONCURRENCY` attempts.
- */
-const DELIVERY_SQL_CONNECTIONS = 4;
-
 /** What an in-process host (tests, the e2e harness) may replace; a deployed dispatcher uses the defaults. */
 export interface WebhookDispatcherOverrides {
   /** Resolves receiver host names (default: the system resolver). */
@@ -67,14 +61,6 @@ export class WebhookDispatcherModule {
           appName: 'webhook-dispatcher',
           migrationsDir: join(__dirname, '..', 'prisma', 'migrations'),
           env,
-          sqlPools: [
-            {
-              token: DELIVERY_SQL,
-              max: DELIVERY_SQL_CONNECTIONS,
-              applicationName: 'webhook-dispatcher-deliveries',
-            },
-          ],
-          logger,
         }),
       ],
       providers: [

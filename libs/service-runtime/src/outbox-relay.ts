@@ -18,11 +18,6 @@ import { PollingWorker } from './polling-worker';
 export interface OutboxRelayOptions extends OutboxPublisherOptions {
   /** Time between the end of one pass and the next, when nothing kicks it. */
   pollIntervalMs?: number;
-  /**
-   * The token of one of the app's plain-SQL pools (`PrismaModule`'s `sqlPools`) to run the relay's transactions on,
-   * for an app that writes an event on every request; default: the app's Prisma client.
-   */
-  sqlPool?: symbol;
 }
 
 /**
@@ -86,19 +81,19 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
 /**
  * The app's outbox relay as a Nest provider, injectable as `OutboxRelay`: started with the app, stopped before it
- * shuts down. `client` is the app's Prisma client class (its injection token), used unless `options.sqlPool` names a
- * pool.
+ * shuts down. `client` is the app's Prisma client class (its injection token): the relay's transactions are the
+ * client's, with `$kysely` (libs/persistence `kyselyExtension`).
  */
 export function provideOutboxRelay(
   client: abstract new (...args: never[]) => unknown,
   streams: StreamDefinition[],
   options: OutboxRelayOptions = {},
 ): Provider {
-  const { pollIntervalMs, sqlPool, ...publisherOptions } = options;
+  const { pollIntervalMs, ...publisherOptions } = options;
   return {
     provide: OutboxRelay,
     useFactory: (db: OutboxDatabase, nc: NatsConnection, config: MessagingConfig, logger: Logger) =>
       new OutboxRelay(new OutboxPublisher(db, nc, config, streams, publisherOptions), logger, { pollIntervalMs }),
-    inject: [sqlPool ?? client, NATS_CONNECTION, MESSAGING_CONFIG, LOGGER],
+    inject: [client, NATS_CONNECTION, MESSAGING_CONFIG, LOGGER],
   };
 }
