@@ -1,0 +1,311 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { ClaimDetail, ClaimTextView, FoundItemPage, FoundItemView, Reunited } from '@switchboard/contracts';
+import { ApiError, get, newIdempotencyKey, post, query } from '../api';
+import { Fact, Photos, Timeline, atSomeLocation } from '../components/desk';
+import {
+  Button,
+  Empty,
+  LoadError,
+  Loading,
+  Notice,
+  PageHeader,
+  StatusBadge,
+  messageOf,
+  useLoad,
+} from '../components/ui';
+import { formatTime } from '../format';
+import { roleReason, useSignedIn } from '../session';
+
+/**
+ * An item the claim may be about: a low-value claim's match (no storage place), or, for a high-value claim, a stored
+ * item of its category.
+ */
+type Candidate = Pick<FoundItemView, 'id' | 'description' | 'color' | 'found_area' | 'found_date'> &
+  Partial<Pick<FoundItemView, 'storage_ref'>>;
+
+/** `/lostfound/claims/:id`: the claim beside its candidate items, and reuniting one with it. */
+export function DeskClaimPage() {
+  const { id = '' } = useParams();
+  const [params] = useSearchParams();
+  const locationParam = params.get('location') ?? '';
+  const claim = useLoad(
+    () =>
+      atSomeLocation<ClaimDetail>(
+        locationParam,
+        (locationId) => `/lostfound/claims/${encodeURIComponent(id)}${query({ location_id: locationId })}`,
+      ),
+    [id, locationParam],
+  );
+  const locationId = claim.data ? String(claim.data.location_id) : locationParam;
+  // High-value claims list no matches (the API keeps them to staff who verify): the stored items of the category are the candidates.
+  const sameCategory = useLoad(
+    async () =>
+      claim.data?.verify_required
+        ? get<FoundItemPage>(
+            `/lostfound/found-items${query({ location_id: locationId, category: claim.data.category, status: 'stored' })}`,
+          )
+        : undefined,
+    [claim.data?.id, claim.data?.verify_required, claim.data?.category, locationId],
+  );
+  // Kept here, not in the form: once an item is given back the claim's candidates change and the form may go.
+  const [reunited, setReunited] = useState<Reunited>();
+  const back = locationId ? `/lostfound/claims?location=${encodeURIComponent(locationId)}` : '/lostfound/claims';
+  if (claim.error) {
+    return (
+      <section>
+        <PageHeader title="Claim" />
+        <LoadError error={claim.error} retry={claim.reload} />
+        <p>
+          <Link to={back}>Back to claims</Link>
+        </p>
+      </section>
+    );
+  }
+  if (!claim.data) return <Loading what="the claim" />;
+  const c = claim.data;
+  // A closed claim lists no candidates: its item was given back, and the stored items beside it are not its matches.
+  const open = c.status === 'open';
+  const candidates: Candidate[] = c.verify_required
+    ? (sameCategory.data?.data ?? []).map((item) => ({
+        id: item.id,
+        description: item.description,
+        color: item.color,
+        found_area: item.found_area,
+        found_date: item.found_date,
+        storage_ref: item.storage_ref,
+      }))
+    : (c.matches ?? []).map((match) => ({
+        id: match.found_item_id,
+        description: match.description,
+        color: match.color,
+        found_area: match.found_area,
+        found_date: match.found_date,
+      }));
+  return (
+    <section>
+      <p className="breadcrumb">
+        <Link to={back}>Claims</Link> <span aria-hidden="true">/</span>
+      </p>
+      <PageHeader
+        title={`Claim #${c.id}: ${c.description || c.category}`}
+        description={
+          <>
+            Filed {formatTime(c.created_at)} ({c.source === 'web' ? 'public page' : c.source})
+          </>
+        }
+      >
+        <StatusBadge status={c.status} />
+      </PageHeader>
+      {reunited ? (
+        <Notice tone="success">
+          Item #{reunited.found_item_id} was given back to {c.claimant_name}
+          {reunited.verified ? ', with verified proof' : ''}.
+        </Notice>
+      ) : null}
+      <div className="grid-2 grid-2--gap side-by-side">
+        <div className="card" data-testid="claim-facts">
+          <h2>The claim</h2>
+          <dl className="facts">
+            <Fact label="Claimant">{c.claimant_name}</Fact>
+            <Fact label="Phone">{c.claimant_phone}</Fact>
+            <Fact label="Email">{c.claimant_email}</Fact>
+            <Fact label="Category">
+              {c.category}
+              {c.verify_required ? <span className="badge badge--warn badge--inline">high value</span> : null}
+            </Fact>
+            <Fact label="Colour">{c.color}</Fact>
+            <Fact label="Lost on">{c.lost_date ?? ''}</Fact>
+            <Fact label="Where lost">{c.lost_area}</Fact>
+            <Fact label="Proof offered">{c.proof_note}</Fact>
+          </dl>
+          <h3>Timeline</h3>
+          <Timeline entries={c.timeline} label="The claim's timeline, oldest first" />
+          <h3>Texts sent to the claimant</h3>
+          <SentTexts texts={c.texts} />
+          {c.photos.length > 0 ? (
+            <>
+              <h3>Photos</h3>
+              <Photos photos={c.photos} />
+            </>
+          ) : null}
+        </div>
+        <div className="card" data-testid="claim-candidates">
+          <h2>{!open ? 'Given back' : c.verify_required ? 'Stored items of this category' : 'Candidate matches'}</h2>
+          {open && c.verify_required && sameCategory.data ? (
+            <Notice tone="warning" title="High-value item">
+              {candidates.length === 0
+                ? `No ${c.category} item is stored yet. `
+                : `The desk does not say which item fits a high-value claim, so every stored ${c.category} item is listed below; ${
+                    c.has_match ? "one of them fits this claim's description. " : 'none fits its description yet. '
+                  }`}
+              Release an item only after checking the claimant&apos;s proof of ownership in person (ID, what is inside,
+              a receipt).
+            </Notice>
+          ) : null}
+          {!open ? <Notice tone="info">This claim is closed: its item was given back.</Notice> : null}
+          {open && c.verify_required && sameCategory.error ? (
+            <LoadError error={sameCategory.error} retry={sameCategory.reload} />
+          ) : null}
+          {open && candidates.length === 0 && (!c.verify_required || sameCategory.data) ? (
+            <Empty>No candidate item yet. When a matching item is logged, the claimant is texted.</Empty>
+          ) : null}
+          {open && candidates.length > 0 ? (
+            <Reunite
+              claim={c}
+              candidates={candidates}
+              onDone={(answer) => {
+                setReunited(answer);
+                claim.reload();
+              }}
+            />
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function Reunite({
+  claim,
+  candidates,
+  onDone,
+}: {
+  claim: ClaimDetail;
+  candidates: Candidate[];
+  onDone: (answer: Reunited) => void;
+}) {
+  const { can, role } = useSignedIn();
+  const [chosen, setChosen] = useState<number | undefined>(candidates.length === 1 ? candidates[0].id : undefined);
+  const [verified, setVerified] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<{ field?: 'found_item_id' | 'verified'; message: string }>();
+  const open = claim.status === 'open' && can('use_desk');
+  const verifyId = useId();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(undefined);
+    if (chosen === undefined) {
+      setFailure({ field: 'found_item_id', message: 'Choose the item that is being given back.' });
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await post<Reunited>(
+        `/lostfound/claims/${claim.id}/reunite`,
+        { location_id: claim.location_id, found_item_id: chosen, verified },
+        { 'Idempotency-Key': newIdempotencyKey() },
+      );
+      onDone(answer);
+    } catch (error) {
+      const field =
+        error instanceof ApiError && error.code === 'verification_required'
+          ? 'verified'
+          : error instanceof ApiError && error.fields?.found_item_id
+            ? 'found_item_id'
+            : undefined;
+      setFailure({ field, message: messageOf(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)} aria-label="Reunite an item with this claim" noValidate>
+      {failure && !failure.field ? <Notice tone="error">{failure.message}</Notice> : null}
+      <fieldset
+        className="candidates"
+        aria-describedby={failure?.field === 'found_item_id' ? 'candidate-error' : undefined}
+      >
+        <legend className="visually-hidden">Candidate items</legend>
+        {candidates.map((candidate) => (
+          <label
+            key={candidate.id}
+            className={`candidate${chosen === candidate.id ? ' candidate--chosen' : ''}`}
+            data-candidate-id={candidate.id}
+          >
+            {open ? (
+              <input
+                type="radio"
+                name="found_item_id"
+                value={candidate.id}
+                checked={chosen === candidate.id}
+                onChange={() => setChosen(candidate.id)}
+              />
+            ) : null}
+            <span className="candidate-body">
+              <span className="candidate-title">
+                #{candidate.id} {candidate.description}
+              </span>
+              <span className="muted">
+                {[
+                  candidate.color,
+                  candidate.found_area,
+                  `found ${candidate.found_date}`,
+                  candidate.storage_ref ? `storage ${candidate.storage_ref}` : '',
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </span>
+              <Link to={`/lostfound/items/${candidate.id}?location=${claim.location_id}`}>
+                Item #{candidate.id}&apos;s page
+              </Link>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {failure?.field === 'found_item_id' ? (
+        <p className="field-error" id="candidate-error">
+          {failure.message}
+        </p>
+      ) : null}
+      {open ? (
+        <>
+          <div className={`checkbox${failure?.field === 'verified' ? ' field--invalid' : ''}`}>
+            <input
+              id={verifyId}
+              type="checkbox"
+              checked={verified}
+              onChange={(event) => setVerified(event.target.checked)}
+              aria-describedby={failure?.field === 'verified' ? `${verifyId}-error` : `${verifyId}-hint`}
+              aria-invalid={failure?.field === 'verified' || undefined}
+            />
+            <label htmlFor={verifyId}>I have verified the claimant&apos;s proof of ownership</label>
+          </div>
+          {failure?.field === 'verified' ? (
+            <p className="field-error" id={`${verifyId}-error`} role="alert">
+              {failure.message}
+            </p>
+          ) : (
+            <p className="hint" id={`${verifyId}-hint`}>
+              {claim.verify_required
+                ? 'Required for this high-value item.'
+                : 'Optional for this item; recorded with the release.'}
+            </p>
+          )}
+          <div className="actions">
+            <Button type="submit" variant="primary" busy={busy}>
+              {busy ? 'Reuniting…' : 'Reunite'}
+            </Button>
+          </div>
+        </>
+      ) : claim.status === 'open' ? (
+        <Notice tone="info">{roleReason(role, 'use_desk')}</Notice>
+      ) : null}
+    </form>
+  );
+}
+
+/** The texts sent to a claimant about their claim, oldest first, as plain text. */
+function SentTexts({ texts }: { texts: ClaimTextView[] }) {
+  if (texts.length === 0) return <Empty>No text sent yet.</Empty>;
+  return (
+    <ol className="timeline" aria-label="Texts sent to the claimant, oldest first" data-testid="claim-texts">
+      {texts.map((text, index) => (
+        <li key={index}>
+          <p className="timeline-when muted">{formatTime(text.sent_at)}</p>
+          <p className="timeline-note">{text.body}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}

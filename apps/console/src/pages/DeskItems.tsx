@@ -1,0 +1,267 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import type { DeskLocationView, FoundItemPage, FoundItemView } from '@switchboard/contracts';
+import { get, newIdempotencyKey, post, query } from '../api';
+import {
+  BehindButtonOnPhone,
+  CATEGORY_LIST_ID,
+  DeskFrame,
+  FILTERS,
+  FilterForm,
+  Pager,
+  useFilters,
+} from '../components/desk';
+import {
+  Button,
+  Empty,
+  Field,
+  LoadError,
+  Loading,
+  Notice,
+  StatusBadge,
+  failureOf,
+  useLoad,
+  type FormFailure,
+} from '../components/ui';
+import { parsePhotoUrls } from '../input';
+import { roleReason, useSignedIn } from '../session';
+
+const ITEM_STATUSES = ['stored', 'returned', 'donated', 'disposed'] as const;
+
+/** `/lostfound`: log an item, and search the location's found items. */
+export function DeskItemsPage() {
+  return (
+    <DeskFrame title="Lost & found" description="Log what is handed in, find it again, and give it back to its owner.">
+      {(location, categories) => <ItemsPanel key={location.id} location={location} categories={categories} />}
+    </DeskFrame>
+  );
+}
+
+function ItemsPanel({ location, categories }: { location: DeskLocationView; categories: string[] }) {
+  const { can, role } = useSignedIn();
+  const { filters, page, setFilters } = useFilters();
+  const items = useLoad(
+    () => get<FoundItemPage>(`/lostfound/found-items${query({ location_id: location.id, ...filters, page })}`),
+    [location.id, ...FILTERS.map((name) => filters[name]), page],
+  );
+  const [logged, setLogged] = useState<FoundItemView>();
+  return (
+    <>
+      {can('use_desk') ? (
+        <BehindButtonOnPhone label="Log a found item">
+          <LogItemForm
+            location={location}
+            categories={categories}
+            onLogged={(item) => {
+              setLogged(item);
+              items.reload();
+            }}
+          />
+        </BehindButtonOnPhone>
+      ) : (
+        <Notice tone="info">{roleReason(role, 'use_desk')}</Notice>
+      )}
+      {logged ? (
+        <Notice tone="success">
+          Item #{logged.id} ({logged.category}) is logged.{' '}
+          <Link to={`/lostfound/items/${logged.id}?location=${location.id}`}>Open it</Link>.
+        </Notice>
+      ) : null}
+      <h2>Found items</h2>
+      <BehindButtonOnPhone label="Search items">
+        <FilterForm
+          key={JSON.stringify(filters)}
+          what="items"
+          statuses={ITEM_STATUSES}
+          filters={filters}
+          onApply={(next) => setFilters(next)}
+          dateLabel="Found"
+        />
+      </BehindButtonOnPhone>
+      {items.error ? <LoadError error={items.error} retry={items.reload} /> : null}
+      {!items.data && items.loading ? <Loading what="found items" /> : null}
+      {items.data && items.data.data.length === 0 ? (
+        <Empty>
+          {FILTERS.some((name) => filters[name])
+            ? 'No found item matches this search.'
+            : 'No found items yet. Log the first one above.'}
+        </Empty>
+      ) : null}
+      {items.data && items.data.data.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table" data-testid="items-table" aria-busy={items.loading || undefined}>
+            <caption className="visually-hidden">
+              Found items{filters.q ? ', best match first' : ', newest first'}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Item</th>
+                <th scope="col">Category</th>
+                <th scope="col">Found</th>
+                <th scope="col">Area</th>
+                <th scope="col">Storage</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.data.data.map((item) => (
+                <tr key={item.id} data-item-id={item.id}>
+                  <td data-label="Item">
+                    <Link to={`/lostfound/items/${item.id}?location=${location.id}`}>
+                      #{item.id} {item.description}
+                    </Link>
+                  </td>
+                  <td data-label="Category">{item.category}</td>
+                  <td data-label="Found">{item.found_date}</td>
+                  <td data-label="Area">{item.found_area || '—'}</td>
+                  <td data-label="Storage">{item.storage_ref || '—'}</td>
+                  <td data-label="Status">
+                    <StatusBadge status={item.status} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager what="items" page={items.data} onPage={(next) => setFilters({}, next)} />
+    </>
+  );
+}
+
+const LOG_FIELDS = [
+  'category',
+  'description',
+  'color',
+  'found_area',
+  'storage_ref',
+  'found_by',
+  'found_date',
+  'image_url',
+] as const;
+
+function LogItemForm({
+  location,
+  onLogged,
+}: {
+  location: DeskLocationView;
+  categories: string[];
+  onLogged: (item: FoundItemView) => void;
+}) {
+  const blank = Object.fromEntries(LOG_FIELDS.map((name) => [name, ''])) as Record<(typeof LOG_FIELDS)[number], string>;
+  const [form, setForm] = useState(blank);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const set = (name: (typeof LOG_FIELDS)[number]) => (value: string) => setForm({ ...form, [name]: value });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const body: Record<string, unknown> = { location_id: location.id };
+      for (const name of LOG_FIELDS) if (name !== 'image_url' && form[name].trim()) body[name] = form[name].trim();
+      // One field for every photo: the first is the main one (`image_url`), the rest go as `photo_urls`.
+      const [main, ...more] = parsePhotoUrls(form.image_url);
+      if (main) body.image_url = main;
+      if (more.length > 0) body.photo_urls = more;
+      const item = await post<FoundItemView>('/lostfound/found-items', body, {
+        'Idempotency-Key': newIdempotencyKey(),
+      });
+      // Keep the category and area: items handed in together are often alike.
+      setForm({ ...blank, category: form.category, found_area: form.found_area, found_date: form.found_date });
+      onLogged(item);
+    } catch (error) {
+      setFailure(failureOf(error, [...LOG_FIELDS, 'photo_urls']));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="card" onSubmit={(event) => void submit(event)} aria-labelledby="log-item-title" noValidate>
+      <h2 id="log-item-title">Log a found item</h2>
+      {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+      <div className="grid-2">
+        <Field
+          label="What is it?"
+          name="description"
+          value={form.description}
+          onChange={set('description')}
+          required
+          error={failure?.fields.description}
+          placeholder="Red umbrella, wooden handle"
+          maxLength={2000}
+        />
+        <Field
+          label="Category"
+          name="category"
+          value={form.category}
+          onChange={set('category')}
+          required={false}
+          list={CATEGORY_LIST_ID}
+          error={failure?.fields.category}
+          hint="Pick a suggestion or type a word; empty: guessed from the description."
+        />
+      </div>
+      <div className="grid-3">
+        <Field
+          label="Colour"
+          name="color"
+          value={form.color}
+          onChange={set('color')}
+          required={false}
+          error={failure?.fields.color}
+        />
+        <Field
+          label="Where found"
+          name="found_area"
+          value={form.found_area}
+          onChange={set('found_area')}
+          required={false}
+          error={failure?.fields.found_area}
+        />
+        <Field
+          label="Storage"
+          name="storage_ref"
+          value={form.storage_ref}
+          onChange={set('storage_ref')}
+          required={false}
+          error={failure?.fields.storage_ref}
+          placeholder="Shelf A3"
+        />
+        <Field
+          label="Found by"
+          name="found_by"
+          value={form.found_by}
+          onChange={set('found_by')}
+          required={false}
+          error={failure?.fields.found_by}
+        />
+        <Field
+          label="Found on"
+          name="found_date"
+          type="date"
+          value={form.found_date}
+          onChange={set('found_date')}
+          required={false}
+          error={failure?.fields.found_date}
+          hint="Empty: today."
+        />
+        <Field
+          label="Photo URLs"
+          name="image_url"
+          multiline
+          value={form.image_url}
+          onChange={set('image_url')}
+          required={false}
+          error={failure?.fields.image_url ?? failure?.fields.photo_urls}
+          hint="One per line, up to 11; the first is the main photo."
+        />
+      </div>
+      <div className="actions">
+        <Button type="submit" variant="primary" busy={busy}>
+          {busy ? 'Logging…' : 'Log item'}
+        </Button>
+      </div>
+    </form>
+  );
+}
