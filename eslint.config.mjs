@@ -5,20 +5,10 @@
 //   type:contracts  may import nothing of ours
 //   type:test       (libs/testing) may import contracts and util libs
 // Libs are imported only through their root entry point (`@switchboard/x`, never `@switchboard/x/src/...`).
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import nxPlugin from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
-const projects = ['apps', 'libs'].flatMap((kind) =>
-  readdirSync(join(root, kind))
-    .filter((name) => existsSync(join(root, kind, name, 'package.json')))
-    .map((name) => {
-      const pkg = JSON.parse(readFileSync(join(root, kind, name, 'package.json'), 'utf8'));
-      const type = (pkg.nx?.tags ?? []).find((t) => t.startsWith('type:'))?.slice(5);
-      return { kind, name, type, pkgName: pkg.name };
-    }),
-);
 // Node's globals for the .mjs/.cjs tools (the `globals` package is not a dependency of ours).
 const NODE_GLOBALS = [
   'process',
@@ -48,34 +38,13 @@ const NODE_GLOBALS = [
   'SharedArrayBuffer',
   'Atomics',
 ];
-const MAY_IMPORT = {
-  app: ['contracts', 'util'],
-  util: ['contracts', 'util'],
-  test: ['contracts', 'util'],
-  contracts: [],
-};
-// With the `u` flag ESLint uses, only syntax characters may be escaped ('/' and '-' may not).
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function boundaryRules(project) {
-  const allowed = MAY_IMPORT[project.type] ?? [];
-  const forbidden = projects.filter((p) => p !== project && !allowed.includes(p.type));
-  const patterns = [
-    {
-      regex: '^@switchboard/[a-z-]+/.+',
-      message: 'Import libs through their root entry point only (@switchboard/<lib>).',
-    },
-    // Catches relative imports that climb out of this project into another one.
-    { regex: '(^|/)(apps|libs)/', message: 'Import other projects by package name, never by path.' },
-  ];
-  if (forbidden.length > 0) {
-    patterns.push({
-      regex: `^(${forbidden.map((p) => escape(p.pkgName)).join('|')})$`,
-      message: `A ${project.type} project may import only ${allowed.join(' and ') || 'nothing of ours'} (module boundaries).`,
-    });
-  }
-  return { 'no-restricted-imports': ['error', { patterns }] };
-}
+// Who may import whom, by the `nx.tags` in each project's package.json: Nx's own rule reads them from its project graph.
+const DEPENDENCY_CONSTRAINTS = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+  { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:test'] },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+];
 
 export default tseslint.config(
   {
@@ -138,12 +107,29 @@ export default tseslint.config(
       },
     },
   },
-  ...projects.map((project) => ({
-    files: [`${project.kind}/${project.name}/src/**/*.ts`, `${project.kind}/${project.name}/src/**/*.tsx`],
-    ignores: [
-      `${project.kind}/${project.name}/src/**/*.spec.ts`,
-      `${project.kind}/${project.name}/src/**/*.int-spec.ts`,
-    ],
-    rules: boundaryRules(project),
-  })),
+  {
+    // Module boundaries (Nx): apps never import apps, libs never import apps, contracts import nothing of ours, and
+    // other projects only through their package name (`@switchboard/x`), never by a path into them.
+    files: ['{apps,libs}/*/src/**/*.ts', '{apps,libs}/*/src/**/*.tsx'],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts'],
+    plugins: { '@nx': nxPlugin },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { allow: [], depConstraints: DEPENDENCY_CONSTRAINTS, enforceBuildableLibDependency: false },
+      ],
+      // Nx allows `@switchboard/x/<path>` into a lib that exports it; ours export only their root entry point.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@switchboard/[a-z-]+/.+',
+              message: 'Import libs through their root entry point only (@switchboard/<lib>).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,27 +1,33 @@
 #!/usr/bin/env node
-// `npm test`: every check a change must pass, in the order that fails fastest.
-//   1. type check (swc does not type-check, so tsc runs on its own)
-//   2. lint, including the module-boundary rules, and the code layout (Prettier)
-//   3. migrations: each app's schema.prisma matches its committed migrations; deploy/ manifests are valid
-//   4. the console (apps/console) built with Vite when its dist is missing or older than its sources
-//   5. Jest: unit, integration (real PostgreSQL and NATS), end-to-end (the system booted, over HTTP) and browser
-//      (the console in Chromium against the booted system)
+// `npm test`: every check a change must pass, run as the projects' Nx targets (`nx run-many`), in the order that
+// fails fastest:
+//   1. checks: each project's type check and lint (type-aware, module boundaries), the code layout (Prettier), each
+//      app's schema.prisma against its committed migrations, the deploy/ manifests. Cached by Nx: a project whose
+//      inputs did not change is not checked again.
+//   2. the console (apps/console) built with Vite when its dist is missing or older than its sources
+//   3. each project's unit tests (cached, as pure functions of their inputs) and integration tests (real PostgreSQL
+//      and NATS: never cached)
+//   4. the system: end-to-end (the five services booted, over HTTP) and browser (the console in Chromium against
+//      the booted system), one task at a time, each with two Jest workers
+// Every Jest task writes its JSON report under dist/jest/; the summary reads them all back, lists every skipped test
+// with its reason (skipped-tests.mjs) and fails when a test file Jest knows ran in no task (jest-reports.mjs).
 // First it installs what is missing, as `npm start` does (install-missing.mjs), so it works on a fresh clone.
 // PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) must answer and the
 // nats-server command be installed (each run starts its own, with the services' users); .ci/run sees to both.
-// Extra arguments go to Jest (e.g. `npm test -- test/e2e/gateway.e2e-spec.ts`). The summary lists every skipped
-// test with its reason (skipped-tests.mjs).
+// Extra arguments go to one Jest run over the whole suite instead (e.g. `npm test -- test/e2e/gateway.e2e-spec.ts`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildConsoleIfStale } from './console-build.mjs';
 import { installWhatIsMissing } from './install-missing.mjs';
+import { readReports, testFilesNotRun } from './jest-reports.mjs';
 import { describeSkipped, filtersByName, skippedTests } from './skipped-tests.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const jestArgs = process.argv.slice(2);
+const reports = join(root, 'dist', 'jest');
 
 function step(title, command, args, env = {}) {
   console.log(`\n=== ${title}`);
@@ -39,43 +45,61 @@ function step(title, command, args, env = {}) {
   return result.status === 0;
 }
 
+/** Runs targets of every project that has them; Nx goes on with the other tasks when one fails. */
+function nx(title, targets, parallel) {
+  return step(title, bin('nx'), ['run-many', '--targets', targets.join(','), `--parallel=${parallel}`], {
+    // No daemon left running after the tests; no remote cache.
+    NX_DAEMON: 'false',
+    NX_NO_CLOUD: 'true',
+    // Type-aware lint loads every package's types, the providers' SDKs among them (Stripe's alone are tens of MB).
+    NODE_OPTIONS: '--max-old-space-size=8192',
+  });
+}
+
 if (!installWhatIsMissing({ root, say: (message) => console.log(`[npm test] ${message}`) })) process.exit(1);
 
 let ok = true;
+let report;
 if (jestArgs.length === 0) {
-  ok = step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) && ok;
-  // The console runs in a browser: its own tsconfig (DOM types, JSX); the root one leaves it out.
-  ok = step('type check (console)', bin('tsc'), ['-p', join('apps', 'console', 'tsconfig.json'), '--noEmit']) && ok;
-  // Type-aware lint loads every package's types, the providers' SDKs among them (Stripe's alone are tens of MB):
-  // about 5 GB of heap, past Node's default limit on these machines (24 GiB).
-  ok = step('lint', bin('eslint'), ['--max-warnings=0', '.'], { NODE_OPTIONS: '--max-old-space-size=8192' }) && ok;
-  // One layout for all code (.prettierrc.json); `npx prettier --write .` fixes what this reports.
-  ok = step('format', bin('prettier'), ['--check', '--log-level=warn', '.']) && ok;
+  rmSync(reports, { recursive: true, force: true });
   ok =
-    step('migrations match schemas', process.execPath, [join(root, 'tools', 'prisma', 'check-migrations.mjs')]) && ok;
-  ok = step('deploy manifests', process.execPath, [join(root, 'tools', 'deploy', 'check.mjs')]) && ok;
+    nx(
+      'checks (type check, lint, format, migrations, deploy manifests)',
+      ['typecheck', 'lint', 'format', 'migrations-check', 'deploy-check'],
+      2,
+    ) && ok;
+  // The browser tests drive the built console; a stale build would test yesterday's pages.
+  if (!buildConsoleIfStale({ root, say: (message) => console.log(`[npm test] ${message}`) })) ok = false;
+  // Two cores: two tasks at once, each with one Jest worker, keep the suite parallel without starving the
+  // services the integration tests start.
+  ok = nx('unit and integration tests', ['test', 'integration'], 2) && ok;
+  ok = nx('end-to-end and browser tests', ['e2e', 'browser'], 1) && ok;
+  report = readReports(reports);
+  const listed = spawnSync(bin('jest'), ['--listTests'], { cwd: root, encoding: 'utf8' });
+  const notRun = testFilesNotRun(listed.stdout.split('\n').filter(Boolean), report, root);
+  if (listed.status !== 0 || notRun.length > 0) {
+    ok = false;
+    console.log(`\nTest files no Nx task ran (give their project the target, or its pattern the folder):`);
+    console.log(notRun.map((file) => `  ${file}`).join('\n') || `  (jest --listTests failed: ${listed.stderr})`);
+  }
+} else {
+  // The console, for browser tests among the files asked for.
+  if (!buildConsoleIfStale({ root, say: (message) => console.log(`[npm test] ${message}`) })) ok = false;
+  const file = join(tmpdir(), `switchboard-jest-${process.pid}.json`);
+  ok = step('jest', bin('jest'), ['--maxWorkers=2', '--json', `--outputFile=${file}`, ...jestArgs]) && ok;
+  if (existsSync(file)) {
+    report = JSON.parse(readFileSync(file, 'utf8'));
+    rmSync(file, { force: true });
+  }
 }
-// The browser tests drive the built console; a stale build would test yesterday's pages.
-if (!buildConsoleIfStale({ root, say: (message) => console.log(`[npm test] ${message}`) })) ok = false;
-const report = join(tmpdir(), `switchboard-jest-${process.pid}.json`);
-// Two cores: two workers keep the suite parallel without starving the services the tests boot.
-ok =
-  step('jest (unit, integration, e2e, browser)', bin('jest'), [
-    '--maxWorkers=2',
-    '--json',
-    `--outputFile=${report}`,
-    ...jestArgs,
-  ]) && ok;
 
-if (existsSync(report)) {
-  const results = JSON.parse(readFileSync(report, 'utf8'));
-  rmSync(report, { force: true });
-  const skipped = skippedTests(results, root);
+if (report) {
+  const skipped = skippedTests(report, root);
   if (skipped.length > 0)
     console.log(`\nSkipped, and why:\n${describeSkipped(skipped, { nameFilter: filtersByName(jestArgs) }).join('\n')}`);
   console.log(
-    `\n${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped.length ? `, ${skipped.length} skipped` : ''}`,
+    `\n${report.numPassedTests} passed, ${report.numFailedTests} failed${skipped.length ? `, ${skipped.length} skipped` : ''}`,
   );
-  if (results.numTotalTests === 0) ok = false;
+  if (report.numTotalTests === 0) ok = false;
 }
 process.exit(ok ? 0 : 1);
