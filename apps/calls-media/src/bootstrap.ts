@@ -1,17 +1,12 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { PinoNestLogger, createLogger, type Logger } from '@switchboard/observability';
+import type { INestApplication } from '@nestjs/common';
+import { createLogger, type Logger } from '@switchboard/observability';
+import { createMessageService } from '@switchboard/service-runtime';
 import { CallsMediaModule } from './calls-media.module';
 
-/** The calls-media service: a Nest application context that speaks NATS only. */
+/** The calls-media service: its NATS request handlers and event consumers (`createMessageService`). */
 export async function createCallsMediaApp(
   env: NodeJS.ProcessEnv = process.env,
   logger: Logger = createLogger('calls-media'),
-): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(CallsMediaModule.forRoot({ env, logger }), {
-    logger: new PinoNestLogger(logger),
-    abortOnError: false,
-  });
-  await app.init();
-  return app;
+): Promise<INestApplication> {
+  return createMessageService(CallsMediaModule.forRoot({ env, logger }), logger);
 }

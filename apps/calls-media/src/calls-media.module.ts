@@ -38,6 +38,15 @@ export class CallsMediaModule {
     const config = loadCallsMediaConfig(env);
     return {
       module: CallsMediaModule,
+      // NATS request handlers (`@RpcPattern`) and durable event consumers (`@DurableEventPattern`), served by the
+      // message servers `startMessaging` connects (bootstrap.ts).
+      controllers: [
+        CallsNatsController,
+        LostItemReportsNatsController,
+        SimulatedTelephonyNatsController,
+        NumberEventsConsumer,
+        ProviderCallsConsumer,
+      ],
       imports: [
         MessagingModule.forRoot({ service: 'calls-media', logger, config: messagingConfigFromEnv(env) }),
         PrismaModule.forRoot({
@@ -52,7 +61,6 @@ export class CallsMediaModule {
         objectStorageProvider,
         provideOutboxRelay(CallsMediaPrisma, [STREAMS.calls]),
         NumberStatesRepository,
-        NumberEventsConsumer,
         CallReportsRepository,
         CallReportsService,
         // number-ownership and telephony reach call-reports through their ports: call-reports imports them.
@@ -61,14 +69,10 @@ export class CallsMediaModule {
         CallReportsSweeper,
         CallsRepository,
         CallsService,
-        CallsNatsController,
         LostItemReportsRepository,
-        LostItemReportsNatsController,
         SimulatedTelephonyAdapter,
-        SimulatedTelephonyNatsController,
         // Calls reported by Retell and Twilio, verified by the gateway (docs/adr/0090).
         ProviderRecordingsRepository,
-        ProviderCallsConsumer,
       ],
     };
   }

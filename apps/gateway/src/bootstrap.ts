@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { NatsLink } from '@switchboard/messaging';
+import { NatsLink, startMessaging } from '@switchboard/messaging';
 import { PinoNestLogger, createLogger, type Logger } from '@switchboard/observability';
 import { createPrismaClient } from '@switchboard/persistence';
 import { messagingConfigFromEnv, Readiness, type SelfServingProcess } from '@switchboard/service-runtime';
@@ -87,6 +87,8 @@ export async function createGateway(
     configure(adminApp, shared);
 
     await publicApp.init();
+    // The gateway's durable event consumers (`@DurableEventPattern`), started once NATS answers; it sends requests only.
+    await startMessaging(publicApp, { requests: false, eventsInBackground: true });
     await adminApp.init();
   } catch (error) {
     // A gateway that cannot start must not keep its connections open (a test or a supervisor would hang on them).

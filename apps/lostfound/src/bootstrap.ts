@@ -1,17 +1,12 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { PinoNestLogger, createLogger, type Logger } from '@switchboard/observability';
+import type { INestApplication } from '@nestjs/common';
+import { createLogger, type Logger } from '@switchboard/observability';
+import { createMessageService } from '@switchboard/service-runtime';
 import { LostfoundModule } from './lostfound.module';
 
-/** The lostfound service: a Nest application context that speaks NATS only. */
+/** The lostfound service: its NATS request handlers and event consumers (`createMessageService`). */
 export async function createLostfoundApp(
   env: NodeJS.ProcessEnv = process.env,
   logger: Logger = createLogger('lostfound'),
-): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(LostfoundModule.forRoot({ env, logger }), {
-    logger: new PinoNestLogger(logger),
-    abortOnError: false,
-  });
-  await app.init();
-  return app;
+): Promise<INestApplication> {
+  return createMessageService(LostfoundModule.forRoot({ env, logger }), logger);
 }

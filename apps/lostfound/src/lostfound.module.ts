@@ -49,6 +49,17 @@ export class LostfoundModule {
     const config = loadLostfoundConfig(env);
     return {
       module: LostfoundModule,
+      // NATS request handlers (`@RpcPattern`) and durable event consumers (`@DurableEventPattern`), served by the
+      // message servers `startMessaging` connects (bootstrap.ts).
+      controllers: [
+        LocationsNatsController,
+        FoundItemsNatsController,
+        ClaimsNatsController,
+        SmsNatsController,
+        ClaimantNatsController,
+        PhoneLinesNatsController,
+        LostItemReportsConsumer,
+      ],
       imports: [
         MessagingModule.forRoot({ service: 'lostfound', logger, config: messagingConfigFromEnv(env) }),
         PrismaModule.forRoot({ client: LostfoundPrisma, appName: 'lostfound', migrationsDir: MIGRATIONS_DIR, env }),
@@ -67,26 +78,19 @@ export class LostfoundModule {
         TextingLimits,
         LocationsRepository,
         LocationsService,
-        LocationsNatsController,
         FoundItemsRepository,
         FoundItemsService,
-        FoundItemsNatsController,
         ClaimsRepository,
         // Found items match new items against claims through their port: claims import found items, not back.
         { provide: CLAIM_CANDIDATES, useExisting: ClaimsRepository },
         ClaimsService,
         ReuniteService,
-        ClaimsNatsController,
         MatchesRepository,
         MatchingService,
-        SmsNatsController,
         LostfoundClock,
         ClaimantService,
-        ClaimantNatsController,
         PhoneLinesRepository,
         PhoneLinesService,
-        PhoneLinesNatsController,
-        LostItemReportsConsumer,
       ],
     };
   }

@@ -1,17 +1,12 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { PinoNestLogger, createLogger, type Logger } from '@switchboard/observability';
+import type { INestApplication } from '@nestjs/common';
+import { createLogger, type Logger } from '@switchboard/observability';
+import { createMessageService } from '@switchboard/service-runtime';
 import { NumbersBillingModule } from './numbers-billing.module';
 
-/** The numbers-billing service: a Nest application context that speaks NATS only. */
+/** The numbers-billing service: its NATS request handlers and event consumers (`createMessageService`). */
 export async function createNumbersBillingApp(
   env: NodeJS.ProcessEnv = process.env,
   logger: Logger = createLogger('numbers-billing'),
-): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(NumbersBillingModule.forRoot({ env, logger }), {
-    logger: new PinoNestLogger(logger),
-    abortOnError: false,
-  });
-  await app.init();
-  return app;
+): Promise<INestApplication> {
+  return createMessageService(NumbersBillingModule.forRoot({ env, logger }), logger);
 }

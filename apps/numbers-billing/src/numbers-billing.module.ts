@@ -80,6 +80,20 @@ export class NumbersBillingModule {
     }
     return {
       module: NumbersBillingModule,
+      // NATS request handlers (`@RpcPattern`) and durable event consumers (`@DurableEventPattern`), served by the
+      // message servers `startMessaging` connects (bootstrap.ts).
+      controllers: [
+        AccountsNatsController,
+        NumbersNatsController,
+        WebhookSecretsNatsController,
+        BillingNatsController,
+        CardSetupNatsController,
+        AgentNatsController,
+        SimulatedTelephonyNatsController,
+        TalkTimeConsumer,
+        // Stripe's payment results, only where Stripe is configured (docs/adr/0084).
+        ...(config.stripe ? [StripeEventsConsumer] : []),
+      ],
       imports: [
         MessagingModule.forRoot({ service: 'numbers-billing', logger, config: messagingConfigFromEnv(env) }),
         PrismaModule.forRoot({
@@ -107,14 +121,12 @@ export class NumbersBillingModule {
         paymentGatewayProvider,
         // Owners connect a card through Stripe Checkout in setup mode (docs/adr/0131).
         CardSetupService,
-        CardSetupNatsController,
         // Retell for live accounts' agents when configured (docs/adr/0085); the simulated platform otherwise.
         SimulatedAgentRuntime,
         agentRuntimeProvider,
         NumberAgentsRepository,
         AgentSync,
         AgentService,
-        AgentNatsController,
         NumberAgentsAdapter,
         { provide: NUMBER_AGENTS, useExisting: NumberAgentsAdapter },
         provideOutboxRelay(NumbersBillingPrisma, [STREAMS.numbers, STREAMS.billing]),
@@ -141,17 +153,10 @@ export class NumbersBillingModule {
         ProvisioningService,
         NumbersService,
         WebhookSecretRotation,
-        WebhookSecretsNatsController,
         BillingCycleService,
         BillingCycleScheduler,
         ProviderReconciliation,
         ProviderReconciliationScheduler,
-        TalkTimeConsumer,
-        StripeEventsConsumer,
-        AccountsNatsController,
-        NumbersNatsController,
-        SimulatedTelephonyNatsController,
-        BillingNatsController,
       ],
     };
   }

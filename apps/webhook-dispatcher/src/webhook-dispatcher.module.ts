@@ -13,7 +13,7 @@ import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
 import { DeliveriesNatsController } from './deliveries/deliveries.nats.controller';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
-import { DispatcherConsumers } from './deliveries/dispatcher-consumers';
+import { dispatcherConsumerSettings } from './deliveries/dispatcher-consumers';
 import { NumberEventsConsumer } from './deliveries/number-events.consumer';
 import { NumberStatesRepository } from './deliveries/number-states.repository';
 import { BillingEventsConsumer } from './deliveries/billing-events.consumer';
@@ -54,8 +54,23 @@ export class WebhookDispatcherModule {
     const config = loadWebhookDispatcherConfig(env);
     return {
       module: WebhookDispatcherModule,
+      // NATS request handlers (`@RpcPattern`) and durable event consumers (`@DurableEventPattern`), served by the
+      // message servers `startMessaging` connects (bootstrap.ts).
+      controllers: [
+        DeliveriesNatsController,
+        WebhookEventsNatsController,
+        CallCompletedConsumer,
+        NumberEventsConsumer,
+        BillingEventsConsumer,
+      ],
       imports: [
-        MessagingModule.forRoot({ service: 'webhook-dispatcher', logger, config: messagingConfigFromEnv(env) }),
+        MessagingModule.forRoot({
+          service: 'webhook-dispatcher',
+          logger,
+          config: messagingConfigFromEnv(env),
+          // The dispatcher's concurrency and ack wait, read from its environment, for each of its consumers.
+          consumerSettings: dispatcherConsumerSettings(config),
+        }),
         PrismaModule.forRoot({
           client: WebhookDispatcherPrisma,
           appName: 'webhook-dispatcher',
@@ -85,16 +100,10 @@ export class WebhookDispatcherModule {
         HostLimiter,
         DeliveriesRepository,
         DeliverCallCompleted,
-        CallCompletedConsumer,
-        DispatcherConsumers,
-        NumberEventsConsumer,
         NumberStatesRepository,
-        BillingEventsConsumer,
         DeliveryLogService,
-        DeliveriesNatsController,
         WebhookEventsRepository,
         WebhookEventsService,
-        WebhookEventsNatsController,
         DetachedDeliveriesWorker,
         EndpointHealth,
         WebhookEndpointsRepository,

@@ -5,12 +5,11 @@ import {
   WebhookEventsRpc,
   type EndpointDisabledData,
   type EventEnvelope,
-  type RpcReply,
 } from '@switchboard/contracts';
 import { eventSubject, streamName } from '@switchboard/messaging';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { callCompletedEvent } from './factories/call-completed.factory';
-import { createDispatcherHarness, type DispatcherHarness } from './support/dispatcher-harness';
+import { createDispatcherHarness, type DispatcherHarness, type RpcOutcome } from './support/dispatcher-harness';
 import { answers, startHttpsReceiver, type Answer, type TestReceiver } from './support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from './support/tls';
 
@@ -52,7 +51,7 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-function ok<T>(reply: RpcReply<T>): T {
+function ok<T>(reply: RpcOutcome<T>): T {
   if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
   return reply.data;
 }

@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { WebhookEventsRpc, type RpcReply, type WebhookEventList } from '@switchboard/contracts';
+import { WebhookEventsRpc, type WebhookEventList } from '@switchboard/contracts';
 import { toStandardWebhooksSecret, verify } from '@switchboard/signing';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { Webhook } from 'standardwebhooks';
 import { DetachedDeliveriesWorker } from '../src/events/detached-deliveries.worker';
 import { callCompletedEvent } from './factories/call-completed.factory';
-import { createDispatcherHarness, type DispatcherHarness } from './support/dispatcher-harness';
+import { createDispatcherHarness, type DispatcherHarness, type RpcOutcome } from './support/dispatcher-harness';
 import { answers, startHttpsReceiver, type ReceivedRequest, type TestReceiver } from './support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from './support/tls';
 
@@ -47,7 +47,7 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-function ok<T>(reply: RpcReply<T>): T {
+function ok<T>(reply: RpcOutcome<T>): T {
   if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
   return reply.data;
 }

@@ -7,16 +7,19 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ServiceName } from '@switchboard/contracts';
 import { LOGGER, type Logger } from '@switchboard/observability';
+import { inboxPrefix } from './bus-permissions';
+import { healthControllerFor } from './health.nats.controller';
+import { EVENT_CONSUMER_SETTINGS, type EventConsumerSettings } from './jetstream.server';
 import { connectNats } from './nats-connection';
 import { NatsLink } from './nats-link';
 import type { MessagingConfig } from './messaging.config';
+import { OutageLog } from './outage-log';
 import { RpcClient } from './rpc-client';
-import { RpcServer } from './rpc-server';
-import { MESSAGING_CONFIG, NATS_CONNECTION, NATS_LINK, SERVICE_NAME } from './tokens';
+import { RpcErrorFilter } from './rpc-error.filter';
+import { MESSAGING_CONFIG, NATS_CONNECTION, NATS_LINK, RPC_OUTAGES, SERVICE_NAME } from './tokens';
 
 export interface MessagingModuleOptions {
   service: ServiceName;
@@ -28,8 +31,10 @@ export interface MessagingModuleOptions {
    * answers). Without it the module connects, waiting for NATS, and closes the connection on shutdown.
    */
   link?: NatsLink;
-  /** Serve `@RpcHandler`s and the health subject (default true; the gateway only sends). */
+  /** Answer the service's health subject (default true; the gateway only sends). */
   serve?: boolean;
+  /** Durable consumers' settings read from the environment, by durable name, over their patterns' own. */
+  consumerSettings?: EventConsumerSettings;
 }
 
 @Injectable()
@@ -37,35 +42,37 @@ class NatsConnectionCloser implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
   async onApplicationShutdown(): Promise<void> {
-    // Runs after every beforeApplicationShutdown hook: servers, consumers and relays have stopped taking work.
+    // Runs after the app's servers closed (their in-flight messages finished) and every relay stopped.
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }
 }
 
-/** NATS for a service: one connection, the typed RPC client, and the server for its `@RpcHandler`s. */
+/**
+ * NATS for a service: one connection (`NATS_LINK`, `NATS_CONNECTION`), the typed request client (`RpcClient`), the
+ * health subject, and what `@RpcPattern` handlers inject (`RpcErrorFilter`, the outage log). The servers that run the
+ * handlers are connected to the app by `startMessaging`.
+ */
 @Global()
 @Module({})
 export class MessagingModule {
   static forRoot(options: MessagingModuleOptions): DynamicModule {
-    const { config } = options;
+    const { config, link, logger, service } = options;
     const serve = options.serve !== false;
-    const { link, logger } = options;
     // With a link, the connection exists only once NATS answered: provided only to a server, which needs it to start.
     const connection: Provider[] = link
       ? serve
         ? [{ provide: NATS_CONNECTION, useFactory: () => link.connected() }]
         : []
-      : [
-          { provide: NATS_CONNECTION, useFactory: () => connectNats(config, options.service, logger) },
-          NatsConnectionCloser,
-        ];
+      : [{ provide: NATS_CONNECTION, useFactory: () => connectNats(config, service, logger) }, NatsConnectionCloser];
     return {
       module: MessagingModule,
-      imports: [DiscoveryModule],
+      controllers: serve ? [healthControllerFor(service)] : [],
       providers: [
         { provide: MESSAGING_CONFIG, useValue: config },
-        { provide: SERVICE_NAME, useValue: options.service },
-        { provide: LOGGER, useValue: options.logger },
+        { provide: SERVICE_NAME, useValue: service },
+        { provide: LOGGER, useValue: logger },
+        { provide: RPC_OUTAGES, useFactory: () => new OutageLog(logger) },
+        { provide: EVENT_CONSUMER_SETTINGS, useValue: options.consumerSettings ?? {} },
         ...connection,
         link
           ? { provide: NATS_LINK, useValue: link }
@@ -74,16 +81,23 @@ export class MessagingModule {
               useFactory: (nc: NatsConnection) => NatsLink.follow(nc, logger),
               inject: [NATS_CONNECTION],
             },
-        RpcClient,
-        ...(serve ? [RpcServer] : []),
+        {
+          provide: RpcClient,
+          useFactory: (natsLink: NatsLink) => new RpcClient(natsLink, config, inboxPrefix(service)),
+          inject: [NATS_LINK],
+        },
+        RpcErrorFilter,
       ],
       exports: [
         MESSAGING_CONFIG,
         SERVICE_NAME,
         LOGGER,
         NATS_LINK,
+        RPC_OUTAGES,
+        EVENT_CONSUMER_SETTINGS,
         ...(connection.length ? [NATS_CONNECTION] : []),
         RpcClient,
+        RpcErrorFilter,
       ],
     };
   }

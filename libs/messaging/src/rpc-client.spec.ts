@@ -13,14 +13,15 @@ afterAll(() => provider.shutdown());
 
 /**
  * A connection whose status events the test emits (to every listener, as nats.js does), and whose requests (a
- * publish with a reply subject) are answered `ok` at once on the inbox subscribed to.
+ * publish with a reply subject) are answered at once on the inbox subscribed to, as Nest's server replies.
  */
 function fakeConnection() {
   const listeners: { waiting: ((result: IteratorResult<Status>) => void)[]; queued: Status[] }[] = [];
   let inbox: ((error: Error | null, msg: unknown) => void) | undefined;
   const request = jest.fn((_subject: string, _data: Uint8Array, { reply }: { reply: string; headers?: MsgHdrs }) => {
-    const data = new TextEncoder().encode(JSON.stringify({ ok: true, data: { status: 'ok' } }));
-    queueMicrotask(() => inbox?.(null, { subject: reply, data }));
+    const text = JSON.stringify({ response: { status: 'ok' }, isDisposed: true });
+    const data = new TextEncoder().encode(text);
+    queueMicrotask(() => inbox?.(null, { subject: reply, data, json: () => JSON.parse(text) }));
   });
   const nc = {
     publish: request,

@@ -1,47 +1,74 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
+// Not re-exported by the package's index; its `./*` export serves it.
+import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode, context, trace, type Context, type Span } from '@opentelemetry/api';
-import { errors as natsErrors, type NatsConnection } from '@nats-io/transport-node';
-import { HEADERS, ServiceError, isErrorCode, type RpcDescriptor, type RpcReply } from '@switchboard/contracts';
+import { HEADERS, ServiceError, isErrorCode, type RpcDescriptor, type RpcErrorBody } from '@switchboard/contracts';
 import { Metrics } from '@switchboard/observability';
-import { NatsLink } from './nats-link';
-import { RequestMux } from './request-mux';
-import { MESSAGING_CONFIG, NATS_LINK } from './tokens';
+import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
 import { rpcSubject, type MessagingConfig } from './messaging.config';
+import { NatsLink } from './nats-link';
 import { headersWithTrace } from './trace-context';
 
 export interface RpcCallOptions {
   accountId?: string;
   requestId?: string;
   timeoutMs?: number;
-  /**
-   * A public API key's mode, for an answer passed on as the service wrote it: the service sets `livemode` on its
-   * reply (HEADERS.livemode, docs/adr/0115).
-   */
-  livemode?: boolean;
 }
 
 const tracer = trace.getTracer('switchboard.messaging');
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-/** How a success reply begins: rpc-server.ts writes `{ ok: true, data }`, in that order. */
-const OK_PREFIX = encoder.encode('{"ok":true,"data":');
-const CLOSING_BRACE = 0x7d;
+
+/** Thrown by `LinkedClientNats.connect` while the link is not connected. */
+class BusUnreachable extends Error {}
 
 /**
- * Sends a typed request to the service that owns it and returns its reply, or throws the `ServiceError` the
- * service answered. No service listening, none answering in time, or no connection to NATS at all is
- * `service_unavailable` (503).
+ * Nest's NATS client on the process's one connection (`NatsLink`), not one of its own: replies come to the
+ * service's own inbox prefix (`inboxPrefix`, the only one its NATS user may read), and a request made while the link
+ * is not connected fails at once instead of waiting in the client's reconnect buffer for its whole time-out.
  */
-@Injectable()
+export class LinkedClientNats extends ClientNats {
+  constructor(
+    private readonly link: NatsLink,
+    inboxPrefix?: string,
+  ) {
+    super(inboxPrefix ? { inboxPrefix } : {});
+  }
+
+  override async connect(): Promise<NatsConnection> {
+    const nc = this.link.connection;
+    if (!nc || this.link.state !== 'connected' || nc.isClosed()) throw new BusUnreachable();
+    this.natsClient = nc;
+    return nc;
+  }
+
+  /** Ends the requests still waiting; the connection is the link's to close. */
+  override async close(): Promise<void> {
+    this.handleClose();
+    this.natsClient = null;
+  }
+}
+
+/**
+ * Sends a typed request to the service that owns it (Nest's `ClientProxy.send`, below the deployment prefix) and
+ * returns its reply, or throws the `ServiceError` the service answered. The caller's account and request id and the
+ * W3C trace context travel in headers (`NatsRecordBuilder`). No service listening, none answering in time, or no
+ * connection to NATS at all is `service_unavailable` (503).
+ */
 export class RpcClient {
   private readonly link: NatsLink;
+  private readonly client: LinkedClientNats;
 
-  /** `nc`: the process's link to NATS (which may not be connected yet), or an open connection to follow. */
+  /**
+   * `nc`: the process's link to NATS (which may not be connected yet), or an open connection to follow.
+   * `inboxPrefix`: the service's own (`inboxPrefix(service)`); unset, NATS's default `_INBOX`.
+   */
   constructor(
-    @Inject(NATS_LINK) nc: NatsLink | NatsConnection,
-    @Inject(MESSAGING_CONFIG) private readonly config: MessagingConfig,
+    nc: NatsLink | NatsConnection,
+    private readonly config: MessagingConfig,
+    inboxPrefix?: string,
   ) {
     this.link = nc instanceof NatsLink ? nc : NatsLink.follow(nc);
+    this.client = new LinkedClientNats(this.link, inboxPrefix);
   }
 
   async request<Req extends object, Res>(
@@ -49,52 +76,7 @@ export class RpcClient {
     payload: Req,
     options: RpcCallOptions = {},
   ): Promise<Res> {
-    return this.exchange(rpc, payload, options, (data) => {
-      const reply = JSON.parse(decoder.decode(data)) as RpcReply<Res>;
-      if (reply.ok) return reply.data;
-      throw refusal(reply);
-    });
-  }
-
-  /**
-   * The reply's `data` as the JSON the service wrote it, not parsed: for an answer passed on as it is (docs/adr/0115;
-   * the gateway's JSON.parse and serialisation of the calls list were about 8% of its CPU). A refusal is thrown as by
-   * `request`.
-   */
-  async requestJson<Req extends object>(
-    rpc: RpcDescriptor<Req, unknown>,
-    payload: Req,
-    options: RpcCallOptions = {},
-  ): Promise<Uint8Array> {
-    return this.exchange(rpc, payload, options, (data) => {
-      if (startsWith(data, OK_PREFIX) && data[data.length - 1] === CLOSING_BRACE) {
-        return data.subarray(OK_PREFIX.length, data.length - 1);
-      }
-      // Any other reply (a refusal; a success without data) is read as `request` reads it.
-      const reply = JSON.parse(decoder.decode(data)) as RpcReply<unknown>;
-      if (reply.ok) return encoder.encode(JSON.stringify(reply.data ?? null));
-      throw refusal(reply);
-    });
-  }
-
-  /** Sends the request and reads its reply with `read`, which throws the service's refusal as a `ServiceError`. */
-  private async exchange<Req extends object, T>(
-    rpc: RpcDescriptor<Req, unknown>,
-    payload: Req,
-    options: RpcCallOptions,
-    read: (data: Uint8Array) => T,
-  ): Promise<T> {
     const subject = rpcSubject(this.config, rpc.subject);
-    // Not connected (not yet, or reconnecting): a request would wait its whole time-out (30 s on some operator
-    // routes) for a reply that cannot come, so it is refused at once.
-    const nc = this.link.connection;
-    if (!nc || this.link.state !== 'connected' || nc.isClosed()) {
-      Metrics.rpcClientDuration().record(0, { subject: rpc.subject, outcome: 'disconnected' });
-      throw new ServiceError(
-        'service_unavailable',
-        `The message bus is unreachable, so ${rpc.subject} cannot be asked; retry shortly.`,
-      );
-    }
     const started = performance.now();
     let outcome = 'ok';
     const active = context.active();
@@ -103,34 +85,37 @@ export class RpcClient {
       const headers = headersWithTrace(span ? trace.setSpan(active, span) : active);
       if (options.accountId) headers.set(HEADERS.accountId, options.accountId);
       if (options.requestId) headers.set(HEADERS.requestId, options.requestId);
-      if (options.livemode !== undefined) headers.set(HEADERS.livemode, String(options.livemode));
-      const msg = await RequestMux.of(nc).request(subject, encoder.encode(JSON.stringify(payload)), {
-        timeoutMs: options.timeoutMs ?? this.config.requestTimeoutMs,
-        headers,
-      });
-      return read(msg.data);
+      const record = new NatsRecordBuilder(payload).setHeaders(headers).build();
+      const reply$ = this.client
+        .send<Res>(subject, record)
+        .pipe(timeout({ first: options.timeoutMs ?? this.config.requestTimeoutMs }));
+      // A handler that answers nothing (undefined) completes without a value.
+      return await firstValueFrom(reply$, { defaultValue: undefined as Res });
     } catch (error) {
-      if (error instanceof ServiceError) {
-        span?.setAttribute('switchboard.error_code', error.code);
-        outcome = error.code;
-        throw error;
+      const refused = toServiceError(error, rpc.subject);
+      outcome = isRefusal(error) ? refused.code : error instanceof BusUnreachable ? 'disconnected' : 'unavailable';
+      if (isRefusal(error)) span?.setAttribute('switchboard.error_code', refused.code);
+      else {
+        span?.recordException(error as Error);
+        span?.setStatus({ code: SpanStatusCode.ERROR });
       }
-      span?.recordException(error as Error);
-      span?.setStatus({ code: SpanStatusCode.ERROR });
-      outcome = 'unavailable';
-      throw toServiceError(error, rpc.subject);
+      throw refused;
     } finally {
       span?.end();
       Metrics.rpcClientDuration().record((performance.now() - started) / 1000, { subject: rpc.subject, outcome });
     }
+  }
+
+  /** Ends the requests still waiting (the gateway's servers are closing). */
+  async close(): Promise<void> {
+    await this.client.close();
   }
 }
 
 /**
  * The request's span, a child of the active one; none when the active span is not recorded (spans are not exported,
  * or its trace was not sampled): its child would not be recorded either, and the `traceparent` sent on carries the
- * same trace with the active span as its parent (docs/adr/0119). Making and ending that span was about 1% of the
- * gateway's CPU per list request.
+ * same trace with the active span as its parent (docs/adr/0119).
  */
 function clientSpan(active: Context, name: string, subject: string): Span | undefined {
   const parent = trace.getSpan(active);
@@ -142,30 +127,36 @@ function clientSpan(active: Context, name: string, subject: string): Span | unde
   );
 }
 
-/** The service's refusal (an error reply) as the `ServiceError` it answered. */
-function refusal(reply: Extract<RpcReply<unknown>, { ok: false }>): ServiceError {
-  const code = isErrorCode(reply.error.code) ? reply.error.code : 'internal_error';
-  return new ServiceError(code, reply.error.message, reply.retry_after_seconds);
-}
-
-function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
-  if (data.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i += 1) if (data[i] !== prefix[i]) return false;
-  return true;
+/** The service's refusal, as `RpcErrorFilter` wrote it (or Nest's own `{ status, message }` for an error it caught). */
+function isRefusal(error: unknown): error is Partial<RpcErrorBody> & { message: string } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    !(error instanceof Error) &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
 }
 
 function toServiceError(error: unknown, subject: string): ServiceError {
-  if (error instanceof natsErrors.NoRespondersError || (error as Error)?.message?.includes('503')) {
+  if (isRefusal(error)) {
+    const code = typeof error.code === 'string' && isErrorCode(error.code) ? error.code : 'internal_error';
+    return new ServiceError(code, error.message, error.retry_after_seconds);
+  }
+  if (error instanceof BusUnreachable) {
+    return new ServiceError(
+      'service_unavailable',
+      `The message bus is unreachable, so ${subject} cannot be asked; retry shortly.`,
+    );
+  }
+  // NATS answers a request nobody subscribes to with an empty 503 message.
+  if (error instanceof EmptyResponseException) {
     return new ServiceError('service_unavailable', `No service is answering ${subject}; retry shortly.`);
   }
-  if (error instanceof natsErrors.TimeoutError || (error as Error)?.name === 'TimeoutError') {
+  if (error instanceof TimeoutError) {
     return new ServiceError(
       'service_unavailable',
       `The service behind ${subject} did not answer in time; retry shortly.`,
     );
-  }
-  if (error instanceof natsErrors.RequestError) {
-    return new ServiceError('service_unavailable', `The request to ${subject} failed; retry shortly.`);
   }
   return new ServiceError('service_unavailable', `The request to ${subject} could not be delivered; retry shortly.`);
 }

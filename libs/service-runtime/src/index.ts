@@ -6,3 +6,4 @@ export * from './polling-worker';
 export * from './outbox-relay';
 export * from './messaging-env';
 export * from './env-variables';
+export * from './message-service';

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   CallsRpc,
   type CallIdParam,
@@ -13,41 +14,41 @@ import {
   type RecordingInfo,
   type TranscriptView,
 } from '@switchboard/contracts';
-import { RpcHandler, requireAccount, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, requireAccount, type RpcContext } from '@switchboard/messaging';
 import { CallsService } from './calls.service';
 
 /** The public calls routes, forwarded by the gateway with the caller's account in `ctx`. */
-@Injectable()
+@Controller()
 export class CallsNatsController {
   constructor(private readonly calls: CallsService) {}
 
-  @RpcHandler(CallsRpc.list)
-  list(request: ListCallsQuery, ctx: RpcContext): Promise<CallList> {
+  @RpcPattern(CallsRpc.list)
+  list(@Payload() request: ListCallsQuery, @Caller() ctx: RpcContext): Promise<CallList> {
     return this.calls.list(requireAccount(ctx), request);
   }
 
-  @RpcHandler(CallsRpc.get)
-  get(request: CallIdParam, ctx: RpcContext): Promise<CallView> {
+  @RpcPattern(CallsRpc.get)
+  get(@Payload() request: CallIdParam, @Caller() ctx: RpcContext): Promise<CallView> {
     return this.calls.get(requireAccount(ctx), request.call_id);
   }
 
-  @RpcHandler(CallsRpc.transcript)
-  transcript(request: CallIdParam, ctx: RpcContext): Promise<TranscriptView> {
+  @RpcPattern(CallsRpc.transcript)
+  transcript(@Payload() request: CallIdParam, @Caller() ctx: RpcContext): Promise<TranscriptView> {
     return this.calls.transcript(requireAccount(ctx), request.call_id);
   }
 
-  @RpcHandler(CallsRpc.recording)
-  recording(request: GetRecordingQuery, ctx: RpcContext): Promise<RecordingInfo> {
+  @RpcPattern(CallsRpc.recording)
+  recording(@Payload() request: GetRecordingQuery, @Caller() ctx: RpcContext): Promise<RecordingInfo> {
     return this.calls.recording(requireAccount(ctx), request.call_id);
   }
 
-  @RpcHandler(CallsRpc.usageDaily)
-  usageDaily(request: DailyUsageQuery, ctx: RpcContext): Promise<DailyUsage> {
+  @RpcPattern(CallsRpc.usageDaily)
+  usageDaily(@Payload() request: DailyUsageQuery, @Caller() ctx: RpcContext): Promise<DailyUsage> {
     return this.calls.dailyUsage(requireAccount(ctx), request);
   }
 
-  @RpcHandler(CallsRpc.readRecording)
-  readRecording(request: ReadRecordingQuery, ctx: RpcContext): Promise<RecordingChunk> {
+  @RpcPattern(CallsRpc.readRecording)
+  readRecording(@Payload() request: ReadRecordingQuery, @Caller() ctx: RpcContext): Promise<RecordingChunk> {
     return this.calls.readRecording(requireAccount(ctx), request.call_id, request.offset, request.length);
   }
 }

@@ -1,11 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   LostItemReportRpc,
   ServiceError,
   type LostItemReportQuery,
   type LostItemReportView,
 } from '@switchboard/contracts';
-import { RpcHandler } from '@switchboard/messaging';
+import { RpcPattern } from '@switchboard/messaging';
 import { LostItemReportsRepository } from './lost-item-reports.repository';
 
 /**
@@ -13,12 +14,12 @@ import { LostItemReportsRepository } from './lost-item-reports.repository';
  * report with the caller's phone and name, which `call.lost_item_reported` leaves out (docs/adr/0079). Another
  * account's call, or a call without a report, is 404 not_found.
  */
-@Injectable()
+@Controller()
 export class LostItemReportsNatsController {
   constructor(private readonly reports: LostItemReportsRepository) {}
 
-  @RpcHandler(LostItemReportRpc)
-  async get(request: LostItemReportQuery): Promise<LostItemReportView> {
+  @RpcPattern(LostItemReportRpc)
+  async get(@Payload() request: LostItemReportQuery): Promise<LostItemReportView> {
     const report = await this.reports.find(request.call_sid, request.account_id);
     if (!report) throw new ServiceError('not_found', 'No lost-item report for that call.');
     return report;

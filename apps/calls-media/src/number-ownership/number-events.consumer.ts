@@ -1,5 +1,5 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { Controller, Inject } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   NumberProvisionedEvent,
   NumberReleasedEvent,
@@ -7,7 +7,7 @@ import {
   type EventEnvelope,
   type NumberStateChanged,
 } from '@switchboard/contracts';
-import { EventConsumer, MESSAGING_CONFIG, NATS_CONNECTION, type MessagingConfig } from '@switchboard/messaging';
+import { DurableEventPattern } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { NumberStatesRepository } from './number-states.repository';
 import { WAITING_REPORTS, type WaitingReports } from './waiting-reports.port';
@@ -16,41 +16,29 @@ const MAX_VERSION = 2n ** 63n - 1n;
 
 /**
  * calls-media's own copy of who owns which phone number: every `number.*` state numbers-billing publishes, kept
- * by durable consumers. A new state may settle reports that were waiting for it.
+ * by a durable consumer per event type. A new state may settle reports that were waiting for it.
  */
-@Injectable()
-export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly consumers: EventConsumer<NumberStateChanged>[];
-
+@Controller()
+export class NumberEventsConsumer {
   constructor(
-    @Inject(NATS_CONNECTION) nc: NatsConnection,
-    @Inject(MESSAGING_CONFIG) config: MessagingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly states: NumberStatesRepository,
     @Inject(WAITING_REPORTS) private readonly reports: WaitingReports,
-  ) {
-    const events = [
-      [NumberProvisionedEvent, 'calls-media-number-provisioned'],
-      [NumberUpdatedEvent, 'calls-media-number-updated'],
-      [NumberReleasedEvent, 'calls-media-number-released'],
-    ] as const;
-    this.consumers = events.map(
-      ([event, durable]) =>
-        new EventConsumer(
-          nc,
-          config,
-          { event, durable, handler: (envelope) => this.handle(envelope), concurrency: 8 },
-          logger,
-        ),
-    );
+  ) {}
+
+  @DurableEventPattern(NumberProvisionedEvent, { durable: 'calls-media-number-provisioned', concurrency: 8 })
+  async provisioned(@Payload() envelope: EventEnvelope<NumberStateChanged>): Promise<void> {
+    await this.handle(envelope);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await Promise.all(this.consumers.map((consumer) => consumer.start()));
+  @DurableEventPattern(NumberUpdatedEvent, { durable: 'calls-media-number-updated', concurrency: 8 })
+  async updated(@Payload() envelope: EventEnvelope<NumberStateChanged>): Promise<void> {
+    await this.handle(envelope);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await Promise.allSettled(this.consumers.map((consumer) => consumer.stop()));
+  @DurableEventPattern(NumberReleasedEvent, { durable: 'calls-media-number-released', concurrency: 8 })
+  async released(@Payload() envelope: EventEnvelope<NumberStateChanged>): Promise<void> {
+    await this.handle(envelope);
   }
 
   async handle(envelope: EventEnvelope<NumberStateChanged>): Promise<void> {

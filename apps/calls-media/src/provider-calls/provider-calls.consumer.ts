@@ -1,19 +1,12 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
 import {
   RetellEventReceivedEvent,
   TwilioEventReceivedEvent,
   type EventEnvelope,
   type ProviderEventReceivedData,
 } from '@switchboard/contracts';
-import {
-  EventConsumer,
-  MESSAGING_CONFIG,
-  NATS_CONNECTION,
-  RetryLater,
-  type DeliveryMeta,
-  type MessagingConfig,
-} from '@switchboard/messaging';
+import { DurableEventPattern, JetStreamContext, RetryLater } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { recordingKey } from '../call-reports/call-reports.service';
 import type { CallsMediaConfig } from '../config/calls-media.config';
@@ -44,56 +37,37 @@ const MAX_RECORDING_TRIES = 120;
  *   call, whichever of the two came first.
  * Both consumers are idempotent: a report is received once per call SID, a recording stored once per recording SID.
  */
-@Injectable()
-export class ProviderCallsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly consumers: EventConsumer<ProviderEventReceivedData>[];
-
+@Controller()
+export class ProviderCallsConsumer {
   constructor(
     @Inject(CALL_REPORT_SINK) private readonly reports: CallReportSink,
     private readonly recordings: ProviderRecordingsRepository,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
-    @Inject(NATS_CONNECTION) nc: NatsConnection,
-    @Inject(MESSAGING_CONFIG) messaging: MessagingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {
-    this.consumers = [
-      new EventConsumer(
-        nc,
-        messaging,
-        {
-          event: RetellEventReceivedEvent,
-          durable: RETELL_CALLS_DURABLE,
-          concurrency: 4,
-          ackWaitMs: 120_000,
-          handler: (envelope, meta) => this.retell(envelope, meta),
-        },
-        logger,
-      ),
-      new EventConsumer(
-        nc,
-        messaging,
-        {
-          event: TwilioEventReceivedEvent,
-          durable: TWILIO_CALLBACKS_DURABLE,
-          concurrency: 4,
-          ackWaitMs: 120_000,
-          handler: (envelope, meta) => this.twilio(envelope, meta),
-        },
-        logger,
-      ),
-    ];
+  ) {}
+
+  @DurableEventPattern(RetellEventReceivedEvent, { durable: RETELL_CALLS_DURABLE, concurrency: 4, ackWaitMs: 120_000 })
+  retellEvent(
+    @Payload() envelope: EventEnvelope<ProviderEventReceivedData>,
+    @Ctx() ctx: JetStreamContext,
+  ): Promise<void> {
+    return this.retell(envelope, ctx);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await Promise.all(this.consumers.map((consumer) => consumer.start()));
+  @DurableEventPattern(TwilioEventReceivedEvent, {
+    durable: TWILIO_CALLBACKS_DURABLE,
+    concurrency: 4,
+    ackWaitMs: 120_000,
+  })
+  twilioEvent(
+    @Payload() envelope: EventEnvelope<ProviderEventReceivedData>,
+    @Ctx() ctx: JetStreamContext,
+  ): Promise<void> {
+    return this.twilio(envelope, ctx);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.consumers.map((consumer) => consumer.stop()));
-  }
-
-  private async retell(envelope: EventEnvelope<ProviderEventReceivedData>, meta: DeliveryMeta): Promise<void> {
+  private async retell(envelope: EventEnvelope<ProviderEventReceivedData>, meta: JetStreamContext): Promise<void> {
     const { data } = envelope;
     if (data.kind !== 'call_analyzed') return;
     const report = retellCallReport(data.payload);
@@ -122,7 +96,7 @@ export class ProviderCallsConsumer implements OnApplicationBootstrap, BeforeAppl
       this.logger.info({ call_sid: report.call_sid, waited_ms: waited }, 'agent call reported');
   }
 
-  private async twilio(envelope: EventEnvelope<ProviderEventReceivedData>, meta: DeliveryMeta): Promise<void> {
+  private async twilio(envelope: EventEnvelope<ProviderEventReceivedData>, meta: JetStreamContext): Promise<void> {
     const { data } = envelope;
     if (data.kind === 'call.status') {
       const report = twilioStatusReport(data.payload, new Date(data.received_at));

@@ -1,19 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   SimulatedProviderRpc,
   type SimulateProviderCallBody,
   type SimulatedCallAccepted,
 } from '@switchboard/contracts';
-import { RpcHandler, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, type RpcContext } from '@switchboard/messaging';
 import { SimulatedTelephonyAdapter } from './simulated-telephony.adapter';
 
 /** `POST /admin/provider/calls`, forwarded by the gateway's operator API. */
-@Injectable()
+@Controller()
 export class SimulatedTelephonyNatsController {
   constructor(private readonly provider: SimulatedTelephonyAdapter) {}
 
-  @RpcHandler(SimulatedProviderRpc.reportCall)
-  reportCall(request: SimulateProviderCallBody, ctx: RpcContext): Promise<SimulatedCallAccepted> {
+  @RpcPattern(SimulatedProviderRpc.reportCall)
+  reportCall(@Payload() request: SimulateProviderCallBody, @Caller() ctx: RpcContext): Promise<SimulatedCallAccepted> {
     return this.provider.reportCall(request, { requestId: ctx.requestId });
   }
 }

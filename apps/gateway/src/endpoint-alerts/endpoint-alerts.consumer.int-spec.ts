@@ -1,8 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { Module, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { EndpointDisabledEvent, type EndpointDisabledData, type EventEnvelope } from '@switchboard/contracts';
-import { connectNats, eventSubject, NatsLink, streamName, type MessagingConfig } from '@switchboard/messaging';
+import {
+  MessagingModule,
+  NatsLink,
+  connectNats,
+  eventSubject,
+  startMessaging,
+  streamName,
+  type MessagingConfig,
+} from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
 import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
 import { createTestDatabase, testMessagingConfig, testNatsOptions, type TestDatabase } from '@switchboard/testing';
@@ -28,7 +39,7 @@ let mail: SimulatedEmailAdapter;
 let messaging: MessagingConfig;
 let gatewayNc: NatsConnection;
 let superNc: NatsConnection;
-let consumer: EndpointAlertsConsumer;
+let app: INestApplication;
 
 beforeAll(async () => {
   db = await createTestDatabase('gateway');
@@ -54,13 +65,22 @@ beforeAll(async () => {
     mail,
     logger,
   );
-  consumer = new EndpointAlertsConsumer(NatsLink.follow(gatewayNc, logger), messaging, logger, service);
-  consumer.onApplicationBootstrap();
-  await consumer.started();
+  // The consumer as the gateway runs it: its event server started in the background once NATS answers.
+  const link = NatsLink.follow(gatewayNc, logger);
+  @Module({
+    imports: [MessagingModule.forRoot({ service: 'gateway', logger, config: messaging, link, serve: false })],
+    controllers: [EndpointAlertsConsumer],
+    providers: [{ provide: EndpointAlertsService, useValue: service }],
+  })
+  class ConsumerModule {}
+  app = await NestFactory.create(ConsumerModule, new FastifyAdapter(), { logger: false, abortOnError: false });
+  await app.init();
+  const servers = await startMessaging(app, { requests: false, eventsInBackground: true });
+  await servers.events.started();
 });
 
 afterAll(async () => {
-  await consumer?.beforeApplicationShutdown();
+  await app?.close();
   await gatewayNc?.drain();
   await superNc?.drain();
   await handle?.close();

@@ -5,11 +5,11 @@ import { AlertedNumberLookup, EndpointAlertsService, RpcAlertedNumberLookup } fr
 
 /** Mails the owners of an account when a number's webhook endpoint is disabled (docs/adr/0075). */
 @Module({
+  controllers: [EndpointAlertsConsumer],
   providers: [
     EndpointAlertsRepository,
     { provide: AlertedNumberLookup, useClass: RpcAlertedNumberLookup },
     EndpointAlertsService,
-    EndpointAlertsConsumer,
   ],
 })
 export class EndpointAlertsModule {}

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   ClaimantRpc,
   type ClaimantClaimFiled,
@@ -6,21 +7,21 @@ import {
   type ClaimantLocationView,
   type ClaimantSlugQuery,
 } from '@switchboard/contracts';
-import { RpcHandler, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, type RpcContext } from '@switchboard/messaging';
 import { ClaimantService } from './claimant.service';
 
 /** The public claimant page's requests, forwarded by the gateway for no account (docs/adr/0078). */
-@Injectable()
+@Controller()
 export class ClaimantNatsController {
   constructor(private readonly claimant: ClaimantService) {}
 
-  @RpcHandler(ClaimantRpc.location)
-  location(request: ClaimantSlugQuery): Promise<ClaimantLocationView> {
+  @RpcPattern(ClaimantRpc.location)
+  location(@Payload() request: ClaimantSlugQuery): Promise<ClaimantLocationView> {
     return this.claimant.location(request);
   }
 
-  @RpcHandler(ClaimantRpc.file)
-  file(request: ClaimantFileCommand, ctx: RpcContext): Promise<ClaimantClaimFiled> {
+  @RpcPattern(ClaimantRpc.file)
+  file(@Payload() request: ClaimantFileCommand, @Caller() ctx: RpcContext): Promise<ClaimantClaimFiled> {
     return this.claimant.file(request, ctx);
   }
 }

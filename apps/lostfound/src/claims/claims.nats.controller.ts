@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   ClaimsRpc,
   type ClaimCreated,
@@ -10,35 +11,35 @@ import {
   type ReuniteCommand,
   type Reunited,
 } from '@switchboard/contracts';
-import { RpcHandler, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, type RpcContext } from '@switchboard/messaging';
 import { ClaimsService } from './claims.service';
 import { ReuniteService } from './reunite.service';
 
 /** `/lostfound/claims` requests, forwarded by the gateway for the authenticated account. */
-@Injectable()
+@Controller()
 export class ClaimsNatsController {
   constructor(
     private readonly claims: ClaimsService,
     private readonly reunion: ReuniteService,
   ) {}
 
-  @RpcHandler(ClaimsRpc.file)
-  file(request: FileClaimCommand, ctx: RpcContext): Promise<ClaimCreated> {
+  @RpcPattern(ClaimsRpc.file)
+  file(@Payload() request: FileClaimCommand, @Caller() ctx: RpcContext): Promise<ClaimCreated> {
     return this.claims.file(request, ctx);
   }
 
-  @RpcHandler(ClaimsRpc.list)
-  list(request: ListClaimsQuery, ctx: RpcContext): Promise<ClaimPage> {
+  @RpcPattern(ClaimsRpc.list)
+  list(@Payload() request: ListClaimsQuery, @Caller() ctx: RpcContext): Promise<ClaimPage> {
     return this.claims.list(request, ctx);
   }
 
-  @RpcHandler(ClaimsRpc.get)
-  get(request: GetClaimQuery, ctx: RpcContext): Promise<ClaimDetail> {
+  @RpcPattern(ClaimsRpc.get)
+  get(@Payload() request: GetClaimQuery, @Caller() ctx: RpcContext): Promise<ClaimDetail> {
     return this.claims.get(request, ctx);
   }
 
-  @RpcHandler(ClaimsRpc.reunite)
-  reunite(request: ReuniteCommand, ctx: RpcContext): Promise<Reunited> {
+  @RpcPattern(ClaimsRpc.reunite)
+  reunite(@Payload() request: ReuniteCommand, @Caller() ctx: RpcContext): Promise<Reunited> {
     return this.reunion.reunite(request, ctx);
   }
 }

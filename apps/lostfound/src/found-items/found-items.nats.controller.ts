@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   FoundItemsRpc,
   type DisposalCommand,
@@ -9,31 +10,31 @@ import {
   type ListFoundItemsQuery,
   type LogFoundItemCommand,
 } from '@switchboard/contracts';
-import { RpcHandler, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, type RpcContext } from '@switchboard/messaging';
 import { FoundItemsService } from './found-items.service';
 
 /** `/lostfound/found-items` requests, forwarded by the gateway for the authenticated account. */
-@Injectable()
+@Controller()
 export class FoundItemsNatsController {
   constructor(private readonly items: FoundItemsService) {}
 
-  @RpcHandler(FoundItemsRpc.log)
-  log(request: LogFoundItemCommand, ctx: RpcContext): Promise<FoundItemView> {
+  @RpcPattern(FoundItemsRpc.log)
+  log(@Payload() request: LogFoundItemCommand, @Caller() ctx: RpcContext): Promise<FoundItemView> {
     return this.items.log(request, ctx);
   }
 
-  @RpcHandler(FoundItemsRpc.list)
-  list(request: ListFoundItemsQuery, ctx: RpcContext): Promise<FoundItemPage> {
+  @RpcPattern(FoundItemsRpc.list)
+  list(@Payload() request: ListFoundItemsQuery, @Caller() ctx: RpcContext): Promise<FoundItemPage> {
     return this.items.list(request, ctx);
   }
 
-  @RpcHandler(FoundItemsRpc.get)
-  get(request: GetFoundItemQuery, ctx: RpcContext): Promise<FoundItemDetail> {
+  @RpcPattern(FoundItemsRpc.get)
+  get(@Payload() request: GetFoundItemQuery, @Caller() ctx: RpcContext): Promise<FoundItemDetail> {
     return this.items.get(request, ctx);
   }
 
-  @RpcHandler(FoundItemsRpc.dispose)
-  dispose(request: DisposalCommand, ctx: RpcContext): Promise<FoundItemDetail> {
+  @RpcPattern(FoundItemsRpc.dispose)
+  dispose(@Payload() request: DisposalCommand, @Caller() ctx: RpcContext): Promise<FoundItemDetail> {
     return this.items.dispose(request, ctx);
   }
 }

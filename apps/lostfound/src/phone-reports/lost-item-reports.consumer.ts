@@ -1,5 +1,5 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { Controller, Inject } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   LostItemReportRpc,
   LostItemReportedEvent,
@@ -9,13 +9,7 @@ import {
   type LostItemReportView,
   type LostItemReportedData,
 } from '@switchboard/contracts';
-import {
-  EventConsumer,
-  MESSAGING_CONFIG,
-  NATS_CONNECTION,
-  RpcClient,
-  type MessagingConfig,
-} from '@switchboard/messaging';
+import { DurableEventPattern, RpcClient } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { ClaimsRepository } from '../claims/claims.repository';
 import { ClaimsService, type ClaimInput } from '../claims/claims.service';
@@ -35,39 +29,20 @@ export type ReportOutcome = 'filed' | 'repeat' | 'no_line' | 'urgent' | 'unusabl
  * included, are read from calls-media, which owns them. At least once in, exactly one claim out: the claim's
  * `call_sid` is unique and its insert is the check, so a redelivered or repeated event files nothing more.
  */
-@Injectable()
-export class LostItemReportsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly consumer: EventConsumer<LostItemReportedData>;
-
+@Controller()
+export class LostItemReportsConsumer {
   constructor(
-    @Inject(NATS_CONNECTION) nc: NatsConnection,
-    @Inject(MESSAGING_CONFIG) config: MessagingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly rpc: RpcClient,
     private readonly lines: PhoneLinesRepository,
     private readonly locations: LocationsRepository,
     private readonly claimsRepository: ClaimsRepository,
     private readonly claims: ClaimsService,
-  ) {
-    this.consumer = new EventConsumer(
-      nc,
-      config,
-      {
-        event: LostItemReportedEvent,
-        durable: LOST_ITEM_REPORTS_DURABLE,
-        handler: async (envelope) => void (await this.handle(envelope)),
-        concurrency: 4,
-      },
-      logger,
-    );
-  }
+  ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.consumer.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.consumer.stop();
+  @DurableEventPattern(LostItemReportedEvent, { durable: LOST_ITEM_REPORTS_DURABLE, concurrency: 4 })
+  async reported(@Payload() envelope: EventEnvelope<LostItemReportedData>): Promise<void> {
+    await this.handle(envelope);
   }
 
   /** Files the call's claim once. A failure to read the report (calls-media away) throws: the event is redelivered. */

@@ -1,30 +1,31 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   PhoneLinesRpc,
   type LinkPhoneLineCommand,
   type PhoneLineView,
   type UnlinkPhoneLineCommand,
 } from '@switchboard/contracts';
-import { RpcHandler, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, type RpcContext } from '@switchboard/messaging';
 import { PhoneLinesService } from './phone-lines.service';
 
 /** `/lostfound/phone-lines/{number_id}`, forwarded by the gateway once numbers-billing said the number is the account's. */
-@Injectable()
+@Controller()
 export class PhoneLinesNatsController {
   constructor(private readonly lines: PhoneLinesService) {}
 
-  @RpcHandler(PhoneLinesRpc.link)
-  link(request: LinkPhoneLineCommand, ctx: RpcContext): Promise<PhoneLineView> {
+  @RpcPattern(PhoneLinesRpc.link)
+  link(@Payload() request: LinkPhoneLineCommand, @Caller() ctx: RpcContext): Promise<PhoneLineView> {
     return this.lines.link(request, ctx);
   }
 
-  @RpcHandler(PhoneLinesRpc.unlink)
-  unlink(request: UnlinkPhoneLineCommand, ctx: RpcContext): Promise<PhoneLineView> {
+  @RpcPattern(PhoneLinesRpc.unlink)
+  unlink(@Payload() request: UnlinkPhoneLineCommand, @Caller() ctx: RpcContext): Promise<PhoneLineView> {
     return this.lines.unlink(request, ctx);
   }
 
-  @RpcHandler(PhoneLinesRpc.get)
-  get(request: UnlinkPhoneLineCommand, ctx: RpcContext): Promise<PhoneLineView> {
+  @RpcPattern(PhoneLinesRpc.get)
+  get(@Payload() request: UnlinkPhoneLineCommand, @Caller() ctx: RpcContext): Promise<PhoneLineView> {
     return this.lines.get(request, ctx);
   }
 }

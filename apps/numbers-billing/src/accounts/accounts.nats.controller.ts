@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   AccountsRpc,
   BillingRpc,
@@ -12,43 +13,43 @@ import {
   type GetBalanceQuery,
   type UpdateAccountCommand,
 } from '@switchboard/contracts';
-import { RpcHandler, requireAccount, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, requireAccount, type RpcContext } from '@switchboard/messaging';
 import { AccountsService } from './accounts.service';
 
 /** Requests about accounts, forwarded by the gateway: the operator's, and an account's own balance. */
-@Injectable()
+@Controller()
 export class AccountsNatsController {
   constructor(private readonly accounts: AccountsService) {}
 
-  @RpcHandler(AccountsRpc.create)
-  create(request: CreateAccountBody): Promise<AccountView> {
+  @RpcPattern(AccountsRpc.create)
+  create(@Payload() request: CreateAccountBody): Promise<AccountView> {
     return this.accounts.create(request);
   }
 
-  @RpcHandler(AccountsRpc.get)
-  get(request: GetAccountQuery): Promise<AccountView> {
+  @RpcPattern(AccountsRpc.get)
+  get(@Payload() request: GetAccountQuery): Promise<AccountView> {
     return this.accounts.get(request.account_id);
   }
 
   /** The test twin, made at the first test key (docs/adr/0087-test-mode.md). */
-  @RpcHandler(AccountsRpc.openTestMode)
-  openTestMode(request: GetAccountQuery): Promise<AccountView> {
+  @RpcPattern(AccountsRpc.openTestMode)
+  openTestMode(@Payload() request: GetAccountQuery): Promise<AccountView> {
     return this.accounts.openTestMode(request.account_id);
   }
 
-  @RpcHandler(AccountsRpc.update)
-  update(request: UpdateAccountCommand, ctx: RpcContext): Promise<AccountView> {
+  @RpcPattern(AccountsRpc.update)
+  update(@Payload() request: UpdateAccountCommand, @Caller() ctx: RpcContext): Promise<AccountView> {
     return this.accounts.update(request, { correlationId: ctx.requestId ?? randomUUID() });
   }
 
   /** The account's own balance (`GET /balance`), forwarded by the gateway with the caller's account. */
-  @RpcHandler(BillingRpc.balance)
-  balance(_request: GetBalanceQuery, ctx: RpcContext): Promise<AccountBalance> {
+  @RpcPattern(BillingRpc.balance)
+  balance(@Payload() _request: GetBalanceQuery, @Caller() ctx: RpcContext): Promise<AccountBalance> {
     return this.accounts.balance(requireAccount(ctx));
   }
 
-  @RpcHandler(AccountsRpc.credit)
-  credit(request: CreditAccountCommand, ctx: RpcContext): Promise<BalanceView> {
+  @RpcPattern(AccountsRpc.credit)
+  credit(@Payload() request: CreditAccountCommand, @Caller() ctx: RpcContext): Promise<BalanceView> {
     return this.accounts.credit(request, { correlationId: ctx.requestId ?? randomUUID() });
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   AgentRpc,
   type AgentSettingsView,
@@ -7,26 +8,26 @@ import {
   type GetNumberAgentQuery,
   type UpdateNumberAgentCommand,
 } from '@switchboard/contracts';
-import { RpcHandler, requireAccount, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, requireAccount, type RpcContext } from '@switchboard/messaging';
 import { AgentService } from './agent.service';
 
 /** A number's agent, forwarded by the gateway: its settings, and the Twilio voice URL's question. */
-@Injectable()
+@Controller()
 export class AgentNatsController {
   constructor(private readonly agents: AgentService) {}
 
-  @RpcHandler(AgentRpc.get)
-  get(request: GetNumberAgentQuery, ctx: RpcContext): Promise<AgentSettingsView> {
+  @RpcPattern(AgentRpc.get)
+  get(@Payload() request: GetNumberAgentQuery, @Caller() ctx: RpcContext): Promise<AgentSettingsView> {
     return this.agents.get(requireAccount(ctx), request.id);
   }
 
-  @RpcHandler(AgentRpc.update)
-  update(request: UpdateNumberAgentCommand, ctx: RpcContext): Promise<AgentSettingsView> {
+  @RpcPattern(AgentRpc.update)
+  update(@Payload() request: UpdateNumberAgentCommand, @Caller() ctx: RpcContext): Promise<AgentSettingsView> {
     return this.agents.update(requireAccount(ctx), request);
   }
 
-  @RpcHandler(AgentRpc.answerCall)
-  answerCall(request: AnswerCallCommand): Promise<AnswerCallReply> {
+  @RpcPattern(AgentRpc.answerCall)
+  answerCall(@Payload() request: AnswerCallCommand): Promise<AnswerCallReply> {
     return this.agents.answerCall(request);
   }
 }

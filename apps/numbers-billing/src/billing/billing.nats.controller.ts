@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   BillingRpc,
   DEFAULT_PAGE_LIMIT,
@@ -11,14 +12,14 @@ import {
   type PaymentFaultsView,
   type RunBillingCycleBody,
 } from '@switchboard/contracts';
-import { RpcHandler, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, type RpcContext } from '@switchboard/messaging';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { millicentsToCents, toSafeNumber } from '../money/money';
 import { SimulatedPaymentAdapter } from '../payments/simulated-payment.adapter';
 import { BillingCycleService } from './billing-cycle.service';
 
 /** Operator requests about money: the billing run, an account's ledger, the simulated card processor. */
-@Injectable()
+@Controller()
 export class BillingNatsController {
   constructor(
     private readonly cycle: BillingCycleService,
@@ -26,13 +27,13 @@ export class BillingNatsController {
     private readonly payments: SimulatedPaymentAdapter,
   ) {}
 
-  @RpcHandler(BillingRpc.runCycle)
-  run(request: RunBillingCycleBody, ctx: RpcContext): Promise<BillingRunResult> {
+  @RpcPattern(BillingRpc.runCycle)
+  run(@Payload() request: RunBillingCycleBody, @Caller() ctx: RpcContext): Promise<BillingRunResult> {
     return this.cycle.run(request.now ? new Date(request.now) : new Date(), ctx.requestId);
   }
 
-  @RpcHandler(BillingRpc.ledger)
-  async ledgerPage(request: ListLedgerCommand): Promise<LedgerPage> {
+  @RpcPattern(BillingRpc.ledger)
+  async ledgerPage(@Payload() request: ListLedgerCommand): Promise<LedgerPage> {
     const totals = await this.ledger.reconcile(request.account_id);
     if (!totals) throw new ServiceError('not_found', 'No account with that id.');
     const limit = request.limit ?? DEFAULT_PAGE_LIMIT;
@@ -60,8 +61,8 @@ export class BillingNatsController {
     };
   }
 
-  @RpcHandler(BillingRpc.setPaymentFaults)
-  setPaymentFaults(request: PaymentFaultsBody): Promise<PaymentFaultsView> {
+  @RpcPattern(BillingRpc.setPaymentFaults)
+  setPaymentFaults(@Payload() request: PaymentFaultsBody): Promise<PaymentFaultsView> {
     return this.payments.setFaults(request.charge_failures);
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   NumbersRpc,
   ServiceNumberRpc,
@@ -17,7 +18,7 @@ import {
   type UpdateNumberCommand,
   type WebhookTarget,
 } from '@switchboard/contracts';
-import { RpcHandler, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, type RpcContext } from '@switchboard/messaging';
 import { NumbersService } from './numbers.service';
 import { ProvisioningService } from './provisioning.service';
 
@@ -25,45 +26,45 @@ import { ProvisioningService } from './provisioning.service';
  * Account-scoped number requests forwarded by the gateway, the dispatcher's internal webhook-target query and the
  * gateway's internal service-number query (simulated provider).
  */
-@Injectable()
+@Controller()
 export class NumbersNatsController {
   constructor(
     private readonly provisioning: ProvisioningService,
     private readonly numbers: NumbersService,
   ) {}
 
-  @RpcHandler(NumbersRpc.provision)
-  provision(request: ProvisionNumberCommand, ctx: RpcContext): Promise<NumberCreated> {
+  @RpcPattern(NumbersRpc.provision)
+  provision(@Payload() request: ProvisionNumberCommand, @Caller() ctx: RpcContext): Promise<NumberCreated> {
     return this.provisioning.provision(request, ctx);
   }
 
-  @RpcHandler(NumbersRpc.list)
-  list(request: ListNumbersQuery, ctx: RpcContext): Promise<NumberList> {
+  @RpcPattern(NumbersRpc.list)
+  list(@Payload() request: ListNumbersQuery, @Caller() ctx: RpcContext): Promise<NumberList> {
     return this.numbers.list(request, ctx.accountId);
   }
 
-  @RpcHandler(NumbersRpc.release)
-  release(request: ReleaseNumberCommand, ctx: RpcContext): Promise<NumberReleased> {
+  @RpcPattern(NumbersRpc.release)
+  release(@Payload() request: ReleaseNumberCommand, @Caller() ctx: RpcContext): Promise<NumberReleased> {
     return this.numbers.release(request.id, ctx);
   }
 
-  @RpcHandler(NumbersRpc.get)
-  get(request: GetNumberQuery, ctx: RpcContext): Promise<NumberView> {
+  @RpcPattern(NumbersRpc.get)
+  get(@Payload() request: GetNumberQuery, @Caller() ctx: RpcContext): Promise<NumberView> {
     return this.numbers.get(request.id, ctx.accountId);
   }
 
-  @RpcHandler(NumbersRpc.update)
-  update(request: UpdateNumberCommand, ctx: RpcContext): Promise<NumberView> {
+  @RpcPattern(NumbersRpc.update)
+  update(@Payload() request: UpdateNumberCommand, @Caller() ctx: RpcContext): Promise<NumberView> {
     return this.numbers.update(request, ctx);
   }
 
-  @RpcHandler(ServiceNumberRpc)
-  serviceNumber(request: ServiceNumberQuery): Promise<ServiceNumberStanding> {
+  @RpcPattern(ServiceNumberRpc)
+  serviceNumber(@Payload() request: ServiceNumberQuery): Promise<ServiceNumberStanding> {
     return this.numbers.serviceNumber(request.phone_number, new Date(request.at));
   }
 
-  @RpcHandler(WebhookTargetRpc)
-  webhookTarget(request: GetWebhookTargetQuery): Promise<WebhookTarget> {
+  @RpcPattern(WebhookTargetRpc)
+  webhookTarget(@Payload() request: GetWebhookTargetQuery): Promise<WebhookTarget> {
     return this.numbers.webhookTarget(request.number_id, request.recipient_key);
   }
 }

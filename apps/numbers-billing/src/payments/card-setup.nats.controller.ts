@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   BillingRpc,
   type CardSetupSession,
@@ -6,24 +7,24 @@ import {
   type PaymentMethodView,
   type StartCardSetupCommand,
 } from '@switchboard/contracts';
-import { RpcHandler, requireAccount, type RpcContext } from '@switchboard/messaging';
+import { Caller, RpcPattern, requireAccount, type RpcContext } from '@switchboard/messaging';
 import { CardSetupService } from './card-setup.service';
 
 /** The console's card setup (docs/adr/0131), for the caller's own account (it travels in the request's headers). */
-@Injectable()
+@Controller()
 export class CardSetupNatsController {
   constructor(private readonly cardSetup: CardSetupService) {}
 
-  @RpcHandler(BillingRpc.startCardSetup)
-  start(request: StartCardSetupCommand, ctx: RpcContext): Promise<CardSetupSession> {
+  @RpcPattern(BillingRpc.startCardSetup)
+  start(@Payload() request: StartCardSetupCommand, @Caller() ctx: RpcContext): Promise<CardSetupSession> {
     return this.cardSetup.start(requireAccount(ctx), {
       successUrl: request.success_url,
       cancelUrl: request.cancel_url,
     });
   }
 
-  @RpcHandler(BillingRpc.paymentMethod)
-  paymentMethod(_request: GetPaymentMethodQuery, ctx: RpcContext): Promise<PaymentMethodView> {
+  @RpcPattern(BillingRpc.paymentMethod)
+  paymentMethod(@Payload() _request: GetPaymentMethodQuery, @Caller() ctx: RpcContext): Promise<PaymentMethodView> {
     return this.cardSetup.paymentMethod(requireAccount(ctx));
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   ProviderRpc,
   type ProviderFaultsBody,
@@ -6,21 +7,21 @@ import {
   type ProviderStockView,
   type SetProviderStockCommand,
 } from '@switchboard/contracts';
-import { RpcHandler } from '@switchboard/messaging';
+import { RpcPattern } from '@switchboard/messaging';
 import { SimulatedTelephonyAdapter } from './simulated-telephony.adapter';
 
 /** Operator controls of the simulated provider (`PUT /admin/provider/stock/{area_code}`, `PUT /admin/provider/faults`). */
-@Injectable()
+@Controller()
 export class SimulatedTelephonyNatsController {
   constructor(private readonly simulated: SimulatedTelephonyAdapter) {}
 
-  @RpcHandler(ProviderRpc.setStock)
-  setStock(request: SetProviderStockCommand): Promise<ProviderStockView> {
+  @RpcPattern(ProviderRpc.setStock)
+  setStock(@Payload() request: SetProviderStockCommand): Promise<ProviderStockView> {
     return this.simulated.setStock(request.area_code, request.available);
   }
 
-  @RpcHandler(ProviderRpc.setFaults)
-  setFaults(request: ProviderFaultsBody): Promise<ProviderFaultsView> {
+  @RpcPattern(ProviderRpc.setFaults)
+  setFaults(@Payload() request: ProviderFaultsBody): Promise<ProviderFaultsView> {
     return this.simulated.setFaults(request.provision_failures);
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
 import {
   BalanceLowEvent,
   TopUpFailedEvent,
@@ -7,10 +8,9 @@ import {
   type EventEnvelope,
   type TopUpFailedData,
 } from '@switchboard/contracts';
-import type { EventConsumer } from '@switchboard/messaging';
+import { DurableEventPattern, JetStreamContext } from '@switchboard/messaging';
 import { BILLING_BALANCE_LOW_TYPE, BILLING_TOP_UP_FAILED_TYPE, type BillingWebhookBody } from '@switchboard/signing';
 import { DeliverCallCompleted } from './deliver-call-completed';
-import { DispatcherConsumers, type DispatcherSubscription } from './dispatcher-consumers';
 
 export const BALANCE_LOW_DURABLE = 'webhook-dispatcher-billing-balance-low';
 export const TOP_UP_FAILED_DURABLE = 'webhook-dispatcher-billing-top-up-failed';
@@ -59,29 +59,18 @@ export function billingWebhookBody(type: string, data: BillingEventData, numberI
  * its own delivery, signed with its own secret, in its own log, retried and redeliverable like every other event.
  * One number's failure does not hold the others back: all are tried, then the first error (a retry) is thrown.
  */
-@Injectable()
-export class BillingEventsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly consumers: EventConsumer<BillingEventData>[] = [];
+@Controller()
+export class BillingEventsConsumer {
+  constructor(private readonly deliver: DeliverCallCompleted) {}
 
-  constructor(
-    private readonly consumerFactory: DispatcherConsumers,
-    private readonly deliver: DeliverCallCompleted,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    const subscriptions: DispatcherSubscription<BillingEventData>[] = [
-      [BalanceLowEvent, BALANCE_LOW_DURABLE],
-      [TopUpFailedEvent, TOP_UP_FAILED_DURABLE],
-    ];
-    this.consumers.push(
-      ...(await this.consumerFactory.start(subscriptions, (envelope, deliveryCount) =>
-        this.handle(envelope, deliveryCount),
-      )),
-    );
+  @DurableEventPattern(BalanceLowEvent, { durable: BALANCE_LOW_DURABLE })
+  balanceLow(@Payload() envelope: EventEnvelope<BalanceLowData>, @Ctx() ctx: JetStreamContext): Promise<void> {
+    return this.handle(envelope, ctx.deliveryCount);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.consumers.map((consumer) => consumer.stop()));
+  @DurableEventPattern(TopUpFailedEvent, { durable: TOP_UP_FAILED_DURABLE })
+  topUpFailed(@Payload() envelope: EventEnvelope<TopUpFailedData>, @Ctx() ctx: JetStreamContext): Promise<void> {
+    return this.handle(envelope, ctx.deliveryCount);
   }
 
   async handle(envelope: EventEnvelope<BillingEventData>, deliveryCount = 1): Promise<void> {

@@ -1,19 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
 import {
   WebhookDeliveriesRpc,
   type ListWebhookDeliveriesQuery,
   type WebhookDeliveryList,
 } from '@switchboard/contracts';
-import { RpcHandler } from '@switchboard/messaging';
+import { RpcPattern } from '@switchboard/messaging';
 import { DeliveryLogService } from './delivery-log.service';
 
 /** Operator requests about webhook deliveries, forwarded by the gateway. */
-@Injectable()
+@Controller()
 export class DeliveriesNatsController {
   constructor(private readonly log: DeliveryLogService) {}
 
-  @RpcHandler(WebhookDeliveriesRpc.list)
-  list(request: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryList> {
+  @RpcPattern(WebhookDeliveriesRpc.list)
+  list(@Payload() request: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryList> {
     return this.log.list(request);
   }
 }

@@ -1,14 +1,14 @@
-import { Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
 import {
   NumberReleasedEvent,
   NumberUpdatedEvent,
   type EventEnvelope,
   type NumberStateChanged,
 } from '@switchboard/contracts';
-import type { EventConsumer } from '@switchboard/messaging';
+import { DurableEventPattern, JetStreamContext } from '@switchboard/messaging';
 import { NUMBER_PAST_DUE_TYPE, NUMBER_RELEASED_TYPE, type NumberWebhookBody } from '@switchboard/signing';
 import { DeliverCallCompleted } from './deliver-call-completed';
-import { DispatcherConsumers, type DispatcherSubscription } from './dispatcher-consumers';
 import { NumberStatesRepository } from './number-states.repository';
 
 export const NUMBER_UPDATED_DURABLE = 'webhook-dispatcher-number-updated';
@@ -20,30 +20,21 @@ export const NUMBER_RELEASED_DURABLE = 'webhook-dispatcher-number-released';
  * `past_due` is told once, not again when a past_due number's details change. The webhook's id is the event's, so
  * JetStream's redeliveries are the same delivery.
  */
-@Injectable()
-export class NumberEventsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly consumers: EventConsumer<NumberStateChanged>[] = [];
-
+@Controller()
+export class NumberEventsConsumer {
   constructor(
-    private readonly consumerFactory: DispatcherConsumers,
     private readonly states: NumberStatesRepository,
     private readonly deliver: DeliverCallCompleted,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    const subscriptions: DispatcherSubscription<NumberStateChanged>[] = [
-      [NumberUpdatedEvent, NUMBER_UPDATED_DURABLE],
-      [NumberReleasedEvent, NUMBER_RELEASED_DURABLE],
-    ];
-    this.consumers.push(
-      ...(await this.consumerFactory.start(subscriptions, (envelope, deliveryCount) =>
-        this.handle(envelope, deliveryCount),
-      )),
-    );
+  @DurableEventPattern(NumberUpdatedEvent, { durable: NUMBER_UPDATED_DURABLE })
+  updated(@Payload() envelope: EventEnvelope<NumberStateChanged>, @Ctx() ctx: JetStreamContext): Promise<void> {
+    return this.handle(envelope, ctx.deliveryCount);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.consumers.map((consumer) => consumer.stop()));
+  @DurableEventPattern(NumberReleasedEvent, { durable: NUMBER_RELEASED_DURABLE })
+  released(@Payload() envelope: EventEnvelope<NumberStateChanged>, @Ctx() ctx: JetStreamContext): Promise<void> {
+    return this.handle(envelope, ctx.deliveryCount);
   }
 
   async handle(envelope: EventEnvelope<NumberStateChanged>, deliveryCount = 1): Promise<void> {

@@ -1,26 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   CallCompletedEvent,
-  HEADERS,
+  ServiceError,
   WebhookDeliveriesRpc,
   type RpcDescriptor,
   type CallCompletedData,
   type EventEnvelope,
-  type RpcReply,
   type WebhookDeliveryAttemptView,
   type WebhookDeliveryList,
 } from '@switchboard/contracts';
 import type { Resolver } from '@switchboard/egress';
-import { ensureStream, eventSubject, rpcSubject } from '@switchboard/messaging';
+import { RpcClient, ensureStream, eventSubject } from '@switchboard/messaging';
 import { createLogger, type Logger } from '@switchboard/observability';
 import { testNatsEnv, testNatsOptions, type TestDatabase } from '@switchboard/testing';
 import { messagingConfigFromEnv } from '@switchboard/service-runtime';
 import { Client } from 'pg';
 import { createWebhookDispatcherApp } from '../../src/bootstrap';
 import { FakeNumbersBilling } from './fake-numbers-billing';
+
+/** A reply as the test reads it: the answer, or the refusal the service answered. */
+export type RpcOutcome<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
 
 /** Settings that keep the tests quick; each is a documented variable. */
 export const FAST_SETTINGS = {
@@ -53,7 +55,7 @@ export interface DispatcherHarness {
     request: Req,
     accountId: string,
     timeoutMs?: number,
-  ): Promise<RpcReply<Res>>;
+  ): Promise<RpcOutcome<Res>>;
   /** Runs SQL on the dispatcher's database (to set up rows older code would have written). */
   sql(text: string, values?: unknown[]): Promise<void>;
   /** A delivery's row, read straight from the dispatcher's database. */
@@ -88,6 +90,7 @@ export async function createDispatcherHarness(
   const nc = await connect({ ...testNatsOptions(), name: `test-${prefix}` });
   await ensureStream(nc, messaging, CallCompletedEvent.stream);
   const numbersBilling = new FakeNumbersBilling(nc, prefix).start();
+  const client = new RpcClient(nc, messaging);
   const apps = new Set<INestApplicationContext>();
   const db = new Client({ connectionString: database.url });
   await db.connect();
@@ -113,23 +116,20 @@ export async function createDispatcherHarness(
       });
     },
     async deliveryLog(numberId) {
-      const msg = await nc.request(
-        rpcSubject(messaging, WebhookDeliveriesRpc.list.subject),
-        JSON.stringify({ number_id: numberId }),
-        { timeout: 5000 },
+      const log: WebhookDeliveryList = await client.request(
+        WebhookDeliveriesRpc.list,
+        { number_id: numberId },
+        { timeoutMs: 5000 },
       );
-      const reply = msg.json<RpcReply<WebhookDeliveryList>>();
-      if (!reply.ok) throw new Error(`delivery log: ${reply.error.code} ${reply.error.message}`);
-      return reply.data.data;
+      return log.data;
     },
     async rpc(descriptor, request, accountId, timeoutMs = 5000) {
-      const headers = natsHeaders();
-      headers.set(HEADERS.accountId, accountId);
-      const msg = await nc.request(rpcSubject(messaging, descriptor.subject), JSON.stringify(request), {
-        timeout: timeoutMs,
-        headers,
-      });
-      return msg.json();
+      try {
+        return { ok: true, data: await client.request(descriptor, request, { accountId, timeoutMs }) };
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        return { ok: false, error: { code: error.code, message: error.message } };
+      }
     },
     async sql(text, values = []) {
       await db.query(text, values);

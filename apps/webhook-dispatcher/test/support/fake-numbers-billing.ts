@@ -7,7 +7,6 @@ import {
   webhookSecretSealContext,
   type GetWebhookTargetQuery,
   type NumberStateChanged,
-  type RpcReply,
   type WebhookTarget,
 } from '@switchboard/contracts';
 import { eventSubject, rpcSubject, sealFor } from '@switchboard/messaging';
@@ -81,13 +80,16 @@ export class FakeNumbersBilling {
     this.subscription ??= this.nc.subscribe(rpcSubject({ prefix: this.prefix }, WebhookTargetRpc.subject), {
       callback: (err, msg) => {
         if (err) return;
-        const { number_id, recipient_key } = msg.json<GetWebhookTargetQuery>();
+        // A request as Nest's NATS client sends it, answered as Nest's server answers (`id`, `response` or `err`).
+        const { id, data: query } = msg.json<{ id: string; data: GetWebhookTargetQuery }>();
+        const { number_id, recipient_key } = query;
         this.asked.push(number_id);
         const target = this.targets.get(number_id);
-        const reply: RpcReply<WebhookTarget> = target
+        const reply: { id: string; isDisposed: true; response?: WebhookTarget; err?: object } = target
           ? {
-              ok: true,
-              data: {
+              id,
+              isDisposed: true,
+              response: {
                 number_id,
                 webhook_url: target.webhook_url,
                 webhook_secret_sealed: sealFor(
@@ -100,7 +102,7 @@ export class FakeNumbersBilling {
                   : null,
               },
             }
-          : { ok: false, error: { code: 'not_found', message: 'No number with that id.' } };
+          : { id, isDisposed: true, err: { code: 'not_found', message: 'No number with that id.' } };
         msg.respond(JSON.stringify(reply));
       },
     });

@@ -20,8 +20,12 @@ export function defineRpc<Req extends object, Res>(subject: string, request: Cla
 }
 
 /**
- * What crosses the wire as the reply: a result or an error body, never a thrown stack. `retry_after_seconds`
- * travels when the service knows when a retry may succeed (the gateway answers it as `Retry-After`).
+ * A refusal as it crosses the wire (the `err` of Nest's NATS reply): a code and a message, never a stack.
+ * `retry_after_seconds` travels when the service knows when a retry may succeed (the gateway answers it as
+ * `Retry-After`).
  */
-export type RpcReply<T> =
-  { ok: true; data: T } | { ok: false; error: { code: string; message: string }; retry_after_seconds?: number };
+export interface RpcErrorBody {
+  code: string;
+  message: string;
+  retry_after_seconds?: number;
+}

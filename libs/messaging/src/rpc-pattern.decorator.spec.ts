@@ -1,5 +1,5 @@
 import { ServiceError } from '@switchboard/contracts';
-import { requireAccount } from './rpc-handler.decorator';
+import { requireAccount } from './rpc-pattern.decorator';
 
 describe('requireAccount', () => {
   it('answers the account the gateway set', () => {
