@@ -34,10 +34,16 @@ const TUNING = /MALLOC_|--max-semi-space-size|--heap-growing-percent|--expose-gc
 const SECRET_NAME = /(TOKEN|PASSWORD|SECRET|_KEY|_KEYS|ACCESS_KEY_ID|DATABASE_URL)$/;
 const databaseVariable = (app: string) => `${app.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
 
-const k8sFiles = deployFiles().filter((file: string) => file.startsWith('deploy/k8s/'));
-const k8s = k8sFiles.flatMap((file: string) => docsOf(file).map((doc) => ({ file, doc })));
-const ofKind = (kind: string) => k8s.filter(({ doc }: { doc: Doc }) => doc.kind === kind).map(({ doc }) => doc);
-const deployment = (app: string) => ofKind('Deployment').find((doc: Doc) => doc.metadata.name === app);
+const k8sFiles: string[] = deployFiles().filter((file: string) => file.startsWith('deploy/k8s/'));
+const k8s: { file: string; doc: Doc }[] = k8sFiles.flatMap((file) => docsOf(file).map((doc) => ({ file, doc })));
+const ofKind = (kind: string) => k8s.filter(({ doc }) => doc.kind === kind).map(({ doc }) => doc);
+/** The one document of `kind` named `name`; a missing one fails the test that asks, naming it. */
+function named(kind: string, name: string): Doc {
+  const doc = ofKind(kind).find((candidate) => candidate.metadata.name === name);
+  if (!doc) throw new Error(`deploy/k8s: no ${kind} named ${name}`);
+  return doc;
+}
+const deployment = (app: string) => named('Deployment', app);
 const secretsExample = new Map<string, Set<string>>(
   docsOf('deploy/k8s/secrets.example.yaml').map((doc) => [doc.metadata.name, new Set(Object.keys(doc.stringData))]),
 );
@@ -50,12 +56,11 @@ describe('deploy/k8s', () => {
     'runs %s as a Deployment of 2 replicas with a PodDisruptionBudget, probed on /healthz and /readyz',
     (app) => {
       const doc = deployment(app);
-      expect(doc).toBeDefined();
       expect(doc.spec.replicas).toBeGreaterThanOrEqual(2);
       expect(doc.spec.strategy.rollingUpdate).toEqual({ maxUnavailable: 0, maxSurge: 1 });
       const labels = doc.spec.template.metadata.labels;
       expect(labels).toMatchObject(doc.spec.selector.matchLabels);
-      const budget = ofKind('PodDisruptionBudget').find((pdb: Doc) => pdb.metadata.name === app);
+      const budget = named('PodDisruptionBudget', app);
       expect(labels).toMatchObject(budget.spec.selector.matchLabels);
 
       const [container] = doc.spec.template.spec.containers;
