@@ -13,6 +13,7 @@ import { DeliverCallCompleted } from './deliveries/deliver-call-completed';
 import { DeliveriesNatsController } from './deliveries/deliveries.nats.controller';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryLogService } from './deliveries/delivery-log.service';
+import { DeliveryBacklogGauges } from './deliveries/delivery-backlog.gauges';
 import { dispatcherConsumerSettings } from './deliveries/dispatcher-consumers';
 import { NumberEventsConsumer } from './deliveries/number-events.consumer';
 import { NumberStatesRepository } from './deliveries/number-states.repository';
@@ -102,6 +103,8 @@ export class WebhookDispatcherModule {
         DeliverCallCompleted,
         NumberStatesRepository,
         DeliveryLogService,
+        // webhook_deliveries_pending and the oldest one's age, for the backlog alerts (deploy/prometheus).
+        DeliveryBacklogGauges,
         WebhookEventsRepository,
         WebhookEventsService,
         DetachedDeliveriesWorker,
