@@ -11,7 +11,7 @@ import {
   type OutboxPublisherOptions,
   type OutboxDatabase,
 } from '@switchboard/messaging';
-import { LOGGER, type Logger } from '@switchboard/observability';
+import { LOGGER, Metrics, type Logger } from '@switchboard/observability';
 import { isDatabaseUnavailable } from '@switchboard/persistence';
 import { PollingWorker } from './polling-worker';
 
@@ -41,7 +41,13 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       // Outside the kicking caller's context: each row carries its own trace, and the passes that follow a kick
       // must not join the trace of the request that kicked.
       pass: () =>
-        context.with(ROOT_CONTEXT, () => this.publisher.drain()).then(() => this.outages.recovered('database')),
+        context
+          .with(ROOT_CONTEXT, () => this.publisher.drain())
+          .then(() => {
+            this.outages.recovered('database');
+            // Every row committed before this pass is published: the OutboxStalled alert watches how long ago.
+            Metrics.outboxRelayLastDrained().record(Date.now() / 1000);
+          }),
       onError: (err) => {
         // A database outage fails every pass (twice a second): logged once per incident, not with a stack each time.
         if (isDatabaseUnavailable(err)) this.outages.failed('database', err, { worker: 'outbox relay' });
