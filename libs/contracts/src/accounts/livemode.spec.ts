@@ -1,4 +1,4 @@
-import { markLivemode, withLivemode } from './livemode';
+import { withLivemode } from './livemode';
 
 function listReply() {
   return {
@@ -11,34 +11,29 @@ function listReply() {
 }
 
 describe('livemode on an answer', () => {
-  it('marks a list reply in place with the same JSON as the copying form, for live and test accounts', () => {
+  it('sets livemode last on a list answer and on each of its objects, for live and test accounts', () => {
     for (const livemode of [true, false]) {
-      const reply = listReply();
-      const marked = markLivemode(reply, livemode);
-      expect(marked).toBe(reply);
-      expect(JSON.stringify(marked)).toBe(JSON.stringify(withLivemode(listReply(), livemode)));
-      expect(reply.data.map((item) => (item as { livemode?: boolean }).livemode)).toEqual([livemode, livemode]);
+      expect(JSON.stringify(withLivemode(listReply(), livemode))).toBe(
+        `{"data":[{"id":"num_1","status":"active","livemode":${livemode}},` +
+          `{"id":"num_2","status":"released","livemode":${livemode}}],"has_more":false,"livemode":${livemode}}`,
+      );
     }
   });
 
-  it('leaves anything not a plain object as it is', () => {
+  it('copies the answer: the one it was given is left as it was', () => {
+    const reply = listReply();
+    withLivemode(reply, true);
+    expect(reply).toEqual(listReply());
+  });
+
+  it('leaves anything not a plain object as it is, and the items of a data list that are not objects', () => {
     const bytes = Buffer.from('{}');
-    expect(markLivemode(bytes, true)).toBe(bytes);
     expect(withLivemode(bytes, true)).toBe(bytes);
-    expect(markLivemode(['a'], true)).toEqual(['a']);
-    expect(markLivemode(null, true)).toBeNull();
-    class View {
-      id = 'num_1';
-    }
-    expect(markLivemode({ data: [new View()] }, true)).toEqual({ data: [new View()], livemode: true });
-  });
-
-  it('marks only the objects of a data list, not its other items', () => {
-    const reply = { data: [{ id: 'num_1' }, 'text', null], has_more: false };
-    expect(markLivemode(reply, true)).toEqual({
-      data: [{ id: 'num_1', livemode: true }, 'text', null],
-      has_more: false,
-      livemode: true,
+    expect(withLivemode(['a'], true)).toEqual(['a']);
+    expect(withLivemode(null, true)).toBeNull();
+    expect(withLivemode({ data: [{ id: 'num_1' }, 'text', null] }, false)).toEqual({
+      data: [{ id: 'num_1', livemode: false }, 'text', null],
+      livemode: false,
     });
   });
 });

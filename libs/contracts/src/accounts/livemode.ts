@@ -16,18 +16,6 @@ export function withLivemode(body: unknown, livemode: boolean): unknown {
   return marked;
 }
 
-/**
- * The same JSON as `withLivemode`, set in place, for an answer the caller alone holds: a service marks an RPC's reply
- * this way when the gateway asks (`HEADERS.livemode`), so the gateway answers with the reply's JSON as it came
- * (docs/adr/0115).
- */
-export function markLivemode(body: unknown, livemode: boolean): unknown {
-  if (!isPlainObject(body)) return body;
-  if (Array.isArray(body.data)) for (const item of body.data) if (isPlainObject(item)) item.livemode = livemode;
-  body.livemode = livemode;
-  return body;
-}
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;

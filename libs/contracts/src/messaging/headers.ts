@@ -4,11 +4,6 @@ export const HEADERS = {
   accountId: 'sb-account-id',
   /** The public request id (also answered as `X-Request-Id`). */
   requestId: 'sb-request-id',
-  /**
-   * Set by the gateway for a public API key's request whose answer is the reply as it comes (`true` or `false`, the
-   * key's mode): the service sets `livemode` on its reply (`markLivemode`, docs/adr/0115).
-   */
-  livemode: 'sb-livemode',
   /** W3C trace context. */
   traceparent: 'traceparent',
   tracestate: 'tracestate',
