@@ -168,6 +168,25 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
     expect(await db.widget.count({ where: { name: { in: ['w3', 'w4', 'w5', 'w6'] } } })).toBe(2);
   });
 
+  it('takes a transaction-scoped lock with the lock function in FROM: a void column cannot be read', async () => {
+    // Prisma's raw path reads every column of the answer, and has no type for `void`: a repository that takes an
+    // advisory lock calls the function in FROM (`SELECT 1 FROM pg_advisory_xact_lock(...)`).
+    const locked = await db.$transaction(async (tx) => {
+      const { rows } = await sql<{
+        locked: number;
+      }>`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('x'))`.execute(tx.$kysely);
+      return rows;
+    });
+    expect(locked).toEqual([{ locked: 1 }]);
+    const voidColumn = await db
+      .$transaction((tx) => sql`SELECT pg_advisory_xact_lock(hashtext('x'))`.execute(tx.$kysely))
+      .then(
+        () => 'read',
+        () => 'refused',
+      );
+    expect(voidColumn).toBe('refused');
+  });
+
   it('tells a refused statement by its SQLSTATE, through the client and through a transaction', async () => {
     const direct = await sql`SELECT 1 / 0`.execute(db.$kysely).catch((error: unknown) => error);
     expect(hasSqlState(direct, '22012')).toBe(true); // division_by_zero, under Prisma's error

@@ -28,7 +28,7 @@ export class ApiKeysRepository {
    */
   async createWithinLimit(key: NewApiKey, max: number): Promise<ApiKeyRecord | null> {
     return this.prisma.$transaction(async (tx) => {
-      await sql`SELECT pg_advisory_xact_lock(hashtext('api_keys:' || ${key.account_id}))`.execute(tx.$kysely);
+      await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('api_keys:' || ${key.account_id}))`.execute(tx.$kysely);
       const active = await tx.apiKey.count({ where: { account_id: key.account_id, revoked_at: null } });
       if (active >= max) return null;
       return tx.apiKey.create({

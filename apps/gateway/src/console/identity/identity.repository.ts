@@ -119,7 +119,7 @@ export class IdentityRepository {
    */
   async removeUser(accountId: string, userId: string): Promise<'removed' | 'not_found' | 'last_owner'> {
     return this.prisma.$transaction(async (tx) => {
-      await sql`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely);
+      await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely);
       const user = await tx.consoleUser.findFirst({ where: { id: userId, account_id: accountId } });
       if (!user) return 'not_found';
       if (user.role === 'owner') {
@@ -143,7 +143,7 @@ export class IdentityRepository {
     role: ConsoleRole,
   ): Promise<UserRecord | 'not_found' | 'last_owner'> {
     return this.prisma.$transaction(async (tx) => {
-      await sql`SELECT pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely);
+      await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely);
       const user = await tx.consoleUser.findFirst({ where: { id: userId, account_id: accountId } });
       if (!user) return 'not_found';
       if (user.role === 'owner' && role !== 'owner') {
