@@ -72,6 +72,12 @@ describe('metrics', () => {
     expect(text).toMatch(/jetstream_consumer_pending_messages\{[^}]*durable="webhook-dispatcher"/);
     expect(text).toMatch(/webhook_attempts_total\{[^}]*result="server_error"[^}]*\} [1-9]/);
     expect(text).not.toMatch(/CA00000000000000000000000000000000/);
+    // The alert rules' other signals (deploy/prometheus/alerts.yml): the database answering, the webhook backlog
+    // (the failing receiver above keeps a delivery pending), the outbox relay emptying its outbox.
+    expect(text).toMatch(/^database_up\{[^}]*\} 1$/m);
+    expect(text).toMatch(/^webhook_deliveries_pending\{[^}]*\} [1-9]\d*$/m);
+    expect(text).toMatch(/^webhook_oldest_pending_delivery_age_seconds\{[^}]*\} \d/m);
+    expect(text).toMatch(/^outbox_relay_last_drained_timestamp_seconds\{[^}]*\} \d/m);
   });
 
   it('buckets durations in seconds, so a request of a few milliseconds falls under a sub-second bound', async () => {

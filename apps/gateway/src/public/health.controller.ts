@@ -1,7 +1,8 @@
-import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Res, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DEFAULT_RETRY_AFTER_SECONDS, SERVICES, errorEnvelope, healthRpc } from '@switchboard/contracts';
 import { NATS_LINK, RpcClient, type NatsLink } from '@switchboard/messaging';
+import { observeDatabaseUp } from '@switchboard/observability';
 import { Readiness } from '@switchboard/service-runtime';
 import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
@@ -12,13 +13,31 @@ const READY_TIMEOUT_MS = 1500;
 /** Liveness and readiness, without authentication (operator contract). */
 @ApiExcludeController()
 @Controller()
-export class HealthController {
+export class HealthController implements OnModuleInit, OnModuleDestroy {
+  private stopDatabaseGauge: (() => void) | undefined;
+
   constructor(
     private readonly rpc: RpcClient,
     private readonly prisma: GatewayPrisma,
     @Inject(NATS_LINK) private readonly nats: NatsLink,
     private readonly readiness: Readiness,
   ) {}
+
+  /** `database_up` for the DatabaseDown alert (deploy/prometheus/alerts.yml), pinged at each scrape of /metrics. */
+  onModuleInit(): void {
+    this.stopDatabaseGauge = observeDatabaseUp(() => this.pingDatabase());
+  }
+
+  onModuleDestroy(): void {
+    this.stopDatabaseGauge?.();
+  }
+
+  private pingDatabase(): Promise<boolean> {
+    return sql`SELECT 1`.execute(this.prisma.$kysely).then(
+      () => true,
+      () => false,
+    );
+  }
 
   @Get('healthz')
   @HttpCode(200)
@@ -48,12 +67,7 @@ export class HealthController {
         checks[service] = 'down';
       }
     });
-    probes.push(
-      sql`SELECT 1`.execute(this.prisma.$kysely).then(
-        () => void (checks.database = 'ok'),
-        () => void (checks.database = 'down'),
-      ),
-    );
+    probes.push(this.pingDatabase().then((up) => void (checks.database = up ? 'ok' : 'down')));
     await Promise.all(probes);
     if (this.readiness.draining) checks.shutdown = 'in progress';
     if (Object.values(checks).every((v) => v === 'ok')) return { status: 'ok', checks };

@@ -3,9 +3,6 @@ import type { ObservableResult } from '@opentelemetry/api';
 import { Metrics } from '@switchboard/observability';
 import { WebhookDispatcherPrisma } from '../prisma/webhook-dispatcher-prisma';
 
-/** One reading serves both gauges of a scrape (their callbacks run one after the other). */
-const READING_REUSED_FOR_MS = 1000;
-
 /**
  * The webhook backlog for the WebhookBacklog and WebhookOldestPending alerts (deploy/prometheus/alerts.yml):
  * `webhook_deliveries_pending` and `webhook_oldest_pending_delivery_age_seconds`, read from the deliveries table at
@@ -13,8 +10,8 @@ const READING_REUSED_FOR_MS = 1000;
  */
 @Injectable()
 export class DeliveryBacklogGauges implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private reading:
-    { at: number; backlog: Promise<{ pending: number; oldestAgeSeconds: number } | undefined> } | undefined;
+  /** The reading under way: both gauges' callbacks of one scrape start together and share it. */
+  private reading: Promise<{ pending: number; oldestAgeSeconds: number } | undefined> | undefined;
 
   constructor(private readonly prisma: WebhookDispatcherPrisma) {}
 
@@ -40,25 +37,24 @@ export class DeliveryBacklogGauges implements OnApplicationBootstrap, BeforeAppl
 
   /** The count and the oldest age of pending deliveries; nothing (no sample) when the database does not answer. */
   private read() {
-    const now = Date.now();
-    if (!this.reading || now - this.reading.at > READING_REUSED_FOR_MS) {
-      const backlog = this.prisma.webhookDelivery
-        .aggregate({
-          // `detached` spelt out, both ways: PostgreSQL then seeks the pending rows in the (detached, status,
-          // next_attempt_at) index rather than reading it whole (a quarter of the cost on 200,000 deliveries).
-          where: { OR: [false, true].map((detached) => ({ detached, status: 'pending' })) },
-          _count: { _all: true },
-          _min: { created_at: true },
-        })
-        .then(
-          ({ _count, _min }) => ({
-            pending: _count._all,
-            oldestAgeSeconds: _min.created_at ? Math.max(0, (now - _min.created_at.getTime()) / 1000) : 0,
-          }),
-          () => undefined,
-        );
-      this.reading = { at: now, backlog };
-    }
-    return this.reading.backlog;
+    this.reading ??= this.prisma.webhookDelivery
+      .aggregate({
+        // `detached` spelt out, both ways: PostgreSQL then seeks the pending rows in the (detached, status,
+        // next_attempt_at) index rather than reading it whole (a quarter of the cost on 200,000 deliveries).
+        where: { OR: [false, true].map((detached) => ({ detached, status: 'pending' })) },
+        _count: { _all: true },
+        _min: { created_at: true },
+      })
+      .then(
+        ({ _count, _min }) => ({
+          pending: _count._all,
+          oldestAgeSeconds: _min.created_at ? Math.max(0, (Date.now() - _min.created_at.getTime()) / 1000) : 0,
+        }),
+        () => undefined,
+      )
+      .finally(() => {
+        this.reading = undefined;
+      });
+    return this.reading;
   }
 }
