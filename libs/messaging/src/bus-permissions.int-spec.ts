@@ -1,11 +1,28 @@
 import { randomBytes } from 'node:crypto';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Payload } from '@nestjs/microservices';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, errors, type NatsConnection } from '@nats-io/transport-node';
-import { STREAMS, WebhookTargetRpc, type ServiceName } from '@switchboard/contracts';
-import { testNatsOptions, testNatsUrl } from '@switchboard/testing';
+import pino from 'pino';
+import {
+  ListNumbersQuery,
+  NumbersRpc,
+  STREAMS,
+  WebhookTargetRpc,
+  type NumberList,
+  type ServiceName,
+} from '@switchboard/contracts';
+import { testMessagingConfig, testNatsOptions, testNatsUrl } from '@switchboard/testing';
 import { inboxPrefix } from './bus-permissions';
 import { ensureStream } from './jetstream';
 import { eventSubject, rpcSubject, streamName, type MessagingConfig } from './messaging.config';
+import { MessagingModule } from './messaging.module';
+import { NatsLink } from './nats-link';
+import { RpcClient } from './rpc-client';
+import { Caller, RpcPattern, type RpcContext } from './rpc-pattern.decorator';
+import { startMessaging } from './start-messaging';
 
 // The lock on the bus, against the tests' nats-server, whose users are generated from BUS_GRANTS exactly as
 // `npm start` and the deployments generate theirs.
@@ -78,6 +95,47 @@ describe('the bus lock', () => {
     const reply = await gateway.request(rpcSubject(config, 'numbers.v1.list'), encoder.encode('{}'), { timeout: 2000 });
     expect(reply.string()).toBe('listed');
     expect(reply.subject.startsWith('_INBOX.gateway.')).toBe(true);
+  });
+
+  it("lets the gateway's RpcClient ask numbers-billing's Nest server, each as its own user, and only on its own inbox", async () => {
+    @Controller()
+    class Numbers {
+      @RpcPattern(NumbersRpc.list)
+      async list(@Payload() _query: ListNumbersQuery, @Caller() ctx: RpcContext): Promise<NumberList> {
+        return { data: [], has_more: false, account: ctx.accountId } as NumberList;
+      }
+    }
+    const logger = pino({ level: 'silent' });
+    // A prefix of its own: the raw responder of the test above still answers numbers.v1.list in the same queue group.
+    const prefix = `${config.prefix}n`;
+    const billingConfig = testMessagingConfig('numbers-billing', { prefix });
+    @Module({
+      imports: [MessagingModule.forRoot({ service: 'numbers-billing', logger, config: billingConfig })],
+      controllers: [Numbers],
+    })
+    class BillingModule {}
+    const billing = await NestFactory.create(BillingModule, new FastifyAdapter(), { logger: false });
+    try {
+      await billing.init();
+      await startMessaging(billing);
+      const gateway = await connectAs('gateway');
+      const gatewayConfig = testMessagingConfig('gateway', { prefix, requestTimeoutMs: 1000 });
+      // As MessagingModule makes it: replies on the gateway's own inbox prefix.
+      const rpc = new RpcClient(NatsLink.follow(gateway), gatewayConfig, inboxPrefix('gateway'));
+      await expect(rpc.request(NumbersRpc.list, {}, { accountId: 'acct_x' })).resolves.toMatchObject({
+        account: 'acct_x',
+      });
+      // On NATS's default inbox the server refuses the gateway's reply subscription, and the request fails at once.
+      const elsewhere = new RpcClient(NatsLink.follow(gateway), gatewayConfig);
+      const started = Date.now();
+      await expect(elsewhere.request(NumbersRpc.list, {}, { accountId: 'acct_x' })).rejects.toMatchObject({
+        code: 'service_unavailable',
+        message: 'The request to numbers.v1.list could not be delivered; retry shortly.',
+      });
+      expect(Date.now() - started).toBeLessThan(gatewayConfig.requestTimeoutMs);
+    } finally {
+      await billing.close();
+    }
   });
 
   it("refuses the gateway the webhook-target subject, another service's subjects and events, and others' inboxes", async () => {
