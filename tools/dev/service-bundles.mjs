@@ -28,8 +28,9 @@ export const INPUTS_FILE = 'main.bundle.inputs.json';
  * - their own files read by path or loaded as native or WebAssembly code: Prisma's query compiler and schema engine,
  *   PGlite and its adapter, argon2's addon, pino's transport workers (thread-stream);
  * - patched by OpenTelemetry when required (ADR 0095): `pg` and `pg-pool`, whose spans an OTLP endpoint turns on;
- * - Nest's optional peers that are not installed (microservices, websockets, express, view): loaded in a `try`,
- *   absent at run time as before.
+ * - Nest's optional peers that are not installed (websockets, express, view): loaded in a `try`, absent at run time.
+ *   `@nestjs/microservices` is installed and bundled: left to `require`, it would load a second `@nestjs/core` and
+ *   `@nestjs/common` from node_modules beside the bundled ones (docs/adr/0133).
  * Node's built-in modules are never bundled.
  */
 export const EXTERNAL_PACKAGES = [
@@ -42,7 +43,6 @@ export const EXTERNAL_PACKAGES = [
   'thread-stream',
   'pg',
   'pg-pool',
-  '@nestjs/microservices',
   '@nestjs/websockets',
   '@nestjs/platform-express',
   '@fastify/view',
