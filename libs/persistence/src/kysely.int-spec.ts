@@ -168,6 +168,23 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
     expect(await db.widget.count({ where: { name: { in: ['w3', 'w4', 'w5', 'w6'] } } })).toBe(2);
   });
 
+  it('keeps each of several open transactions on its own Kysely', async () => {
+    const transactionId = async (tx: FixtureTx) =>
+      (await sql<{ id: string }>`SELECT txid_current()::text AS id`.execute(tx.$kysely)).rows[0].id;
+    const seen = await Promise.all(
+      [0, 1, 2, 3].map(() =>
+        db.$transaction(async (tx) => {
+          const first = await transactionId(tx);
+          // Long enough for the others to begin theirs (on PostgreSQL; PGlite runs them one after another).
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          return { first, then: await transactionId(tx) };
+        }),
+      ),
+    );
+    for (const { first, then } of seen) expect(then).toBe(first);
+    expect(new Set(seen.map(({ first }) => first)).size).toBe(4);
+  });
+
   it('takes a transaction-scoped lock with the lock function in FROM: a void column cannot be read', async () => {
     // Prisma's raw path reads every column of the answer, and has no type for `void`: a repository that takes an
     // advisory lock calls the function in FROM (`SELECT 1 FROM pg_advisory_xact_lock(...)`).

@@ -34,7 +34,42 @@ function postgresDialect(createDriver: () => Driver) {
  * transactions are not used: a transaction is Prisma's `$transaction`, and `tx.$kysely` runs inside it.
  */
 export function kyselyExtension<DB>() {
-  return prismaKysely<DB>({ kysely: (driver) => new Kysely<DB>({ dialect: postgresDialect(() => driver) }) });
+  const withKysely = prismaKysely<DB>({
+    kysely: (driver) => new Kysely<DB>({ dialect: postgresDialect(() => driver) }),
+  });
+  return ((client: unknown) => eachTransactionItsOwnKysely(withKysely(client))) as typeof withKysely;
+}
+
+/**
+ * `prisma-extension-kysely` 4.0.0 hands each interactive transaction its Kysely by assigning `tx.$kysely`, but Prisma 7's
+ * transaction client writes what is assigned to it through to an object every transaction of the client shares: with
+ * two transactions open, `tx.$kysely` of the first ran its statements in the second, committed or not (numbers.e2e-spec's
+ * racing provisions failed with "Transaction already closed"). The extension assigns it and calls the work at once,
+ * synchronously, so the work here reads it then, before any other transaction can replace it, and hands on a view of
+ * `tx` that keeps that Kysely (`kysely.int-spec.ts`, "keeps each of several open transactions on its own Kysely").
+ */
+function eachTransactionItsOwnKysely<Client extends object>(client: Client): Client {
+  type Transactional = { $transaction(...args: unknown[]): unknown };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== '$transaction' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const [work, ...options] = args;
+        if (typeof work !== 'function') return (value as Transactional['$transaction']).apply(target, args);
+        return (value as Transactional['$transaction']).call(
+          target,
+          (tx: { $kysely: unknown }) => {
+            const own = tx.$kysely;
+            return (work as (tx: unknown) => unknown)(
+              new Proxy(tx, { get: (t, p, r) => (p === '$kysely' ? own : Reflect.get(t, p, r)) }),
+            );
+          },
+          ...options,
+        );
+      };
+    },
+  });
 }
 
 const compiler = new Kysely<unknown>({ dialect: postgresDialect(() => new DummyDriver()) });
