@@ -24,6 +24,7 @@
 //   --keep     leave the cluster running at the end (docker-compose ... down -v to remove it; deploy/README.md)
 //   --up       only build what is missing and bring the cluster up, ready; leave it running (with --state-dir)
 //   --no-build use the images present (switchboard/<app>:local, and :next of the upgraded ones) as they are
+//   --no-upgrade  faults only (no :next build, no upgrade or rollback): a shorter run that cannot pass
 // Needs root (the engine), docker.io, buildah, debootstrap, docker-compose and openssl; the images command
 // installs the first three with apt-get when absent. Uses only 127.0.0.1 ports 13000-19090 (compose.cluster.yaml).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -68,6 +69,7 @@ const { values: options } = parseArgs({
     'state-dir': { type: 'string' },
     up: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
+    'no-upgrade': { type: 'boolean', default: false },
   },
 });
 const steadyMs = Number(options.steady) * 1000;
@@ -177,7 +179,8 @@ let summary;
 try {
   await phase('images', async () => {
     if (options['no-build']) {
-      const wanted = [...APPS.map((app) => `switchboard/${app}:local`), ...Object.keys(EXPAND_CHANGES).map((app) => `switchboard/${app}:next`)];
+      const upgraded = options['no-upgrade'] ? [] : Object.keys(EXPAND_CHANGES);
+      const wanted = [...APPS.map((app) => `switchboard/${app}:local`), ...upgraded.map((app) => `switchboard/${app}:next`)];
       const missing = wanted.filter((image) => !docker(['images', '-q', image]));
       if (missing.length > 0) throw new Error(`--no-build, but these images are missing: ${missing.join(', ')}`);
       return { skipped: true };
@@ -186,6 +189,7 @@ try {
     const t0 = Date.now();
     buildImages();
     const servicesSeconds = Math.round((Date.now() - t0) / 1000);
+    if (options['no-upgrade']) return { services_s: servicesSeconds };
     const context = nextBuildContext(sourceDir, 'HEAD');
     try {
       buildNextImages(context.dir);
@@ -366,14 +370,14 @@ try {
     return { violations, unexpected, ok: violations.length === 0 && unexpected.length === 0 };
   };
 
-  await phase('upgrade', async () => {
+  if (!options['no-upgrade']) await phase('upgrade', async () => {
     setPhase('upgrade');
     const steps = [];
     for (const app of Object.keys(EXPAND_CHANGES)) steps.push(...(await roll(app, 'next', { migrate: true })));
     await steady('after-upgrade', 15_000);
     return { steps };
   });
-  await phase('rollback', async () => {
+  if (!options['no-upgrade']) await phase('rollback', async () => {
     setPhase('rollback');
     const steps = [];
     for (const app of Object.keys(EXPAND_CHANGES)) steps.push(...(await roll(app, 'local', { migrate: false })));

@@ -1,35 +1,30 @@
-// The "newer build" of the upgrade test: the same sources plus one expand-only change per upgraded service, made in
-// a temporary copy of the build context and built from deploy/docker/Dockerfile as it is, tagged `:next`. The
-// change is what a real release of that kind carries: a nullable column in its Prisma schema and the migration
-// that adds it. Old code never reads or writes it, so old and new replicas can serve side by side, and a rollback
-// to the old image leaves the column in place (docs/operations.md, "Upgrade one service").
+// The "newer build" of the upgrade test: the same sources plus one expand-only migration per upgraded service (a
+// nullable column), made in a temporary copy of the build context and built from deploy/docker/Dockerfile as it is,
+// tagged `:next`. No build reads or writes the column, so old and new replicas serve side by side, and a rollback to
+// the old image leaves it in place (docs/operations.md, "Deploy one service without the others").
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { say } from './cluster.mjs';
 
-/** Per upgraded app: the model and table that get the column. */
+/** Per upgraded app: the table that gets the column. */
 export const EXPAND_CHANGES = {
-  'numbers-billing': { model: 'Account', table: 'accounts' },
-  lostfound: { model: 'FoundItem', table: 'found_items' },
+  'numbers-billing': { table: 'accounts' },
+  lostfound: { table: 'found_items' },
 };
 export const NEXT_MIGRATION = '29990101000000_cluster_next_build_expand';
 export const NEXT_COLUMN = 'cluster_next_build_note';
 
-/** A copy of `ref`'s tree (git archive: what is committed, nothing installed or built) with the expand changes. */
+/**
+ * A copy of `ref`'s tree (git archive: what is committed, nothing installed or built) with one migration more per
+ * upgraded app. The schema (and so the code) is left as it is: what the old and new builds differ in is exactly the
+ * migration, which is what the upgrade tests.
+ */
 export function nextBuildContext(sourceDir, ref) {
   const dir = mkdtempSync(join(tmpdir(), 'sbcluster-next-'));
   execFileSync('sh', ['-c', `git -C "${sourceDir}" archive --format=tar "${ref}" | tar -x -C "${dir}"`], { stdio: ['ignore', 2, 2] });
-  for (const [app, { model, table }] of Object.entries(EXPAND_CHANGES)) {
-    const schemaFile = join(dir, 'apps', app, 'prisma', 'schema.prisma');
-    const schema = readFileSync(schemaFile, 'utf8');
-    const opening = new RegExp(`^model ${model} \\{\\n`, 'm');
-    if (!opening.test(schema)) throw new Error(`${schemaFile}: no model ${model}`);
-    writeFileSync(
-      schemaFile,
-      schema.replace(opening, (line) => `${line}  clusterNextBuildNote String? @map("${NEXT_COLUMN}")\n`),
-    );
+  for (const [app, { table }] of Object.entries(EXPAND_CHANGES)) {
     const migration = join(dir, 'apps', app, 'prisma', 'migrations', NEXT_MIGRATION);
     mkdirSync(migration, { recursive: true });
     writeFileSync(
@@ -55,7 +50,7 @@ export function buildNextImages(context) {
       'buildah',
       ['bud', '--layers', '--format', 'docker', '--network', 'host', '-f', 'deploy/docker/Dockerfile', '--build-arg', `APP=${app}`,
         '--label', `org.switchboard.cluster-next=${NEXT_MIGRATION}`, '-t', image, '.'],
-      { cwd: context, stdio: ['ignore', 'ignore', 'inherit'] },
+      { cwd: context, stdio: ['ignore', 2, 2] },
     );
     execFileSync('buildah', ['push', `localhost/${image}`, `docker-daemon:${image}`], { stdio: ['ignore', 'ignore', 'inherit'] });
     say(`built ${image} in ${Math.round((Date.now() - started) / 1000)} s`);
