@@ -192,7 +192,7 @@ try {
     if (options['no-upgrade']) return { services_s: servicesSeconds };
     const context = nextBuildContext(sourceDir, 'HEAD');
     try {
-      buildNextImages(context.dir);
+      buildNextImages(sourceDir, context.dir);
     } finally {
       context.cleanup();
     }

@@ -166,7 +166,9 @@ export async function readiness(state) {
 }
 
 /** Waits until every replica in `names` (default: all) answers /readyz 200; returns the seconds it took. */
-export async function waitReady(state, { names, timeoutMs = 300_000, label = 'every replica ready' } = {}) {
+// Ten minutes: a replica's start-up waits on PostgreSQL and NATS, and on a machine shared with other work a start that
+// takes 10 s alone was seen to take minutes, with the engine's restart back-off on top.
+export async function waitReady(state, { names, timeoutMs = 600_000, label = 'every replica ready' } = {}) {
   const started = Date.now();
   const wanted = names ?? REPLICAS.map((r) => r.name);
   let last = {};

@@ -36,23 +36,18 @@ export function nextBuildContext(sourceDir, ref) {
 }
 
 /**
- * Builds `switchboard/<app>:next` for every upgraded app from `context` with buildah, as the images command builds
- * the others (containers.md: Debian's docker has no BuildKit, buildah builds the Dockerfile's RUN --mount steps),
- * and hands each to dockerd. Layers are cached, so the second app reuses the first one's build stage; the docker
- * format keeps the Dockerfile's HEALTHCHECK (the OCI format has no place for it).
+ * Builds `switchboard/<app>:next` of every upgraded app from `context` with the images command (ADR 0137:
+ * `tools/deploy/images.mjs --context`, the Dockerfile as it is, buildah's layer cache, handed to dockerd), from the
+ * source tree `sourceDir`. Returns the seconds it took.
  */
-export function buildNextImages(context) {
-  for (const app of Object.keys(EXPAND_CHANGES)) {
-    const image = `switchboard/${app}:next`;
-    const started = Date.now();
-    say(`building ${image} (the current tree plus ${NEXT_MIGRATION})`);
-    execFileSync(
-      'buildah',
-      ['bud', '--layers', '--format', 'docker', '--network', 'host', '-f', 'deploy/docker/Dockerfile', '--build-arg', `APP=${app}`,
-        '--label', `org.switchboard.cluster-next=${NEXT_MIGRATION}`, '-t', image, '.'],
-      { cwd: context, stdio: ['ignore', 2, 2] },
-    );
-    execFileSync('buildah', ['push', `localhost/${image}`, `docker-daemon:${image}`], { stdio: ['ignore', 'ignore', 'inherit'] });
-    say(`built ${image} in ${Math.round((Date.now() - started) / 1000)} s`);
-  }
+export function buildNextImages(sourceDir, context) {
+  const started = Date.now();
+  const apps = Object.keys(EXPAND_CHANGES);
+  say(`building ${apps.map((app) => `switchboard/${app}:next`).join(', ')} (the tree plus ${NEXT_MIGRATION})`);
+  execFileSync(
+    process.execPath,
+    [join(sourceDir, 'tools', 'deploy', 'images.mjs'), '--tag', 'next', '--apps', apps.join(','), '--context', context],
+    { cwd: sourceDir, stdio: ['ignore', 2, 2] },
+  );
+  return Math.round((Date.now() - started) / 1000);
 }
