@@ -46,12 +46,13 @@ interface SessionState {
   session?: ConsoleSessionView;
   error?: string;
   /** After sign-in or invite acceptance: the answer carries the session. */
-  signedIn(session: ConsoleSessionView): void;
-  signOut(everywhere: boolean): Promise<void>;
+  // Function properties, not methods: they are `this`-free closures that pages destructure from the hook.
+  signedIn: (session: ConsoleSessionView) => void;
+  signOut: (everywhere: boolean) => Promise<void>;
   /** Switches the session between live and test data (docs/adr/0132); the pages then read the chosen data. */
-  setMode(mode: ApiKeyMode): Promise<void>;
-  can(action: Action): boolean;
-  refresh(): void;
+  setMode: (mode: ApiKeyMode) => Promise<void>;
+  can: (action: Action) => boolean;
+  refresh: () => void;
 }
 
 const SessionContext = createContext<SessionState | undefined>(undefined);
@@ -147,7 +148,7 @@ export function useSession(): SessionState {
 }
 
 /** The signed-in session (only inside the signed-in layout). */
-export function useSignedIn(): ConsoleSessionView & { can(action: Action): boolean; role: ConsoleRole } {
+export function useSignedIn(): ConsoleSessionView & { can: (action: Action) => boolean; role: ConsoleRole } {
   const state = useSession();
   if (!state.session) throw new Error('useSignedIn without a session');
   return { ...state.session, role: state.session.user.role, can: state.can };
