@@ -12,6 +12,7 @@ import { deployFiles, isCompose, parseYaml, root, validate } from './check.mjs';
 // manifests must agree with them). Schemas and unknown fields: check.mjs, which `npm test` runs on deploy/ as its
 // "deploy manifests" check; its cases below prove it reports what it should.
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML of many shapes, walked by path in asserts
 type Doc = Record<string, any>;
 
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -222,7 +223,7 @@ describe('the image and the compose files, where the manifests depend on them', 
           for (const [variable, value] of env) {
             if (!readBySome.has(variable) && !READ_BY_THE_RUNTIME.test(variable))
               unread.push(`${file} ${name}: ${variable}`);
-            expect(`${file} ${name}: ${variable}=${value}`).not.toMatch(TUNING);
+            expect(`${file} ${name}: ${variable}=${String(value)}`).not.toMatch(TUNING);
           }
           expect(`${file} ${name}: ${[].concat(service.command ?? []).join(' ')}`).not.toMatch(TUNING);
         }

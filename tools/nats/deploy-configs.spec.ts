@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as messaging from '@switchboard/messaging';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper without types; this names them
 const { deployNatsConfigs } = require('./deploy-configs.cjs') as {
   deployNatsConfigs(m: typeof messaging): { path: string; text: string }[];
 };

@@ -12,6 +12,7 @@ startTracing({
   incomingHttp: process.env.FIXTURE_INCOMING_HTTP !== 'false',
   outgoingHttp: process.env.FIXTURE_OUTGOING_HTTP !== 'false',
 });
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- after startTracing, as main.ts loads it (an import would hoist)
 const pg = require('pg') as { Client: { prototype: { query: { __wrapped?: boolean } } } };
 const loaded = Object.keys(require.cache);
 console.log(
@@ -22,6 +23,7 @@ console.log(
 );
 
 async function requestItself(): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- after startTracing (an import would hoist above it)
   const http = require('node:http') as typeof import('node:http');
   const server = http.createServer((_request, response) => response.end('ok'));
   server.listen(0, '127.0.0.1');

@@ -40,7 +40,9 @@ export function embeddedDatabase(): {
   PGlite: typeof PGliteModule.PGlite;
   PrismaPGlite: typeof PGliteAdapterModule.PrismaPGlite;
 } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily and synchronously (ADR 0098)
   const { PGlite } = require('@electric-sql/pglite') as typeof PGliteModule;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   const { PrismaPGlite } = require('pglite-prisma-adapter') as typeof PGliteAdapterModule;
   return { PGlite, PrismaPGlite };
 }

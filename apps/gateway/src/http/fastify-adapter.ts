@@ -75,6 +75,7 @@ export function createFastifyAdapter(
   adapter.useBodyParser('application/json', false, { bodyLimit: config.bodyLimitBytes }, createJsonBodyParser(fastify));
 
   let closing = false;
+  // eslint-disable-next-line @typescript-eslint/require-await -- Fastify's hook form without a `done` callback
   fastify.addHook('preClose', async () => {
     closing = true;
   });

@@ -21,6 +21,7 @@ export function serveProviderWebhooks(app: NestFastifyApplication, logger: Logge
   const intake = app.get(ProviderWebhookIntake);
   const voice = app.get(TwilioVoiceAnswerer);
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  // eslint-disable-next-line @typescript-eslint/require-await -- Fastify's plugin form without a `done` callback
   void fastify.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(

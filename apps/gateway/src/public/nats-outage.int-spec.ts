@@ -190,6 +190,7 @@ describe('a gateway whose NATS is down', () => {
 async function getJson(
   url: string,
   init: RequestInit = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON body as response.json() gives it
 ): Promise<{ status: number; retryAfter: string | null; body: any }> {
   const response = await fetch(url, init);
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };

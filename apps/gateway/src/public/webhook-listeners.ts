@@ -66,7 +66,10 @@ export class WebhookListeners implements BeforeApplicationShutdown {
 
     const response = reply.raw;
     let ended = false;
+    // Set once below, but `end` (declared before them) may run first: a const would be read in its dead zone.
+    // eslint-disable-next-line prefer-const -- read before its one assignment, see above
     let heartbeat: NodeJS.Timeout | undefined;
+    // eslint-disable-next-line prefer-const -- read before its one assignment, see above
     let subscription: Subscription | undefined;
     // Copies are written in the order NATS hands them over, each after its check.
     let chain = Promise.resolve();
