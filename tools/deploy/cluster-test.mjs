@@ -269,7 +269,8 @@ try {
   };
 
   await phase('faults', async () => {
-    const faults = [];
+    // Kept on the results as they happen, so a run that stops half-way still says which faults it got through.
+    const faults = (results.faults = []);
     await steady('steady', steadyMs);
 
     setPhase('nats-node-down');
@@ -467,6 +468,7 @@ try {
   await alerts.stop().catch(() => undefined);
   await receiver?.stop().catch(() => undefined);
   client?.close();
+  results.alerts ??= [...alerts.seen.values()];
   results.failures = failures;
   results.total_s = Math.round((Date.now() - started) / 1000);
   writeFileSync(resultsFile, JSON.stringify(results, null, 2));
