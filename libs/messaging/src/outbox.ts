@@ -164,7 +164,7 @@ export class OutboxPublisher {
         msgID: row.id,
         headers: h,
       });
-      const occurredAt = Date.parse(String(row.payload.occurred_at));
+      const occurredAt = typeof row.payload.occurred_at === 'string' ? Date.parse(row.payload.occurred_at) : Number.NaN;
       if (Number.isFinite(occurredAt))
         Metrics.outboxLag().record(Math.max(0, Date.now() - occurredAt) / 1000, { type: row.type });
     } finally {

@@ -62,7 +62,7 @@ function eachTransactionItsOwnKysely<Client extends object>(client: Client): Cli
           (tx: { $kysely: unknown }) => {
             const own = tx.$kysely;
             return (work as (tx: unknown) => unknown)(
-              new Proxy(tx, { get: (t, p, r) => (p === '$kysely' ? own : Reflect.get(t, p, r)) }),
+              new Proxy(tx, { get: (t, p, r): unknown => (p === '$kysely' ? own : Reflect.get(t, p, r)) }),
             );
           },
           ...options,

@@ -202,7 +202,7 @@ type CallSid = Pick<Selectable<CallReport>, 'call_sid'>;
 type CallReportRow = Selectable<CallReport>;
 
 function toPending(row: CallReportRow): PendingReport {
-  const stored = row.report as unknown as ReportDetails & { recording_content_type: string | null };
+  const stored = row.report as ReportDetails & { recording_content_type: string | null };
   return {
     call_sid: row.call_sid,
     to: row.to,
