@@ -180,7 +180,10 @@ try {
   await phase('images', async () => {
     if (options['no-build']) {
       const upgraded = options['no-upgrade'] ? [] : Object.keys(EXPAND_CHANGES);
-      const wanted = [...APPS.map((app) => `switchboard/${app}:local`), ...upgraded.map((app) => `switchboard/${app}:next`)];
+      const wanted = [
+        ...APPS.map((app) => `switchboard/${app}:local`),
+        ...upgraded.map((app) => `switchboard/${app}:next`),
+      ];
       const missing = wanted.filter((image) => !docker(['images', '-q', image]));
       if (missing.length > 0) throw new Error(`--no-build, but these images are missing: ${missing.join(', ')}`);
       return { skipped: true };
@@ -247,12 +250,22 @@ try {
   load = new Load({ client, receiver, log, callsPerSecond: Number(options['calls-per-second']) });
   await phase('seed', async () => {
     // The operator CLI, unchanged, against one gateway of the cluster (docs/operations.md, "The cluster").
-    const cli = spawnSync(process.execPath, [join(ROOT, 'tools', 'admin', 'cli.mjs'), 'accounts', 'create', '--name', 'Operator CLI', '--balance', '500'], {
-      encoding: 'utf8',
-      env: { ...process.env, ADMIN_URL: ADMIN_URLS[0], ADMIN_TOKEN: state.values.ADMIN_TOKEN, NODE_EXTRA_CA_CERTS: join(state.tls, 'ca.pem') },
-    });
+    const cli = spawnSync(
+      process.execPath,
+      [join(ROOT, 'tools', 'admin', 'cli.mjs'), 'accounts', 'create', '--name', 'Operator CLI', '--balance', '500'],
+      {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          ADMIN_URL: ADMIN_URLS[0],
+          ADMIN_TOKEN: state.values.ADMIN_TOKEN,
+          NODE_EXTRA_CA_CERTS: join(state.tls, 'ca.pem'),
+        },
+      },
+    );
     const made = cli.status === 0 ? JSON.parse(cli.stdout) : undefined;
-    if (!made?.id?.startsWith('acct_')) fail(`npm run admin against the cluster: exit ${cli.status}: ${cli.stdout}${cli.stderr}`);
+    if (!made?.id?.startsWith('acct_'))
+      fail(`npm run admin against the cluster: exit ${cli.status}: ${cli.stdout}${cli.stderr}`);
     await load.seed();
     return { operator_cli: made?.id, accounts: load.accounts.length, numbers: load.numbers.length };
   });
@@ -317,7 +330,10 @@ try {
     setPhase('replica-down-alert');
     t0 = Date.now();
     docker(['stop', '-t', '20', containerOf('webhook-dispatcher-2')]);
-    const fired = await alerts.waitFor((a) => a.alert === 'ReplicaDown' && a.labels.instance === '127.0.0.1:13051', 300_000);
+    const fired = await alerts.waitFor(
+      (a) => a.alert === 'ReplicaDown' && a.labels.instance === '127.0.0.1:13051',
+      300_000,
+    );
     docker(['start', containerOf('webhook-dispatcher-2')]);
     if (!fired) fail('ReplicaDown did not fire for webhook-dispatcher-2 (127.0.0.1:13051) within 300 s');
     await waitReady(state, { label: 'ready after webhook-dispatcher-2 came back' });
@@ -371,20 +387,22 @@ try {
     return { violations, unexpected, ok: violations.length === 0 && unexpected.length === 0 };
   };
 
-  if (!options['no-upgrade']) await phase('upgrade', async () => {
-    setPhase('upgrade');
-    const steps = [];
-    for (const app of Object.keys(EXPAND_CHANGES)) steps.push(...(await roll(app, 'next', { migrate: true })));
-    await steady('after-upgrade', 15_000);
-    return { steps };
-  });
-  if (!options['no-upgrade']) await phase('rollback', async () => {
-    setPhase('rollback');
-    const steps = [];
-    for (const app of Object.keys(EXPAND_CHANGES)) steps.push(...(await roll(app, 'local', { migrate: false })));
-    await steady('after-rollback', 15_000);
-    return { steps };
-  });
+  if (!options['no-upgrade'])
+    await phase('upgrade', async () => {
+      setPhase('upgrade');
+      const steps = [];
+      for (const app of Object.keys(EXPAND_CHANGES)) steps.push(...(await roll(app, 'next', { migrate: true })));
+      await steady('after-upgrade', 15_000);
+      return { steps };
+    });
+  if (!options['no-upgrade'])
+    await phase('rollback', async () => {
+      setPhase('rollback');
+      const steps = [];
+      for (const app of Object.keys(EXPAND_CHANGES)) steps.push(...(await roll(app, 'local', { migrate: false })));
+      await steady('after-rollback', 15_000);
+      return { steps };
+    });
 
   await phase('drain', async () => {
     setPhase('drain');

@@ -8,7 +8,8 @@ export const MESSAGING_VARIABLES = defineEnvVariables({
   NATS_REQUEST_TIMEOUT_MS: { default: 5000, meaning: 'how long a NATS request waits for its answer' },
   NATS_STREAM_REPLICAS: {
     default: 1,
-    meaning: 'copies a NATS cluster keeps of each JetStream stream this service creates (1 to 5; 3 on a 3-node cluster)',
+    meaning:
+      'copies a NATS cluster keeps of each JetStream stream this service creates (1 to 5; 3 on a 3-node cluster)',
   },
   NATS_USER: {
     shown: 'unset (an open server is warned about)',

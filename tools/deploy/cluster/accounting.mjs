@@ -32,7 +32,8 @@ export async function account(client, load, receiver, { billingTimeoutMs = 120_0
     }
     deliveries += seen.deliveries;
     duplicatedDeliveries += seen.deliveries - 1;
-    if (seen.events.size !== 1) note('delivered with more than one event id', { call_sid: sid, events: [...seen.events] });
+    if (seen.events.size !== 1)
+      note('delivered with more than one event id', { call_sid: sid, events: [...seen.events] });
   }
 
   // Calls lists, numbers lists and ledgers, per account; billing settles after call.completed: wait for it.
@@ -52,7 +53,12 @@ export async function account(client, load, receiver, { billingTimeoutMs = 120_0
       const { items, last } = await client.all('admin', `/admin/accounts/${acct.id}/ledger`);
       ledgers.push({ acct, entries: items, balance: last.balance_millicents });
     }
-    const billed = new Set(ledgers.flatMap((l) => l.entries).filter((e) => e.kind === 'talk_time').map((e) => e.reference));
+    const billed = new Set(
+      ledgers
+        .flatMap((l) => l.entries)
+        .filter((e) => e.kind === 'talk_time')
+        .map((e) => e.reference),
+    );
     if ([...listed.keys()].every((sid) => billed.has(`talk_time:${sid}`)) || Date.now() > deadline) break;
     await sleep(2000);
   }
@@ -64,7 +70,8 @@ export async function account(client, load, receiver, { billingTimeoutMs = 120_0
     if (sum !== balance) note('ledger does not sum to the balance', { account: acct.id, sum, balance });
     const references = new Set();
     for (const entry of entries) {
-      if (references.has(entry.reference)) note('ledger reference twice', { account: acct.id, reference: entry.reference });
+      if (references.has(entry.reference))
+        note('ledger reference twice', { account: acct.id, reference: entry.reference });
       references.add(entry.reference);
       if (entry.kind === 'talk_time') {
         const sid = entry.reference.replace(/^talk_time:/, '');
@@ -76,7 +83,10 @@ export async function account(client, load, receiver, { billingTimeoutMs = 120_0
         const numberId = entry.reference.split(':')[1];
         numberMonths.set(numberId, (numberMonths.get(numberId) ?? 0) + 1);
         if (entry.amount_millicents !== NUMBER_MONTH_MILLICENTS)
-          note('first month charged a wrong amount', { number_id: numberId, amount_millicents: entry.amount_millicents });
+          note('first month charged a wrong amount', {
+            number_id: numberId,
+            amount_millicents: entry.amount_millicents,
+          });
       }
     }
   }
@@ -99,7 +109,8 @@ export async function account(client, load, receiver, { billingTimeoutMs = 120_0
   // must be billed once like any other, and is counted apart, not as a loss.
   const recordedDespiteError = [...listed.keys()].filter((sid) => !load.accepted.has(sid));
   for (const sid of recordedDespiteError)
-    if ((talkTime.get(sid) ?? 0) !== 1) note('call recorded despite an error answer, not billed once', { call_sid: sid });
+    if ((talkTime.get(sid) ?? 0) !== 1)
+      note('call recorded despite an error answer, not billed once', { call_sid: sid });
 
   let lostNumbers = 0;
   for (const number of load.numbers) {
@@ -117,8 +128,12 @@ export async function account(client, load, receiver, { billingTimeoutMs = 120_0
   let flowsChecked = 0;
   for (const flow of load.flows.filter((f) => f.reunited)) {
     const query = `?location_id=${flow.account.locationId}`;
-    const item = await client.send('public', 'GET', `/lostfound/found-items/${flow.itemId}${query}`, { key: flow.account.key });
-    const claim = await client.send('public', 'GET', `/lostfound/claims/${flow.claimId}${query}`, { key: flow.account.key });
+    const item = await client.send('public', 'GET', `/lostfound/found-items/${flow.itemId}${query}`, {
+      key: flow.account.key,
+    });
+    const claim = await client.send('public', 'GET', `/lostfound/claims/${flow.claimId}${query}`, {
+      key: flow.account.key,
+    });
     flowsChecked += 1;
     if (item.body?.status !== 'returned' || claim.body?.status !== 'reunited')
       note('lost-and-found flow not read back as reunited', { item: item.body?.status, claim: claim.body?.status });
@@ -138,7 +153,10 @@ export async function account(client, load, receiver, { billingTimeoutMs = 120_0
     accounts: load.accounts.length,
     lostfound_flows: load.flows.length,
     lostfound_reunited: flowsChecked,
-    lostfound_failed: countBy(load.flows.filter((f) => f.failed), (f) => `${f.failed.step} ${f.failed.status} ${f.failed.code ?? ''}`.trim()),
+    lostfound_failed: countBy(
+      load.flows.filter((f) => f.failed),
+      (f) => `${f.failed.step} ${f.failed.status} ${f.failed.code ?? ''}`.trim(),
+    ),
     receiver: receiver.stats,
     problems,
   };

@@ -43,7 +43,12 @@ export class AnswerLog {
   }
 
   unexpectedAnswer(what, answer) {
-    this.unexpected.push({ phase: this.phase, what, status: answer.status, body: JSON.stringify(answer.body).slice(0, 300) });
+    this.unexpected.push({
+      phase: this.phase,
+      what,
+      status: answer.status,
+      body: JSON.stringify(answer.body).slice(0, 300),
+    });
   }
 }
 
@@ -142,7 +147,12 @@ export class ClusterClient {
     let last;
     for (;;) {
       const sep = path.includes('?') ? '&' : '?';
-      const page = await this.send(side, 'GET', `${path}${sep}limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`, { key });
+      const page = await this.send(
+        side,
+        'GET',
+        `${path}${sep}limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`,
+        { key },
+      );
       if (page.status !== 200) throw new Error(`GET ${path}: ${page.status} ${JSON.stringify(page.body)}`);
       items.push(...page.body.data);
       last = page.body;

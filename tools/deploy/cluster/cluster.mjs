@@ -53,7 +53,9 @@ export function prepareState(dir, settings = {}) {
   mkdirSync(join(dir, 'tls'), { recursive: true });
   const tls = join(dir, 'tls');
   if (!existsSync(join(tls, 'server.pem'))) makeCertificates(tls);
-  const secrets = execFileSync(process.execPath, [join(ROOT, 'deploy', 'compose', 'make-env.mjs')], { encoding: 'utf8' });
+  const secrets = execFileSync(process.execPath, [join(ROOT, 'deploy', 'compose', 'make-env.mjs')], {
+    encoding: 'utf8',
+  });
   const envFile = join(dir, 'env');
   const previous = existsSync(envFile) ? parseEnv(readFileSync(envFile, 'utf8')) : {};
   const values = {
@@ -89,15 +91,44 @@ function makeCertificates(dir) {
   const file = (name) => join(dir, name);
   const openssl = (...args) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('ca.key'));
-  openssl('req', '-x509', '-new', '-key', file('ca.key'), '-sha256', '-days', '7', '-subj', '/CN=Switchboard cluster CA', '-out', file('ca.pem'));
+  openssl(
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    file('ca.key'),
+    '-sha256',
+    '-days',
+    '7',
+    '-subj',
+    '/CN=Switchboard cluster CA',
+    '-out',
+    file('ca.pem'),
+  );
   openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('server.key'));
   openssl('req', '-new', '-key', file('server.key'), '-subj', '/CN=localhost', '-out', file('server.csr'));
   writeFileSync(
     file('server.ext'),
     'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n',
   );
-  openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial',
-    '-days', '7', '-sha256', '-extfile', file('server.ext'), '-out', file('server.pem'));
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '7',
+    '-sha256',
+    '-extfile',
+    file('server.ext'),
+    '-out',
+    file('server.pem'),
+  );
   // The services run as uid 1000 and read these through a read-only mount; the CA's key stays private.
   for (const name of ['ca.pem', 'server.pem', 'server.key']) chmodSync(file(name), 0o644);
   chmodSync(dir, 0o755);
@@ -105,13 +136,19 @@ function makeCertificates(dir) {
 
 /** docker-compose (Debian's 1.29) on the cluster's file, project and env file; throws with its output on failure. */
 export function compose(state, args, { quiet = false } = {}) {
-  const result = spawnSync('docker-compose', ['-p', PROJECT, '-f', COMPOSE_FILE, '--env-file', state.envFile, ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', quiet ? 'pipe' : 2, 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const result = spawnSync(
+    'docker-compose',
+    ['-p', PROJECT, '-f', COMPOSE_FILE, '--env-file', state.envFile, ...args],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', quiet ? 'pipe' : 2, 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   if (result.status !== 0) {
-    throw new Error(`docker-compose ${args.join(' ')} exited with ${result.status}:\n${(result.stderr ?? '').slice(-4000)}`);
+    throw new Error(
+      `docker-compose ${args.join(' ')} exited with ${result.status}:\n${(result.stderr ?? '').slice(-4000)}`,
+    );
   }
   return result.stdout ?? '';
 }
@@ -126,8 +163,14 @@ export function docker(args, { allowFailure = false } = {}) {
 
 /** The container of a compose service (`<project>_<service>_1`, as docker-compose 1.29 names them). */
 export function containerOf(service) {
-  const id = docker(['ps', '-aq', '--filter', `label=com.docker.compose.project=${PROJECT}`,
-    '--filter', `label=com.docker.compose.service=${service}`]).split('\n')[0];
+  const id = docker([
+    'ps',
+    '-aq',
+    '--filter',
+    `label=com.docker.compose.project=${PROJECT}`,
+    '--filter',
+    `label=com.docker.compose.service=${service}`,
+  ]).split('\n')[0];
   if (!id) throw new Error(`no container for ${service}`);
   return id;
 }

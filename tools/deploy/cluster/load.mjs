@@ -53,7 +53,8 @@ export class Load {
       body: { name: 'Front desk' },
       safe: true,
     });
-    if (location.status !== 201) throw new Error(`create location: ${location.status} ${JSON.stringify(location.body)}`);
+    if (location.status !== 201)
+      throw new Error(`create location: ${location.status} ${JSON.stringify(location.body)}`);
     const account = { id, key: key.body.key, locationId: location.body.id, provisions: 0, numbers: [] };
     this.accounts.push(account);
     return account;
@@ -75,7 +76,11 @@ export class Load {
       safe: true,
     });
     if (answer.status !== 201) {
-      this.provisionsRefused.push({ status: answer.status, code: answer.body?.error?.code ?? answer.error, phase: this.log.phase });
+      this.provisionsRefused.push({
+        status: answer.status,
+        code: answer.body?.error?.code ?? answer.error,
+        phase: this.log.phase,
+      });
       if (answer.status !== 503 && answer.status !== 0) this.log.unexpectedAnswer('POST /v1/numbers', answer);
       return undefined;
     }
@@ -176,7 +181,10 @@ export class Load {
 
   /** Accounts and numbers to start with, before the load begins. */
   async seed({ numbers = 9 } = {}) {
-    await this.client.send('admin', 'PUT', `/admin/provider/stock/${AREA_CODE}`, { body: { available: 100_000 }, safe: true });
+    await this.client.send('admin', 'PUT', `/admin/provider/stock/${AREA_CODE}`, {
+      body: { available: 100_000 },
+      safe: true,
+    });
     for (let i = 0; i < numbers; i += 1) await this.provision();
     await sleep(2500);
   }

@@ -23,7 +23,9 @@ export const NEXT_COLUMN = 'cluster_next_build_note';
  */
 export function nextBuildContext(sourceDir, ref) {
   const dir = mkdtempSync(join(tmpdir(), 'sbcluster-next-'));
-  execFileSync('sh', ['-c', `git -C "${sourceDir}" archive --format=tar "${ref}" | tar -x -C "${dir}"`], { stdio: ['ignore', 2, 2] });
+  execFileSync('sh', ['-c', `git -C "${sourceDir}" archive --format=tar "${ref}" | tar -x -C "${dir}"`], {
+    stdio: ['ignore', 2, 2],
+  });
   for (const [app, { table }] of Object.entries(EXPAND_CHANGES)) {
     const migration = join(dir, 'apps', app, 'prisma', 'migrations', NEXT_MIGRATION);
     mkdirSync(migration, { recursive: true });

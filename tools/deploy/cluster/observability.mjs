@@ -17,7 +17,13 @@ export async function judgeTrace(traceId) {
   const roots = spans.filter((s) => !s.parent_span_id || !ids.has(s.parent_span_id));
   const services = new Set(spans.map((s) => s.service));
   const missing = TRACE_SERVICES.filter((service) => !services.has(service));
-  return { spans: spans.length, services: [...services].sort(), missing, roots: roots.length, complete: missing.length === 0 && roots.length === 1 };
+  return {
+    spans: spans.length,
+    services: [...services].sort(),
+    missing,
+    roots: roots.length,
+    complete: missing.length === 0 && roots.length === 1,
+  };
 }
 
 /**
@@ -84,7 +90,13 @@ export class AlertWatch {
         try {
           for (const alert of await firingAlerts()) {
             const key = `${alert.name}{${alert.labels.instance ?? alert.labels.job ?? ''}}`;
-            if (!this.seen.has(key)) this.seen.set(key, { alert: alert.name, labels: alert.labels, fault: this.fault, at: new Date().toISOString() });
+            if (!this.seen.has(key))
+              this.seen.set(key, {
+                alert: alert.name,
+                labels: alert.labels,
+                fault: this.fault,
+                at: new Date().toISOString(),
+              });
           }
         } catch {
           this.errors += 1;

@@ -92,7 +92,8 @@ const server = createServer((request, response) => {
     if (!/^[0-9a-f]{32}$/.test(traceId)) return answer(response, 400, { error: 'trace_id: 32 hex digits' });
     return answer(response, 200, { spans: traces.get(traceId) ?? [] });
   }
-  if (request.method === 'GET' && url.pathname === '/stats') return answer(response, 200, { spans: kept, received, requests });
+  if (request.method === 'GET' && url.pathname === '/stats')
+    return answer(response, 200, { spans: kept, received, requests });
   if (request.method === 'GET' && url.pathname === '/healthz') return answer(response, 200, { ok: true });
   answer(response, 404, { error: 'not found' });
 });
