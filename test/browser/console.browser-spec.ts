@@ -5,7 +5,7 @@ import {
   type TestReceiver,
 } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
-import { AdminClient, type RunningSystem } from '../e2e/support';
+import { AdminClient, type JsonBody, type RunningSystem } from '../e2e/support';
 import {
   acceptInvite,
   consoleRequest,
@@ -24,7 +24,7 @@ import {
 jest.setTimeout(120_000);
 
 /** A console GET from inside the page (its session cookie), answered as JSON. */
-async function consoleRequestOf(page: Page, path: string): Promise<any> {
+async function consoleRequestOf(page: Page, path: string): Promise<JsonBody> {
   return (await consoleRequest(page, 'GET', path)).body;
 }
 

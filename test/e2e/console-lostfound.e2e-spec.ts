@@ -30,7 +30,7 @@ describe('the lost-and-found desk in the console', () => {
   async function accountWithLocation(
     name: string,
   ): Promise<{ accountId: string; location: { id: number; name: string; public_slug: string; hold_days: number } }> {
-    const accountId = (await admin.createAccount({ name, balance_cents: 10_000 })).id as string;
+    const accountId = (await admin.createAccount({ name, balance_cents: 10_000 })).id;
     const created = await admin.request('POST', `/admin/accounts/${accountId}/locations`, {
       name: `${name} Station`,
       hold_days: 30,

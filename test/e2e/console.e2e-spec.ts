@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '@switchboard/observability';
-import { AdminClient, ConsoleClient, publicRequest, setCookieOf, startSystem, type RunningSystem } from './support';
+import {
+  AdminClient,
+  ConsoleClient,
+  publicRequest,
+  setCookieOf,
+  startSystem,
+  type HttpAnswer,
+  type RunningSystem,
+} from './support';
 
 jest.setTimeout(120_000);
 
@@ -450,7 +458,7 @@ describe('the developer console', () => {
         secrets.add(created.body.key);
         expect(created.body.key.startsWith(created.body.prefix.slice(0, -1))).toBe(true);
         expect((await v1(created.body.key, '/numbers')).status).toBe(200);
-        let listed: any;
+        let listed: { last_used_at?: string | null } | undefined;
         for (let i = 0; i < 50; i += 1) {
           listed = (await developer.get('/keys')).body.data.find((k: { id: string }) => k.id === created.body.id);
           if (listed?.last_used_at) break;
@@ -625,7 +633,7 @@ describe('the developer console', () => {
       });
 
       it('lists, gets and reads the transcript of a call, with filters and pages', async () => {
-        let listed: any;
+        let listed!: HttpAnswer;
         for (let i = 0; i < 100; i += 1) {
           listed = await viewer.get(`/calls?number_id=${number.id}&limit=1`);
           if (listed.body.data?.length) break;
@@ -682,7 +690,7 @@ describe('the developer console', () => {
       });
 
       it("lists the webhook attempts of the account's own number only", async () => {
-        let attempts: any;
+        let attempts!: HttpAnswer;
         for (let i = 0; i < 100; i += 1) {
           attempts = await viewer.get(`/numbers/${number.id}/webhook-deliveries`);
           if (attempts.body.data?.length) break;

@@ -1,4 +1,12 @@
-import { AdminClient, ApiSession, publicRequest, startSystem, type HttpAnswer, type RunningSystem } from './support';
+import {
+  AdminClient,
+  ApiSession,
+  publicRequest,
+  startSystem,
+  type HttpAnswer,
+  type JsonBody,
+  type RunningSystem,
+} from './support';
 
 jest.setTimeout(180_000);
 
@@ -38,7 +46,7 @@ describe('lost-and-found desk through the gateway', () => {
     return { session, location: created.body };
   }
 
-  function claimant<T = any>(
+  function claimant<T = JsonBody>(
     method: string,
     path: string,
     options: { from: string; body?: unknown; headers?: Record<string, string> },

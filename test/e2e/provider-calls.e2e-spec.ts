@@ -3,7 +3,7 @@ import { twilioSignature } from '../stand-ins/provider-signatures';
 import { retellCallEvent, signedRetellWebhook } from '../stand-ins/retell/webhook-payloads';
 import { RetellStandIn } from '../stand-ins/retell/retell-stand-in';
 import { TwilioStandIn } from '../stand-ins/twilio/twilio-stand-in';
-import { ApiSession, startSystem, type RunningSystem } from './support';
+import { ApiSession, startSystem, type JsonBody, type RunningSystem } from './support';
 
 jest.setTimeout(90_000);
 
@@ -76,7 +76,7 @@ describe('calls reported by Retell and Twilio', () => {
     }
     return value;
   };
-  const callOf = (callSid: string): Promise<any> =>
+  const callOf = (callSid: string): Promise<JsonBody> =>
     eventually(
       async () => (await session.get('/calls')).body.data.find((call: { id: string }) => call.id === callSid),
       Boolean,

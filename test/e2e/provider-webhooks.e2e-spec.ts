@@ -113,7 +113,7 @@ describe('provider webhooks', () => {
         ...headers,
       });
       expect(response.status).toBe(401);
-      expect((await response.json()) as unknown).toMatchObject({ error: { code: 'unauthorized' } });
+      expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
     }
     // A signed body that is not an event.
     const notEvent = JSON.stringify({ hello: 'world' });

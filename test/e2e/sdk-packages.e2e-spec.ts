@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { signedHeaders } from '@switchboard/signing';
 import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
-import { AdminClient, ApiSession, startSystem, waitFor, type RunningSystem } from './support';
+import { AdminClient, ApiSession, startSystem, waitFor, type JsonBody, type RunningSystem } from './support';
 
 jest.setTimeout(240_000);
 
@@ -65,7 +65,7 @@ function documentedReceiver(): string {
 }
 
 /** A tarball's file list and package.json. */
-function tarball(file: string): { files: string[]; manifest: Record<string, any> } {
+function tarball(file: string): { files: string[]; manifest: Record<string, JsonBody> } {
   const tar = (...args: string[]) => {
     const result = spawnSync('tar', args, { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`tar ${args.join(' ')}: ${result.stderr}`);
@@ -363,7 +363,7 @@ console.log(JSON.stringify({ port: server.address().port }));
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
-      const lines: Record<string, any>[] = [];
+      const lines: Record<string, JsonBody>[] = [];
       createInterface({ input: receiver.stdout! }).on('line', (line) => lines.push(JSON.parse(line)));
       const port = await waitFor(() => lines.find((line) => line.port)?.port as number | undefined, 15_000);
       const handled = (callSid: string) =>

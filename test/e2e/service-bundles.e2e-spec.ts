@@ -208,7 +208,7 @@ describe('the services run from their bundles', () => {
     expect(event).toMatchObject({ type: 'call.completed', number_id: created.body.id });
     // The webhook continues the call's trace from its attempt's span, the dispatcher's only span for the POST
     // (docs/adr/0117).
-    const [, webhookTraceId, attemptSpanId] = traceparents[0]!.split('-');
+    const [, webhookTraceId, attemptSpanId] = traceparents[0].split('-');
     const attempt = await waitFor(() =>
       spans.find((span) => span.service === 'webhook-dispatcher' && span.spanId === attemptSpanId),
     );

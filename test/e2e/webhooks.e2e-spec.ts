@@ -151,8 +151,8 @@ describe('call.completed webhooks', () => {
       verify({
         secret,
         rawBody: request.body,
-        timestampHeader: request.headers['x-switchboard-timestamp'] as string,
-        signatureHeader: request.headers['x-switchboard-signature'] as string,
+        timestampHeader: request.headers['x-switchboard-timestamp'],
+        signatureHeader: request.headers['x-switchboard-signature'],
       }).valid;
 
     const first = await callAndWait(); // the dispatcher now keeps this number's target

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RequestMethod, type Type } from '@nestjs/common';
+import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { GatewayShared } from '../../apps/gateway/src/gateway-core.module';
 import { OperatorApiModule } from '../../apps/gateway/src/operator/operator-api.module';
@@ -17,8 +17,7 @@ const cli = join(__dirname, 'cli.mjs');
 
 /** Every route the gateway's operator server serves, as "PUT /admin/payments/faults", read from its controllers' decorators. */
 function operatorRoutes(): string[] {
-  const controllers = (OperatorApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ??
-    []) as Type[];
+  const controllers = OperatorApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? [];
   return controllers.flatMap((controller) => {
     const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
     // Handlers a controller inherits from a base class count too: walk the prototype chain.
@@ -263,7 +262,7 @@ describe('the operator CLI lines the docs show', () => {
       try {
         const parsed = parseCommandLine(args);
         if (!parsed.command) throw new Error('names no command');
-        made = requestOf(parsed.command, parsed.positionals!, parsed.values!).path;
+        made = requestOf(parsed.command, parsed.positionals, parsed.values).path;
       } catch (error) {
         made = `refused: ${(error as Error).message}`;
       }

@@ -63,7 +63,7 @@ describe('build lock', () => {
   });
 
   it('takes over a lock whose owner is gone (killed mid-build)', () => {
-    const dead = spawnSync(process.execPath, ['-e', 'process.pid']).pid!;
+    const dead = spawnSync(process.execPath, ['-e', 'process.pid']).pid;
     mkdirSync(buildLockPath(root), { recursive: true });
     writeFileSync(join(buildLockPath(root), 'pid'), String(dead));
     const started = Date.now();

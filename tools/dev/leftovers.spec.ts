@@ -76,7 +76,7 @@ describe('reading processes from /proc', () => {
       { stdio: ['ignore', 'pipe', 'ignore'] },
     );
     // Its handler in place before the signal (a fixed wait lost that race on a busy machine).
-    await new Promise((ready) => child.stdout!.once('data', ready));
+    await new Promise((ready) => child.stdout.once('data', ready));
     expect(readProcesses().find((found) => found.pid === child.pid)?.ppid).toBe(process.pid);
     const exited = new Promise((done) => child.once('exit', (_code, signal) => done(signal)));
     await stopProcesses([{ pid: child.pid!, name: 'stubborn' }], 500);

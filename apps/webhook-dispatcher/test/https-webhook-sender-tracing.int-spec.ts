@@ -51,9 +51,9 @@ describe("HttpsWebhookSender's span (ADR 0117)", () => {
       expect(attempt.kind).toBe(SpanKind.CLIENT);
       expect(attempt.spanContext().traceId).toBe(traceId);
       expect(attempt.parentSpanContext?.spanId).toBe(delivery.spanContext().spanId);
-      expect(receiver.requests[i]!.headers.traceparent).toBe(`00-${traceId}-${attempt.spanContext().spanId}-01`);
+      expect(receiver.requests[i].headers.traceparent).toBe(`00-${traceId}-${attempt.spanContext().spanId}-01`);
     });
-    expect(attempts[0]!.attributes).toEqual({
+    expect(attempts[0].attributes).toEqual({
       'http.request.method': 'POST',
       'url.full': `https://hooks-a.test:${receiver.port}/hook`,
       'server.address': 'hooks-a.test',
@@ -61,7 +61,7 @@ describe("HttpsWebhookSender's span (ADR 0117)", () => {
       'network.peer.address': '127.0.0.1',
       'http.response.status_code': 204,
     });
-    expect(attempts[1]!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(attempts[1].status.code).toBe(SpanStatusCode.ERROR);
     // The caller's headers are left as they were.
     expect(headers).toEqual({ 'Content-Type': 'application/json' });
   });

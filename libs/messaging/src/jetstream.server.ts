@@ -111,7 +111,7 @@ export function DurableEventPattern<T extends object>(event: EventDescriptor<T>,
     key: string | symbol,
     descriptor: TypedPropertyDescriptor<M>,
   ): void => {
-    const extras: DurableEventExtras = { ...options, event: event as EventDescriptor<object> };
+    const extras: DurableEventExtras = { ...options, event: event };
     // `<string>`: the plain overload (a pattern string), not the one keyed by an event map.
     EventPattern<string>(event.type, JETSTREAM_TRANSPORT, { ...extras })(target, key, descriptor);
     UsePipes(new EventValidationPipe(event.payload))(target, key, descriptor);

@@ -19,7 +19,7 @@ async function openNatsServer(): Promise<{ url: string; process: ChildProcess }>
   const child = spawn(findNatsServer(), ['-a', '127.0.0.1', '-p', '-1'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let log = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       log += chunk.toString();
       const port = /Listening for client connections on 127\.0\.0\.1:(\d+)/.exec(log)?.[1];
       if (port) resolve(`nats://127.0.0.1:${port}`);

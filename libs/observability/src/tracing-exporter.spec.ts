@@ -16,7 +16,7 @@ describe('tracing with an exporter', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['work']);
     // The service names its spans, and the host and process they came from are on them.
-    const { attributes } = exporter.getFinishedSpans()[0]!.resource;
+    const { attributes } = exporter.getFinishedSpans()[0].resource;
     expect(attributes['service.name']).toBe('tracing-spec');
     expect(attributes['process.pid']).toBe(process.pid);
     expect(attributes['host.name']).toEqual(expect.any(String));

@@ -61,7 +61,7 @@ describe('tracing over OTLP/HTTP, in a process of its own', () => {
     });
     const traces = received.filter((request) => request.path === '/v1/traces');
     expect(traces).toHaveLength(1);
-    const body = traces[0]!.body;
+    const body = traces[0].body;
     expect(body).toContain('"exported-work"');
     expect(body).toContain('"otlp-export-process"');
   });

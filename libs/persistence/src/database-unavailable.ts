@@ -26,7 +26,7 @@ function someInErrorChain(error: unknown, test: (error: ErrorLike) => boolean): 
     const current = pending.pop();
     if (typeof current !== 'object' || current === null || seen.has(current)) continue;
     seen.add(current);
-    if (test(current as ErrorLike)) return true;
+    if (test(current)) return true;
     const { cause, meta, errors } = current as ErrorLike;
     pending.push(cause, meta?.driverAdapterError);
     if (Array.isArray(errors)) pending.push(...errors);

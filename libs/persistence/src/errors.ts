@@ -26,7 +26,7 @@ export function describeError(error: unknown): string {
     return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
   }
   if (typeof error === 'object' && error !== null && 'message' in error) {
-    return String((error as { message: unknown }).message);
+    return String(error.message);
   }
   return String(error);
 }

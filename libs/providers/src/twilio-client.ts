@@ -62,7 +62,7 @@ export const TWILIO_TIMEOUT_MS = 10_000;
  * (authentication, bodies, paging, errors) is the SDK's own.
  */
 export async function createTwilioClient(config: TwilioConfig, options: { timeoutMs?: number } = {}): Promise<Twilio> {
-  const twilio = (await import('twilio')).default as unknown as typeof import('twilio');
+  const twilio = (await import('twilio')).default;
   const timeout = options.timeoutMs ?? TWILIO_TIMEOUT_MS;
   const base = config.apiBaseUrl;
   const httpClient = base

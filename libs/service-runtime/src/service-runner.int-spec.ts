@@ -12,12 +12,12 @@ async function runUntilStarted(port: number) {
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += String(chunk)));
+  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk) => {
+    child.stderr.on('data', (chunk) => {
       stderr += String(chunk);
       if (stderr.includes('"msg":"probe started"')) resolve();
     });

@@ -26,9 +26,9 @@ describe('runService with a process that serves its own health (the gateway)', (
   });
 
   it('exits 1 when the process cannot start, without waiting for a signal', async () => {
-    const exit = jest.spyOn(process, 'exit').mockImplementation((() => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation(() => {
       throw new Error('exited');
-    }) as typeof process.exit);
+    });
 
     await expect(
       runService('gateway', pino({ level: 'silent' }), () => Promise.reject(new Error('no database'))),

@@ -2,7 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { AdminClient, startSystem, type RunningSystem, type StartSystemOptions } from '../../e2e/support';
+import {
+  AdminClient,
+  startSystem,
+  type JsonBody,
+  type RunningSystem,
+  type StartSystemOptions,
+} from '../../e2e/support';
 import { CHROMIUM } from './chromium';
 
 /** The built console (tools/dev/console-build.mjs; the browser project's global setup builds it when stale). */
@@ -129,7 +135,7 @@ export async function consoleRequest(
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: JsonBody }> {
   return page.evaluate(
     async ({ method, path, body }) => {
       const session = await fetch('/console/api/session').then(

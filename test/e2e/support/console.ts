@@ -1,4 +1,4 @@
-import type { HttpAnswer } from './session';
+import type { HttpAnswer, JsonBody } from './session';
 import type { RunningSystem } from './system';
 
 /** The `Set-Cookie` of an answer, as one string (empty when none). */
@@ -21,7 +21,7 @@ export class ConsoleClient {
 
   constructor(readonly system: RunningSystem) {}
 
-  async request<T = any>(
+  async request<T = JsonBody>(
     method: string,
     path: string,
     body?: unknown,
@@ -47,11 +47,11 @@ export class ConsoleClient {
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 
-  get<T = any>(path: string, options?: { headers?: Record<string, string> }): Promise<HttpAnswer<T>> {
+  get<T = JsonBody>(path: string, options?: { headers?: Record<string, string> }): Promise<HttpAnswer<T>> {
     return this.request<T>('GET', path, undefined, options);
   }
 
-  post<T = any>(
+  post<T = JsonBody>(
     path: string,
     body?: unknown,
     options?: { csrf?: boolean; headers?: Record<string, string> },

@@ -36,9 +36,9 @@ export class ServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = new ServiceProcess(proc);
-    proc.stderr!.on('data', (chunk) => (service.stderr += String(chunk)));
+    proc.stderr.on('data', (chunk) => (service.stderr += String(chunk)));
     let pending = '';
-    proc.stdout!.on('data', (chunk) => {
+    proc.stdout.on('data', (chunk) => {
       pending += String(chunk);
       const lines = pending.split('\n');
       pending = lines.pop()!;

@@ -61,7 +61,7 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Run
     ['gateway' as const, ...wanted].map(async (app) => (databases[app] = await createTestDatabase(app))),
   );
   const databaseUrls = Object.fromEntries(
-    Object.entries(databases).map(([app, db]) => [`${app.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`, db!.url]),
+    Object.entries(databases).map(([app, db]) => [`${app.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`, db.url]),
   );
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -79,7 +79,7 @@ export async function startSystem(options: StartSystemOptions = {}): Promise<Run
     await gateway?.close();
     await Promise.allSettled(started.map((app) => app.close()));
     await deleteStreams(prefix);
-    await Promise.allSettled(Object.values(databases).map((db) => db!.drop()));
+    await Promise.allSettled(Object.values(databases).map((db) => db.drop()));
     await rm(dataDir, { recursive: true, force: true });
   };
   try {

@@ -1,4 +1,3 @@
-import type { Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
@@ -18,7 +17,7 @@ export const CLOSE_GRACE_MS = 10_000;
  * whatever is left after `graceMs`.
  */
 export function closeConnectionsOnClose(fastify: FastifyInstance, options: { tls: boolean; graceMs?: number }): void {
-  const server = fastify.server as HttpServer;
+  const server = fastify.server;
   /** Each open connection and how many of its requests are not answered yet. */
   const inFlight = new Map<Socket, number>();
   let closing = false;

@@ -22,7 +22,7 @@ type RequestListener = (this: Server, req: IncomingMessage, res: ServerResponse)
  * content-type-parser.js). Probes and scrapes are not traced (`isProbeRequest`).
  */
 export function traceRequests(fastify: FastifyInstance): void {
-  const server = fastify.server as Server;
+  const server = fastify.server;
   const listeners = server.listeners('request') as RequestListener[];
   if (listeners.length !== 1) throw new Error(`expected Fastify's one request listener, found ${listeners.length}`);
   const [handle] = listeners;

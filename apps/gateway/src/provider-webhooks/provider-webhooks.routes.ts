@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DEFAULT_RETRY_AFTER_SECONDS, ERROR_STATUS, errorEnvelope } from '@switchboard/contracts';
 import type { Logger } from '@switchboard/observability';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProviderWebhookIntake } from './provider-webhook-intake';
 import { TwilioVoiceAnswerer } from './twilio-voice';
 import { PROVIDER_WEBHOOKS_PATH, ProviderWebhookRefused } from './provider-webhook';
@@ -20,7 +20,7 @@ export const PROVIDER_WEBHOOK_BODY_LIMIT_BYTES = 512 * 1024;
 export function serveProviderWebhooks(app: NestFastifyApplication, logger: Logger): void {
   const intake = app.get(ProviderWebhookIntake);
   const voice = app.get(TwilioVoiceAnswerer);
-  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const fastify = app.getHttpAdapter().getInstance();
   // eslint-disable-next-line @typescript-eslint/require-await -- Fastify's plugin form without a `done` callback
   void fastify.register(async (scope) => {
     scope.removeAllContentTypeParsers();

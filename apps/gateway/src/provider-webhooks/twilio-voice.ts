@@ -47,7 +47,7 @@ export class TwilioVoiceAnswerer {
       reply = { action: 'reject', reason: 'numbers-billing did not answer' };
     }
     const VoiceResponse = await (this.voiceResponse ??= import('twilio/lib/twiml/VoiceResponse.js').then(
-      (module) => (module.default ?? module) as VoiceResponseClass,
+      (module) => module.default ?? module,
     ));
     const twiml = new VoiceResponse();
     if (reply.action === 'sip' && reply.sip_uri)

@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
@@ -40,8 +39,7 @@ interface Route {
 
 /** Every route of the public controllers, read from Nest's own metadata (what the router serves). */
 function publicRoutes(): Route[] {
-  const controllers = (PublicApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ??
-    []) as Type[];
+  const controllers = PublicApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? [];
   return (
     controllers
       // The probes and the claimant page's backend live outside /v1 and its description (docs/adr/0078).

@@ -103,7 +103,7 @@ export async function startLostfound(env: Record<string, string> = {}): Promise<
       return found;
     },
     async stop() {
-      await app!.close();
+      await app.close();
       await pg.end().catch(() => undefined);
       await deleteStreams(connection, prefix);
       await connection.close();

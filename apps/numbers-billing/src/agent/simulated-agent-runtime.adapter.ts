@@ -16,14 +16,14 @@ import {
  */
 @Injectable()
 export class SimulatedAgentRuntime implements AgentRuntime {
-  async upsertAgent(definition: AgentDefinition): Promise<AgentRefs> {
+  upsertAgent(definition: AgentDefinition): Promise<AgentRefs> {
     const digest = createHash('sha256').update(definition.phoneNumber).digest('hex').slice(0, 24);
-    return { agentRef: `sim_agent_${digest}`, llmRef: null };
+    return Promise.resolve({ agentRef: `sim_agent_${digest}`, llmRef: null });
   }
 
   async deleteAgent(): Promise<void> {}
 
-  async answerCall(_refs: AgentRefs, call: RingingCall): Promise<{ sipUri: string }> {
-    throw new AgentRefused(`the simulated agent platform cannot answer the real call ${call.callSid}`);
+  answerCall(_refs: AgentRefs, call: RingingCall): Promise<{ sipUri: string }> {
+    return Promise.reject(new AgentRefused(`the simulated agent platform cannot answer the real call ${call.callSid}`));
   }
 }

@@ -117,7 +117,7 @@ export class StripePaymentAdapter implements PaymentGateway {
         throw paymentError(error);
       }
       if ('deleted' in customer && customer.deleted) throw new PaymentDeclined('the Stripe customer was deleted');
-      return customer as Stripe.Customer;
+      return customer;
     }
     let found: Stripe.ApiSearchResult<Stripe.Customer>;
     try {

@@ -48,7 +48,7 @@ export class NumberEventsConsumer {
       type,
       number_id: number.number_id,
       occurred_at: number.changed_at,
-      number: { phone_number: number.phone_number, status: number.status as 'past_due' | 'released' },
+      number: { phone_number: number.phone_number, status: number.status },
     };
     await this.deliver.send(
       {

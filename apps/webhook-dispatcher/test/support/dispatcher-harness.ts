@@ -152,7 +152,7 @@ export async function createDispatcherHarness(
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const value = await check();
-        if (value !== undefined && value !== false) return value as NonNullable<typeof value>;
+        if (value !== undefined && value !== false) return value;
         if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -54,7 +54,9 @@ export class CreateLocationBody {
   })
   @IsOmittable()
   @Transform(({ value }: { value: unknown }) =>
-    Array.isArray(value) ? value.map((code) => (typeof code === 'string' ? code.toUpperCase() : code)) : value,
+    Array.isArray(value)
+      ? (value as unknown[]).map((code) => (typeof code === 'string' ? code.toUpperCase() : code))
+      : value,
   )
   @IsArray()
   @ArrayMaxSize(250)

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { errorEnvelope } from '@switchboard/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleConfig } from '../../config/gateway.config';
 
 /**
@@ -108,7 +108,7 @@ async function sendFile(reply: FastifyReply, file: string, cacheControl: string)
  * API path gets the API's 404 envelope, never the page. Until the console is built, `/console/` answers 503 saying how.
  */
 export function serveConsoleStatic(app: NestFastifyApplication, config: Pick<ConsoleConfig, 'distDir'>): void {
-  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const fastify = app.getHttpAdapter().getInstance();
   const distDir = resolve(config.distDir);
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const path = request.url.split('?')[0];
