@@ -23,6 +23,9 @@ async function runFixture(env: NodeJS.ProcessEnv): Promise<{ pgPatched: boolean;
 }
 
 // The OTLP exporter and the pg instrumentation are loaded only when spans are exported (docs/adr/0095).
+// Each case starts Node processes of its own (TypeScript loaded by a register hook): seconds each, past Jest's 5 s.
+jest.setTimeout(60_000);
+
 describe('tracing over OTLP/HTTP, in a process of its own', () => {
   const received: { path: string; body: string }[] = [];
   let collector: Server;
