@@ -518,7 +518,7 @@ describe('the web console, as an account owner', () => {
         const overflow = await phone.page.evaluate(
           'document.documentElement.scrollWidth - document.documentElement.clientWidth',
         );
-        if (Number(overflow) > 0) found.push(`${path}: the page is ${overflow} px wider than the screen`);
+        if (Number(overflow) > 0) found.push(`${path}: the page is ${String(overflow)} px wider than the screen`);
         if (path === 'calls') await screenshot(phone.page, 'calls-phone');
         if (path === 'money') await screenshot(phone.page, 'billing-phone');
       }

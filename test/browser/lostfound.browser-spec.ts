@@ -343,7 +343,7 @@ describe('the lost-and-found desk and the claimant page', () => {
         const overflow = await phone.page.evaluate(
           'document.documentElement.scrollWidth - document.documentElement.clientWidth',
         );
-        if (Number(overflow) > 0) found.push(`${path}: the page is ${overflow} px wider than the screen`);
+        if (Number(overflow) > 0) found.push(`${path}: the page is ${String(overflow)} px wider than the screen`);
         if (path.startsWith('lostfound?')) await screenshot(phone.page, 'lostfound-desk-phone');
       }
       expect(found).toEqual([]);

@@ -115,7 +115,7 @@ describe('provider stand-ins answer in the providers published shapes', () => {
   it("Stripe: customers, PaymentIntents, lists and errors hold only Stripe's fields", async () => {
     const customer = stripe.addCustomer('acct_schema000000000000001');
     const query = new URLSearchParams({ query: "metadata['switchboard_account_id']:'acct_schema000000000000001'" });
-    const search = (await (await stripeCall('GET', `/v1/customers/search?${query}`)).json()) as {
+    const search = (await (await stripeCall('GET', `/v1/customers/search?${query.toString()}`)).json()) as {
       data: StandInCustomer[];
     };
     expect(search.data.map((found) => found.id)).toEqual([customer.id]);

@@ -55,7 +55,9 @@ export class NatsRpcServer extends ServerNats implements CustomTransportStrategy
     for (const [pattern, handler] of this.messageHandlers) {
       const queue = (handler.extras?.queue as string | undefined) ?? this.rpc.service;
       const subject = rpcSubject(this.rpc.config, pattern);
-      this.served.push(client.subscribe(subject, { queue, callback: this.getMessageHandler(pattern).bind(this) }));
+      // Nest types its handler as `Function`; it is the subscription callback ServerNats itself binds.
+      const callback = this.getMessageHandler(pattern).bind(this) as (error: Error | null, msg: Msg) => void;
+      this.served.push(client.subscribe(subject, { queue, callback }));
       this.rpc.logger.debug({ subject, queue }, 'serving rpc');
     }
   }
@@ -67,7 +69,7 @@ export class NatsRpcServer extends ServerNats implements CustomTransportStrategy
   }
 
   override getPublisher(msg: Msg, id: string, ctx: NatsContext): (packet: ReplyPacket) => unknown {
-    const publish = super.getPublisher(msg, id, ctx);
+    const publish: (packet: ReplyPacket) => unknown = super.getPublisher(msg, id, ctx);
     return (packet) => {
       if (packet.err === undefined) this.rpc.outages.recovered('database');
       return publish(packet);
@@ -75,8 +77,9 @@ export class NatsRpcServer extends ServerNats implements CustomTransportStrategy
   }
 
   /** A message without Nest's packet id is not a request of ours (a plain publish): it is not run as an event. */
-  override async handleEvent(channel: string): Promise<void> {
+  override handleEvent(channel: string): Promise<void> {
     this.rpc.logger.warn({ subject: rpcSubject(this.rpc.config, channel) }, 'message without a request id ignored');
+    return Promise.resolve();
   }
 
   override async close(): Promise<void> {

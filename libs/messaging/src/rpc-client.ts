@@ -34,17 +34,19 @@ export class LinkedClientNats extends ClientNats {
     super(inboxPrefix ? { inboxPrefix } : {});
   }
 
-  override async connect(): Promise<NatsConnection> {
+  /** The link owns the connection; a request while it is down fails at once (a rejected promise, as Nest expects). */
+  override connect(): Promise<NatsConnection> {
     const nc = this.link.connection;
-    if (!nc || this.link.state !== 'connected' || nc.isClosed()) throw new BusUnreachable();
+    if (!nc || this.link.state !== 'connected' || nc.isClosed()) return Promise.reject(new BusUnreachable());
     this.natsClient = nc;
-    return nc;
+    return Promise.resolve(nc);
   }
 
   /** Ends the requests still waiting; the connection is the link's to close. */
-  override async close(): Promise<void> {
+  override close(): Promise<void> {
     this.handleClose();
     this.natsClient = null;
+    return Promise.resolve();
   }
 }
 

@@ -29,7 +29,7 @@ function someInErrorChain(error: unknown, test: (error: ErrorLike) => boolean): 
     if (test(current)) return true;
     const { cause, meta, errors } = current as ErrorLike;
     pending.push(cause, meta?.driverAdapterError);
-    if (Array.isArray(errors)) pending.push(...errors);
+    if (Array.isArray(errors)) pending.push(...(errors as unknown[]));
   }
   return false;
 }

@@ -37,8 +37,8 @@ export function wholeScriptAdapter(
     return new Proxy(adapter, {
       get(target, property) {
         if (property === 'executeScript') return executeScript;
-        const value = Reflect.get(target, property, target);
-        return typeof value === 'function' ? value.bind(target) : value;
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
   };

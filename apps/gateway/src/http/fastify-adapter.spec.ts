@@ -9,7 +9,7 @@ describe('the gateway Fastify adapter', () => {
     const config = loadGatewayConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token' });
     const fastify = createFastifyAdapter(config, pino({ level: 'silent' }), {
       server: 'public',
-    }).getInstance() as unknown as FastifyInstance;
+    }).getInstance<FastifyInstance>();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let arrived!: () => void;
@@ -52,7 +52,7 @@ describe('the gateway Fastify adapter', () => {
     const config = loadGatewayConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token' });
     const fastify = createFastifyAdapter(config, pino({ level: 'silent' }), {
       server: 'public',
-    }).getInstance() as unknown as FastifyInstance;
+    }).getInstance<FastifyInstance>();
     fastify.get('/fast', async () => ({ ok: true }));
     await fastify.listen({ port: 0, host: '127.0.0.1' });
     const { port } = fastify.server.address() as { port: number };
@@ -90,7 +90,7 @@ describe('the gateway Fastify adapter', () => {
     const config = loadGatewayConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token' });
     const fastify = createFastifyAdapter(config, pino({ level: 'silent' }), {
       server: 'public',
-    }).getInstance() as unknown as FastifyInstance;
+    }).getInstance<FastifyInstance>();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let arrived!: () => void;

@@ -64,7 +64,7 @@ export function createFastifyAdapter(
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   });
-  const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  const fastify = adapter.getInstance<FastifyInstance>();
   traceRequests(fastify);
   const isTrustedProxy = (address: string) =>
     config.trustedProxies.length > 0 && isAllowed(config.trustedProxies, address);

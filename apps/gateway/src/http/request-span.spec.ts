@@ -32,7 +32,7 @@ describe("the gateway's request spans", () => {
     });
     const config = loadGatewayConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token' });
     const logger = createLogger('request-span-spec', 'info', sink);
-    fastify = createFastifyAdapter(config, logger, { server: 'public' }).getInstance() as unknown as FastifyInstance;
+    fastify = createFastifyAdapter(config, logger, { server: 'public' }).getInstance<FastifyInstance>();
     fastify.get('/things/:id', async (request) => {
       await new Promise((resolve) => setTimeout(resolve, 1));
       seen[request.headers['x-request-id'] as string] = activeSpanId();

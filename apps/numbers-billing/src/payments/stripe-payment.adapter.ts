@@ -41,7 +41,7 @@ export class StripePaymentAdapter implements PaymentGateway {
   constructor(
     private readonly stripe: Stripe,
     private readonly now: () => number = Date.now,
-    private readonly storedCustomerOf: StoredCustomerLookup = async () => null,
+    private readonly storedCustomerOf: StoredCustomerLookup = () => Promise.resolve(null),
   ) {}
 
   async charge(request: {

@@ -75,7 +75,8 @@ export class BillingEventsConsumer {
 
   async handle(envelope: EventEnvelope<BillingEventData>, deliveryCount = 1): Promise<void> {
     const data = envelope.data;
-    let firstError: unknown;
+    // The first number's failure is rethrown (the delivery service throws Errors), after every number had its try.
+    let firstError: Error | undefined;
     for (const numberId of new Set(data.number_ids)) {
       const body = billingWebhookBody(envelope.type, data, numberId);
       try {
@@ -92,7 +93,7 @@ export class BillingEventsConsumer {
           { deliveryCount },
         );
       } catch (error) {
-        firstError ??= error;
+        firstError ??= error as Error;
       }
     }
     if (firstError !== undefined) throw firstError;

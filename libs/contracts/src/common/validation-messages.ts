@@ -43,7 +43,7 @@ const WORDING: Readonly<Record<string, (constraints: readonly unknown[]) => stri
   isLength: ([min, max]) =>
     max === undefined
       ? `must be at least ${String(min)} characters`
-      : `must be ${String(min)} to ${String(max)} characters`,
+      : `must be ${String(min)} to ${(max as number).toString()} characters`,
   max: ([max]) => `must be at most ${String(max)}`,
   min: ([min]) => `must be at least ${String(min)}`,
   isPositive: () => 'must be greater than 0',
