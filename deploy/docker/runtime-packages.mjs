@@ -9,6 +9,10 @@
 // dependencies of their own: the root's are hoisted). An npm package brings what its package.json says it needs
 // (dependencies, and optional and peer ones where installed). Workspace libraries stay links, as npm made them
 // (their dist is copied by the Dockerfile).
+// The install is `npm ci --omit=dev`, which keeps every optional package (the platform binaries of native packages,
+// such as @node-rs/argon2-linux-x64-gnu) but also the lockfile's `devOptional` ones (the Prisma CLI and TypeScript,
+// optional peers of @prisma/client): a package the workspace root's lockfile marks `dev` or `devOptional` is treated
+// as not installed, so it never reaches an image.
 import {
   cpSync,
   existsSync,
@@ -31,6 +35,8 @@ if (!from || !root || !to || entries.length === 0) {
   process.exit(2);
 }
 const builtins = new Set(builtinModules);
+const lockfile = join(root, 'package-lock.json');
+const locked = existsSync(lockfile) ? (JSON.parse(readFileSync(lockfile, 'utf8')).packages ?? {}) : {};
 const SPECIFIER = /\b(?:require|import)\(\s*["']([^"'./][^"']*)["']\s*\)/g;
 /** npm's rule for a package name (with a subpath after it); anything else in a require() string is not one. */
 const PACKAGE = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*(?:\/.*)?$/;
@@ -60,11 +66,19 @@ function requiredPackages(files) {
   return names;
 }
 
+/** Whether the lockfile has the package at `location` only for development (`dev` or `devOptional`). */
+function developmentOnly(location) {
+  const entry = locked[relative(dirname(from), location)];
+  return entry?.dev === true || entry?.devOptional === true;
+}
+
 /** Node's lookup from a package's place in the tree: its own node_modules, then each one above it. */
 function locate(name, fromDir) {
   for (let dir = fromDir; ; dir = dirname(dir)) {
     const candidate = join(dir, 'node_modules', name);
-    if (existsSync(join(candidate, 'package.json')) || isLink(candidate)) return candidate;
+    if (existsSync(join(candidate, 'package.json')) || isLink(candidate)) {
+      return developmentOnly(candidate) ? undefined : candidate;
+    }
     if (relative(dirname(from), dir) === '' || dir === dirname(dir)) return undefined;
   }
 }

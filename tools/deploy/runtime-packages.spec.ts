@@ -89,6 +89,38 @@ describe('runtime-packages.mjs: the packages an image loads, from the production
     expect(result.stdout).toMatch(/not installed: @nestjs\/microservices$/m);
   });
 
+  it("leaves out what the lockfile has only for development, and keeps a native package's optional binary", () => {
+    // As `npm ci --omit=dev` leaves it: the Prisma CLI (devOptional, a peer of @prisma/client) installed but not
+    // for production; argon2's platform binary an optional dependency that production needs.
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    write('node_modules/prisma/package.json', JSON.stringify({ name: 'prisma' }));
+    write(
+      'node_modules/@node-rs/argon2/package.json',
+      JSON.stringify({ name: '@node-rs/argon2', optionalDependencies: { '@node-rs/argon2-linux-x64-gnu': '2' } }),
+    );
+    write('node_modules/@node-rs/argon2-linux-x64-gnu/package.json', JSON.stringify({ name: 'argon2-linux' }));
+    write('out/main.bundle.js', 'require("@prisma/client/runtime/client"); require("@node-rs/argon2");');
+    write(
+      'package-lock.json',
+      JSON.stringify({
+        packages: {
+          'node_modules/prisma': { version: '7.10.0', devOptional: true },
+          'node_modules/@node-rs/argon2': { version: '2.0.2' },
+          'node_modules/@node-rs/argon2-linux-x64-gnu': { version: '2.0.2', optional: true },
+        },
+      }),
+    );
+    const result = run(root);
+    expect(result.status).toBe(0);
+    const out = join(root, 'out/node_modules');
+    expect(existsSync(join(out, '@node-rs/argon2-linux-x64-gnu/package.json'))).toBe(true);
+    expect(existsSync(join(out, '@prisma/client'))).toBe(true);
+    expect(existsSync(join(out, 'prisma'))).toBe(false);
+  });
+
   it('fails, naming it, when a package a loaded one declares is missing from the install', () => {
     rmSync(join(root, 'node_modules/sonic-boom'), { recursive: true });
     const result = run(root);
