@@ -43,3 +43,35 @@ describe("the outbox relay's last-drained time (the OutboxStalled alert's signal
     expect(await lastDrained()).toBeLessThanOrEqual(Date.now() / 1000 - 0.02);
   });
 });
+
+describe('the outbox relay while JetStream is not ready at start (a cluster electing its leaders)', () => {
+  it('starts anyway, retries the streams on each pass, logs the outage once, and publishes once they exist', async () => {
+    let streamAttempts = 0;
+    let drains = 0;
+    const publisher = {
+      ensureStreams: async () => {
+        streamAttempts += 1;
+        if (streamAttempts <= 3) throw new Error('TIMEOUT: JetStream did not answer');
+      },
+      drain: async () => {
+        drains += 1;
+        return 0;
+      },
+    } as unknown as OutboxPublisher;
+    const lines: { msg: string; outage?: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const relay = new OutboxRelay(publisher, logger, { pollIntervalMs: 5 });
+
+    await relay.start();
+    while (drains < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await relay.stop();
+
+    // Three failed passes, then the streams once and never again.
+    expect(streamAttempts).toBe(4);
+    const outage = lines.filter((line) => line.outage === 'JetStream');
+    expect(outage.map((line) => line.msg)).toEqual([
+      expect.stringMatching(/^JetStream unavailable/),
+      'JetStream available again',
+    ]);
+  });
+});

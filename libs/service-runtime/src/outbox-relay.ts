@@ -22,12 +22,17 @@ export interface OutboxRelayOptions extends OutboxPublisherOptions {
 
 /**
  * The app's outbox relay: libs/messaging's `OutboxPublisher` run on a `PollingWorker`, a pass (publish until no
- * unpublished row is left) every `pollIntervalMs` and at once after `kick()`. Started with the app (streams ensured
- * first), stopped before it shuts down, waiting for the pass under way, so nothing publishes once NATS closes.
+ * unpublished row is left) every `pollIntervalMs` and at once after `kick()`. Started with the app, stopped before it
+ * shuts down, waiting for the pass under way, so nothing publishes once NATS closes.
+ *
+ * The streams are ensured by the first pass, not before the app starts: a JetStream that is not ready yet (a cluster
+ * electing its leaders, a node restarting) fails passes, which are retried, instead of failing the service's start.
+ * Rows committed meanwhile wait in the outbox; nothing is lost.
  */
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly worker: PollingWorker;
   private readonly outages: OutageLog;
+  private streamsEnsured = false;
 
   constructor(
     private readonly publisher: OutboxPublisher,
@@ -42,23 +47,26 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       // must not join the trace of the request that kicked.
       pass: () =>
         context
-          .with(ROOT_CONTEXT, () => this.publisher.drain())
+          .with(ROOT_CONTEXT, () => this.publish())
           .then(() => {
             this.outages.recovered('database');
+            this.outages.recovered('JetStream');
             // Every row committed before this pass is published: the OutboxStalled alert watches how long ago.
             Metrics.outboxRelayLastDrained().record(Date.now() / 1000);
           }),
       onError: (err) => {
-        // A database outage fails every pass (twice a second): logged once per incident, not with a stack each time.
+        // An outage fails every pass (twice a second): logged once per incident, not with a stack each time. The
+        // pass reads the database and publishes to JetStream; what is not the database is JetStream (its streams or
+        // publishes timing out, no responders, a cluster without a leader).
         if (isDatabaseUnavailable(err)) this.outages.failed('database', err, { worker: 'outbox relay' });
-        else logger.warn({ err }, 'outbox relay pass failed; will retry');
+        else this.outages.failed('JetStream', err, { worker: 'outbox relay' });
       },
     });
   }
 
-  async start(): Promise<void> {
-    await this.publisher.ensureStreams();
+  start(): Promise<void> {
     this.worker.start();
+    return Promise.resolve();
   }
 
   onApplicationBootstrap(): Promise<void> {
@@ -81,6 +89,15 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Publishes until no unpublished row is left. Returns how many it published. */
   drain(): Promise<number> {
+    return this.publish();
+  }
+
+  /** One pass: the streams first, until they have been ensured once, then every unpublished row. */
+  private async publish(): Promise<number> {
+    if (!this.streamsEnsured) {
+      await this.publisher.ensureStreams();
+      this.streamsEnsured = true;
+    }
     return this.publisher.drain();
   }
 }
