@@ -37,7 +37,11 @@ if (!from || !root || !to || entries.length === 0) {
 const builtins = new Set(builtinModules);
 const lockfile = join(root, 'package-lock.json');
 const locked = existsSync(lockfile) ? (JSON.parse(readFileSync(lockfile, 'utf8')).packages ?? {}) : {};
-const SPECIFIER = /\b(?:require|import)\(\s*["']([^"'./][^"']*)["']\s*\)/g;
+// `require("x")` (also as the bundler renames it, `require$2("x")`, and `require.resolve("x")`), `import("x")`, and
+// a require made by `createRequire(...)("x")`: Nest's ClientNats loads @nats-io/transport-node that way, which the
+// bundler leaves to run time.
+const SPECIFIER =
+  /\b(?:require(?:\$\d+|\.resolve)?|import)\(\s*["']([^"'./][^"']*)["']\s*\)|\bcreateRequire\b[^;]{0,200}?\)\(\s*["']([^"'./][^"']*)["']\s*\)/g;
 /** npm's rule for a package name (with a subpath after it); anything else in a require() string is not one. */
 const PACKAGE = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*(?:\/.*)?$/;
 
@@ -58,7 +62,8 @@ function jsFiles(path) {
 function requiredPackages(files) {
   const names = new Set();
   for (const file of files) {
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
+    for (const [, called, created] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
+      const specifier = called ?? created;
       if (!PACKAGE.test(specifier) || builtins.has(specifier) || builtins.has(packageName(specifier))) continue;
       names.add(packageName(specifier));
     }

@@ -268,9 +268,9 @@ describe(`service images switchboard/<app>:${TAG}`, { skip }, () => {
         async () => {
           const state = docker(['inspect', '--format', '{{.State.Status}}', name]).stdout.trim();
           if (state !== 'running') {
-            throw new Error(
-              `container ${state}: ${docker(['logs', '--tail', '20', name], { allowFailure: true }).stderr}`,
-            );
+            // The services log to stdout (pino), Node's own crashes go to stderr: both, last lines.
+            const logs = docker(['logs', '--tail', '20', name], { allowFailure: true });
+            throw new Error(`container ${state}: ${logs.stdout}${logs.stderr}`);
           }
           return (await httpStatus(readyUrls[app])) === 200;
         },

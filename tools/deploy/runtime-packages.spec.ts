@@ -30,6 +30,8 @@ function workspace(root: string) {
   pkg('node_modules/pg-types', { name: 'pg-types', version: 'another, hoisted for someone else' });
   pkg('node_modules/kysely', { name: 'kysely' });
   pkg('node_modules/stripe', { name: 'stripe' });
+  pkg('node_modules/@nats-io/transport-node', { name: '@nats-io/transport-node' });
+  pkg('node_modules/swagger-ui-dist', { name: 'swagger-ui-dist' });
   pkg('libs/persistence', { name: '@switchboard/persistence' });
   write(
     'libs/persistence/dist/index.js',
@@ -45,6 +47,10 @@ function workspace(root: string) {
       'async function db() { return import("pg"); }',
       '// a message, not a package: require("%s") and a relative one: require("./chunks/a.js")',
       'try { require("@nestjs/microservices"); } catch {}',
+      // A require the bundler renamed (two modules of the bundle each had their own `require`).
+      'if (!assets) assets = require$2("swagger-ui-dist/absolute-path.js")();',
+      // Nest's ClientNats, as the bundler leaves it: a require made by createRequire, run when a client connects.
+      'const nats = () => (0, module$1.createRequire)(require("url").pathToFileURL(__filename).href)("@nats-io/transport-node");',
     ].join('\n'),
   );
   write('out/migrate.cjs', 'require("@switchboard/persistence");');
@@ -78,7 +84,16 @@ describe('runtime-packages.mjs: the packages an image loads, from the production
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const out = join(root, 'out/node_modules');
-    for (const dir of ['pino', 'sonic-boom', '@prisma/client/runtime', 'pg', 'pg/node_modules/pg-types', 'kysely'])
+    for (const dir of [
+      'pino',
+      'sonic-boom',
+      '@prisma/client/runtime',
+      'pg',
+      'pg/node_modules/pg-types',
+      'kysely',
+      '@nats-io/transport-node',
+      'swagger-ui-dist',
+    ])
       expect(existsSync(join(out, dir))).toBe(true);
     // Bundled (stripe), not installed (peers, optional), or needed by no one loaded (the hoisted pg-types): left out.
     for (const dir of ['stripe', 'pg-types', 'prisma', 'pg-native', '@nestjs'])
