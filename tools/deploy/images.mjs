@@ -51,7 +51,18 @@ function buildahImageId(reference) {
   return id ? `sha256:${id.replace(/^sha256:/, '')}` : null;
 }
 
+/**
+ * The open-files limit for the build's RUN steps: buildah gives them 1024, which `npm ci` (thousands of packages,
+ * the cache mount) overruns now and then with EMFILE; Docker's builder gives them dockerd's (about a million). A
+ * container may not get more than the builder's own hard limit, so it gets that.
+ */
+export function buildOpenFilesLimit(limits = readFileSync('/proc/self/limits', 'utf8')) {
+  const hard = limits.match(/^Max open files\s+\S+\s+(\S+)/m)?.[1];
+  return hard === undefined || hard === 'unlimited' ? 1_048_576 : Number(hard);
+}
+
 function buildImage(app, { tag, nodeImage, context }) {
+  const nofile = buildOpenFilesLimit();
   const local = `localhost/${imageName(app, tag)}`;
   const started = Date.now();
   run(
@@ -64,6 +75,8 @@ function buildImage(app, { tag, nodeImage, context }) {
       '--format',
       'docker',
       '--pull-never',
+      '--ulimit',
+      `nofile=${nofile}:${nofile}`,
       '--build-arg',
       `APP=${app}`,
       '--build-arg',
