@@ -25,8 +25,8 @@
 //   --up       only build what is missing and bring the cluster up, ready; leave it running (with --state-dir)
 //   --no-build use the images present (switchboard/<app>:local, and :next of the upgraded ones) as they are
 //   --no-upgrade  faults only (no :next build, no upgrade or rollback): a shorter run that cannot pass
-// Needs root (the engine), docker.io, buildah, debootstrap, docker-compose and openssl; the images command
-// installs the first three with apt-get when absent. Uses only 127.0.0.1 ports 13000-19090 (compose.cluster.yaml).
+// Needs root (the engine), docker.io, buildah, debootstrap, docker-compose and openssl; it installs those that are
+// absent with apt-get. Uses only 127.0.0.1 ports 13000-19090 (compose.cluster.yaml).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +59,7 @@ import { Load } from './cluster/load.mjs';
 import { buildNextImages, EXPAND_CHANGES, nextBuildContext } from './cluster/next-build.mjs';
 import { AlertWatch, judgeTraces, query, scrapeTargets } from './cluster/observability.mjs';
 import { startWebhookReceiver } from './cluster/webhook-receiver.mjs';
+import { ensureTools } from './images-host.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -178,6 +179,8 @@ let summary;
 
 try {
   await phase('images', async () => {
+    // The engine, the builder and debootstrap (the images command's), and what the cluster run itself uses.
+    ensureTools({ 'docker-compose': 'docker-compose', openssl: 'openssl' });
     if (options['no-build']) {
       const upgraded = options['no-upgrade'] ? [] : Object.keys(EXPAND_CHANGES);
       const wanted = [

@@ -37,9 +37,12 @@ export function hasCommand(command) {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 }
 
-/** apt-get install of whichever of dockerd, buildah and debootstrap is missing (as root, no questions asked). */
-export function ensureTools() {
-  const missing = Object.entries(PACKAGES)
+/**
+ * apt-get install of whichever of dockerd, buildah and debootstrap is missing, and of `more` ({ command: package }),
+ * as root, no questions asked.
+ */
+export function ensureTools(more = {}) {
+  const missing = Object.entries({ ...PACKAGES, ...more })
     .filter(([command]) => !hasCommand(command))
     .map(([, pkg]) => pkg);
   if (missing.length === 0) return;

@@ -145,6 +145,7 @@ export function compose(state, args, { quiet = false } = {}) {
       maxBuffer: 64 * 1024 * 1024,
     },
   );
+  if (result.error) throw new Error(`docker-compose ${args.join(' ')} could not run: ${result.error.message}`);
   if (result.status !== 0) {
     throw new Error(
       `docker-compose ${args.join(' ')} exited with ${result.status}:\n${(result.stderr ?? '').slice(-4000)}`,
