@@ -51,8 +51,10 @@ export function ensureTools(more = {}) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Others on this machine may hold the dpkg lock (another apt-get): wait for it rather than fail.
   const lockWait = ['-o', 'DPkg::Lock::Timeout=600'];
-  run('apt-get', [...lockWait, 'update', '-qq'], { env });
-  run('apt-get', [...lockWait, 'install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+  // Its output to stderr: the cluster run's stdout is its one result line.
+  const stdio = ['ignore', 2, 2];
+  run('apt-get', [...lockWait, 'update', '-qq'], { env, stdio });
+  run('apt-get', [...lockWait, 'install', '-y', '-qq', '--no-install-recommends', ...missing], { env, stdio });
 }
 
 /** The first `URIs:` of this machine's apt sources: the Debian mirror it reaches (never written to a file). */
