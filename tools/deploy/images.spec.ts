@@ -5,7 +5,7 @@ const IMAGES = join(__dirname, 'images.mjs');
 
 /** buildOpenFilesLimit of images.mjs on a /proc/self/limits text, run by Node as the module is (ESM). */
 function limitFor(limits: string): string {
-  const script = `import(${JSON.stringify(IMAGES)}).then((m) => console.log(m.buildOpenFilesLimit(${JSON.stringify(limits)})))`;
+  const script = `import(${JSON.stringify(IMAGES)}).then((m) => process.stdout.write(String(m.buildOpenFilesLimit(${JSON.stringify(limits)}))))`;
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   expect(result.stderr).toBe('');
   return result.stdout.trim();

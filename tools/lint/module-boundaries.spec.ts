@@ -5,31 +5,30 @@ const root = join(__dirname, '..', '..');
 // Nx's rule (tags, cycles, paths into other projects) and ours for deep imports into a lib (eslint.config.mjs).
 const BOUNDARY_RULES = ['@nx/enforce-module-boundaries', 'no-restricted-imports'];
 
-/** Lints a would-be file with the project's real ESLint config (in a child: its config loader needs ESM). */
+/**
+ * ESLint's API on stdin's code as the would-be file, with the project's real config (in a child: its config loader
+ * needs ESM). The file is not on disk, so there is no type information: typescript-eslint's `disableTypeChecked`
+ * turns off every rule that needs it, and only the syntactic rules, the boundary rules among them, apply.
+ */
+const LINT_STDIN = `
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { readFileSync } from 'node:fs';
+const eslint = new ESLint({ overrideConfig: [{ files: ['**/*.ts', '**/*.tsx'], ...tseslint.configs.disableTypeChecked }] });
+const [report] = await eslint.lintText(readFileSync(0, 'utf8'), { filePath: process.argv[1] });
+process.stdout.write(JSON.stringify(report.messages));
+`;
+
+/** Lints a would-be file with the project's real ESLint config; the boundary rules' messages. */
 async function problems(filePath: string, code: string): Promise<string[]> {
-  const result = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'),
-      // The would-be file is not on disk, so no type information: only the syntactic boundary rules apply.
-      ...[
-        '--parser-options',
-        'projectService:false',
-        '--rule',
-        '@typescript-eslint/no-floating-promises: off',
-        '--rule',
-        '@typescript-eslint/no-misused-promises: off',
-      ],
-      ...['--stdin', '--stdin-filename', filePath, '--format', 'json'],
-    ],
-    {
-      cwd: root,
-      input: code,
-      encoding: 'utf8',
-    },
-  );
-  const [report] = JSON.parse(result.stdout) as { messages: { ruleId: string; message: string }[] }[];
-  return report.messages.filter((m) => BOUNDARY_RULES.includes(m.ruleId)).map((m) => m.message);
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', LINT_STDIN, filePath], {
+    cwd: root,
+    input: code,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`eslint failed: ${result.stderr}`);
+  const messages = JSON.parse(result.stdout) as { ruleId: string | null; message: string }[];
+  return messages.filter((m) => m.ruleId !== null && BOUNDARY_RULES.includes(m.ruleId)).map((m) => m.message);
 }
 
 jest.setTimeout(60_000);
