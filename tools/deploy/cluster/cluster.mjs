@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { makeCertificates } from '../../dev/tls.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const COMPOSE_FILE = join(ROOT, 'deploy', 'compose', 'compose.cluster.yaml');
@@ -52,7 +53,7 @@ export function say(message) {
 export function prepareState(dir, settings = {}) {
   mkdirSync(join(dir, 'tls'), { recursive: true });
   const tls = join(dir, 'tls');
-  if (!existsSync(join(tls, 'server.pem'))) makeCertificates(tls);
+  if (!existsSync(join(tls, 'server.pem'))) makeClusterCertificates(tls);
   const secrets = execFileSync(process.execPath, [join(ROOT, 'deploy', 'compose', 'make-env.mjs')], {
     encoding: 'utf8',
   });
@@ -86,51 +87,11 @@ export function writeEnv(file, values) {
   writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
 }
 
-/** A throwaway CA and a certificate for 127.0.0.1 and localhost (openssl), readable by the containers' uid 1000. */
-function makeCertificates(dir) {
-  const file = (name) => join(dir, name);
-  const openssl = (...args) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('ca.key'));
-  openssl(
-    'req',
-    '-x509',
-    '-new',
-    '-key',
-    file('ca.key'),
-    '-sha256',
-    '-days',
-    '7',
-    '-subj',
-    '/CN=Switchboard cluster CA',
-    '-out',
-    file('ca.pem'),
-  );
-  openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('server.key'));
-  openssl('req', '-new', '-key', file('server.key'), '-subj', '/CN=localhost', '-out', file('server.csr'));
-  writeFileSync(
-    file('server.ext'),
-    'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n',
-  );
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    file('server.csr'),
-    '-CA',
-    file('ca.pem'),
-    '-CAkey',
-    file('ca.key'),
-    '-CAcreateserial',
-    '-days',
-    '7',
-    '-sha256',
-    '-extfile',
-    file('server.ext'),
-    '-out',
-    file('server.pem'),
-  );
+/** A throwaway CA and a certificate for 127.0.0.1 and localhost, readable by the containers' uid 1000. */
+function makeClusterCertificates(dir) {
+  const { caFile, keyFile, certFile } = makeCertificates(dir, { name: 'Switchboard cluster CA', days: 7 });
   // The services run as uid 1000 and read these through a read-only mount; the CA's key stays private.
-  for (const name of ['ca.pem', 'server.pem', 'server.key']) chmodSync(file(name), 0o644);
+  for (const path of [caFile, certFile, keyFile]) chmodSync(path, 0o644);
   chmodSync(dir, 0o755);
 }
 

@@ -27,7 +27,7 @@ import { gcKindName, pauseProbe, readPauseProbes } from '../lib/pauses.mjs';
 import { startReceiver } from '../lib/receiver.mjs';
 import { round, summarize } from '../lib/stats.mjs';
 import { databaseUrl, SERVICES, startSystem } from '../lib/system.mjs';
-import { makeCertificates } from '../lib/tls.mjs';
+import { makeCertificates } from '../../dev/tls.mjs';
 
 const now = () => performance.timeOrigin + performance.now();
 

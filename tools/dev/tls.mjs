@@ -1,11 +1,13 @@
 // A throwaway certificate authority and a server certificate for 127.0.0.1 and localhost, made with the openssl
-// command line (P-256 keys: what most modern receivers serve). The dispatcher trusts the CA through Node's
-// NODE_EXTRA_CA_CERTS, exactly as docs/webhooks.md tells an operator with a private CA to do.
+// command line (P-256 keys: what most modern receivers serve): the benchmarks' webhook receivers
+// (tools/perf/bench/events.mjs) and the cluster run's gateways and receiver (tools/deploy/cluster/cluster.mjs).
+// Clients trust the CA through Node's NODE_EXTRA_CA_CERTS, exactly as docs/webhooks.md tells an operator with a
+// private CA to do.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function makeCertificates(dir) {
+export function makeCertificates(dir, { name = 'Switchboard bench CA', days = 2 } = {}) {
   const file = (name) => join(dir, name);
   const openssl = (...args) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('ca.key'));
@@ -17,9 +19,9 @@ export function makeCertificates(dir) {
     file('ca.key'),
     '-sha256',
     '-days',
-    '2',
+    String(days),
     '-subj',
-    '/CN=Switchboard bench CA',
+    `/CN=${name}`,
     '-out',
     file('ca.pem'),
   );
@@ -40,7 +42,7 @@ export function makeCertificates(dir) {
     file('ca.key'),
     '-CAcreateserial',
     '-days',
-    '2',
+    String(days),
     '-sha256',
     '-extfile',
     file('server.ext'),
