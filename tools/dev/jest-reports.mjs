@@ -3,7 +3,7 @@
 // as one report for the summary, and name every test file no task ran: a file outside every project's pattern (a new
 // folder, a project without the target) would otherwise never run, silently.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
 /** Every report file under `dir`, depth first. */
 export function reportFiles(dir) {
@@ -26,8 +26,32 @@ export function mergeReports(reports) {
   return merged;
 }
 
-export function readReports(dir) {
-  return mergeReports(reportFiles(dir).map((file) => JSON.parse(readFileSync(file, 'utf8'))));
+/**
+ * A test file's path as it is in this checkout. Jest names files by absolute path, and Nx restores a cached task's
+ * report as it was written, possibly by another checkout of the same sources (CI's clones share a cache): its paths
+ * then start with that checkout's folder. The report's place, dist/jest/<project root>/, says which project it is
+ * for; the file is the one under that project root here.
+ */
+export function fileInThisCheckout(name, projectRoot, root) {
+  if (name.startsWith(root + sep)) return name;
+  const marker = `${sep}${projectRoot}${sep}`;
+  for (let at = name.indexOf(marker); at !== -1; at = name.indexOf(marker, at + 1)) {
+    const here = join(root, name.slice(at + 1));
+    if (existsSync(here)) return here;
+  }
+  return name;
+}
+
+/** Every report under `dir` (dist/jest), its files named as they are under `root`, as one. */
+export function readReports(dir, root) {
+  return mergeReports(
+    reportFiles(dir).map((file) => {
+      const report = JSON.parse(readFileSync(file, 'utf8'));
+      const projectRoot = relative(dir, dirname(file));
+      for (const result of report.testResults ?? []) result.name = fileInThisCheckout(result.name, projectRoot, root);
+      return report;
+    }),
+  );
 }
 
 /** The test files Jest knows (`jest --listTests`) that no report ran, relative to `root`, sorted. */

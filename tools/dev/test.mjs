@@ -74,7 +74,7 @@ if (jestArgs.length === 0) {
   // services the integration tests start.
   ok = nx('unit and integration tests', ['test', 'integration'], 2) && ok;
   ok = nx('end-to-end and browser tests', ['e2e', 'browser'], 1) && ok;
-  report = readReports(reports);
+  report = readReports(reports, root);
   const listed = spawnSync(bin('jest'), ['--listTests'], { cwd: root, encoding: 'utf8' });
   const notRun = testFilesNotRun(listed.stdout.split('\n').filter(Boolean), report, root);
   if (listed.status !== 0 || notRun.length > 0) {
