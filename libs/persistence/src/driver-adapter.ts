@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import type * as PGliteModule from '@electric-sql/pglite';
 import type { PGlite } from '@electric-sql/pglite';
@@ -60,7 +61,11 @@ export async function createDriverAdapter(appName: string, env: Env = process.en
       appName,
       location,
       description,
-      adapter: new PrismaPg({ connectionString: location.url, options: SESSION_OPTIONS }),
+      adapter: new PrismaPg(
+        { connectionString: location.url, options: SESSION_OPTIONS },
+        // An unnamed statement is what the adapter runs without a generator; its type asks for a string.
+        { statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string },
+      ),
       close: () => Promise.resolve(),
     };
   }
@@ -91,4 +96,24 @@ export async function openPGlite(appName: string, directory: string): Promise<PG
 
 export async function closePGlite(pglite: PGlite): Promise<void> {
   if (!pglite.closed) await pglite.close();
+}
+
+/**
+ * Names for the statements the app runs on PostgreSQL, so the server parses and plans each text once per connection
+ * instead of on every execution (`@prisma/adapter-pg`'s `statementNameGenerator`; `pg` keeps the names it prepared
+ * on each connection). The texts come from Prisma's query plans and the app's Kysely builders: a small set. Past
+ * `limit` texts (statements whose text varies, such as IN lists of varying length) a text runs unnamed, so neither
+ * side keeps growing. A prepared statement fails with "cached plan must not change result type" when its result
+ * columns change under it, so statements name their columns rather than `*` (an expand migration adds columns while
+ * older replicas still run theirs: docs/operations.md; tools/lint/raw-sql.spec.ts).
+ */
+export function preparedStatementNames(limit = 200): (query: { sql: string }) => string | undefined {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    const known = names.get(sql);
+    if (known !== undefined || names.size >= limit) return known;
+    const name = `sb_${createHash('sha1').update(sql).digest('base64url')}`;
+    names.set(sql, name);
+    return name;
+  };
 }

@@ -250,6 +250,35 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
       expect(await first).toEqual([{ name: 'lock-a' }]);
       expect(second).toEqual([{ name: 'lock-b' }]);
     });
+
+    it('prepares each statement text once per connection, under one name', async () => {
+      const prepared = await db.$transaction(async (tx) => {
+        for (const name of ['p1', 'p2', 'p3'])
+          await tx.$kysely.selectFrom('widgets').select(['id', 'name']).where('name', '=', name).execute();
+        return (
+          await sql<{ name: string }>`SELECT name FROM pg_prepared_statements
+             WHERE statement = 'select "id", "name" from "widgets" where "name" = $1'`.execute(tx.$kysely)
+        ).rows;
+      });
+      expect(prepared).toEqual([{ name: expect.stringMatching(/^sb_/) as string }]);
+    });
+
+    it('keeps a prepared statement that names its columns through an added column; one with * fails', async () => {
+      // One transaction: one connection, the statements prepared on it, the column added under them.
+      const outcome = await db
+        .$transaction(async (tx) => {
+          const named = () => tx.$kysely.selectFrom('widgets').select(['id', 'name']).execute();
+          const star = () => sql`SELECT * FROM widgets`.execute(tx.$kysely);
+          await named();
+          await star();
+          await sql`ALTER TABLE widgets ADD COLUMN colour text`.execute(tx.$kysely);
+          await named();
+          await star();
+        })
+        .catch((error: unknown) => error);
+      expect(hasSqlState(outcome, '0A000')).toBe(true); // cached plan must not change result type
+      expect(String(outcome)).toMatch(/cached plan must not change result type/);
+    });
   }
 });
 

@@ -124,7 +124,7 @@ export function claimCandidatesStatement(
   const rank = words ? sql`ts_rank(search, ${words})` : sql`0::real`;
   return sql<FoundItemRow>`
     WITH eligible AS MATERIALIZED (
-      SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) AS branches
+      SELECT id, category_class, found_on, search FROM (${sql.join(branches, sql` UNION ALL `)}) AS branches
       ORDER BY ${nearest('found_on')} LIMIT ${MAX_ELIGIBLE_ITEMS}),
     best AS MATERIALIZED (
       SELECT id, category_class = ${claim.category_class} AS same_class, ${rank} AS text_rank FROM eligible
@@ -208,7 +208,7 @@ export class FoundItemsRepository {
             SELECT ${COLUMNS}, search FROM found_items WHERE ${where} LIMIT ${bound + 1}),
           counted AS (SELECT count(*)::int AS n FROM first_matches),
           matches AS (
-            (SELECT * FROM first_matches WHERE (SELECT n FROM counted) <= ${bound})
+            (SELECT ${MATCH_COLUMNS}, search FROM first_matches WHERE (SELECT n FROM counted) <= ${bound})
             UNION ALL
             (SELECT ${COLUMNS}, search FROM found_items WHERE ${where} AND (SELECT n FROM counted) > ${bound}
               ORDER BY id DESC LIMIT ${bound})

@@ -3,7 +3,29 @@ import { sql, type Selectable } from 'kysely';
 import type { NumberAgent } from '../generated/kysely/database';
 import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
-export type NumberAgentRecord = Selectable<NumberAgent>;
+/**
+ * The columns of a `number_agents` row, named (not `a.*`) in the hand-written statements: a prepared statement's
+ * result columns must not change under it when an expand migration adds a column (docs/operations.md).
+ */
+export const AGENT_COLUMNS = [
+  'number_id',
+  'account_id',
+  'greeting',
+  'instructions',
+  'status',
+  'agent_ref',
+  'llm_ref',
+  'failures',
+  'last_error',
+  'version',
+  'updated_at',
+  'retry_at',
+] as const;
+
+export type NumberAgentRecord = Pick<Selectable<NumberAgent>, (typeof AGENT_COLUMNS)[number]>;
+
+/** `AGENT_COLUMNS` of the row called `table` in a statement. */
+const agentColumnsOf = (table: string) => sql.join(AGENT_COLUMNS.map((column) => sql.ref(`${table}.${column}`)));
 
 /** An agent AgentSync has to push or remove, with what it needs of its number. */
 export type AgentWork = NumberAgentRecord & {
@@ -76,8 +98,8 @@ export class NumberAgentsRepository {
       claimed AS (
         UPDATE number_agents a SET retry_at = ${new Date(now.getTime() + CLAIM_LEASE_MS)}
           FROM due WHERE a.number_id = due.number_id
-        RETURNING a.*)
-      SELECT c.*, n.phone_number, n.business_phone, n.status AS number_status
+        RETURNING ${agentColumnsOf('a')})
+      SELECT ${agentColumnsOf('c')}, n.phone_number, n.business_phone, n.status AS number_status
         FROM claimed c JOIN numbers n ON n.id = c.number_id`
       .execute(this.prisma.$kysely)
       .then(({ rows }) => rows);
@@ -120,7 +142,7 @@ export class NumberAgentsRepository {
   async answeringFor(phoneNumber: string): Promise<(NumberAgentRecord & { number_status: string }) | null> {
     const rows = (
       await sql<NumberAgentRecord & { number_status: string }>`
-      SELECT a.*, n.status AS number_status FROM numbers n JOIN number_agents a ON a.number_id = n.id
+      SELECT ${agentColumnsOf('a')}, n.status AS number_status FROM numbers n JOIN number_agents a ON a.number_id = n.id
        WHERE n.phone_number = ${phoneNumber} AND n.status <> 'released'
        ORDER BY n.id DESC LIMIT 1`.execute(this.prisma.$kysely)
     ).rows;

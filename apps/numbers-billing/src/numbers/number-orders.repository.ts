@@ -3,7 +3,25 @@ import { sql, type Selectable } from 'kysely';
 import type { Account, NumberOrder } from '../generated/kysely/database';
 import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
-export type OrderRecord = Selectable<NumberOrder>;
+/** The columns of a `number_orders` row, named rather than `*` (see `AGENT_COLUMNS`). */
+const ORDER_COLUMNS = [
+  'id',
+  'account_id',
+  'idempotency_key',
+  'fingerprint',
+  'status',
+  'business_phone',
+  'area_code',
+  'webhook_url',
+  'webhook_events',
+  'hold_millicents',
+  'number_id',
+  'failure_code',
+  'created_at',
+  'updated_at',
+] as const;
+
+export type OrderRecord = Pick<Selectable<NumberOrder>, (typeof ORDER_COLUMNS)[number]>;
 
 /**
  * Provisioning orders. A pending order holds its price against the balance, the number limit and the velocity
@@ -19,7 +37,7 @@ export class NumberOrdersRepository {
   async lockByKey(tx: Tx, accountId: string, idempotencyKey: string): Promise<OrderRecord | null> {
     const rows = await tx.$kysely
       .selectFrom('number_orders')
-      .selectAll()
+      .select(ORDER_COLUMNS)
       .where('account_id', '=', accountId)
       .where('idempotency_key', '=', idempotencyKey)
       .forUpdate()
@@ -32,7 +50,7 @@ export class NumberOrdersRepository {
     if (ids.length === 0) return [];
     return client.$kysely
       .selectFrom('number_orders')
-      .selectAll()
+      .select(ORDER_COLUMNS)
       .where(sql<boolean>`id::text = ANY(${ids}::text[])`)
       .execute();
   }
@@ -40,7 +58,7 @@ export class NumberOrdersRepository {
   async lock(tx: Tx, id: string): Promise<OrderRecord | null> {
     const rows = await tx.$kysely
       .selectFrom('number_orders')
-      .selectAll()
+      .select(ORDER_COLUMNS)
       .where('id', '=', sql<string>`${id}::uuid`)
       .forUpdate()
       .execute();

@@ -185,7 +185,7 @@ function chargeStatement(charge: ChargeValues, check: RawBuilder<unknown> = sql`
         ON CONFLICT (account_id, period) DO UPDATE SET seconds = talk_time_usage.seconds + EXCLUDED.seconds
         RETURNING seconds
       )
-      SELECT account.*, (SELECT balance_after_millicents FROM inserted) AS after, (SELECT seconds FROM used) AS used_seconds${check}
+      SELECT ${sql.join(LOCKED_ACCOUNT_COLUMNS.map((c) => sql.ref(`account.${c}`)))}, (SELECT balance_after_millicents FROM inserted) AS after, (SELECT seconds FROM used) AS used_seconds${check}
         FROM account`;
 }
 
