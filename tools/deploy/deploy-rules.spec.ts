@@ -6,6 +6,7 @@ import { gatewayVariables } from '../../apps/gateway/src/config/variables';
 import { lostfoundVariables } from '../../apps/lostfound/src/config/variables';
 import { numbersBillingVariables } from '../../apps/numbers-billing/src/config/variables';
 import { webhookDispatcherVariables } from '../../apps/webhook-dispatcher/src/config/variables';
+import { SERVICE_ENV } from '../dev/service-env.mjs';
 import { deployFiles, isCompose, parseYaml, root, validate } from './check.mjs';
 
 // The rules of this project that no schema knows, over deploy/k8s (and the image and compose files where the
@@ -29,7 +30,10 @@ const VARIABLES: Record<string, readonly EnvVariable[]> = {
 const APPS = Object.keys(VARIABLES);
 /** Read by Node or the OpenTelemetry SDK rather than by our config modules. */
 const READ_BY_THE_RUNTIME = /^(NODE_ENV|NODE_EXTRA_CA_CERTS|OTEL_[A-Z_]+)$/;
-/** V8 and glibc malloc tuning: gone with deploy/service-node-flags.mjs (issue 45); services run plain `node`. */
+/**
+ * V8 and glibc malloc tuning. The image alone sets the malloc settings the idle-memory target needs
+ * (tools/dev/service-env.mjs); a manifest or compose file that set them, or a V8 flag, would drift from it.
+ */
 const TUNING = /MALLOC_|--max-semi-space-size|--heap-growing-percent|--expose-gc|--max-old-space-size/;
 /** Names whose values are secrets: read from a Secret, never written in a manifest. */
 const SECRET_NAME = /(TOKEN|PASSWORD|SECRET|_KEY|_KEYS|ACCESS_KEY_ID|DATABASE_URL)$/;
@@ -205,6 +209,17 @@ describe('the image and the compose files, where the manifests depend on them', 
     const dockerfile = read('deploy/docker/Dockerfile');
     const missing = workspaces.filter((dir) => !new RegExp(`^COPY .*\\b${dir}/package\\.json`, 'm').test(dockerfile));
     expect(missing).toEqual([]);
+  });
+
+  it("sets the services' malloc environment in the image, as npm start and the benchmarks do", () => {
+    const runtime = read('deploy/docker/Dockerfile').split(/^FROM .* AS runtime$/m)[1] ?? '';
+    const set = Object.fromEntries(
+      [...runtime.matchAll(/^\s*(?:ENV\s+)?(MALLOC_[A-Z_]+)=(\S+?)(?:\s*\\)?$/gm)].map(([, name, value]) => [
+        name,
+        value,
+      ]),
+    );
+    expect(set).toEqual(SERVICE_ENV);
   });
 
   // Compose files share one environment block among services (a YAML anchor), so a variable there need only be

@@ -20,6 +20,7 @@ import { leftoverProcesses, readProcesses, stopProcesses } from './leftovers.mjs
 import { chooseDatabases, databaseUrlVariable, DatabaseChoiceError, OwnPostgres, postgresDir } from './postgres.mjs';
 import { removeRunFile, runFileContents, runFilePath, writeRunFile } from './run-file.mjs';
 import { bundlePath, bundleServices, SERVICES } from './service-bundles.mjs';
+import { SERVICE_ENV } from './service-env.mjs';
 import { Supervisor } from './supervisor.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -226,7 +227,7 @@ function serviceProcesses() {
     // --enable-source-maps: reading the bundle's map costs every start (ADR 0098); NODE_OPTIONS=--enable-source-maps
     // npm start brings it back.
     args: [bundlePath(root, name)],
-    options: { cwd: root, env: { ...env, ...natsEnv(name) } },
+    options: { cwd: root, env: { ...SERVICE_ENV, ...env, ...natsEnv(name) } },
   }));
 }
 

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../dev/free-port.mjs';
 import { bundleServices, SERVICES } from '../../dev/service-bundles.mjs';
+import { SERVICE_ENV } from '../../dev/service-env.mjs';
 import { require, root, say, sleep } from './common.mjs';
 
 // The five services, in the order they start (the gateway last), as npm start knows them.
@@ -280,6 +281,7 @@ class System {
 
   envFor(app, extra = {}) {
     const env = {
+      ...SERVICE_ENV,
       ...process.env,
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
