@@ -41,8 +41,10 @@ import {
   containerOf,
   docker,
   imageOf,
+  INFRASTRUCTURE,
   inspect,
   logsOf,
+  portsTaken,
   prepareState,
   PUBLIC_URLS,
   REPLICAS,
@@ -223,6 +225,8 @@ try {
       ...Object.fromEntries(REPLICAS.map((r) => [tagVariable(r.name), 'local'])),
     });
     compose(state, ['down', '-v', '--remove-orphans'], { quiet: true });
+    const taken = await portsTaken();
+    if (taken.length > 0) throw new Error(`ports the cluster listens on are taken: ${taken.join('; ')}`);
     compose(state, ['up', '-d', '--no-build']);
     const nats_s = await waitNatsHealthy();
     const ready_s = await waitReady(state, { timeoutMs: 600_000 });
@@ -493,6 +497,7 @@ try {
       // Not even a container: nothing to show.
     }
   }
+  for (const name of INFRASTRUCTURE) say(`--- ${name}, last lines:\n${logsOf(name, 15)}`);
 } finally {
   await load?.stop().catch(() => undefined);
   await alerts.stop().catch(() => undefined);

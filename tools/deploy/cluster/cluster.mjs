@@ -27,12 +27,45 @@ export const REPLICAS = [
   { app: 'webhook-dispatcher', name: 'webhook-dispatcher-2', port: 13051 },
 ];
 export const NATS_NODES = [
-  { name: 'nats-1', client: 14222, monitor: 18222 },
-  { name: 'nats-2', client: 14223, monitor: 18223 },
-  { name: 'nats-3', client: 14224, monitor: 18224 },
+  { name: 'nats-1', client: 14222, monitor: 18222, route: 16222 },
+  { name: 'nats-2', client: 14223, monitor: 18223, route: 16223 },
+  { name: 'nats-3', client: 14224, monitor: 18224, route: 16224 },
 ];
+export const POSTGRES_PORT = 15432;
 export const PROMETHEUS_URL = 'http://127.0.0.1:19090';
 export const OTLP_URL = 'http://127.0.0.1:14318';
+/** The containers that are not service replicas: their logs go with a failure too. */
+export const INFRASTRUCTURE = [...NATS_NODES.map((n) => n.name), 'postgres', 'prometheus', 'otlp-receiver'];
+
+/** Every 127.0.0.1 port the cluster listens on (host network: compose.cluster.yaml's header lists them). */
+export const HOST_PORTS = [
+  ...REPLICAS.flatMap((r) => (r.adminPort ? [r.port, r.adminPort] : [r.port])),
+  ...NATS_NODES.flatMap((n) => [n.client, n.monitor, n.route]),
+  POSTGRES_PORT,
+  Number(new URL(PROMETHEUS_URL).port),
+  Number(new URL(OTLP_URL).port),
+];
+
+/**
+ * The cluster's host ports that something else already listens on, each with its holder as `ss` names it. On the
+ * host network a container whose port is taken exits at once and restarts in a loop, and the run would only see the
+ * cluster never become healthy.
+ */
+export async function portsTaken(ports = HOST_PORTS) {
+  const { createServer } = await import('node:net');
+  const taken = [];
+  for (const port of ports) {
+    const free = await new Promise((resolvePromise) => {
+      const server = createServer();
+      server.once('error', () => resolvePromise(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolvePromise(true)));
+    });
+    if (free) continue;
+    const holder = spawnSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' }).stdout?.trim();
+    taken.push(`${port} (${holder || 'holder unknown'})`);
+  }
+  return taken;
+}
 export const PUBLIC_URLS = REPLICAS.filter((r) => r.app === 'gateway').map((r) => `https://127.0.0.1:${r.port}`);
 export const ADMIN_URLS = REPLICAS.filter((r) => r.app === 'gateway').map((r) => `https://127.0.0.1:${r.adminPort}`);
 
@@ -189,12 +222,14 @@ export async function waitReady(state, { names, timeoutMs = 600_000, label = 'ev
 /** NATS: every node answers its JetStream health check (`/healthz?js-enabled-only=true` is too lax: full check). */
 export async function waitNatsHealthy({ timeoutMs = 180_000 } = {}) {
   const started = Date.now();
+  let statuses = [];
   while (Date.now() - started < timeoutMs) {
-    const statuses = await Promise.all(NATS_NODES.map((n) => probe(`http://127.0.0.1:${n.monitor}/healthz`)));
+    statuses = await Promise.all(NATS_NODES.map((n) => probe(`http://127.0.0.1:${n.monitor}/healthz`)));
     if (statuses.every((s) => s === 200)) return (Date.now() - started) / 1000;
     await sleep(1000);
   }
-  throw new Error(`the NATS cluster was not healthy within ${timeoutMs / 1000} s`);
+  const last = NATS_NODES.map((n, i) => `${n.name} ${statuses[i] || 'no answer'}`).join(', ');
+  throw new Error(`the NATS cluster was not healthy within ${timeoutMs / 1000} s: /healthz ${last}`);
 }
 
 /** JSON from an http(s) URL (the monitoring endpoints, Prometheus, the OTLP receiver). */
