@@ -6,6 +6,10 @@
 import { randomBytes } from 'node:crypto';
 
 const hex = (bytes) => randomBytes(bytes).toString('hex');
+// nats-server reads each password through a variable of its configuration (`password: $GATEWAY_NATS_PASSWORD`) and
+// lexes the value as a configuration value: hex that starts like a number with an exponent (`0842e4e2...`, about
+// one value in 80) is a parse error, and the node exits at start. A leading letter keeps every value a string.
+const natsPassword = () => `nats${hex(24)}`;
 const lines = [
   '# Made by deploy/compose/make-env.mjs. Local secrets: never commit, never reuse in another environment.',
   `ADMIN_TOKEN=adm_${randomBytes(24).toString('base64url')}`,
@@ -17,7 +21,7 @@ const lines = [
   ),
   "# Each service's NATS password (its user is its name); nats-server reads the same variables",
   ...['GATEWAY', 'NUMBERS_BILLING', 'CALLS_MEDIA', 'LOSTFOUND', 'WEBHOOK_DISPATCHER'].map(
-    (app) => `${app}_NATS_PASSWORD=${hex(24)}`,
+    (app) => `${app}_NATS_PASSWORD=${natsPassword()}`,
   ),
   '# Optional: NATS_SUBJECT_PREFIX=sb, LOG_LEVEL=info, SWITCHBOARD_TAG=local, WEBHOOK_BACKOFF_BASE_MS=30000,',
   '# WEBHOOK_TIMEOUT_MS=10000, WEBHOOK_ALLOWED_PRIVATE_HOSTS= (hosts that may receive webhooks on private addresses)',
