@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DockerfileParser } from 'dockerfile-ast';
 import type { EnvVariable } from '@switchboard/service-runtime';
 import { callsMediaVariables } from '../../apps/calls-media/src/config/variables';
 import { gatewayVariables } from '../../apps/gateway/src/config/variables';
@@ -212,12 +213,19 @@ describe('the image and the compose files, where the manifests depend on them', 
   });
 
   it("sets the services' malloc environment in the image, as npm start and the benchmarks do", () => {
-    const runtime = read('deploy/docker/Dockerfile').split(/^FROM .* AS runtime$/m)[1] ?? '';
+    const dockerfile = DockerfileParser.parse(read('deploy/docker/Dockerfile'));
+    const lineOf = (instruction: { getRange(): { start: { line: number } } }) => instruction.getRange().start.line;
+    const froms = dockerfile.getFROMs();
+    const runtime = froms.findIndex((from) => from.getBuildStage() === 'runtime');
+    expect(runtime).toBeGreaterThanOrEqual(0);
+    const [start, end] = [lineOf(froms[runtime]), froms[runtime + 1] ? lineOf(froms[runtime + 1]) : Infinity];
     const set = Object.fromEntries(
-      [...runtime.matchAll(/^\s*(?:ENV\s+)?(MALLOC_[A-Z_]+)=(\S+?)(?:\s*\\)?$/gm)].map(([, name, value]) => [
-        name,
-        value,
-      ]),
+      dockerfile
+        .getENVs()
+        .filter((env) => lineOf(env) > start && lineOf(env) < end)
+        .flatMap((env) => env.getProperties())
+        .filter((property) => property.getName().startsWith('MALLOC_'))
+        .map((property) => [property.getName(), property.getValue()]),
     );
     expect(set).toEqual(SERVICE_ENV);
   });
