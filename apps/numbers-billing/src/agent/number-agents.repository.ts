@@ -1,28 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { sql, type Selectable } from 'kysely';
 import type { NumberAgent } from '../generated/kysely/database';
+import { Prisma } from '../generated/prisma/client';
 import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
 /**
- * The columns of a `number_agents` row, named (not `a.*`) in the hand-written statements: a prepared statement's
- * result columns must not change under it when an expand migration adds a column (docs/operations.md).
+ * The columns of a `number_agents` row as this build's schema has them, named (not `a.*`) in the hand-written
+ * statements: a prepared statement's result columns must not change under it when an expand migration adds a column
+ * (docs/operations.md).
  */
-export const AGENT_COLUMNS = [
-  'number_id',
-  'account_id',
-  'greeting',
-  'instructions',
-  'status',
-  'agent_ref',
-  'llm_ref',
-  'failures',
-  'last_error',
-  'version',
-  'updated_at',
-  'retry_at',
-] as const;
+const AGENT_COLUMNS = Object.values(Prisma.NumberAgentScalarFieldEnum);
 
-export type NumberAgentRecord = Pick<Selectable<NumberAgent>, (typeof AGENT_COLUMNS)[number]>;
+export type NumberAgentRecord = Selectable<NumberAgent>;
 
 /** `AGENT_COLUMNS` of the row called `table` in a statement. */
 const agentColumnsOf = (table: string) => sql.join(AGENT_COLUMNS.map((column) => sql.ref(`${table}.${column}`)));

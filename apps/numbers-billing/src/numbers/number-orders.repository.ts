@@ -1,27 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { sql, type Selectable } from 'kysely';
 import type { Account, NumberOrder } from '../generated/kysely/database';
+import { Prisma } from '../generated/prisma/client';
 import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma';
 
-/** The columns of a `number_orders` row, named rather than `*` (see `AGENT_COLUMNS`). */
-const ORDER_COLUMNS = [
-  'id',
-  'account_id',
-  'idempotency_key',
-  'fingerprint',
-  'status',
-  'business_phone',
-  'area_code',
-  'webhook_url',
-  'webhook_events',
-  'hold_millicents',
-  'number_id',
-  'failure_code',
-  'created_at',
-  'updated_at',
-] as const;
+/** The columns of a `number_orders` row as this build's schema has them, named rather than `*` (see `AGENT_COLUMNS`). */
+const ORDER_COLUMNS = Object.values(Prisma.NumberOrderScalarFieldEnum);
 
-export type OrderRecord = Pick<Selectable<NumberOrder>, (typeof ORDER_COLUMNS)[number]>;
+export type OrderRecord = Selectable<NumberOrder>;
 
 /**
  * Provisioning orders. A pending order holds its price against the balance, the number limit and the velocity
