@@ -14,17 +14,20 @@ import { COMMANDS, parseCommandLine, requestOf, usageOf, UsageError } from './co
 const root = resolve(import.meta.dirname, '..', '..');
 const DEFAULT_ADMIN_URL = 'http://127.0.0.1:3001';
 
-function help() {
+function help(env) {
   console.log(
     'usage: npm run admin -- <command> [arguments]   (npm run admin -- <command> --help: that command alone)\n',
   );
   for (const command of COMMANDS) {
     console.log(`  ${usageOf(command)}`);
-    if (command.note) console.log(`      ${command.note}`);
+    for (const note of command.notes ?? []) console.log(`      ${note}`);
   }
+  // The run file this very command reads: with DATA_DIR exported, that one's, not the default.
+  const where = env.DATA_DIR
+    ? `${runFilePath(env, root)}\n(DATA_DIR/run.json, DATA_DIR as exported here). Environment, all optional:`
+    : `${runFilePath(env, root)}\n(DATA_DIR/run.json; export DATA_DIR if the system runs with another one). Environment, all optional:`;
   console.log(`
-Where the system is: read from the run file that npm start writes, ${runFilePath({}, root)}
-(DATA_DIR/run.json; export DATA_DIR if the system runs with another one). Environment, all optional:
+Where the system is: read from the run file that npm start writes, ${where}
   ADMIN_URL    operator API address (or ADMIN_PORT: http://127.0.0.1:ADMIN_PORT); default: the run file's, else ${DEFAULT_ADMIN_URL}
   ADMIN_TOKEN  operator token; default: the file the run file names, else DATA_DIR/admin-token
   DATA_DIR     where npm start keeps its data and run file; default ${DEFAULT_DATA_DIR} in this checkout`);
@@ -67,13 +70,13 @@ async function main() {
   const { command, help: wanted, positionals, values } = parseCommandLine(argv);
   if (wanted && command) {
     console.log(`usage: npm run admin -- ${usageOf(command)}`);
-    if (command.note) console.log(`  ${command.note}`);
+    for (const note of command.notes ?? []) console.log(`  ${note}`);
     return 0;
   }
   if (!command) {
     if (!wanted)
       console.error(argv.length ? `error: unknown command: ${argv.slice(0, 2).join(' ')}` : 'error: no command');
-    help();
+    help(process.env);
     return wanted ? 0 : 2;
   }
   const { method, path, body } = requestOf(command, positionals, values);

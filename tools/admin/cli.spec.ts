@@ -10,7 +10,17 @@ import type { GatewayShared } from '../../apps/gateway/src/gateway-core.module';
 import { OperatorApiModule } from '../../apps/gateway/src/operator/operator-api.module';
 import { shellCommands } from '../docs/shell-blocks.mjs';
 import { localUrl, readRunFile, removeRunFile, runFileContents, runFilePath, writeRunFile } from '../dev/run-file.mjs';
-import { COMMANDS, parseCommandLine, requestOf, usageOf, UsageError } from './commands.mjs';
+import { UNANSWERED_STATUSES } from '../../apps/calls-media/src/provider-calls/provider-call-reports';
+import { API_KEY_MODES, CONSOLE_ROLES, TIERS } from '@switchboard/contracts';
+import {
+  CALL_DIRECTIONS,
+  CALL_STATUSES,
+  COMMANDS,
+  parseCommandLine,
+  requestOf,
+  usageOf,
+  UsageError,
+} from './commands.mjs';
 
 const root = join(__dirname, '..', '..');
 const cli = join(__dirname, 'cli.mjs');
@@ -102,8 +112,6 @@ const SAMPLES: Record<string, string> = {
   SECONDS: '42',
   E164: '+14155550123',
   OUTCOME: 'order_placed',
-  D: 'inbound',
-  S: 'completed',
   ISO_DATE_TIME: '2026-11-28T12:00:00Z',
   JSON: '[{"role":"caller","text":"Hello?"}]',
   LEDGER_ENTRY_ID: 'le_1',
@@ -143,6 +151,45 @@ function readUsage(line: string): { name: string; positionals: string[]; options
   }
   return { name: command.name, positionals, options };
 }
+
+describe('the values an option takes', () => {
+  const option = (command: string, name: string) => COMMANDS.find((c) => c.name === command)!.options![name];
+
+  it("are declared as choices wherever the help lists them, and are the API's own", () => {
+    // A placeholder of alternatives (`a|b`) written by hand would be shown and never checked.
+    const handWritten = COMMANDS.flatMap((command) =>
+      Object.entries(command.options ?? {})
+        .filter(([, declared]) => declared.value?.includes('|'))
+        .map(([name]) => `${command.name} --${name}`),
+    );
+    expect(handWritten).toEqual([]);
+    expect(option('accounts create', 'tier').choices).toEqual(TIERS);
+    expect(option('accounts update', 'tier').choices).toEqual(TIERS);
+    expect(option('keys create', 'mode').choices).toEqual(API_KEY_MODES);
+    expect(option('users invite', 'role').choices).toEqual(CONSOLE_ROLES);
+    // What calls-media takes from a provider: answered calls complete, the rest are Twilio's unanswered statuses.
+    expect(CALL_STATUSES).toEqual(['completed', ...UNANSWERED_STATUSES]);
+    expect(option('provider call', 'status').choices).toEqual(CALL_STATUSES);
+    expect(option('provider call', 'direction').choices).toEqual(CALL_DIRECTIONS);
+    expect(usageOf(COMMANDS.find((c) => c.name === 'provider call'))).toContain(
+      '[--direction inbound|outbound] [--status completed|busy|no-answer|failed|canceled]',
+    );
+  });
+
+  it('refuses any other value as a usage error, naming the ones it takes', () => {
+    const keys = COMMANDS.find((c) => c.name === 'keys create')!;
+    expect(() => requestOf(keys, ['acct_1'], { mode: 'bogus' })).toThrow(
+      '--mode takes live, test; not bogus (usage: keys create ACCOUNT_ID [--allow IP_OR_CIDR,...] [--mode live|test])',
+    );
+    const call = COMMANDS.find((c) => c.name === 'provider call')!;
+    const required = { to: '+14155550123', caller: '+14155550199', duration: '1', outcome: 'x' };
+    expect(() => requestOf(call, [], { ...required, status: 'done' })).toThrow('--status takes completed, busy');
+    expect(requestOf(call, [], { ...required, status: 'no-answer', direction: 'outbound' }).body).toMatchObject({
+      status: 'no-answer',
+      direction: 'outbound',
+    });
+  });
+});
 
 describe("the operator CLI keeps its help's word", () => {
   let helpLines: string[];
@@ -221,9 +268,12 @@ describe("the operator CLI keeps its help's word", () => {
   });
 
   it('refuses an option its command does not list, saying the usage, and a contradiction', () => {
-    expect(() => parseCommandLine(['accounts', 'create', '--name', 'Acme', '--available', '3'])).toThrow(
-      "Unknown option '--available'",
+    const unknown = () => parseCommandLine(['accounts', 'create', '--name', 'Acme', '--available', '3']);
+    expect(unknown).toThrow(
+      'accounts create has no option --available\nusage: accounts create --name NAME [--balance CENTS] [--tier starter|growth|scale]',
     );
+    // Not Node's parser advice about positional arguments, which no command takes after its options.
+    expect(unknown).not.toThrow(/positional|To specify/);
     expect(() => parseCommandLine(['keys', 'create', 'acct_1', '--mode'])).toThrow(
       "Option '--mode <value>' argument missing",
     );
@@ -470,5 +520,34 @@ describe('the operator CLI in a second terminal', () => {
     for (const command of COMMANDS) expect(result.stdout).toContain(`  ${command.name}`);
     expect(result.stdout).toContain('payments faults --charge-failures N');
     expect(result.stdout).toContain(runFilePath({}, root));
+  });
+
+  it('names in its help the run file of the DATA_DIR exported, not the default one', async () => {
+    const result = await runCli(['--help'], { DATA_DIR: dataDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`the run file that npm start writes, ${join(dataDir, 'run.json')}\n`);
+    expect(result.stdout).not.toContain(runFilePath({}, root));
+  });
+
+  it("refuses a key mode it does not know before sending anything, and an unknown option without Node's advice", async () => {
+    startedSystem();
+    const mode = await runCli(['keys', 'create', 'acct_1', '--mode', 'bogus'], { DATA_DIR: dataDir });
+    expect(mode).toMatchObject({ code: 2, stdout: '' });
+    expect(mode.stderr).toContain('error: --mode takes live, test; not bogus');
+    const option = await runCli(['keys', 'create', 'acct_1', '--mod', 'test'], { DATA_DIR: dataDir });
+    expect(option).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: keys create has no option --mod\nusage: keys create ACCOUNT_ID [--allow IP_OR_CIDR,...] [--mode live|test]\n',
+    });
+    expect(api.seen).toEqual([]);
+  });
+
+  it('says in the help of provider call that a lost-item report needs a lost-and-found line', async () => {
+    const result = await runCli(['provider', 'call', '--help'], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/lost_item_report becomes a claim only when --to is a lost-and-found line/);
+    expect(result.stdout).toMatch(/to any other number the call is recorded and no claim is filed/);
   });
 });

@@ -2,8 +2,9 @@
 // controllers' decorators, so a route added there without a command here fails the tests). Each command names its
 // route as the controllers do; its positional arguments fill the route's parameters in order, and its options make
 // the body or the query. A command's options are declared once, as node:util parseArgs options plus `value` (the
-// placeholder its help shows for a string option) and `required`: the parser and the help line are both made from
-// that declaration, so the help cannot list an option the parser refuses (cli.spec.ts parses every one it lists).
+// placeholder its help shows for a string option), `choices` (the values the option takes, shown as `a|b|c` and
+// checked before anything is sent) and `required`: the parser and the help line are both made from that
+// declaration, so the help cannot list an option the parser refuses (cli.spec.ts parses every one it lists).
 import { parseArgs } from 'node:util';
 
 export class UsageError extends Error {}
@@ -28,6 +29,12 @@ function compact(object) {
   return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
 }
 
+/** The account tiers (TIERS of libs/contracts; cli.spec.ts compares). */
+const TIERS = ['starter', 'growth', 'scale'];
+/** What a telephony provider reports: calls-media keeps Twilio's words (provider-call-reports.ts; cli.spec.ts compares). */
+export const CALL_DIRECTIONS = ['inbound', 'outbound'];
+export const CALL_STATUSES = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
+
 export const COMMANDS = [
   {
     name: 'accounts create',
@@ -36,7 +43,7 @@ export const COMMANDS = [
     options: {
       name: { type: 'string', value: 'NAME', required: true },
       balance: { type: 'string', value: 'CENTS' },
-      tier: { type: 'string', value: 'starter|growth|scale' },
+      tier: { type: 'string', choices: TIERS },
     },
     body: (o) => compact({ name: o.name, balance_cents: int(o.balance), tier: o.tier }),
   },
@@ -46,7 +53,7 @@ export const COMMANDS = [
     method: 'PATCH',
     route: '/admin/accounts/:account_id',
     options: {
-      tier: { type: 'string', value: 'starter|growth|scale' },
+      tier: { type: 'string', choices: TIERS },
       'number-limit': { type: 'string', value: 'N' },
       'top-up-threshold': { type: 'string', value: 'CENTS' },
       'top-up-amount': { type: 'string', value: 'CENTS' },
@@ -86,7 +93,10 @@ export const COMMANDS = [
     name: 'keys create',
     method: 'POST',
     route: '/admin/accounts/:account_id/api-keys',
-    options: { allow: { type: 'string', value: 'IP_OR_CIDR,...' }, mode: { type: 'string', value: 'live|test' } },
+    options: {
+      allow: { type: 'string', value: 'IP_OR_CIDR,...' },
+      mode: { type: 'string', choices: ['live', 'test'] },
+    },
     body: (o) => compact({ ip_allowlist: list(o.allow), mode: o.mode }),
   },
   { name: 'keys revoke', method: 'DELETE', route: '/admin/accounts/:account_id/api-keys/:key_id' },
@@ -153,14 +163,20 @@ export const COMMANDS = [
       caller: { type: 'string', value: 'E164', required: true },
       duration: { type: 'string', value: 'SECONDS', required: true },
       outcome: { type: 'string', value: 'OUTCOME', required: true },
-      direction: { type: 'string', value: 'D' },
-      status: { type: 'string', value: 'S' },
+      direction: { type: 'string', choices: CALL_DIRECTIONS },
+      status: { type: 'string', choices: CALL_STATUSES },
       'started-at': { type: 'string', value: 'ISO_DATE_TIME' },
       transcript: { type: 'string', value: 'JSON' },
       recording: { type: 'boolean' },
       'lost-item': { type: 'string', value: 'JSON' },
     },
-    note: `--transcript '[{"role":"caller","text":"..."},{"role":"agent","text":"..."},...]'; --lost-item, with --outcome lost_item_report: '{"category":"...","description":"...","color":"...","where_lost":"...","lost_at":"YYYY-MM-DD","caller_name":"..."}'`,
+    notes: [
+      `--transcript '[{"role":"caller","text":"..."},{"role":"agent","text":"..."},...]'; --lost-item, with --outcome lost_item_report: '{"category":"...","description":"...","color":"...","where_lost":"...","lost_at":"YYYY-MM-DD","caller_name":"..."}'`,
+      // lostfound drops a report on any other number with a log line only; the 202 cannot tell (ADR 0079).
+      'A lost_item_report becomes a claim only when --to is a lost-and-found line (PUT /v1/lostfound/phone-lines/{number_id},',
+      'its location with lost-and-found on); to any other number the call is recorded and no claim is filed: the 202 is the same.',
+      `--direction: ${CALL_DIRECTIONS[0]} by default; --status: ${CALL_STATUSES[0]} by default, the others as a provider reports a call nobody answered.`,
+    ],
     body: (o) =>
       compact({
         to: o.to,
@@ -194,7 +210,7 @@ export const COMMANDS = [
     method: 'POST',
     route: '/admin/accounts/:account_id/users',
     positionalBody: 'email',
-    options: { role: { type: 'string', value: 'owner|developer|viewer|staff' } },
+    options: { role: { type: 'string', choices: ['owner', 'developer', 'viewer', 'staff'] } },
     body: (o) => compact({ email: need(o.email, 'EMAIL'), role: o.role }),
   },
   {
@@ -233,9 +249,12 @@ function parseJson(text, what) {
 
 const routeParams = (route) => [...route.matchAll(/:(\w+)/g)].map(([, param]) => param);
 
+/** What the help shows for a string option's value: its placeholder, or its choices as `a|b|c`. */
+const placeholderOf = (option) => option.value ?? option.choices.join('|');
+
 /** "--name NAME", "[--recording]": one option as the help shows it. */
 function usageOfOption(name, option) {
-  const text = option.type === 'string' ? `--${name} ${option.value}` : `--${name}`;
+  const text = option.type === 'string' ? `--${name} ${placeholderOf(option)}` : `--${name}`;
   return option.required ? text : `[${text}]`;
 }
 
@@ -263,23 +282,43 @@ export function parseCommandLine(argv) {
   try {
     parsed = parseArgs({
       args: argv.slice(2),
-      options: { ...command.options, ...HELP_OPTION },
+      options: { ...parserOptions(command.options), ...HELP_OPTION },
       allowPositionals: true,
       strict: true,
     });
   } catch (error) {
     if (!error?.code?.startsWith?.('ERR_PARSE_ARGS')) throw error;
-    throw new UsageError(`${error.message}\nusage: ${usageOf(command)}`);
+    // Node's own text goes on to advise `-- "--name"` for a positional argument, which no command here takes.
+    const message =
+      error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? `${command.name} has no option ${unknownOption(error.message)}`
+        : error.message;
+    throw new UsageError(`${message}\nusage: ${usageOf(command)}`);
   }
   const { help, ...values } = parsed.values;
   return { command, help: Boolean(help), positionals: parsed.positionals, values };
 }
 
+/** The declarations as node:util parseArgs takes them (it refuses keys of its own it does not know). */
+function parserOptions(options = {}) {
+  return Object.fromEntries(Object.entries(options).map(([name, { type, short }]) => [name, compact({ type, short })]));
+}
+
+/** `--name` out of Node's "Unknown option '--name'. To specify a positional argument ..." (`-x` for a short one). */
+function unknownOption(message) {
+  return /'(-[^']*)'/.exec(message)?.[1] ?? message;
+}
+
 /** The HTTP request a command makes from its arguments: { method, path, body }. */
 export function requestOf(command, positionals, options) {
-  for (const [name, option] of Object.entries(command.options ?? {}))
+  for (const [name, option] of Object.entries(command.options ?? {})) {
     if (option.required && (options[name] === undefined || options[name] === ''))
       throw new UsageError(`missing --${name} (usage: ${usageOf(command)})`);
+    if (option.choices && options[name] !== undefined && !option.choices.includes(options[name]))
+      throw new UsageError(
+        `--${name} takes ${option.choices.join(', ')}; not ${options[name]} (usage: ${usageOf(command)})`,
+      );
+  }
   const params = routeParams(command.route);
   // A command may take one more positional argument after the route's, as a body field (`users invite ACCOUNT EMAIL`).
   if (command.positionalBody) {
