@@ -3,7 +3,7 @@
 // signed webhook deliveries through the public API's stream (GET /v1/numbers/{id}/webhook/listen, Server-Sent Events)
 // and forwards each, byte for byte with its signature headers, to a receiver on this machine, printing one line per
 // event: `<type> <event id> -> <status>`. Nothing opens the dispatcher's egress rule to private addresses.
-//   npm run -s listen -- --api-key sk_... --number num_1 --forward-to http://localhost:4242/webhooks
+//   SWITCHBOARD_API_KEY=sk_... npm run -s listen -- --number num_1 --forward-to http://localhost:4242/webhooks
 // Without --base-url it listens to the system `npm start` runs in this checkout (its run file), else
 // http://127.0.0.1:3000. Exits 2 on a usage error, 1 when the API refuses (a bad key, another account's number).
 import { request as httpRequest } from 'node:http';
@@ -20,14 +20,15 @@ const FORWARD_TIMEOUT_MS = 30_000;
 const RECONNECT_FIRST_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
 
-const USAGE = `usage: npm run -s listen -- --api-key sk_... --number num_... --forward-to http://localhost:<port>/<path> [--base-url URL]
+const USAGE = `usage: SWITCHBOARD_API_KEY=sk_... npm run -s listen -- --number num_... --forward-to http://localhost:<port>/<path> [--base-url URL]
 
 Forwards each signed webhook delivery of the number (byte for byte, with its X-Switchboard-* and webhook-* headers)
 to --forward-to, and prints one line per event: <type> <event id> -> <status>. Ctrl-C stops it.
-  --api-key     the account's API key (or SWITCHBOARD_API_KEY); a test key listens to the account's test numbers
-  --number      the number, num_<n>
-  --forward-to  where to POST each event on this machine (http:// or https://)
-  --base-url    the public API (or SWITCHBOARD_BASE_URL); default: the system npm start runs in this checkout, else ${DEFAULT_BASE_URL}`;
+  SWITCHBOARD_API_KEY  the account's API key; a test key listens to the account's test numbers
+  --api-key            the same, but every user of this machine sees it in \`ps\`, and it stays in the shell's history
+  --number             the number, num_<n>
+  --forward-to         where to POST each event on this machine (http:// or https://)
+  --base-url           the public API (or SWITCHBOARD_BASE_URL); default: the system npm start runs in this checkout, else ${DEFAULT_BASE_URL}`;
 
 class UsageError extends Error {}
 
@@ -50,13 +51,13 @@ function options(argv, env) {
   }
   if (values.help) return { help: true };
   const apiKey = values['api-key'] ?? env.SWITCHBOARD_API_KEY;
-  if (!apiKey) throw new UsageError('--api-key is required (or export SWITCHBOARD_API_KEY)');
+  if (!apiKey) throw new UsageError('export SWITCHBOARD_API_KEY (the API key to listen with)');
   if (!values.number) throw new UsageError('--number is required');
   if (!/^(num_)?[1-9][0-9]*$/.test(values.number)) throw new UsageError(`--number: not a number id: ${values.number}`);
   if (!values['forward-to']) throw new UsageError('--forward-to is required');
   const forwardTo = httpUrl(values['forward-to'], '--forward-to');
   const baseUrl = httpUrl(values['base-url'] ?? env.SWITCHBOARD_BASE_URL ?? localSystem(env), '--base-url');
-  return { apiKey, number: values.number, forwardTo, baseUrl };
+  return { apiKey, keyInArguments: values['api-key'] !== undefined, number: values.number, forwardTo, baseUrl };
 }
 
 function httpUrl(text, option) {
@@ -173,6 +174,9 @@ async function main() {
     console.log(USAGE);
     return 0;
   }
+  // A process's arguments are readable by every user of the machine (ps, /proc/<pid>/cmdline); its environment is not.
+  if (config.keyInArguments)
+    console.error('warning: --api-key shows the key to anyone who runs `ps` here; export SWITCHBOARD_API_KEY instead');
   process.on('SIGINT', () => process.exit(0));
   process.on('SIGTERM', () => process.exit(0));
   let wait = RECONNECT_FIRST_MS;
