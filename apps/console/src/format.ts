@@ -16,12 +16,30 @@ export function formatDay(day: string): string {
   return Number.isNaN(date.getTime()) ? day : dateOnly.format(date);
 }
 
+/**
+ * Money as people read it (docs/money-and-minutes.md): whole cents, rounded down (toward minus infinity), the rule of
+ * the server's `formatMillicentsAsDollars` (libs/contracts): a balance is never shown as more than it holds.
+ */
 export function formatCents(cents: number): string {
-  return dollars.format(cents / 100);
+  return dollars.format(Math.floor(cents) / 100);
 }
 
+/** The ledger's exact millicents (6373617 is 6373.617 cents) as `$63.73`, the same text as the balance's cents. */
 export function formatMillicents(millicents: number): string {
-  return dollars.format(millicents / 100_000);
+  return formatCents(Math.floor(millicents / 1000));
+}
+
+/**
+ * Talk time in whole minutes, rounded down (167 s is 2): the API's `minutes_used`, and the server's `talkMinutes`.
+ * Talk time is billed by the second; the minutes count toward the tier's monthly cap.
+ */
+export function talkMinutes(seconds: number): number {
+  return seconds > 0 ? Math.floor(seconds / 60) : 0;
+}
+
+/** `2 min`, `1 min`, `0 min`: a count of talk time as the summary and the chart both write it. */
+export function formatMinutes(seconds: number): string {
+  return `${talkMinutes(seconds)} min`;
 }
 
 export function formatDuration(seconds: number): string {

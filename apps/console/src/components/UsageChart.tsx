@@ -1,19 +1,20 @@
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { DailyUsageDay } from '@switchboard/contracts';
-import { formatDay } from '../format';
+import { formatDay, talkMinutes } from '../format';
 
 /**
- * Calls (bars) and minutes (line) per day, with the same numbers as a table for screen readers and keyboards: the
+ * Calls (bars) and minutes (line, whole minutes rounded down as everywhere: docs/money-and-minutes.md) per day, with the same numbers as a table for screen readers and keyboards: the
  * drawing itself is hidden from them (and recharts' own keyboard layer is off, so nothing hidden takes focus).
  */
 export function UsageChart({ days }: { days: DailyUsageDay[] }) {
   const rows = days.map((day) => ({
     day: formatDay(day.date),
     calls: day.calls,
-    minutes: Math.round((day.seconds / 60) * 10) / 10,
+    minutes: talkMinutes(day.seconds),
   }));
   const totalCalls = days.reduce((sum, day) => sum + day.calls, 0);
-  const totalMinutes = Math.round(days.reduce((sum, day) => sum + day.seconds, 0) / 60);
+  // Minutes of the summed seconds, not a sum of each day's minutes: the same count the balance's summary writes.
+  const totalMinutes = talkMinutes(days.reduce((sum, day) => sum + day.seconds, 0));
   return (
     <figure className="chart" data-testid="usage-chart">
       <figcaption className="hint">
@@ -90,7 +91,7 @@ export function UsageChart({ days }: { days: DailyUsageDay[] }) {
                 <tr key={day.date}>
                   <td>{formatDay(day.date)}</td>
                   <td className="num">{day.calls}</td>
-                  <td className="num">{Math.round(day.seconds / 60)}</td>
+                  <td className="num">{talkMinutes(day.seconds)}</td>
                 </tr>
               ))}
             </tbody>

@@ -25,7 +25,7 @@ import {
   useLoad,
   type FormFailure,
 } from '../components/ui';
-import { formatCents, formatMillicents, formatTime, humanize } from '../format';
+import { formatCents, formatMillicents, formatMinutes, formatTime, humanize } from '../format';
 import { centsText, toCents } from '../input';
 import { roleReason, useSignedIn } from '../session';
 
@@ -58,7 +58,7 @@ export function MoneyPage() {
         </div>
         <div className="stat">
           <p className="stat-label">Talk time, {balance.data?.period ?? 'this month'}</p>
-          <p className="stat-value">{balance.data ? `${balance.data.minutes_used} min` : '…'}</p>
+          <p className="stat-value">{balance.data ? formatMinutes(balance.data.seconds_used) : '…'}</p>
           {balance.data ? (
             // The tier's minutes are a cap, not free minutes: every second is billed at the tier's rate (ADR 0013).
             <p className="stat-note" data-testid="talk-time-note">

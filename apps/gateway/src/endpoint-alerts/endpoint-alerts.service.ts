@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NumbersRpc, type EndpointDisabledData, type EventEnvelope } from '@switchboard/contracts';
+import { NumbersRpc, formatUtcTime, type EndpointDisabledData, type EventEnvelope } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { EmailPort, type EmailMessage } from '../email';
@@ -51,7 +51,7 @@ export function endpointDisabledMail(to: string, event: EndpointDisabledData, nu
     to,
     subject: `Webhook endpoint disabled for ${name}`,
     body: [
-      `The webhook endpoint of number ${name} was disabled at ${event.disabled_at}.`,
+      `The webhook endpoint of number ${name} was disabled at ${formatUtcTime(event.disabled_at)}.`,
       `URL: ${number.webhook_url ? redactedUrl(number.webhook_url) : '(none set now)'}`,
       `Why: ${REASONS[event.reason]}${failures}.`,
       'Events wait (paused) until the endpoint is enabled again.',

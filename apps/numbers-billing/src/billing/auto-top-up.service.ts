@@ -7,6 +7,7 @@ import {
   BILLING_BALANCE_LOW_EVENT,
   BILLING_TOP_UP_FAILED_EVENT,
   TopUpFailedEvent,
+  formatCentsAsDollars,
 } from '@switchboard/contracts';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import {
@@ -263,7 +264,7 @@ export class AutoTopUpService {
         kind: 'auto_top_up',
         reference: `auto_top_up:${attempt.id}`,
         amountMillicents: centsToMillicents(attempt.amount_cents),
-        description: `Auto-top-up of $${(attempt.amount_cents / 100).toFixed(2)} (payment ${paymentId})`,
+        description: `Auto-top-up of ${formatCentsAsDollars(attempt.amount_cents)} (payment ${paymentId})`,
       });
       return true;
     }, LOCKING_TX);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { formatUtcTime } from '@switchboard/contracts';
 import type { EventCause } from '@switchboard/messaging';
 import { LedgerRepository, type LockedAccount } from '../ledger/ledger.repository';
 import { NUMBER_MONTHLY_PRICE_MILLICENTS } from '../money/money';
@@ -69,7 +70,7 @@ export class MonthlyCharges {
         kind: 'number_month',
         reference: monthReference(current.id, period),
         amountMillicents: -NUMBER_MONTHLY_PRICE_MILLICENTS,
-        description: `${formatNumberId(current.id)} (${current.phone_number}) month ${period + 1}, from ${periodStart(current.created_at, period).toISOString()}`,
+        description: `${formatNumberId(current.id)} (${current.phone_number}) month ${period + 1}, from ${formatUtcTime(periodStart(current.created_at, period))}`,
       });
       if (after !== null) {
         balance = after;

@@ -1,4 +1,4 @@
-import type { Tier } from '@switchboard/contracts';
+import { wholeCents, type Tier } from '@switchboard/contracts';
 
 /**
  * Money inside numbers-billing is integer millicents (bigint): 1 cent = 1000 millicents. Per-second talk time
@@ -26,10 +26,9 @@ export function centsToMillicents(cents: number | bigint): bigint {
   return BigInt(cents) * MILLICENTS_PER_CENT;
 }
 
-/** Whole cents, rounded down (toward minus infinity): a balance is never shown as more than it is. */
+/** Whole cents, rounded down (toward minus infinity): the one rounding rule for money shown (docs/money-and-minutes.md). */
 export function millicentsToCents(millicents: bigint): bigint {
-  const quotient = millicents / MILLICENTS_PER_CENT;
-  return millicents % MILLICENTS_PER_CENT < 0n ? quotient - 1n : quotient;
+  return wholeCents(millicents);
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   NumberProvisionedEvent,
   ServiceError,
   areaCodeOf,
+  formatUtcTime,
   isTestAccount,
   type NumberCreated,
   type ProvisionNumberCommand,
@@ -264,7 +265,7 @@ export class ProvisioningService {
         kind: 'number_month',
         reference: this.charging.firstMonthReference(id),
         amountMillicents: -NUMBER_MONTHLY_PRICE_MILLICENTS,
-        description: `${formatNumberId(id)} (${phoneNumber}) month 1, from ${createdAt.toISOString()}`,
+        description: `${formatNumberId(id)} (${phoneNumber}) month 1, from ${formatUtcTime(createdAt)}`,
       });
       await this.orders.complete(tx, order.id, id);
       await this.agents.recordFor(tx, number, agent);

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   AccountsRpc,
   ServiceError,
+  formatUtcTime,
   type ConsoleInviteView,
   type ConsoleRole,
   type OperatorInviteView,
@@ -83,7 +84,7 @@ export class InvitesService {
       subject: `You are invited to ${account.name} on Switchboard`,
       body:
         `You have been invited to the Switchboard account "${account.name}" as ${request.role}.\n\n` +
-        `Choose a password and sign in here (the link works once, until ${expiresAt.toISOString()}):\n${inviteUrl}\n\n` +
+        `Choose a password and sign in here (the link works once, until ${formatUtcTime(expiresAt)}):\n${inviteUrl}\n\n` +
         'If you did not expect this, ignore this message.',
     });
     return { id, email, role: request.role, invite_url: inviteUrl, expires_at: expiresAt.toISOString() };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ServiceError } from '@switchboard/contracts';
+import { ServiceError, formatUtcTime } from '@switchboard/contracts';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import type { GatewayConfig } from '../../config/gateway.config';
 import { GATEWAY_CONFIG } from '../../config/tokens';
@@ -71,7 +71,7 @@ export class PasswordResetsService {
       subject: 'Choose a new Switchboard console password',
       body:
         'Someone, hopefully you, asked to reset the password of your Switchboard console user.\n\n' +
-        `Choose a new password here (the link works once, until ${expiresAt.toISOString()}):\n${resetUrl}\n\n` +
+        `Choose a new password here (the link works once, until ${formatUtcTime(expiresAt)}):\n${resetUrl}\n\n` +
         'Choosing one signs you out everywhere else. If you did not ask for this, ignore this message: your password stays as it is.',
     });
   }
