@@ -46,6 +46,12 @@ describe('explainVerification', () => {
     );
   });
 
+  it('throws on an invalid Date as `now`, as verify does, rather than calling a stale delivery valid', () => {
+    expect(() => explainVerification(delivery({ now: new Date(Number.NaN) }))).toThrow(
+      new TypeError('now must be a valid Date'),
+    );
+  });
+
   it('names a wrong secret (or a changed body) when no repair explains it', () => {
     const result = explainVerification(delivery({ secret: 'whsec_somebody_else' }));
     expect(result).toMatchObject({ valid: false, diagnosis: 'signature_mismatch', standard_webhooks_valid: false });

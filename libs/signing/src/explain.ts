@@ -59,6 +59,8 @@ export function explainVerification(options: ExplainOptions): VerificationExplan
   const now = options.now ?? new Date();
   const toleranceSec = options.toleranceSec ?? DEFAULT_TOLERANCE_SEC;
   const nowSec = Math.floor(now.getTime() / 1000);
+  // As verify(): a NaN clock would make every timestamp look fresh.
+  if (!Number.isFinite(nowSec)) throw new TypeError('now must be a valid Date');
   const timestamp = /^\d{1,15}$/.test(timestampHeader?.trim() ?? '') ? Number(timestampHeader.trim()) : null;
   const skew = timestamp === null ? null : nowSec - timestamp;
   const standard = standardVerdict(options.secret, options.rawBody, headers);

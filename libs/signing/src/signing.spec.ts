@@ -183,4 +183,20 @@ describe('verify', () => {
   it('refuses a negative tolerance as a programming error', () => {
     expect(() => verify(options({ toleranceSec: -1 }))).toThrow(RangeError);
   });
+
+  it.each([
+    ['an invalid Date (NaN)', new Date(Number.NaN)],
+    ['a Date parsed from nonsense', new Date('yesterday')],
+    ['epoch milliseconds', (signedAt + 3_600) * 1000],
+    ['NaN', Number.NaN],
+    ['an ISO string', new Date((signedAt + 3_600) * 1000).toISOString()],
+  ])('throws on %s as `now` rather than verifying a stale delivery', (_name, now) => {
+    // Signed an hour before the real clock, far outside the 300 s: with a NaN clock it used to verify.
+    const stale = options({ now: now as unknown as Date });
+    expect(() => verify(stale)).toThrow(new TypeError('now must be a valid Date'));
+    expect(verify(options({ now: new Date((signedAt + 3_600) * 1000) }))).toEqual({
+      valid: false,
+      reason: 'timestamp_out_of_tolerance',
+    });
+  });
 });

@@ -7,7 +7,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export const TIMESTAMP_HEADER = 'X-Switchboard-Timestamp';
 export const SIGNATURE_HEADER = 'X-Switchboard-Signature';
-/** The event's id, the same on every attempt: a receiver may de-duplicate on it (or on the call id). */
+/**
+ * The event's id, the same on every attempt. Not covered by the `v1` signature (timestamp and body only), so a replay
+ * can change it: de-duplicate on the signed body's ids, or on the Standard Webhooks `webhook-id`, which is signed.
+ */
 export const EVENT_ID_HEADER = 'X-Switchboard-Event-Id';
 export const SIGNATURE_SCHEME = 'v1';
 /** How far a timestamp may be from the receiver's clock, either way, before the event is refused as a replay. */
@@ -71,7 +74,7 @@ export interface VerifyOptions {
   signatureHeader: HeaderValue;
   /** Largest accepted distance between the timestamp and `now`, in seconds (default 300). */
   toleranceSec?: number;
-  /** The receiver's clock (default: the current time). */
+  /** The receiver's clock (default: the current time); anything but a valid `Date` throws a TypeError. */
   now?: Date;
 }
 
@@ -101,6 +104,7 @@ export function verify(options: VerifyOptions): VerifyResult {
   secrets.forEach(assertSecret);
   const toleranceSec = options.toleranceSec ?? DEFAULT_TOLERANCE_SEC;
   if (!Number.isFinite(toleranceSec) || toleranceSec < 0) throw new RangeError('toleranceSec must be a number >= 0');
+  const nowSec = receiverClockSec(options.now);
 
   const rawTimestamp = firstValue(options.timestampHeader);
   if (rawTimestamp === undefined) return { valid: false, reason: 'missing_timestamp' };
@@ -129,9 +133,19 @@ export function verify(options: VerifyOptions): VerifyResult {
   }
   if (!matched) return { valid: false, reason: 'signature_mismatch' };
 
-  const nowSec = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (Math.abs(nowSec - timestamp) > toleranceSec) return { valid: false, reason: 'timestamp_out_of_tolerance' };
   return { valid: true, timestamp };
+}
+
+/**
+ * `now` in whole epoch seconds, the current time when it is not given. An invalid Date (`new Date(NaN)`), a number or
+ * a string throws: compared with NaN every timestamp would look fresh, so a stale delivery would verify.
+ */
+function receiverClockSec(now: Date | null | undefined): number {
+  if (now === undefined || now === null) return Math.floor(Date.now() / 1000);
+  const ms = Object.prototype.toString.call(now) === '[object Date]' ? now.getTime() : Number.NaN;
+  if (!Number.isFinite(ms)) throw new TypeError('now must be a valid Date');
+  return Math.floor(ms / 1000);
 }
 
 function firstValue(header: HeaderValue): string | undefined {
