@@ -120,19 +120,20 @@ describe('the bus lock', () => {
       await startMessaging(billing);
       const gateway = await connectAs('gateway');
       const gatewayConfig = testMessagingConfig('gateway', { prefix, requestTimeoutMs: 1000 });
-      // As MessagingModule makes it: replies on the gateway's own inbox prefix.
-      const rpc = new RpcClient(NatsLink.follow(gateway), gatewayConfig, inboxPrefix('gateway'));
+      // As connectNats makes it: replies on the gateway's own inbox prefix, one subscription for all of them.
+      const rpc = new RpcClient(NatsLink.follow(gateway), gatewayConfig);
       await expect(rpc.request(NumbersRpc.list, {}, { accountId: 'acct_x' })).resolves.toMatchObject({
         account: 'acct_x',
       });
-      // On NATS's default inbox the server refuses the gateway's reply subscription, and the request fails at once.
-      const elsewhere = new RpcClient(NatsLink.follow(gateway), gatewayConfig);
+      // A connection on NATS's default inbox: the server refuses the gateway its reply subscription, so no reply comes.
+      const defaultInbox = await connect(testNatsOptions('gateway'));
+      connections.push(defaultInbox);
+      const elsewhere = new RpcClient(NatsLink.follow(defaultInbox), gatewayConfig);
       const started = Date.now();
       await expect(elsewhere.request(NumbersRpc.list, {}, { accountId: 'acct_x' })).rejects.toMatchObject({
         code: 'service_unavailable',
-        message: 'The request to numbers.v1.list could not be delivered; retry shortly.',
       });
-      expect(Date.now() - started).toBeLessThan(gatewayConfig.requestTimeoutMs);
+      expect(Date.now() - started).toBeLessThan(gatewayConfig.requestTimeoutMs + 500);
     } finally {
       await billing.close();
     }

@@ -62,6 +62,15 @@ export class NatsRpcServer extends ServerNats implements CustomTransportStrategy
     }
   }
 
+  /**
+   * The handler of a request is found by its pattern as bound (`bindEvents` subscribes each of `messageHandlers`' own
+   * keys, plain subject strings). Nest's lookup first tries `JSON.parse` on the pattern, for object patterns, which
+   * throws, and so captures a stack, on every request to a plain subject.
+   */
+  protected override getRouteFromPattern(pattern: string): string {
+    return pattern;
+  }
+
   override handleMessage(channel: string, msg: Msg): Promise<unknown> {
     const handled = this.traced(channel, msg).finally(() => this.inFlight.delete(handled));
     this.inFlight.add(handled);

@@ -1,4 +1,11 @@
-import type { MsgHdrs, NatsConnection, Status } from '@nats-io/transport-node';
+import {
+  RequestError,
+  NoRespondersError,
+  TimeoutError,
+  type MsgHdrs,
+  type NatsConnection,
+  type Status,
+} from '@nats-io/transport-node';
 import { SpanKind, context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -12,23 +19,18 @@ provider.register();
 afterAll(() => provider.shutdown());
 
 /**
- * A connection whose status events the test emits (to every listener, as nats.js does), and whose requests (a
- * publish with a reply subject) are answered at once on the inbox subscribed to, as Nest's server replies.
+ * A connection whose status events the test emits (to every listener, as nats.js does), and whose requests are
+ * answered at once, as Nest's server replies. It has no `subscribe`: a request must not open a subscription of its own.
  */
 function fakeConnection() {
   const listeners: { waiting: ((result: IteratorResult<Status>) => void)[]; queued: Status[] }[] = [];
-  let inbox: ((error: Error | null, msg: unknown) => void) | undefined;
-  const request = jest.fn((_subject: string, _data: Uint8Array, { reply }: { reply: string; headers?: MsgHdrs }) => {
+  const request = jest.fn((subject: string, _data: string, _options: { timeout: number; headers?: MsgHdrs }) => {
     const text = JSON.stringify({ response: { status: 'ok' }, isDisposed: true });
     const data = new TextEncoder().encode(text);
-    queueMicrotask(() => inbox?.(null, { subject: reply, data, json: () => JSON.parse(text) }));
+    return Promise.resolve({ subject, data, json: () => JSON.parse(text) as unknown });
   });
   const nc = {
-    publish: request,
-    subscribe: (_subject: string, options: { callback: typeof inbox }) => {
-      inbox = options.callback;
-      return { unsubscribe: () => undefined };
-    },
+    request,
     isClosed: () => false,
     closed: () => new Promise(() => undefined),
     status: () => {
@@ -80,6 +82,53 @@ describe('RpcClient while NATS is away', () => {
     await emit('reconnect');
     await expect(client.request(rpc, {})).resolves.toEqual({ status: 'ok' });
     expect(request).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("RpcClient on the connection's muxed request", () => {
+  const config = { natsUrl: 'nats://unused', prefix: 'test', requestTimeoutMs: 30_000 };
+  const rpc = healthRpc('numbers-billing');
+
+  it("asks through the connection's request with the call's time-out, or the configured one", async () => {
+    const { nc, request } = fakeConnection();
+    const client = new RpcClient(nc, config);
+    await client.request(rpc, {}, { timeoutMs: 750 });
+    await client.request(rpc, {});
+    expect(request.mock.calls.map(([subject, , options]) => [subject, options.timeout])).toEqual([
+      [`test.${rpc.subject}`, 750],
+      [`test.${rpc.subject}`, 30_000],
+    ]);
+  });
+
+  it("answers service_unavailable when no service subscribes (NATS's no-responders status)", async () => {
+    const { nc, request } = fakeConnection();
+    request.mockRejectedValueOnce(new RequestError('503', { cause: new NoRespondersError(`test.${rpc.subject}`) }));
+    await expect(new RpcClient(nc, config).request(rpc, {})).rejects.toMatchObject({
+      code: 'service_unavailable',
+      message: `No service is answering ${rpc.subject}; retry shortly.`,
+    });
+  });
+
+  it('answers service_unavailable when the reply does not come in time', async () => {
+    const { nc, request } = fakeConnection();
+    request.mockRejectedValueOnce(new TimeoutError());
+    await expect(new RpcClient(nc, config).request(rpc, {})).rejects.toMatchObject({
+      code: 'service_unavailable',
+      message: `The service behind ${rpc.subject} did not answer in time; retry shortly.`,
+    });
+  });
+
+  it("passes on the service's refusal as a ServiceError", async () => {
+    const { nc, request } = fakeConnection();
+    const text = JSON.stringify({ err: { code: 'not_found', message: 'No such number.' }, isDisposed: true });
+    request.mockResolvedValueOnce({
+      subject: 'reply',
+      data: new TextEncoder().encode(text),
+      json: () => JSON.parse(text) as unknown,
+    });
+    const refused = await new RpcClient(nc, config).request(rpc, {}).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ServiceError);
+    expect(refused).toMatchObject({ code: 'not_found', message: 'No such number.' });
   });
 });
 

@@ -1,11 +1,17 @@
-import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
+import { ClientNats, NatsRecord, type ReadPacket, type WritePacket } from '@nestjs/microservices';
 // Not re-exported by the package's index; its `./*` export serves it.
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
-import type { NatsConnection } from '@nats-io/transport-node';
+import {
+  RequestError,
+  TimeoutError as NatsTimeoutError,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+} from '@nats-io/transport-node';
 import { SpanKind, SpanStatusCode, context, trace, type Context, type Span } from '@opentelemetry/api';
 import { HEADERS, ServiceError, isErrorCode, type RpcDescriptor, type RpcErrorBody } from '@switchboard/contracts';
 import { Metrics } from '@switchboard/observability';
-import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
+import { firstValueFrom } from 'rxjs';
 import { rpcSubject, type MessagingConfig } from './messaging.config';
 import { NatsLink } from './nats-link';
 import { headersWithTrace } from './trace-context';
@@ -18,20 +24,37 @@ export interface RpcCallOptions {
 
 const tracer = trace.getTracer('switchboard.messaging');
 
+/** `request`'s time-out when a packet carries none (`RpcClient` always gives one). */
+const DEFAULT_TIMEOUT_MS = 5000;
+
 /** Thrown by `LinkedClientNats.connect` while the link is not connected. */
 class BusUnreachable extends Error {}
 
+/** A request's payload and headers (Nest's `NatsRecord`) with how long its reply may take. */
+export class TimedNatsRecord<TData = unknown> extends NatsRecord<TData, MsgHdrs> {
+  constructor(
+    data: TData,
+    headers: MsgHdrs,
+    readonly timeoutMs: number,
+  ) {
+    super(data, headers);
+  }
+}
+
 /**
  * Nest's NATS client on the process's one connection (`NatsLink`), not one of its own: replies come to the
- * service's own inbox prefix (`inboxPrefix`, the only one its NATS user may read), and a request made while the link
+ * connection's inbox prefix (the service's own, `inboxPrefix`, the only one its NATS user may read), and a request made while the link
  * is not connected fails at once instead of waiting in the client's reconnect buffer for its whole time-out.
+ *
+ * Requests go through the connection's own `request`, which takes every reply on one subscription per connection
+ * (`<inboxPrefix>.<id>.*`) and tells the replies apart by the last token. Nest's `publish` subscribes to a new inbox
+ * for each request and unsubscribes after the reply (SUB, PUB, UNSUB per request): that churn costs the server, and in
+ * a cluster every SUB and UNSUB is sent across the routes to the other nodes. Every reply of ours is one message
+ * (handlers answer one value, which Nest's `send` publishes with `isDisposed`), which is what `request` waits for.
  */
 export class LinkedClientNats extends ClientNats {
-  constructor(
-    private readonly link: NatsLink,
-    inboxPrefix?: string,
-  ) {
-    super(inboxPrefix ? { inboxPrefix } : {});
+  constructor(private readonly link: NatsLink) {
+    super({});
   }
 
   /** The link owns the connection; a request while it is down fails at once (a rejected promise, as Nest expects). */
@@ -40,6 +63,52 @@ export class LinkedClientNats extends ClientNats {
     if (!nc || this.link.state !== 'connected' || nc.isClosed()) return Promise.reject(new BusUnreachable());
     this.natsClient = nc;
     return Promise.resolve(nc);
+  }
+
+  /**
+   * Nest's `ClientProxy.send` calls this with the packet and the callback that feeds its observable; the answer
+   * detaches that callback (the caller unsubscribed). `request`'s own timer is the request's time-out: it removes the
+   * waiting entry from the connection's reply map when it fires.
+   */
+  protected override publish(partialPacket: ReadPacket, callback: (packet: WritePacket) => void): () => void {
+    const packet = this.assignPacketId(partialPacket);
+    let waiting = true;
+    const settle = (reply: WritePacket) => {
+      if (!waiting) return;
+      waiting = false;
+      this.routingMap.delete(packet.id);
+      callback(reply);
+    };
+    // Nest's `handleClose` ends the requests still in the routing map.
+    this.routingMap.set(packet.id, settle);
+    try {
+      const subject = this.normalizePattern(partialPacket.pattern as string);
+      const serialized = this.serializer.serialize(packet) as { data: string; headers?: MsgHdrs };
+      const timeoutMs = packet.data instanceof TimedNatsRecord ? packet.data.timeoutMs : DEFAULT_TIMEOUT_MS;
+      (this.natsClient as NatsConnection)
+        .request(subject, serialized.data, {
+          timeout: timeoutMs,
+          headers: this.mergeHeaders<MsgHdrs>(serialized.headers) as MsgHdrs,
+        })
+        .then(
+          (msg) => this.readReply(subject, msg),
+          (error: unknown) => ({ err: requestFailure(error, subject) }),
+        )
+        .then(settle, (error: unknown) => settle({ err: error }));
+    } catch (error) {
+      settle({ err: error });
+    }
+    return () => {
+      waiting = false;
+      this.routingMap.delete(packet.id);
+    };
+  }
+
+  /** The reply, as Nest's own subscription handler reads it: an empty one is NATS's "no responders". */
+  private async readReply(subject: string, msg: Msg): Promise<WritePacket> {
+    if (msg.data.length === 0) return { err: new EmptyResponseException(subject), isDisposed: true };
+    const reply = (await this.deserializer.deserialize(msg)) as WritePacket<unknown>;
+    return { err: reply.err as unknown, response: reply.response, isDisposed: true };
   }
 
   /** Ends the requests still waiting; the connection is the link's to close. */
@@ -61,16 +130,15 @@ export class RpcClient {
   private readonly client: LinkedClientNats;
 
   /**
-   * `nc`: the process's link to NATS (which may not be connected yet), or an open connection to follow.
-   * `inboxPrefix`: the service's own (`inboxPrefix(service)`); unset, NATS's default `_INBOX`.
+   * `nc`: the process's link to NATS (which may not be connected yet), or an open connection to follow. Replies come
+   * to that connection's inbox prefix (`connectNats` sets the service's own).
    */
   constructor(
     nc: NatsLink | NatsConnection,
     private readonly config: MessagingConfig,
-    inboxPrefix?: string,
   ) {
     this.link = nc instanceof NatsLink ? nc : NatsLink.follow(nc);
-    this.client = new LinkedClientNats(this.link, inboxPrefix);
+    this.client = new LinkedClientNats(this.link);
   }
 
   async request<Req extends object, Res>(
@@ -87,12 +155,9 @@ export class RpcClient {
       const headers = headersWithTrace(span ? trace.setSpan(active, span) : active);
       if (options.accountId) headers.set(HEADERS.accountId, options.accountId);
       if (options.requestId) headers.set(HEADERS.requestId, options.requestId);
-      const record = new NatsRecordBuilder(payload).setHeaders(headers).build();
-      const reply$ = this.client
-        .send<Res>(subject, record)
-        .pipe(timeout({ first: options.timeoutMs ?? this.config.requestTimeoutMs }));
+      const record = new TimedNatsRecord(payload, headers, options.timeoutMs ?? this.config.requestTimeoutMs);
       // A handler that answers nothing (undefined) completes without a value.
-      return await firstValueFrom(reply$, { defaultValue: undefined as Res });
+      return await firstValueFrom(this.client.send<Res>(subject, record), { defaultValue: undefined as Res });
     } catch (error) {
       const refused = toServiceError(error, rpc.subject);
       outcome = isRefusal(error) ? refused.code : error instanceof BusUnreachable ? 'disconnected' : 'unavailable';
@@ -154,11 +219,17 @@ function toServiceError(error: unknown, subject: string): ServiceError {
   if (error instanceof EmptyResponseException) {
     return new ServiceError('service_unavailable', `No service is answering ${subject}; retry shortly.`);
   }
-  if (error instanceof TimeoutError) {
+  if (error instanceof NatsTimeoutError) {
     return new ServiceError(
       'service_unavailable',
       `The service behind ${subject} did not answer in time; retry shortly.`,
     );
   }
   return new ServiceError('service_unavailable', `The request to ${subject} could not be delivered; retry shortly.`);
+}
+
+/** `request`'s failure as Nest's own client reports it: "no responders" is the empty reply Nest turns into an error. */
+function requestFailure(error: unknown, subject: string): unknown {
+  if (error instanceof RequestError && error.isNoResponders()) return new EmptyResponseException(subject);
+  return error;
 }
