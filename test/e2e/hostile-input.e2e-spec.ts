@@ -363,6 +363,52 @@ describe('gateway edge: hostile input', () => {
       expect((await session.get(`/lostfound/claims?location_id=${locationId}`)).body.total).toBe(claimsBefore);
     });
 
+    it('refuses user:pass@ and bidi controls (U+202E) in image_url and photo_urls with 400, storing nothing', async () => {
+      const itemsBefore = (await session.get(`/lostfound/found-items?location_id=${locationId}`)).body.total;
+      const claimsBefore = (await session.get(`/lostfound/claims?location_id=${locationId}`)).body.total;
+      const credentials = 'must not hold a user name or password (user:password@)';
+      const invisible =
+        'must not hold invisible or text-direction characters (such as U+202E), which hide the real address';
+      const refusals: Array<[string, Record<string, unknown>, string]> = [
+        [
+          '/lostfound/found-items',
+          { ...item(), image_url: 'https://user:pass@example.com/1.jpg' },
+          `image_url ${credentials}`,
+        ],
+        [
+          '/lostfound/found-items',
+          { ...item(), photo_urls: ['https://example.com/1.jpg', 'https://example.com@evil.example/2.jpg'] },
+          `photo_urls[1] ${credentials}`,
+        ],
+        [
+          '/lostfound/found-items',
+          { ...item(), photo_urls: ['https://example.com/\u202Egpj.exe'] },
+          `photo_urls[0] ${invisible}`,
+        ],
+        [
+          '/lostfound/found-items',
+          { ...item(), image_url: 'https://example.com/photo\u200B.jpg' },
+          `image_url ${invisible}`,
+        ],
+        [
+          '/lostfound/claims',
+          { ...claim(), image_url: 'https://admin:hunter2@example.com/lost.jpg' },
+          `image_url ${credentials}`,
+        ],
+        ['/lostfound/claims', { ...claim(), image_url: 'https://example.com/\u202Egpj.exe' }, `image_url ${invisible}`],
+      ];
+      for (const [path, body, message] of refusals) {
+        const answer = await session.post(path, body);
+        expect({ path, status: answer.status, body: answer.body }).toEqual({
+          path,
+          status: 400,
+          body: { error: { code: 'invalid_request', message } },
+        });
+      }
+      expect((await session.get(`/lostfound/found-items?location_id=${locationId}`)).body.total).toBe(itemsBefore);
+      expect((await session.get(`/lostfound/claims?location_id=${locationId}`)).body.total).toBe(claimsBefore);
+    });
+
     it('takes https:// and http:// photos, answered in photos', async () => {
       const logged = await session.post('/lostfound/found-items', {
         ...item(),

@@ -132,6 +132,57 @@ describe('lost-and-found request validation', () => {
       for (const bad of refused) expect(problems(ClaimCreate, { ...claim, image_url: bad })).toEqual(['image_url']);
     });
 
+    const withCredentials = [
+      'https://user:pass@example.com/photo.jpg',
+      'https://user@example.com/photo.jpg',
+      'https://:pass@example.com/photo.jpg',
+      'http://example.com@evil.example/photo.jpg',
+      'https://@example.com/photo.jpg',
+      'HTTPS://USER:PASS@EXAMPLE.COM/P.JPG',
+    ];
+    const withInvisibles = [
+      'https://example.com/\u202Egpj.exe',
+      'https://example.com/photo\u202D.jpg',
+      'https://exa\u202Emple.com/photo.jpg',
+      'https://example.com/\u2066photo\u2069.jpg',
+      'https://example.com/photo\u200B.jpg',
+      'https://example.com/photo.jpg\u200F',
+      'https://example.com/photo\uFEFF.jpg',
+    ];
+
+    it('refuses a user name or password in a photo URL, and says so', () => {
+      for (const bad of withCredentials) {
+        expect({ bad, ok: isPhotoUrl(bad) }).toEqual({ bad, ok: false });
+        expect(said(FoundItemCreate, { ...item, image_url: bad })).toBe(
+          'image_url must not hold a user name or password (user:password@)',
+        );
+        expect(said(ClaimCreate, { ...claim, image_url: bad })).toBe(
+          'image_url must not hold a user name or password (user:password@)',
+        );
+      }
+      expect(
+        said(FoundItemCreate, {
+          ...item,
+          photo_urls: ['https://example.com/1.jpg', 'https://user:pass@example.com/2.jpg'],
+        }),
+      ).toBe('photo_urls[1] must not hold a user name or password (user:password@)');
+      // An @ after the host is part of the path, not a user name.
+      expect(isPhotoUrl('https://example.com/photos/@jane/1.jpg')).toBe(true);
+    });
+
+    it('refuses bidirectional and other invisible formatting characters (U+202E) in a photo URL', () => {
+      for (const bad of withInvisibles) {
+        expect({ bad, ok: isPhotoUrl(bad) }).toEqual({ bad, ok: false });
+        expect(said(FoundItemCreate, { ...item, photo_urls: [bad] })).toMatch(
+          /^photo_urls\[0\] must not hold invisible or text-direction characters \(such as U\+202E\)/,
+        );
+        expect(problems(ClaimCreate, { ...claim, image_url: bad })).toEqual(['image_url']);
+      }
+      // Percent-encoded, the same character is only text in the path.
+      expect(isPhotoUrl('https://example.com/%E2%80%AEgpj.exe')).toBe(true);
+      expect(isPhotoUrl('https://example.com/caf\u00e9/\u5199\u771f.jpg')).toBe(true);
+    });
+
     it('takes an https:// or http:// photo, and an empty image_url as no photo', () => {
       expect(
         problems(FoundItemCreate, {

@@ -106,19 +106,41 @@ export function HasText(options?: ValidationOptions): PropertyDecorator {
 export const PHOTO_URL_SCHEMES: readonly string[] = ['https:', 'http:'];
 
 /**
- * A photo's address: an absolute `https:` or `http:` URL with a host, and nothing a browser would strip before
- * reading it (white space, control characters). `javascript:`, `data:`, `ftp:`, `file:` and relative URLs are refused
- * (issue 47): the desk renders photos as links, and a stored `javascript:` link is one click from running.
+ * Characters that change how text around them is shown without being seen: the bidirectional controls (U+202E turns
+ * `https://example.com/gpj.exe` into what reads as `...exe.jpg`), zero-width ones, and every other Unicode format
+ * character (`Cf`). A link holding one shows staff an address other than the one it opens.
  */
-export function isPhotoUrl(value: unknown): boolean {
-  if (typeof value !== 'string' || /[\s\u0000-\u001f\u007f]/.test(value)) return false;
+const INVISIBLE_FORMATTING = /\p{Cf}/u;
+
+/**
+ * Why a photo's address is refused, as the end of a message after the field's name, or undefined when it is fine.
+ * It must be an absolute `https:` or `http:` URL with a host, and hold nothing a browser would strip before reading
+ * it (white space, control characters): `javascript:`, `data:`, `ftp:`, `file:` and relative URLs are refused, since
+ * the desk renders photos as links and a stored `javascript:` link is one click from running. A user name or password
+ * (`https://user:pass@host/`) is refused too: a photo never needs one, it would be shown to every member of the
+ * staff, and `https://example.com@evil.example/` opens the host after the `@`. So are invisible formatting
+ * characters ({@link INVISIBLE_FORMATTING}).
+ */
+export function photoUrlProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be an https:// or http:// URL';
+  if (INVISIBLE_FORMATTING.test(value))
+    return 'must not hold invisible or text-direction characters (such as U+202E), which hide the real address';
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) return 'must be an https:// or http:// URL';
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return false;
+    return 'must be an https:// or http:// URL';
   }
-  return PHOTO_URL_SCHEMES.includes(url.protocol) && url.hostname !== '';
+  if (!PHOTO_URL_SCHEMES.includes(url.protocol) || url.hostname === '') return 'must be an https:// or http:// URL';
+  if (url.username !== '' || url.password !== '' || /^[a-z]+:\/\/[^/?#]*@/i.test(value))
+    return 'must not hold a user name or password (user:password@)';
+  return undefined;
+}
+
+/** A photo's address ({@link photoUrlProblem} finds nothing wrong with it). */
+export function isPhotoUrl(value: unknown): boolean {
+  return photoUrlProblem(value) === undefined;
 }
 
 /**
@@ -132,7 +154,17 @@ export function IsPhotoUrl(settings: { orEmpty?: boolean } = {}, options?: Valid
       target: target.constructor,
       propertyName: propertyName as string,
       constraints: [settings.orEmpty === true],
-      options: { message: `${String(propertyName)} must be an https:// or http:// URL`, ...options },
+      options: {
+        // For `{ each: true }` the value is the whole list: the message names the first item's problem.
+        message: (args) => {
+          const items: unknown[] = Array.isArray(args.value) ? args.value : [args.value];
+          const problems = items.map((item) =>
+            settings.orEmpty === true && item === '' ? undefined : photoUrlProblem(item),
+          );
+          return `${args.property} ${problems.find(Boolean) ?? 'must be an https:// or http:// URL'}`;
+        },
+        ...options,
+      },
       validator: {
         validate: (value: unknown, args) => (args?.constraints[0] === true && value === '') || isPhotoUrl(value),
       },
