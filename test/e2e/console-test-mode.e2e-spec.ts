@@ -142,4 +142,36 @@ describe('the console: switching a session to test data', () => {
     expect((await owner.get('/session')).body.mode).toBe('live');
     expect(ids(await owner.get('/numbers'))).toEqual(live);
   });
+
+  it('puts a member made staff while in test mode back on live data, and keeps it there when made a developer again', async () => {
+    const email = 'dev-to-staff@twin.example';
+    const dev = await member(email, 'developer');
+    const otherTab = new ConsoleClient(system);
+    expect((await otherTab.post('/sign-in', { email, password: PASSWORD })).status).toBe(200);
+    for (const session of [dev, otherTab])
+      expect((await session.request('PUT', '/session/mode', { mode: 'test' })).body.mode).toBe('test');
+    const devId = (await owner.get('/users')).body.data.find((user: { email: string }) => user.email === email).id;
+
+    expect((await owner.request('PATCH', `/users/${devId}`, { role: 'staff' })).status).toBe(200);
+    for (const session of [dev, otherTab]) {
+      const seen = (await session.get('/session')).body;
+      expect({ role: seen.user.role, mode: seen.mode }).toEqual({ role: 'staff', mode: 'live' });
+    }
+    // The stored mode was reset, not only hidden while staff: a developer again, the sessions are still live.
+    expect((await owner.request('PATCH', `/users/${devId}`, { role: 'developer' })).status).toBe(200);
+    for (const session of [dev, otherTab]) {
+      const seen = (await session.get('/session')).body;
+      expect({ role: seen.user.role, mode: seen.mode }).toEqual({ role: 'developer', mode: 'live' });
+    }
+  });
+
+  it('keeps test mode through a change between roles that may use it', async () => {
+    const email = 'dev-to-viewer@twin.example';
+    const dev = await member(email, 'developer');
+    expect((await dev.request('PUT', '/session/mode', { mode: 'test' })).body.mode).toBe('test');
+    const devId = (await owner.get('/users')).body.data.find((user: { email: string }) => user.email === email).id;
+    expect((await owner.request('PATCH', `/users/${devId}`, { role: 'viewer' })).status).toBe(200);
+    const seen = (await dev.get('/session')).body;
+    expect({ role: seen.user.role, mode: seen.mode }).toEqual({ role: 'viewer', mode: 'test' });
+  });
 });

@@ -24,6 +24,17 @@ export interface ConsoleSessionInfo {
   mode: ApiKeyMode;
 }
 
+/**
+ * The roles that may switch a session to test data (docs/adr/0132): those that read the whole console. Staff see the
+ * lost-and-found desk alone (docs/adr/0080) and stay on live data.
+ */
+export const TEST_MODE_ROLES: readonly ConsoleRole[] = ['owner', 'developer', 'viewer'];
+
+/** The mode a session of this role works in: its stored mode while the role may use it, otherwise live. */
+export function modeFor(role: ConsoleRole, stored: string): ApiKeyMode {
+  return stored === 'test' && TEST_MODE_ROLES.includes(role) ? 'test' : 'live';
+}
+
 // What sign-in, invite acceptance and `GET /console/api/session(-status)` answer: declared in contracts, where the
 // console's pages read them too.
 export type { ConsoleSessionProbe as SessionProbe, ConsoleSessionView as SessionView } from '@switchboard/contracts';

@@ -4,6 +4,7 @@ import { sql, type Selectable } from 'kysely';
 import type { ConsoleInvite, ConsolePasswordReset, ConsoleSession, ConsoleUser } from '../../generated/kysely/database';
 import { GatewayPrisma } from '../../prisma/gateway-prisma';
 import { SESSION_IDLE_SECONDS, SESSION_MAX_SECONDS } from '../guards/session-cookie';
+import { TEST_MODE_ROLES } from './console-session';
 
 export type UserRecord = Pick<
   Selectable<ConsoleUser>,
@@ -135,7 +136,9 @@ export class IdentityRepository {
   /**
    * Changes a member's role, unless that demotes the account's last owner. The same per-account lock as removal makes
    * the owner count and the change one step: two owners demoting each other at once leave one. The member's sessions
-   * read the role from the user at every request, so they see the new one at their next.
+   * read the role from the user at every request, so they see the new one at their next; a session in test mode is
+   * put back to live in the same step when the new role may not use test data (docs/adr/0132), so it is never left
+   * in a mode its user can neither use nor switch off.
    */
   async changeRole(
     accountId: string,
@@ -150,7 +153,13 @@ export class IdentityRepository {
         const owners = await tx.consoleUser.count({ where: { account_id: accountId, role: 'owner' } });
         if (owners <= 1) return 'last_owner';
       }
-      return (await tx.consoleUser.update({ where: { id: userId }, data: { role } })) as UserRecord;
+      const changed = (await tx.consoleUser.update({ where: { id: userId }, data: { role } })) as UserRecord;
+      if (!TEST_MODE_ROLES.includes(role))
+        await tx.consoleSession.updateMany({
+          where: { user_id: userId, mode: { not: 'live' } },
+          data: { mode: 'live' },
+        });
+      return changed;
     });
   }
 

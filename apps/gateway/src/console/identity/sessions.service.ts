@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsRpc, ServiceError, type ApiKeyMode } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import type { ConsoleSessionInfo, SessionView } from './console-session';
+import { modeFor, type ConsoleSessionInfo, type SessionView } from './console-session';
 import { IdentityRepository, type UserRecord } from './identity.repository';
 import { verifyDecoy, verifyPassword } from './passwords';
 import { csrfTokenOf, newToken, sha256 } from './secrets';
@@ -70,7 +70,8 @@ export class SessionsService {
       email: session.email,
       role: session.role,
       csrfToken: csrfTokenOf(token),
-      mode: session.mode === 'test' ? 'test' : 'live',
+      // A session whose user lost the right to test data reads live data, whatever its row still says.
+      mode: modeFor(session.role, session.mode),
     };
   }
 
