@@ -1,6 +1,6 @@
 export * from './env';
 export * from './readiness';
-export * from './health-server';
+export * from './service-health';
 export * from './service-runner';
 export * from './polling-worker';
 export * from './outbox-relay';

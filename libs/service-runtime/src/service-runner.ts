@@ -1,13 +1,13 @@
-import type { INestApplicationContext } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import type { Logger } from '@switchboard/observability';
 import { stopTracing } from '@switchboard/observability';
-import { HealthServer } from './health-server';
+import { ServiceHealth } from './service-health';
 
 /** How long a service may take to stop (finish in-flight work, close NATS and the database) before it exits anyway. */
 export const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 /**
- * A process that serves its own `/readyz` (the gateway, on its admin port) rather than through `HealthServer`:
+ * A process that serves its own `/readyz` (the gateway, on its admin port) rather than through `ServiceHealthModule`:
  * `drain` turns that answer to 503, `close` stops taking work, lets in-flight work finish and closes every
  * connection.
  */
@@ -21,8 +21,8 @@ export interface SelfServingProcess {
  * stop taking work, let in-flight messages finish or hand them back, then close NATS and the database, within a
  * bound; the spans still buffered are exported and the process exits 0.
  *
- * A Nest application context (a NATS service) gets `/healthz`, `/readyz` and `/metrics` on `HEALTH_PORT` from a
- * `HealthServer`; a `SelfServingProcess` (the gateway) answers them itself.
+ * A NATS service's Nest application (`createMessageService`) listens on `HEALTH_PORT` for its `/healthz`, `/readyz`
+ * and `/metrics` (`ServiceHealthModule`); a `SelfServingProcess` (the gateway) answers them itself.
  *
  * This owns the signals: the app must not call `enableShutdownHooks()`, whose handler re-raises the signal once
  * Nest has closed, killing the process before the health server closes and the spans are flushed.
@@ -30,9 +30,9 @@ export interface SelfServingProcess {
 export async function runService(
   service: string,
   logger: Logger,
-  create: () => Promise<INestApplicationContext | SelfServingProcess>,
+  create: () => Promise<INestApplication | SelfServingProcess>,
 ): Promise<void> {
-  let started: INestApplicationContext | SelfServingProcess;
+  let started: INestApplication | SelfServingProcess;
   try {
     started = await create();
   } catch (error) {
@@ -67,13 +67,13 @@ export async function runService(
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
-function isSelfServing(started: INestApplicationContext | SelfServingProcess): started is SelfServingProcess {
+function isSelfServing(started: INestApplication | SelfServingProcess): started is SelfServingProcess {
   return typeof (started as Partial<SelfServingProcess>).drain === 'function';
 }
 
-/** Puts a NATS service's health endpoints on `HEALTH_PORT` (none when unset); closing closes the app, then the port. */
-async function serveHealth(app: INestApplicationContext, logger: Logger): Promise<SelfServingProcess> {
-  const health = new HealthServer(app);
+/** Puts a NATS service's health endpoints on `HEALTH_PORT` (none when unset); closing the app closes the port too. */
+async function serveHealth(app: INestApplication, logger: Logger): Promise<SelfServingProcess> {
+  const health = app.get(ServiceHealth, { strict: false });
   const healthPort = process.env.HEALTH_PORT;
   if (healthPort) {
     const requested = Number(healthPort);
@@ -82,22 +82,15 @@ async function serveHealth(app: INestApplicationContext, logger: Logger): Promis
       await app.close();
       process.exit(1);
     }
-    let port: number;
     try {
-      port = await health.listen(requested);
+      await app.listen(requested, '0.0.0.0');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
       logger.fatal({ err: error }, `HEALTH_PORT ${requested} cannot be listened on (${code})`);
       await app.close();
       process.exit(1);
     }
-    logger.info({ port }, 'health endpoints listening (/healthz, /readyz)');
+    logger.info({ url: await app.getUrl() }, 'health endpoints listening (/healthz, /readyz, /metrics)');
   }
-  return {
-    drain: () => health.drain(),
-    close: async () => {
-      await app.close();
-      await health.close();
-    },
-  };
+  return { drain: () => health.drain(), close: () => app.close() };
 }

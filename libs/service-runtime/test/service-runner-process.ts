@@ -1,8 +1,8 @@
 // A service run by runService in a process of its own, for service-runner.int-spec.ts: its logs go to stderr as
 // JSON lines, its shutdown hook prints "closed" on stdout.
 import { Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { pino } from 'pino';
+import { createHealthServedApp } from '../src/message-service';
 import { runService } from '../src/service-runner';
 
 @Injectable()
@@ -16,7 +16,7 @@ class ShutdownProbe implements OnApplicationShutdown {
 class ProbeModule {}
 
 void runService('probe', pino({ level: 'info' }, pino.destination(2)), async () => {
-  const app = await NestFactory.createApplicationContext(ProbeModule, { logger: false });
+  const app = await createHealthServedApp(ProbeModule, { logger: false });
   await app.init();
   return app;
 });

@@ -1,31 +1,25 @@
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { INestApplicationContext } from '@nestjs/common';
+import { Module, type INestApplication } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import pino from 'pino';
 import { MessagingModule, NATS_CONNECTION } from '@switchboard/messaging';
 import { testNatsEnv } from '@switchboard/testing';
-import { HealthServer } from './health-server';
+import { createHealthServedApp } from './message-service';
 import { messagingConfigFromEnv } from './messaging-env';
+import { ServiceHealth } from './service-health';
 
-describe('service health endpoints', () => {
-  let app: INestApplicationContext;
-  let health: HealthServer;
+describe("a NATS service's health endpoints", () => {
+  let app: INestApplication;
   let base: string;
 
   beforeAll(async () => {
     const config = messagingConfigFromEnv({ ...testNatsEnv('lostfound'), NATS_SUBJECT_PREFIX: `h${process.pid}` });
     @Module({ imports: [MessagingModule.forRoot({ service: 'lostfound', logger: pino({ level: 'silent' }), config })] })
     class ProbeModule {}
-    app = await NestFactory.createApplicationContext(ProbeModule, { logger: false });
-    await app.init();
-    health = new HealthServer(app);
-    base = `http://127.0.0.1:${await health.listen(0, '127.0.0.1')}`;
+    app = await createHealthServedApp(ProbeModule, { logger: false });
+    await app.listen(0, '127.0.0.1');
+    base = await app.getUrl();
   });
-  afterAll(async () => {
-    await health?.close();
-    await app?.close();
-  });
+  afterAll(() => app?.close());
 
   it('answers /healthz while the process lives and /readyz when NATS is connected', async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
@@ -35,19 +29,15 @@ describe('service health endpoints', () => {
   });
 
   it('rejects listening on a port in use, rather than emitting an unhandled error', async () => {
-    const second = new HealthServer(app);
+    @Module({})
+    class Empty {}
+    const second = await createHealthServedApp(Empty, { logger: false });
     await expect(second.listen(Number(new URL(base).port), '127.0.0.1')).rejects.toMatchObject({ code: 'EADDRINUSE' });
     await second.close();
   });
 
-  it('answers unknown paths with the 404 envelope', async () => {
-    const answer = await fetch(`${base}/nope`);
-    expect(answer.status).toBe(404);
-    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('not_found');
-  });
-
   it('turns /readyz to 503 once draining, and when NATS is gone', async () => {
-    health.drain();
+    app.get(ServiceHealth).drain();
     const draining = await fetch(`${base}/readyz`);
     expect(draining.status).toBe(503);
     expect(draining.headers.get('retry-after')).toBe('5');
