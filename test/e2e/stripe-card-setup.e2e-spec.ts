@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { LOGGER, type Logger } from '@switchboard/observability';
 import { StripeStandIn } from '../stand-ins/stripe/stripe-stand-in';
 import { AdminClient, ApiSession, ConsoleClient, startSystem, waitFor, type RunningSystem } from './support';
 
@@ -151,8 +153,8 @@ describe('an owner connects a card through Stripe Checkout', () => {
     expect(stripe.allCustomers.filter((c) => c.accountId === session.accountId)).toEqual([]);
   });
 
-  it('ignores a completed Checkout for a customer that is not one of ours', async () => {
-    const stranger = stripe.addCustomer('acct_not_ours', null);
+  /** A Checkout Session in setup mode made straight at Stripe (not by us), for `customerId`. */
+  async function strangersSession(customerId: string): Promise<{ id: string; url: string }> {
     const created = await fetch(`${stripe.url}/v1/checkout/sessions`, {
       method: 'POST',
       headers: {
@@ -161,12 +163,17 @@ describe('an owner connects a card through Stripe Checkout', () => {
       },
       body: new URLSearchParams({
         mode: 'setup',
-        customer: stranger.id,
+        customer: customerId,
         currency: 'usd',
         success_url: 'https://elsewhere.example/done',
       }),
     });
-    const { url } = (await created.json()) as { url: string };
+    return (await created.json()) as { id: string; url: string };
+  }
+
+  it('ignores a completed Checkout for a customer that is not one of ours', async () => {
+    const stranger = stripe.addCustomer('acct_not_ours', null);
+    const { url } = await strangersSession(stranger.id);
     const paid = await fetch(url, {
       method: 'POST',
       body: new URLSearchParams({ card_number: '4242424242424242' }),
@@ -176,5 +183,72 @@ describe('an owner connects a card through Stripe Checkout', () => {
     expect(stripe.deliveredEvents.at(-1)?.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(stranger.defaultPaymentMethod).toBeNull();
+  });
+
+  it("settles once, with one log line and no more Stripe calls, a completed Checkout whose SetupIntent Stripe does not know or is another customer's", async () => {
+    const session = await ApiSession.create(system);
+    const owner = await member(session.accountId, 'owner');
+    expect((await owner.post('/payment-method/setup')).status).toBe(201);
+    const ours = stripe.allCustomers.find((c) => c.accountId === session.accountId)!;
+    // Another customer's card, saved through a Checkout of theirs (its event is not sent to us).
+    const stranger = stripe.addCustomer('acct_someone_else', null);
+    const theirs = stripe.completeCheckout((await strangersSession(stranger.id)).id);
+    const theirIntent = (theirs as { event: { data: { object: { setup_intent: string } } } }).event.data.object
+      .setup_intent;
+    const unknownIntent = `seti_${randomBytes(12).toString('hex')}`;
+    // Signed events naming our customer, each with a SetupIntent that is not the customer's to use.
+    const completed = (setupIntent: string) => ({
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: {
+        object: {
+          id: `cs_test_${randomBytes(16).toString('hex')}`,
+          object: 'checkout.session',
+          mode: 'setup',
+          status: 'complete',
+          customer: ours.id,
+          setup_intent: setupIntent,
+        },
+      },
+    });
+    const events = [completed(unknownIntent), completed(theirIntent)];
+
+    const logger = system.services['numbers-billing']!.get<Logger>(LOGGER);
+    const spies = (['info', 'warn', 'error'] as const).map((level) => jest.spyOn(logger, level));
+    const lines = () =>
+      spies.flatMap((spy, level) =>
+        spy.mock.calls.map((args) => ({ level: ['info', 'warn', 'error'][level], text: JSON.stringify(args) })),
+      );
+    try {
+      for (const event of events) await stripe.deliver(event);
+      expect(stripe.deliveredEvents.slice(-2).map((delivered) => delivered.status)).toEqual([200, 200]);
+      const asked = (intent: string) => stripe.requests.filter((r) => r.path === `/v1/setup_intents/${intent}`);
+      await waitFor(() => (asked(unknownIntent).length > 0 && asked(theirIntent).length > 0 ? true : undefined));
+      // A few seconds more: a consumer that retried would have asked Stripe again about once a second.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect([asked(unknownIntent).length, asked(theirIntent).length]).toEqual([1, 1]);
+
+      for (const [event, reason] of [
+        [events[0], /resource_missing: No such setup_intent/],
+        [events[1], new RegExp(`belongs to customer ${stranger.id}, not to the event's ${ours.id}`)],
+      ] as const) {
+        const said = lines().filter((line) => line.text.includes(event.id));
+        expect(said).toHaveLength(1);
+        expect(said[0].level).toBe('warn');
+        expect(said[0].text).toContain('Stripe card setup refused');
+        expect(said[0].text).toMatch(reason);
+      }
+      expect(lines().filter((line) => line.text.includes('event handler failed'))).toEqual([]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    // Nothing attached: neither customer changed, and the account shows no card.
+    expect(posts(`/v1/customers/${ours.id}`)).toEqual([]);
+    expect(ours.defaultPaymentMethod).toBeNull();
+    expect(stranger.defaultPaymentMethod).toBeNull();
+    expect((await owner.get('/payment-method')).body).toEqual({ processor: 'stripe', card: null });
   });
 });

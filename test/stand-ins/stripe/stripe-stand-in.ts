@@ -134,6 +134,8 @@ export interface StripeCustomer {
 /** A Checkout Session, and its SetupIntent once the customer entered a card. */
 interface StoredSession {
   session: StandInCheckoutSession;
+  /** `setup_intent_data[metadata]`: the SetupIntent's metadata, as Stripe copies it. */
+  setupIntentMetadata: Record<string, string>;
 }
 
 export class StripeStandIn extends StandInServer {
@@ -380,7 +382,12 @@ export class StripeStandIn extends StandInServer {
       livemode: false,
       created: Math.floor(Date.now() / 1000),
     };
-    this.sessions.set(id, { session });
+    const setupIntentMetadata = Object.fromEntries(
+      [...form.entries()]
+        .filter(([name]) => name.startsWith('setup_intent_data[metadata]['))
+        .map(([name, value]) => [name.slice('setup_intent_data[metadata]['.length, -1), value]),
+    );
+    this.sessions.set(id, { session, setupIntentMetadata });
     return [200, { ...session }];
   }
 
@@ -451,7 +458,7 @@ export class StripeStandIn extends StandInServer {
       customer,
       payment_method: method.id,
       usage: 'off_session',
-      metadata: {},
+      metadata: { ...stored.setupIntentMetadata },
       livemode: false,
       created: Math.floor(Date.now() / 1000),
     };

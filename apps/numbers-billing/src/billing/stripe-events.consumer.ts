@@ -30,11 +30,11 @@ export class StripeEventsConsumer {
       return;
     }
     if ('cardSetup' in outcome) {
-      const result = await this.cardSetup.complete(outcome.cardSetup);
-      this.logger.info(
-        { stripe_event: envelope.data.event_id, session: outcome.cardSetup.sessionId, result },
-        'Stripe card setup',
-      );
+      const { result, reason } = await this.cardSetup.complete(outcome.cardSetup);
+      const fields = { stripe_event: envelope.data.event_id, session: outcome.cardSetup.sessionId, result };
+      // Refused for good: acknowledged, and said once, here (the same event would be refused every time).
+      if (result === 'refused') this.logger.warn({ ...fields, reason }, 'Stripe card setup refused; event settled');
+      else this.logger.info(fields, 'Stripe card setup');
       return;
     }
     const cause = { correlationId: envelope.correlation_id, causationId: envelope.id };

@@ -5,7 +5,7 @@ import type Stripe from 'stripe';
 import { STRIPE_CLIENT } from './payment-gateway.provider';
 import { PaymentUnavailable } from './payment-gateway.port';
 import { StripeCustomersRepository } from './stripe-customers.repository';
-import { ACCOUNT_METADATA_KEY, paymentError } from './stripe-payment.adapter';
+import { ACCOUNT_METADATA_KEY, paymentError, stripeRefusal } from './stripe-payment.adapter';
 
 /** What a `checkout.session.completed` of ours says (read by `readStripeEvent`). */
 export interface CompletedCardSetup {
@@ -14,7 +14,13 @@ export interface CompletedCardSetup {
   setupIntentId: string;
 }
 
-export type CardSetupResult = 'card_set' | 'not_our_customer' | 'not_succeeded';
+export type CardSetupResult = 'card_set' | 'not_our_customer' | 'not_succeeded' | 'refused';
+
+/** How a completed card setup was settled; `reason` says why it was refused. */
+export interface CardSetupOutcome {
+  result: CardSetupResult;
+  reason?: string;
+}
 
 /**
  * Owners connect the account's card themselves (docs/adr/0131): the account's Stripe customer is made once (tagged
@@ -76,34 +82,41 @@ export class CardSetupService {
   /**
    * Stripe says the owner finished Checkout: the SetupIntent's payment method becomes the customer's default for
    * auto-top-up, and its brand and last four are kept to show. Repeating it (Stripe resends) sets the same again.
+   *
+   * Only a SetupIntent of the event's own customer (and account, when its metadata names one) is used: one of another
+   * customer is refused before anything is attached. A request Stripe refuses for good (an unknown SetupIntent, a
+   * payment method it will not make the default) settles the event as `refused`, with Stripe's reason: the same event
+   * would get the same answer every time. Anything else (no answer, a 5xx, a 429, our key refused) throws, and the
+   * event comes back.
    */
-  async complete(setup: CompletedCardSetup): Promise<CardSetupResult> {
+  async complete(setup: CompletedCardSetup): Promise<CardSetupOutcome> {
     const stripe = this.stripe;
-    if (!stripe) return 'not_our_customer';
+    if (!stripe) return { result: 'not_our_customer' };
     const stored = await this.customers.ofCustomer(setup.customerId);
-    if (!stored) return 'not_our_customer';
-    let intent: Stripe.SetupIntent;
+    if (!stored) return { result: 'not_our_customer' };
+    let card: { paymentMethodId: string; brand: string; last4: string };
     try {
-      intent = await stripe.setupIntents.retrieve(setup.setupIntentId, { expand: ['payment_method'] });
-      if (intent.status !== 'succeeded' || !intent.payment_method) return 'not_succeeded';
+      const intent = await stripe.setupIntents.retrieve(setup.setupIntentId, { expand: ['payment_method'] });
+      const notOurs = notTheEventsIntent(intent, setup.customerId, stored.account_id);
+      if (notOurs) return { result: 'refused', reason: notOurs };
+      if (intent.status !== 'succeeded' || !intent.payment_method) return { result: 'not_succeeded' };
       const method = intent.payment_method;
       const methodId = typeof method === 'string' ? method : method.id;
       await stripe.customers.update(setup.customerId, { invoice_settings: { default_payment_method: methodId } });
-      const card = typeof method === 'string' ? undefined : method.card;
-      await this.customers.setCard(setup.customerId, {
-        paymentMethodId: methodId,
-        brand: card?.brand ?? 'card',
-        last4: card?.last4 ?? '',
-      });
+      const details = typeof method === 'string' ? undefined : method.card;
+      card = { paymentMethodId: methodId, brand: details?.brand ?? 'card', last4: details?.last4 ?? '' };
     } catch (error) {
+      const refusal = stripeRefusal(error);
+      if (refusal) return { result: 'refused', reason: refusal };
       // Unknown outcome: the event is not acknowledged and comes back (the consumer redelivers it).
       throw paymentError(error);
     }
+    await this.customers.setCard(setup.customerId, card);
     this.logger.info(
       { account_id: stored.account_id, customer: setup.customerId, session: setup.sessionId },
       "card setup completed: the customer's default payment method is set",
     );
-    return 'card_set';
+    return { result: 'card_set' };
   }
 
   /**
@@ -133,4 +146,26 @@ function unavailable(error: unknown): ServiceError {
     'provider_unavailable',
     `Stripe could not start the card setup; try again in a moment. (${reason instanceof PaymentUnavailable ? 'no answer' : reason.message})`,
   );
+}
+
+/**
+ * Why a SetupIntent is not the event's to use, or undefined when it is: it must be the event's customer's, made for
+ * the customer's account when its metadata names one (ours always does), with a payment method of that customer.
+ */
+function notTheEventsIntent(intent: Stripe.SetupIntent, customerId: string, accountId: string): string | undefined {
+  const owner = idOf(intent.customer);
+  if (owner !== customerId)
+    return `SetupIntent ${intent.id} belongs to ${owner ? `customer ${owner}` : 'no customer'}, not to the event's ${customerId}`;
+  const account = intent.metadata?.[ACCOUNT_METADATA_KEY];
+  if (account !== undefined && account !== accountId)
+    return `SetupIntent ${intent.id} was made for account ${account}, not for ${accountId}`;
+  const method = intent.payment_method;
+  const methodOwner = method && typeof method !== 'string' ? idOf(method.customer) : customerId;
+  if (methodOwner !== customerId)
+    return `the payment method of SetupIntent ${intent.id} belongs to ${methodOwner ? `customer ${methodOwner}` : 'no customer'}`;
+  return undefined;
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | undefined {
+  return typeof value === 'string' ? value : (value?.id ?? undefined);
 }

@@ -170,6 +170,25 @@ export function paymentError(error: unknown): Error {
   return new PaymentUnavailable(`Stripe did not answer with a result: ${message}`);
 }
 
+/**
+ * Why Stripe refused a request for good, or undefined when asking again may go differently. A 4xx is Stripe's answer
+ * to the request itself (an id it does not know, a parameter it will not take, a card refused): the same request gets
+ * it again. Not permanent: a 429 or Stripe's rate-limit 400 (asked too fast), a 409 (a lock or idempotency conflict,
+ * which Stripe asks to retry), and a 401 or 403, which say our key is wrong or lacks a permission: once the operator
+ * fixes the key, the same request succeeds. Without a status (no answer, a timeout) or on a 5xx the outcome is unknown.
+ */
+export function stripeRefusal(error: unknown): string | undefined {
+  const { statusCode, type, code, message } = error as {
+    statusCode?: unknown;
+    type?: unknown;
+    code?: unknown;
+    message?: unknown;
+  };
+  if (typeof statusCode !== 'number' || statusCode < 400 || statusCode > 499) return undefined;
+  if ([401, 403, 409, 429].includes(statusCode) || type === 'StripeRateLimitError') return undefined;
+  return `Stripe answered ${statusCode}${typeof code === 'string' ? ` ${code}` : ''}: ${String(message)}`;
+}
+
 /** The SDK client, loaded only when Stripe is configured. */
 export async function createStripeClient(config: StripeConfig, options: { timeoutMs?: number } = {}): Promise<Stripe> {
   const { default: StripeClient } = await import('stripe');
