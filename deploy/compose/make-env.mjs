@@ -23,6 +23,9 @@ const lines = [
   ...['GATEWAY', 'NUMBERS_BILLING', 'CALLS_MEDIA', 'LOSTFOUND', 'WEBHOOK_DISPATCHER'].map(
     (app) => `${app}_NATS_PASSWORD=${natsPassword()}`,
   ),
+  '# The address people open the console at: invitation and password-reset e-mails link to it. The edge of',
+  '# compose.yaml answers on this one; on a server, the name others reach it by (https://switchboard.example.com/console/).',
+  'CONSOLE_URL=https://localhost:8443/console/',
   '# Optional: NATS_SUBJECT_PREFIX=sb, LOG_LEVEL=info, SWITCHBOARD_TAG=local, WEBHOOK_BACKOFF_BASE_MS=30000,',
   '# WEBHOOK_TIMEOUT_MS=10000, WEBHOOK_ALLOWED_PRIVATE_HOSTS= (hosts that may receive webhooks on private addresses)',
 ];

@@ -198,6 +198,71 @@ describe('deploy/k8s', () => {
   });
 });
 
+/**
+ * What each service refuses to start without when `NODE_ENV=production`, read from its variable declarations (the
+ * default its README shows says so): the gateway's ADMIN_TOKEN and CONSOLE_URL, numbers-billing's encryption key.
+ */
+const REQUIRED_IN_PRODUCTION = /^required (when `NODE_ENV=production`|in production)[;,. ]/;
+const requiredInProduction = (app: string) =>
+  VARIABLES[app].filter((variable) => REQUIRED_IN_PRODUCTION.test(variable.shown ?? '')).map((v) => v.name);
+
+/** The variables a compose service sets to something: not blank, not `${NAME:-}` (empty unless given). */
+function composeSetVariables(service: Doc): string[] {
+  const env: [string, string | number | boolean | null][] = Array.isArray(service.environment)
+    ? service.environment.map((entry: string) => [entry.split('=')[0], entry.split('=').slice(1).join('=')])
+    : Object.entries(service.environment ?? {});
+  return env
+    .filter(([, value]) => value !== null && `${value}`.trim() !== '' && !/^\$\{\w+:?-\}$/.test(`${value}`))
+    .map(([name]) => name);
+}
+
+describe('every deployment file, for what the services require in production', () => {
+  it('derives the requirements from the services, CONSOLE_URL among them', () => {
+    expect(requiredInProduction('gateway')).toEqual(expect.arrayContaining(['ADMIN_TOKEN', 'CONSOLE_URL']));
+    expect(requiredInProduction('numbers-billing')).toContain('SECRETS_ENCRYPTION_KEY');
+  });
+
+  it.each(APPS)('sets in the Kubernetes Deployment of %s each variable it requires in production', (app) => {
+    const [container] = deployment(app).spec.template.spec.containers;
+    const set = new Set<string>(
+      (container.env ?? [])
+        .filter((env: Doc) => env.value !== undefined || (env.valueFrom && !env.valueFrom.secretKeyRef?.optional))
+        .map((env: Doc) => env.name),
+    );
+    for (const from of container.envFrom ?? [])
+      for (const name of Object.keys(configMaps.get(from.configMapRef?.name) ?? {})) set.add(name);
+    expect({ app, missing: requiredInProduction(app).filter((name) => !set.has(name)) }).toEqual({ app, missing: [] });
+  });
+
+  it('sets in every compose service that runs a service each variable it requires in production', () => {
+    const missing: string[] = [];
+    let services = 0;
+    for (const file of deployFiles().filter(isCompose)) {
+      for (const doc of docsOf(file)) {
+        for (const [name, service] of Object.entries<Doc>(doc.services ?? {})) {
+          const app = service.build?.args?.APP ?? APPS.find((a) => String(service.image ?? '').includes(`/${a}:`));
+          // A migration job runs migrate.cjs, not the service: it reads its database URL only.
+          if (
+            !VARIABLES[app] ||
+            []
+              .concat(service.command ?? [])
+              .join(' ')
+              .includes('migrate.cjs')
+          )
+            continue;
+          services++;
+          const set = new Set(composeSetVariables(service));
+          for (const variable of requiredInProduction(app))
+            if (!set.has(variable)) missing.push(`${file} ${name}: ${variable}`);
+        }
+      }
+    }
+    // compose.yaml's five services and compose.cluster.yaml's two replicas of each.
+    expect(services).toBeGreaterThanOrEqual(15);
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('the image and the compose files, where the manifests depend on them', () => {
   it('copies every workspace package.json into the image before npm ci (npm ci refuses a partial workspace set)', () => {
     const workspaces: string[] = JSON.parse(read('package.json')).workspaces.flatMap((pattern: string) =>

@@ -242,7 +242,11 @@ describe(`service images switchboard/<app>:${TAG}`, { skip }, () => {
       LOG_LEVEL: 'warn',
     };
     const specific = {
-      gateway: { ADMIN_TOKEN: randomBytes(24).toString('hex'), ADMIN_HOST: '127.0.0.1' },
+      gateway: {
+        ADMIN_TOKEN: randomBytes(24).toString('hex'),
+        ADMIN_HOST: '127.0.0.1',
+        CONSOLE_URL: 'https://switchboard.example.com/console/',
+      },
       'numbers-billing': { SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64') },
       'calls-media': {},
       lostfound: {},

@@ -96,6 +96,8 @@ export function prepareState(dir, settings = {}) {
     ...parseEnv(secrets),
     POSTGRES_PASSWORD: randomBytes(24).toString('hex'),
     ...previous,
+    // gateway-1's public address (compose.cluster.yaml), not the compose edge's that make-env.mjs writes.
+    CONSOLE_URL: 'https://127.0.0.1:13000/console/',
     CLUSTER_TLS_DIR: tls,
     ...settings,
   };

@@ -160,4 +160,18 @@ describe('gateway configuration', () => {
     expect(() => loadGatewayConfig({ ...base, CONSOLE_URL: 'ftp://example.com/' })).toThrow(/http or https/);
     expect(() => loadGatewayConfig({ ...base, CONSOLE_URL: 'https://example.com/console/#x' })).toThrow(/fragment/);
   });
+
+  it('requires CONSOLE_URL in production, where e-mailed links must not point at 127.0.0.1, and defaults it elsewhere', () => {
+    const production = { ...base, NODE_ENV: 'production' };
+    for (const unset of [{}, { CONSOLE_URL: '' }, { CONSOLE_URL: '  ' }])
+      expect(() => loadGatewayConfig({ ...production, ...unset })).toThrow(
+        'CONSOLE_URL is required when NODE_ENV=production: invitation and password-reset e-mails link to it',
+      );
+    expect(loadGatewayConfig({ ...production, CONSOLE_URL: 'https://api.example.com/console/' }).console.url).toBe(
+      'https://api.example.com/console/',
+    );
+    // npm start and the tests (NODE_ENV development or test) keep the local default.
+    for (const NODE_ENV of [undefined, 'development', 'test'])
+      expect(loadGatewayConfig({ ...base, NODE_ENV, PORT: '4100' }).console.url).toBe('http://127.0.0.1:4100/console/');
+  });
 });

@@ -102,14 +102,20 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     },
     claimantBodyLimitBytes: envPositiveInt(env, 'CLAIMANT_BODY_LIMIT_BYTES', V.CLAIMANT_BODY_LIMIT_BYTES.default),
     dataDir,
-    console: consoleConfig(env, envPort(env, 'PORT', V.PORT.default)),
+    console: consoleConfig(env, envPort(env, 'PORT', V.PORT.default), production),
     providerWebhooks: loadProviderWebhooksConfig(env, production),
   };
 }
 
-function consoleConfig(env: NodeJS.ProcessEnv, port: number): ConsoleConfig {
+function consoleConfig(env: NodeJS.ProcessEnv, port: number, production: boolean): ConsoleConfig {
   const distDir = resolve(env.CONSOLE_DIST_DIR || join(repositoryRoot(), 'apps', 'console', 'dist'));
-  const raw = env.CONSOLE_URL || `http://127.0.0.1:${port}/console/`;
+  // Invitation and password-reset e-mails carry links built from it: in a deployment the local default would send
+  // people to 127.0.0.1, their own machine, so there it must be said.
+  if (production && !env.CONSOLE_URL?.trim())
+    throw new ConfigError(
+      'CONSOLE_URL is required when NODE_ENV=production: invitation and password-reset e-mails link to it (the address people open the console at, e.g. https://api.example.com/console/)',
+    );
+  const raw = env.CONSOLE_URL?.trim() || `http://127.0.0.1:${port}/console/`;
   let url: URL;
   try {
     url = new URL(raw);

@@ -35,15 +35,15 @@ export const GATEWAY_VARIABLES = defineEnvVariables({
   CLAIMANT_RATE_LIMIT_WINDOW_SECONDS: { default: 600, meaning: "the claimant page's window" },
   CLAIMANT_BODY_LIMIT_BYTES: { default: 8192, meaning: 'largest claimant-page body' },
   DATA_DIR: { default: '.data', meaning: 'where the embedded database and the development admin token live' },
-  NODE_ENV: { meaning: '`production` requires `ADMIN_TOKEN` and https provider addresses' },
+  NODE_ENV: { meaning: '`production` requires `ADMIN_TOKEN`, `CONSOLE_URL` and https provider addresses' },
   CONSOLE_DIST_DIR: {
     shown: '`apps/console/dist` of the repository',
     meaning: 'the built console front-end served at `/console/`',
   },
   CONSOLE_URL: {
-    shown: '`http://127.0.0.1:<PORT>/console/`',
+    shown: 'required when `NODE_ENV=production`; else `http://127.0.0.1:<PORT>/console/`',
     meaning:
-      "the console's public base: invite links are `<CONSOLE_URL>accept-invite#token=...`, and its origin is accepted as `Origin` of console changes",
+      "the console's public base: invitation and password-reset e-mails link to `<CONSOLE_URL>accept-invite#token=...` and `<CONSOLE_URL>reset-password#token=...`, and its origin is accepted as `Origin` of console changes",
   },
   PUBLIC_BASE_URL: {
     meaning:

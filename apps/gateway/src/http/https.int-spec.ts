@@ -56,6 +56,8 @@ describe('gateway HTTPS', () => {
     NATS_SUBJECT_PREFIX: `https${process.pid}`,
     GATEWAY_DATABASE_URL: db.url,
     ADMIN_TOKEN: 'a-long-enough-admin-token',
+    // Required in production, which two of these runs are.
+    CONSOLE_URL: 'https://switchboard.example.com/console/',
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
   });
