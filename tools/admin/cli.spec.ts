@@ -118,6 +118,7 @@ const SAMPLES: Record<string, string> = {
   'IP_OR_CIDR,...': '203.0.113.0/24,2001:db8::/32',
   'CC,...': 'US,MX',
   num_N: 'num_1',
+  DEAD_LETTER_ID: 'calls-media-retell-calls.41',
 };
 const sampleOf = (placeholder: string): string => {
   // "starter|growth|scale": one of the choices, the last (e.g. `test` of live|test).

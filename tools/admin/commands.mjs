@@ -234,6 +234,16 @@ export const COMMANDS = [
     options: { number: { type: 'string', value: 'num_N', required: true }, limit: { type: 'string', value: 'N' } },
     query: (o) => ({ number_id: o.number, limit: o.limit }),
   },
+  // The messages the durable consumers gave up on (docs/operations.md, "Dead letters"); a replay sends one once.
+  {
+    name: 'dead-letters list',
+    method: 'GET',
+    route: '/admin/dead-letters',
+    options: { limit: { type: 'string', value: 'N' }, 'starting-after': { type: 'string', value: 'DEAD_LETTER_ID' } },
+    query: (o) => ({ limit: o.limit, starting_after: o['starting-after'] }),
+  },
+  { name: 'dead-letters show', method: 'GET', route: '/admin/dead-letters/:dead_letter_id' },
+  { name: 'dead-letters replay', method: 'POST', route: '/admin/dead-letters/:dead_letter_id/replay' },
 ];
 
 /** What every command also takes. */

@@ -14,3 +14,4 @@ export * from './billing';
 export * from './provider';
 export * from './console';
 export * from './webhook-copies';
+export * from './dead-letters';

@@ -1,3 +1,4 @@
+import type { ServiceName } from '@switchboard/contracts';
 import { BUS_GRANTS, busPermissions, natsServerConfig, serviceUsers } from './bus-permissions';
 
 describe('bus permissions', () => {
@@ -21,7 +22,11 @@ describe('bus permissions', () => {
     ).toEqual(expect.arrayContaining(['$JS.API.CONSUMER.MSG.NEXT.SB_WEBHOOKS.gateway-endpoint-alerts']));
     expect(
       gateway.publish.allow.filter(
-        (subject) => subject.startsWith('$JS.') && !subject.includes('SB_WEBHOOKS') && !subject.includes('SB_PROVIDER'),
+        (subject) =>
+          subject.startsWith('$JS.') &&
+          !subject.includes('SB_WEBHOOKS') &&
+          !subject.includes('SB_PROVIDER') &&
+          !subject.includes('SB_DEAD_LETTERS'),
       ),
     ).toEqual(['$JS.API.INFO']);
     expect(gateway.publish.allow.filter((subject) => subject.includes('SB_PROVIDER'))).toEqual([
@@ -54,6 +59,8 @@ describe('bus permissions', () => {
       '_INBOX.webhook-dispatcher.>',
       'sb.webhooks.v1.>',
       'sb.health.v1.webhook-dispatcher',
+      // It owns WEBHOOKS, which the gateway consumes: it replays that stream's dead letters when asked.
+      'sb.dead-letters.v1.replay.webhook-dispatcher',
       // Heard on plain subscriptions by every replica (ADR 0101); no one else may subscribe to events.
       'sb.events.v1.number.updated',
       'sb.events.v1.number.released',
@@ -68,6 +75,52 @@ describe('bus permissions', () => {
       expect(busPermissions(service, 'sb').subscribe.allow.filter((s) => s.startsWith('sb.events.'))).toEqual([]);
     expect(busPermissions('calls-media', 'sb').publish.allow).toContain('sb.events.v1.call.>');
     expect(busPermissions('calls-media', '*').publish.allow).toContain('$JS.API.STREAM.CREATE.*');
+  });
+
+  it('lets each consumer write only its own dead letters, each owner replay only its stream’s, the gateway read all', () => {
+    const dead = (service: ServiceName) =>
+      busPermissions(service, 'sb').publish.allow.filter(
+        (s) => s.includes('DEAD_LETTERS') || s.includes('dead-letters'),
+      );
+    // lostfound consumes one durable and owns a stream nobody consumes: it writes that durable's records, replays none.
+    expect(dead('lostfound')).toEqual([
+      '$JS.API.STREAM.INFO.SB_DEAD_LETTERS',
+      '$JS.API.STREAM.CREATE.SB_DEAD_LETTERS',
+      'sb.dead-letters.v1.records.letter.lostfound-lost-item-reports.*',
+      'sb.dead-letters.v1.records.excused.lostfound-lost-item-reports.*',
+      '$JS.API.DIRECT.GET.SB_DEAD_LETTERS.sb.dead-letters.v1.records.excused.lostfound-lost-item-reports.*',
+    ]);
+    expect(busPermissions('lostfound', 'sb').subscribe.allow.filter((s) => s.includes('dead-letters'))).toEqual([]);
+    // calls-media owns CALLS: it reads and marks replayed the dead letters of the durables on CALLS, no others.
+    const callsMedia = dead('calls-media');
+    expect(callsMedia).toEqual(
+      expect.arrayContaining([
+        'sb.dead-letters.v1.records.replayed.numbers-billing-talk-time.*',
+        '$JS.API.DIRECT.GET.SB_DEAD_LETTERS.sb.dead-letters.v1.records.letter.numbers-billing-talk-time.*',
+        '$JS.API.DIRECT.GET.SB_DEAD_LETTERS.sb.dead-letters.v1.records.letter.lostfound-lost-item-reports.*',
+      ]),
+    );
+    expect(callsMedia.filter((s) => s.includes('.letter.numbers-billing-stripe-events'))).toEqual([]);
+    expect(callsMedia.filter((s) => s.includes('.replayed.calls-media-'))).toEqual([]);
+    expect(busPermissions('calls-media', 'sb').subscribe.allow).toContain('sb.dead-letters.v1.replay.calls-media');
+    // Only the gateway reads any record (a direct read without a subject cannot be scoped), and asks for replays.
+    for (const service of ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher'] as const) {
+      expect(
+        dead(service).filter((s) => s === '$JS.API.DIRECT.GET.SB_DEAD_LETTERS' || s.endsWith('DEAD_LETTERS.>')),
+      ).toEqual([]);
+      expect(dead(service).filter((s) => s.startsWith('sb.dead-letters.v1.replay.'))).toEqual([]);
+    }
+    expect(dead('gateway')).toEqual(
+      expect.arrayContaining([
+        '$JS.API.DIRECT.GET.SB_DEAD_LETTERS',
+        '$JS.API.DIRECT.GET.SB_DEAD_LETTERS.>',
+        'sb.dead-letters.v1.records.replayed.calls-media-retell-calls.*',
+        'sb.dead-letters.v1.replay.numbers-billing',
+        'sb.dead-letters.v1.replay.calls-media',
+        'sb.dead-letters.v1.replay.webhook-dispatcher',
+      ]),
+    );
+    expect(dead('gateway').filter((s) => s.startsWith('sb.dead-letters.v1.replay.'))).toHaveLength(3);
   });
 
   it('writes a server configuration with a user per service and no anonymous access', () => {

@@ -6,10 +6,12 @@ import {
   SERVICES,
   WEBHOOK_COPIES_SUBJECT,
   WebhookTargetRpc,
+  deadLetterReplayRpc,
   healthRpc,
   type ServiceName,
   type StreamDefinition,
 } from '@switchboard/contracts';
+import { DEAD_LETTERS_STREAM, deadLetterSubject } from './dead-letter-subjects';
 import { eventSubject, rpcSubject, streamName } from './messaging.config';
 
 /**
@@ -42,6 +44,8 @@ export interface ServiceGrants {
   readonly broadcasts?: readonly string[];
   /** Subjects (below the prefix) it subscribes to on plain core NATS, another service's `broadcasts`. */
   readonly follows?: readonly string[];
+  /** Serves the operator API: reads every dead letter, and asks each stream's owner to replay its own. */
+  readonly readsDeadLetters?: boolean;
 }
 
 /** Copies of signed webhook deliveries, per account and number (docs/adr/0128-webhook-listen.md). */
@@ -65,6 +69,8 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     consumes: [{ stream: STREAMS.webhooks, durables: ['gateway-endpoint-alerts'] }],
     // A number's signed deliveries, for its connected `webhook/listen` streams (ADR 0128).
     follows: [WEBHOOK_COPIES],
+    // The operator API's dead letters (docs/operations.md, "Dead letters").
+    readsDeadLetters: true,
   },
   'numbers-billing': {
     serves: ['billing.v1.>', 'numbers.v1.>', WebhookTargetRpc.subject],
@@ -185,6 +191,10 @@ export function busPermissions(service: ServiceName, prefix: string): NatsPermis
       );
     }
   }
+  publish.push(...deadLetterGrants(service, prefix));
+  if (servesDeadLetterReplays(service)) {
+    subscribe.push(rpcSubject(config, deadLetterReplayRpc(service).subject));
+  }
   for (const type of grants.hears ?? []) subscribe.push(eventSubject(config, type));
   for (const subject of grants.broadcasts ?? []) publish.push(rpcSubject(config, subject));
   for (const subject of grants.follows ?? []) subscribe.push(rpcSubject(config, subject));
@@ -192,6 +202,72 @@ export function busPermissions(service: ServiceName, prefix: string): NatsPermis
   if (grants.refused?.length) permissions.publish.deny = grants.refused.map((subject) => rpcSubject(config, subject));
   if (grants.serves.length > 0) permissions.allow_responses = true;
   return permissions;
+}
+
+/**
+ * Whether the service answers `dead-letters.v1.replay.<service>`: it serves requests and owns a stream someone
+ * consumes (the gateway, which serves none, replays its provider stream's dead letters itself).
+ */
+export function servesDeadLetterReplays(service: ServiceName): boolean {
+  return BUS_GRANTS[service].serves.length > 0 && ownedDurables(service).length > 0;
+}
+
+/** Every durable consuming one of the streams `service` publishes: whose dead letters it may replay. */
+function ownedDurables(service: ServiceName): string[] {
+  const owned = new Set(streamsOwnedBy(service).map((definition) => definition.name));
+  return Object.values(BUS_GRANTS).flatMap((grants) =>
+    (grants.consumes ?? []).filter((c) => owned.has(c.stream.name)).flatMap((c) => c.durables),
+  );
+}
+
+/** The streams a service publishes (owns). */
+export function streamsOwnedBy(service: ServiceName): readonly StreamDefinition[] {
+  const publishes = BUS_GRANTS[service].publishes;
+  if (publishes === undefined) return [];
+  return 'name' in publishes ? [publishes] : publishes;
+}
+
+/**
+ * The dead-letter stream's grants (docs/operations.md, "Dead letters"): a consumer writes its durables' dead letters
+ * and excused deliveries, and reads the latter back; a stream's owner reads the dead letters of its stream's
+ * durables and marks them replayed (the republishing itself is its `publishes`); the operator API's server reads
+ * every record (a direct read with no subject in its API subject can read any, so it is granted only there) and
+ * asks the owners to replay.
+ */
+function deadLetterGrants(service: ServiceName, prefix: string): string[] {
+  const grants = BUS_GRANTS[service];
+  const config = { prefix };
+  const stream = prefix === ANY_PREFIX ? '*' : streamName(config, DEAD_LETTERS_STREAM);
+  const record = (kind: 'letter' | 'excused' | 'replayed', durable: string) =>
+    rpcSubject(config, deadLetterSubject(kind, durable, '*'));
+  const consumed = (grants.consumes ?? []).flatMap((c) => c.durables);
+  const replayed = grants.serves.length > 0 || grants.readsDeadLetters ? ownedDurables(service) : [];
+  const publish: string[] = [];
+  for (const durable of consumed) {
+    publish.push(
+      record('letter', durable),
+      record('excused', durable),
+      `$JS.API.DIRECT.GET.${stream}.${record('excused', durable)}`,
+    );
+  }
+  for (const durable of replayed) {
+    publish.push(record('replayed', durable));
+    if (grants.readsDeadLetters) continue;
+    publish.push(
+      `$JS.API.DIRECT.GET.${stream}.${record('letter', durable)}`,
+      `$JS.API.DIRECT.GET.${stream}.${record('replayed', durable)}`,
+    );
+  }
+  if (grants.readsDeadLetters) {
+    publish.push(`$JS.API.DIRECT.GET.${stream}`, `$JS.API.DIRECT.GET.${stream}.>`);
+    for (const owner of SERVICES) {
+      if (owner !== service && servesDeadLetterReplays(owner)) {
+        publish.push(rpcSubject(config, deadLetterReplayRpc(owner).subject));
+      }
+    }
+  }
+  if (publish.length === 0) return [];
+  return [`$JS.API.STREAM.INFO.${stream}`, `$JS.API.STREAM.CREATE.${stream}`, ...new Set(publish)];
 }
 
 /** One user of the generated server configuration. */

@@ -16,3 +16,4 @@ export * from './nats-link';
 export * from './outage-log';
 export * from './bus-permissions';
 export * from './sealed-secret';
+export * from './dead-letters';

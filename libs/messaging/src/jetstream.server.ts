@@ -21,6 +21,13 @@ import type { EventDescriptor, EventEnvelope } from '@switchboard/contracts';
 import { Metrics, type Logger } from '@switchboard/observability';
 import { isDatabaseUnavailable } from '@switchboard/persistence';
 import { isObservable, lastValueFrom, throwError, type Observable } from 'rxjs';
+import {
+  DEFAULT_DELIVERY_BUDGET,
+  DeadLetterWriter,
+  afterFailure,
+  checkDeliveryBudget,
+  type DeliveryBudget,
+} from './dead-letters';
 import { ensureStream } from './jetstream';
 import { eventSubject, type MessagingConfig } from './messaging.config';
 import type { NatsLink } from './nats-link';
@@ -50,8 +57,15 @@ export interface DurableConsumerOptions {
   concurrency?: number;
   /** How long a message may stay unacknowledged before JetStream redelivers it (default 30 s). */
   ackWaitMs?: number;
-  /** Delay before redelivering after an unexpected handler error (default 1 s). */
-  retryDelayMs?: number;
+  /**
+   * Deliveries charged to a message before it goes to the dead-letter stream (default 5): those that end in a handler
+   * failure or are never answered. A database outage and `RetryLater` are not charged (docs/operations.md).
+   */
+  maxDeliver?: number;
+  /** The waits after the 1st, 2nd... charged failure, the last one repeated (default 1 s, 10 s, 1 min, 5 min). */
+  backoffMs?: readonly number[];
+  /** Delay before redelivering while the service's database is unreachable (default 1 s). */
+  outageRetryMs?: number;
   /** Unacknowledged messages allowed, delayed retries included (default 1000). */
   maxAckPending?: number;
 }
@@ -65,6 +79,8 @@ export const EVENT_CONSUMER_SETTINGS = Symbol('EVENT_CONSUMER_SETTINGS');
 
 interface DurableEventExtras extends DurableConsumerOptions {
   event: EventDescriptor<object>;
+  /** `Class.method`, as a dead letter names its handler. */
+  handler: string;
 }
 
 /** What a `@DurableEventPattern` handler can ask about its message (`@Ctx() ctx: JetStreamContext`). */
@@ -111,7 +127,8 @@ export function DurableEventPattern<T extends object>(event: EventDescriptor<T>,
     key: string | symbol,
     descriptor: TypedPropertyDescriptor<M>,
   ): void => {
-    const extras: DurableEventExtras = { ...options, event: event };
+    const handler = `${(target as { constructor: { name: string } }).constructor.name}.${String(key)}`;
+    const extras: DurableEventExtras = { ...options, event: event, handler };
     // `<string>`: the plain overload (a pattern string), not the one keyed by an event map.
     EventPattern<string>(event.type, JETSTREAM_TRANSPORT, { ...extras })(target, key, descriptor);
     UsePipes(new EventValidationPipe(event.payload))(target, key, descriptor);
@@ -122,6 +139,7 @@ export function DurableEventPattern<T extends object>(event: EventDescriptor<T>,
 interface Binding {
   pattern: string;
   options: DurableEventExtras;
+  budget: DeliveryBudget;
   handler: MessageHandler;
 }
 
@@ -132,10 +150,14 @@ const decoder = new TextDecoder();
  * A Nest custom transport strategy for durable events: each `@DurableEventPattern` handler gets a JetStream durable
  * pull consumer (created or updated at start, on the stream its event belongs to), at least once, acknowledged only
  * once its handler succeeded:
- * - a message that is not JSON, or whose payload fails validation: logged and terminated (retrying cannot fix it);
- * - `RetryLater`: handed back with its delay;
- * - the database unreachable: handed back, the outage logged once per incident;
- * - any other failure: logged and handed back after `retryDelayMs`.
+ * - a message that is not JSON, or whose payload fails validation: dead-lettered at once (retrying cannot fix it);
+ * - `RetryLater`: handed back with its delay, not charged to the message;
+ * - the database unreachable: handed back after `outageRetryMs`, not charged, the outage logged once per incident;
+ * - any other failure: charged; handed back after the consumer's backoff until `maxDeliver` charged deliveries,
+ *   then written to the dead-letter stream (with the error, the handler and the counts) and terminated. A delivery
+ *   never answered (the handler outlived the ack wait, the process died) is charged too, and found at the next one.
+ * JetStream counts every delivery, so the deliveries not charged are counted in the dead-letter stream (`excused`)
+ * and subtracted; a consumer's own JetStream `max_deliver` stays unlimited, or an outage would use it up.
  * Each message is handled in a span continuing the publisher's trace; pending and unacknowledged counts are read
  * from JetStream at each metrics scrape. `background`: start in the background once the link connects, trying again
  * while JetStream is not ready (the gateway, which serves before NATS answers); else `listen` fails with the start.
@@ -148,6 +170,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly gauges: ((result: ObservableResult) => Promise<void>)[] = [];
   private readonly outages: OutageLog;
+  private readonly deadLetters: DeadLetterWriter;
   private starting: Promise<void> | undefined;
   private stopped = false;
 
@@ -159,6 +182,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   ) {
     super();
     this.outages = new OutageLog(log);
+    this.deadLetters = new DeadLetterWriter(config);
   }
 
   override addHandler(pattern: string, callback: MessageHandler, isEventHandler = false, extras = {}): void {
@@ -170,7 +194,12 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       throw new Error(`durable consumer ${options.durable} is bound twice`);
     }
     const settings = this.options.settings?.[options.durable] ?? {};
-    this.bindings.push({ pattern, options: { ...(options as DurableEventExtras), ...settings }, handler: callback });
+    const merged: DurableEventExtras = { ...(options as DurableEventExtras), ...settings };
+    const budget = checkDeliveryBudget(merged.durable, {
+      maxDeliver: merged.maxDeliver ?? DEFAULT_DELIVERY_BUDGET.maxDeliver,
+      backoffMs: merged.backoffMs ?? DEFAULT_DELIVERY_BUDGET.backoffMs,
+    });
+    this.bindings.push({ pattern, options: merged, budget, handler: callback });
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
@@ -227,6 +256,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
 
   private async start(nc: NatsConnection): Promise<void> {
     const jsm = await jetstreamManager(nc);
+    if (this.bindings.length > 0) await this.deadLetters.ensure(nc, jsm);
     for (const binding of this.bindings) {
       if (this.stopped) return;
       await this.startConsumer(nc, jsm, binding);
@@ -269,6 +299,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     };
     Metrics.consumerPending().addCallback(gauge);
     this.gauges.push(gauge);
+    // A series from the start: the alert's increase() cannot see a counter's first sample go from nothing to 1.
+    Metrics.deadLetters().add(0, { durable });
     this.consumers.push({ messages, loop: this.run(binding, messages, concurrency) });
     this.log.debug({ durable, type: event.type }, 'consuming events');
   }
@@ -311,43 +343,120 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     );
     await context.with(trace.setSpan(parent, span), async () => {
       let envelope: Partial<EventEnvelope<unknown>> | undefined;
+      let excused = 0;
       try {
+        excused = msg.info.deliveryCount > 1 ? await this.deadLetters.excused(durable, msg.seq) : 0;
+      } catch (error) {
+        // Unknown, so taken as none: an outage or RetryLater may then be charged once more than it should.
+        this.log.warn({ err: error, durable, seq: msg.seq }, 'could not read the deliveries excused; charging them');
+      }
+      const charged = msg.info.deliveryCount - excused;
+      try {
+        if (charged > binding.budget.maxDeliver) {
+          // The earlier charged deliveries ended without an answer: the handler outlived the ack wait, or the
+          // process died under it. Running it again would only repeat that.
+          await this.deadLetter(msg, binding, envelope, charged - 1, 'never answered within the ack wait', span);
+          return;
+        }
         envelope = JSON.parse(decoder.decode(msg.data)) as EventEnvelope<unknown>;
         const result: unknown = await binding.handler(envelope, new JetStreamContext([msg]));
         if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
         msg.ack();
         this.outages.recovered('database');
       } catch (error) {
-        this.settleFailed(msg, binding, envelope, error, span);
+        await this.settleFailed(msg, binding, envelope, error, span, { charged, excused });
       } finally {
         span.end();
       }
     });
   }
 
-  private settleFailed(
+  private async settleFailed(
     msg: JsMsg,
     binding: Binding,
     envelope: Partial<EventEnvelope<unknown>> | undefined,
     error: unknown,
     span: ReturnType<typeof tracer.startSpan>,
-  ): void {
-    const { durable, retryDelayMs = 1000 } = binding.options;
+    counts: { charged: number; excused: number },
+  ): Promise<void> {
+    const { durable, outageRetryMs = 1000 } = binding.options;
     if (error instanceof SyntaxError || error instanceof InvalidEvent) {
-      this.log.error({ err: error, subject: msg.subject, seq: msg.seq }, 'invalid event dropped');
-      msg.term();
+      await this.deadLetter(msg, binding, envelope, counts.charged, `invalid event: ${error.message}`, span);
     } else if (error instanceof RetryLater) {
+      await this.excuse(msg, durable, counts.excused + 1);
       msg.nak(error.delayMs);
     } else if (isDatabaseUnavailable(error)) {
-      // Every event fails alike until the database is back: logged once per incident, each one retried.
+      // Every event fails alike until the database is back: logged once per incident, each one retried, uncharged.
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'database unavailable' });
       this.outages.failed('database', error, { consumer: durable });
-      msg.nak(retryDelayMs);
+      await this.excuse(msg, durable, counts.excused + 1);
+      msg.nak(outageRetryMs);
     } else {
       span.recordException(error as Error);
       span.setStatus({ code: SpanStatusCode.ERROR });
-      this.log.error({ err: error, event_id: envelope?.id, type: envelope?.type }, 'event handler failed; will retry');
-      msg.nak(retryDelayMs);
+      const verdict = afterFailure(binding.budget, counts.charged);
+      if (verdict.kind === 'dead-letter') {
+        await this.deadLetter(msg, binding, envelope, counts.charged, (error as Error)?.message ?? String(error), span);
+        return;
+      }
+      this.log.error(
+        {
+          err: error,
+          event_id: envelope?.id,
+          type: envelope?.type,
+          durable,
+          attempt: counts.charged,
+          max_deliver: binding.budget.maxDeliver,
+          retry_in_ms: verdict.delayMs,
+        },
+        'event handler failed; will retry',
+      );
+      msg.nak(verdict.delayMs);
+    }
+  }
+
+  /** Records a delivery not charged to the message; on failure it is charged after all (logged). */
+  private async excuse(msg: JsMsg, durable: string, excused: number): Promise<void> {
+    await this.deadLetters.excuse(durable, msg.seq, excused).catch((error: unknown) => {
+      this.log.warn({ err: error, durable, seq: msg.seq }, 'could not record a delivery as excused; it is charged');
+    });
+  }
+
+  /**
+   * Writes the message to the dead-letter stream and terminates it, so the consumer goes on with the next. If the
+   * write fails the message is handed back instead (after the last backoff): it is never dropped unwritten.
+   */
+  private async deadLetter(
+    msg: JsMsg,
+    binding: Binding,
+    envelope: Partial<EventEnvelope<unknown>> | undefined,
+    attempts: number,
+    error: string,
+    span: ReturnType<typeof tracer.startSpan>,
+  ): Promise<void> {
+    const { durable, handler } = binding.options;
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'dead-lettered' });
+    try {
+      const letter = await this.deadLetters.write(msg, { durable, handler, error, attempts });
+      // No reason text: nats-server 2.9 ignores a `+TERM` that carries one.
+      msg.term();
+      Metrics.deadLetters().add(1, { durable });
+      this.log.error(
+        {
+          dead_letter: letter.id,
+          durable,
+          handler,
+          event_id: envelope?.id ?? letter.event_id,
+          type: envelope?.type ?? letter.event_type,
+          attempts,
+          reason: error,
+        },
+        'event dead-lettered; the consumer goes on (npm run admin -- dead-letters show)',
+      );
+    } catch (writeError) {
+      const delayMs = binding.budget.backoffMs[binding.budget.backoffMs.length - 1];
+      this.log.error({ err: writeError, durable, seq: msg.seq }, 'could not dead-letter an event; will retry');
+      msg.nak(delayMs);
     }
   }
 }

@@ -99,7 +99,7 @@ class Seen {
 class ThingHandlers {
   constructor(private readonly seen: Seen) {}
 
-  @DurableEventPattern(ThingHappenedEvent, { durable: 'test-things', ackWaitMs: 2000, retryDelayMs: 50 })
+  @DurableEventPattern(ThingHappenedEvent, { durable: 'test-things', ackWaitMs: 2000, backoffMs: [50] })
   async thing(@Payload() event: EventEnvelope<ThingHappened>, @Ctx() ctx: JetStreamContext): Promise<void> {
     this.seen.deliveries.push({ id: event.data.thing_id, count: ctx.deliveryCount });
     await this.seen.onEvent(event, ctx);

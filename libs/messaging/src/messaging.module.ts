@@ -10,7 +10,8 @@ import {
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ServiceName } from '@switchboard/contracts';
 import { LOGGER, type Logger } from '@switchboard/observability';
-import { inboxPrefix } from './bus-permissions';
+import { servesDeadLetterReplays } from './bus-permissions';
+import { deadLetterReplayControllerFor } from './dead-letters.nats.controller';
 import { healthControllerFor } from './health.nats.controller';
 import { EVENT_CONSUMER_SETTINGS, type EventConsumerSettings } from './jetstream.server';
 import { connectNats } from './nats-connection';
@@ -49,7 +50,7 @@ class NatsConnectionCloser implements OnApplicationShutdown {
 
 /**
  * NATS for a service: one connection (`NATS_LINK`, `NATS_CONNECTION`), the typed request client (`RpcClient`), the
- * health subject, and what `@RpcPattern` handlers inject (`RpcErrorFilter`, the outage log). The servers that run the
+ * health subject, the replay subject of its streams' dead letters, and what `@RpcPattern` handlers inject (`RpcErrorFilter`, the outage log). The servers that run the
  * handlers are connected to the app by `startMessaging`.
  */
 @Global()
@@ -66,7 +67,13 @@ export class MessagingModule {
       : [{ provide: NATS_CONNECTION, useFactory: () => connectNats(config, service, logger) }, NatsConnectionCloser];
     return {
       module: MessagingModule,
-      controllers: serve ? [healthControllerFor(service)] : [],
+      controllers: serve
+        ? [
+            healthControllerFor(service),
+            // A stream's owner replays its dead letters (the gateway, which serves nothing, replays its own itself).
+            ...(servesDeadLetterReplays(service) ? [deadLetterReplayControllerFor(service)] : []),
+          ]
+        : [],
       providers: [
         { provide: MESSAGING_CONFIG, useValue: config },
         { provide: SERVICE_NAME, useValue: service },
@@ -83,7 +90,7 @@ export class MessagingModule {
             },
         {
           provide: RpcClient,
-          useFactory: (natsLink: NatsLink) => new RpcClient(natsLink, config, inboxPrefix(service)),
+          useFactory: (natsLink: NatsLink) => new RpcClient(natsLink, config),
           inject: [NATS_LINK],
         },
         RpcErrorFilter,

@@ -102,6 +102,11 @@ export const Metrics = {
   webhookAttempts: lazy<Counter>((m) =>
     m.createCounter('webhook_attempts_total', { description: 'Webhook delivery attempts by result' }),
   ),
+  deadLetters: lazy<Counter>((m) =>
+    m.createCounter('dead_letters_total', {
+      description: 'Messages a durable consumer gave up on and wrote to the dead-letter stream, by durable consumer',
+    }),
+  ),
   // The alert rules' other signals (deploy/prometheus/alerts.yml): a database that does not answer, the webhook
   // backlog, an outbox relay that no longer empties its outbox.
   databaseUp: lazy<ObservableGauge>((m) =>

@@ -5,6 +5,7 @@ import { AccountsAdminController } from './accounts.admin.controller';
 import { ApiKeysAdminController } from './api-keys.admin.controller';
 import { BillingAdminController } from './billing.admin.controller';
 import { ConsoleIdentityModule } from '../console/identity/console-identity.module';
+import { DeadLettersAdminController } from './dead-letters.admin.controller';
 import { EmailAdminController } from './email.admin.controller';
 import { LocationsAdminController } from './locations.admin.controller';
 import { ProviderCallsAdminController } from './provider-calls.admin.controller';
@@ -33,6 +34,8 @@ export class OperatorApiModule {
         // Stock and faults drive the simulated provider in numbers-billing; calls drive the one in calls-media.
         ProviderAdminController,
         ProviderCallsAdminController,
+        // What the durable consumers gave up on, read from the dead-letter stream, and its replay.
+        DeadLettersAdminController,
       ],
       providers: [AdminTokenGuard],
     };

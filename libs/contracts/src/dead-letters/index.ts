@@ -1,0 +1,2 @@
+export * from './dead-letter.dto';
+export * from './dead-letters.rpc';
