@@ -263,6 +263,72 @@ describe('provider webhooks', () => {
     expect(tooLarge.status).toBe(413);
     expect(await tooLarge.json()).toMatchObject({ error: { code: 'payload_too_large' } });
   });
+
+  it('refuses with 400 a signed event no column can hold (a NUL, JSON nested 3,000 deep), storing and publishing nothing', async () => {
+    const signedStripe = (body: string) =>
+      post('/provider-webhooks/stripe', body, {
+        'content-type': 'application/json',
+        'stripe-signature': stripeSignature(body, STRIPE_SECRET),
+      });
+    const checkout = (id: string, customer: string) =>
+      JSON.stringify({
+        id,
+        object: 'event',
+        type: 'checkout.session.completed',
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: 'cs_test_e2e', object: 'checkout.session', mode: 'setup', customer } },
+      });
+    const nul = await signedStripe(checkout('evt_e2e_nul', 'cus_\u0000'));
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toEqual({
+      error: {
+        code: 'invalid_request',
+        message:
+          "The Stripe event's field data.object.customer contains a NUL character (U+0000), which no field accepts.",
+      },
+    });
+    const deep = await signedStripe(
+      `{"id":"evt_e2e_deep","object":"event","type":"checkout.session.completed","data":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`,
+    );
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({
+      error: { code: 'invalid_request', message: 'The Stripe event nests arrays or objects more than 32 levels deep.' },
+    });
+
+    const callSid = `CA${'e'.repeat(32)}`;
+    const twilioStatus = (from: string) => {
+      const params = { AccountSid: ACCOUNT_SID, CallSid: callSid, CallStatus: 'completed', From: from };
+      return post('/provider-webhooks/twilio/status', new URLSearchParams(params).toString(), {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(
+          `${PUBLIC_BASE_URL}/provider-webhooks/twilio/status`,
+          params,
+          TWILIO_TOKEN,
+        ),
+      });
+    };
+    const form = await twilioStatus('+1415\u0000555');
+    expect(form.status).toBe(400);
+    expect(await form.json()).toMatchObject({
+      error: { code: 'invalid_request', message: expect.stringContaining('field From contains a NUL character') },
+    });
+
+    // Nothing was recorded: the same event ids, clean, are taken in as new, and only they are published.
+    for (const clean of [
+      await signedStripe(checkout('evt_e2e_nul', 'cus_e2e')),
+      await signedStripe(checkout('evt_e2e_deep', 'cus_e2e')),
+      await twilioStatus('+14155550199'),
+    ]) {
+      expect(clean.status).toBe(200);
+      expect(await clean.json()).toEqual({ received: true, duplicate: false });
+    }
+    const published = await publishedEvents(['evt_e2e_nul', 'evt_e2e_deep', `${callSid}:completed`]);
+    const payloads = published
+      .filter((e) => ['evt_e2e_nul', 'evt_e2e_deep', `${callSid}:completed`].includes(e.data.event_id))
+      .map((e) => JSON.stringify(e.data.payload));
+    expect(payloads).toHaveLength(3);
+    expect(payloads.filter((payload) => payload.includes('\\u0000') || payload.includes('"a":'))).toEqual([]);
+  });
 });
 
 describe('provider webhooks without provider secrets', () => {

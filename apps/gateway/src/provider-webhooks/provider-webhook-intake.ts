@@ -5,7 +5,12 @@ import type { GatewayConfig } from '../config/gateway.config';
 import { GATEWAY_CONFIG } from '../config/tokens';
 import { ProviderEventRelay } from './provider-event-relay';
 import { ProviderEventsRepository } from './provider-events.repository';
-import { ProviderWebhookRefused, type ProviderWebhookRequest, type ProviderWebhookVerifier } from './provider-webhook';
+import {
+  ProviderWebhookRefused,
+  refuseUnstorable,
+  type ProviderWebhookRequest,
+  type ProviderWebhookVerifier,
+} from './provider-webhook';
 import { RetellWebhookVerifier } from './retell.verifier';
 import { StripeWebhookVerifier } from './stripe.verifier';
 import { TwilioWebhookVerifier } from './twilio.verifier';
@@ -16,9 +21,11 @@ export interface ProviderWebhookAccepted {
   duplicate: boolean;
 }
 
+const PROVIDER_LABELS: Record<ProviderName, string> = { stripe: 'Stripe', twilio: 'Twilio', retell: 'Retell' };
+
 /**
  * The one way in for provider webhooks: the provider's verifier first (signature over the raw request, replay
- * window), then the event recorded once with its outbox row, then the relay kicked. Nothing else happens while the
+ * window), then what no column can hold refused (`refuseUnstorable`), then the event recorded once with its outbox row, then the relay kicked. Nothing else happens while the
  * provider waits; the service that owns the data does the work from the PROVIDER stream.
  */
 @Injectable()
@@ -60,6 +67,7 @@ export class ProviderWebhookIntake {
   ): Promise<ProviderWebhookAccepted> {
     const verifier = this.verifierOf(provider);
     const event = await verifier.verify(request);
+    refuseUnstorable(PROVIDER_LABELS[verifier.provider], request.body, event.payload);
     const data: ProviderEventReceivedData = {
       provider: verifier.provider,
       event_id: event.eventId,

@@ -45,6 +45,19 @@ describe('StripeWebhookVerifier', () => {
     const justPast = new Date(Date.now() + (STRIPE_TOLERANCE_SECONDS + 30) * 1000);
     expect((await refusal(verify(justPast))).code).toBe('unauthorized');
   });
+
+  it('refuses a correctly signed body that is not JSON with 400 invalid_request, not as a bad signature', async () => {
+    const notJson = '{"id":"evt_unit_2",\u0000}';
+    const refused = await refusal(
+      verifier.verify({
+        callback: '',
+        url: '/provider-webhooks/stripe',
+        headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(notJson, STRIPE_SECRET) },
+        body: Buffer.from(notJson),
+      }),
+    );
+    expect([refused.code, refused.message]).toEqual(['invalid_request', 'The Stripe event is not JSON.']);
+  });
 });
 
 describe('TwilioWebhookVerifier', () => {

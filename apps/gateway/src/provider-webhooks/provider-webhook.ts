@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorCode, ProviderName } from '@switchboard/contracts';
+import { MAX_JSON_DEPTH, findUnusableText } from '../http/hostile-input';
 
 /** Where providers send their webhooks, outside `/v1` and outside API-key authentication (the signature is theirs). */
 export const PROVIDER_WEBHOOKS_PATH = '/provider-webhooks';
@@ -77,4 +78,34 @@ export function requiredString(payload: Record<string, unknown>, field: string, 
   if (typeof value !== 'string' || value.length === 0 || value.length > 200)
     throw new ProviderWebhookRefused('invalid_request', `The ${provider} event has no usable "${field}".`);
   return value;
+}
+
+/**
+ * Refuses a verified event that could never be stored: a NUL byte anywhere in the raw body, a payload nested more
+ * than MAX_JSON_DEPTH levels (the API's own limit; Stripe's deepest events nest about ten), or a NUL or unpaired
+ * surrogate in any text of it, names included (PostgreSQL's text and jsonb cannot hold them). Checked after the
+ * signature and before anything is written: without it the insert failed, the answer was a 503 and the provider
+ * sent the same event again for days. A 400 tells the provider that sending it again cannot help.
+ */
+export function refuseUnstorable(provider: string, body: Buffer, payload: Record<string, unknown>): void {
+  if (body.includes(0))
+    throw new ProviderWebhookRefused('invalid_request', `The ${provider} event contains a NUL byte (0x00).`);
+  if (nestedDeeperThan(payload, MAX_JSON_DEPTH))
+    throw new ProviderWebhookRefused(
+      'invalid_request',
+      `The ${provider} event nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep.`,
+    );
+  const unusable = findUnusableText(payload);
+  if (unusable)
+    throw new ProviderWebhookRefused(
+      'invalid_request',
+      `The ${provider} event's ${unusable.where ? `field ${unusable.where}` : 'payload'} ${unusable.problem}.`,
+    );
+}
+
+/** Whether a parsed value nests arrays or objects more than `max` levels; looks no deeper than `max + 1`. */
+function nestedDeeperThan(value: unknown, max: number, depth = 1): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > max) return true;
+  return Object.values(value).some((item) => nestedDeeperThan(item, max, depth + 1));
 }

@@ -38,6 +38,9 @@ export class StripeWebhookVerifier implements ProviderWebhookVerifier {
     try {
       event = webhooks.constructEvent(request.body, signature, this.webhookSecret, STRIPE_TOLERANCE_SECONDS);
     } catch (error) {
+      // The SDK parses the body only once the signature holds: signed, but not JSON.
+      if (error instanceof SyntaxError)
+        throw new ProviderWebhookRefused('invalid_request', 'The Stripe event is not JSON.');
       // StripeSignatureVerificationError: a wrong secret, a changed body, or a timestamp older than the tolerance.
       throw new ProviderWebhookRefused(
         'unauthorized',
