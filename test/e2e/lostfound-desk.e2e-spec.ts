@@ -1,6 +1,7 @@
 import {
   AdminClient,
   ApiSession,
+  ConsoleClient,
   publicRequest,
   startSystem,
   type HttpAnswer,
@@ -483,6 +484,114 @@ describe('lost-and-found desk through the gateway', () => {
       expect(texts).toEqual([{ to: caller, body: expect.stringContaining('umbrella'), sent_at: expect.any(String) }]);
       // Still one claim for the call.
       expect((await session.get(`/lostfound/claims?location_id=${location.id}`)).body.total).toBe(1);
+    });
+
+    it("agrees on a phone claim's match everywhere when the desk logs the phone with no category", async () => {
+      const { session, location } = await sessionWithLocation();
+      const number = await numberOf(session);
+      expect(
+        (await session.request('PUT', `/lostfound/phone-lines/${number.id}`, { location_id: location.id })).status,
+      ).toBe(200);
+      const invited = await admin.request('POST', `/admin/accounts/${session.accountId}/users`, {
+        email: `desk-${session.accountId}@example.com`,
+        role: 'staff',
+      });
+      expect(invited.status).toBe(201);
+      const desk = new ConsoleClient(system);
+      const token = new URL(invited.body.invite_url).hash.replace('#token=', '');
+      expect((await desk.post('/invites/accept', { token, password: 'harbour lights at midnight' })).status).toBe(200);
+
+      const caller = phone();
+      const report = await admin.request('POST', '/admin/provider/calls', {
+        to: number.phone_number,
+        caller,
+        duration_sec: 70,
+        outcome: 'lost_item_report',
+        lost_item: {
+          category: 'phone',
+          description: 'Black iPhone 13 in a red case',
+          color: 'black',
+          where_lost: 'Platform 2',
+          caller_name: 'Ana Ruiz',
+        },
+      });
+      expect(report.status).toBe(202);
+      const filed = await waitFor(
+        async () => (await session.get(`/lostfound/claims?location_id=${location.id}`)).body,
+        (page) => page.total > 0,
+      );
+      const claimId = filed.data[0].id as number;
+      expect(filed.data[0]).toMatchObject({
+        source: 'phone',
+        category: 'phone',
+        has_match: false,
+        verify_required: true,
+      });
+
+      // Logged at the desk as staff type it: no category, the phone named in the description.
+      const logged = await desk.post('/lostfound/found-items', {
+        location_id: location.id,
+        description: 'Black iPhone 13, red case',
+        color: 'black',
+        found_area: 'Platform 2',
+        storage_ref: 'Safe 1',
+      });
+      expect(logged.status).toBe(201);
+      // The guess is the vocabulary's word, the one the claim was filed with.
+      expect(logged.body.category).toBe('phone');
+
+      const texts = await waitFor(
+        async () => (await admin.request('GET', `/admin/sms?to=${encodeURIComponent(caller)}`)).body.data,
+        (data: unknown[]) => data.length > 0,
+      );
+      expect(texts).toEqual([
+        { to: caller, body: expect.stringContaining('possible match'), sent_at: expect.any(String) },
+      ]);
+      const listed = (await desk.get(`/lostfound/claims?location_id=${location.id}`)).body.data;
+      expect(listed.map((claim: JsonBody) => [claim.id, claim.has_match])).toEqual([[claimId, true]]);
+      const viaApi = await session.get(`/lostfound/claims/${claimId}?location_id=${location.id}`);
+      expect(viaApi.body).toMatchObject({ has_match: true, verify_required: true });
+      expect(viaApi.body.matches).toBeUndefined();
+
+      // The claim page's candidates are the item that made has_match true and sent the text.
+      const candidates = await desk.get(`/lostfound/claims/${claimId}/candidates?location_id=${location.id}`);
+      expect(candidates).toMatchObject({ status: 200 });
+      expect(candidates.body).toEqual({
+        data: [
+          {
+            found_item_id: logged.body.id,
+            category: 'phone',
+            description: 'Black iPhone 13, red case',
+            color: 'black',
+            found_area: 'Platform 2',
+            found_date: logged.body.found_date,
+            storage_ref: 'Safe 1',
+            value_class: 'high',
+          },
+        ],
+        total: 1,
+      });
+      // The desk's list filtered on the claim's category finds the item too.
+      const sameCategory = await desk.get(`/lostfound/found-items?location_id=${location.id}&category=phone`);
+      expect(sameCategory.body.data.map((item: JsonBody) => item.id)).toEqual([logged.body.id]);
+
+      // Console only, and scoped: not a /v1 route, and an id no claim of the location has is 404 not_found.
+      expect((await session.get(`/lostfound/claims/${claimId}/candidates?location_id=${location.id}`)).status).toBe(
+        404,
+      );
+      const unknown = await desk.get(`/lostfound/claims/${claimId + 1000}/candidates?location_id=${location.id}`);
+      expect(unknown).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+
+      // Once the phone is given back, nothing is a candidate and the claim has no match left.
+      const reunited = await desk.post(`/lostfound/claims/${claimId}/reunite`, {
+        location_id: location.id,
+        found_item_id: logged.body.id,
+        verified: true,
+      });
+      expect(reunited.status).toBe(200);
+      const after = await desk.get(`/lostfound/claims/${claimId}/candidates?location_id=${location.id}`);
+      expect(after.body).toEqual({ data: [], total: 0 });
+      expect((await desk.get(`/lostfound/claims/${claimId}?location_id=${location.id}`)).body.has_match).toBe(false);
     });
 
     it('files nothing for a number that is no lost-and-found line, and refuses lost_item with another outcome', async () => {

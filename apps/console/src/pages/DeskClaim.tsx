@@ -1,6 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { ClaimDetail, ClaimTextView, FoundItemPage, FoundItemView, Reunited } from '@switchboard/contracts';
+import type {
+  ClaimCandidateList,
+  ClaimCandidateView,
+  ClaimDetail,
+  ClaimTextView,
+  Reunited,
+} from '@switchboard/contracts';
 import { ApiError, get, newIdempotencyKey, post, query } from '../api';
 import { Fact, Photos, Timeline, atSomeLocation } from '../components/desk';
 import {
@@ -17,12 +23,8 @@ import {
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
-/**
- * An item the claim may be about: a low-value claim's match (no storage place), or, for a high-value claim, a stored
- * item of its category.
- */
-type Candidate = Pick<FoundItemView, 'id' | 'description' | 'color' | 'found_area' | 'found_date'> &
-  Partial<Pick<FoundItemView, 'storage_ref'>>;
+/** The label of the reunite form's proof checkbox, which the high-value refusal names. */
+const VERIFY_LABEL = "I have verified the claimant's proof of ownership";
 
 /** `/lostfound/claims/:id`: the claim beside its candidate items, and reuniting one with it. */
 export function DeskClaimPage() {
@@ -38,15 +40,16 @@ export function DeskClaimPage() {
     [id, locationParam],
   );
   const locationId = claim.data ? String(claim.data.location_id) : locationParam;
-  // High-value claims list no matches (the API keeps them to staff who verify): the stored items of the category are the candidates.
-  const sameCategory = useLoad(
+  // The stored items the claim matched, high-value ones included: the rows its `has_match` is true for, so the page
+  // lists a candidate exactly when the claims list says "Match" and the claimant was texted about one.
+  const matched = useLoad(
     async () =>
-      claim.data?.verify_required
-        ? get<FoundItemPage>(
-            `/lostfound/found-items${query({ location_id: locationId, category: claim.data.category, status: 'stored' })}`,
+      claim.data
+        ? get<ClaimCandidateList>(
+            `/lostfound/claims/${claim.data.id}/candidates${query({ location_id: claim.data.location_id })}`,
           )
         : undefined,
-    [claim.data?.id, claim.data?.verify_required, claim.data?.category, locationId],
+    [claim.data?.id, claim.data?.location_id, claim.data?.status, claim.data?.has_match],
   );
   // Kept here, not in the form: once an item is given back the claim's candidates change and the form may go.
   const [reunited, setReunited] = useState<Reunited>();
@@ -66,22 +69,8 @@ export function DeskClaimPage() {
   const c = claim.data;
   // A closed claim lists no candidates: its item was given back, and the stored items beside it are not its matches.
   const open = c.status === 'open';
-  const candidates: Candidate[] = c.verify_required
-    ? (sameCategory.data?.data ?? []).map((item) => ({
-        id: item.id,
-        description: item.description,
-        color: item.color,
-        found_area: item.found_area,
-        found_date: item.found_date,
-        storage_ref: item.storage_ref,
-      }))
-    : (c.matches ?? []).map((match) => ({
-        id: match.found_item_id,
-        description: match.description,
-        color: match.color,
-        found_area: match.found_area,
-        found_date: match.found_date,
-      }));
+  const candidates = matched.data?.data ?? [];
+  const highValue = c.verify_required === true || candidates.some((candidate) => candidate.value_class !== 'low');
   return (
     <section>
       <p className="breadcrumb">
@@ -131,24 +120,22 @@ export function DeskClaimPage() {
           ) : null}
         </div>
         <div className="card" data-testid="claim-candidates">
-          <h2>{!open ? 'Given back' : c.verify_required ? 'Stored items of this category' : 'Candidate matches'}</h2>
-          {open && c.verify_required && sameCategory.data ? (
+          <h2>{open ? 'Candidate matches' : 'Given back'}</h2>
+          {open && highValue && candidates.length > 0 ? (
             <Notice tone="warning" title="High-value item">
-              {candidates.length === 0
-                ? `No ${c.category} item is stored yet. `
-                : `The desk does not say which item fits a high-value claim, so every stored ${c.category} item is listed below; ${
-                    c.has_match ? "one of them fits this claim's description. " : 'none fits its description yet. '
-                  }`}
-              Release an item only after checking the claimant&apos;s proof of ownership in person (ID, what is inside,
-              a receipt).
+              Give an item back only after checking the claimant&apos;s proof of ownership in person (ID, what is
+              inside, a receipt).
             </Notice>
           ) : null}
           {!open ? <Notice tone="info">This claim is closed: its item was given back.</Notice> : null}
-          {open && c.verify_required && sameCategory.error ? (
-            <LoadError error={sameCategory.error} retry={sameCategory.reload} />
-          ) : null}
-          {open && candidates.length === 0 && (!c.verify_required || sameCategory.data) ? (
+          {open && matched.error ? <LoadError error={matched.error} retry={matched.reload} /> : null}
+          {open && matched.data && candidates.length === 0 ? (
             <Empty>No candidate item yet. When a matching item is logged, the claimant is texted.</Empty>
+          ) : null}
+          {open && matched.data && matched.data.total > candidates.length ? (
+            <p className="muted">
+              The best {candidates.length} of {matched.data.total} stored items that match this claim.
+            </p>
           ) : null}
           {open && candidates.length > 0 ? (
             <Reunite
@@ -172,15 +159,19 @@ function Reunite({
   onDone,
 }: {
   claim: ClaimDetail;
-  candidates: Candidate[];
+  candidates: ClaimCandidateView[];
   onDone: (answer: Reunited) => void;
 }) {
   const { can, role } = useSignedIn();
-  const [chosen, setChosen] = useState<number | undefined>(candidates.length === 1 ? candidates[0].id : undefined);
+  const [chosen, setChosen] = useState<number | undefined>(
+    candidates.length === 1 ? candidates[0].found_item_id : undefined,
+  );
   const [verified, setVerified] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ field?: 'found_item_id' | 'verified'; message: string }>();
   const open = claim.status === 'open' && can('use_desk');
+  const chosenValue = candidates.find((candidate) => candidate.found_item_id === chosen)?.value_class;
+  const proofRequired = claim.verify_required === true || (chosenValue !== undefined && chosenValue !== 'low');
   const verifyId = useId();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -198,12 +189,15 @@ function Reunite({
       );
       onDone(answer);
     } catch (error) {
-      const field =
-        error instanceof ApiError && error.code === 'verification_required'
-          ? 'verified'
-          : error instanceof ApiError && error.fields?.found_item_id
-            ? 'found_item_id'
-            : undefined;
+      if (error instanceof ApiError && error.code === 'verification_required') {
+        // Named here, beside the checkbox, by its own label: the desk's words, not the API's `verified: true`.
+        setFailure({
+          field: 'verified',
+          message: `This is a high-value item: give it back only once you have checked the claimant's proof of ownership in person. Then tick "${VERIFY_LABEL}" and reunite.`,
+        });
+        return;
+      }
+      const field = error instanceof ApiError && error.fields?.found_item_id ? 'found_item_id' : undefined;
       setFailure({ field, message: messageOf(error) });
     } finally {
       setBusy(false);
@@ -219,25 +213,29 @@ function Reunite({
         <legend className="visually-hidden">Candidate items</legend>
         {candidates.map((candidate) => (
           <label
-            key={candidate.id}
-            className={`candidate${chosen === candidate.id ? ' candidate--chosen' : ''}`}
-            data-candidate-id={candidate.id}
+            key={candidate.found_item_id}
+            className={`candidate${chosen === candidate.found_item_id ? ' candidate--chosen' : ''}`}
+            data-candidate-id={candidate.found_item_id}
           >
             {open ? (
               <input
                 type="radio"
                 name="found_item_id"
-                value={candidate.id}
-                checked={chosen === candidate.id}
-                onChange={() => setChosen(candidate.id)}
+                value={candidate.found_item_id}
+                checked={chosen === candidate.found_item_id}
+                onChange={() => setChosen(candidate.found_item_id)}
               />
             ) : null}
             <span className="candidate-body">
               <span className="candidate-title">
-                #{candidate.id} {candidate.description}
+                #{candidate.found_item_id} {candidate.description}
+                {candidate.value_class !== 'low' ? (
+                  <span className="badge badge--warn badge--inline">high value</span>
+                ) : null}
               </span>
               <span className="muted">
                 {[
+                  candidate.category,
                   candidate.color,
                   candidate.found_area,
                   `found ${candidate.found_date}`,
@@ -246,8 +244,8 @@ function Reunite({
                   .filter(Boolean)
                   .join(' · ')}
               </span>
-              <Link to={`/lostfound/items/${candidate.id}?location=${claim.location_id}`}>
-                Item #{candidate.id}&apos;s page
+              <Link to={`/lostfound/items/${candidate.found_item_id}?location=${claim.location_id}`}>
+                Item #{candidate.found_item_id}&apos;s page
               </Link>
             </span>
           </label>
@@ -269,7 +267,7 @@ function Reunite({
               aria-describedby={failure?.field === 'verified' ? `${verifyId}-error` : `${verifyId}-hint`}
               aria-invalid={failure?.field === 'verified' || undefined}
             />
-            <label htmlFor={verifyId}>I have verified the claimant&apos;s proof of ownership</label>
+            <label htmlFor={verifyId}>{VERIFY_LABEL}</label>
           </div>
           {failure?.field === 'verified' ? (
             <p className="field-error" id={`${verifyId}-error`} role="alert">
@@ -277,9 +275,7 @@ function Reunite({
             </p>
           ) : (
             <p className="hint" id={`${verifyId}-hint`}>
-              {claim.verify_required
-                ? 'Required for this high-value item.'
-                : 'Optional for this item; recorded with the release.'}
+              {proofRequired ? 'Required for a high-value item.' : 'Optional for this item; recorded with the release.'}
             </p>
           )}
           <div className="actions">

@@ -12,10 +12,12 @@ import {
   LocationQuery,
   LocationsRpc,
   ReuniteBody,
+  accountMode,
+  type ClaimCandidateList,
   type ClaimCreated,
   type ClaimDetail,
   type ClaimPage,
-  type DeskLocationList,
+  type ConsoleDeskLocationList,
   type FoundItemDetail,
   type FoundItemPage,
   type FoundItemView,
@@ -27,7 +29,7 @@ import { Caller, type CallerOptions } from '../auth';
 import { Idempotent } from '../idempotency';
 import { CsrfGuard } from './guards/csrf.guard';
 import { LOSTFOUND_READERS, LOSTFOUND_WRITERS, RoleGuard, Roles } from './guards/roles';
-import { SessionGuard, sessionOf } from './guards/session.guard';
+import { SessionGuard, accountIdOf, sessionOf } from './guards/session.guard';
 
 /**
  * The lost-and-found desk (issue 16, docs/adr/0080): the `/v1/lostfound` routes with a session instead of a key,
@@ -40,10 +42,27 @@ import { SessionGuard, sessionOf } from './guards/session.guard';
 export class LostfoundConsoleController {
   constructor(private readonly rpc: RpcClient) {}
 
+  /**
+   * The session's account's locations (the test twin's in test mode, docs/adr/0132), saying whose they are. In test
+   * mode the live account's are counted too, read with the session's own account: the desk then says that the live
+   * locations are not the twin's, instead of that no location runs lost-and-found.
+   */
   @Get('locations')
   @Roles(LOSTFOUND_READERS, 'see lost-and-found locations')
-  locations(@Caller() caller: CallerOptions): Promise<DeskLocationList> {
-    return this.rpc.request(LocationsRpc.listForAccount, {}, caller);
+  async locations(@Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<ConsoleDeskLocationList> {
+    const accountId = accountIdOf(caller);
+    const list = await this.rpc.request(LocationsRpc.listForAccount, {}, caller);
+    const mode = accountMode(accountId);
+    if (mode === 'live') return { ...list, account_id: accountId, mode };
+    const live = await this.rpc.request(
+      LocationsRpc.listForAccount,
+      {},
+      {
+        ...caller,
+        accountId: sessionOf(request).accountId,
+      },
+    );
+    return { ...list, account_id: accountId, mode, live_locations: live.data.length };
   }
 
   @Post('found-items')
@@ -115,6 +134,17 @@ export class LostfoundConsoleController {
     @Caller() caller: CallerOptions,
   ): Promise<ClaimDetail> {
     return this.rpc.request(ClaimsRpc.get, { id: params.id, location_id: query.location_id }, caller);
+  }
+
+  /** The stored items the claim matched, high-value ones included: the desk's staff see what `has_match` saw. */
+  @Get('claims/:id/candidates')
+  @Roles(LOSTFOUND_READERS, 'see claims')
+  claimCandidates(
+    @Param() params: IntIdParam,
+    @Query() query: LocationQuery,
+    @Caller() caller: CallerOptions,
+  ): Promise<ClaimCandidateList> {
+    return this.rpc.request(ClaimsRpc.candidates, { id: params.id, location_id: query.location_id }, caller);
   }
 
   @Post('claims/:id/reunite')

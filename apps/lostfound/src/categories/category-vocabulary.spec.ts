@@ -121,9 +121,9 @@ describe('category vocabulary', () => {
       });
     });
 
-    it('reads the category from the description when none is given, the first thing named first', () => {
+    it("reads the category from the description when none is given: the vocabulary's name of the first thing named", () => {
       expect(categorise(undefined, 'Blue backpack with stickers')).toEqual({
-        category: 'backpack',
+        category: 'bag',
         categoryClass: 'bag',
         valueClass: 'low',
       });
@@ -133,7 +133,7 @@ describe('category vocabulary', () => {
         valueClass: 'high',
       });
       expect(categorise('  ', 'Grey notebook computer')).toEqual({
-        category: 'notebook computer',
+        category: 'laptop',
         categoryClass: 'laptop',
         valueClass: 'high',
       });
@@ -144,6 +144,22 @@ describe('category vocabulary', () => {
       });
     });
 
+    it('guesses a desk item\'s category in the words a claim uses: "Black iPhone 13, red case" is a phone', () => {
+      const item = categorise('', 'Black iPhone 13, red case');
+      const claim = categorise('phone', 'Black iPhone 13 in a red case');
+      expect(item).toEqual({ category: 'phone', categoryClass: 'phone', valueClass: 'high' });
+      // The claim page lists items by the claim's category: the guess must be that same word.
+      expect(item.category).toBe(claim.category);
+      expect(categorise(undefined, 'Silver MacBook Air')).toMatchObject({
+        category: 'laptop',
+        categoryClass: 'laptop',
+      });
+      expect(categorise(undefined, 'AirPods in a white case')).toMatchObject({
+        category: 'electronics',
+        categoryClass: 'electronics',
+      });
+    });
+
     it('raises a low-value category to high when the description names something high-value', () => {
       expect(categorise('jacket', 'Grey jacket, a wallet in the inside pocket')).toEqual({
         category: 'jacket',
@@ -151,7 +167,7 @@ describe('category vocabulary', () => {
         valueClass: 'high',
       });
       expect(categorise(undefined, 'Blue backpack with a laptop inside')).toEqual({
-        category: 'backpack',
+        category: 'bag',
         categoryClass: 'bag',
         valueClass: 'high',
       });
@@ -167,7 +183,7 @@ describe('category vocabulary', () => {
 
     it('never reads an urgent category from a description ("my son\'s jacket" is a jacket)', () => {
       expect(categorise(undefined, "My son's jacket")).toEqual({
-        category: 'jacket',
+        category: 'clothing',
         categoryClass: 'clothing',
         valueClass: 'low',
       });

@@ -349,14 +349,17 @@ export interface Categorised {
 
 /**
  * The category, its class and the value class of an item or a claim. The category is the one given (normalised
- * for case and spacing), else the vocabulary term the description names first, else `other`. The value class is
- * the category's, except that a description naming a high-value thing raises a low-value or unknown category to
- * high ("umbrella, wallet tucked in the strap"): the description can raise the class, never lower it, so an
- * item is never shown by mistake.
+ * for case and spacing), else the canonical name of the vocabulary term the description names first ("Black iPhone
+ * 13" is `phone`, not `iphone`), else `other`. A guess is the vocabulary's own word, so the desk's list filtered on
+ * a claim's category (`phone`) finds the item the guess filed, as matching does. The value class is the category's,
+ * except that a description naming a high-value thing raises a low-value or unknown category to high ("umbrella,
+ * wallet tucked in the strap"): the description can raise the class, never lower it, so an item is never shown by
+ * mistake.
  */
 export function categorise(given: string | null | undefined, description: string | null | undefined): Categorised {
   const read = readDescription(description);
-  const category = [given, read.first].map((value) => normalizeTerm(value ?? '')).find(Boolean) ?? OTHER_CATEGORY;
+  const guessed = read.first === undefined ? OTHER_CATEGORY : resolveCategory(read.first)!.name;
+  const category = normalizeTerm(given ?? '') || guessed;
   const resolved = resolveCategory(category)!;
   const valueClass = resolved.valueClass === 'low' && read.mentionsHighValue ? 'high' : resolved.valueClass;
   return { category, categoryClass: resolved.name, valueClass };

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
   ClaimsRpc,
+  type ClaimCandidateList,
   type ClaimCreated,
   type ClaimDetail,
   type ClaimPage,
@@ -41,5 +42,10 @@ export class ClaimsNatsController {
   @RpcPattern(ClaimsRpc.reunite)
   reunite(@Payload() request: ReuniteCommand, @Caller() ctx: RpcContext): Promise<Reunited> {
     return this.reunion.reunite(request, ctx);
+  }
+
+  @RpcPattern(ClaimsRpc.candidates)
+  candidates(@Payload() request: GetClaimQuery, @Caller() ctx: RpcContext): Promise<ClaimCandidateList> {
+    return this.claims.candidates(request, ctx);
   }
 }

@@ -110,6 +110,10 @@ export class ClaimsRepository implements ClaimCandidates {
     return (await this.prisma.claim.count({ where: { call_sid: callSid } })) > 0;
   }
 
+  async exists(locationId: number, id: number): Promise<boolean> {
+    return (await this.prisma.claim.count({ where: { id, location_id: locationId } })) > 0;
+  }
+
   async findDetail(locationId: number, id: number): Promise<ClaimDetailRow | null> {
     const rows = (
       await sql<ClaimListRow & { claimant_email: string; proof_note: string }>`

@@ -4,6 +4,7 @@ import {
   ClaimFiledEvent,
   ServiceError,
   normalizePhone,
+  type ClaimCandidateList,
   type ClaimCreated,
   type ClaimSource,
   type ClaimDetail,
@@ -175,5 +176,25 @@ export class ClaimsService {
     if (!claim) throw notFound('claim');
     const listed = claim.value_class === 'low' ? await this.matches.listedFor(claim.id) : [];
     return toClaimDetail(claim, listed);
+  }
+
+  /** The desk's candidates of a claim (console only): the stored items it matched, high-value ones included. */
+  async candidates(query: GetClaimQuery, ctx: RpcContext): Promise<ClaimCandidateList> {
+    const location = await this.locations.require(requireAccount(ctx), query.location_id);
+    if (!isStoredId(query.id) || !(await this.claims.exists(location.id, query.id))) throw notFound('claim');
+    const rows = await this.matches.candidatesOf(query.id);
+    return {
+      data: rows.map((row) => ({
+        found_item_id: row.found_item_id,
+        category: row.category,
+        description: row.description,
+        color: row.color,
+        found_area: row.found_area,
+        found_date: row.found_date,
+        storage_ref: row.storage_ref,
+        value_class: row.value_class,
+      })),
+      total: rows[0]?.total ?? 0,
+    };
   }
 }

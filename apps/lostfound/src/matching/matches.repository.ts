@@ -3,7 +3,7 @@ import type { ValueClass } from '@switchboard/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { Claim, ClaimMatch, FoundItem, Location } from '../generated/kysely/database';
 import { LostfoundPrisma, type Tx } from '../prisma/lostfound-prisma';
-import { MAX_LISTED_MATCHES } from './match-rule';
+import { MAX_LISTED_MATCHES, MAX_RECORDED_MATCHES } from './match-rule';
 
 export interface NewMatch {
   claim_id: number;
@@ -18,6 +18,10 @@ type Item = Selectable<FoundItem>;
 /** A matched item as a low-value claim may see it (`found_date` as `YYYY-MM-DD`). */
 export type ListedMatchRow = Pick<Selectable<ClaimMatch>, 'found_item_id'> &
   Pick<Item, 'description' | 'color' | 'found_area'> & { found_date: string };
+
+/** A matched item as the console's desk shows it to staff, whatever its value class. */
+export type CandidateRow = ListedMatchRow &
+  Pick<Item, 'category' | 'storage_ref'> & { value_class: ValueClass; total: number };
 
 /** A text to send: one claim, one item, and what the wording may say. */
 export type PendingText = { match_id: Selectable<ClaimMatch>['id'] } & Pick<Selectable<ClaimMatch>, 'claim_id'> &
@@ -52,6 +56,23 @@ export class MatchesRepository {
        WHERE m.claim_id = ${claimId} AND i.status = 'stored' AND i.value_class = 'low'
        ORDER BY m.score DESC, i.found_date DESC, i.id DESC
        LIMIT ${MAX_LISTED_MATCHES}`
+      .execute(this.prisma.$kysely)
+      .then(({ rows }) => rows);
+  }
+
+  /**
+   * Every item still in storage that a claim matched, best first (at most MAX_RECORDED_MATCHES, each row with the
+   * count of them all): the same rows `has_match` tests for, so the desk's claim page shows a candidate exactly when
+   * the claim has a match.
+   */
+  candidatesOf(claimId: number): Promise<CandidateRow[]> {
+    return sql<CandidateRow>`
+      SELECT i.id AS found_item_id, i.category, i.description, i.color, i.found_area,
+             to_char(i.found_date, 'YYYY-MM-DD') AS found_date, i.storage_ref, i.value_class, count(*) OVER ()::int AS total
+        FROM claim_matches m JOIN found_items i ON i.id = m.found_item_id
+       WHERE m.claim_id = ${claimId} AND i.status = 'stored'
+       ORDER BY m.score DESC, i.found_date DESC, i.id DESC
+       LIMIT ${MAX_RECORDED_MATCHES}`
       .execute(this.prisma.$kysely)
       .then(({ rows }) => rows);
   }

@@ -17,6 +17,7 @@ import {
   type ClaimSource,
   type ClaimStatus,
 } from './lostfound-validation';
+import type { ValueClass } from './lostfound.events';
 
 /** `POST /lostfound/claims` body (spec part 4). */
 export class ClaimCreate extends LocationBody {
@@ -46,7 +47,7 @@ export class ClaimCreate extends LocationBody {
     maxLength: MAX_SHORT_TEXT,
     example: 'umbrella',
     description:
-      'Stored and answered as sent, normalised for case and spacing; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: the first vocabulary term in the description, else "other".',
+      'Stored and answered as sent, normalised for case and spacing; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: the vocabulary\'s name for the first thing the description names (`Black iPhone 13` is `phone`), else "other".',
   })
   @IsOmittable()
   @IsString()
@@ -160,6 +161,30 @@ export class ClaimDetail extends ClaimCreated {
     description: 'Added field: the texts sent to the claimant about this claim, oldest first. Never in events.',
   })
   texts: ClaimTextView[];
+}
+
+/**
+ * A stored item a claim matched, as the console's desk shows it to staff (docs/adr/0048): every item that makes the
+ * claim's `has_match` true, high-value ones included, with where it is kept. Never on `/v1`, where a high-value
+ * claim's answer names no item.
+ */
+export interface ClaimCandidateView {
+  found_item_id: number;
+  category: string;
+  description: string;
+  color: string;
+  found_area: string;
+  /** `YYYY-MM-DD`. */
+  found_date: string;
+  storage_ref: string;
+  /** Released only with `verified: true` when `high` or `urgent` (ADR 0041). */
+  value_class: ValueClass;
+}
+
+/** `GET /console/api/lostfound/claims/{id}/candidates`: best first; `total` counts them all when more are stored. */
+export interface ClaimCandidateList {
+  data: ClaimCandidateView[];
+  total: number;
 }
 
 export class ClaimPage {

@@ -135,7 +135,7 @@ export class FoundItemCreate extends LocationBody {
     maxLength: MAX_SHORT_TEXT,
     example: 'wallet',
     description:
-      'Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the first vocabulary term in the description, else "other".',
+      'Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the vocabulary\'s name for the first thing the description names (`Black iPhone 13` is `phone`), else "other".',
   })
   @IsOmittable()
   @IsString()

@@ -16,6 +16,7 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { isSupportedCountry } from 'libphonenumber-js/max';
+import type { ApiKeyMode } from '../accounts/account-mode';
 import { ACCOUNT_ID_PATTERN, IsOmittable, MAX_NAME_LENGTH } from '../common/validation';
 import { defineRpc } from '../messaging/rpc';
 import { QueryInt } from './lostfound-validation';
@@ -176,6 +177,19 @@ export class DeskLocationList {
     description: "The vocabulary's categories, urgent ones left out: the desk's suggestions.",
   })
   categories: string[];
+}
+
+/**
+ * `GET /console/api/lostfound/locations`: the desk's list for the session's account, which is the test twin while the
+ * session shows test data (docs/adr/0132). Locations are per account and the twin has none of the live account's,
+ * so the desk names the account it shows and, in test mode, how many the live account has.
+ */
+export interface ConsoleDeskLocationList extends DeskLocationList {
+  /** The account whose locations these are: `acct_test_...` in test mode. */
+  account_id: string;
+  mode: ApiKeyMode;
+  /** Test mode only: how many lost-and-found locations the live account has (none of them the twin's). */
+  live_locations?: number;
 }
 
 /** Locations belong to lostfound, which checks `location_id` on every lost-and-found request. */

@@ -1,5 +1,6 @@
 import { defineRpc } from '../messaging/rpc';
 import {
+  ClaimCandidateList,
   ClaimCreated,
   ClaimDetail,
   ClaimPage,
@@ -52,6 +53,11 @@ export const ClaimsRpc = {
   list: defineRpc<ListClaimsQuery, ClaimPage>('lostfound.v1.claims.list', ListClaimsQuery),
   get: defineRpc<GetClaimQuery, ClaimDetail>('lostfound.v1.claims.get', GetClaimQuery),
   reunite: defineRpc<ReuniteCommand, Reunited>('lostfound.v1.claims.reunite', ReuniteCommand),
+  /**
+   * The console's desk only (docs/adr/0048): the stored items a claim matched, whatever their value class, so the
+   * claim page lists exactly what makes `has_match` true. Not routed on `/v1`.
+   */
+  candidates: defineRpc<GetClaimQuery, ClaimCandidateList>('lostfound.v1.claims.candidates', GetClaimQuery),
 } as const;
 
 /** Operator only: the texts the simulated SMS provider sent. */

@@ -826,7 +826,7 @@ export interface components {
              */
             description: string;
             /**
-             * @description Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the first vocabulary term in the description, else "other".
+             * @description Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the vocabulary's name for the first thing the description names (`Black iPhone 13` is `phone`), else "other".
              * @example wallet
              */
             category?: string;
@@ -984,7 +984,7 @@ export interface components {
             /** Format: email */
             claimant_email?: string;
             /**
-             * @description Stored and answered as sent, normalised for case and spacing; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: the first vocabulary term in the description, else "other".
+             * @description Stored and answered as sent, normalised for case and spacing; child, person and medication (and their synonyms) are refused with 422 urgent_category. Default: the vocabulary's name for the first thing the description names (`Black iPhone 13` is `phone`), else "other".
              * @example umbrella
              */
             category?: string;
