@@ -6,9 +6,24 @@ describe('bus permissions', () => {
     const gateway = busPermissions('gateway', 'sb');
     expect(gateway.publish.allow).toEqual(expect.arrayContaining(['sb.numbers.v1.>', 'sb.health.v1.lostfound']));
     expect(gateway.publish.deny).toEqual(['sb.numbers.v2.webhook-target.get', 'sb.calls.v2.lost-item-report.get']);
-    // Its replies, and the dispatcher's copies of signed deliveries for `webhook/listen` streams (ADR 0128).
-    expect(gateway.subscribe.allow).toEqual(['_INBOX.gateway.>', 'sb.webhook-copies.v1.>']);
+    // Its replies, the dispatcher's copies of signed deliveries for `webhook/listen` streams, and what ends those
+    // streams on every replica: a revoked key (which it announces itself) and a released number (ADR 0128).
+    expect(gateway.subscribe.allow).toEqual([
+      '_INBOX.gateway.>',
+      'sb.events.v1.number.released',
+      'sb.webhook-copies.v1.>',
+      'sb.api-key-revocations.v1',
+    ]);
     expect(gateway.publish.allow.filter((subject) => subject.includes('webhook-copies'))).toEqual([]);
+    expect(gateway.publish.allow.filter((subject) => subject.includes('api-key-revocations'))).toEqual([
+      'sb.api-key-revocations.v1',
+    ]);
+    for (const service of ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher'] as const) {
+      const permissions = busPermissions(service, 'sb');
+      expect(
+        [...permissions.publish.allow, ...permissions.subscribe.allow].filter((s) => s.includes('api-key')),
+      ).toEqual([]);
+    }
     expect(gateway.allow_responses).toBeUndefined();
     // It publishes provider webhooks only (ADR 0083); on JetStream it reads the WEBHOOKS stream through its one
     // durable only (ADR 0075).
@@ -71,8 +86,12 @@ describe('bus permissions', () => {
     ]);
     for (const service of ['numbers-billing', 'calls-media', 'lostfound', 'webhook-dispatcher'] as const)
       expect(busPermissions(service, 'sb').subscribe.allow.filter((s) => s.includes('webhook-copies'))).toEqual([]);
-    for (const service of ['gateway', 'numbers-billing', 'calls-media', 'lostfound'] as const)
+    for (const service of ['numbers-billing', 'calls-media', 'lostfound'] as const)
       expect(busPermissions(service, 'sb').subscribe.allow.filter((s) => s.startsWith('sb.events.'))).toEqual([]);
+    // The gateway hears one event on a plain subscription: a release, which ends the number's listen streams.
+    expect(busPermissions('gateway', 'sb').subscribe.allow.filter((s) => s.startsWith('sb.events.'))).toEqual([
+      'sb.events.v1.number.released',
+    ]);
     expect(busPermissions('calls-media', 'sb').publish.allow).toContain('sb.events.v1.call.>');
     expect(busPermissions('calls-media', '*').publish.allow).toContain('$JS.API.STREAM.CREATE.*');
   });

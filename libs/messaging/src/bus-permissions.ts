@@ -1,4 +1,5 @@
 import {
+  API_KEY_REVOCATIONS_SUBJECT,
   LostItemReportRpc,
   NumberReleasedEvent,
   NumberUpdatedEvent,
@@ -51,6 +52,9 @@ export interface ServiceGrants {
 /** Copies of signed webhook deliveries, per account and number (docs/adr/0128-webhook-listen.md). */
 const WEBHOOK_COPIES = `${WEBHOOK_COPIES_SUBJECT}.>`;
 
+/** Revoked API keys, announced by the gateway replica that revoked them to every replica (ADR 0128). */
+const API_KEY_REVOCATIONS = API_KEY_REVOCATIONS_SUBJECT;
+
 /** Every service's public request subjects, as the gateway forwards them. */
 const PUBLIC_REQUESTS = ['billing.v1.>', 'numbers.v1.>', 'calls.v1.>', 'lostfound.v1.>', 'webhooks.v1.>'];
 
@@ -67,8 +71,12 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     publishes: STREAMS.provider,
     // `webhook.endpoint_disabled`: the account's owners are mailed (ADR 0075).
     consumes: [{ stream: STREAMS.webhooks, durables: ['gateway-endpoint-alerts'] }],
-    // A number's signed deliveries, for its connected `webhook/listen` streams (ADR 0128).
-    follows: [WEBHOOK_COPIES],
+    // A released number's `webhook/listen` streams end on every replica (ADR 0128).
+    hears: [NumberReleasedEvent.type],
+    // Each replica tells every other of a key it revoked: their `webhook/listen` streams on that key end (ADR 0128).
+    broadcasts: [API_KEY_REVOCATIONS],
+    // A number's signed deliveries, for its connected `webhook/listen` streams, and the revocations (ADR 0128).
+    follows: [WEBHOOK_COPIES, API_KEY_REVOCATIONS],
     // The operator API's dead letters (docs/operations.md, "Dead letters").
     readsDeadLetters: true,
   },

@@ -1,1 +1,2 @@
 export * from './api-key.dto';
+export * from './api-key-revocation';
