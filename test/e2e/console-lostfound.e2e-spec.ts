@@ -2,7 +2,7 @@ import { AdminClient, ConsoleClient, startSystem, type RunningSystem } from './s
 
 jest.setTimeout(180_000);
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = 'quiet otter builds paper maps';
 
 /**
  * Issue 16's desk through the console (docs/adr/0080): `/console/api/lostfound/*` with a session, the same rules as

@@ -3,7 +3,7 @@ import { AdminClient, ConsoleClient, startSystem, waitFor, type RunningSystem } 
 
 jest.setTimeout(120_000);
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = 'quiet otter builds paper maps';
 const NEW_PASSWORD = 'violet kettle orbits quietly';
 
 /**

@@ -4,7 +4,7 @@ import { AdminClient, ConsoleClient, startSystem, type HttpAnswer, type RunningS
 
 jest.setTimeout(120_000);
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = 'quiet otter builds paper maps';
 
 /**
  * Issue 47, item 1: sign-in guesses sent in parallel are throttled exactly as the same guesses sent one after

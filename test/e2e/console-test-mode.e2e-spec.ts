@@ -2,7 +2,7 @@ import { AdminClient, ConsoleClient, startSystem, waitFor, type RunningSystem } 
 
 jest.setTimeout(120_000);
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = 'quiet otter builds paper maps';
 
 /**
  * Issue 48: the console's test data switch (docs/adr/0132). A session in test mode reads and changes the account's

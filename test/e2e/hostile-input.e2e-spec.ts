@@ -294,7 +294,7 @@ describe('gateway edge: hostile input', () => {
       expect(invited.status).toBe(201);
       const owner = new ConsoleClient(system);
       const token = new URL(invited.body.invite_url).hash.replace('#token=', '');
-      expect((await owner.post('/invites/accept', { token, password: 'correct horse battery staple' })).status).toBe(
+      expect((await owner.post('/invites/accept', { token, password: 'quiet otter builds paper maps' })).status).toBe(
         200,
       );
       for (const threshold_cents of [...LARGE, null]) {

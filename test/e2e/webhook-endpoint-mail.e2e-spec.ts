@@ -5,7 +5,7 @@ import { AdminClient, ApiSession, ConsoleClient, startSystem, waitFor, type Runn
 
 jest.setTimeout(90_000);
 
-const PASSWORD = 'correct horse battery staple 42';
+const PASSWORD = 'quiet otter builds paper maps 42';
 
 /**
  * Issue 18's last gap: a receiver that answers 410 Gone gets its endpoint disabled, and every owner of the account

@@ -22,7 +22,7 @@ export type SessionRecord = Pick<Selectable<ConsoleSession>, 'token_hash' | 'use
 
 /** A usable password reset and the user it is for. */
 export type PasswordResetRecord = Pick<Selectable<ConsolePasswordReset>, 'id' | 'user_id' | 'expires_at'> &
-  Pick<UserRecord, 'email'>;
+  Pick<UserRecord, 'email' | 'account_id'>;
 
 /** How long an idle session's last-seen time may lag: written at most once a minute, not on every request. */
 export const SESSION_TOUCH_SECONDS = 60;
@@ -191,7 +191,7 @@ export class IdentityRepository {
     const rows = await this.prisma.$kysely
       .selectFrom('console_password_resets as r')
       .innerJoin('console_users as u', 'u.id', 'r.user_id')
-      .select(['r.id', 'r.user_id', 'r.expires_at', 'u.email'])
+      .select(['r.id', 'r.user_id', 'r.expires_at', 'u.email', 'u.account_id'])
       .where('r.token_hash', '=', tokenHash)
       .where('r.used_at', 'is', null)
       .where('r.expires_at', '>', sql<Date>`now()`)

@@ -116,7 +116,8 @@ export class InvitesService {
     const tokenHash = sha256(token);
     const invite = await this.identity.findUsableInvite(tokenHash);
     if (!invite) throw new ServiceError('invite_not_found', INVITE_NOT_FOUND);
-    const problem = await passwordProblem(password, invite.email);
+    const account = await this.rpc.request(AccountsRpc.get, { account_id: invite.account_id }, { requestId });
+    const problem = await passwordProblem(password, { email: invite.email, accountName: account.name });
     if (problem) throw new ServiceError('invalid_request', problem);
     const user = await this.identity.acceptInvite(tokenHash, {
       id: newId('usr'),

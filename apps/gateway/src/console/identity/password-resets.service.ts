@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ServiceError, formatUtcTime } from '@switchboard/contracts';
+import { AccountsRpc, ServiceError, formatUtcTime } from '@switchboard/contracts';
+import { RpcClient } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import type { GatewayConfig } from '../../config/gateway.config';
 import { GATEWAY_CONFIG } from '../../config/tokens';
@@ -32,6 +33,7 @@ export class PasswordResetsService {
     private readonly email: EmailPort,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly rpc: RpcClient,
   ) {}
 
   /**
@@ -91,7 +93,8 @@ export class PasswordResetsService {
     const tokenHash = sha256(token);
     const reset = await this.identity.findUsablePasswordReset(tokenHash);
     if (!reset) throw new ServiceError('not_found', RESET_NOT_FOUND);
-    const problem = await passwordProblem(password, reset.email);
+    const account = await this.rpc.request(AccountsRpc.get, { account_id: reset.account_id }, { requestId });
+    const problem = await passwordProblem(password, { email: reset.email, accountName: account.name });
     if (problem) throw new ServiceError('invalid_request', problem);
     const user = await this.identity.completePasswordReset(tokenHash, await hashPassword(password));
     if (!user) throw new ServiceError('not_found', RESET_NOT_FOUND);
