@@ -46,7 +46,11 @@ describe('a report by phone becomes a claim and a text', () => {
     expect(created.status).toBe(201);
     location = created.body;
     owner = await userPage(browser);
-    await acceptInvite(owner.page, await inviteUser(system, accountId, 'owner@harbour.test', 'owner'), 'copper kettle on the moor');
+    await acceptInvite(
+      owner.page,
+      await inviteUser(system, accountId, 'owner@harbour.test', 'owner'),
+      'copper kettle on the moor',
+    );
     expect((await admin.request('PUT', '/admin/provider/stock/617', { available: 3 })).status).toBe(200);
     const provisioned = await consoleRequest(owner.page, 'POST', '/numbers', {
       business_phone: '+16175550100',
