@@ -8,6 +8,7 @@ import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import pino from 'pino';
 import {
   NumberReleasedEvent,
+  NumberUpdatedEvent,
   STREAMS,
   deadLetterReplayRpc,
   type EventEnvelope,
@@ -58,6 +59,29 @@ class PoisonConsumer {
     this.deliveries.seen.push({ number, count: ctx.deliveryCount, at: Date.now(), replayOf });
     await this.deliveries.onEvent(event, ctx);
     this.deliveries.handled.push({ number, id: event.id, at: Date.now() });
+  }
+}
+
+/** A consumer whose handler can outlive its ack wait: such deliveries are charged too. */
+@Controller()
+class SlowConsumer {
+  constructor(private readonly deliveries: Deliveries) {}
+
+  @DurableEventPattern(NumberUpdatedEvent, {
+    durable: 'calls-media-number-updated',
+    concurrency: 4,
+    ackWaitMs: 700,
+    maxDeliver: 2,
+    backoffMs: [100],
+  })
+  async updated(@Payload() event: EventEnvelope<NumberStateChanged>, @Ctx() ctx: JetStreamContext): Promise<void> {
+    this.deliveries.seen.push({
+      number: event.data.number_id,
+      count: ctx.deliveryCount,
+      at: Date.now(),
+      replayOf: undefined,
+    });
+    await this.deliveries.onEvent(event, ctx);
   }
 }
 
@@ -135,7 +159,10 @@ describe('dead letters over a real NATS, each service as its own user', () => {
 
   beforeAll(async () => {
     nc = await connect(testNatsOptions());
-    consumer = await startService('calls-media', { controllers: [PoisonConsumer], providers: [Deliveries] });
+    consumer = await startService('calls-media', {
+      controllers: [PoisonConsumer, SlowConsumer],
+      providers: [Deliveries],
+    });
     owner = await startService('numbers-billing', {});
     gateway = await startService('gateway', {}, false);
     store = new DeadLetterStore(gateway.get<NatsLink>(NATS_LINK), testMessagingConfig('gateway', { prefix }));
@@ -250,6 +277,27 @@ describe('dead letters over a real NATS, each service as its own user', () => {
     expect(letter).toMatchObject({ attempts: 1, deliveries: 1, event_id: invalid.id });
     expect(letter.error).toMatch(/^invalid event: /);
     expect(deliveries.seen.some((s) => s.number === 'num_301')).toBe(false);
+  });
+
+  it('charges the deliveries a handler never answers, and dead-letters the message before running it again', async () => {
+    deliveries.onEvent = async (event) => {
+      // Longer than the 700 ms ack wait: JetStream redelivers while the handler still runs.
+      if (event.data.number_id === 'num_401') await new Promise((resolve) => setTimeout(resolve, 4000));
+    };
+    const event = { ...released('num_401'), type: NumberUpdatedEvent.type };
+    await jetstream(nc).publish(eventSubject(superuser, NumberUpdatedEvent.type), JSON.stringify(event), {
+      msgID: event.id,
+    });
+    const letter = await until('the dead letter', () => letterOf('num_401'));
+    expect(letter).toMatchObject({
+      durable: 'calls-media-number-updated',
+      handler: 'SlowConsumer.updated',
+      error: 'never answered within the ack wait',
+      attempts: 2,
+      deliveries: 3,
+    });
+    // The third delivery did not reach the handler.
+    expect(deliveries.seen.filter((s) => s.number === 'num_401').map((s) => s.count)).toEqual([1, 2]);
   });
 
   it('lists the dead letters a page at a time, oldest first', async () => {
