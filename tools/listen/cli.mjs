@@ -5,7 +5,9 @@
 // event: `<type> <event id> -> <status>`. Nothing opens the dispatcher's egress rule to private addresses.
 //   SWITCHBOARD_API_KEY=sk_... npm run -s listen -- --number num_1 --forward-to http://localhost:4242/webhooks
 // Without --base-url it listens to the system `npm start` runs in this checkout (its run file), else
-// http://127.0.0.1:3000. Exits 2 on a usage error, 1 when the API refuses (a bad key, another account's number).
+// http://127.0.0.1:3000. Exits 2 on a usage error, 1 when the API refuses (a bad key, another account's number) or
+// ends the stream for good (the key revoked, the number released); connects again after any other end of the stream
+// (its maximum lifetime, a server restart, a lost connection).
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { resolve } from 'node:path';
@@ -125,7 +127,13 @@ async function* serverSentEvents(body) {
   }
 }
 
-/** One connection: resolves when the stream ends (to connect again); throws `Refused` on a 4xx. */
+/** The API's `end` reasons after which connecting again cannot help (docs/webhooks.md, "On your laptop"). */
+const FINAL_ENDS = new Set(['key_revoked', 'number_released']);
+
+/**
+ * One connection: resolves with the server's `end` event (`{ reason, message }`) or `undefined` when the stream was
+ * cut without one (to connect again); throws `Refused` on a 4xx.
+ */
 class Refused extends Error {}
 
 async function listenOnce({ apiKey, number, forwardTo, baseUrl }, onReady) {
@@ -140,15 +148,20 @@ async function listenOnce({ apiKey, number, forwardTo, baseUrl }, onReady) {
     } catch {
       // not the error envelope: shown as it came
     }
-    const message = `the API answered ${response.status} (${reason})`;
+    // A key revoked while listening is refused from then on: say so, rather than a bare "unauthorized".
+    const hint = response.status === 401 ? '; the key is unknown or revoked: listen with an active key' : '';
+    const message = `the API answered ${response.status} (${reason})${hint}`;
     if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429)
       throw new Refused(message);
     throw new Error(message);
   }
   // Forwarded one after another, so the receiver gets them (and the lines are printed) in the order they came.
   let queue = Promise.resolve();
+  let ended;
   for await (const { event, data } of serverSentEvents(response.body)) {
-    if (event === 'ready') {
+    if (event === 'end') {
+      ended = JSON.parse(data);
+    } else if (event === 'ready') {
       onReady(JSON.parse(data));
     } else if (event === 'webhook') {
       const copy = JSON.parse(data);
@@ -159,6 +172,7 @@ async function listenOnce({ apiKey, number, forwardTo, baseUrl }, onReady) {
     }
   }
   await queue;
+  return ended;
 }
 
 async function main() {
@@ -182,14 +196,24 @@ async function main() {
   let wait = RECONNECT_FIRST_MS;
   for (;;) {
     try {
-      await listenOnce(config, (ready) => {
+      const ended = await listenOnce(config, (ready) => {
         wait = RECONNECT_FIRST_MS;
         const mode = ready.livemode === false ? ' (test mode)' : '';
         console.error(
           `Ready: forwarding ${ready.number_id}'s webhooks${mode} to ${config.forwardTo.href} (Ctrl-C to stop)`,
         );
       });
-      console.error(`The stream from ${config.baseUrl.origin} ended; connecting again in ${wait / 1000} s`);
+      if (ended && FINAL_ENDS.has(ended.reason)) {
+        console.error(`error: the API ended the stream (${ended.reason}: ${ended.message})`);
+        return 1;
+      }
+      if (ended?.reason === 'lifetime') {
+        // A planned end: connect again at once, so as few events as possible go by unforwarded.
+        console.error(`The stream from ${config.baseUrl.origin} reached its maximum lifetime; connecting again`);
+        continue;
+      }
+      const why = ended ? ` (${ended.reason}: ${ended.message})` : '';
+      console.error(`The stream from ${config.baseUrl.origin} ended${why}; connecting again in ${wait / 1000} s`);
     } catch (error) {
       if (error instanceof Refused) {
         console.error(`error: ${error.message}`);

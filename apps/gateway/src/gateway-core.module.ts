@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, type MessagingConfig, type NatsLink } from '@switchboard/messaging';
 import { Readiness } from '@switchboard/service-runtime';
 import type { Logger } from '@switchboard/observability';
+import { ApiKeyRevocations } from './api-keys/api-key-revocations';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import type { GatewayConfig } from './config/gateway.config';
@@ -41,6 +42,7 @@ export class GatewayCoreModule {
         { provide: GatewayPrisma, useValue: shared.prisma },
         { provide: Readiness, useValue: shared.readiness },
         ApiKeysRepository,
+        ApiKeyRevocations,
         ApiKeysService,
         // Outgoing mail: the simulated adapter is the only one yet; a real one replaces this binding.
         SimulatedEmailAdapter,
@@ -50,6 +52,7 @@ export class GatewayCoreModule {
         GATEWAY_CONFIG,
         GatewayPrisma,
         Readiness,
+        ApiKeysRepository,
         ApiKeysService,
         SimulatedEmailAdapter,
         EmailPort,

@@ -75,12 +75,23 @@ export class ApiKeysRepository {
     });
   }
 
-  /** Revokes an active key of the accounts; false when there is none by that id. */
-  async revoke(accountIds: string[], keyId: string): Promise<boolean> {
-    const result = await this.prisma.apiKey.updateMany({
+  /** Revokes an active key of the accounts: the key's account and revocation time, or null when there is none. */
+  async revoke(accountIds: string[], keyId: string): Promise<{ account_id: string; revoked_at: Date } | null> {
+    const [revoked] = await this.prisma.apiKey.updateManyAndReturn({
       where: { id: keyId, account_id: { in: accountIds }, revoked_at: null },
       data: { revoked_at: new Date() },
+      select: { account_id: true, revoked_at: true },
     });
-    return result.count === 1;
+    return revoked?.revoked_at ? { account_id: revoked.account_id, revoked_at: revoked.revoked_at } : null;
+  }
+
+  /** Which of these keys are active (not revoked), in one statement: what an open listen stream re-checks. */
+  async activeAmong(keyIds: string[]): Promise<Set<string>> {
+    if (keyIds.length === 0) return new Set();
+    const active = await this.prisma.apiKey.findMany({
+      where: { id: { in: keyIds }, revoked_at: null },
+      select: { id: true },
+    });
+    return new Set(active.map((key) => key.id));
   }
 }

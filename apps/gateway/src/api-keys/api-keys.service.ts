@@ -13,6 +13,7 @@ import {
 import { RpcClient } from '@switchboard/messaging';
 import { allowlistProblems, normalizeAllowlist } from '../auth/ip-allowlist';
 import { displayHint, hashSecret, newKeyId, newSecret } from '../auth/api-key-secret';
+import { ApiKeyRevocations } from './api-key-revocations';
 import { ApiKeysRepository } from './api-keys.repository';
 
 /** A key just made, its secret shown once. */
@@ -43,6 +44,7 @@ export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly rpc: RpcClient,
+    private readonly revocations: ApiKeyRevocations,
   ) {}
 
   /** The operator's answer (operator contract): id, secret, allowlist, creation time, and the key's mode. */
@@ -144,10 +146,18 @@ export class ApiKeysService {
     });
   }
 
-  /** Revokes a key of the account, live or test. */
+  /**
+   * Revokes a key of the account, live or test, and tells every gateway replica, whose `webhook/listen` streams on
+   * the key end at once (docs/adr/0128-webhook-listen.md).
+   */
   async revoke(accountId: string, keyId: string): Promise<void> {
-    if (!(await this.keys.revoke(family(accountId), keyId)))
-      throw new ServiceError('not_found', 'No active key with that id on this account.');
+    const revoked = await this.keys.revoke(family(accountId), keyId);
+    if (!revoked) throw new ServiceError('not_found', 'No active key with that id on this account.');
+    this.revocations.announce({
+      key_id: keyId,
+      account_id: revoked.account_id,
+      revoked_at: revoked.revoked_at.toISOString(),
+    });
   }
 }
 

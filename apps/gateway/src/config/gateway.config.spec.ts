@@ -118,6 +118,15 @@ describe('gateway configuration', () => {
     );
   });
 
+  it('keeps a webhook/listen stream open an hour at most by default, WEBHOOK_LISTEN_MAX_SECONDS from 1 s to a day', () => {
+    expect(loadGatewayConfig({ ...base }).webhookListenMaxMs).toBe(3_600_000);
+    expect(loadGatewayConfig({ ...base, WEBHOOK_LISTEN_MAX_SECONDS: '2' }).webhookListenMaxMs).toBe(2000);
+    for (const bad of ['0', '86401', '1.5', 'an hour'])
+      expect(() => loadGatewayConfig({ ...base, WEBHOOK_LISTEN_MAX_SECONDS: bad })).toThrow(
+        /WEBHOOK_LISTEN_MAX_SECONDS must be an integer between 1 and 86400/,
+      );
+  });
+
   it('reads trusted proxies as addresses and ranges', () => {
     expect(loadGatewayConfig({ ...base, TRUSTED_PROXIES: '10.20.0.0/16, ::1, 2001:db8::/64' }).trustedProxies).toEqual([
       '10.20.0.0/16',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { ConfigError, envPort, envPositiveInt } from '@switchboard/service-runtime';
+import { ConfigError, envIntBetween, envPort, envPositiveInt } from '@switchboard/service-runtime';
 import { addressRangeProblems } from '../address-ranges/address-ranges';
 import { loadProviderWebhooksConfig, type ProviderWebhooksConfig } from './provider-webhooks.config';
 import { GATEWAY_VARIABLES as V } from './variables';
@@ -29,6 +29,8 @@ export interface GatewayConfig {
   claimantRateLimit: { limit: number; windowSeconds: number };
   /** The claimant page's body limit: a claim is a few hundred bytes. */
   claimantBodyLimitBytes: number;
+  /** `WEBHOOK_LISTEN_MAX_SECONDS`, in ms: the longest a `webhook/listen` stream stays open (docs/adr/0128). */
+  webhookListenMaxMs: number;
   dataDir: string;
   /** The developer console (docs/console/api.md, ADR 0065). */
   console: ConsoleConfig;
@@ -101,6 +103,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       ),
     },
     claimantBodyLimitBytes: envPositiveInt(env, 'CLAIMANT_BODY_LIMIT_BYTES', V.CLAIMANT_BODY_LIMIT_BYTES.default),
+    webhookListenMaxMs:
+      envIntBetween(env, 'WEBHOOK_LISTEN_MAX_SECONDS', V.WEBHOOK_LISTEN_MAX_SECONDS.default, 1, 86_400) * 1000,
     dataDir,
     console: consoleConfig(env, envPort(env, 'PORT', V.PORT.default), production),
     providerWebhooks: loadProviderWebhooksConfig(env, production),

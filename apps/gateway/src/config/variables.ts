@@ -34,6 +34,11 @@ export const GATEWAY_VARIABLES = defineEnvVariables({
   },
   CLAIMANT_RATE_LIMIT_WINDOW_SECONDS: { default: 600, meaning: "the claimant page's window" },
   CLAIMANT_BODY_LIMIT_BYTES: { default: 8192, meaning: 'largest claimant-page body' },
+  WEBHOOK_LISTEN_MAX_SECONDS: {
+    default: 3600,
+    meaning:
+      'longest a `webhook/listen` stream stays open, 1 to 86400 (each ends between 90 % and 100 % of it); `npm run listen` connects again (ADR 0128)',
+  },
   DATA_DIR: { default: '.data', meaning: 'where the embedded database and the development admin token live' },
   NODE_ENV: { meaning: '`production` requires `ADMIN_TOKEN`, `CONSOLE_URL` and https provider addresses' },
   CONSOLE_DIST_DIR: {

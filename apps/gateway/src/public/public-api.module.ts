@@ -20,6 +20,7 @@ import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.m
 import { WebhookVerificationHttpController } from './webhook-verification.http.controller';
 import { WebhooksHttpController } from './webhooks.http.controller';
 import { WebhookListenHttpController } from './webhook-listen.http.controller';
+import { WebhookListenEndings } from './webhook-listen-endings';
 import { WebhookListeners } from './webhook-listeners';
 
 /**
@@ -60,8 +61,10 @@ export class PublicApiModule {
         IdempotencyRepository,
         IdempotencyService,
         IdempotencyInterceptor,
-        // The `webhook/listen` streams, ended when the server closes (docs/adr/0128).
+        // The `webhook/listen` streams, ended when the server closes, their key is revoked, their number released or
+        // their lifetime over (docs/adr/0128).
         WebhookListeners,
+        WebhookListenEndings,
         // `livemode` on what an API key's requests answer (docs/adr/0087-test-mode.md).
         { provide: APP_INTERCEPTOR, useClass: LivemodeInterceptor },
       ],

@@ -491,7 +491,7 @@ export interface paths {
         };
         /**
          * Listen to a number's webhooks
-         * @description Server-Sent Events while connected: a `ready` event once listening, then one `webhook` event per signed delivery of the number (its exact body and signature headers, as JSON), and a comment every 15 s. What `npm run listen` forwards to a local receiver; receiving here is not a delivery (docs/webhooks.md).
+         * @description Server-Sent Events while connected: a `ready` event once listening, then one `webhook` event per signed delivery of the number (its exact body and signature headers, as JSON), and a comment every 15 s. The stream ends with an `end` event (`{ reason, message }`): after its maximum lifetime, an hour by default (`lifetime`: connect again), at once when the key is revoked (`key_revoked`), after the `number.released` webhook of a released number (`number_released`), or when the server stops (`shutdown`). HEAD answers the headers alone. What `npm run listen` forwards to a local receiver; receiving here is not a delivery (docs/webhooks.md).
          */
         get: operations["WebhookListenHttpController_listen"];
         put?: never;
@@ -2928,6 +2928,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description not_found: unknown number or another account's number. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description number_released: the number was released. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
