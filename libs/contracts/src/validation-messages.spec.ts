@@ -273,7 +273,12 @@ function malformedMessage(property: Property, rule: Rule): string | RegExp {
 
 /** A rule checked on each item names the item (`sms_countries[0] ...`), its own message included. */
 function atPath(message: string | RegExp, name: string, path: string): string | RegExp {
-  return typeof message === 'string' ? message.replace(name, path) : message;
+  if (typeof message === 'string') return message.replace(name, path);
+  // A message built when it fails (`@IsPhotoUrl` says which problem): only its start, the path, is known.
+  const start = `^${name} `;
+  return message.source.startsWith(start)
+    ? new RegExp(`^${path.replace(/[[\]]/g, '\\$&')} ${message.source.slice(start.length)}`)
+    : message;
 }
 
 function casesOf(cls: Dto): Case[] {
