@@ -152,7 +152,9 @@ describe('the lost-and-found desk and the claimant page', () => {
       await page.getByRole('button', { name: 'Send my claim' }).click();
       const phoneField = page.locator('.field', { has: page.getByLabel('Mobile phone') });
       await phoneField.locator('.field-error').waitFor();
-      await expect(phoneField.locator('.field-error').textContent()).resolves.toMatch(/claimant_phone/);
+      await expect(phoneField.locator('.field-error').textContent()).resolves.toBe(
+        'Enter a mobile number we can text, such as +1 415 555 0123 or (415) 555-0123.',
+      );
       await expect(urgent.count()).resolves.toBe(0);
 
       await page.getByLabel('Mobile phone').fill('+14155550142');
@@ -179,6 +181,46 @@ describe('the lost-and-found desk and the claimant page', () => {
       expect(claimant.problems).toEqual([]);
     } finally {
       await claimant.context.close();
+    }
+  });
+
+  it("the public page's errors are plain words beside their fields, never the API's field names (1280 and 375 px)", async () => {
+    for (const width of [1280, 375]) {
+      const claimant = await userPage(browser, { width });
+      try {
+        const { page } = claimant;
+        await page.goto(consoleUrl(system, `claim/${location.public_slug}`));
+        await page.getByRole('heading', { level: 1, name: 'Lost something at Harbour Terminal?' }).waitFor();
+        await page.getByLabel('Email').fill('not an address');
+        await page.getByLabel('When did you lose it?').fill('2026-11-20');
+        await page.getByRole('button', { name: 'Send my claim' }).click();
+        const errorOf = (label: string) =>
+          page.locator('.field', { has: page.getByLabel(label) }).locator('.field-error');
+        await errorOf('Your name').waitFor();
+        const said = {
+          name: await errorOf('Your name').textContent(),
+          phone: await errorOf('Mobile phone').textContent(),
+          email: await errorOf('Email').textContent(),
+          description: await errorOf('What did you lose?').textContent(),
+        };
+        expect(said).toEqual({
+          name: 'Tell us your name.',
+          phone: 'Enter your mobile number, so that we can text you.',
+          email: 'Enter an email address such as name@example.com, or leave it empty.',
+          description: 'Tell us what you lost.',
+        });
+        const form = (await page.getByRole('form', { name: 'Your claim' }).textContent()) ?? '';
+        expect(form).not.toMatch(/claimant_|lost_date|description is|is required|must be/);
+        expect(await seriousAccessibilityProblems(page)).toEqual([]);
+        const overflow = await page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        );
+        expect(Number(overflow)).toBeLessThanOrEqual(0);
+        await screenshot(page, width === 375 ? 'claimant-errors-phone' : 'claimant-errors');
+        expect(claimant.problems).toEqual([]);
+      } finally {
+        await claimant.context.close();
+      }
     }
   });
 

@@ -10,6 +10,7 @@ import {
   screenshot,
   seriousAccessibilityProblems,
   settled,
+  signIn,
   startConsoleSystem,
   userPage,
 } from './support/console';
@@ -30,7 +31,9 @@ describe('a report by phone becomes a claim and a text', () => {
   let owner: { context: BrowserContext; page: Page; problems: string[] };
   let location: { id: number; name: string };
   let number: { id: string; phone_number: string };
+  let accountId: string;
   const caller = '+14155550188';
+  const password = 'copper kettle on the moor';
 
   beforeAll(async () => {
     [system, browser] = await Promise.all([
@@ -41,16 +44,12 @@ describe('a report by phone becomes a claim and a text', () => {
       launchChromium(),
     ]);
     admin = new AdminClient(system);
-    const accountId = (await admin.createAccount({ name: 'Harbour Ferries', balance_cents: 5_000 })).id;
+    accountId = (await admin.createAccount({ name: 'Harbour Ferries', balance_cents: 5_000 })).id;
     const created = await admin.request('POST', `/admin/accounts/${accountId}/locations`, { name: 'Pier 9 Terminal' });
     expect(created.status).toBe(201);
     location = created.body;
     owner = await userPage(browser);
-    await acceptInvite(
-      owner.page,
-      await inviteUser(system, accountId, 'owner@harbour.test', 'owner'),
-      'copper kettle on the moor',
-    );
+    await acceptInvite(owner.page, await inviteUser(system, accountId, 'owner@harbour.test', 'owner'), password);
     expect((await admin.request('PUT', '/admin/provider/stock/617', { available: 3 })).status).toBe(200);
     const provisioned = await consoleRequest(owner.page, 'POST', '/numbers', {
       business_phone: '+16175550100',
@@ -143,5 +142,144 @@ describe('a report by phone becomes a claim and a text', () => {
     await settled(page);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'lostfound-phone-claim');
+  });
+
+  it('a phone reported lost meets the phone logged at the desk with no category: the claim page offers it to reunite', async () => {
+    const { page } = owner;
+    const phoneCaller = '+14155550189';
+    const report = await admin.request('POST', '/admin/provider/calls', {
+      to: number.phone_number,
+      caller: phoneCaller,
+      duration_sec: 65,
+      outcome: 'lost_item_report',
+      lost_item: {
+        category: 'phone',
+        description: 'Black iPhone 13 in a red case',
+        color: 'black',
+        where_lost: 'Ferry deck',
+        caller_name: 'Ana Ruiz',
+      },
+    });
+    expect(report.status).toBe(202);
+    const claims = await eventually(
+      async () =>
+        (await consoleRequest(page, 'GET', `/lostfound/claims?location_id=${location.id}&q=iphone`)).body.data,
+      (data: { id: number }[]) => data.length === 1,
+    );
+    const claimId = claims[0].id;
+
+    // The desk logs it as staff type it: the category left empty.
+    await page.goto(consoleUrl(system, `lostfound?location=${location.id}`));
+    const form = page.getByRole('form', { name: 'Log a found item' });
+    await form.getByLabel('What is it?').fill('Black iPhone 13, red case');
+    await form.getByLabel('Colour').fill('black');
+    await form.getByLabel('Where found').fill('Ferry deck');
+    await form.getByLabel('Storage').fill('Safe 1');
+    await form.getByRole('button', { name: 'Log item' }).click();
+    const logged = page.getByText(/Item #\d+ \(phone\) is logged/);
+    await logged.waitFor();
+    const itemId = Number(/#(\d+)/.exec((await logged.textContent()) ?? '')?.[1]);
+    const texts = await eventually(
+      async () => (await admin.request('GET', `/admin/sms?to=${encodeURIComponent(phoneCaller)}`)).body.data,
+      (data: { body: string }[]) => data.length > 0,
+    );
+    expect(texts[0].body).toContain('possible match');
+
+    await page.goto(consoleUrl(system, `lostfound/claims?location=${location.id}`));
+    const row = page.getByTestId('claims-table').locator(`tbody tr[data-claim-id="${claimId}"]`);
+    await expect(row.textContent()).resolves.toMatch(/match/i);
+    await row.getByRole('link').click();
+    const candidates = page.getByTestId('claim-candidates');
+    const candidate = candidates.locator(`[data-candidate-id="${itemId}"]`);
+    await candidate.waitFor();
+    await expect(candidate.textContent()).resolves.toContain('Black iPhone 13, red case');
+    await expect(candidate.textContent()).resolves.toContain('Safe 1');
+    await expect(candidates.textContent()).resolves.not.toContain('No candidate item yet');
+    await candidates.getByRole('button', { name: 'Reunite' }).waitFor();
+    const timeline = page.getByRole('list', { name: "The claim's timeline, oldest first" });
+    await expect(timeline.textContent()).resolves.toMatch(/Call \S{20,}/);
+    await settled(page);
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'lostfound-phone-claim-match');
+
+    // Without the proof box ticked: refused beside the box, which the message names by its own label.
+    await candidates.getByRole('button', { name: 'Reunite' }).click();
+    const refusal = candidates.locator('.field-error');
+    await refusal.waitFor();
+    const box = candidates.getByRole('checkbox');
+    const label = (await candidates.locator(`label[for="${await box.getAttribute('id')}"]`).textContent()) ?? '';
+    expect(label).toBe("I have verified the claimant's proof of ownership");
+    await expect(refusal.textContent()).resolves.toContain(`"${label}"`);
+    await expect(refusal.textContent()).resolves.not.toMatch(/verified: true|verified=/);
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    await screenshot(page, 'lostfound-reunite-proof');
+
+    // At phone width the call SID wraps inside its card; the refusal reads the same.
+    const phone = await userPage(browser, { width: 375 });
+    try {
+      await signIn(phone.page, system, 'owner@harbour.test', password);
+      await phone.page.goto(consoleUrl(system, `lostfound/claims/${claimId}?location=${location.id}`));
+      const phoneCandidates = phone.page.getByTestId('claim-candidates');
+      await phoneCandidates.locator(`[data-candidate-id="${itemId}"]`).waitFor();
+      await settled(phone.page);
+      const facts = await phone.page.getByTestId('claim-facts').boundingBox();
+      const notes = phone.page
+        .getByRole('list', { name: "The claim's timeline, oldest first" })
+        .locator('.timeline-note');
+      for (const note of await notes.all()) {
+        const edge = await note.boundingBox();
+        const wide = await note.evaluate((element) => element.scrollWidth - element.clientWidth);
+        expect({ right: Math.round(edge!.x + edge!.width) <= Math.round(facts!.x + facts!.width), wide }).toEqual({
+          right: true,
+          wide: 0,
+        });
+      }
+      const overflow = await phone.page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
+      expect(Number(overflow)).toBeLessThanOrEqual(0);
+      expect(await seriousAccessibilityProblems(phone.page)).toEqual([]);
+      await screenshot(phone.page, 'lostfound-phone-claim-match-phone');
+      await phoneCandidates.getByRole('button', { name: 'Reunite' }).click();
+      await phoneCandidates.locator('.field-error').waitFor();
+      await phoneCandidates.locator('.field-error').scrollIntoViewIfNeeded();
+      await screenshot(phone.page, 'lostfound-reunite-proof-phone');
+      expect(phone.problems).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+
+    await box.check();
+    await candidates.getByRole('button', { name: 'Reunite' }).click();
+    await page.getByText(`Item #${itemId} was given back to Ana Ruiz, with verified proof.`).waitFor();
+  });
+
+  it("says plainly in test mode that the live locations are not the test twin's, and names the twin", async () => {
+    const { page } = owner;
+    const twin = `acct_test_${accountId.slice('acct_'.length)}`;
+    expect((await consoleRequest(page, 'PUT', '/session/mode', { mode: 'test' })).status).toBe(200);
+    try {
+      await page.goto(consoleUrl(system, 'lostfound'));
+      const empty = page.getByTestId('desk-no-location');
+      await empty.waitFor();
+      const said = (await empty.textContent()) ?? '';
+      expect(said).toContain(twin);
+      expect(said).toContain("The live account's location is not shared with test data.");
+      expect(said).not.toContain('None of this account');
+      await settled(page);
+      expect(await seriousAccessibilityProblems(page)).toEqual([]);
+      await screenshot(page, 'lostfound-test-mode-empty');
+
+      const created = await admin.request('POST', `/admin/accounts/${twin}/locations`, { name: 'Test Pier' });
+      expect(created.status).toBe(201);
+      await page.reload();
+      const note = page.getByTestId('desk-test-account');
+      await note.waitFor();
+      await expect(note.textContent()).resolves.toContain(twin);
+      await expect(page.getByTestId('desk-location').textContent()).resolves.toBe('Test Pier');
+      await screenshot(page, 'lostfound-test-mode');
+    } finally {
+      expect((await consoleRequest(page, 'PUT', '/session/mode', { mode: 'live' })).status).toBe(200);
+    }
   });
 });

@@ -30,7 +30,7 @@ const SENTENCES: Record<string, string> = {
   location_not_found:
     'That location does not run lost-and-found for this account (any more). Reload the page and pick another.',
   verification_required:
-    'This is a high-value item (a wallet, phone, bag, ID, keys or jewellery): it is released only once you have checked the claimant\'s proof of ownership in person. Check it, tick "I have verified the proof", then reunite.',
+    "This is a high-value item (a wallet, handbag, phone, ID, keys or jewellery): it is released only once you have checked the claimant's proof of ownership in person and confirmed it on the reunite form.",
   claim_not_open: 'This claim is already closed: its item was released.',
   item_not_available: 'This item is no longer stored here: it was released, donated or disposed of.',
   hold_period_not_over:

@@ -6,7 +6,7 @@ import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'reac
 import { NavLink, useSearchParams } from 'react-router';
 import type {
   ClaimPage,
-  DeskLocationList,
+  ConsoleDeskLocationList,
   DeskLocationView,
   FoundItemPage,
   TimelineEntryView,
@@ -24,12 +24,12 @@ type Filters = Record<(typeof FILTERS)[number], string>;
 
 /** The account's lost-and-found locations and the one the page is about (`?location=`, else the first). */
 function useDeskLocation(): {
-  locations: ReturnType<typeof useLoad<DeskLocationList>>;
+  locations: ReturnType<typeof useLoad<ConsoleDeskLocationList>>;
   location: DeskLocationView | undefined;
   locationParam: string;
 } {
   const [params] = useSearchParams();
-  const locations = useLoad(() => get<DeskLocationList>('/lostfound/locations'), []);
+  const locations = useLoad(() => get<ConsoleDeskLocationList>('/lostfound/locations'), []);
   const locationParam = params.get('location') ?? '';
   const all = locations.data?.data ?? [];
   const location = all.find((l) => String(l.id) === locationParam) ?? all[0];
@@ -43,7 +43,8 @@ function useDeskLocation(): {
  */
 export async function atSomeLocation<T>(locationParam: string, path: (locationId: string) => string): Promise<T> {
   if (locationParam) return get<T>(path(locationParam));
-  const { data: locations } = await get<DeskLocationList>('/lostfound/locations');
+  const list = await get<ConsoleDeskLocationList>('/lostfound/locations');
+  const locations = list.data;
   let missing: unknown;
   for (const location of locations) {
     try {
@@ -53,11 +54,37 @@ export async function atSomeLocation<T>(locationParam: string, path: (locationId
       missing = error;
     }
   }
-  throw missing instanceof Error
-    ? missing
-    : new Error(
-        "None of this account's locations runs lost-and-found yet. Switchboard's operators turn it on per location.",
-      );
+  throw missing instanceof Error ? missing : new Error(noLocationSentence(list));
+}
+
+/**
+ * Why the desk has no location, in plain words. In test mode the desk shows the test twin's locations (docs/adr/0132),
+ * which are not the live account's: say so, with the twin's id, rather than that none runs lost-and-found.
+ */
+function noLocationSentence(list: ConsoleDeskLocationList): string {
+  if (list.mode !== 'test') {
+    return "None of this account's locations runs lost-and-found yet. Switchboard's operators turn it on per location.";
+  }
+  const live = list.live_locations ?? 0;
+  const liveSentence =
+    live === 0
+      ? 'The live account has none either.'
+      : `The live account's ${live === 1 ? 'location is' : `${live} locations are`} not shared with test data.`;
+  return (
+    `You are looking at test data: the test account ${list.account_id} has no lost-and-found location. ${liveSentence} ` +
+    `Switch off Test data to use the live desk, or ask Switchboard's operators to add a test location to ${list.account_id}.`
+  );
+}
+
+/** In test mode, whose desk this is: the test twin's, by its id (the id an operator needs to add a location to it). */
+function TestAccountNote({ list }: { list: ConsoleDeskLocationList }) {
+  if (list.mode !== 'test') return null;
+  return (
+    <p className="desk-account muted" data-testid="desk-test-account">
+      Test data: the locations, items and claims of the test account <code>{list.account_id}</code>, not the live
+      account&apos;s.
+    </p>
+  );
 }
 
 /** The desk's frame: title, location picker, the items/claims tabs and the claimant page's address. */
@@ -85,10 +112,9 @@ export function DeskFrame({
     return (
       <section>
         <PageHeader title={title} />
-        <Empty>
-          None of this account&apos;s locations runs lost-and-found yet. Switchboard&apos;s operators turn it on per
-          location.
-        </Empty>
+        <div data-testid="desk-no-location">
+          <Empty>{noLocationSentence(locations.data)}</Empty>
+        </div>
       </section>
     );
   }
@@ -114,6 +140,7 @@ export function DeskFrame({
           </p>
         )}
       </PageHeader>
+      <TestAccountNote list={locations.data} />
       <nav className="tabs" aria-label="Lost and found">
         <NavLink to={`/lostfound${at}`} end>
           Found items

@@ -17,6 +17,77 @@ const FIELDS = [
   'lost_date',
 ] as const;
 type Form = Record<(typeof FIELDS)[number], string>;
+/**
+ * What the page tells a claimant about a field the server refused: the page's own words, never the API's field names
+ * (`claimant_name is required`). `missing` for a required field left empty, `tooLong` past its length, `wrong` else.
+ */
+const PLAIN: Record<keyof Form, { missing: string; tooLong: string; wrong: string }> = {
+  claimant_name: {
+    missing: 'Tell us your name.',
+    tooLong: 'Your name is too long: shorten it.',
+    wrong: 'Tell us your name.',
+  },
+  claimant_phone: {
+    missing: 'Enter your mobile number, so that we can text you.',
+    tooLong: 'Enter a mobile number we can text, such as +1 415 555 0123.',
+    wrong: 'Enter a mobile number we can text, such as +1 415 555 0123 or (415) 555-0123.',
+  },
+  claimant_email: {
+    missing: 'Enter an email address, or leave it empty.',
+    tooLong: 'That email address is too long: use a shorter one, or leave it empty.',
+    wrong: 'Enter an email address such as name@example.com, or leave it empty.',
+  },
+  description: {
+    missing: 'Tell us what you lost.',
+    tooLong: 'That is more than we can take: describe it in fewer words.',
+    wrong: 'Tell us what you lost.',
+  },
+  category: {
+    missing: 'Pick a category, or leave it empty.',
+    tooLong: 'Use one or two words for the category, or leave it empty.',
+    wrong: 'Pick a category from the suggestions, or leave it empty.',
+  },
+  color: {
+    missing: 'Enter a colour, or leave it empty.',
+    tooLong: 'Use a word or two for the colour.',
+    wrong: 'Enter a colour, or leave it empty.',
+  },
+  lost_area: {
+    missing: 'Say where you lost it, or leave it empty.',
+    tooLong: 'Say where you lost it in fewer words.',
+    wrong: 'Say where you lost it, or leave it empty.',
+  },
+  lost_date: {
+    missing: 'Pick the day you lost it, or leave it empty.',
+    tooLong: 'Pick the day you lost it from the calendar.',
+    wrong: 'Pick the day you lost it from the calendar, or leave it empty.',
+  },
+};
+
+/** The form's failure in the claimant's words: each refused field by `PLAIN`, the summary at the top plain too. */
+function plainFailure(failure: FormFailure): FormFailure {
+  const names = Object.keys(failure.fields) as (keyof Form)[];
+  if (names.length === 0) {
+    return failure.message && /\b[a-z]+_[a-z_]+\b/.test(failure.message)
+      ? { fields: {}, message: 'Some of your answers could not be taken. Check them and try again.' }
+      : failure;
+  }
+  const fields: Record<string, string> = {};
+  for (const name of names) {
+    const said = failure.fields[name];
+    const plain = PLAIN[name];
+    fields[name] = /is required|must not be empty/.test(said)
+      ? plain.missing
+      : /at most \d+ characters/.test(said)
+        ? plain.tooLong
+        : plain.wrong;
+  }
+  return {
+    fields,
+    message: names.length > 1 ? 'Some answers need a change: see the marked fields below.' : undefined,
+  };
+}
+
 const BLANK: Form = {
   claimant_name: '',
   claimant_phone: '',
@@ -63,7 +134,7 @@ export function ClaimantPage() {
         setUrgent(error.serverMessage || 'Please call the venue now, or emergency services.');
         document.getElementById('urgent')?.focus();
       } else {
-        setFailure(failureOf(error, FIELDS));
+        setFailure(plainFailure(failureOf(error, FIELDS)));
       }
     } finally {
       setBusy(false);
