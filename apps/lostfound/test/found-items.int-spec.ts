@@ -35,7 +35,7 @@ describe('lostfound: found items', () => {
       });
     });
 
-    it('fills the defaults: today in UTC, empty strings, the category read from the description', async () => {
+    it("fills the defaults: today in UTC, empty strings, the vocabulary's category read from the description", async () => {
       const { accountId, locationId } = await lf.newLocation();
       const today = new Date().toISOString().slice(0, 10);
       const item = await lf.send(
@@ -44,7 +44,7 @@ describe('lostfound: found items', () => {
         accountId,
       );
       expect(item).toMatchObject({
-        category: 'backpack',
+        category: 'bag',
         color: '',
         found_by: '',
         found_area: '',
