@@ -1,6 +1,7 @@
 // The console's small design system: fields with their errors, buttons, notices, a confirmation dialog, a
 // secret shown once with a copy button, and a hook that loads a GET with its error. Styles: styles.css.
 import {
+  Fragment,
   useCallback,
   useEffect,
   useId,
@@ -367,4 +368,22 @@ export function StatusBadge({ status }: { status: string }) {
 
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
+}
+
+/**
+ * An identifier in code type (an event type, a key's start) that may wrap after its dots, underscores and hyphens and
+ * nowhere else: `webhook.endpoint_disabled` never breaks as `webhook.endpoint_dis` / `abled` in a narrow cell.
+ */
+export function Ident({ children }: { children: string }) {
+  const parts = children.split(/(?<=[._-])/);
+  return (
+    <code className="ident">
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </code>
+  );
 }

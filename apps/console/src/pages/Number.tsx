@@ -7,6 +7,7 @@ import {
   ConfirmButton,
   Empty,
   Field,
+  Ident,
   LoadError,
   Loading,
   Notice,
@@ -148,7 +149,7 @@ export function NumberPage() {
                 <tr key={`${delivery.event_id}-${delivery.attempt}`}>
                   <td data-label="Time">{formatTime(delivery.delivered_at)}</td>
                   <td data-label="Event">
-                    <code>{delivery.event_type}</code>
+                    <Ident>{delivery.event_type}</Ident>
                   </td>
                   <td data-label="Call">
                     {delivery.call_sid ? (

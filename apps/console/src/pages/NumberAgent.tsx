@@ -25,7 +25,7 @@ const STATUS_TEXT: Record<AgentStatus, string> = {
  */
 export function NumberAgent({ numberId, editable }: { numberId: string; editable: boolean }) {
   const path = `/numbers/${encodeURIComponent(numberId)}/agent`;
-  const agent = useLoad(() => get<AgentSettingsView>(path), [path]);
+  const agent = useLoad(() => get<AgentSettingsView & { default_greeting: string }>(path), [path]);
   const [draft, setDraft] = useDraft(
     agent.data,
     (settings) => ({ greeting: settings.greeting ?? '', instructions: settings.instructions ?? '' }),
@@ -82,8 +82,8 @@ export function NumberAgent({ numberId, editable }: { numberId: string; editable
         }}
         disabled={!editable}
         maxLength={500}
-        placeholder="Hello, thanks for calling. How can I help you today?"
-        hint="What the agent says when it answers. Empty: the default above."
+        placeholder={agent.data.default_greeting}
+        hint={`What the agent says when it answers. Left empty, it says: “${agent.data.default_greeting}”`}
         error={failure?.fields.greeting}
       />
       <Field

@@ -79,6 +79,11 @@ export function TeamPage() {
     }
   };
 
+  // The server refuses to remove or demote the account's last owner (409 last_owner): the page does not offer it.
+  const activeOwners = members.data?.data.filter((m) => m.role === 'owner' && m.status === 'active').length ?? 0;
+  const isLastOwner = (member: ConsoleUserView) =>
+    member.role === 'owner' && member.status === 'active' && activeOwners <= 1;
+
   const remove = async (member: ConsoleUserView) => {
     await del(`/users/${encodeURIComponent(member.id)}`);
     setNotice(`${member.email} was removed from the account.`);
@@ -168,7 +173,7 @@ export function TeamPage() {
                     </span>
                   </td>
                   <td data-label="Role">
-                    {mayManage && member.status === 'active' && member.id !== user.id ? (
+                    {mayManage && member.status === 'active' && member.id !== user.id && !isLastOwner(member) ? (
                       <select
                         name="role"
                         aria-label={`Role of ${member.email}`}
@@ -193,20 +198,26 @@ export function TeamPage() {
                   <td data-label="Since">{formatTime(member.created_at)}</td>
                   {mayManage ? (
                     <td className="row-actions">
-                      <ConfirmButton
-                        label="Remove"
-                        accessibleLabel={`Remove ${member.email}`}
-                        title={`Remove ${member.email}?`}
-                        body={
-                          <p>
-                            {member.status === 'invited'
-                              ? 'Their invitation link stops working.'
-                              : 'They are signed out everywhere and cannot sign in to this account any more.'}
-                          </p>
-                        }
-                        confirmLabel="Remove"
-                        onConfirm={() => remove(member)}
-                      />
+                      {isLastOwner(member) ? (
+                        <span className="muted" data-testid="last-owner">
+                          Last owner
+                        </span>
+                      ) : (
+                        <ConfirmButton
+                          label="Remove"
+                          accessibleLabel={`Remove ${member.email}`}
+                          title={`Remove ${member.email}?`}
+                          body={
+                            <p>
+                              {member.status === 'invited'
+                                ? 'Their invitation link stops working.'
+                                : 'They are signed out everywhere and cannot sign in to this account any more.'}
+                            </p>
+                          }
+                          confirmLabel="Remove"
+                          onConfirm={() => remove(member)}
+                        />
+                      )}
                     </td>
                   ) : null}
                 </tr>

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ConsoleKeyIdParam, CreateApiKeyBody, type ApiKeyRevoked } from '@switchboard/contracts';
+import { ConsoleKeyIdParam, CreateApiKeyBody, type ApiKeyMode, type ApiKeyRevoked } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeysService, type CreatedKey, type KeyListing } from '../api-keys/api-keys.service';
 import { Caller, type CallerOptions } from '../auth';
@@ -9,6 +9,12 @@ import { RoleGuard, Roles } from './guards/roles';
 import { SessionGuard, accountIdOf, sessionOf } from './guards/session.guard';
 
 const KEY_ROLES = ['owner', 'developer'] as const;
+
+/** The keys the session's mode shows, and the active keys of each mode counted over all of them. */
+export interface KeysConsoleListing {
+  data: KeyListing[];
+  active: Record<ApiKeyMode, number>;
+}
 
 /**
  * The account's API keys (spec part 5: made, rotated and revoked in the console), for owners and developers. A live
@@ -23,10 +29,16 @@ export class KeysConsoleController {
 
   @Get()
   @Roles(KEY_ROLES, 'see API keys')
-  async list(@Req() request: FastifyRequest): Promise<{ data: KeyListing[] }> {
+  async list(@Req() request: FastifyRequest): Promise<KeysConsoleListing> {
     const session = sessionOf(request);
     const keys = await this.keys.list(session.accountId);
-    return session.mode === 'test' ? { data: keys.data.filter((key) => key.mode === 'test') } : keys;
+    // The limit is five active keys per mode whichever mode the session shows: both counts come from every key.
+    const active: Record<ApiKeyMode, number> = { live: 0, test: 0 };
+    for (const key of keys.data) if (!key.revoked_at) active[key.mode] += 1;
+    return {
+      data: session.mode === 'test' ? keys.data.filter((key) => key.mode === 'test') : keys.data,
+      active,
+    };
   }
 
   @Post()

@@ -16,6 +16,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import {
   AgentRpc,
   AgentSettingsBody,
+  DEFAULT_AGENT_GREETING,
   ListNumbersQuery,
   NumberCreate,
   NumberIdParam,
@@ -41,6 +42,11 @@ import { RoleGuard, Roles } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
 
 const NUMBER_ROLES = ['owner', 'developer'] as const;
+
+/** `GET /console/api/numbers/{id}/agent`: the settings and the default greeting an empty greeting stands for. */
+export interface ConsoleAgentSettingsView extends AgentSettingsView {
+  default_greeting: string;
+}
 
 /**
  * The account's numbers, as `/v1/numbers` serves them (same DTOs, same RPCs, the session's account in the caller
@@ -129,10 +135,14 @@ export class NumbersConsoleController {
     return unlinkPhoneLine(this.rpc, params.id, caller);
   }
 
-  /** The agent's greeting and instructions (docs/adr/0085), as `/v1/numbers/{id}/agent`. */
+  /**
+   * The agent's greeting and instructions (docs/adr/0085), as `/v1/numbers/{id}/agent`, and the greeting the agent says
+   * when the number has none: the page shows what an empty field means.
+   */
   @Get(':id/agent')
-  agent(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<AgentSettingsView> {
-    return this.rpc.request(AgentRpc.get, { id: params.id }, caller);
+  async agent(@Param() params: NumberIdParam, @Caller() caller: CallerOptions): Promise<ConsoleAgentSettingsView> {
+    const settings = await this.rpc.request(AgentRpc.get, { id: params.id }, caller);
+    return { ...settings, default_greeting: DEFAULT_AGENT_GREETING };
   }
 
   @Put(':id/agent')

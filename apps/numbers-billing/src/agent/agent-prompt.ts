@@ -1,7 +1,8 @@
+import { DEFAULT_AGENT_GREETING } from '@switchboard/contracts';
 import type { AgentDefinition } from './agent-runtime.port';
 
-/** What the agent says first when the number has no greeting of its own. */
-export const DEFAULT_GREETING = 'Hello, thanks for calling. How can I help you today?';
+/** What the agent says first when the number has no greeting of its own (the console shows the same text). */
+export const DEFAULT_GREETING = DEFAULT_AGENT_GREETING;
 
 /** How the agent behaves when the number has no instructions of its own. */
 export const DEFAULT_INSTRUCTIONS =

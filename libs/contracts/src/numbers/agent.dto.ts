@@ -5,6 +5,9 @@ import { IsE164 } from '../common/phone';
 export const MAX_AGENT_GREETING_LENGTH = 500;
 export const MAX_AGENT_INSTRUCTIONS_LENGTH = 8_000;
 
+/** What the agent says first when the number has none (numbers-billing sends it; the console shows it). */
+export const DEFAULT_AGENT_GREETING = 'Hello, thanks for calling. How can I help you today?';
+
 /**
  * A number's agent settings (an extension of the spec's NumberCreate, docs/adr/0085-agent-runtime-retell.md): what
  * the agent says first and how it behaves. Unset, the agent greets with the default and follows the default
