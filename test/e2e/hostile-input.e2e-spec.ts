@@ -478,6 +478,7 @@ describe('gateway edge: hostile input', () => {
           id: '1',
           call_id: 'call_1',
           event_id: '6f1c2a9e-3b7d-4f5a-9c0e-1d2b3a4c5d6e',
+          dead_letter_id: 'numbers-billing-talk-time.1',
         },
         query: { location_id: String(locationId), number_id: 'num_1' },
         body: {
