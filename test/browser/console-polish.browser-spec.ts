@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   answers,
