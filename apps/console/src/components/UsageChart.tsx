@@ -43,6 +43,7 @@ export function UsageChart({ days }: { days: DailyUsageDay[] }) {
             <YAxis
               yAxisId="minutes"
               orientation="right"
+              allowDecimals={false}
               tick={{ fontSize: 12, fill: '#475467' }}
               tickLine={false}
               axisLine={false}
