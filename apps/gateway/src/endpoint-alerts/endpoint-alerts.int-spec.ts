@@ -111,6 +111,9 @@ describe('endpoint alerts (webhook.endpoint_disabled mails the owners)', () => {
     expect(message.body).toContain('https://hooks.example.com/in');
     expect(message.body).not.toContain('s3cret');
     expect(message.body).toContain('410 Gone');
+    // When, as a person reads it and in UTC, not as ISO 8601 (docs/money-and-minutes.md).
+    expect(message.body).toContain('was disabled at Nov 23, 2026, 15:00 UTC.');
+    expect(message.body).not.toContain('2026-11-23T');
     expect(message.body).toContain('POST /v1/numbers/num_7/webhook-endpoint/enable');
   });
 
