@@ -12,7 +12,7 @@ import { MAX_PARAM_LENGTH, answerClientError, answerFrameworkError } from './fra
 import { describeUnusableParameter } from './hostile-input';
 import { createJsonBodyParser } from './json-body-parser';
 import { endRequestSpan, traceRequests } from './request-span';
-import { PROVIDER_WEBHOOKS_PATH } from '../provider-webhooks/provider-webhook';
+import { PROVIDER_WEBHOOKS_PATH } from './provider-webhooks-path';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);

@@ -2,8 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorCode, ProviderName } from '@switchboard/contracts';
 import { MAX_JSON_DEPTH, findUnusableText } from '../http/hostile-input';
 
-/** Where providers send their webhooks, outside `/v1` and outside API-key authentication (the signature is theirs). */
-export const PROVIDER_WEBHOOKS_PATH = '/provider-webhooks';
+export { PROVIDER_WEBHOOKS_PATH } from '../http/provider-webhooks-path';
 
 /** A provider's webhook request as it arrived: nothing of the body has been read yet. */
 export interface ProviderWebhookRequest {
