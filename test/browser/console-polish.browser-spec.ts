@@ -1,12 +1,7 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  answers,
-  startHttpsReceiver,
-  type TestReceiver,
-} from '../../apps/webhook-dispatcher/test/support/https-receiver';
-import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
+import { answers, type TestReceiver } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { ApiSession, type RunningSystem } from '../e2e/support';
 import {
   acceptInvite,
@@ -14,10 +9,9 @@ import {
   consoleUrl,
   eventually,
   inviteUser,
-  launchChromium,
   screenshot,
   settled,
-  startConsoleSystem,
+  startConsoleWithReceiver,
   userPage,
 } from './support/console';
 
@@ -33,7 +27,7 @@ const WIDTHS = [1280, 375] as const;
 describe('the console writes money, minutes and identifiers one way, at 1280 and 375 px', () => {
   let system: RunningSystem;
   let browser: Browser;
-  let certificate: TestCertificate;
+  let stopConsole: (() => Promise<void>) | undefined;
   let receiver: TestReceiver;
   let api: ApiSession;
   let numberId: string;
@@ -41,18 +35,12 @@ describe('the console writes money, minutes and identifiers one way, at 1280 and
   const password = 'lantern over the quay';
 
   beforeAll(async () => {
-    certificate = selfSignedCertificate(['localhost']);
-    receiver = await startHttpsReceiver(certificate, answers({ status: 200 }));
-    [system, browser] = await Promise.all([
-      startConsoleSystem({
-        env: {
-          WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost',
-          WEBHOOK_TEST_CA_FILE: certificate.certFile,
-          RATE_LIMIT_REQUESTS: '100000',
-        },
-      }),
-      launchChromium(),
-    ]);
+    ({
+      system,
+      browser,
+      receiver,
+      stop: stopConsole,
+    } = await startConsoleWithReceiver(answers({ status: 200 }), { RATE_LIMIT_REQUESTS: '100000' }));
     // $100, less a number's $5 month, less a 167 s call at Starter's 49¢ a minute (136.383 cents): 9363.617 cents.
     api = await ApiSession.create(system, { name: 'Quayside Ferries', balance_cents: 10_000 });
     expect((await api.admin.request('PUT', '/admin/provider/stock/415', { available: 10 })).status).toBe(200);
@@ -86,10 +74,7 @@ describe('the console writes money, minutes and identifiers one way, at 1280 and
 
   afterAll(async () => {
     await owner?.context.close();
-    await browser?.close();
-    await system?.stop();
-    await receiver?.close();
-    certificate?.remove();
+    await stopConsole?.();
   });
 
   afterEach(async () => {

@@ -1,10 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  answers,
-  startHttpsReceiver,
-  type TestReceiver,
-} from '../../apps/webhook-dispatcher/test/support/https-receiver';
-import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
+import { answers, type TestReceiver } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { AdminClient, type JsonBody, type RunningSystem } from '../e2e/support';
 import {
   acceptInvite,
@@ -12,12 +7,11 @@ import {
   consoleUrl,
   eventually,
   inviteUser,
-  launchChromium,
   screenshot,
   seriousAccessibilityProblems,
   settled,
+  startConsoleWithReceiver,
   signIn,
-  startConsoleSystem,
   userPage,
 } from './support/console';
 
@@ -41,7 +35,7 @@ describe('the web console, as an account owner', () => {
   let context: BrowserContext;
   let page: Page;
   let problems: string[];
-  let certificate: TestCertificate;
+  let stopConsole: (() => Promise<void>) | undefined;
   let receiver: TestReceiver;
   let accountId: string;
   let number: { id: string; phone_number: string };
@@ -55,19 +49,13 @@ describe('the web console, as an account owner', () => {
   ];
 
   beforeAll(async () => {
-    certificate = selfSignedCertificate(['localhost']);
     // The number's webhook: refuses the first attempt, takes the second, so the page has two attempts to show.
-    receiver = await startHttpsReceiver(certificate, answers({ status: 500 }, { status: 200 }));
-    [system, browser] = await Promise.all([
-      startConsoleSystem({
-        env: {
-          WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost',
-          WEBHOOK_TEST_CA_FILE: certificate.certFile,
-          WEBHOOK_BACKOFF_BASE_MS: '100',
-        },
-      }),
-      launchChromium(),
-    ]);
+    ({
+      system,
+      browser,
+      receiver,
+      stop: stopConsole,
+    } = await startConsoleWithReceiver(answers({ status: 500 }, { status: 200 }), { WEBHOOK_BACKOFF_BASE_MS: '100' }));
     admin = new AdminClient(system);
     accountId = (await admin.createAccount({ name: 'Pizza Planet', balance_cents: 10_000 })).id;
     expect((await admin.request('PUT', '/admin/provider/stock/415', { available: 10 })).status).toBe(200);
@@ -76,10 +64,7 @@ describe('the web console, as an account owner', () => {
 
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
-    await system?.stop();
-    await receiver?.close();
-    certificate?.remove();
+    await stopConsole?.();
   });
 
   afterEach(() => {

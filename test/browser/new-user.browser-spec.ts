@@ -1,21 +1,15 @@
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
-import {
-  answers,
-  startHttpsReceiver,
-  type TestReceiver,
-} from '../../apps/webhook-dispatcher/test/support/https-receiver';
-import { selfSignedCertificate, type TestCertificate } from '../../apps/webhook-dispatcher/test/support/tls';
+import { answers, type TestReceiver } from '../../apps/webhook-dispatcher/test/support/https-receiver';
 import { ApiSession, type RunningSystem } from '../e2e/support';
 import {
   acceptInvite,
   consoleUrl,
   eventually,
   inviteUser,
-  launchChromium,
   screenshot,
   seriousAccessibilityProblems,
   settled,
-  startConsoleSystem,
+  startConsoleWithReceiver,
   userPage,
 } from './support/console';
 
@@ -29,7 +23,7 @@ jest.setTimeout(120_000);
 describe('the console as a new user first sees it', () => {
   let system: RunningSystem;
   let browser: Browser;
-  let certificate: TestCertificate;
+  let stopConsole: (() => Promise<void>) | undefined;
   let receiver: TestReceiver;
   let api: ApiSession;
   let owner: { context: BrowserContext; page: Page; problems: string[] };
@@ -41,18 +35,12 @@ describe('the console as a new user first sees it', () => {
   const password = 'copper kettle on the moor';
 
   beforeAll(async () => {
-    certificate = selfSignedCertificate(['localhost']);
-    receiver = await startHttpsReceiver(certificate, answers({ status: 200 }));
-    [system, browser] = await Promise.all([
-      startConsoleSystem({
-        env: {
-          WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost',
-          WEBHOOK_TEST_CA_FILE: certificate.certFile,
-          RATE_LIMIT_REQUESTS: '100000',
-        },
-      }),
-      launchChromium(),
-    ]);
+    ({
+      system,
+      browser,
+      receiver,
+      stop: stopConsole,
+    } = await startConsoleWithReceiver(answers({ status: 200 }), { RATE_LIMIT_REQUESTS: '100000' }));
     api = await ApiSession.create(system, { name: 'Moorside Rail', balance_cents: 10_000 });
     expect((await api.admin.request('PUT', '/admin/provider/stock/415', { available: 10 })).status).toBe(200);
     for (const name of ['Moorside Depot', 'Moorside Station']) {
@@ -106,10 +94,7 @@ describe('the console as a new user first sees it', () => {
 
   afterAll(async () => {
     await owner?.context.close();
-    await browser?.close();
-    await system?.stop();
-    await receiver?.close();
-    certificate?.remove();
+    await stopConsole?.();
   });
 
   afterEach(() => {
@@ -178,9 +163,11 @@ describe('the console as a new user first sees it', () => {
     await page.goto(consoleUrl(system, `lostfound/claims/${ids.walletClaim}?location=${location.id}`));
     const card = page.getByTestId('claim-candidates');
     await card.locator(`[data-candidate-id="${ids.wallet}"]`).waitFor();
+    // The list is the stored items the claim matched (those that made has_match true), under its own heading.
+    await expect(card.getByRole('heading', { level: 2 }).textContent()).resolves.toBe('Candidate matches');
     const notice = await card.locator('.notice').first().textContent();
     expect(notice).not.toMatch(/not listed/);
-    expect(notice).toContain("every stored wallet item is listed below; one of them fits this claim's description");
+    expect(notice).toContain("checking the claimant's proof of ownership in person");
     await settled(page);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await screenshot(page, 'lostfound-claim-high-value');

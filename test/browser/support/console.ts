@@ -3,6 +3,12 @@ import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import {
+  startHttpsReceiver,
+  type Behaviour,
+  type TestReceiver,
+} from '../../../apps/webhook-dispatcher/test/support/https-receiver';
+import { selfSignedCertificate } from '../../../apps/webhook-dispatcher/test/support/tls';
+import {
   AdminClient,
   startSystem,
   type JsonBody,
@@ -41,6 +47,49 @@ export function launchChromium(): Promise<Browser> {
 /** The whole system with the gateway serving the built console at /console/. */
 export function startConsoleSystem(options: StartSystemOptions = {}): Promise<RunningSystem> {
   return startSystem({ ...options, env: { CONSOLE_DIST_DIR, ...options.env } });
+}
+
+/** A booted console system, Chromium, and a webhook receiver on HTTPS that the system's dispatcher trusts. */
+export interface ConsoleWithReceiver {
+  system: RunningSystem;
+  browser: Browser;
+  receiver: TestReceiver;
+  /** Closes the browser, the system and the receiver, and removes the receiver's certificate. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The console system with a number's webhook receiver on localhost over HTTPS (a throwaway certificate the
+ * dispatcher is told to trust, `localhost` exempt from the private-address ban), and Chromium, started together.
+ */
+export async function startConsoleWithReceiver(
+  behaviour: Behaviour,
+  env: Record<string, string> = {},
+): Promise<ConsoleWithReceiver> {
+  const certificate = selfSignedCertificate(['localhost']);
+  const receiver = await startHttpsReceiver(certificate, behaviour);
+  const started = await Promise.allSettled([
+    startConsoleSystem({
+      env: { WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'localhost', WEBHOOK_TEST_CA_FILE: certificate.certFile, ...env },
+    }),
+    launchChromium(),
+  ]);
+  const [system, browser] = started.map((result) => (result.status === 'fulfilled' ? result.value : undefined)) as [
+    RunningSystem | undefined,
+    Browser | undefined,
+  ];
+  const stop = async () => {
+    await browser?.close();
+    await system?.stop();
+    await receiver.close();
+    certificate.remove();
+  };
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed || !system || !browser) {
+    await stop();
+    throw failed?.reason ?? new Error('the console system did not start');
+  }
+  return { system, browser, receiver, stop };
 }
 
 export function consoleUrl(system: RunningSystem, path = ''): string {
