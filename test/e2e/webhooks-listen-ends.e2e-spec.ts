@@ -8,9 +8,11 @@ import {
   ApiSession,
   ConsoleClient,
   publicRequest,
+  readServerSentEvents,
   startSystem,
   waitFor,
   type RunningSystem,
+  type ServerSentEvent,
 } from './support';
 
 jest.setTimeout(120_000);
@@ -18,14 +20,9 @@ jest.setTimeout(120_000);
 const root = join(__dirname, '..', '..');
 const PASSWORD = 'quiet otter builds paper maps';
 
-interface SseEvent {
-  event: string;
-  data: string;
-}
-
 /** One `webhook/listen` stream as a client reads it: every event so far, and when the server ended it. */
 interface Stream {
-  events: SseEvent[];
+  events: ServerSentEvent[];
   /** Resolves once the server has ended the stream (or the test closed it). */
   ended: Promise<void>;
   close(): void;
@@ -44,29 +41,13 @@ async function openStream(baseUrl: string, numberId: string, key: string): Promi
     signal: controller.signal,
   });
   expect(response.status).toBe(200);
-  const events: SseEvent[] = [];
+  const events: ServerSentEvent[] = [];
   let ready!: () => void;
   const isReady = new Promise<void>((resolve) => (ready = resolve));
-  const ended = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data !== undefined) events.push({ event, data });
-          if (event === 'ready') ready();
-        }
-      }
-    } catch {
-      // closed by the test
-    }
-  })();
+  const ended = readServerSentEvents(response.body, (event) => {
+    events.push(event);
+    if (event.event === 'ready') ready();
+  });
   await Promise.race([isReady, ended]);
   const of = (type: string) => events.filter((e) => e.event === type).map((e) => JSON.parse(e.data));
   const stream: Stream = {

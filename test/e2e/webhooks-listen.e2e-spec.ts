@@ -5,7 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { toStandardWebhooksSecret, verify } from '@switchboard/signing';
 import { Webhook } from 'standardwebhooks';
-import { AdminClient, ApiSession, publicRequest, startSystem, waitFor, type RunningSystem } from './support';
+import {
+  AdminClient,
+  ApiSession,
+  publicRequest,
+  readServerSentEvents,
+  startSystem,
+  waitFor,
+  type RunningSystem,
+} from './support';
 
 jest.setTimeout(120_000);
 
@@ -52,26 +60,10 @@ async function readStream(
   expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
   let ready!: () => void;
   const isReady = new Promise<void>((resolve) => (ready = resolve));
-  void (async () => {
-    let buffer = '';
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event === 'ready') ready();
-          if (event === 'webhook' && data) into.push(JSON.parse(data));
-        }
-      }
-    } catch {
-      // aborted at the end of the test
-    }
-  })();
+  void readServerSentEvents(response.body, ({ event, data }) => {
+    if (event === 'ready') ready();
+    if (event === 'webhook') into.push(JSON.parse(data));
+  });
   await isReady;
 }
 

@@ -4,3 +4,4 @@ export * from './outages';
 export * from './service-process';
 export * from './console';
 export * from './wait-for';
+export * from './sse';
