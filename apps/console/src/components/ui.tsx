@@ -13,11 +13,21 @@ import {
 } from 'react';
 import { ApiError } from '../api';
 
-/** Loads `load()` now and whenever `deps` change; `reload()` loads again. */
+/**
+ * Loads `load()` now and whenever `deps` change; `reload()` loads again. `replace(update)` shows what a change the
+ * server just answered made, in the same render as the rest of its outcome, so a control bound to the data does not
+ * fall back to the old value until the reload lands.
+ */
 export function useLoad<T>(
   load: () => Promise<T>,
   deps: unknown[],
-): { data: T | undefined; error: Error | undefined; loading: boolean; reload: () => void } {
+): {
+  data: T | undefined;
+  error: Error | undefined;
+  loading: boolean;
+  reload: () => void;
+  replace: (update: (data: T) => T) => void;
+} {
   const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
   const [round, setRound] = useState(0);
   useEffect(() => {
@@ -33,7 +43,12 @@ export function useLoad<T>(
     // deps are the caller's, as with useEffect.
   }, [...deps, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { data: state.data, error: state.error, loading: state.loading, reload };
+  const replace = useCallback(
+    (update: (data: T) => T) =>
+      setState((previous) => (previous.data === undefined ? previous : { ...previous, data: update(previous.data) })),
+    [],
+  );
+  return { data: state.data, error: state.error, loading: state.loading, reload, replace };
 }
 
 /**

@@ -71,6 +71,8 @@ export function TeamPage() {
     try {
       const changed = await patch<ConsoleUserView>(`/users/${encodeURIComponent(member.id)}`, { role });
       setNotice(`${changed.email} is now ${article(changed.role)} ${humanize(changed.role).toLowerCase()}.`);
+      // The select is bound to the member's role: without this it shows the old role until the reload lands.
+      members.replace((list) => ({ ...list, data: list.data.map((m) => (m.id === changed.id ? changed : m)) }));
       members.reload();
     } catch (error) {
       setRoleFailure(messageOf(error));
