@@ -18,7 +18,7 @@ import { CALLS_MEDIA_CONFIG } from './config/tokens';
 import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
 import { WAITING_REPORTS } from './number-ownership/waiting-reports.port';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
-import { CallsMediaPrisma } from './prisma/calls-media-prisma';
+import { CallsMediaPrisma, CallsMediaTransactions } from './prisma/calls-media-prisma';
 import { objectStorageProvider } from './storage/object-storage.provider';
 import { CALL_REPORT_SINK } from './telephony/call-report-sink.port';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
@@ -59,7 +59,8 @@ export class CallsMediaModule {
       providers: [
         { provide: CALLS_MEDIA_CONFIG, useValue: config },
         objectStorageProvider,
-        provideOutboxRelay(CallsMediaPrisma, [STREAMS.calls]),
+        CallsMediaTransactions,
+        provideOutboxRelay(CallsMediaTransactions, [STREAMS.calls]),
         NumberStatesRepository,
         CallReportsRepository,
         CallReportsService,

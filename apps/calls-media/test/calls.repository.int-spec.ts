@@ -28,7 +28,7 @@ const RECORDING = {
 };
 
 /**
- * The list's SQL on both databases a deployment can have, through the Prisma client's `$kysely`: PostgreSQL and
+ * The list's SQL on both databases a deployment can have, through the Prisma client's `$kysely()`: PostgreSQL and
  * embedded PGlite (`npm start` without <APP>_DATABASE_URL); the rows are typed the same on both (bigint as a bigint).
  */
 describe.each([

@@ -8,7 +8,7 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import type { GatewayConfig } from './config/gateway.config';
 import { GATEWAY_CONFIG } from './config/tokens';
 import { EmailPort, SimulatedEmailAdapter } from './email';
-import { GatewayPrisma } from './prisma/gateway-prisma';
+import { GatewayPrisma, GatewayTransactions } from './prisma/gateway-prisma';
 
 /** What the public and operator servers share in one process: config, logger, database and NATS. */
 export interface GatewayShared {
@@ -40,6 +40,7 @@ export class GatewayCoreModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: shared.config },
         { provide: GatewayPrisma, useValue: shared.prisma },
+        GatewayTransactions,
         { provide: Readiness, useValue: shared.readiness },
         ApiKeysRepository,
         ApiKeyRevocations,
@@ -51,6 +52,7 @@ export class GatewayCoreModule {
       exports: [
         GATEWAY_CONFIG,
         GatewayPrisma,
+        GatewayTransactions,
         Readiness,
         ApiKeysRepository,
         ApiKeysService,

@@ -70,7 +70,7 @@ export class LostfoundModule {
         SimulatedSmsAdapter,
         // Twilio for live accounts with LOSTFOUND_SMS_PROVIDER=twilio (docs/adr/0082); the simulated provider otherwise.
         smsSenderProvider,
-        provideOutboxRelay(LostfoundPrisma, [STREAMS.lostfound]),
+        provideOutboxRelay(LostfoundTransactions, [STREAMS.lostfound]),
         LostfoundTransactions,
         MatchNotifier,
         DailyTextCountsRepository,

@@ -129,7 +129,7 @@ export class NumbersBillingModule {
         AgentService,
         NumberAgentsAdapter,
         { provide: NUMBER_AGENTS, useExisting: NumberAgentsAdapter },
-        provideOutboxRelay(NumbersBillingPrisma, [STREAMS.numbers, STREAMS.billing]),
+        provideOutboxRelay(NumbersBillingTransactions, [STREAMS.numbers, STREAMS.billing]),
         NumbersBillingTransactions,
         AutoTopUpAttemptsRepository,
         NumbersOutbox,

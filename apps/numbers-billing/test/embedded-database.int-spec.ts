@@ -71,7 +71,7 @@ describe('numbers-billing on the embedded database', () => {
     expect(ledger.balance_cents).toBe(0);
   });
 
-  // The list and the webhook target are Kysely statements through the Prisma client's `$kysely`, here on PGlite.
+  // The list and the webhook target are Kysely statements through the Prisma client's `$kysely()`, here on PGlite.
   it('lists numbers page by page, and answers the webhook target with the secret opened', async () => {
     const account = await rpc.request(AccountsRpc.create, { name: 'Embedded list', balance_cents: 10_000 });
     const first = await rpc.request(

@@ -112,7 +112,7 @@ export class WebhookDispatcherModule {
         WebhookEndpointsRepository,
         WebhookDispatcherTransactions,
         { provide: ENDPOINT_HEALTH, useExisting: EndpointHealth },
-        provideOutboxRelay(WebhookDispatcherPrisma, [STREAMS.webhooks]),
+        provideOutboxRelay(WebhookDispatcherTransactions, [STREAMS.webhooks]),
       ],
     };
   }

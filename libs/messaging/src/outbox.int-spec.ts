@@ -25,12 +25,12 @@ const stream = { name: 'THINGS', types: 'thing.>' };
 const ThingHappenedEvent = defineEvent('thing.happened', stream, ThingHappened);
 
 /**
- * The relay's view of a database, over node-postgres: a transaction with `$kysely` in it, as each app's Prisma client
- * gives (its `$transaction`, with libs/persistence's `kyselyExtension`); here Kysely's own transaction on `pg`.
+ * The relay's view of a database, over node-postgres: a transaction with `$kysely()` in it, as each app's Prisma client
+ * gives (its `Transactions.run`, with libs/persistence's `kyselyExtension`); here Kysely's own transaction on `pg`.
  */
 function pgClient(pool: Pool): OutboxDatabase {
   const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
-  return { $transaction: (fn) => kysely.transaction().execute((trx) => fn({ $kysely: trx })) };
+  return { run: (fn) => kysely.transaction().execute((trx) => fn({ $kysely: () => trx })) };
 }
 
 describe('outbox relay over a real NATS', () => {

@@ -71,18 +71,15 @@ export async function writeOutboxEvent<T extends object>(
 
 /** What the relay needs of a transaction: Kysely through it (libs/persistence `kyselyExtension`). */
 export interface OutboxRelayTransaction {
-  $kysely: QueryExecutorProvider;
+  $kysely(): QueryExecutorProvider;
 }
 
 /**
- * Where the relay claims and marks its rows, one Prisma interactive transaction per batch: the app's client (every
- * app's client has `$kysely`, and each app's schema the `outbox_events` table).
+ * Where the relay claims and marks its rows, one Prisma interactive transaction per batch: the app's `Transactions`
+ * (libs/persistence; every app's transaction client has `$kysely()`, and each app's schema the `outbox_events` table).
  */
 export interface OutboxDatabase {
-  $transaction<R>(
-    fn: (tx: OutboxRelayTransaction) => Promise<R>,
-    options?: { timeout?: number; maxWait?: number },
-  ): Promise<R>;
+  run<R>(fn: (tx: OutboxRelayTransaction) => Promise<R>, options?: { timeout?: number; maxWait?: number }): Promise<R>;
 }
 
 /** Longest a relay's transaction may run (its statements and the publishes between them). */
@@ -132,17 +129,17 @@ export class OutboxPublisher {
   }
 
   private publishBatch(): Promise<number> {
-    return this.db.$transaction(
+    return this.db.run(
       async (tx) => {
         // Kysely's `sql` tag: the lib knows the outbox table by `OutboxRow` only (each app generates its own types).
         const { rows } = await sql<OutboxRow>`SELECT id::text AS id, type, payload, headers FROM outbox_events
           WHERE published_at IS NULL ORDER BY created_at, id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`.execute(
-          tx.$kysely,
+          tx.$kysely(),
         );
         if (rows.length === 0) return 0;
         await Promise.all(rows.map((row) => this.publish(row)));
         await sql`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((row) => row.id)}::uuid[])`.execute(
-          tx.$kysely,
+          tx.$kysely(),
         );
         return rows.length;
       },

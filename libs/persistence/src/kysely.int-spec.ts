@@ -29,7 +29,7 @@ interface FixtureDb {
 
 /** The slice of the fixture's extended client these tests use (the client is generated at test time). */
 interface FixtureTx {
-  $kysely: Kysely<FixtureDb>;
+  $kysely(): Kysely<FixtureDb>;
   widget: { count(args?: object): Promise<number>; create(args: object): Promise<unknown> };
 }
 interface FixtureClient extends FixtureTx {
@@ -104,18 +104,20 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
   });
 
   it('returns typed rows: builder and sql tag alike, bigint as bigint, and counts what a write changed', async () => {
-    const inserted = await db.$kysely
+    const inserted = await db
+      .$kysely()
       .insertInto('widgets')
       .values({ id: widgetId(1), name: 'w1', kind: 'small' })
       .executeTakeFirstOrThrow();
     expect(inserted.numInsertedOrUpdatedRows).toBe(1n);
-    expect(await db.$kysely.selectFrom('widgets').select(['id', 'name']).where('name', '=', 'w1').execute()).toEqual([
+    expect(await db.$kysely().selectFrom('widgets').select(['id', 'name']).where('name', '=', 'w1').execute()).toEqual([
       { id: widgetId(1), name: 'w1' },
     ]);
-    expect((await sql<{ big: bigint }>`SELECT ${big.toString()}::bigint AS big`.execute(db.$kysely)).rows).toEqual([
+    expect((await sql<{ big: bigint }>`SELECT ${big.toString()}::bigint AS big`.execute(db.$kysely())).rows).toEqual([
       { big },
     ]);
-    const updated = await db.$kysely
+    const updated = await db
+      .$kysely()
       .updateTable('widgets')
       .set({ kind: 'large' })
       .where('name', 'in', ['w1', 'none'])
@@ -125,11 +127,13 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
 
   it('reads and compares a timestamptz as the same instant whatever the database default time zone', async () => {
     const at = new Date('2026-11-27T09:02:34.213Z');
-    await db.$kysely
+    await db
+      .$kysely()
       .insertInto('widgets')
       .values({ id: widgetId(2), name: 'w2', kind: 'small', created_at: at })
       .execute();
-    const [row] = await db.$kysely
+    const [row] = await db
+      .$kysely()
       .selectFrom('widgets')
       .select(['created_at', sql<string>`current_setting('TimeZone')`.as('zone')])
       .where('created_at', '=', at)
@@ -137,12 +141,13 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
     expect(row.created_at).toEqual(at);
     expect(row.zone).toBe('UTC');
     const literal = sql<{ at: Date }>`SELECT '2026-11-27 04:02:34.213-05'::timestamptz AS at`;
-    expect((await literal.execute(db.$kysely)).rows).toEqual([{ at }]);
+    expect((await literal.execute(db.$kysely())).rows).toEqual([{ at }]);
   });
 
-  it("runs tx.$kysely inside the Prisma transaction: one commit or one rollback with the client's own writes", async () => {
+  it("runs tx.$kysely() inside the Prisma transaction: one commit or one rollback with the client's own writes", async () => {
     const seen = await db.$transaction(async (tx) => {
-      await tx.$kysely
+      await tx
+        .$kysely()
         .insertInto('widgets')
         .values({ id: widgetId(3), name: 'w3', kind: 'small' })
         .execute();
@@ -150,15 +155,16 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
       // Not committed yet: the client, on another connection, does not see it (PGlite has one connection only).
       const outside =
         kind === 'postgres'
-          ? await db.$kysely.selectFrom('widgets').select('id').where('name', '=', 'w3').execute()
+          ? await db.$kysely().selectFrom('widgets').select('id').where('name', '=', 'w3').execute()
           : [];
-      const inside = await tx.$kysely.selectFrom('widgets').select('id').where('name', 'in', ['w3', 'w4']).execute();
+      const inside = await tx.$kysely().selectFrom('widgets').select('id').where('name', 'in', ['w3', 'w4']).execute();
       return { outside: outside.length, inside: inside.length };
     });
     expect(seen).toEqual({ outside: 0, inside: 2 });
     await expect(
       db.$transaction(async (tx) => {
-        await tx.$kysely
+        await tx
+          .$kysely()
           .insertInto('widgets')
           .values({ id: widgetId(5), name: 'w5', kind: 'small' })
           .execute();
@@ -171,7 +177,7 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
 
   it('keeps each of several open transactions on its own Kysely', async () => {
     const transactionId = async (tx: FixtureTx) =>
-      (await sql<{ id: string }>`SELECT txid_current()::text AS id`.execute(tx.$kysely)).rows[0].id;
+      (await sql<{ id: string }>`SELECT txid_current()::text AS id`.execute(tx.$kysely())).rows[0].id;
     const seen = await Promise.all(
       [0, 1, 2, 3].map(() =>
         db.$transaction(async (tx) => {
@@ -186,18 +192,26 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
     expect(new Set(seen.map(({ first }) => first)).size).toBe(4);
   });
 
+  it("gives one Kysely per client and per transaction, and refuses Kysely's own transactions", async () => {
+    expect(db.$kysely()).toBe(db.$kysely());
+    const [first, again] = await db.$transaction(async (tx) => [tx.$kysely(), tx.$kysely()]);
+    expect(again).toBe(first);
+    expect(first).not.toBe(db.$kysely());
+    await expect(db.$kysely().transaction().execute(() => Promise.resolve())).rejects.toThrow(/Transactions\.run/);
+  });
+
   it('takes a transaction-scoped lock with the lock function in FROM: a void column cannot be read', async () => {
     // Prisma's raw path reads every column of the answer, and has no type for `void`: a repository that takes an
     // advisory lock calls the function in FROM (`SELECT 1 FROM pg_advisory_xact_lock(...)`).
     const locked = await db.$transaction(async (tx) => {
       const { rows } = await sql<{
         locked: number;
-      }>`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('x'))`.execute(tx.$kysely);
+      }>`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('x'))`.execute(tx.$kysely());
       return rows;
     });
     expect(locked).toEqual([{ locked: 1 }]);
     const voidColumn = await db
-      .$transaction((tx) => sql`SELECT pg_advisory_xact_lock(hashtext('x'))`.execute(tx.$kysely))
+      .$transaction((tx) => sql`SELECT pg_advisory_xact_lock(hashtext('x'))`.execute(tx.$kysely()))
       .then(
         () => 'read',
         () => 'refused',
@@ -206,18 +220,19 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
   });
 
   it('tells a refused statement by its SQLSTATE, through the client and through a transaction', async () => {
-    const direct = await sql`SELECT 1 / 0`.execute(db.$kysely).catch((error: unknown) => error);
+    const direct = await sql`SELECT 1 / 0`.execute(db.$kysely()).catch((error: unknown) => error);
     expect(hasSqlState(direct, '22012')).toBe(true); // division_by_zero, under Prisma's error
     expect(isDatabaseUnavailable(direct)).toBe(false);
     const inTransaction = await db
-      .$transaction((tx) => sql`SELECT 1 / 0`.execute(tx.$kysely))
+      .$transaction((tx) => sql`SELECT 1 / 0`.execute(tx.$kysely()))
       .catch((error: unknown) => error);
     expect(hasSqlState(inTransaction, '22012')).toBe(true);
   });
 
   if (kind === 'postgres') {
     it('skips the rows another transaction holds (FOR UPDATE SKIP LOCKED)', async () => {
-      await db.$kysely
+      await db
+        .$kysely()
         .insertInto('widgets')
         .values([
           { id: widgetId(7), name: 'lock-a', kind: 'small' },
@@ -225,7 +240,8 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
         ])
         .execute();
       const lockable = (tx: FixtureTx) =>
-        tx.$kysely
+        tx
+          .$kysely()
           .selectFrom('widgets')
           .select('name')
           .where('name', 'like', 'lock-%')
@@ -254,10 +270,10 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
     it('prepares each statement text once per connection, under one name', async () => {
       const prepared = await db.$transaction(async (tx) => {
         for (const name of ['p1', 'p2', 'p3'])
-          await tx.$kysely.selectFrom('widgets').select(['id', 'name']).where('name', '=', name).execute();
+          await tx.$kysely().selectFrom('widgets').select(['id', 'name']).where('name', '=', name).execute();
         return (
           await sql<{ name: string }>`SELECT name FROM pg_prepared_statements
-             WHERE statement = 'select "id", "name" from "widgets" where "name" = $1'`.execute(tx.$kysely)
+             WHERE statement = 'select "id", "name" from "widgets" where "name" = $1'`.execute(tx.$kysely())
         ).rows;
       });
       expect(prepared).toEqual([{ name: expect.stringMatching(/^sb_/) as string }]);
@@ -267,11 +283,11 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
       // One transaction: one connection, the statements prepared on it, the column added under them.
       const outcome = await db
         .$transaction(async (tx) => {
-          const named = () => tx.$kysely.selectFrom('widgets').select(['id', 'name']).execute();
-          const star = () => sql`SELECT * FROM widgets`.execute(tx.$kysely);
+          const named = () => tx.$kysely().selectFrom('widgets').select(['id', 'name']).execute();
+          const star = () => sql`SELECT * FROM widgets`.execute(tx.$kysely());
           await named();
           await star();
-          await sql`ALTER TABLE widgets ADD COLUMN colour text`.execute(tx.$kysely);
+          await sql`ALTER TABLE widgets ADD COLUMN colour text`.execute(tx.$kysely());
           await named();
           await star();
         })
@@ -288,7 +304,7 @@ describe('a database that cannot be reached', () => {
       env: { FIXTURE_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' },
     });
     try {
-      const error = await sql`SELECT 1`.execute(handle.client.$kysely).catch((caught: unknown) => caught);
+      const error = await sql`SELECT 1`.execute(handle.client.$kysely()).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(Error);
       expect(isDatabaseUnavailable(error)).toBe(true);
     } finally {

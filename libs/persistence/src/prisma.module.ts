@@ -17,11 +17,13 @@ class PrismaCloser implements OnApplicationShutdown {
 /** Whether the app's database answers; used by the service's /readyz. */
 @Injectable()
 export class DatabaseHealth {
-  constructor(@Inject(PRISMA_HANDLE) private readonly handle: PrismaClientHandle<{ $kysely: QueryExecutorProvider }>) {}
+  constructor(
+    @Inject(PRISMA_HANDLE) private readonly handle: PrismaClientHandle<{ $kysely(): QueryExecutorProvider }>,
+  ) {}
 
   async ping(): Promise<boolean> {
     try {
-      await sql`SELECT 1`.execute(this.handle.client.$kysely);
+      await sql`SELECT 1`.execute(this.handle.client.$kysely());
       return true;
     } catch {
       return false;
@@ -30,7 +32,7 @@ export class DatabaseHealth {
 }
 
 export interface PrismaModuleOptions<Client> {
-  /** The app's client class (`extendedClientClass` for a client with `$kysely`); it is also the injection token. */
+  /** The app's client class (`extendedClientClass` for a client with `$kysely()`); it is also the injection token. */
   client: PrismaClientClass<Client & { $disconnect(): Promise<void> }>;
   appName: string;
   /** Migrations applied at start, before the client is handed out. */

@@ -104,11 +104,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
 /**
  * The app's outbox relay as a Nest provider, injectable as `OutboxRelay`: started with the app, stopped before it
- * shuts down. `client` is the app's Prisma client class (its injection token): the relay's transactions are the
- * client's, with `$kysely` (libs/persistence `kyselyExtension`).
+ * shuts down. `transactions` is the app's `Transactions` class (its injection token): the relay opens its
+ * transactions there, as the app's services do, and runs its statements on `tx.$kysely()`.
  */
 export function provideOutboxRelay(
-  client: abstract new (...args: never[]) => unknown,
+  transactions: abstract new (...args: never[]) => OutboxDatabase,
   streams: StreamDefinition[],
   options: OutboxRelayOptions = {},
 ): Provider {
@@ -117,6 +117,6 @@ export function provideOutboxRelay(
     provide: OutboxRelay,
     useFactory: (db: OutboxDatabase, nc: NatsConnection, config: MessagingConfig, logger: Logger) =>
       new OutboxRelay(new OutboxPublisher(db, nc, config, streams, publisherOptions), logger, { pollIntervalMs }),
-    inject: [client, NATS_CONNECTION, MESSAGING_CONFIG, LOGGER],
+    inject: [transactions, NATS_CONNECTION, MESSAGING_CONFIG, LOGGER],
   };
 }

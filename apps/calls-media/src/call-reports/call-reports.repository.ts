@@ -71,7 +71,7 @@ export class CallReportsRepository {
       VALUES (${report.call_sid}, ${report.to}, ${report.started_at.toISOString()}::timestamptz, 'pending', ${JSON.stringify(details)}::jsonb,
               ${report.recording?.key ?? null}, ${report.recording?.size ?? null}::int, ${report.recording?.etag ?? null})
       ON CONFLICT (call_sid) DO NOTHING
-      RETURNING received_at`.execute(this.prisma.$kysely)
+      RETURNING received_at`.execute(this.prisma.$kysely())
     ).rows;
     if (rows.length === 0) return null;
     return {
@@ -109,7 +109,7 @@ export class CallReportsRepository {
       UPDATE call_reports SET state = 'recorded', settled_at = now(), report = NULL
        WHERE call_sid = ${report.call_sid} AND state = 'pending'
       RETURNING call_sid`;
-    const { rows } = await recordCallOnce(claimed, report, owner, outbox).execute(this.prisma.$kysely);
+    const { rows } = await recordCallOnce(claimed, report, owner, outbox).execute(this.prisma.$kysely());
     return rows.length === 1;
   }
 
@@ -132,7 +132,7 @@ export class CallReportsRepository {
               ${at}::timestamptz, ${at}::timestamptz)
       ON CONFLICT (call_sid) DO NOTHING
       RETURNING call_sid`;
-    const { rows } = await recordCallOnce(inserted, report, owner, outbox).execute(this.prisma.$kysely);
+    const { rows } = await recordCallOnce(inserted, report, owner, outbox).execute(this.prisma.$kysely());
     return rows.length === 1;
   }
 

@@ -52,7 +52,7 @@ export function ordered(query: ReturnType<typeof callsPageStatement>, limit: num
 /** The unfiltered first page (most requests), built once. */
 const callsFirstPage = prebuiltStatement(
   (accountId: string, limit: number) => ordered(callsPageStatement(accountId), limit),
-  ['\u0000account', -1],
+  2,
 );
 
 /** A day of the account's calls, as the usage statement answers it (`seconds` is a bigint sum). */
@@ -80,7 +80,7 @@ export function dailyUsageStatement(accountId: string, today: string, days: numb
 }
 
 /**
- * The calls list and the look-up of one call, Kysely statements through the client's `$kysely`: the unfiltered first
+ * The calls list and the look-up of one call, Kysely statements through the client's `$kysely()`: the unfiltered first
  * page, behind most `GET /v1/calls` requests, is built once (`prebuiltStatement`); the transcript is Prisma's.
  */
 @Injectable()
@@ -89,7 +89,8 @@ export class CallsRepository {
 
   /** The account's call with this id; null for an unknown id and for another account's call alike. */
   async findForAccount(accountId: string, callId: string): Promise<CallRecord | null> {
-    const [row] = await this.prisma.$kysely
+    const [row] = await this.prisma
+      .$kysely()
       .selectFrom('calls')
       .select(CALL_COLUMNS)
       .where('id', '=', callId)
@@ -101,7 +102,10 @@ export class CallsRepository {
   /** Newest first (start time, then arrival order), at most `limit`. */
   async list(filter: CallFilter, limit: number): Promise<CallRecord[]> {
     if (!filter.numberId && !filter.since && !filter.until && !filter.after)
-      return this.prisma.$kysely.executeQuery(callsFirstPage(filter.accountId, limit)).then(({ rows }) => rows);
+      return this.prisma
+        .$kysely()
+        .executeQuery(callsFirstPage(filter.accountId, limit))
+        .then(({ rows }) => rows);
     let query = callsPageStatement(filter.accountId);
     // Only the filters given: one statement text per combination of filters, each planned for the index it can use.
     if (filter.numberId) {
@@ -119,7 +123,10 @@ export class CallsRepository {
         sql<boolean>`(started_at, seq) < (${filter.after.started_at.toISOString()}::timestamptz, ${filter.after.seq.toString()}::bigint)`,
       );
     }
-    return this.prisma.$kysely.executeQuery(ordered(query, limit)).then(({ rows }) => rows);
+    return this.prisma
+      .$kysely()
+      .executeQuery(ordered(query, limit))
+      .then(({ rows }) => rows);
   }
 
   /** See `dailyUsageStatement`. */
@@ -128,7 +135,7 @@ export class CallsRepository {
     today: string,
     days: number,
   ): Promise<{ date: string; calls: number; seconds: number }[]> {
-    const { rows } = await dailyUsageStatement(accountId, today, days).execute(this.prisma.$kysely);
+    const { rows } = await dailyUsageStatement(accountId, today, days).execute(this.prisma.$kysely());
     return rows.map((row) => ({ date: row.date, calls: Number(row.calls), seconds: Number(row.seconds) }));
   }
 

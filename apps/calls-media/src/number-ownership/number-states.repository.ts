@@ -10,7 +10,7 @@ const statesOfStatement = prebuiltStatement(
       .selectFrom('number_states')
       .select(['number_id', 'version', 'account_id', 'phone_number', 'status', 'answering', 'changed_at'])
       .where('phone_number', '=', phoneNumber),
-  ['\u0000phone number'],
+  1,
 );
 
 @Injectable()
@@ -24,6 +24,9 @@ export class NumberStatesRepository {
 
   /** Every state kept for the phone number, in no particular order. A plain statement: read on every call report. */
   statesOf(phoneNumber: string): Promise<NumberOwnershipState[]> {
-    return this.prisma.$kysely.executeQuery(statesOfStatement(phoneNumber)).then(({ rows }) => rows);
+    return this.prisma
+      .$kysely()
+      .executeQuery(statesOfStatement(phoneNumber))
+      .then(({ rows }) => rows);
   }
 }

@@ -30,7 +30,7 @@ export class ProviderRecordingsRepository {
   async add(callSid: string, recordingSid: string, stored: StoredProviderRecording): Promise<boolean> {
     const { rows } = await sql`INSERT INTO provider_recordings (call_sid, recording_sid, key, size, etag, content_type)
           VALUES (${callSid}, ${recordingSid}, ${stored.key}, ${stored.size}::int, ${stored.etag}, ${stored.content_type})
-          ON CONFLICT DO NOTHING RETURNING 1`.execute(this.prisma.$kysely);
+          ON CONFLICT DO NOTHING RETURNING 1`.execute(this.prisma.$kysely());
     return rows.length === 1;
   }
 
@@ -38,7 +38,7 @@ export class ProviderRecordingsRepository {
   async attachToCall(callSid: string, stored: StoredProviderRecording): Promise<boolean> {
     const { rows } = await sql`UPDATE calls SET recording_key = ${stored.key}, recording_size = ${stored.size}::int,
                  recording_etag = ${stored.etag}, recording_content_type = ${stored.content_type}
-           WHERE id = ${callSid} AND recording_key IS NULL RETURNING 1`.execute(this.prisma.$kysely);
+           WHERE id = ${callSid} AND recording_key IS NULL RETURNING 1`.execute(this.prisma.$kysely());
     return rows.length === 1;
   }
 }

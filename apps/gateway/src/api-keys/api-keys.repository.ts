@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { ApiKey } from '../generated/kysely/database';
-import { GatewayPrisma } from '../prisma/gateway-prisma';
+import { GatewayPrisma, GatewayTransactions } from '../prisma/gateway-prisma';
 
 export type ApiKeyRecord = Pick<
   Selectable<ApiKey>,
@@ -20,15 +20,18 @@ export type NewApiKey = Pick<Insertable<ApiKey>, 'id' | 'account_id' | 'secret_h
 
 @Injectable()
 export class ApiKeysRepository {
-  constructor(private readonly prisma: GatewayPrisma) {}
+  constructor(
+    private readonly prisma: GatewayPrisma,
+    private readonly transactions: GatewayTransactions,
+  ) {}
 
   /**
    * Inserts a key unless the account already has `max` active ones. The per-account advisory lock makes the
    * count and the insert one step, so concurrent requests cannot pass the limit together.
    */
   async createWithinLimit(key: NewApiKey, max: number): Promise<ApiKeyRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
-      await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('api_keys:' || ${key.account_id}))`.execute(tx.$kysely);
+    return this.transactions.run(async (tx) => {
+      await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('api_keys:' || ${key.account_id}))`.execute(tx.$kysely());
       const active = await tx.apiKey.count({ where: { account_id: key.account_id, revoked_at: null } });
       if (active >= max) return null;
       return tx.apiKey.create({

@@ -80,12 +80,12 @@ export const FIND_KEY_COUNTING_REQUEST = compileSql(findKeyCountingRequest('', 0
 
 // Built and compiled once: run on every authenticated request, Kysely's building and compiling cost the gateway about
 // 1% of its CPU on `GET /v1/numbers` (docs/performance.md, seventeenth pass).
-const keyCountingRequest = prebuiltStatement(findKeyCountingRequest, ['\u0000secret_hash', -1]);
+const keyCountingRequest = prebuiltStatement(findKeyCountingRequest, 2);
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 /**
- * The statements behind every authenticated request, through the gateway's Prisma client (`$kysely`). The counting
+ * The statements behind every authenticated request, through the gateway's Prisma client (`$kysely()`). The counting
  * statements commit without waiting for the WAL flush (`ASYNCHRONOUS_COMMIT`); keys are created and revoked durably.
  * docs/adr/0002-rate-limit-window.md.
  */
@@ -100,7 +100,7 @@ export class RequestAuthRepository {
   ): Promise<{ key: ActiveKey; window?: WindowCount } | undefined> {
     const {
       rows: [row],
-    } = await this.prisma.$kysely.executeQuery(keyCountingRequest(secretHash, windowSeconds));
+    } = await this.prisma.$kysely().executeQuery(keyCountingRequest(secretHash, windowSeconds));
     if (!row) return undefined;
     const key = {
       id: row.id,
@@ -116,14 +116,14 @@ export class RequestAuthRepository {
 
   /** Records that the key was used (at most once per resolution; see touchLastUsed). */
   async touchLastUsed(keyId: string): Promise<void> {
-    await touchLastUsed(keyId, LAST_USED_RESOLUTION_SECONDS).execute(this.prisma.$kysely);
+    await touchLastUsed(keyId, LAST_USED_RESOLUTION_SECONDS).execute(this.prisma.$kysely());
   }
 
   /** Counts one request of a key (a key with an allowlist, once its caller's address was allowed). */
   async countRequest(keyId: string, windowSeconds: number): Promise<WindowCount> {
     const {
       rows: [row],
-    } = await countOneKey(keyId, windowSeconds).execute(this.prisma.$kysely);
+    } = await countOneKey(keyId, windowSeconds).execute(this.prisma.$kysely());
     return { count: Number(row.count), windowStart: row.window_start };
   }
 }

@@ -94,11 +94,11 @@ describe.each(databases)('RequestAuthenticator over %s', (_, open) => {
     const key = await newKey();
     const commitSetting = sql<{ setting: string }>`SELECT current_setting('synchronous_commit') AS setting`;
     const inCountingTransaction = await fx.handle.client.$transaction(async (tx) => {
-      await findKeyCountingRequest(hashSecret(key.secret), WINDOW_SECONDS).execute(tx.$kysely);
-      return (await commitSetting.execute(tx.$kysely)).rows[0].setting;
+      await findKeyCountingRequest(hashSecret(key.secret), WINDOW_SECONDS).execute(tx.$kysely());
+      return (await commitSetting.execute(tx.$kysely())).rows[0].setting;
     });
     expect(inCountingTransaction).toBe('off');
-    expect((await commitSetting.execute(fx.handle.client.$kysely)).rows[0].setting).toBe('on');
+    expect((await commitSetting.execute(fx.handle.client.$kysely())).rows[0].setting).toBe('on');
   });
 
   it('refuses malformed, unknown and revoked secrets alike, counting nothing', async () => {

@@ -8,7 +8,8 @@ export class EndpointAlertsRepository {
 
   /** The addresses of the account's console users with the role owner, oldest first. */
   async ownerEmails(accountId: string): Promise<string[]> {
-    const rows = await this.prisma.$kysely
+    const rows = await this.prisma
+      .$kysely()
       .selectFrom('console_users')
       .select('email')
       .where('account_id', '=', accountId)
@@ -20,7 +21,8 @@ export class EndpointAlertsRepository {
 
   /** Claims the mail of one event to one address: true the first time only (a redelivery finds the row). */
   async claim(eventId: string, recipient: string): Promise<boolean> {
-    const written = await this.prisma.$kysely
+    const written = await this.prisma
+      .$kysely()
       .insertInto('endpoint_alert_mails')
       .values({ event_id: eventId, recipient })
       .onConflict((conflict) => conflict.columns(['event_id', 'recipient']).doNothing())
@@ -30,7 +32,8 @@ export class EndpointAlertsRepository {
 
   /** Gives a claim back after the mail could not be sent, so the redelivered event tries again. */
   async release(eventId: string, recipient: string): Promise<void> {
-    await this.prisma.$kysely
+    await this.prisma
+      .$kysely()
       .deleteFrom('endpoint_alert_mails')
       .where('event_id', '=', eventId)
       .where('recipient', '=', recipient)

@@ -26,7 +26,8 @@ export class IdempotencyRepository {
     request: { method: string; path: string; hash: string },
     at: Date,
   ): Promise<boolean> {
-    const rows = await this.prisma.$kysely
+    const rows = await this.prisma
+      .$kysely()
       .insertInto('idempotency_records')
       .values({
         account_id: scope.accountId,
@@ -92,7 +93,7 @@ export class IdempotencyRepository {
     this.calls += 1;
     if (this.calls % 100 !== 1) return;
     // `ctid` is a system column, outside the generated table types.
-    const db = this.prisma.$kysely;
+    const db = this.prisma.$kysely();
     await db
       .deleteFrom('idempotency_records')
       .where(

@@ -10,7 +10,7 @@ import {
 } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { OutboxRelay } from '@switchboard/service-runtime';
-import { GatewayPrisma } from '../prisma/gateway-prisma';
+import { GatewayTransactions } from '../prisma/gateway-prisma';
 
 /**
  * The gateway's outbox relay, for provider events (PROVIDER stream). The gateway listens before NATS answers, so
@@ -27,7 +27,7 @@ export class ProviderEventRelay implements OnApplicationBootstrap, BeforeApplica
     @Inject(NATS_LINK) private readonly link: NatsLink,
     @Inject(MESSAGING_CONFIG) private readonly messaging: MessagingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    private readonly prisma: GatewayPrisma,
+    private readonly transactions: GatewayTransactions,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -54,7 +54,7 @@ export class ProviderEventRelay implements OnApplicationBootstrap, BeforeApplica
       this.link,
       async (nc) => {
         const relay = new OutboxRelay(
-          new OutboxPublisher(this.prisma, nc, this.messaging, [STREAMS.provider]),
+          new OutboxPublisher(this.transactions, nc, this.messaging, [STREAMS.provider]),
           this.logger,
         );
         await relay.start();

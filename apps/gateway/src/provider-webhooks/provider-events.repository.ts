@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PROVIDER_EVENTS, providerEventId, type ProviderEventReceivedData } from '@switchboard/contracts';
 import { writeOutboxEvent } from '@switchboard/messaging';
-import { GatewayPrisma } from '../prisma/gateway-prisma';
+import { GatewayTransactions } from '../prisma/gateway-prisma';
 
 /** Namespace of the provider events' name-based UUIDs (fixed forever: changing it would re-id every event). */
 const NAMESPACE = Buffer.from('3f9d2b7c5e1a4c8d9b6f0a2e4d7c1b53', 'hex');
@@ -26,15 +26,16 @@ export function providerEnvelopeId(data: Pick<ProviderEventReceivedData, 'provid
 /** `provider_events` and the gateway's outbox. */
 @Injectable()
 export class ProviderEventsRepository {
-  constructor(private readonly prisma: GatewayPrisma) {}
+  constructor(private readonly transactions: GatewayTransactions) {}
 
   /**
    * Records a verified provider event and its outbox row in one transaction. True the first time; false when the
    * provider sent the same event before (nothing is written, nothing is published again).
    */
   async accept(data: ProviderEventReceivedData, cause: { requestId: string }): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const inserted = await tx.$kysely
+    return this.transactions.run(async (tx) => {
+      const inserted = await tx
+        .$kysely()
         .insertInto('provider_events')
         .values({ provider: data.provider, event_id: data.event_id, kind: data.kind })
         .onConflict((conflict) => conflict.columns(['provider', 'event_id']).doNothing())

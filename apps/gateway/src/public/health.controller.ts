@@ -33,7 +33,7 @@ export class HealthController implements OnModuleInit, OnModuleDestroy {
   }
 
   private pingDatabase(): Promise<boolean> {
-    return sql`SELECT 1`.execute(this.prisma.$kysely).then(
+    return sql`SELECT 1`.execute(this.prisma.$kysely()).then(
       () => true,
       () => false,
     );

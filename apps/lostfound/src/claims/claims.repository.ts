@@ -91,7 +91,7 @@ export class ClaimsRepository implements ClaimCandidates {
               ${claim.category}, ${claim.category_class}, ${claim.value_class}, ${claim.description}, ${claim.color}, ${claim.lost_area},
               ${claim.area_key}, ${claim.lost_date}::date, ${claim.proof_note}, ${claim.image_url}, 'open', ${claim.source}, ${claim.call_sid})
       ON CONFLICT (call_sid) DO NOTHING
-      RETURNING ${COLUMNS}`.execute(tx.$kysely)
+      RETURNING ${COLUMNS}`.execute(tx.$kysely())
     ).rows;
     const created = rows[0];
     if (!created) return null;
@@ -118,7 +118,7 @@ export class ClaimsRepository implements ClaimCandidates {
     const rows = (
       await sql<ClaimListRow & { claimant_email: string; proof_note: string }>`
       SELECT ${COLUMNS}, claimant_email, proof_note, ${HAS_MATCH} FROM claims WHERE id = ${id} AND location_id = ${locationId}`.execute(
-        this.prisma.$kysely,
+        this.prisma.$kysely(),
       )
     ).rows;
     if (rows.length === 0) return null;
@@ -149,10 +149,10 @@ export class ClaimsRepository implements ClaimCandidates {
       sql<ClaimListRow>`
         SELECT ${COLUMNS}, ${HAS_MATCH} FROM claims WHERE ${where} ORDER BY ${order}
         LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${(page - 1) * LOSTFOUND_PAGE_SIZE}`
-        .execute(this.prisma.$kysely)
+        .execute(this.prisma.$kysely())
         .then(({ rows }) => rows),
       sql<{ total: number }>`SELECT count(*)::int AS total FROM claims WHERE ${where}`
-        .execute(this.prisma.$kysely)
+        .execute(this.prisma.$kysely())
         .then(({ rows }) => rows),
     ]);
     return { rows, total: counted[0]?.total ?? 0 };
@@ -185,14 +185,14 @@ export class ClaimsRepository implements ClaimCandidates {
       SELECT ${COLUMNS} FROM claims WHERE ${sql.join(conditions, sql` AND `)}
       ORDER BY ${sql.join(order)}
       LIMIT ${MAX_CLAIM_CANDIDATES}`
-      .execute(tx.$kysely)
+      .execute(tx.$kysely())
       .then(({ rows }) => rows);
   }
 
   async lock(tx: Tx, locationId: number, id: number): Promise<ClaimRow | null> {
     const rows = (
       await sql<ClaimRow>`
-      SELECT ${COLUMNS} FROM claims WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`.execute(tx.$kysely)
+      SELECT ${COLUMNS} FROM claims WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`.execute(tx.$kysely())
     ).rows;
     return rows[0] ?? null;
   }

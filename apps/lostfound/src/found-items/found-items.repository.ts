@@ -146,7 +146,7 @@ export class FoundItemsRepository {
       VALUES (${item.location_id}, ${item.category}, ${item.category_class}, ${item.value_class}, ${item.description}, ${item.color},
               ${item.found_by}, ${item.found_area}, ${item.area_key}, ${item.found_date}::date, ${item.storage_ref},
               ${item.image_url}, 'stored', 'api')
-      RETURNING ${COLUMNS}`.execute(tx.$kysely)
+      RETURNING ${COLUMNS}`.execute(tx.$kysely())
     ).rows;
     const created = rows[0];
     if (item.image_url)
@@ -164,7 +164,9 @@ export class FoundItemsRepository {
   async findDetail(locationId: number, id: number): Promise<FoundItemDetailRow | null> {
     const rows = (
       await sql<FoundItemRow>`
-      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId}`.execute(this.prisma.$kysely)
+      SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId}`.execute(
+        this.prisma.$kysely(),
+      )
     ).rows;
     if (rows.length === 0) return null;
     const [photos, timeline] = await Promise.all([
@@ -219,9 +221,10 @@ export class FoundItemsRepository {
           WITH probe AS MATERIALIZED (${probe})
           SELECT ${COLUMNS}, (SELECT n FROM probe) AS total FROM found_items WHERE ${where}
           ORDER BY id DESC LIMIT ${LOSTFOUND_PAGE_SIZE} OFFSET ${offset}`;
-    const { rows } = await statement.execute(this.prisma.$kysely);
+    const { rows } = await statement.execute(this.prisma.$kysely());
     // A page past the last has no rows to carry the total: it is counted on its own.
-    const counted = rows[0]?.total ?? (await sql<{ n: number }>`${probe}`.execute(this.prisma.$kysely)).rows[0]?.n ?? 0;
+    const counted =
+      rows[0]?.total ?? (await sql<{ n: number }>`${probe}`.execute(this.prisma.$kysely())).rows[0]?.n ?? 0;
     return {
       rows: rows.map(({ total: _total, ...row }) => row),
       total: Math.min(counted, bound),
@@ -236,7 +239,7 @@ export class FoundItemsRepository {
    */
   candidatesFor(tx: Tx, claim: ClaimToMatch, anyWord: string | undefined): Promise<FoundItemRow[]> {
     const statement = claimCandidatesStatement(claim, anyWord);
-    return statement ? statement.execute(tx.$kysely).then(({ rows }) => rows) : Promise.resolve([]);
+    return statement ? statement.execute(tx.$kysely()).then(({ rows }) => rows) : Promise.resolve([]);
   }
 
   /** The item, locked until the transaction ends, when it is at the location. */
@@ -244,7 +247,7 @@ export class FoundItemsRepository {
     const rows = (
       await sql<FoundItemRow>`
       SELECT ${COLUMNS} FROM found_items WHERE id = ${id} AND location_id = ${locationId} FOR UPDATE`.execute(
-        tx.$kysely,
+        tx.$kysely(),
       )
     ).rows;
     return rows[0] ?? null;

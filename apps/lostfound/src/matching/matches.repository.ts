@@ -56,7 +56,7 @@ export class MatchesRepository {
        WHERE m.claim_id = ${claimId} AND i.status = 'stored' AND i.value_class = 'low'
        ORDER BY m.score DESC, i.found_date DESC, i.id DESC
        LIMIT ${MAX_LISTED_MATCHES}`
-      .execute(this.prisma.$kysely)
+      .execute(this.prisma.$kysely())
       .then(({ rows }) => rows);
   }
 
@@ -73,7 +73,7 @@ export class MatchesRepository {
        WHERE m.claim_id = ${claimId} AND i.status = 'stored'
        ORDER BY m.score DESC, i.found_date DESC, i.id DESC
        LIMIT ${MAX_RECORDED_MATCHES}`
-      .execute(this.prisma.$kysely)
+      .execute(this.prisma.$kysely())
       .then(({ rows }) => rows);
   }
 
@@ -102,7 +102,7 @@ export class MatchesRepository {
         JOIN found_items i ON i.id = t.found_item_id
         JOIN locations l ON l.id = c.location_id
        ORDER BY t.id`
-      .execute(this.prisma.$kysely)
+      .execute(this.prisma.$kysely())
       .then(({ rows }) => rows);
   }
 

@@ -28,14 +28,14 @@ export class DailyTextCountsRepository {
     const rows = sorted.map((key) => sql`(${key.scope}, ${key.subject}, ${day}::date, 0)`);
     await sql`
       INSERT INTO daily_text_counts (scope, subject, day, texts) VALUES ${sql.join(rows)}
-      ON CONFLICT (scope, subject, day) DO NOTHING`.execute(tx.$kysely);
+      ON CONFLICT (scope, subject, day) DO NOTHING`.execute(tx.$kysely());
     const wanted = sorted.map((key) => sql`(${key.scope}, ${key.subject})`);
     const counted = (
       await sql<TextCountKey & Pick<Selectable<DailyTextCount>, 'texts'>>`
       SELECT scope, subject, texts FROM daily_text_counts
        WHERE day = ${day}::date AND (scope, subject) IN (${sql.join(wanted)})
        ORDER BY scope, subject
-         FOR UPDATE`.execute(tx.$kysely)
+         FOR UPDATE`.execute(tx.$kysely())
     ).rows;
     return new Map(counted.map((row) => [countKey(row), row.texts]));
   }
@@ -45,7 +45,7 @@ export class DailyTextCountsRepository {
    * claimants'. Yesterday's stay for a request that began before midnight and is still counting it.
    */
   async forgetBefore(tx: Tx, day: string): Promise<void> {
-    await sql`DELETE FROM daily_text_counts WHERE day < ${day}::date - 1`.execute(tx.$kysely);
+    await sql`DELETE FROM daily_text_counts WHERE day < ${day}::date - 1`.execute(tx.$kysely());
   }
 
   /** Raises the day's counts (rows locked by `lock` in this transaction). */
@@ -56,7 +56,7 @@ export class DailyTextCountsRepository {
     await sql`
       UPDATE daily_text_counts d SET texts = d.texts + v.texts
         FROM (VALUES ${sql.join(values)}) AS v(scope, subject, texts)
-       WHERE d.scope = v.scope AND d.subject = v.subject AND d.day = ${day}::date`.execute(tx.$kysely);
+       WHERE d.scope = v.scope AND d.subject = v.subject AND d.day = ${day}::date`.execute(tx.$kysely());
   }
 }
 

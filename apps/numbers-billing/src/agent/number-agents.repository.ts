@@ -90,7 +90,7 @@ export class NumberAgentsRepository {
         RETURNING ${agentColumnsOf('a')})
       SELECT ${agentColumnsOf('c')}, n.phone_number, n.business_phone, n.status AS number_status
         FROM claimed c JOIN numbers n ON n.id = c.number_id`
-      .execute(this.prisma.$kysely)
+      .execute(this.prisma.$kysely())
       .then(({ rows }) => rows);
   }
 
@@ -133,7 +133,7 @@ export class NumberAgentsRepository {
       await sql<NumberAgentRecord & { number_status: string }>`
       SELECT ${agentColumnsOf('a')}, n.status AS number_status FROM numbers n JOIN number_agents a ON a.number_id = n.id
        WHERE n.phone_number = ${phoneNumber} AND n.status <> 'released'
-       ORDER BY n.id DESC LIMIT 1`.execute(this.prisma.$kysely)
+       ORDER BY n.id DESC LIMIT 1`.execute(this.prisma.$kysely())
     ).rows;
     return rows[0] ?? null;
   }

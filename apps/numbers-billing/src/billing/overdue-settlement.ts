@@ -3,7 +3,7 @@ import type { EventCause } from '@switchboard/messaging';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { NumbersRepository } from '../numbers/numbers.repository';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
-import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { GRACE_PERIOD_MS } from './billing-periods';
 import { MonthlyCharges } from './monthly-charges';
 
@@ -15,7 +15,7 @@ import { MonthlyCharges } from './monthly-charges';
 @Injectable()
 export class OverdueSettlement {
   constructor(
-    private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     private readonly ledger: LedgerRepository,
     private readonly numbers: NumbersRepository,
     private readonly charges: MonthlyCharges,
@@ -28,7 +28,7 @@ export class OverdueSettlement {
     cause: EventCause,
     now: Date = new Date(),
   ): Promise<{ charged: number; reactivated: number }> {
-    const result = await this.prisma.$transaction(async (tx) => {
+    const result = await this.transactions.run(async (tx) => {
       const account = await this.ledger.lockAccount(tx, accountId);
       if (!account) return { charged: 0, reactivated: 0 };
       const pastDue = await this.numbers.lockAccountNumbers(tx, accountId, ['past_due']);

@@ -66,7 +66,8 @@ export class LedgerRepository {
 
   /** Locks the account row for the rest of the transaction (`SELECT … FOR UPDATE`); null when it does not exist. */
   async lockAccount(tx: Tx, accountId: string): Promise<LockedAccount | null> {
-    const rows = await tx.$kysely
+    const rows = await tx
+      .$kysely()
       .selectFrom('accounts')
       .select(LOCKED_ACCOUNT_COLUMNS)
       .where('id', '=', accountId)
@@ -91,7 +92,7 @@ export class LedgerRepository {
         SELECT id, balance_millicents FROM accounts WHERE id = ${posting.accountId} FOR UPDATE
       ), ${postingOf(posting.accountId, posting.kind, posting.reference, sql`${posting.amountMillicents}`, sql`${posting.description}`)}
       SELECT EXISTS (SELECT 1 FROM account) AS found, (SELECT balance_after_millicents FROM inserted) AS after`.execute(
-        tx.$kysely,
+        tx.$kysely(),
       )
     ).rows;
     if (!result.found) throw new Error(`ledger: no account ${posting.accountId}`);
@@ -143,7 +144,7 @@ export class LedgerRepository {
       await sql<{ balance: Selectable<Account>['balance_millicents']; ledger_sum: bigint }>`
       SELECT a.balance_millicents AS balance,
              COALESCE((SELECT SUM(amount_millicents) FROM ledger_entries l WHERE l.account_id = a.id), 0)::bigint AS ledger_sum
-        FROM accounts a WHERE a.id = ${accountId}`.execute(this.prisma.$kysely)
+        FROM accounts a WHERE a.id = ${accountId}`.execute(this.prisma.$kysely())
     ).rows;
     return rows[0] ? { balance: rows[0].balance, ledgerSum: rows[0].ledger_sum } : null;
   }

@@ -21,7 +21,8 @@ export class NumberOrdersRepository {
   constructor(private readonly prisma: NumbersBillingPrisma) {}
 
   async lockByKey(tx: Tx, accountId: string, idempotencyKey: string): Promise<OrderRecord | null> {
-    const rows = await tx.$kysely
+    const rows = await tx
+      .$kysely()
       .selectFrom('number_orders')
       .select(ORDER_COLUMNS)
       .where('account_id', '=', accountId)
@@ -34,7 +35,8 @@ export class NumberOrdersRepository {
   /** The orders among `ids` (purchase references at the provider: ours are order ids; any other matches none). */
   async findByIds(client: Tx, ids: string[]): Promise<OrderRecord[]> {
     if (ids.length === 0) return [];
-    return client.$kysely
+    return client
+      .$kysely()
       .selectFrom('number_orders')
       .select(ORDER_COLUMNS)
       .where(sql<boolean>`id::text = ANY(${ids}::text[])`)
@@ -42,7 +44,8 @@ export class NumberOrdersRepository {
   }
 
   async lock(tx: Tx, id: string): Promise<OrderRecord | null> {
-    const rows = await tx.$kysely
+    const rows = await tx
+      .$kysely()
       .selectFrom('number_orders')
       .select(ORDER_COLUMNS)
       .where('id', '=', sql<string>`${id}::uuid`)
@@ -62,7 +65,7 @@ export class NumberOrdersRepository {
       await sql<{ count: bigint; millicents: Selectable<NumberOrder>['hold_millicents'] }>`
       SELECT COUNT(*)::bigint AS count, COALESCE(SUM(hold_millicents), 0)::bigint AS millicents FROM number_orders
        WHERE account_id = ${accountId} AND status = 'pending' AND id <> ${exceptId}::uuid
-         AND updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}`.execute(tx.$kysely)
+         AND updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}`.execute(tx.$kysely())
     ).rows;
     return { count: Number(row.count), millicents: row.millicents };
   }
@@ -91,7 +94,7 @@ export class NumberOrdersRepository {
               WHERE o.account_id = a.id AND o.status = 'pending' AND o.updated_at > ${new Date(now.getTime() - ORDER_LEASE_MS)}) h
        WHERE a.id = ${accountId}
          AND NOT EXISTS (SELECT 1 FROM number_orders k WHERE k.account_id = a.id AND k.idempotency_key = ${idempotencyKey})`.execute(
-        this.prisma.$kysely,
+        this.prisma.$kysely(),
       )
     ).rows;
     const row = rows[0];

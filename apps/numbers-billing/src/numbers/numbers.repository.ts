@@ -28,7 +28,7 @@ export function numbersPageStatement(accountId: string, limit: number, after?: {
 /** The first page's statement (no cursor: most requests), built once. */
 const numbersFirstPage = prebuiltStatement(
   (accountId: string, limit: number) => numbersPageStatement(accountId, limit),
-  ['\u0000account', -1],
+  2,
 );
 
 /** `tenuresOf`'s statement, built once: it runs for every call report. */
@@ -38,7 +38,7 @@ const tenuresOfStatement = prebuiltStatement(
       .selectFrom('numbers')
       .select(['status', 'created_at', 'released_at'])
       .where('phone_number', '=', phoneNumber),
-  ['\u0000phone number'],
+  1,
 );
 
 export type WebhookTargetRow = Pick<
@@ -89,7 +89,7 @@ export class NumbersRepository {
     const {
       rows: [row],
     } = await sql<Pick<NumberRecord, 'id'>>`SELECT nextval(pg_get_serial_sequence('numbers', 'id')) AS id`.execute(
-      tx.$kysely,
+      tx.$kysely(),
     );
     return row.id;
   }
@@ -103,7 +103,8 @@ export class NumbersRepository {
    * `numbers_phone_number_in_service_key` (docs/adr/0121-one-number-in-service-per-phone-number.md).
    */
   async findInService(tx: Tx, phoneNumber: string): Promise<Pick<NumberRecord, 'id' | 'account_id'> | null> {
-    const rows = await tx.$kysely
+    const rows = await tx
+      .$kysely()
       .selectFrom('numbers')
       .select(['id', 'account_id'])
       .where('phone_number', '=', phoneNumber)
@@ -118,7 +119,8 @@ export class NumbersRepository {
 
   /** Locks one of the account's numbers for the rest of the transaction; null when it is not the account's. */
   async lockOwned(tx: Tx, accountId: string, id: bigint): Promise<NumberRecord | null> {
-    const rows = await tx.$kysely
+    const rows = await tx
+      .$kysely()
       .selectFrom('numbers')
       .select(NUMBER_COLUMNS)
       .where('id', '=', id)
@@ -129,7 +131,8 @@ export class NumbersRepository {
   }
 
   async lock(tx: Tx, id: bigint): Promise<NumberRecord | null> {
-    const rows = await tx.$kysely
+    const rows = await tx
+      .$kysely()
       .selectFrom('numbers')
       .select(NUMBER_COLUMNS)
       .where('id', '=', id)
@@ -140,7 +143,8 @@ export class NumbersRepository {
 
   /** The account's numbers in `statuses`, locked, oldest first. */
   async lockAccountNumbers(tx: Tx, accountId: string, statuses: string[]): Promise<NumberRecord[]> {
-    return tx.$kysely
+    return tx
+      .$kysely()
       .selectFrom('numbers')
       .select(NUMBER_COLUMNS)
       .where('account_id', '=', accountId)
@@ -222,12 +226,16 @@ export class NumbersRepository {
    * released. A plain statement: asked for every call report.
    */
   tenuresOf(phoneNumber: string): Promise<Pick<NumberRecord, 'status' | 'created_at' | 'released_at'>[]> {
-    return this.prisma.$kysely.executeQuery(tenuresOfStatement(phoneNumber)).then(({ rows }) => rows);
+    return this.prisma
+      .$kysely()
+      .executeQuery(tenuresOfStatement(phoneNumber))
+      .then(({ rows }) => rows);
   }
 
   /** Where a number's events go: the columns the webhook target needs, for every delivery. */
   async findWebhookTarget(id: bigint): Promise<WebhookTargetRow | null> {
-    const [row] = await this.prisma.$kysely
+    const [row] = await this.prisma
+      .$kysely()
       .selectFrom('numbers')
       .select([
         'id',
@@ -246,8 +254,14 @@ export class NumbersRepository {
   /** Page of the account's numbers: active first, then past_due, then released; newest first within each. */
   async page(accountId: string, limit: number, after?: { rank: number; id: bigint }): Promise<NumberListRow[]> {
     return after
-      ? this.prisma.$kysely.executeQuery(numbersPageStatement(accountId, limit, after)).then(({ rows }) => rows)
-      : this.prisma.$kysely.executeQuery(numbersFirstPage(accountId, limit)).then(({ rows }) => rows);
+      ? this.prisma
+          .$kysely()
+          .executeQuery(numbersPageStatement(accountId, limit, after))
+          .then(({ rows }) => rows)
+      : this.prisma
+          .$kysely()
+          .executeQuery(numbersFirstPage(accountId, limit))
+          .then(({ rows }) => rows);
   }
 
   /** Numbers that count against the limit (active and past_due). */

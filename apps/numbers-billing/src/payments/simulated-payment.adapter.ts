@@ -27,7 +27,7 @@ export class SimulatedPaymentAdapter implements PaymentGateway {
     const declined = (
       await sql<Pick<Selectable<SimulatedPaymentFaults>, 'charge_failures'>>`
       UPDATE simulated_payment_faults SET charge_failures = charge_failures - 1
-       WHERE id = ${FAULTS_ROW} AND charge_failures > 0 RETURNING charge_failures`.execute(this.prisma.$kysely)
+       WHERE id = ${FAULTS_ROW} AND charge_failures > 0 RETURNING charge_failures`.execute(this.prisma.$kysely())
     ).rows;
     const status = declined.length > 0 ? 'failed' : 'succeeded';
     await this.prisma.simulatedPaymentCharge.createMany({

@@ -9,13 +9,13 @@ import {
 import type { DB } from '../generated/kysely/database';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
-/** numbers-billing's Prisma client, with `$kysely` for its hand-written statements (ADR 0135); injected by this class. */
+/** numbers-billing's Prisma client, with `$kysely()` for its hand-written statements (ADR 0135); injected by this class. */
 export const NumbersBillingPrisma = extendedClientClass((options: Prisma.PrismaClientOptions) =>
   new PrismaClient(options).$extends(kyselyExtension<DB>()),
 );
 export type NumbersBillingPrisma = InstanceType<typeof NumbersBillingPrisma>;
 
-/** The client inside an interactive transaction, `$kysely` included. */
+/** The client inside an interactive transaction, `$kysely()` included. */
 export type Tx = TransactionClientOf<NumbersBillingPrisma>;
 
 /**
@@ -24,7 +24,7 @@ export type Tx = TransactionClientOf<NumbersBillingPrisma>;
  */
 export const LOCKING_TX = { maxWait: 15_000, timeout: 30_000 } as const;
 
-/** Builds (compiles only) the statements prepared ahead of a request; they run on `$kysely.executeQuery`. */
+/** Builds (compiles only) the statements prepared ahead of a request; they run on `$kysely().executeQuery`. */
 export const statements = sqlBuilder<DB>();
 
 /** numbers-billing's transactions: what services open, handing `tx` to repositories (they do not hold the client). */

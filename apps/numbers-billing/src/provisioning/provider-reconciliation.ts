@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { NumberOrdersRepository, isLeaseLive, type OrderRecord } from '../numbers/number-orders.repository';
-import { LOCKING_TX, NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { LOCKING_TX, NumbersBillingPrisma, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { TELEPHONY_PROVIDER, type OwnedNumber, type TelephonyProvider } from '../telephony/telephony-provider.port';
 
 /** What one pass found among the numbers we own at the provider. */
@@ -30,6 +30,7 @@ type Standing = 'recorded' | 'in_flight' | 'stray';
 export class ProviderReconciliation {
   constructor(
     private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     private readonly orders: NumberOrdersRepository,
     @Inject(TELEPHONY_PROVIDER) private readonly provider: TelephonyProvider,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -79,7 +80,7 @@ export class ProviderReconciliation {
     seen: OrderRecord | undefined,
     now: Date,
   ): Promise<'released' | 'in_flight'> {
-    const released = await this.prisma.$transaction(async (tx) => {
+    const released = await this.transactions.run(async (tx) => {
       const order = seen ? await this.orders.lock(tx, seen.id) : null;
       if (order && standingOf(order, now) !== 'stray') return null;
       await this.provider.releaseNumber(number.phoneNumber, {

@@ -60,7 +60,7 @@ export class TalkTimeRepository {
    * the caller's Prisma transaction (the full path, which may change answering in the same transaction).
    */
   async charge(tx: Tx, charge: TalkTimeCharge): Promise<TalkTimeCharged> {
-    const [row] = (await chargeStatement(chargeValues(charge)).execute(tx.$kysely)).rows;
+    const [row] = (await chargeStatement(chargeValues(charge)).execute(tx.$kysely())).rows;
     return chargedFrom(row);
   }
 
@@ -79,17 +79,19 @@ export class TalkTimeRepository {
     try {
       const {
         rows: [row],
-      } = await this.prisma.$kysely.executeQuery(
-        quickChargeStatement(
-          values.accountId,
-          values.reference,
-          values.period,
-          values.seconds,
-          currentPeriod,
-          ...TIERS.map((tier) => values.amounts[tier]),
-          ...TIERS.map((tier) => values.descriptions[tier]),
-        ),
-      );
+      } = await this.prisma
+        .$kysely()
+        .executeQuery(
+          quickChargeStatement(
+            values.accountId,
+            values.reference,
+            values.period,
+            values.seconds,
+            currentPeriod,
+            ...TIERS.map((tier) => values.amounts[tier]),
+            ...TIERS.map((tier) => values.descriptions[tier]),
+          ),
+        );
       return chargedFrom(row);
     } catch (error) {
       if (hasSqlState(error, ANSWERING_CHANGES)) return { kind: 'answering_changes' };
@@ -155,16 +157,7 @@ const quickChargeStatement = prebuiltStatement(
       sql`, CASE WHEN ${unchanged} THEN true ELSE talk_time_changes_answering() END AS unchanged`,
     );
   },
-  // Placeholders: distinct from each other and from the statement's constants (the tiers' allowances, 'talk_time').
-  [
-    '\u0000account',
-    '\u0000reference',
-    '\u0000period',
-    -1n,
-    '\u0000current period',
-    ...TIERS.map((_, i) => -1_000_001n - BigInt(i)),
-    ...TIERS.map((tier) => `\u0000description ${tier}`),
-  ],
+  5 + 2 * TIERS.length,
 );
 
 /** The charge's statement; `check` adds a column to its one row (the account's), computed after every write. */

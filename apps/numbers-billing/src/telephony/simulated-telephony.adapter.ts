@@ -4,7 +4,7 @@ import { LOGGER, type Logger } from '@switchboard/observability';
 import type { NumbersBillingConfig } from '../config/numbers-billing.config';
 import { NUMBERS_BILLING_CONFIG } from '../config/tokens';
 import type { SimulatedProviderFaults, SimulatedProviderStock } from '../generated/kysely/database';
-import { NumbersBillingPrisma } from '../prisma/numbers-billing-prisma';
+import { NumbersBillingPrisma, NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { firstFreeNumber } from './phone-pool';
 import {
   NoNumbersAvailable,
@@ -26,6 +26,7 @@ const FAULTS_ROW = 1;
 export class SimulatedTelephonyAdapter implements TelephonyProvider {
   constructor(
     private readonly prisma: NumbersBillingPrisma,
+    private readonly transactions: NumbersBillingTransactions,
     @Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -38,20 +39,20 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
     const faults = (
       await sql<Pick<Selectable<SimulatedProviderFaults>, 'provision_failures'>>`
       UPDATE simulated_provider_faults SET provision_failures = provision_failures - 1
-       WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`.execute(this.prisma.$kysely)
+       WHERE id = ${FAULTS_ROW} AND provision_failures > 0 RETURNING provision_failures`.execute(this.prisma.$kysely())
     ).rows;
     if (faults.length > 0)
       throw new ProviderUnavailable('the simulated provider failed this purchase (operator fault injection)');
 
-    const sold = await this.prisma.$transaction(async (tx) => {
+    const sold = await this.transactions.run(async (tx) => {
       await sql`
         INSERT INTO simulated_provider_stock (area_code, available, updated_at)
         VALUES (${areaCode}, ${this.config.defaultProviderStock}, now()) ON CONFLICT (area_code) DO NOTHING`.execute(
-        tx.$kysely,
+        tx.$kysely(),
       );
       const [stock] = (
         await sql<Pick<Selectable<SimulatedProviderStock>, 'available'>>`
-        SELECT available FROM simulated_provider_stock WHERE area_code = ${areaCode} FOR UPDATE`.execute(tx.$kysely)
+        SELECT available FROM simulated_provider_stock WHERE area_code = ${areaCode} FOR UPDATE`.execute(tx.$kysely())
       ).rows;
       if (stock.available <= 0) throw new NoNumbersAvailable(areaCode);
 
@@ -64,7 +65,7 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
           SELECT c.phone_number FROM unnest(${candidates}::text[]) WITH ORDINALITY AS c(phone_number, position)
            WHERE NOT EXISTS (SELECT 1 FROM simulated_provider_numbers s WHERE s.phone_number = c.phone_number AND s.status = 'sold')
              AND NOT EXISTS (SELECT 1 FROM numbers n WHERE n.phone_number = c.phone_number AND n.status <> 'released')
-           ORDER BY c.position LIMIT 1`.execute(tx.$kysely)
+           ORDER BY c.position LIMIT 1`.execute(tx.$kysely())
         ).rows;
         return free?.phone_number;
       });
@@ -110,7 +111,7 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
    * only while it is still sold under that purchase.
    */
   async releaseNumber(phoneNumber: string, options?: ReleaseOptions): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       const released = await tx.simulatedProviderNumber.updateMany({
         where: {
           phone_number: phoneNumber,

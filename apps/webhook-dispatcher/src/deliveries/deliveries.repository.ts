@@ -48,7 +48,7 @@ export class DeliveriesRepository implements DeliveryStore {
       INSERT INTO webhook_deliveries AS d (event_id, event_type, call_sid, number_id, account_id, body, status)
       VALUES (${delivery.event_id}, ${delivery.event_type}, ${delivery.call_sid}, ${delivery.number_id}, ${delivery.account_id}, ${delivery.body}, ${status})
       ON CONFLICT (event_id) DO UPDATE SET status = EXCLUDED.status, lease_until = NULL, updated_at = now()
-       WHERE d.status = 'pending'`.execute(this.prisma.$kysely);
+       WHERE d.status = 'pending'`.execute(this.prisma.$kysely());
   }
 
   async claimAttempt({
@@ -111,7 +111,7 @@ export class DeliveriesRepository implements DeliveryStore {
       )
       SELECT (SELECT slot FROM slot) AS slot, ${disabled} AS disabled, attempt.id, attempt.attempt,
              (SELECT attempt_base FROM delivery) AS attempt_base, (SELECT count(*)::int FROM interrupted) AS interrupted
-        FROM (SELECT 1) AS one LEFT JOIN attempt ON true`.execute(this.prisma.$kysely)
+        FROM (SELECT 1) AS one LEFT JOIN attempt ON true`.execute(this.prisma.$kysely())
     ).rows;
     if (claimed.id !== null && claimed.slot !== null) {
       return {
@@ -136,7 +136,7 @@ export class DeliveriesRepository implements DeliveryStore {
       >`
       ${freed}SELECT d.status, d.lease_until, d.next_attempt_at, ${disabled} AS disabled
         FROM (SELECT 1) AS one LEFT JOIN webhook_deliveries d ON d.event_id = ${delivery.event_id}`.execute(
-        this.prisma.$kysely,
+        this.prisma.$kysely(),
       )
     ).rows;
     if (current.status !== null && current.status !== 'pending')
@@ -179,7 +179,7 @@ export class DeliveriesRepository implements DeliveryStore {
         RETURNING event_id
       )${counted}
       SELECT EXISTS (SELECT 1 FROM delivery) AS kept${count ? sql`, counted.consecutive_failures, counted.failing_since, counted.disabled_at FROM (SELECT 1) AS one LEFT JOIN counted ON true` : sql``}`.execute(
-        this.prisma.$kysely,
+        this.prisma.$kysely(),
       )
     ).rows;
     const kept = row.kept;
@@ -195,7 +195,7 @@ export class DeliveriesRepository implements DeliveryStore {
   }
 
   async giveBackSlot(claim: Pick<ClaimHeld, 'host' | 'slot' | 'leaseUntil'>): Promise<void> {
-    await this.giveBackSql(claim).execute(this.prisma.$kysely);
+    await this.giveBackSql(claim).execute(this.prisma.$kysely());
   }
 
   /** Deletes this process's hold on a host slot, if it still has it (a lease run out may have been taken over). */

@@ -31,7 +31,7 @@ export class NumberStatesRepository {
         RETURNING 1
       )
       SELECT (SELECT status FROM prev) AS previous, (SELECT version FROM prev) AS previous_version`.execute(
-        this.prisma.$kysely,
+        this.prisma.$kysely(),
       )
     ).rows;
     return row;

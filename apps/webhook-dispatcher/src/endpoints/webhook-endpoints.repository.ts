@@ -50,7 +50,8 @@ export class WebhookEndpointsRepository {
 
   /** Disables the endpoint at `at` unless it already is; true when this call disabled it. */
   async disable(tx: Tx, numberId: string, reason: string, at: string): Promise<boolean> {
-    const { numUpdatedRows } = await tx.$kysely
+    const { numUpdatedRows } = await tx
+      .$kysely()
       .updateTable('webhook_endpoints')
       .set({ disabled_at: sql<Date>`${at}::timestamptz`, disabled_reason: reason, updated_at: sql<Date>`now()` })
       .where('number_id', '=', numberId)
@@ -60,7 +61,8 @@ export class WebhookEndpointsRepository {
   }
 
   async find(accountId: string, numberId: string): Promise<EndpointRow | undefined> {
-    const [row] = await this.prisma.$kysely
+    const [row] = await this.prisma
+      .$kysely()
       .selectFrom('webhook_endpoints')
       .select(ENDPOINT_COLUMNS)
       .where('number_id', '=', numberId)
@@ -71,7 +73,8 @@ export class WebhookEndpointsRepository {
 
   /** Enables the endpoint: its run of failures forgotten. */
   async enable(tx: Tx, accountId: string, numberId: string): Promise<void> {
-    await tx.$kysely
+    await tx
+      .$kysely()
       .updateTable('webhook_endpoints')
       .set({
         disabled_at: sql.lit(null),
@@ -87,7 +90,8 @@ export class WebhookEndpointsRepository {
 
   /** Queues every event of the number that waited while its endpoint was disabled (a new round each); their count. */
   async resumePaused(tx: Tx, accountId: string, numberId: string, now: Date): Promise<number> {
-    const { numUpdatedRows } = await tx.$kysely
+    const { numUpdatedRows } = await tx
+      .$kysely()
       .updateTable('webhook_deliveries')
       .set((eb) => ({
         status: sql.lit('pending'),

@@ -69,8 +69,9 @@ export class WebhookEventsRepository {
 
   /** A page of a number's events, newest first, after the event `after` (undefined when `after` is not one of them). */
   async page(accountId: string, numberId: string, limit: number, after?: string): Promise<EventRow[] | undefined> {
-    if (after === undefined) return eventsOf(this.prisma.$kysely, accountId, numberId, limit).execute();
-    const [cursor] = await this.prisma.$kysely
+    if (after === undefined) return eventsOf(this.prisma.$kysely(), accountId, numberId, limit).execute();
+    const [cursor] = await this.prisma
+      .$kysely()
       .selectFrom('webhook_deliveries')
       .select('created_at')
       .where('event_id', '=', after)
@@ -78,13 +79,14 @@ export class WebhookEventsRepository {
       .where('number_id', '=', numberId)
       .execute();
     if (!cursor) return undefined;
-    return eventsOf(this.prisma.$kysely, accountId, numberId, limit)
+    return eventsOf(this.prisma.$kysely(), accountId, numberId, limit)
       .where(sql<boolean>`(created_at, event_id) < (${cursor.created_at.toISOString()}::timestamptz, ${after})`)
       .execute();
   }
 
   async find(accountId: string, numberId: string, eventId: string): Promise<EventRow | undefined> {
-    const [row] = await this.prisma.$kysely
+    const [row] = await this.prisma
+      .$kysely()
       .selectFrom('webhook_deliveries')
       .select(eventColumns)
       .where('event_id', '=', eventId)
@@ -118,7 +120,7 @@ export class WebhookEventsRepository {
    * (queued, or retrying) is left as it is, so two redeliveries at once send it once. Returns whether it was queued.
    */
   async redeliver(accountId: string, numberId: string, eventId: string, now: Date): Promise<boolean> {
-    const { numUpdatedRows } = await queueAgain(this.prisma.$kysely, now)
+    const { numUpdatedRows } = await queueAgain(this.prisma.$kysely(), now)
       .where('event_id', '=', eventId)
       .where('account_id', '=', accountId)
       .where('number_id', '=', numberId)
@@ -130,7 +132,7 @@ export class WebhookEventsRepository {
 
   /** Queues every failed (or refused) event of a number created since `since`; test events are left out. */
   async recover(accountId: string, numberId: string, since: Date, now: Date): Promise<number> {
-    const { numUpdatedRows } = await queueAgain(this.prisma.$kysely, now)
+    const { numUpdatedRows } = await queueAgain(this.prisma.$kysely(), now)
       .where('account_id', '=', accountId)
       .where('number_id', '=', numberId)
       .where('status', 'in', [sql.lit('failed'), sql.lit('refused')])
@@ -144,7 +146,8 @@ export class WebhookEventsRepository {
   /** Detached deliveries due now, oldest due first. */
   due(now: Date, limit: number): Promise<DetachedDelivery[]> {
     const at = sql<Date>`${now.toISOString()}::timestamptz`;
-    return this.prisma.$kysely
+    return this.prisma
+      .$kysely()
       .selectFrom('webhook_deliveries')
       .select(['event_id', 'event_type', 'call_sid', 'number_id', 'account_id', 'body'])
       .where((eb) => eb.ref('detached'))

@@ -3,13 +3,13 @@ import { extendedClientClass, kyselyExtension, Transactions, type TransactionCli
 import type { DB } from '../generated/kysely/database';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
-/** webhook-dispatcher's Prisma client, with `$kysely` for its hand-written statements (ADR 0135); injected by this class. */
+/** webhook-dispatcher's Prisma client, with `$kysely()` for its hand-written statements (ADR 0135); injected by this class. */
 export const WebhookDispatcherPrisma = extendedClientClass((options: Prisma.PrismaClientOptions) =>
   new PrismaClient(options).$extends(kyselyExtension<DB>()),
 );
 export type WebhookDispatcherPrisma = InstanceType<typeof WebhookDispatcherPrisma>;
 
-/** The client inside an interactive transaction, `$kysely` included. */
+/** The client inside an interactive transaction, `$kysely()` included. */
 export type Tx = TransactionClientOf<WebhookDispatcherPrisma>;
 
 /** webhook-dispatcher's transactions: what services open, handing `tx` to repositories (they do not hold the client). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ApiKeyMode, ConsoleRole } from '@switchboard/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { ConsoleInvite, ConsolePasswordReset, ConsoleSession, ConsoleUser } from '../../generated/kysely/database';
-import { GatewayPrisma } from '../../prisma/gateway-prisma';
+import { GatewayPrisma, GatewayTransactions } from '../../prisma/gateway-prisma';
 import { SESSION_IDLE_SECONDS, SESSION_MAX_SECONDS } from '../guards/session-cookie';
 import { TEST_MODE_ROLES } from './console-session';
 
@@ -30,7 +30,10 @@ export const SESSION_TOUCH_SECONDS = 60;
 /** Users, invites and sessions of the console, in the gateway's database (docs/adr/0066). */
 @Injectable()
 export class IdentityRepository {
-  constructor(private readonly prisma: GatewayPrisma) {}
+  constructor(
+    private readonly prisma: GatewayPrisma,
+    private readonly transactions: GatewayTransactions,
+  ) {}
 
   async findUserByEmail(email: string): Promise<UserRecord | null> {
     return (await this.prisma.consoleUser.findUnique({ where: { email } })) as UserRecord | null;
@@ -55,13 +58,13 @@ export class IdentityRepository {
    * working), so only the newest link counts.
    */
   async createInvite(invite: InviteRecord & { token_hash: string; invited_by: string | null }): Promise<void> {
-    await this.prisma.$transaction([
-      this.prisma.consoleInvite.updateMany({
+    await this.transactions.run(async (tx) => {
+      await tx.consoleInvite.updateMany({
         where: { account_id: invite.account_id, email: invite.email, accepted_at: null, revoked_at: null },
         data: { revoked_at: new Date() },
-      }),
-      this.prisma.consoleInvite.create({ data: invite }),
-    ]);
+      });
+      await tx.consoleInvite.create({ data: invite });
+    });
   }
 
   /** The pending, unexpired invite behind a token hash. */
@@ -77,13 +80,14 @@ export class IdentityRepository {
    * used meanwhile; 'taken' when the address became a user meanwhile.
    */
   async acceptInvite(tokenHash: string, user: Omit<UserRecord, 'created_at'>): Promise<UserRecord | null | 'taken'> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const used = await tx.consoleInvite.updateMany({
         where: { token_hash: tokenHash, accepted_at: null, revoked_at: null, expires_at: { gt: new Date() } },
         data: { accepted_at: new Date() },
       });
       if (used.count !== 1) return null;
-      const inserted = await tx.$kysely
+      const inserted = await tx
+        .$kysely()
         .insertInto('console_users')
         .values({
           id: user.id,
@@ -119,8 +123,8 @@ export class IdentityRepository {
    * makes the owner count and the removal one step: two owners removing each other at once leave one.
    */
   async removeUser(accountId: string, userId: string): Promise<'removed' | 'not_found' | 'last_owner'> {
-    return this.prisma.$transaction(async (tx) => {
-      await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely);
+    return this.transactions.run(async (tx) => {
+      await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely());
       const user = await tx.consoleUser.findFirst({ where: { id: userId, account_id: accountId } });
       if (!user) return 'not_found';
       if (user.role === 'owner') {
@@ -145,8 +149,8 @@ export class IdentityRepository {
     userId: string,
     role: ConsoleRole,
   ): Promise<UserRecord | 'not_found' | 'last_owner'> {
-    return this.prisma.$transaction(async (tx) => {
-      await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely);
+    return this.transactions.run(async (tx) => {
+      await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('console_users:' || ${accountId}))`.execute(tx.$kysely());
       const user = await tx.consoleUser.findFirst({ where: { id: userId, account_id: accountId } });
       if (!user) return 'not_found';
       if (user.role === 'owner' && role !== 'owner') {
@@ -174,21 +178,22 @@ export class IdentityRepository {
     expires_at: Date;
   }): Promise<void> {
     const now = new Date();
-    await this.prisma.$transaction([
-      this.prisma.consolePasswordReset.deleteMany({
+    await this.transactions.run(async (tx) => {
+      await tx.consolePasswordReset.deleteMany({
         where: { expires_at: { lt: new Date(now.getTime() - 86_400_000) } },
-      }),
-      this.prisma.consolePasswordReset.updateMany({
+      });
+      await tx.consolePasswordReset.updateMany({
         where: { user_id: reset.user_id, used_at: null },
         data: { used_at: now },
-      }),
-      this.prisma.consolePasswordReset.create({ data: reset }),
-    ]);
+      });
+      await tx.consolePasswordReset.create({ data: reset });
+    });
   }
 
   /** The unused, unexpired reset behind a token hash, with its user's address. */
   async findUsablePasswordReset(tokenHash: string): Promise<PasswordResetRecord | null> {
-    const rows = await this.prisma.$kysely
+    const rows = await this.prisma
+      .$kysely()
       .selectFrom('console_password_resets as r')
       .innerJoin('console_users as u', 'u.id', 'r.user_id')
       .select(['r.id', 'r.user_id', 'r.expires_at', 'u.email', 'u.account_id'])
@@ -205,7 +210,7 @@ export class IdentityRepository {
    * user ends. Null when the link was used, replaced or expired meanwhile, or its user removed.
    */
   async completePasswordReset(tokenHash: string, passwordHash: string): Promise<UserRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const now = new Date();
       const reset = await tx.consolePasswordReset.findUnique({ where: { token_hash: tokenHash } });
       if (!reset) return null;
@@ -230,10 +235,10 @@ export class IdentityRepository {
 
   async createSession(tokenHash: string, user: UserRecord): Promise<void> {
     const now = new Date();
-    await this.prisma.$transaction([
+    await this.transactions.run(async (tx) => {
       // Each sign-in is a good moment to forget ended sessions (anyone's: sign-ins are rare, expires_at is indexed).
-      this.prisma.consoleSession.deleteMany({ where: { expires_at: { lte: now } } }),
-      this.prisma.consoleSession.create({
+      await tx.consoleSession.deleteMany({ where: { expires_at: { lte: now } } });
+      await tx.consoleSession.create({
         data: {
           token_hash: tokenHash,
           user_id: user.id,
@@ -241,13 +246,14 @@ export class IdentityRepository {
           last_seen_at: now,
           expires_at: new Date(now.getTime() + SESSION_MAX_SECONDS * 1000),
         },
-      }),
-    ]);
+      });
+    });
   }
 
   /** The live session (not past 7 days, not idle 12 hours) and its user, who must still be a member of the account. */
   async findSession(tokenHash: string): Promise<SessionRecord | null> {
-    const rows = await this.prisma.$kysely
+    const rows = await this.prisma
+      .$kysely()
       .selectFrom('console_sessions as s')
       .innerJoin('console_users as u', (join) =>
         join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'),
@@ -268,7 +274,8 @@ export class IdentityRepository {
 
   /** Moves the idle clock forward, when it lags by more than a minute (a write a minute, not one a request). */
   async touchSession(tokenHash: string): Promise<void> {
-    await this.prisma.$kysely
+    await this.prisma
+      .$kysely()
       .updateTable('console_sessions')
       .set({ last_seen_at: sql<Date>`now()` })
       .where('token_hash', '=', tokenHash)

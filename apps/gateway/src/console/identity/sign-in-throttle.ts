@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@switchboard/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { SignInThrottle as SignInThrottleTable } from '../../generated/kysely/database';
-import { GatewayPrisma } from '../../prisma/gateway-prisma';
+import { GatewayPrisma, GatewayTransactions } from '../../prisma/gateway-prisma';
 
 /**
  * Failed sign-ins are counted in fixed 15-minute windows, per email address and per client address (docs/adr/0067):
@@ -85,7 +85,10 @@ const TAKE_TX = { maxWait: 10_000, timeout: 10_000 } as const;
  */
 @Injectable()
 export class SignInThrottle {
-  constructor(private readonly prisma: GatewayPrisma) {}
+  constructor(
+    private readonly prisma: GatewayPrisma,
+    private readonly transactions: GatewayTransactions,
+  ) {}
 
   /**
    * Takes one attempt for the address and the client, counting it as a failure in both windows, or refuses
@@ -96,20 +99,20 @@ export class SignInThrottle {
   async take(email: string, ip: string): Promise<SignInAttempt> {
     const scopes = [emailScope(email), clientScope(ip)] as const;
     const seconds = SIGN_IN_THROTTLE.windowSeconds;
-    return this.prisma.$transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const windows = (
         await sql<ThrottleWindow & { checked_at: Date }>`
         INSERT INTO sign_in_throttles AS t (scope, window_start, failures) VALUES (${scopes[0]}, now(), 0), (${scopes[1]}, now(), 0)
         ON CONFLICT (scope) DO UPDATE SET
           window_start = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN now() ELSE t.window_start END,
           failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 0 ELSE t.failures END
-        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`.execute(tx.$kysely)
+        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`.execute(tx.$kysely())
       ).rows;
       // The database's clock, as the upsert used it: every window returned is current by that clock.
       const wait = throttledForSeconds(windows, windows[0].checked_at.getTime());
       if (wait > 0) throw throttledError(wait);
       await sql`UPDATE sign_in_throttles SET failures = failures + 1 WHERE scope IN (${scopes[0]}, ${scopes[1]})`.execute(
-        tx.$kysely,
+        tx.$kysely(),
       );
       const client = windows.find((window) => window.scope === scopes[1]);
       return { email, ip, clientWindowStart: client!.window_start };
@@ -124,14 +127,14 @@ export class SignInThrottle {
   async takePasswordReset(email: string, ip: string): Promise<{ mayMail: boolean }> {
     const scopes = [`reset-email:${email.toLowerCase()}`, `reset-ip:${ip}`] as const;
     const seconds = PASSWORD_RESET_THROTTLE.windowSeconds;
-    return this.prisma.$transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const windows = (
         await sql<ThrottleWindow & { checked_at: Date }>`
         INSERT INTO sign_in_throttles AS t (scope, window_start, failures) VALUES (${scopes[0]}, now(), 0), (${scopes[1]}, now(), 0)
         ON CONFLICT (scope) DO UPDATE SET
           window_start = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN now() ELSE t.window_start END,
           failures     = CASE WHEN t.window_start <= now() - make_interval(secs => ${seconds}) THEN 0 ELSE t.failures END
-        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`.execute(tx.$kysely)
+        RETURNING t.scope, t.window_start, t.failures, now() AS checked_at`.execute(tx.$kysely())
       ).rows;
       const client = windows.find((window) => window.scope === scopes[1])!;
       const address = windows.find((window) => window.scope === scopes[0])!;
@@ -148,7 +151,7 @@ export class SignInThrottle {
         );
       }
       await sql`UPDATE sign_in_throttles SET failures = failures + 1 WHERE scope IN (${scopes[0]}, ${scopes[1]})`.execute(
-        tx.$kysely,
+        tx.$kysely(),
       );
       return { mayMail: address.failures < PASSWORD_RESET_THROTTLE.maxMailsPerEmail };
     }, TAKE_TX);
@@ -165,13 +168,13 @@ export class SignInThrottle {
     await sql`
       UPDATE sign_in_throttles SET failures = failures - 1
       WHERE scope = ${clientScope(attempt.ip)} AND window_start = ${attempt.clientWindowStart} AND failures > 0`.execute(
-      this.prisma.$kysely,
+      this.prisma.$kysely(),
     );
     const ended = sql`now() - make_interval(secs => ${SIGN_IN_THROTTLE.windowSeconds})`;
     await sql`
       DELETE FROM sign_in_throttles WHERE window_start <= ${ended} AND scope IN (
         SELECT scope FROM sign_in_throttles WHERE window_start <= ${ended} FOR UPDATE SKIP LOCKED)`.execute(
-      this.prisma.$kysely,
+      this.prisma.$kysely(),
     );
   }
 }
