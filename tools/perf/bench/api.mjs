@@ -1,11 +1,17 @@
 // API benchmark: authenticated GET /v1/numbers and GET /v1/calls through gateway -> NATS -> service -> PostgreSQL,
-// against the architecture's floor (issue 19, ADR 0088): the same hops built from the bare libraries
-// (tools/perf/floors/api-floor.mjs and list-responder.mjs), running the apps' own SQL against the same databases.
+// against two floors running the apps' own SQL against the same databases:
+// - the bare floor (ADR 0088; floors/api-floor.mjs and list-responder.mjs): the same hops built from the bare
+//   libraries (Fastify, the NATS client, pg). It answers "what does the machine allow?".
+// - the same-parts floor (issue 53; floors/same-parts-floor.mjs and same-parts-responder.mjs): the smallest Nest app
+//   doing the same hops with the stock parts used plainly (Fastify adapter and ValidationPipe, a stock ClientProxy
+//   over NATS, a Nest microservice handler, one Prisma query over the driver adapter). It answers "what do these
+//   parts cost?", and so what the system adds on top of them.
 //
-// Each route's maximum rate is measured in pairs, the floor's then the system's, back to back (--pairs, default 3),
-// and the median pair's ratio is the one reported; then the p99 at half the floor's maximum rate, in as many pairs,
-// and the median pair's factor (ADR 0118). Also: each service's resident memory idle and under this load, and the
-// latency of the path cut short at each hop, one request at a time.
+// Each route's maximum rate is measured in rounds, the same-parts floor's, the bare floor's, then the system's, back
+// to back (--pairs rounds, default 3); the median round's shares are reported. Then the p99 at half the system's own
+// median maximum rate, the same-parts floor's then the system's, in as many rounds, and the median round's factor
+// (ADR 0118). Also: each service's resident memory idle and under this load, and the latency of the path cut short at
+// each hop, one request at a time.
 //
 // Run alone: node tools/perf/bench/api.mjs [--duration 10] [--pairs 3] [--connections 32] [--no-build]
 // (tools/perf/bench/run.mjs runs it with the other benchmarks on one system.)
@@ -102,12 +108,14 @@ export async function apiBenchmark(system, options) {
     await httpLoad({ ...load, durationS: 2 });
     return () => httpLoad(load);
   };
-  const floor = await startFloor(system);
+  const floors = { bare: await startFloor(system), same_parts: await startSamePartsFloor(system) };
   const labels = () => ({
     ...systemLabels(system),
     [process.pid]: 'load generator',
-    [floor.serverPid]: 'floor server',
-    [floor.responderPid]: 'floor responder',
+    [floors.bare.serverPid]: 'floor server',
+    [floors.bare.responderPid]: 'floor responder',
+    [floors.same_parts.serverPid]: 'same-parts server',
+    [floors.same_parts.responderPid]: 'same-parts responder',
   });
   const measure = async (label, load) => {
     const result = await measured({
@@ -124,44 +132,49 @@ export async function apiBenchmark(system, options) {
   };
   results.floor = {};
   results.floor_verdict = {};
+  results.same_parts_verdict = {};
   const underLoad = system.sampleMemory(250);
   try {
     for (const [id, path] of routes) {
       const systemUrl = `${system.publicUrl}${path}`;
-      const floorUrl = `${floor.url}${path}`;
-      await sameAnswer(path, systemUrl, floorUrl, auth);
+      const floorUrl = `${floors.bare.url}${path}`;
+      const samePartsUrl = `${floors.same_parts.url}${path}`;
+      await sameAnswer(path, systemUrl, floorUrl, auth, 'bare floor');
+      await sameAnswer(path, systemUrl, samePartsUrl, auth, 'same-parts floor');
       const at = { headers: auth, connections, durationS: duration };
-      const maxPairs = [];
-      for (let pair = 1; pair <= options.pairs; pair += 1) {
-        const of = `pair ${pair} of ${options.pairs}`;
-        const floorMax = await measure(`floor GET ${path}, max (${of})`, { ...at, url: floorUrl });
-        const systemMax = await measure(`GET ${path}, max (${of})`, { ...at, url: systemUrl });
-        maxPairs.push({ floor: floorMax, system: systemMax });
+      const maxRounds = [];
+      for (let round = 1; round <= options.pairs; round += 1) {
+        const of = `round ${round} of ${options.pairs}`;
+        const sameParts = await measure(`same-parts floor GET ${path}, max (${of})`, { ...at, url: samePartsUrl });
+        const floor = await measure(`bare floor GET ${path}, max (${of})`, { ...at, url: floorUrl });
+        const system = await measure(`GET ${path}, max (${of})`, { ...at, url: systemUrl });
+        maxRounds.push({ same_parts: sameParts, floor, system });
       }
-      const summary = maxPairs.map((p) => ({ floor_rps: p.floor.rps, system_rps: p.system.rps }));
-      // Half the median pair's floor maximum: the rate both are measured at, in pairs again (ADR 0118: one 10 s
-      // measurement's p99 is its 50 slowest requests, so one slow spell of the machine decided a single factor).
-      const rate = pairedVerdict(summary, []).floor_rps / 2;
-      const halfPairs = [];
-      for (let pair = 1; pair <= options.pairs; pair += 1) {
-        const of = `pair ${pair} of ${options.pairs}`;
-        const floorHalf = await measure(`floor GET ${path} at half its max (${of})`, { ...at, url: floorUrl, rate });
-        const systemHalf = await measure(`GET ${path} at half the floor's max (${of})`, {
+      const ofFloor = (name) => maxRounds.map((r) => ({ floor_rps: r[name].rps, system_rps: r.system.rps }));
+      // Half the system's own median maximum: the rate the same-parts floor and the system are both measured at, in
+      // rounds again (ADR 0118: one 10 s measurement's p99 is its 50 slowest requests).
+      const rate = pairedVerdict(ofFloor('floor'), []).system_rps / 2;
+      const halfRounds = [];
+      for (let round = 1; round <= options.pairs; round += 1) {
+        const of = `round ${round} of ${options.pairs}`;
+        const sameParts = await measure(`same-parts floor GET ${path} at half the system's max (${of})`, {
           ...at,
-          url: systemUrl,
+          url: samePartsUrl,
           rate,
         });
-        halfPairs.push({ floor: floorHalf, system: systemHalf });
+        const system = await measure(`GET ${path} at half its max (${of})`, { ...at, url: systemUrl, rate });
+        halfRounds.push({ same_parts: sameParts, system });
       }
-      results.floor[id] = { max_pairs: maxPairs, half_rate: round(rate, 0), half_pairs: halfPairs };
-      results.floor_verdict[id] = pairedVerdict(
-        summary,
-        halfPairs.map((p) => ({ floor_p99_ms: p.floor.p99_ms, system_p99_ms: p.system.p99_ms })),
+      results.floor[id] = { max_rounds: maxRounds, half_rate: round(rate, 0), half_rounds: halfRounds };
+      results.floor_verdict[id] = pairedVerdict(ofFloor('floor'), []);
+      results.same_parts_verdict[id] = pairedVerdict(
+        ofFloor('same_parts'),
+        halfRounds.map((r) => ({ floor_p99_ms: r.same_parts.p99_ms, system_p99_ms: r.system.p99_ms })),
       );
     }
   } finally {
     results.memory_under_api_load = underLoad.stop();
-    await floor.stop();
+    await Promise.all([floors.bare.stop(), floors.same_parts.stop()]);
   }
 
   // ---------------------------------------------------------------------------------------- hops
@@ -191,7 +204,7 @@ export async function apiBenchmark(system, options) {
  * key, before either is measured. A floor that drifted from the system (a field added to the API, a changed page
  * size) would make the ratio compare different work; the run stops instead.
  */
-async function sameAnswer(path, systemUrl, floorUrl, headers) {
+async function sameAnswer(path, systemUrl, floorUrl, headers, floorName) {
   const read = async (url) => {
     const response = await fetch(url, { headers });
     return { status: response.status, body: await response.json() };
@@ -200,25 +213,20 @@ async function sameAnswer(path, systemUrl, floorUrl, headers) {
   try {
     deepStrictEqual(floor, system);
   } catch (error) {
-    throw new Error(`the floor's GET ${path} does not answer what the system answers:\n${error.message}`);
+    throw new Error(`the ${floorName}'s GET ${path} does not answer what the system answers:\n${error.message}`);
   }
   const items = system.status === 200 && Array.isArray(system.body?.data) ? system.body.data.length : 0;
   if (items === 0)
     throw new Error(`GET ${path} compared on an empty or failed answer (${system.status}); the setup made no data`);
-  say(`api: floor GET ${path} answers the same JSON as the system (${items} items)`);
+  say(`api: ${floorName} GET ${path} answers the same JSON as the system (${items} items)`);
 }
 
-/**
- * The API floor's two processes (tools/perf/floors/list-responder.mjs, api-floor.mjs), with the apps' own statements, against
- * the system's databases and NATS.
- * With `profileDir`, each runs with --cpu-prof into `<profileDir>/floor-responder|floor-server/`, and `stop()` ends
- * them with SIGTERM and waits, so that their profiles are written (bench/profile-api.mjs --against-floor).
- */
-export async function startFloor(system, { profileDir } = {}) {
+/** The environment both floors read: the system's databases, NATS and subject prefix, and the apps' own statements. */
+function floorEnv(system) {
   const { FIND_KEY_COUNTING_REQUEST } = require('@switchboard/gateway/auth-statements');
   const { NUMBERS_PAGE_SQL } = require('@switchboard/numbers-billing/list-statements');
   const { CALLS_PAGE_SQL } = require('@switchboard/calls-media/list-statements');
-  const env = {
+  return {
     ...process.env,
     NATS_URL: system.natsUrl,
     FLOOR_PREFIX: system.prefix,
@@ -231,8 +239,18 @@ export async function startFloor(system, { profileDir } = {}) {
     FLOOR_NUMBERS_SQL: NUMBERS_PAGE_SQL,
     FLOOR_CALLS_SQL: CALLS_PAGE_SQL,
   };
-  const start = (file, name) => {
-    const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : [];
+}
+
+/**
+ * A floor's two processes, its service side (`responderFile`, prints a line when listening) then its gateway side
+ * (`serverFile`, prints its port), against the system's databases and NATS. With `profileDir`, each runs with
+ * --cpu-prof into `<profileDir>/<name>-responder|<name>-server/`, and `stop()` ends them with SIGTERM and waits, so
+ * that their profiles are written (bench/profile-api.mjs --against-floor).
+ */
+async function startFloorProcesses(system, { name, responderFile, serverFile, profileDir }) {
+  const env = floorEnv(system);
+  const start = (file, part) => {
+    const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `${name}-${part}`)}`] : [];
     const child = spawn(process.execPath, [...profile, join(kit, 'floors', file)], {
       env,
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -244,9 +262,9 @@ export async function startFloor(system, { profileDir } = {}) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     return { child, first, exited };
   };
-  const responder = start('list-responder.mjs', 'floor-responder');
+  const responder = start(responderFile, 'responder');
   await responder.first;
-  const server = start('api-floor.mjs', 'floor-server');
+  const server = start(serverFile, 'server');
   const port = await server.first;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -261,6 +279,26 @@ export async function startFloor(system, { profileDir } = {}) {
   };
 }
 
+/** The bare floor (floors/list-responder.mjs, api-floor.mjs). */
+export function startFloor(system, { profileDir } = {}) {
+  return startFloorProcesses(system, {
+    name: 'floor',
+    responderFile: 'list-responder.mjs',
+    serverFile: 'api-floor.mjs',
+    profileDir,
+  });
+}
+
+/** The same-parts floor (floors/same-parts-responder.mjs, same-parts-floor.mjs). */
+export function startSamePartsFloor(system, { profileDir } = {}) {
+  return startFloorProcesses(system, {
+    name: 'same-parts',
+    responderFile: 'same-parts-responder.mjs',
+    serverFile: 'same-parts-floor.mjs',
+    profileDir,
+  });
+}
+
 function systemLabels(system) {
   return Object.fromEntries(SERVICES.map((app) => [system.pid(app), app]).filter(([pid]) => pid));
 }
@@ -268,35 +306,41 @@ function systemLabels(system) {
 // ------------------------------------------------------------------------------------------------ report
 export function apiReport(r, { memory = true } = {}) {
   const lines = [
-    `API: ${r.connections} connections, ${r.duration_s} s per measurement, ${r.pairs} floor-then-system pairs per route and rate; ` +
-      'the median pair reported (each pair in brackets)',
+    `API: ${r.connections} connections, ${r.duration_s} s per measurement, ${r.pairs} rounds per route and rate ` +
+      '(same-parts floor, bare floor, system); the median round reported (each round in brackets)',
     '',
   ];
+  const shares = (v) => `${pct(v.ratio)} (${v.pair_ratios.map((x) => pct(x)).join(', ')})`;
   lines.push(
     table(
       [
         'route',
         'system req/s',
-        'floor req/s',
-        'share (each pair)',
+        'same-parts req/s',
+        'bare req/s',
+        'share of same-parts',
+        'share of bare',
         'half rate',
         'system p99 ms',
-        'floor p99 ms',
-        'p99 factor (each pair)',
+        'same-parts p99 ms',
+        'p99 factor (each round)',
         'CPU ms per request, system at max',
         'DB transactions per request',
       ],
-      Object.entries(r.floor_verdict).map(([id, v]) => {
-        const median = r.floor[id].max_pairs.find((p) => p.system.rps === v.system_rps)?.system;
+      Object.entries(r.same_parts_verdict).map(([id, same]) => {
+        const bare = r.floor_verdict[id];
+        const median = r.floor[id].max_rounds.find((round) => round.system.rps === same.system_rps)?.system;
         return [
           `GET /v1/${id}`,
-          int(v.system_rps),
-          int(v.floor_rps),
-          `${pct(v.ratio)} (${v.pair_ratios.map((x) => pct(x)).join(', ')})`,
+          int(same.system_rps),
+          int(same.floor_rps),
+          int(bare.floor_rps),
+          shares(same),
+          shares(bare),
           int(r.floor[id].half_rate),
-          v.system_p99_ms,
-          v.floor_p99_ms,
-          `${fmt(v.p99_factor_at_floor_half, 2)}x (${v.pair_p99_factors.map((x) => fmt(x, 2)).join(', ')})`,
+          same.system_p99_ms,
+          same.floor_p99_ms,
+          `${fmt(same.p99_factor_at_half_rate, 2)}x (${same.pair_p99_factors.map((x) => fmt(x, 2)).join(', ')})`,
           median ? perRequestLine(median, 4) : '',
           median ? transactionsLine(median) : '',
         ];

@@ -4,9 +4,11 @@
 import { fmt, int, pct, table } from './common.mjs';
 
 export const GUARDS = {
-  /** GET /v1/numbers and GET /v1/calls: the system's maximum rate as a share of the API floor's (median pair). */
-  apiFloorShare: 0.5,
-  /** At half the API floor's maximum rate: the system's p99 at most this many times the floor's (median pair). */
+  /** GET /v1/numbers and GET /v1/calls: the system's maximum rate as a share of the same-parts floor's (median round). */
+  samePartsFloorShare: 0.9,
+  /** The same, as a share of the bare floor's (the machine's): the level the framework path was at (issue 53). */
+  bareFloorShare: 0.35,
+  /** At half the system's own maximum rate: its p99 at most this many times the same-parts floor's (median round). */
   p99FactorAtHalfRate: 3,
   /** Deliveries per second as a share of the events floor with Switchboard's hops (ADR 0109). */
   eventsHopsFloorShare: 0.5,
@@ -18,28 +20,33 @@ export const GUARDS = {
 
 /** One row per guard: { guard, measured, bound, held } (held: true, false, or undefined when not measured). */
 export function apiGuards(api) {
-  const rows = [];
-  for (const id of ['numbers', 'calls']) {
-    const v = api?.floor_verdict?.[id];
-    rows.push({
-      guard: `GET /v1/${id}: share of the API floor's req/s`,
-      measured: v ? `${pct(v.ratio)} (${int(v.system_rps)} of ${int(v.floor_rps)})` : 'not measured',
-      bound: `>= ${pct(GUARDS.apiFloorShare, 0)}`,
-      held: v ? v.ratio >= GUARDS.apiFloorShare : undefined,
+  const routes = ['numbers', 'calls'];
+  const share = (verdicts, floor, bound) =>
+    routes.map((id) => {
+      const v = verdicts?.[id];
+      return {
+        guard: `GET /v1/${id}: share of the ${floor}'s req/s`,
+        measured: v ? `${pct(v.ratio)} (${int(v.system_rps)} of ${int(v.floor_rps)})` : 'not measured',
+        bound: `>= ${pct(bound, 0)}`,
+        held: v ? v.ratio >= bound : undefined,
+      };
     });
-  }
-  for (const id of ['numbers', 'calls']) {
-    const v = api?.floor_verdict?.[id];
-    rows.push({
-      guard: `GET /v1/${id}: p99 at half the floor's rate, times the floor's`,
+  const p99 = routes.map((id) => {
+    const v = api?.same_parts_verdict?.[id];
+    return {
+      guard: `GET /v1/${id}: p99 at half its max rate, times the same-parts floor's`,
       measured: v
-        ? `${fmt(v.p99_factor_at_floor_half, 2)}x (${v.system_p99_ms} against ${v.floor_p99_ms} ms)`
+        ? `${fmt(v.p99_factor_at_half_rate, 2)}x (${v.system_p99_ms} against ${v.floor_p99_ms} ms)`
         : 'not measured',
       bound: `<= ${GUARDS.p99FactorAtHalfRate}x`,
-      held: v ? v.p99_factor_at_floor_half <= GUARDS.p99FactorAtHalfRate : undefined,
-    });
-  }
-  return rows;
+      held: v ? v.p99_factor_at_half_rate <= GUARDS.p99FactorAtHalfRate : undefined,
+    };
+  });
+  return [
+    ...share(api?.same_parts_verdict, 'same-parts floor', GUARDS.samePartsFloorShare),
+    ...share(api?.floor_verdict, 'bare floor', GUARDS.bareFloorShare),
+    ...p99,
+  ];
 }
 
 export function eventsGuards(events) {

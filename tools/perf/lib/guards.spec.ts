@@ -13,15 +13,16 @@ const route = (ratio: number, factor: number) => ({
   ratio,
   system_rps: 1000 * ratio,
   floor_rps: 1000,
-  p99_factor_at_floor_half: factor,
+  p99_factor_at_half_rate: factor,
   system_p99_ms: Number((10 * factor).toFixed(2)),
   floor_p99_ms: 10,
 });
 
-describe('the guards of issue 45', () => {
-  it('are the bounds the issue names', () => {
+describe('the performance guards', () => {
+  it('are the bounds the issues name', () => {
     expect(GUARDS).toEqual({
-      apiFloorShare: 0.5,
+      samePartsFloorShare: 0.9,
+      bareFloorShare: 0.35,
       p99FactorAtHalfRate: 3,
       eventsHopsFloorShare: 0.5,
       idleMiB: 150,
@@ -29,16 +30,28 @@ describe('the guards of issue 45', () => {
     });
   });
 
-  it('hold the API at half its floor and a p99 at three times it, and not below or above', () => {
-    const held = apiGuards({ floor_verdict: { numbers: route(0.5, 3), calls: route(0.73, 1.2) } });
-    expect(held.map((row) => row.held)).toEqual([true, true, true, true]);
-    const missed = apiGuards({ floor_verdict: { numbers: route(0.49, 3.01), calls: route(0.8, 2) } });
-    expect(missed.map((row) => row.held)).toEqual([false, true, false, true]);
-    expect(missed[0]).toMatchObject({
-      guard: "GET /v1/numbers: share of the API floor's req/s",
-      measured: '49.0% (490 of 1,000)',
+  it('hold the API at 90% of the same-parts floor and 35% of the bare floor, a p99 at three times it, and not beyond', () => {
+    const held = apiGuards({
+      same_parts_verdict: { numbers: route(0.9, 3), calls: route(0.97, 1.2) },
+      floor_verdict: { numbers: route(0.35, NaN), calls: route(0.5, NaN) },
     });
-    expect(missed[2].measured).toBe('3.01x (30.1 against 10 ms)');
+    expect(held.map((row) => row.held)).toEqual([true, true, true, true, true, true]);
+    const missed = apiGuards({
+      same_parts_verdict: { numbers: route(0.89, 3.01), calls: route(1.02, 2) },
+      floor_verdict: { numbers: route(0.36, NaN), calls: route(0.349, NaN) },
+    });
+    expect(missed.map((row) => row.held)).toEqual([false, true, true, false, false, true]);
+    expect(missed[0]).toMatchObject({
+      guard: "GET /v1/numbers: share of the same-parts floor's req/s",
+      measured: '89.0% (890 of 1,000)',
+    });
+    expect(missed[3]).toMatchObject({ guard: "GET /v1/calls: share of the bare floor's req/s", held: false });
+    expect(missed[4].measured).toBe('3.01x (30.1 against 10 ms)');
+  });
+
+  it('leaves a guard unjudged when its floor was not measured', () => {
+    const rows = apiGuards({ floor_verdict: { numbers: route(0.5, NaN), calls: route(0.5, NaN) } });
+    expect(rows.map((row) => row.held)).toEqual([undefined, undefined, true, true, undefined, undefined]);
   });
 
   it("reads events against the floor with Switchboard's hops, and counts lost and duplicated deliveries", () => {

@@ -55,7 +55,7 @@ export function pairedVerdict(maxPairs, halfPairs) {
     pair_ratios: withRatio.map((pair) => pair.ratio),
     system_rps: max?.system_rps ?? NaN,
     floor_rps: max?.floor_rps ?? NaN,
-    p99_factor_at_floor_half: half?.factor ?? NaN,
+    p99_factor_at_half_rate: half?.factor ?? NaN,
     pair_p99_factors: withFactor.map((pair) => pair.factor),
     system_p99_ms: half?.system_p99_ms ?? NaN,
     floor_p99_ms: half?.floor_p99_ms ?? NaN,

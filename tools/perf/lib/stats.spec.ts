@@ -78,10 +78,10 @@ describe('the verdict of floor-then-system pairs', () => {
   it("reports the median pair's p99 factor with that pair's p99s", () => {
     const verdict = pairedVerdict(maxPairs, halfPairs);
     expect(verdict.pair_p99_factors).toEqual([2, 5, 1.5]);
-    expect(verdict).toMatchObject({ p99_factor_at_floor_half: 2, system_p99_ms: 20, floor_p99_ms: 10 });
+    expect(verdict).toMatchObject({ p99_factor_at_half_rate: 2, system_p99_ms: 20, floor_p99_ms: 10 });
   });
 
   it('has NaN figures for what was not measured', () => {
-    expect(pairedVerdict(maxPairs, [])).toMatchObject({ ratio: 0.7, p99_factor_at_floor_half: NaN });
+    expect(pairedVerdict(maxPairs, [])).toMatchObject({ ratio: 0.7, p99_factor_at_half_rate: NaN });
   });
 });

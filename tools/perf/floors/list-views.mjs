@@ -1,0 +1,38 @@
+// What both API floors answer for a page of rows: the JSON the gateway answers for GET /v1/numbers and GET /v1/calls
+// (the benchmark checks it is the same, `sameAnswer` in bench/api.mjs, before anything is measured).
+
+/** The page size the services use when no `limit` is given; the statements read one more row to tell `has_more`. */
+export const PAGE = 50;
+
+export const numberView = (row) => ({
+  id: `num_${row.id}`,
+  phone_number: row.phone_number,
+  business_phone: row.business_phone,
+  status: row.status,
+  webhook_url: row.webhook_url,
+  webhook_events: ['call.completed', ...row.webhook_events],
+  created_at: row.created_at.toISOString(),
+  livemode: true,
+});
+
+export const callView = (row) => ({
+  id: row.id,
+  number_id: row.number_id,
+  phone_number: row.phone_number,
+  caller: row.caller,
+  direction: row.direction,
+  status: row.status,
+  outcome: row.outcome,
+  duration_sec: row.duration_sec,
+  started_at: row.started_at.toISOString(),
+  has_recording: row.recording_key !== null,
+  has_transcript: row.has_transcript,
+  livemode: true,
+});
+
+/** A list's answer from the statement's rows (at most PAGE + 1 of them). */
+export const listPage = (rows, view) => ({
+  data: rows.slice(0, PAGE).map(view),
+  has_more: rows.length > PAGE,
+  livemode: true,
+});
