@@ -86,12 +86,20 @@ class PrismaRawDriver implements Driver {
   }
 }
 
+/**
+ * One PostgreSQL adapter and one query compiler for every Kysely of the process. A compiler keeps state only while it
+ * compiles, which is synchronous, so one serves all; and building one (Kysely's visitor sets up a dispatch table of
+ * every node kind) cost each transaction's Kysely more than the transaction's own statements took to compile.
+ */
+const adapter = new PostgresAdapter();
+const queryCompiler = new PostgresQueryCompiler();
+
 function postgresDialect(createDriver: () => Driver) {
   return {
-    createAdapter: () => new PostgresAdapter(),
+    createAdapter: () => adapter,
     createDriver,
     createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
+    createQueryCompiler: () => queryCompiler,
   };
 }
 
