@@ -7,11 +7,13 @@
 // With --against-floor it profiles the API floor's two processes too (bench/api.mjs), the floor then the system at one
 // fixed rate (--rate, requests/s), and prints each process's CPU per request by package beside its counterpart's:
 // the gateway against the floor server, the route's service against the floor responder, the packages ordered by
-// what Switchboard spends above the floor (issue 19: what stays above the floor is our cost).
+// what Switchboard spends above the floor (issue 19: what stays above the floor is our cost). `--floor same-parts`
+// profiles the same-parts floor instead (the stock Nest, NATS and Prisma parts used plainly, issue 53): what stays
+// above it is what we add to the framework, not the framework's price.
 //
-// Run: node tools/perf/bench/profile-api.mjs [--path numbers|calls] [--allocations | --against-floor [--rate 1000]]
-//      [--duration 10] [--connections 32] [--no-build]
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+// Run: node tools/perf/bench/profile-api.mjs [--path numbers|calls] [--allocations | --against-floor [--rate 1000]
+//      [--floor bare|same-parts]] [--duration 10] [--connections 32] [--no-build]
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Admin, Api, callerNumber, pool, provisionFleet } from '../lib/clients.mjs';
@@ -27,7 +29,7 @@ import {
   within,
 } from '../lib/profile.mjs';
 import { compiledMains, SERVICES, startSystem } from '../lib/system.mjs';
-import { API_ENV, startFloor } from './api.mjs';
+import { API_ENV, startFloor, startSamePartsFloor } from './api.mjs';
 
 const options = commandLine('node tools/perf/bench/profile-api.mjs', {
   path: { type: 'string', default: 'numbers', choices: ['numbers', 'calls'], help: 'the route: GET /v1/<path>' },
@@ -37,6 +39,7 @@ const options = commandLine('node tools/perf/bench/profile-api.mjs', {
   allocations: { type: 'boolean', default: false, help: 'allocations per request instead of CPU' },
   'against-floor': { type: 'boolean', default: false, help: 'the API floor profiled too, at one paced rate' },
   rate: { type: 'number', default: 1000, min: 1, help: 'requests/s with --against-floor' },
+  floor: { type: 'string', default: 'bare', choices: ['bare', 'same-parts'], help: 'the floor of --against-floor' },
   'no-build': { type: 'boolean', default: false, help: 'run the apps as built' },
 });
 const { path } = options;
@@ -45,6 +48,10 @@ const allocations = options.allocations;
 const againstFloor = options['against-floor'];
 if (allocations && againstFloor) throw new Error('--allocations and --against-floor are separate runs');
 const service = path === 'calls' ? 'calls-media' : 'numbers-billing';
+const samePartsFloor = options.floor === 'same-parts';
+/** The floor's profile folders (startFloorProcesses in bench/api.mjs) and how the tables name its processes. */
+const floorName = samePartsFloor ? 'same-parts' : 'floor';
+const floorLabel = samePartsFloor ? 'same-parts' : 'floor';
 /** The measured load's window and requests, for the system and (--against-floor) for the floor. */
 const measuredLoads = {};
 const pids = {};
@@ -81,7 +88,7 @@ try {
   const headers = { authorization: `Bearer ${key.key}` };
   if (againstFloor) {
     // The floor first, then the system, each warmed up and then measured at the same rate (ADR 0118's order).
-    const floor = await startFloor(system, { profileDir });
+    const floor = await (samePartsFloor ? startSamePartsFloor : startFloor)(system, { profileDir });
     try {
       for (const [side, url] of [
         ['floor', `${floor.url}/v1/${path}`],
@@ -114,6 +121,8 @@ try {
 } finally {
   await system.stop();
 }
+// The measured loads' windows and requests beside the profiles, to read them again by function (within()).
+writeFileSync(join(profileDir, 'measured-loads.json'), JSON.stringify(measuredLoads));
 const cpuProfile = (name) => {
   const dir = join(profileDir, name);
   const file = readdirSync(dir).find((entry) => entry.endsWith('.cpuprofile'));
@@ -122,10 +131,10 @@ const cpuProfile = (name) => {
 if (againstFloor) {
   const cost = (name, side) =>
     costPerRequest(within(cpuProfile(name), measuredLoads[side].window), measuredLoads[side].requests);
-  // Each process beside the floor's that does its hop (startFloor's profile folders).
+  // Each process beside the floor's that does its hop.
   for (const [ours, theirs, label] of [
-    ['gateway', 'floor-server', 'floor server'],
-    [service, 'floor-responder', 'floor responder'],
+    ['gateway', `${floorName}-server`, `${floorLabel} server`],
+    [service, `${floorName}-responder`, `${floorLabel} responder`],
   ]) {
     console.log(`\n## ${ours} against the ${label}\n`);
     console.log(compareCosts([ours, label], cost(ours, 'system'), cost(theirs, 'floor'), { above: options.top }));
