@@ -197,7 +197,12 @@ describe.each(['postgres', 'pglite'] as const)("Kysely through the Prisma client
     const [first, again] = await db.$transaction(async (tx) => [tx.$kysely(), tx.$kysely()]);
     expect(again).toBe(first);
     expect(first).not.toBe(db.$kysely());
-    await expect(db.$kysely().transaction().execute(() => Promise.resolve())).rejects.toThrow(/Transactions\.run/);
+    await expect(
+      db
+        .$kysely()
+        .transaction()
+        .execute(() => Promise.resolve()),
+    ).rejects.toThrow(/Transactions\.run/);
   });
 
   it('takes a transaction-scoped lock with the lock function in FROM: a void column cannot be read', async () => {
