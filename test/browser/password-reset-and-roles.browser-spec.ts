@@ -119,9 +119,16 @@ describe('the web console: password reset by email, and changing roles', () => {
       await expect(role.inputValue()).resolves.toBe('developer');
       // No role control for the owner's own row: an owner changes other people's roles.
       await expect(page.getByLabel('Role of owner@charlie.test').count()).resolves.toBe(0);
+      // The list's reload after the change held back: the select shows the changed role from the change's own answer,
+      // with its notice, not the old one until the reload lands.
+      await page.route('**/console/api/users', async (route) => {
+        if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
       await role.selectOption('viewer');
       await page.getByRole('status').filter({ hasText: 'bo@charlie.test is now a viewer.' }).waitFor();
       await expect(role.inputValue()).resolves.toBe('viewer');
+      await page.unroute('**/console/api/users');
       await screenshot(page, 'team-role');
       expect(await seriousAccessibilityProblems(page)).toEqual([]);
 
