@@ -26,12 +26,11 @@ import {
   deadLetterSubject,
   type DeadLetterRecordKind,
 } from './dead-letter-subjects';
+import { addStreamIfMissing, NANOS_PER_MS } from './jetstream';
 import { rpcSubject, streamName, type MessagingConfig } from './messaging.config';
 import type { NatsLink } from './nats-link';
 
 export * from './dead-letter-subjects';
-
-const NANOS_PER_MS = 1_000_000;
 
 /** How long dead letters (and the other records) are kept: long enough to notice, fix and replay. */
 export const DEAD_LETTER_MAX_AGE_DAYS = 30;
@@ -90,28 +89,17 @@ export async function ensureDeadLetterStream(
 ): Promise<string> {
   const manager = jsm ?? (await jetstreamManager(nc));
   const name = streamName(config, DEAD_LETTERS_STREAM);
-  try {
-    await manager.streams.info(name);
-  } catch {
-    try {
-      await manager.streams.add({
-        name,
-        subjects: [rpcSubject(config, `${DEAD_LETTERS_SUBJECT}.>`)],
-        storage: 'file',
-        num_replicas: config.streamReplicas ?? 1,
-        retention: 'limits',
-        max_msgs_per_subject: 1,
-        allow_direct: true,
-        max_age: DEAD_LETTER_MAX_AGE_DAYS * 24 * 3600 * 1000 * NANOS_PER_MS,
-        duplicate_window: 120_000 * NANOS_PER_MS,
-      });
-    } catch (error) {
-      // Another service created it between our check and our add: that is fine.
-      await manager.streams.info(name).catch(() => {
-        throw error;
-      });
-    }
-  }
+  await addStreamIfMissing(manager, {
+    name,
+    subjects: [rpcSubject(config, `${DEAD_LETTERS_SUBJECT}.>`)],
+    storage: 'file',
+    num_replicas: config.streamReplicas ?? 1,
+    retention: 'limits',
+    max_msgs_per_subject: 1,
+    allow_direct: true,
+    max_age: DEAD_LETTER_MAX_AGE_DAYS * 24 * 3600 * 1000 * NANOS_PER_MS,
+    duplicate_window: 120_000 * NANOS_PER_MS,
+  });
   return name;
 }
 

@@ -1,9 +1,9 @@
-import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { StreamDefinition } from '@switchboard/contracts';
 import { eventSubject, streamName, type MessagingConfig } from './messaging.config';
 
-const NANOS_PER_MS = 1_000_000;
+export const NANOS_PER_MS = 1_000_000;
 
 /**
  * Creates the stream if it is missing (publishers and consumers both call this, so start-up order does not
@@ -19,26 +19,35 @@ export async function ensureStream(
 ): Promise<string> {
   const manager = jsm ?? (await jetstreamManager(nc));
   const name = streamName(config, stream.name);
-  const subjects = [eventSubject(config, stream.types)];
+  await addStreamIfMissing(manager, {
+    name,
+    subjects: [eventSubject(config, stream.types)],
+    storage: 'file',
+    num_replicas: config.streamReplicas ?? 1,
+    retention: 'limits',
+    max_age: 30 * 24 * 3600 * 1000 * NANOS_PER_MS,
+    duplicate_window: 120_000 * NANOS_PER_MS,
+  });
+  return name;
+}
+
+/**
+ * Adds the stream unless it exists. Every service that publishes or consumes calls this at start, in any order: one
+ * that lost the race between the check and the add finds the stream there and goes on.
+ */
+export async function addStreamIfMissing(
+  manager: JetStreamManager,
+  stream: Partial<StreamConfig> & { name: string },
+): Promise<void> {
   try {
-    await manager.streams.info(name);
+    await manager.streams.info(stream.name);
   } catch {
     try {
-      await manager.streams.add({
-        name,
-        subjects,
-        storage: 'file',
-        num_replicas: config.streamReplicas ?? 1,
-        retention: 'limits',
-        max_age: 30 * 24 * 3600 * 1000 * NANOS_PER_MS,
-        duplicate_window: 120_000 * NANOS_PER_MS,
-      });
+      await manager.streams.add(stream);
     } catch (error) {
-      // Another service created it between our check and our add: that is fine.
-      await manager.streams.info(name).catch(() => {
+      await manager.streams.info(stream.name).catch(() => {
         throw error;
       });
     }
   }
-  return name;
 }
