@@ -31,7 +31,12 @@ import { databaseUrl, SERVICES, startSystem } from '../lib/system.mjs';
 
 export const API_OPTIONS = {
   duration: { type: 'number', default: 10, min: 1, help: 'seconds per measurement' },
-  pairs: { type: 'number', default: 3, min: 1, help: 'floor-then-system pairs per route and rate' },
+  pairs: {
+    type: 'number',
+    default: 3,
+    min: 1,
+    help: 'rounds per route and rate (same-parts floor, bare floor, system)',
+  },
   connections: { type: 'number', default: 32, min: 1, help: 'keep-alive connections of the closed loop' },
   serial: { type: 'number', default: 400, min: 10, help: 'one-at-a-time requests per hop' },
 };

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench`: the benchmarks on one machine in one run, each against its floor measured in the same run, printed
-// as tables with the guards of issue 45 and written as JSON to tools/perf/results/ (git-ignored) so two runs compare
-// side by side (docs/performance.md).
+// as tables with the performance guards (ADR 0136) and written as JSON to tools/perf/results/ (git-ignored) so two
+// runs compare side by side (docs/performance.md).
 //
-//   api          GET /v1/numbers and GET /v1/calls against the API floor, in pairs; memory idle and under load
+//   api          GET /v1/numbers and GET /v1/calls against the same-parts and bare API floors, in rounds;
+//                memory idle and under load
 //   events       call reports -> signed webhook deliveries against the events floors; 1,000 numbers
 //   startup      `npm start` to ready on the built tree, with new databases and with them there
 //   lostfound    lost-and-found search and matching at 100,000 and 1,000,000 items (bench/lostfound-search.mjs)

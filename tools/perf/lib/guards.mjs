@@ -1,4 +1,4 @@
-// The guards of issue 45 ("Performance stays honest"): bounds a change must not cross, read from a run's results.
+// The performance guards (ADR 0136): bounds a change must not cross, read from a run's results.
 // Guards, not goals: each is far enough from today's figures that run-to-run noise on a shared two-core machine does
 // not trip it, and close enough that a real regression does (docs/performance.md, "Guards"; ADR 0136).
 import { fmt, int, pct, table } from './common.mjs';
@@ -114,7 +114,7 @@ export function benchGuards(results) {
 export function guardsTable(rows) {
   const verdict = (held) => (held === undefined ? '-' : held ? 'held' : 'MISSED');
   return table(
-    ['guard (issue 45)', 'measured', 'bound', 'verdict'],
+    ['guard', 'measured', 'bound', 'verdict'],
     rows.map((row) => [row.guard, row.measured, row.bound, verdict(row.held)]),
   );
 }
