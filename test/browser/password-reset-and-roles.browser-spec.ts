@@ -130,6 +130,10 @@ describe('the web console: password reset by email, and changing roles', () => {
       await expect(role.inputValue()).resolves.toBe('viewer');
       await page.unroute('**/console/api/users');
       await screenshot(page, 'team-role');
+      await page.setViewportSize({ width: 375, height: 800 });
+      await expect(role.inputValue()).resolves.toBe('viewer');
+      await screenshot(page, 'team-role-phone');
+      await page.setViewportSize({ width: 1280, height: 800 });
       expect(await seriousAccessibilityProblems(page)).toEqual([]);
 
       // The member moves on in the console, without reloading: the page now offers what a viewer may do.
