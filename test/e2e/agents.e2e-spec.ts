@@ -1,3 +1,6 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { testNatsOptions } from '@switchboard/testing';
 import { RetellStandIn } from '../stand-ins/retell/retell-stand-in';
 import { twilioSignature } from '../stand-ins/provider-signatures';
 import { TwilioStandIn } from '../stand-ins/twilio/twilio-stand-in';
@@ -20,7 +23,7 @@ describe('agents on Retell, calls through the voice URL', () => {
 
   beforeAll(async () => {
     const [retellUrl, twilioUrl] = await Promise.all([retell.start(), twilio.start()]);
-    twilio.stock('415', 10);
+    twilio.stock('415', 40);
     system = await startSystem({
       env: {
         RETELL_API_KEY: retell.apiKey,
@@ -80,6 +83,7 @@ describe('agents on Retell, calls through the voice URL', () => {
     expect(settings.body).toEqual({
       greeting: 'Pizza Planet, how can I help?',
       instructions: 'Open 11 to 10.',
+      analysis_fields: [],
       status: 'ready',
       livemode: true,
     });
@@ -120,6 +124,145 @@ describe('agents on Retell, calls through the voice URL', () => {
     expect((await session.get(`/numbers/${created.id}/agent`)).body.greeting).toBeNull();
     const stranger = await ApiSession.create(system);
     expect((await stranger.get(`/numbers/${created.id}/agent`)).status).toBe(404);
+  });
+
+  describe('analysis fields', () => {
+    const fields = [
+      { name: 'order_total', type: 'number', description: 'The order total in US dollars, if any.' },
+      { name: 'order_kind', type: 'enum', description: 'How the order is collected.', choices: ['pickup', 'delivery'] },
+      { name: 'wants_callback', type: 'boolean', description: 'Whether the caller asked to be called back.' },
+      { name: 'allergies', type: 'string', description: 'Allergies the caller mentioned.' },
+    ];
+    /** The same fields as Retell's `post_call_analysis_data` items. */
+    const retellItems = fields.map(({ name, type, description, choices }) => ({
+      type,
+      name,
+      description,
+      ...(choices ? { choices } : {}),
+    }));
+    const analysisOf = (phone: string) => agentFor(phone)?.post_call_analysis_data;
+    /** The `number.analysis_fields.changed` events numbers-billing published for the number, oldest first. */
+    const analysisEvents = async (numberId: string) => {
+      const nc = await connect(testNatsOptions());
+      try {
+        const jsm = await jetstreamManager(nc);
+        const stream = `${system.prefix.toUpperCase()}_NUMBERS`;
+        const info = await jsm.streams.info(stream);
+        const events: { type: string; data: { number_id: string; version: number; analysis_fields: unknown[] } }[] = [];
+        for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+          const msg = await jsm.streams.getMessage(stream, { seq });
+          const event = msg?.json<(typeof events)[number]>();
+          if (event?.type === 'number.analysis_fields.changed' && event.data.number_id === numberId) events.push(event);
+        }
+        return events.map((event) => event.data);
+      } finally {
+        await nc.close();
+      }
+    };
+
+    it("answers the fields a PUT declares, in order, shows them on GET, and sets them on the number's Retell agent", async () => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body)).body;
+      await eventually(() => agentFor(created.phone_number), Boolean);
+      expect(analysisOf(created.phone_number)).toEqual([]);
+
+      const put = await session.request('PUT', `/numbers/${created.id}/agent`, {
+        greeting: 'Pizza Planet!',
+        analysis_fields: fields,
+      });
+      expect(put.status).toBe(200);
+      expect(put.body).toMatchObject({ greeting: 'Pizza Planet!', analysis_fields: fields, status: 'pending' });
+      const settings = await eventually(
+        () => session.get(`/numbers/${created.id}/agent`),
+        (answer) => answer.body.status === 'ready',
+      );
+      expect(settings.body.analysis_fields).toEqual(fields);
+      expect(analysisOf(created.phone_number)).toEqual(retellItems);
+      const published = await eventually(
+        () => analysisEvents(created.id),
+        (events) => events.length === 1,
+      );
+      expect(published).toEqual([
+        expect.objectContaining({ account_id: session.accountId, analysis_fields: fields, version: 2 }),
+      ]);
+
+      // The PUT replaces: fields left out are none, at Retell too.
+      const cleared = await session.request('PUT', `/numbers/${created.id}/agent`, { greeting: 'Pizza Planet!' });
+      expect(cleared.body.analysis_fields).toEqual([]);
+      expect(
+        await eventually(
+          () => analysisOf(created.phone_number),
+          (items) => Array.isArray(items) && items.length === 0,
+        ),
+      ).toEqual([]);
+      expect(
+        (
+          await eventually(
+            () => analysisEvents(created.id),
+            (events) => events.length === 2,
+          )
+        ).at(-1),
+      ).toMatchObject({
+        analysis_fields: [],
+        version: 3,
+      });
+    });
+
+    it('makes the agent with the fields given at creation (`agent` on POST /v1/numbers)', async () => {
+      const session = await ApiSession.create(system);
+      const created = await session.post('/numbers', { ...body, agent: { analysis_fields: fields.slice(0, 2) } });
+      expect(created.status).toBe(201);
+      await eventually(() => agentFor(created.body.phone_number), Boolean);
+      expect(analysisOf(created.body.phone_number)).toEqual(retellItems.slice(0, 2));
+      expect((await session.get(`/numbers/${created.body.id}/agent`)).body.analysis_fields).toEqual(fields.slice(0, 2));
+      expect(
+        await eventually(
+          () => analysisEvents(created.body.id),
+          (events) => events.length === 1,
+        ),
+      ).toEqual([expect.objectContaining({ analysis_fields: fields.slice(0, 2), version: 1 })]);
+    });
+
+    it('refuses fields that clash at creation before a number is bought or charged', async () => {
+      const session = await ApiSession.create(system);
+      const refused = await session.post('/numbers', {
+        ...body,
+        agent: { analysis_fields: [fields[0], { ...fields[0], type: 'string' }] },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'invalid_request' });
+      expect(refused.body.error.message).toMatch(/^agent\.analysis_fields\[1\]\.name /);
+      expect((await session.get('/numbers')).body.data).toEqual([]);
+    });
+
+    const field = (overrides: Record<string, unknown>) => ({ ...fields[0], ...overrides });
+    const choices = (count: number) => Array.from({ length: count }, (_, i) => `choice_${i}`);
+    it.each<[string, unknown, string]>([
+      ['two fields with one name', [fields[0], field({ type: 'string' })], 'analysis_fields[1].name'],
+      ['a name not in snake_case', [field({ name: 'OrderTotal' })], 'analysis_fields[0].name'],
+      ['a reserved name', [fields[1], field({ name: 'outcome' })], 'analysis_fields[1].name'],
+      ['an enum without choices', [field({ type: 'enum' })], 'analysis_fields[0].choices'],
+      ['an enum with 51 choices', [field({ type: 'enum', choices: choices(51) })], 'analysis_fields[0].choices'],
+      ['an enum choice given twice', [field({ type: 'enum', choices: ['a', 'b', 'a'] })], 'analysis_fields[0].choices'],
+      ['choices on a string field', [field({ type: 'string', choices: ['a'] })], 'analysis_fields[0].choices'],
+      ['21 fields', Array.from({ length: 21 }, (_, i) => field({ name: `field_${i}` })), 'analysis_fields'],
+      ['a field without description', [{ name: 'order_total', type: 'number' }], 'analysis_fields[0].description'],
+      ['an unknown type', [field({ type: 'date' })], 'analysis_fields[0].type'],
+    ])(
+      'refuses %s with 400 invalid_request naming the parameter, changing nothing',
+      async (_, analysisFields, param) => {
+        const session = await ApiSession.create(system);
+        const created = (await session.post('/numbers', body)).body;
+        const path = `/numbers/${created.id}/agent`;
+        expect((await session.request('PUT', path, { greeting: 'Kept', analysis_fields: fields })).status).toBe(200);
+
+        const refused = await session.request('PUT', path, { greeting: 'Not kept', analysis_fields: analysisFields });
+        expect(refused.status).toBe(400);
+        expect(refused.body.error.code).toBe('invalid_request');
+        expect(refused.body.error.message).toMatch(new RegExp(`^${param.replace(/[[\].]/g, '\\$&')} `));
+        expect((await session.get(path)).body).toMatchObject({ greeting: 'Kept', analysis_fields: fields });
+      },
+    );
   });
 
   it('hands a call ringing the number to its agent over SIP, and refuses one to a number we do not have', async () => {

@@ -15,6 +15,8 @@ import { CallsRepository } from './calls/calls.repository';
 import { CallsService } from './calls/calls.service';
 import { loadCallsMediaConfig } from './config/calls-media.config';
 import { CALLS_MEDIA_CONFIG } from './config/tokens';
+import { AnalysisFieldsConsumer } from './number-ownership/analysis-fields.consumer';
+import { AnalysisFieldsRepository } from './number-ownership/analysis-fields.repository';
 import { NumberEventsConsumer } from './number-ownership/number-events.consumer';
 import { WAITING_REPORTS } from './number-ownership/waiting-reports.port';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
@@ -45,6 +47,7 @@ export class CallsMediaModule {
         LostItemReportsNatsController,
         SimulatedTelephonyNatsController,
         NumberEventsConsumer,
+        AnalysisFieldsConsumer,
         ProviderCallsConsumer,
       ],
       imports: [
@@ -62,6 +65,7 @@ export class CallsMediaModule {
         CallsMediaTransactions,
         provideOutboxRelay(CallsMediaTransactions, [STREAMS.calls]),
         NumberStatesRepository,
+        AnalysisFieldsRepository,
         CallReportsRepository,
         CallReportsService,
         // number-ownership and telephony reach call-reports through their ports: call-reports imports them.

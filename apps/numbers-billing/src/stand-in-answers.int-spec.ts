@@ -1,6 +1,10 @@
 import type Retell from 'retell-sdk';
 import type Stripe from 'stripe';
-import { RetellStandIn } from '../../../test/stand-ins/retell/retell-stand-in';
+import {
+  ANALYSIS_ITEM_KEYS,
+  ANALYSIS_ITEM_REQUIRED,
+  RetellStandIn,
+} from '../../../test/stand-ins/retell/retell-stand-in';
 import {
   CUSTOMER_FIELDS,
   PAYMENT_INTENT_FIELDS,
@@ -43,7 +47,25 @@ const RETELL_AGENT_REQUIRED = [
   'voice_id',
 ] as const;
 same<RequiredKeys<Retell.AgentResponse>, (typeof RETELL_AGENT_REQUIRED)[number]>(true);
-const RETELL_AGENT = fields<Retell.AgentResponse>()(RETELL_AGENT_REQUIRED, ['agent_name', 'webhook_url']);
+const RETELL_AGENT = fields<Retell.AgentResponse>()(RETELL_AGENT_REQUIRED, [
+  'agent_name',
+  'webhook_url',
+  'post_call_analysis_data',
+]);
+// The `post_call_analysis_data` items the stand-in takes on create and update: each type's keys, and its required
+// keys, exactly those of Retell's item types for both requests.
+type AnalysisItem<P extends { post_call_analysis_data?: unknown }, T> = Extract<
+  NonNullable<P['post_call_analysis_data']> extends (infer I)[] ? I : never,
+  { type: T }
+>;
+type ItemKeysMatch<P extends { post_call_analysis_data?: unknown }> = {
+  [T in keyof typeof ANALYSIS_ITEM_KEYS]: [
+    Same<keyof AnalysisItem<P, T>, (typeof ANALYSIS_ITEM_KEYS)[T][number]>,
+    Same<RequiredKeys<AnalysisItem<P, T>>, (typeof ANALYSIS_ITEM_REQUIRED)[T][number]>,
+  ];
+};
+same<ItemKeysMatch<Retell.AgentCreateParams>, Record<keyof typeof ANALYSIS_ITEM_KEYS, [true, true]>>(true);
+same<ItemKeysMatch<Retell.AgentUpdateParams>, Record<keyof typeof ANALYSIS_ITEM_KEYS, [true, true]>>(true);
 const RETELL_CALL_REQUIRED = [
   'agent_id',
   'agent_version',
@@ -160,7 +182,7 @@ describe('provider stand-ins answer in the providers published shapes', () => {
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([500, 'true']);
   });
 
-  it("Retell: LLMs, agents and registered calls hold every field retell-sdk requires and none it doesn't know", async () => {
+  it("Retell: LLMs, agents (made and updated) and registered calls hold every field retell-sdk requires and none it doesn't know", async () => {
     const llm = (await (
       await retellCall('POST', '/create-retell-llm', { general_prompt: 'Answer the phone.', begin_message: 'Hello' })
     ).json()) as Record<string, unknown>;
@@ -171,9 +193,35 @@ describe('provider stand-ins answer in the providers published shapes', () => {
         voice_id: '11labs-Adrian',
         agent_name: 'Switchboard +14155550100',
         webhook_url: 'https://api.example.com/provider-webhooks/retell',
+        post_call_analysis_data: [{ type: 'string', name: 'order_total', description: 'The order total.' }],
       })
     ).json()) as Record<string, unknown>;
     expect(against(agent, RETELL_AGENT)).toEqual({ unknown: [], missing: [] });
+    const analysis = [
+      { type: 'enum', name: 'order_kind', description: 'Pickup or delivery.', choices: ['pickup', 'delivery'] },
+      { type: 'boolean', name: 'wants_callback', description: 'Whether the caller asked to be called back.' },
+      { type: 'number', name: 'party_size', description: 'How many people the booking is for.' },
+    ];
+    const update = await retellCall('PATCH', `/update-agent/${String(agent.agent_id)}`, {
+      post_call_analysis_data: analysis,
+    });
+    expect(update.status).toBe(200);
+    const updated = (await update.json()) as Record<string, unknown>;
+    expect(against(updated, RETELL_AGENT)).toEqual({ unknown: [], missing: [] });
+    expect(updated.post_call_analysis_data).toEqual(analysis);
+    // Items not of Retell's item types are refused, as Retell refuses a body its schema does not take.
+    for (const bad of [
+      [{ type: 'enum', name: 'order_kind', description: 'Pickup or delivery.' }],
+      [{ type: 'string', name: 'order_total', description: 'The total.', choices: ['a'] }],
+      [{ type: 'date', name: 'pickup_at', description: 'When.' }],
+      [{ type: 'string', name: 'order_total' }],
+    ]) {
+      const refused = await retellCall('PATCH', `/update-agent/${String(agent.agent_id)}`, {
+        post_call_analysis_data: bad,
+      });
+      expect(refused.status).toBe(400);
+    }
+    expect((await retellCall('PATCH', '/update-agent/agent_gone', { post_call_analysis_data: [] })).status).toBe(404);
     const call = (await (
       await retellCall('POST', '/v2/register-phone-call', {
         agent_id: agent.agent_id,

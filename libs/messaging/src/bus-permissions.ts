@@ -99,7 +99,13 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     consumes: [
       {
         stream: STREAMS.numbers,
-        durables: ['calls-media-number-provisioned', 'calls-media-number-updated', 'calls-media-number-released'],
+        durables: [
+          'calls-media-number-provisioned',
+          'calls-media-number-updated',
+          'calls-media-number-released',
+          // The analysis fields of each number's agent (docs/call-analysis.md).
+          'calls-media-analysis-fields',
+        ],
       },
       // Calls reported by Retell and Twilio, verified by the gateway (ADR 0083, ADR 0090).
       { stream: STREAMS.provider, durables: ['calls-media-retell-calls', 'calls-media-twilio-callbacks'] },

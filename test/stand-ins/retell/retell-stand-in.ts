@@ -4,8 +4,9 @@ import { StandInServer } from '../stand-in-server';
 
 /**
  * A stand-in for the parts of Retell AI's API that numbers-billing calls, written from Retell's API reference
- * (https://docs.retellai.com/api-references): create, update and delete a Retell LLM, create and delete an agent,
- * and register a phone call for custom telephony. Bearer API-key authentication, JSON bodies; 201 on creation, 204
+ * (https://docs.retellai.com/api-references): create, update and delete a Retell LLM, create, update and delete an
+ * agent (its `post_call_analysis_data` checked item by item against Retell's item types, `ANALYSIS_ITEM_KEYS`), and
+ * register a phone call for custom telephony. Bearer API-key authentication, JSON bodies; 201 on creation, 204
  * on deletion, 404 for an unknown id where Retell's OpenAPI description lists a 404, and 422 for a delete of an agent
  * or LLM that does not exist (or no longer does): `DELETE /delete-agent/{agent_id}` and `/delete-retell-llm/{llm_id}`
  * answer only 204, 400, 401, 422 and 500 (https://docs.retellai.com/api-references/delete-agent); 429 and 500 on
@@ -13,6 +14,53 @@ import { StandInServer } from '../stand-in-server';
  * answers are typed with retell-sdk's own types (apps/numbers-billing/src/stand-in-answers.int-spec.ts).
  */
 export type RetellFault = 'rate_limited' | 'server_error' | 'bad_request';
+
+/**
+ * The keys each `post_call_analysis_data` item type may have, from Retell's published types (retell-sdk's
+ * `AgentCreateParams` / `AgentUpdateParams` item interfaces; apps/numbers-billing/src/stand-in-answers.int-spec.ts
+ * fails to compile when they differ); the required ones are `ANALYSIS_ITEM_REQUIRED`.
+ */
+export const ANALYSIS_ITEM_KEYS = {
+  string: ['type', 'name', 'description', 'conditional_prompt', 'examples', 'required'],
+  enum: ['type', 'name', 'description', 'choices', 'conditional_prompt', 'required'],
+  boolean: ['type', 'name', 'description', 'conditional_prompt', 'required'],
+  number: ['type', 'name', 'description', 'conditional_prompt', 'required'],
+} as const;
+export const ANALYSIS_ITEM_REQUIRED = {
+  string: ['type', 'name', 'description'],
+  enum: ['type', 'name', 'description', 'choices'],
+  boolean: ['type', 'name', 'description'],
+  number: ['type', 'name', 'description'],
+} as const;
+
+/**
+ * What is wrong with a `post_call_analysis_data` value (absent and null are allowed), or null: an array of items of
+ * Retell's item types, each with its required keys, known keys only, and text where Retell takes text.
+ */
+export function analysisDataProblem(data: unknown): string | null {
+  if (data === undefined || data === null) return null;
+  if (!Array.isArray(data)) return 'post_call_analysis_data must be an array';
+  for (const [index, item] of (data as unknown[]).entries()) {
+    const at = `post_call_analysis_data[${index}]`;
+    if (typeof item !== 'object' || item === null) return `${at} must be an object`;
+    const fields = item as Record<string, unknown>;
+    const type = fields.type as keyof typeof ANALYSIS_ITEM_KEYS;
+    // Retell's `system-presets` items are not taken here: numbers-billing never sends them.
+    if (!Object.hasOwn(ANALYSIS_ITEM_KEYS, type)) return `${at}.type ${String(fields.type)} is not supported`;
+    const unknown = Object.keys(fields).filter((key) => !(ANALYSIS_ITEM_KEYS[type] as readonly string[]).includes(key));
+    if (unknown.length > 0) return `${at} has unknown keys ${unknown.join(', ')}`;
+    const missing = ANALYSIS_ITEM_REQUIRED[type].filter((key) => fields[key] === undefined);
+    if (missing.length > 0) return `${at} is missing ${missing.join(', ')}`;
+    if (typeof fields.name !== 'string' || !fields.name) return `${at}.name must be a non-empty string`;
+    if (typeof fields.description !== 'string') return `${at}.description must be a string`;
+    if (
+      type === 'enum' &&
+      (!Array.isArray(fields.choices) || !(fields.choices as unknown[]).every((choice) => typeof choice === 'string'))
+    )
+      return `${at}.choices must be an array of strings`;
+  }
+  return null;
+}
 
 export interface RetellRequest {
   method: string;
@@ -74,6 +122,8 @@ export class RetellStandIn extends StandInServer {
       if (engine?.type !== 'retell-llm' || !engine.llm_id || !this.llms.has(engine.llm_id))
         return send(400, { message: 'response_engine must name an existing Retell LLM' });
       if (typeof body.voice_id !== 'string') return send(400, { message: 'voice_id is required' });
+      const analysisProblem = analysisDataProblem(body.post_call_analysis_data);
+      if (analysisProblem) return send(400, { message: analysisProblem });
       const agent = {
         ...body,
         agent_id: `agent_${randomBytes(12).toString('hex')}`,
@@ -82,6 +132,16 @@ export class RetellStandIn extends StandInServer {
       };
       this.agents.set(agent.agent_id, agent);
       return send(201, agent);
+    }
+    const updateAgent = /^\/update-agent\/([^/]+)$/.exec(path);
+    if (req.method === 'PATCH' && updateAgent) {
+      const agent = this.agents.get(updateAgent[1]);
+      if (!agent) return send(404, { message: 'Agent not found' });
+      const analysisProblem = analysisDataProblem(body.post_call_analysis_data);
+      if (analysisProblem) return send(400, { message: analysisProblem });
+      // The latest draft changes in place (this stand-in keeps no versions): the fields sent replace their values.
+      Object.assign(agent, body, { last_modification_timestamp: now });
+      return send(200, agent);
     }
     const deleteAgent = /^\/delete-agent\/([^/]+)$/.exec(path);
     if (req.method === 'DELETE' && deleteAgent) {

@@ -23,8 +23,8 @@ export class NumberAgentHttpController {
   @ApiOperation({
     summary: "Get a number's agent settings",
     description:
-      'Extension: the greeting and instructions of the agent that answers the number (null: the default), and whether ' +
-      'the agent platform has them yet (`status`).',
+      'Extension: the greeting and instructions of the agent that answers the number (null: the default), the ' +
+      'analysis fields it fills in after each call, and whether the agent platform has them yet (`status`).',
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: AgentSettingsView })
@@ -39,12 +39,17 @@ export class NumberAgentHttpController {
   @ApiOperation({
     summary: "Replace a number's agent settings",
     description:
-      'Extension: sets the greeting and instructions (a field left out or null is the default). The answer says ' +
-      '`pending` until the agent platform has them; they are sent at once and retried until they arrive.',
+      'Extension: sets the greeting, the instructions and the analysis fields (a field left out or null is the ' +
+      'default: no analysis fields; docs/call-analysis.md). The answer says `pending` until the agent platform has ' +
+      'them; they are sent at once and retried until they arrive.',
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: AgentSettingsView })
-  @ApiResponse({ status: 400, description: 'invalid_request: a field too long or not text', schema: ERROR })
+  @ApiResponse({
+    status: 400,
+    description: 'invalid_request: a field too long or not text, or analysis fields that break a rule (named)',
+    schema: ERROR,
+  })
   @ApiResponse({ status: 404, description: 'not_found: unknown id, or a number of another account', schema: ERROR })
   @ApiResponse({ status: 409, description: 'number_released: a released number has no agent', schema: ERROR })
   update(

@@ -1,3 +1,5 @@
+import type { AnalysisFieldDefinition } from '@switchboard/contracts';
+
 /**
  * The AI agent that answers a number (docs/adr/0085-agent-runtime-retell.md), as the numbers domain sees it: the
  * agent platform keeps one agent per number, made from the number's settings, and tells where a ringing call goes.
@@ -29,6 +31,8 @@ export interface AgentDefinition {
   /** null: the default. */
   greeting: string | null;
   instructions: string | null;
+  /** What the agent fills in after each call, in the order declared (`[]`: nothing beyond the platform's own). */
+  analysisFields: AnalysisFieldDefinition[];
 }
 
 /** The platform's ids of an agent: the agent, and the LLM configuration it answers with (when it has one). */

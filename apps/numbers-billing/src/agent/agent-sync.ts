@@ -4,6 +4,7 @@ import { LOGGER, type Logger } from '@switchboard/observability';
 import { PollingWorker } from '@switchboard/service-runtime';
 import { formatNumberId } from '../numbers/number-id';
 import { AGENT_RUNTIME, AgentRefused, type AgentRuntime } from './agent-runtime.port';
+import { analysisFieldsOf } from './analysis-fields';
 import { NumberAgentsRepository, type AgentWork } from './number-agents.repository';
 
 /** How often AgentSync looks for work nobody kicked it for (a retry due, a number released by the billing cycle). */
@@ -77,6 +78,7 @@ export class AgentSync implements OnApplicationBootstrap, BeforeApplicationShutd
           businessPhone: agent.business_phone,
           greeting: agent.greeting,
           instructions: agent.instructions,
+          analysisFields: analysisFieldsOf(agent.analysis_fields),
         },
         refs,
         options,

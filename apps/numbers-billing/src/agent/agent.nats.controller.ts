@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
@@ -23,7 +24,7 @@ export class AgentNatsController {
 
   @RpcPattern(AgentRpc.update)
   update(@Payload() request: UpdateNumberAgentCommand, @Caller() ctx: RpcContext): Promise<AgentSettingsView> {
-    return this.agents.update(requireAccount(ctx), request);
+    return this.agents.update(requireAccount(ctx), request, { correlationId: ctx.requestId ?? randomUUID() });
   }
 
   @RpcPattern(AgentRpc.answerCall)

@@ -8,12 +8,15 @@ import {
   type AnswerCallReply,
   type UpdateNumberAgentCommand,
 } from '@switchboard/contracts';
+import type { EventCause } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { formatNumberId, parseNumberId } from '../numbers/number-id';
 import { NumbersRepository } from '../numbers/numbers.repository';
+import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { AGENT_RUNTIME, type AgentRuntime } from './agent-runtime.port';
 import { AgentSync } from './agent-sync';
+import { acceptAnalysisFields, analysisFieldsOf, publishAnalysisFields } from './analysis-fields';
 import { NumberAgentsRepository, type NumberAgentRecord } from './number-agents.repository';
 
 /** A number's agent: its settings (`/v1/numbers/{id}/agent`) and where a ringing call goes (docs/adr/0085). */
@@ -24,6 +27,7 @@ export class AgentService {
     private readonly numbers: NumbersRepository,
     private readonly agents: NumberAgentsRepository,
     private readonly sync: AgentSync,
+    private readonly outbox: NumbersOutbox,
     @Inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -37,21 +41,28 @@ export class AgentService {
   }
 
   /**
-   * New settings replace the old (a field left out or null is the default). The answer says `pending` until the
-   * agent platform has them; AgentSync pushes them at once and retries until they arrive.
+   * New settings replace the old (a field left out or null is the default; analysis fields left out or null are
+   * none). The answer says `pending` until the agent platform has them; AgentSync pushes them at once and retries
+   * until they arrive. The analysis fields are published with the settings' new version, in the same transaction
+   * (`number.analysis_fields.changed`: calls-media reads each call's analysis against them).
    */
-  async update(accountId: string, command: UpdateNumberAgentCommand): Promise<AgentSettingsView> {
+  async update(accountId: string, command: UpdateNumberAgentCommand, cause: EventCause): Promise<AgentSettingsView> {
     const numberId = parseNumberId(command.id);
+    const analysisFields = acceptAnalysisFields(command.analysis_fields);
     const agent = await this.transactions.run(async (tx) => {
       const number = await this.numbers.lockOwned(tx, accountId, numberId);
       if (!number) throw notFound(numberId);
       if (number.status === 'released')
         throw new ServiceError('number_released', `${formatNumberId(numberId)} is released; its agent is gone.`);
-      return this.agents.update(tx, numberId, {
+      const updated = await this.agents.update(tx, numberId, {
         greeting: command.greeting?.trim() || null,
         instructions: command.instructions?.trim() || null,
+        analysis_fields: analysisFields,
       });
+      await publishAnalysisFields(this.outbox, tx, updated, cause);
+      return updated;
     });
+    this.outbox.kick();
     void this.sync.kick();
     return toView(agent);
   }
@@ -91,6 +102,7 @@ function toView(agent: NumberAgentRecord): AgentSettingsView {
   return {
     greeting: agent.greeting,
     instructions: agent.instructions,
+    analysis_fields: analysisFieldsOf(agent.analysis_fields),
     // A released number's agent is gone; its settings are still shown as they were.
     status: (agent.status === 'released' ? 'ready' : agent.status) as AgentStatus,
   };

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AnalysisFieldDefinition } from '@switchboard/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { NumberAgent } from '../generated/kysely/database';
 import { Prisma } from '../generated/prisma/client';
@@ -23,6 +24,18 @@ export type AgentWork = NumberAgentRecord & {
   number_status: string;
 };
 
+/** A number's agent settings as the account gives them (null: the default; `[]`: no analysis fields). */
+export interface AgentSettings {
+  greeting: string | null;
+  instructions: string | null;
+  analysis_fields: AnalysisFieldDefinition[];
+}
+
+export type NewAgent = AgentSettings & { number_id: bigint; account_id: string };
+
+/** The analysis fields as the JSON column takes them. */
+const toJson = (fields: AnalysisFieldDefinition[]) => fields as unknown as Prisma.InputJsonArray;
+
 /** How long a claimed piece of work is AgentSync's before another replica may take it (a crash mid-push). */
 const CLAIM_LEASE_MS = 60_000;
 
@@ -32,11 +45,8 @@ export class NumberAgentsRepository {
   constructor(private readonly prisma: NumbersBillingPrisma) {}
 
   /** The agent of a new number, in the transaction that records the number. */
-  async create(
-    tx: Tx,
-    agent: { number_id: bigint; account_id: string; greeting: string | null; instructions: string | null },
-  ): Promise<void> {
-    await tx.numberAgent.create({ data: agent });
+  create(tx: Tx, agent: NewAgent): Promise<NumberAgentRecord> {
+    return tx.numberAgent.create({ data: { ...agent, analysis_fields: toJson(agent.analysis_fields) } });
   }
 
   find(numberId: bigint): Promise<NumberAgentRecord | null> {
@@ -44,15 +54,12 @@ export class NumberAgentsRepository {
   }
 
   /** New settings: the agent is pushed again (`pending`), and its version grows so an older push cannot mark it ready. */
-  update(
-    tx: Tx,
-    numberId: bigint,
-    settings: { greeting: string | null; instructions: string | null },
-  ): Promise<NumberAgentRecord> {
+  update(tx: Tx, numberId: bigint, settings: AgentSettings): Promise<NumberAgentRecord> {
     return tx.numberAgent.update({
       where: { number_id: numberId },
       data: {
         ...settings,
+        analysis_fields: toJson(settings.analysis_fields),
         status: 'pending',
         failures: 0,
         last_error: null,

@@ -1,5 +1,6 @@
+import type { AnalysisFieldDefinition } from '@switchboard/contracts';
 import { RetellStandIn } from '../../../../test/stand-ins/retell/retell-stand-in';
-import { AgentRefused, AgentRuntimeUnavailable, type AgentRuntime } from './agent-runtime.port';
+import { AgentRefused, AgentRuntimeUnavailable, type AgentDefinition, type AgentRuntime } from './agent-runtime.port';
 import { DEFAULT_GREETING } from './agent-prompt';
 import { RetellAgentRuntime, createRetellClient } from './retell-agent-runtime.adapter';
 
@@ -10,12 +11,26 @@ describe('RetellAgentRuntime', () => {
   const retell = new RetellStandIn();
   let runtime: AgentRuntime;
   const live = { livemode: true };
-  const definition = {
+  const analysisFields: AnalysisFieldDefinition[] = [
+    { name: 'order_total', type: 'number', description: 'The order total in US dollars, if any.' },
+    { name: 'order_kind', type: 'enum', description: 'How the order is collected.', choices: ['pickup', 'delivery'] },
+    { name: 'wants_callback', type: 'boolean', description: 'Whether the caller asked to be called back.' },
+    { name: 'allergies', type: 'string', description: 'Allergies the caller mentioned.' },
+  ];
+  const definition: AgentDefinition = {
     phoneNumber: '+14155550200',
     businessPhone: '+14155550123',
     greeting: 'Thanks for calling Pizza Planet!',
     instructions: 'We are open 11 to 10. Take pickup orders.',
+    analysisFields,
   };
+  /** The fields as Retell's `post_call_analysis_data` items (its item types; `choices` with enum only). */
+  const retellItems = [
+    { type: 'number', name: 'order_total', description: 'The order total in US dollars, if any.' },
+    { type: 'enum', name: 'order_kind', description: 'How the order is collected.', choices: ['pickup', 'delivery'] },
+    { type: 'boolean', name: 'wants_callback', description: 'Whether the caller asked to be called back.' },
+    { type: 'string', name: 'allergies', description: 'Allergies the caller mentioned.' },
+  ];
 
   beforeAll(async () => {
     const url = await retell.start();
@@ -54,6 +69,13 @@ describe('RetellAgentRuntime', () => {
     });
   });
 
+  it("makes the agent with the number's analysis fields as Retell's post_call_analysis_data, in order", async () => {
+    const refs = await runtime.upsertAgent(definition, null, live);
+    const create = retell.requests.find((request) => request.path === '/create-agent')!;
+    expect(create.body.post_call_analysis_data).toEqual(retellItems);
+    expect(retell.agents.get(refs.agentRef)!.post_call_analysis_data).toEqual(retellItems);
+  });
+
   it('updates the LLM in place when the settings change, with the default greeting when none is set', async () => {
     const refs = await runtime.upsertAgent(definition, null, live);
     retell.requests.length = 0;
@@ -61,8 +83,31 @@ describe('RetellAgentRuntime', () => {
     expect(again).toEqual(refs);
     expect(retell.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       `PATCH /update-retell-llm/${refs.llmRef}`,
+      `PATCH /update-agent/${refs.agentRef}`,
     ]);
     expect(retell.llms.get(refs.llmRef!)!.begin_message).toBe(DEFAULT_GREETING);
+  });
+
+  it('sets the analysis fields on the agent at every update: changed, reordered, and removed', async () => {
+    const refs = await runtime.upsertAgent({ ...definition, analysisFields: [] }, null, live);
+    expect(retell.agents.get(refs.agentRef)!.post_call_analysis_data).toEqual([]);
+
+    const reordered = [analysisFields[1], { ...analysisFields[0], description: 'The total, tax included.' }];
+    await runtime.upsertAgent({ ...definition, analysisFields: reordered }, refs, live);
+    const update = retell.requests.filter((request) => request.path === `/update-agent/${refs.agentRef}`).at(-1)!;
+    expect(update.body).toEqual({
+      post_call_analysis_data: [retellItems[1], { ...retellItems[0], description: 'The total, tax included.' }],
+    });
+    expect(retell.agents.get(refs.agentRef)!.post_call_analysis_data).toEqual(update.body.post_call_analysis_data);
+
+    await runtime.upsertAgent({ ...definition, analysisFields: [] }, refs, live);
+    expect(retell.agents.get(refs.agentRef)!.post_call_analysis_data).toEqual([]);
+  });
+
+  it('reads a refused agent update as refused (the LLM was updated; the next push sends both again)', async () => {
+    const refs = await runtime.upsertAgent(definition, null, live);
+    retell.agents.delete(refs.agentRef); // deleted at Retell behind our back: its update answers 404
+    await expect(runtime.upsertAgent(definition, refs, live)).rejects.toThrow(AgentRefused);
   });
 
   it("registers a ringing call with the number's agent and answers Retell's SIP address for it", async () => {

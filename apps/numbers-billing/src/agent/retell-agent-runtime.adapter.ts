@@ -1,3 +1,4 @@
+import type { AnalysisFieldDefinition } from '@switchboard/contracts';
 import type Retell from 'retell-sdk';
 import { agentGreeting, agentPrompt } from './agent-prompt';
 import {
@@ -22,7 +23,8 @@ export interface RetellAgentOptions {
 /**
  * The agent platform Retell AI (docs/adr/0085-agent-runtime-retell.md), through its SDK. One Retell LLM per number
  * (the prompt from the number's instructions, the greeting as its first words, a cold transfer to
- * `business_phone` and an end-call tool) and one agent on it whose webhook is our provider-webhook door. A ringing
+ * `business_phone` and an end-call tool) and one agent on it whose webhook is our provider-webhook door, with the
+ * number's analysis fields as its `post_call_analysis_data` (set on create and on every update). A ringing
  * call is registered with the agent and dialled over SIP, so the call stays on our Twilio number.
  */
 export class RetellAgentRuntime implements AgentRuntime {
@@ -46,9 +48,12 @@ export class RetellAgentRuntime implements AgentRuntime {
         { type: 'end_call' as const, name: 'end_call', description: 'End the call once the caller is done.' },
       ],
     };
+    const analysis = { post_call_analysis_data: postCallAnalysisData(definition.analysisFields) };
     return this.call(async () => {
       if (existing?.llmRef) {
         await this.retell.llm.update(existing.llmRef, llm);
+        // Every push sets the fields, none included: fields removed from the settings are removed at Retell too.
+        await this.retell.agent.update(existing.agentRef, analysis);
         return existing;
       }
       const created = await this.retell.llm.create(llm);
@@ -57,6 +62,7 @@ export class RetellAgentRuntime implements AgentRuntime {
         voice_id: this.options.voiceId,
         agent_name: `Switchboard ${definition.phoneNumber}`,
         webhook_url: this.options.webhookUrl,
+        ...analysis,
       });
       return { agentRef: agent.agent_id, llmRef: created.llm_id };
     });
@@ -93,6 +99,30 @@ export class RetellAgentRuntime implements AgentRuntime {
       throw new AgentRuntimeUnavailable(`Retell did not complete the request: ${message}`);
     }
   }
+}
+
+/** One item of Retell's `post_call_analysis_data` (the same on agent create and update). */
+export type RetellAnalysisItem = NonNullable<Retell.AgentUpdateParams['post_call_analysis_data']>[number];
+
+/**
+ * The number's analysis fields as Retell's `post_call_analysis_data`, in the order declared: Retell fills them in
+ * after each call and reports them in the call's `call_analysis.custom_analysis_data` (the `call_analyzed` webhook).
+ * Our field types are Retell's item types; `choices` go with enum items only.
+ */
+export function postCallAnalysisData(fields: readonly AnalysisFieldDefinition[]): RetellAnalysisItem[] {
+  return fields.map((field): RetellAnalysisItem => {
+    const { name, description } = field;
+    switch (field.type) {
+      case 'enum':
+        return { type: 'enum', name, description, choices: [...(field.choices ?? [])] };
+      case 'string':
+        return { type: 'string', name, description };
+      case 'number':
+        return { type: 'number', name, description };
+      case 'boolean':
+        return { type: 'boolean', name, description };
+    }
+  });
 }
 
 /**

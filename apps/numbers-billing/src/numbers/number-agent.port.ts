@@ -1,3 +1,5 @@
+import type { AgentSettingsBody } from '@switchboard/contracts';
+import type { EventCause } from '@switchboard/messaging';
 import type { Tx } from '../prisma/numbers-billing-prisma';
 
 /**
@@ -6,11 +8,15 @@ import type { Tx } from '../prisma/numbers-billing-prisma';
  * and `NumberAgentsAdapter` provides it: the two folders do not import each other in a circle.
  */
 export interface NumberAgents {
-  /** In the transaction that records the number: its agent, with the settings asked for (null: the defaults). */
+  /**
+   * In the transaction that records the number: its agent, with the settings asked for (null: the defaults), and
+   * its analysis fields' event when it has any (`cause`: the provisioning's).
+   */
   recordFor(
     tx: Tx,
     number: { id: bigint; account_id: string },
-    settings: { greeting?: string | null; instructions?: string | null } | undefined,
+    settings: AgentSettingsBody | undefined,
+    cause: EventCause,
   ): Promise<void>;
   /** In the transaction that changes `business_phone`: the agent transfers there, so it is pushed again. */
   businessPhoneChanged(tx: Tx, numberId: bigint): Promise<void>;

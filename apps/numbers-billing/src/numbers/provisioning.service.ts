@@ -4,6 +4,7 @@ import {
   IDEMPOTENCY_KEY_RETENTION_MS,
   NumberProvisionedEvent,
   ServiceError,
+  analysisFieldsProblem,
   areaCodeOf,
   formatUtcTime,
   isTestAccount,
@@ -74,6 +75,10 @@ export class ProvisioningService {
     const accountId = requireAccount(ctx);
     const cause: EventCause = { correlationId: ctx.requestId ?? randomUUID() };
     const areaCode = command.area_code ?? areaCodeOf(command.business_phone);
+    // The agent's analysis fields across each other (names unique, enum choices): refused before anything is held,
+    // named as in the body (`agent.analysis_fields[1].name ...`).
+    const analysisProblem = analysisFieldsProblem(command.agent?.analysis_fields ?? []);
+    if (analysisProblem) throw new ServiceError('invalid_request', `agent.${analysisProblem}`);
     // Stored normalised (ADR 0057); the Idempotency-Key stays bound to the body as sent.
     const webhookUrl = command.webhook_url !== undefined ? await this.webhookUrls.accept(command.webhook_url) : null;
 
@@ -268,7 +273,7 @@ export class ProvisioningService {
         description: `${formatNumberId(id)} (${phoneNumber}) month 1, from ${formatUtcTime(createdAt)}`,
       });
       await this.orders.complete(tx, order.id, id);
-      await this.agents.recordFor(tx, number, agent);
+      await this.agents.recordFor(tx, number, agent, cause);
       // The tenure begins at created_at: the simulator's default call start is judged against it (ADR 0121).
       await this.lifecycle.publish(tx, NumberProvisionedEvent, number, account, cause, createdAt);
       return { kind: 'created' as const, number, secret };

@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { IsE164 } from '../common/phone';
+import { AnalysisFieldBody, MAX_ANALYSIS_FIELDS } from './analysis-field.dto';
 
 export const MAX_AGENT_GREETING_LENGTH = 500;
 export const MAX_AGENT_INSTRUCTIONS_LENGTH = 8_000;
@@ -38,6 +50,21 @@ export class AgentSettingsBody {
   @IsString()
   @MaxLength(MAX_AGENT_INSTRUCTIONS_LENGTH)
   instructions?: string | null;
+
+  @ApiPropertyOptional({
+    type: [AnalysisFieldBody],
+    nullable: true,
+    maxItems: MAX_ANALYSIS_FIELDS,
+    description:
+      "Fields the agent fills in after each call, read back in each call's `analysis.custom` (docs/call-analysis.md). " +
+      'Names unique; `choices` with type enum only (1 to 50, each once). null or left out: none.',
+  })
+  @ValidateIf((_, value) => value !== undefined && value !== null)
+  @IsArray()
+  @ArrayMaxSize(MAX_ANALYSIS_FIELDS)
+  @ValidateNested({ each: true })
+  @Type(() => AnalysisFieldBody)
+  analysis_fields?: AnalysisFieldBody[] | null;
 }
 
 export const AGENT_STATUSES = ['pending', 'ready', 'failed'] as const;
@@ -47,6 +74,8 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 export class AgentSettingsView {
   @ApiProperty({ type: String, nullable: true }) greeting: string | null;
   @ApiProperty({ type: String, nullable: true }) instructions: string | null;
+  @ApiProperty({ type: [AnalysisFieldBody], description: 'The declared analysis fields, in the order given.' })
+  analysis_fields: AnalysisFieldBody[];
   @ApiProperty({
     enum: AGENT_STATUSES,
     description:

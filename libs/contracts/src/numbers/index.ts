@@ -4,3 +4,4 @@ export * from './number.events';
 export * from './webhook-target.rpc';
 export * from './agent.dto';
 export * from './agent.rpc';
+export * from './analysis-field.dto';

@@ -1,6 +1,20 @@
-import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
-import { ACCOUNT_ID_PATTERN } from '../common/validation';
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { ACCOUNT_ID_PATTERN, MAX_INT4 } from '../common/validation';
 import { defineEvent, STREAMS } from '../messaging/event';
+import { AnalysisFieldBody } from './analysis-field.dto';
 import { NUMBER_ID_PATTERN, NUMBER_STATUSES, type NumberStatus } from './number.dto';
 
 /**
@@ -24,3 +38,21 @@ export class NumberStateChanged {
 export const NumberProvisionedEvent = defineEvent('number.provisioned', STREAMS.numbers, NumberStateChanged);
 export const NumberUpdatedEvent = defineEvent('number.updated', STREAMS.numbers, NumberStateChanged);
 export const NumberReleasedEvent = defineEvent('number.released', STREAMS.numbers, NumberStateChanged);
+
+/**
+ * The analysis fields a number's agent settings declare, after each change of the settings: calls-media keeps the
+ * newest (`version`, the settings' own) to check each call's `analysis.custom` against (docs/call-analysis.md).
+ */
+export class NumberAnalysisFieldsChanged {
+  @IsString() @Matches(NUMBER_ID_PATTERN) number_id: string;
+  @IsString() @Matches(ACCOUNT_ID_PATTERN) account_id: string;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => AnalysisFieldBody) analysis_fields: AnalysisFieldBody[];
+  @IsInt() @Min(1) @Max(MAX_INT4) version: number;
+  @IsISO8601() changed_at: string;
+}
+
+export const NumberAnalysisFieldsChangedEvent = defineEvent(
+  'number.analysis_fields.changed',
+  STREAMS.numbers,
+  NumberAnalysisFieldsChanged,
+);
