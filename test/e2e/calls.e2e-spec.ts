@@ -77,6 +77,7 @@ describe('calls, transcripts and recordings', () => {
           started_at: '2026-11-20T10:00:00.000Z',
           has_recording: true,
           has_transcript: true,
+          analysis: { summary: null, sentiment: 'unknown', successful: null, custom: {} },
           livemode: true,
         },
       ],

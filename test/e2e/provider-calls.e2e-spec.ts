@@ -207,4 +207,41 @@ describe('calls reported by Retell and Twilio', () => {
     expect(twiml).toContain(`recordingStatusCallback="${PUBLIC_BASE_URL}/provider-webhooks/twilio/recording"`);
     expect(twiml).toMatch(/<Sip>sip:[0-9a-f]{32}@sip\.retellai\.com<\/Sip>/);
   });
+
+  it("keeps Retell's analysis of a call, its custom values checked against the fields the number declares", async () => {
+    const fields = [
+      { name: 'order_total', type: 'number', description: 'The order total in dollars.' },
+      { name: 'size', type: 'enum', description: 'The pizza size.', choices: ['small', 'large'] },
+      { name: 'pickup', type: 'boolean', description: 'Whether the order is for pickup.' },
+    ];
+    const put = await session.request('PUT', `/numbers/${number.id}/agent`, { analysis_fields: fields });
+    expect(put.status).toBe(200);
+    // The fields reach Retell's agent as its post-call analysis, in Retell's shape.
+    await eventually(
+      async () => (await session.get(`/numbers/${number.id}/agent`)).body.status,
+      (status) => status === 'ready',
+    );
+    const agent = [...retell.agents.values()].find((a) => a.agent_name === `Switchboard ${number.phone_number}`);
+    expect(agent?.post_call_analysis_data).toEqual(fields);
+    // ... and reach calls-media a moment later: until then a call's custom values are checked against none.
+    let analysis: JsonBody = {};
+    for (let attempt = 0; attempt < 50 && analysis.custom?.order_total === undefined; attempt++) {
+      const callSid = `CA${attempt.toString(16).padStart(32, 'e')}`;
+      const analyzed = retellCallEvent('call_analyzed', {
+        twilioCallSid: callSid,
+        from: '+14155550199',
+        to: number.phone_number,
+        customAnalysis: { outcome: 'order_placed', order_total: 23.5, size: 'large', pickup: 'yes', mood: 'happy' },
+      });
+      expect((await sendRetell(analyzed)).status).toBe(200);
+      analysis = (await callOf(callSid)).analysis;
+    }
+    expect(analysis).toEqual({
+      summary: 'The caller placed an order.',
+      sentiment: 'positive',
+      successful: true,
+      // `pickup` is not a boolean and `mood` was never declared: both dropped, never kept as something else.
+      custom: { order_total: 23.5, size: 'large' },
+    });
+  });
 });

@@ -318,19 +318,41 @@ void (async () => {
   it("runs the READMEs' SDK examples against a running system", async () => {
     const project = join(scratch, 'project');
     const session = await ApiSession.create(system);
-    for (const example of examples) {
+    const runExample = async (example: (typeof examples)[number]) => {
       const compiled = join(project, 'out', example.file.replace(/\.ts$/, '.js'));
       const code = readFileSync(compiled, 'utf8')
         .replaceAll(BASE_URL_PLACEHOLDER, JSON.stringify(system.publicUrl))
         .replaceAll(API_KEY_PLACEHOLDER, JSON.stringify(session.key));
       writeFileSync(compiled, code);
       const result = ok(`${example.source}'s example`, await run(process.execPath, [compiled], project));
+      expect(result.stderr).toBe('');
+      return result.stdout;
+    };
+    const callExamples = examples.filter((example) => example.code.includes("'/v1/calls'"));
+    expect(callExamples).toHaveLength(1);
+    for (const example of examples.filter((candidate) => !callExamples.includes(candidate))) {
+      const stdout = await runExample(example);
       // README.md's provisions a number and lists the account's numbers; the others list them: each prints every id.
       const numbers = (await session.get('/numbers')).body.data as { id: string }[];
       expect(numbers.length).toBe(1);
-      for (const number of numbers) expect(result.stdout).toContain(number.id);
-      expect(result.stderr).toBe('');
+      for (const number of numbers) expect(stdout).toContain(number.id);
     }
+    // The calls example finds this week's unhappy call about a refund and counts the days.
+    const [number] = (await session.get('/numbers')).body.data as { phone_number: string }[];
+    const reported = await new AdminClient(system).request('POST', '/admin/provider/calls', {
+      to: number.phone_number,
+      caller: '+14155550199',
+      duration_sec: 90,
+      outcome: 'transferred',
+      transcript: [{ role: 'caller', text: 'The pizza was cold and I want a refund.' }],
+      analysis: { summary: 'Wants a refund for a cold pizza.', sentiment: 'negative', successful: false },
+    });
+    expect(reported.status).toBe(202);
+    const stdout = await runExample(callExamples[0]);
+    expect(stdout).toContain('unhappy calls about a refund: 1');
+    expect(stdout).toContain(`${reported.body.call_sid} Wants a refund for a cold pizza.`);
+    expect(stdout).toContain('<mark>refund</mark>');
+    expect(stdout).toMatch(new RegExp(`^${new Date().toISOString().slice(0, 10)} 1 0$`, 'm'));
   });
 
   it("runs docs/webhooks.md's receiver as written: 204 to real and signed deliveries, 401 to a bad signature", async () => {

@@ -66,6 +66,7 @@ describe('call.completed webhooks', () => {
       outcome: 'order_placed',
       started_at: '2026-11-20T10:00:00.000Z',
       recording: true,
+      analysis: { summary: 'Ordered a large margherita.', sentiment: 'positive', successful: true },
     });
     expect(call.status).toBe(202);
 
@@ -82,6 +83,7 @@ describe('call.completed webhooks', () => {
         started_at: '2026-11-20T10:00:00.000Z',
         has_recording: true,
         has_transcript: false,
+        analysis: { summary: 'Ordered a large margherita.', sentiment: 'positive', successful: true, custom: {} },
       },
     });
     expect(received).toHaveLength(1);

@@ -516,6 +516,24 @@ describe('the operator CLI in a second terminal', () => {
     ]);
   });
 
+  it("sends a call's analysis as the operator contract takes it", async () => {
+    startedSystem();
+    const analysis = '{"summary":"Ordered.","sentiment":"positive","successful":true,"custom":{"order_total":23.5}}';
+    // prettier-ignore
+    const args = ['provider', 'call', '--to', '+14155550123', '--caller', '+14155550199', '--duration', '42', '--outcome', 'order_placed', '--analysis', analysis];
+    expect(await runCli(args, { DATA_DIR: dataDir })).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(api.seen[0].body)).toEqual({
+      to: '+14155550123',
+      caller: '+14155550199',
+      duration_sec: 42,
+      outcome: 'order_placed',
+      analysis: { summary: 'Ordered.', sentiment: 'positive', successful: true, custom: { order_total: 23.5 } },
+    });
+    const bad = await runCli([...args.slice(0, -1), '{not json'], { DATA_DIR: dataDir });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--analysis');
+  });
+
   it('lists every command in its help, the one for payment faults included', async () => {
     const result = await runCli(['--help'], {});
     expect(result.code).toBe(0);

@@ -169,12 +169,15 @@ export const COMMANDS = [
       transcript: { type: 'string', value: 'JSON' },
       recording: { type: 'boolean' },
       'lost-item': { type: 'string', value: 'JSON' },
+      analysis: { type: 'string', value: 'JSON' },
     },
     notes: [
       `--transcript '[{"role":"caller","text":"..."},{"role":"agent","text":"..."},...]'; --lost-item, with --outcome lost_item_report: '{"category":"...","description":"...","color":"...","where_lost":"...","lost_at":"YYYY-MM-DD","caller_name":"..."}'`,
       // lostfound drops a report on any other number with a log line only; the 202 cannot tell (ADR 0079).
       'A lost_item_report becomes a claim only when --to is a lost-and-found line (PUT /v1/lostfound/phone-lines/{number_id},',
       'its location with lost-and-found on); to any other number the call is recorded and no claim is filed: the 202 is the same.',
+      `--analysis, the agent's post-call analysis: '{"summary":"...","sentiment":"positive|neutral|negative|unknown","successful":true,"custom":{"field":value}}'`,
+      "(custom values that do not fit the number's declared analysis_fields are dropped when the call is recorded: docs/call-analysis.md).",
       `--direction: ${CALL_DIRECTIONS[0]} by default; --status: ${CALL_STATUSES[0]} by default, the others as a provider reports a call nobody answered.`,
     ],
     body: (o) =>
@@ -189,6 +192,7 @@ export const COMMANDS = [
         transcript: o.transcript ? parseJson(o.transcript, '--transcript') : undefined,
         recording: o.recording ? true : undefined,
         lost_item: o['lost-item'] ? parseJson(o['lost-item'], '--lost-item') : undefined,
+        analysis: o.analysis ? parseJson(o.analysis, '--analysis') : undefined,
       }),
   },
   {

@@ -63,6 +63,11 @@ export class CallsMediaWorld {
 
   /** Publishes a number state as numbers-billing's relay would (message id = envelope id). */
   async publishNumberState(event: EventDescriptor<NumberStateChanged>, data: NumberStateChanged): Promise<void> {
+    await this.publishNumberEvent(event, data);
+  }
+
+  /** Publishes any `number.*` event as numbers-billing's relay would (message id = envelope id). */
+  async publishNumberEvent<T extends object>(event: EventDescriptor<T>, data: T): Promise<void> {
     await ensureStream(this.nc, this.messaging, STREAMS.numbers);
     const envelope = anEnvelope(event.type, data);
     await jetstream(this.nc).publish(eventSubject(this.messaging, event.type), JSON.stringify(envelope), {

@@ -5,6 +5,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import {
   CallCompletedEvent,
   CallsRpc,
+  NumberAnalysisFieldsChangedEvent,
   NumberProvisionedEvent,
   NumberReleasedEvent,
   NumberUpdatedEvent,
@@ -145,6 +146,7 @@ describe('a call reported by the simulated provider', () => {
           started_at: '2026-03-04T05:06:07.000Z',
           has_recording: true,
           has_transcript: true,
+          analysis: { summary: null, sentiment: 'unknown', successful: null, custom: {} },
         },
       ],
       has_more: false,
@@ -250,6 +252,7 @@ describe('a call reported by the simulated provider', () => {
       started_at: '2026-03-04T05:06:07.000Z',
       has_recording: true,
       has_transcript: true,
+      analysis: { summary: null, sentiment: 'unknown', successful: null, custom: {} },
     });
   });
 });
@@ -465,6 +468,89 @@ describe('a report that arrives before the number event', () => {
       return found;
     });
     expect(list.data.map((c) => [c.id, c.number_id])).toEqual([[early.call_sid, number.number_id]]);
+  });
+});
+
+describe("a call's analysis", () => {
+  const analysis = {
+    summary: 'Asked for a large margherita.',
+    sentiment: 'positive' as const,
+    successful: true,
+    custom: { order_total: 23.5, size: 'huge', pickup: 'yes', mood: 'happy', note: 'Extra napkins' },
+  };
+
+  async function declare(number: NumberStateChanged, version = 1): Promise<void> {
+    await world.publishNumberEvent(NumberAnalysisFieldsChangedEvent, {
+      number_id: number.number_id,
+      account_id: number.account_id,
+      analysis_fields: [
+        { name: 'order_total', type: 'number', description: 'Total' },
+        { name: 'size', type: 'enum', description: 'Size', choices: ['small', 'large'] },
+        { name: 'pickup', type: 'boolean', description: 'Pickup' },
+        { name: 'note', type: 'string', description: 'Note' },
+      ],
+      version,
+      changed_at: new Date().toISOString(),
+    });
+    await eventually(async () => {
+      const row = await prisma.numberAnalysisFields.findUnique({ where: { number_id: number.number_id } });
+      if (row?.version !== version) throw new Error('fields not kept yet');
+    });
+  }
+
+  it('keeps the values that fit the fields the number declares, drops the rest, and publishes it with the call', async () => {
+    const number = await aNumber();
+    await declare(number);
+    const { call_sid } = await report(aSimulatedCall({ to: number.phone_number, analysis }));
+    const call = await world.rpc.request(CallsRpc.get, { call_id: call_sid }, as(number.account_id));
+    const kept = {
+      summary: 'Asked for a large margherita.',
+      sentiment: 'positive',
+      successful: true,
+      custom: { order_total: 23.5, note: 'Extra napkins' },
+    };
+    expect(call.analysis).toEqual(kept);
+    const events = await eventually(async () => {
+      const found = (await world.streamMessages(STREAMS.calls))
+        .map((msg) => msg.json<EventEnvelope<CallCompletedData>>())
+        .filter((envelope) => envelope.data.call_sid === call_sid);
+      if (found.length === 0) throw new Error('not published yet');
+      return found;
+    });
+    expect(events[0].data.analysis).toEqual(kept);
+  });
+
+  it('keeps no custom value for a number that declares none, and the empty analysis when none came', async () => {
+    const number = await aNumber();
+    const { call_sid } = await report(aSimulatedCall({ to: number.phone_number, analysis }));
+    const call = await world.rpc.request(CallsRpc.get, { call_id: call_sid }, as(number.account_id));
+    expect(call.analysis).toEqual({ ...analysis, custom: {} });
+    const plain = await report(aSimulatedCall({ to: number.phone_number }));
+    expect(
+      (await world.rpc.request(CallsRpc.get, { call_id: plain.call_sid }, as(number.account_id))).analysis,
+    ).toEqual({ summary: null, sentiment: 'unknown', successful: null, custom: {} });
+  });
+
+  it('travels with a report that waits for its number', async () => {
+    const phone = aUsPhoneNumber();
+    const early = aProviderCallReport({
+      to: phone,
+      started_at: new Date('2026-06-01T12:00:00.000Z'),
+      analysis: { summary: 'Waited.', sentiment: 'neutral', successful: false, custom: { order_total: 9 } },
+    });
+    expect(await app.get(CallReportsService).receive(early)).toMatchObject({ state: 'pending' });
+    const number = aNumberStateChanged({ phone_number: phone, changed_at: '2026-06-01T00:00:00.000Z' });
+    await declare(number);
+    await world.publishNumberState(NumberProvisionedEvent, number);
+    const call = await eventually(() =>
+      world.rpc.request(CallsRpc.get, { call_id: early.call_sid }, as(number.account_id)),
+    );
+    expect(call.analysis).toEqual({
+      summary: 'Waited.',
+      sentiment: 'neutral',
+      successful: false,
+      custom: { order_total: 9 },
+    });
   });
 });
 

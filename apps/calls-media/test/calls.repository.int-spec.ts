@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { compileSql, createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
 import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';
-import { CallsRepository, dailyUsageStatement, type CallFilter } from '../src/calls/calls.repository';
+import { CallsRepository, dailyUsageStatement, type CallPageFilter } from '../src/calls/calls.repository';
 
 jest.setTimeout(60_000);
 
@@ -81,7 +81,7 @@ describe.each([
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  const list = async (filter: Omit<CallFilter, 'accountId'> = {}, limit = 10) =>
+  const list = async (filter: Omit<CallPageFilter, 'accountId'> = {}, limit = 10) =>
     (await calls.list({ accountId: ACCOUNT, ...filter }, limit)).map((call) => call.id);
   const ids = (names: string) => names.split('').map(sid);
   const cursorOf = async (name: string) => {
@@ -100,6 +100,10 @@ describe.each([
       started_at: new Date('2026-05-04T10:00:00.123Z'),
       has_transcript: true,
       ...RECORDING,
+      summary: null,
+      sentiment: 'unknown',
+      successful: null,
+      custom_analysis: {},
     });
     expect((await calls.findForAccount(ACCOUNT, sid('a')))?.recording_key).toBeNull();
   });
@@ -152,7 +156,7 @@ describe.each([
     expect(await calls.dailyUsage('acct_none', '2026-05-04', 90)).toHaveLength(90);
   });
 
-  it('reads the calls of each day through calls_daily_usage_idx alone (an index-only scan)', async () => {
+  it('reads the calls of each day through calls_stats_idx alone (an index-only scan)', async () => {
     const usage = compileSql(dailyUsageStatement(ACCOUNT, '2026-05-04', 30));
     const [, plan] = await handle.client.$transaction([
       // The tables of a test are tiny, where a sequential scan is cheapest: the plan shows what a big table gets.
@@ -160,7 +164,7 @@ describe.each([
       handle.client.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${usage.sql}`, ...usage.parameters),
     ]);
     const text = plan.map((row) => row['QUERY PLAN']).join('\n');
-    expect(text).toMatch(/Index Only Scan using calls_daily_usage_idx on calls/);
+    expect(text).toMatch(/Index Only Scan using calls_stats_idx on calls/);
   });
 });
 

@@ -17,6 +17,13 @@ export interface CallCompletedWebhookBody {
     started_at: string;
     has_recording: boolean;
     has_transcript: boolean;
+    /** The agent's analysis of the call, as `GET /v1/calls/{call_id}` shows it (an addition to spec part 6). */
+    analysis: {
+      summary: string | null;
+      sentiment: 'positive' | 'neutral' | 'negative' | 'unknown';
+      successful: boolean | null;
+      custom: Record<string, string | number | boolean>;
+    };
   };
 }
 

@@ -5,7 +5,13 @@ import type { CallReport } from '../generated/kysely/database';
 import { Prisma } from '../generated/prisma/client';
 import type { NumberOwnershipState } from '../number-ownership/attribution';
 import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
-import type { ProviderLostItem, ProviderTranscriptTurn } from '../telephony/provider-call-report';
+import type { CallAnalysisView } from '@switchboard/contracts';
+import type {
+  ProviderCallAnalysis,
+  ProviderLostItem,
+  ProviderTranscriptTurn,
+} from '../telephony/provider-call-report';
+import { MAX_SEARCH_DOCUMENT_LENGTH, SEARCH_CONFIG } from '../calls/calls.repository';
 
 export type ReportState = 'pending' | 'recorded' | 'discarded';
 /**
@@ -24,6 +30,8 @@ export interface ReportDetails {
   transcript: ProviderTranscriptTurn[] | null;
   /** Kept only with the outcome `lost_item_report` (docs/adr/0079). */
   lost_item?: ProviderLostItem | null;
+  /** As the provider gave it: checked against the number's fields when the call is recorded. */
+  analysis?: ProviderCallAnalysis | null;
 }
 
 export interface StoredRecording {
@@ -104,12 +112,17 @@ export class CallReportsRepository {
    * report recorded, in one statement (one transaction, one round trip). False when the report was no longer
    * pending (another worker settled it first): the claim's row lock makes a concurrent one find it recorded.
    */
-  async record(report: PendingReport, owner: NumberOwnershipState, outbox: OutboxRow[]): Promise<boolean> {
+  async record(
+    report: PendingReport,
+    owner: NumberOwnershipState,
+    analysis: CallAnalysisView,
+    outbox: OutboxRow[],
+  ): Promise<boolean> {
     const claimed = sql<CallSid>`
       UPDATE call_reports SET state = 'recorded', settled_at = now(), report = NULL
        WHERE call_sid = ${report.call_sid} AND state = 'pending'
       RETURNING call_sid`;
-    const { rows } = await recordCallOnce(claimed, report, owner, outbox).execute(this.prisma.$kysely());
+    const { rows } = await recordCallOnce(claimed, report, owner, analysis, outbox).execute(this.prisma.$kysely());
     return rows.length === 1;
   }
 
@@ -122,6 +135,7 @@ export class CallReportsRepository {
     report: NewReport,
     receivedAt: Date,
     owner: NumberOwnershipState,
+    analysis: CallAnalysisView,
     outbox: OutboxRow[],
   ): Promise<boolean> {
     const at = receivedAt.toISOString();
@@ -132,7 +146,7 @@ export class CallReportsRepository {
               ${at}::timestamptz, ${at}::timestamptz)
       ON CONFLICT (call_sid) DO NOTHING
       RETURNING call_sid`;
-    const { rows } = await recordCallOnce(inserted, report, owner, outbox).execute(this.prisma.$kysely());
+    const { rows } = await recordCallOnce(inserted, report, owner, analysis, outbox).execute(this.prisma.$kysely());
     return rows.length === 1;
   }
 
@@ -155,9 +169,14 @@ function recordCallOnce(
   report: RawBuilder<CallSid>,
   call: NewReport,
   owner: NumberOwnershipState,
+  analysis: CallAnalysisView,
   outbox: OutboxRow[],
 ): RawBuilder<CallSid> {
   const turns = call.details.transcript ?? [];
+  // What `q` searches (docs/call-search.md): the summary, then the turns, as the match snippet reads them.
+  const document = [analysis.summary ?? '', ...turns.map((turn) => turn.text)]
+    .join('\n')
+    .slice(0, MAX_SEARCH_DOCUMENT_LENGTH);
   const recording = call.recording;
   const lost = call.details.lost_item ?? null;
   // The lost-item report, when there is one, goes with its call (docs/adr/0079): `WHERE` keeps the row out otherwise.
@@ -172,11 +191,13 @@ function recordCallOnce(
     WITH report AS (${report}),
     call AS (
       INSERT INTO calls (id, account_id, number_id, phone_number, caller, direction, status, outcome, duration_sec, started_at,
-                         has_transcript, recording_key, recording_size, recording_etag, recording_content_type)
+                         has_transcript, recording_key, recording_size, recording_etag, recording_content_type,
+                         summary, sentiment, successful, custom_analysis, search)
       SELECT call_sid, ${owner.account_id}, ${owner.number_id}, ${owner.phone_number}, ${call.details.caller}, ${call.details.direction},
              ${call.details.status}, ${call.details.outcome}, ${call.details.duration_sec}::int, ${call.started_at.toISOString()}::timestamptz,
              ${turns.length > 0}::boolean, ${recording?.key ?? null}, ${recording?.size ?? null}::int, ${recording?.etag ?? null},
-             ${recording?.content_type ?? null}
+             ${recording?.content_type ?? null}, ${analysis.summary}, ${analysis.sentiment}, ${analysis.successful}::boolean,
+             ${JSON.stringify(analysis.custom)}::jsonb, to_tsvector(${SEARCH_CONFIG}::regconfig, ${document})
         FROM report
       RETURNING id
     ),
@@ -216,6 +237,7 @@ function toPending(row: CallReportRow): PendingReport {
       duration_sec: stored.duration_sec,
       transcript: stored.transcript,
       lost_item: stored.lost_item ?? null,
+      analysis: stored.analysis ?? null,
     },
     recording:
       row.recording_key && row.recording_size !== null && row.recording_etag

@@ -2,8 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CallCompletedEvent,
+  EMPTY_CALL_ANALYSIS,
   LOST_ITEM_REPORT_OUTCOME,
   LostItemReportedEvent,
+  fitCustomAnalysis,
+  type CallAnalysisView,
   type CallCompletedData,
 } from '@switchboard/contracts';
 import { outboxRecord, type OutboxRow } from '@switchboard/messaging';
@@ -12,6 +15,7 @@ import { OutboxRelay } from '@switchboard/service-runtime';
 import { CALLS_MEDIA_CONFIG } from '../config/tokens';
 import type { CallsMediaConfig } from '../config/calls-media.config';
 import { attributeCall, type NumberOwnershipState } from '../number-ownership/attribution';
+import { AnalysisFieldsRepository } from '../number-ownership/analysis-fields.repository';
 import { NumberStatesRepository } from '../number-ownership/number-states.repository';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 import type { ProviderCallReport } from '../telephony/provider-call-report';
@@ -51,6 +55,7 @@ export class CallReportsService {
   constructor(
     private readonly reports: CallReportsRepository,
     private readonly numbers: NumberStatesRepository,
+    private readonly analysisFields: AnalysisFieldsRepository,
     private readonly relay: OutboxRelay,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
@@ -83,6 +88,7 @@ export class CallReportsService {
         duration_sec: report.duration_sec,
         transcript: report.transcript,
         lost_item: report.outcome === LOST_ITEM_REPORT_OUTCOME ? (report.lost_item ?? null) : null,
+        analysis: report.analysis ?? null,
       },
       recording,
     };
@@ -97,8 +103,9 @@ export class CallReportsService {
     });
     let state: ReportState;
     if (attribution.kind === 'owned') {
-      const outbox = outboxRows(received, attribution.state, options.requestId);
-      if (!(await this.reports.addRecorded(received, receivedAt, attribution.state, outbox)))
+      const analysis = await this.analysisOf(received, attribution.state);
+      const outbox = outboxRows(received, attribution.state, analysis, options.requestId);
+      if (!(await this.reports.addRecorded(received, receivedAt, attribution.state, analysis, outbox)))
         return this.repeated(received);
       this.recorded(report.call_sid, attribution.state);
       state = 'recorded';
@@ -130,8 +137,9 @@ export class CallReportsService {
     });
     switch (attribution.kind) {
       case 'owned': {
-        const outbox = outboxRows(report, attribution.state, requestId);
-        if (await this.reports.record(report, attribution.state, outbox)) {
+        const analysis = await this.analysisOf(report, attribution.state);
+        const outbox = outboxRows(report, attribution.state, analysis, requestId);
+        if (await this.reports.record(report, attribution.state, analysis, outbox)) {
           this.recorded(callSid, attribution.state);
           return 'recorded';
         }
@@ -171,6 +179,26 @@ export class CallReportsService {
     const sids = await this.reports.pendingSids();
     for (const callSid of sids) await this.settle(callSid);
     return sids.length;
+  }
+
+  /**
+   * The call's analysis as it is kept: the provider's custom values checked against the fields the owner's number
+   * declares (read only when there are values to check); a value that does not fit is dropped and logged, never kept
+   * as something else (docs/call-analysis.md).
+   */
+  private async analysisOf(report: NewReport, owner: NumberOwnershipState): Promise<CallAnalysisView> {
+    const given = report.details.analysis;
+    if (!given) return EMPTY_CALL_ANALYSIS;
+    const values = Object.keys(given.custom).length > 0 ? given.custom : null;
+    const fields = values ? await this.analysisFields.fieldsOf(owner.number_id) : [];
+    const { custom, dropped } = fitCustomAnalysis(fields, values ?? {});
+    if (dropped.length > 0) {
+      this.logger.warn(
+        { call_sid: report.call_sid, number_id: owner.number_id, dropped },
+        'analysis values that do not fit the declared fields were dropped',
+      );
+    }
+    return { summary: given.summary, sentiment: given.sentiment, successful: given.successful, custom };
   }
 
   private recorded(callSid: string, owner: NumberOwnershipState): void {
@@ -213,8 +241,13 @@ export function recordingKey(callSid: string): string {
  * The call's outbox rows: `call.completed`, and `call.lost_item_reported` when the agent took a lost-item report
  * (ids and category only: the caller's phone and words stay here, docs/adr/0079). Ids derived from the call SID.
  */
-function outboxRows(report: NewReport, owner: NumberOwnershipState, requestId: string | undefined): OutboxRow[] {
-  const rows = [callCompletedOutboxRow(report, owner, requestId)];
+function outboxRows(
+  report: NewReport,
+  owner: NumberOwnershipState,
+  analysis: CallAnalysisView,
+  requestId: string | undefined,
+): OutboxRow[] {
+  const rows = [callCompletedOutboxRow(report, owner, analysis, requestId)];
   const lost = report.details.lost_item;
   if (lost) {
     rows.push(
@@ -242,6 +275,7 @@ function outboxRows(report: NewReport, owner: NumberOwnershipState, requestId: s
 function callCompletedOutboxRow(
   report: NewReport,
   owner: NumberOwnershipState,
+  analysis: CallAnalysisView,
   requestId: string | undefined,
 ): OutboxRow {
   const data: CallCompletedData = {
@@ -257,6 +291,7 @@ function callCompletedOutboxRow(
     started_at: report.started_at.toISOString(),
     has_recording: report.recording !== null,
     has_transcript: (report.details.transcript ?? []).length > 0,
+    analysis,
   };
   return outboxRecord(CallCompletedEvent, data, {
     correlationId: requestId ?? report.call_sid,

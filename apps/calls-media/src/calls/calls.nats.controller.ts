@@ -4,6 +4,8 @@ import {
   CallsRpc,
   type CallIdParam,
   type CallList,
+  type CallStats,
+  type CallStatsQuery,
   type CallView,
   type DailyUsage,
   type DailyUsageQuery,
@@ -30,6 +32,11 @@ export class CallsNatsController {
   @RpcPattern(CallsRpc.get)
   get(@Payload() request: CallIdParam, @Caller() ctx: RpcContext): Promise<CallView> {
     return this.calls.get(requireAccount(ctx), request.call_id);
+  }
+
+  @RpcPattern(CallsRpc.stats)
+  stats(@Payload() request: CallStatsQuery, @Caller() ctx: RpcContext): Promise<CallStats> {
+    return this.calls.stats(requireAccount(ctx), request);
   }
 
   @RpcPattern(CallsRpc.transcript)

@@ -12,9 +12,39 @@ export interface CallFilter {
   numberId?: string;
   since?: Date;
   until?: Date;
+  outcomes?: string[];
+  direction?: string;
+  status?: string;
+  caller?: string;
+  minDuration?: number;
+  maxDuration?: number;
+  sentiment?: string;
+  successful?: boolean;
+  hasRecording?: boolean;
+  /** Web-search syntax, matched against `search` (summary and transcript) with `websearch_to_tsquery`. */
+  q?: string;
+}
+
+export interface CallPageFilter extends CallFilter {
   /** Only calls after this one in the list's order (newest first). */
   after?: { started_at: Date; seq: bigint };
 }
+
+/** The text-search configuration of `calls.search` and of every query matched against it. */
+export const SEARCH_CONFIG = 'english';
+/** The longest document indexed for a call (summary and transcript): past it, words are not searchable. */
+export const MAX_SEARCH_DOCUMENT_LENGTH = 200_000;
+/**
+ * Marks ts_headline puts around a matched word: control characters no transcript holds (callers' words are text), so
+ * the service can escape the snippet as HTML and only then turn them into `<mark>` and `</mark>`.
+ */
+export const MATCH_START = '\u0002';
+export const MATCH_STOP = '\u0003';
+const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_STOP}, MaxWords=24, MinWords=8, ShortWord=2, MaxFragments=1, FragmentDelimiter=" ... "`;
+
+/** A statement over the calls table that the filters narrow (the page and its count). */
+type CallsQuery = ReturnType<typeof callsPageStatement>;
+
 
 /** The columns of a `CallRecord`, in one place for both statements. */
 const CALL_COLUMNS = [
@@ -34,6 +64,10 @@ const CALL_COLUMNS = [
   'recording_size',
   'recording_etag',
   'recording_content_type',
+  'summary',
+  'sentiment',
+  'successful',
+  'custom_analysis',
 ] as const;
 
 /**
@@ -55,6 +89,50 @@ const callsFirstPage = prebuiltStatement(
   2,
 );
 
+/**
+ * The statement narrowed by every filter given (null when none is: the unfiltered first page is prebuilt). Only the
+ * filters given appear, so each combination is one statement text, planned for the index it can use.
+ */
+function filtered(query: CallsQuery, filter: CallFilter): CallsQuery | null {
+  let narrowed = query;
+  let any = false;
+  const where = (next: CallsQuery) => {
+    narrowed = next;
+    any = true;
+  };
+  if (filter.numberId) where(narrowed.where('number_id', '=', filter.numberId));
+  if (filter.since) where(narrowed.where('started_at', '>=', sql<Date>`${filter.since.toISOString()}::timestamptz`));
+  if (filter.until) where(narrowed.where('started_at', '<', sql<Date>`${filter.until.toISOString()}::timestamptz`));
+  if (filter.outcomes?.length === 1) where(narrowed.where('outcome', '=', filter.outcomes[0]));
+  else if (filter.outcomes && filter.outcomes.length > 1)
+    where(narrowed.where('outcome', '=', sql<string>`ANY(${filter.outcomes}::text[])`));
+  if (filter.direction !== undefined) where(narrowed.where('direction', '=', filter.direction));
+  if (filter.status !== undefined) where(narrowed.where('status', '=', filter.status));
+  if (filter.caller !== undefined) where(narrowed.where('caller', '=', filter.caller));
+  if (filter.minDuration !== undefined) where(narrowed.where('duration_sec', '>=', filter.minDuration));
+  if (filter.maxDuration !== undefined) where(narrowed.where('duration_sec', '<=', filter.maxDuration));
+  if (filter.sentiment !== undefined) where(narrowed.where('sentiment', '=', filter.sentiment));
+  if (filter.successful !== undefined) where(narrowed.where('successful', '=', filter.successful));
+  if (filter.hasRecording !== undefined)
+    where(narrowed.where('recording_key', filter.hasRecording ? 'is not' : 'is', null));
+  if (filter.q !== undefined)
+    where(narrowed.where(sql<boolean>`search @@ websearch_to_tsquery(${SEARCH_CONFIG}::regconfig, ${filter.q})`));
+  return any ? narrowed : null;
+}
+
+/** What `GET /v1/calls/stats` groups by, as the column (or the UTC day of `started_at`). */
+export type CallStatsKey = 'day' | 'outcome' | 'sentiment' | 'number_id';
+
+/** One group of the stats statement (with `day`, one per day and outcome). `seconds` is a bigint sum. */
+export interface CallStatsRow {
+  group: string;
+  outcome: string | null;
+  calls: number;
+  seconds: number | string | bigint;
+  judged: number;
+  succeeded: number;
+}
+
 /** A day of the account's calls, as the usage statement answers it (`seconds` is a bigint sum). */
 interface DailyUsageRow {
   date: string;
@@ -65,7 +143,7 @@ interface DailyUsageRow {
 /**
  * Calls and talk seconds per UTC day, for the `days` days ending with `today` (YYYY-MM-DD), oldest first, every day
  * present. One statement: the days from generate_series, each joined to its range of the account's calls through
- * `calls_daily_usage_idx` (account, start, duration), an index-only scan; `count(duration_sec)` rather than
+ * `calls_stats_idx` (account, start, duration, ...), an index-only scan; `count(duration_sec)` rather than
  * `count(id)` keeps it so.
  */
 export function dailyUsageStatement(accountId: string, today: string, days: number) {
@@ -100,23 +178,14 @@ export class CallsRepository {
   }
 
   /** Newest first (start time, then arrival order), at most `limit`. */
-  async list(filter: CallFilter, limit: number): Promise<CallRecord[]> {
-    if (!filter.numberId && !filter.since && !filter.until && !filter.after)
+  async list(filter: CallPageFilter, limit: number): Promise<CallRecord[]> {
+    const narrowed = filtered(callsPageStatement(filter.accountId), filter);
+    if (narrowed === null && !filter.after)
       return this.prisma
         .$kysely()
         .executeQuery(callsFirstPage(filter.accountId, limit))
         .then(({ rows }) => rows);
-    let query = callsPageStatement(filter.accountId);
-    // Only the filters given: one statement text per combination of filters, each planned for the index it can use.
-    if (filter.numberId) {
-      query = query.where('number_id', '=', filter.numberId);
-    }
-    if (filter.since) {
-      query = query.where('started_at', '>=', sql<Date>`${filter.since.toISOString()}::timestamptz`);
-    }
-    if (filter.until) {
-      query = query.where('started_at', '<', sql<Date>`${filter.until.toISOString()}::timestamptz`);
-    }
+    let query = narrowed ?? callsPageStatement(filter.accountId);
     if (filter.after) {
       // A row comparison, which PostgreSQL uses as an index condition on (account_id, started_at DESC, seq DESC).
       query = query.where(
@@ -127,6 +196,54 @@ export class CallsRepository {
       .$kysely()
       .executeQuery(ordered(query, limit))
       .then(({ rows }) => rows);
+  }
+
+  /**
+   * How many calls match the filters (every page), counting at most `limit` rows: the statement stops reading once it
+   * has found that many, so its cost is bounded by the cap, not by the account's size.
+   */
+  async count(filter: CallFilter, limit: number): Promise<number> {
+    const query = filtered(callsPageStatement(filter.accountId), filter) ?? callsPageStatement(filter.accountId);
+    const capped = query.clearSelect().select(sql<number>`1`.as('one')).limit(limit);
+    const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM (${capped}) AS capped`.execute(
+      this.prisma.$kysely(),
+    );
+    return rows[0]?.count ?? 0;
+  }
+
+  /**
+   * For each of the calls, a short passage of its summary and transcript where `q` matched, the matched words between
+   * `MATCH_START` and `MATCH_STOP` (ts_headline over the call's own text: read for one page of calls only).
+   */
+  async matches(callIds: string[], q: string): Promise<Map<string, string>> {
+    if (callIds.length === 0) return new Map();
+    const { rows } = await sql<{ id: string; match: string }>`
+      SELECT c.id, ts_headline(${SEARCH_CONFIG}::regconfig,
+               left(concat_ws(E'\n', c.summary, (SELECT string_agg(t.text, E'\n' ORDER BY t.position) FROM transcript_turns t WHERE t.call_id = c.id)), ${MAX_SEARCH_DOCUMENT_LENGTH}::int),
+               websearch_to_tsquery(${SEARCH_CONFIG}::regconfig, ${q}), ${HEADLINE_OPTIONS}) AS match
+        FROM calls c WHERE c.id = ANY(${callIds}::text[])`.execute(this.prisma.$kysely());
+    return new Map(rows.map((row) => [row.id, row.match]));
+  }
+
+  /**
+   * The account's calls that started in `[since, until)` counted by `key` (and, by day, by outcome too): one statement,
+   * an index-only range scan of `calls_stats_idx`, which holds every column it reads.
+   */
+  async stats(
+    filter: { accountId: string; numberId?: string; since: Date; until: Date },
+    key: CallStatsKey,
+  ): Promise<CallStatsRow[]> {
+    const group = key === 'day' ? sql`to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : sql.ref(key);
+    const { rows } = await sql<CallStatsRow>`
+      SELECT ${group} AS "group", ${key === 'day' ? sql`outcome` : sql`NULL::text`} AS outcome,
+             count(*)::int AS calls, coalesce(sum(duration_sec), 0)::bigint AS seconds,
+             count(successful)::int AS judged, count(*) FILTER (WHERE successful)::int AS succeeded
+        FROM calls
+       WHERE account_id = ${filter.accountId}
+         AND started_at >= ${filter.since.toISOString()}::timestamptz AND started_at < ${filter.until.toISOString()}::timestamptz
+         ${filter.numberId ? sql`AND number_id = ${filter.numberId}` : sql``}
+       GROUP BY 1, 2`.execute(this.prisma.$kysely());
+    return rows;
   }
 
   /** See `dailyUsageStatement`. */

@@ -1,10 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DEFAULT_PAGE_LIMIT,
+  DEFAULT_STATS_DAYS,
   DEFAULT_USAGE_DAYS,
+  MAX_STATS_DAYS,
+  MAX_TOTAL_COUNT,
   ServiceError,
+  sentimentOf,
   type CallList,
+  type CallSearchResult,
+  type CallStats,
+  type CallStatsGroup,
+  type CallStatsQuery,
   type CallView,
+  type CustomAnalysisValue,
   type DailyUsage,
   type DailyUsageQuery,
   type ListCallsQuery,
@@ -13,7 +22,17 @@ import {
   type TranscriptView,
 } from '@switchboard/contracts';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
-import { CallsRepository, type CallRecord } from './calls.repository';
+import {
+  CallsRepository,
+  MATCH_START,
+  MATCH_STOP,
+  type CallFilter,
+  type CallRecord,
+  type CallStatsKey,
+  type CallStatsRow,
+} from './calls.repository';
+
+const DAY_MS = 86_400_000;
 
 /** Reading an account's calls, transcripts and recordings. Another account's call is answered as unknown. */
 @Injectable()
@@ -23,29 +42,73 @@ export class CallsService {
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
   ) {}
 
+  /**
+   * A page of the account's calls, newest first, narrowed by the filters given (docs/call-search.md); with `q`, each
+   * call carries the passage that matched, and with `include_total` the answer counts every page (up to a cap).
+   */
   async list(accountId: string, query: ListCallsQuery): Promise<CallList> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    const since = query.since ? new Date(query.since) : undefined;
-    const until = query.until ? new Date(query.until) : undefined;
-    if (since && until && since.getTime() > until.getTime()) {
-      throw new ServiceError('invalid_request', 'since must not be after until');
-    }
+    const filter = callFilter(accountId, query);
     let after: CallRecord | null = null;
     if (query.starting_after !== undefined) {
       after = await this.calls.findForAccount(accountId, query.starting_after);
       if (!after) throw new ServiceError('invalid_request', 'starting_after is not the id of one of your calls');
     }
-    const rows = await this.calls.list(
-      {
-        accountId,
-        numberId: query.number_id ? normalizeNumberId(query.number_id) : undefined,
-        since,
-        until,
-        after: after ? { started_at: after.started_at, seq: after.seq } : undefined,
-      },
-      limit + 1,
+    const [rows, total] = await Promise.all([
+      this.calls.list(
+        { ...filter, after: after ? { started_at: after.started_at, seq: after.seq } : undefined },
+        limit + 1,
+      ),
+      query.include_total ? this.calls.count(filter, MAX_TOTAL_COUNT + 1) : undefined,
+    ]);
+    const page = rows.slice(0, limit);
+    let data: CallSearchResult[] = page.map(toView);
+    if (filter.q !== undefined && page.length > 0) {
+      const matches = await this.calls.matches(
+        page.map((row) => row.id),
+        filter.q,
+      );
+      data = data.map((call) => ({ ...call, match: markedSnippet(matches.get(call.id) ?? '') }));
+    }
+    const list: CallList = { data, has_more: rows.length > limit };
+    if (total !== undefined) {
+      list.total_count = Math.min(total, MAX_TOTAL_COUNT);
+      list.total_count_capped = total > MAX_TOTAL_COUNT;
+    }
+    return list;
+  }
+
+  /**
+   * `GET /v1/calls/stats`: the account's calls in `[since, until)` (default the 30 days before now) counted by day
+   * (every day of the range, oldest first), outcome, sentiment or number (most calls first).
+   */
+  async stats(accountId: string, query: CallStatsQuery, now = new Date()): Promise<CallStats> {
+    const until = query.until ? new Date(query.until) : now;
+    const since = query.since ? new Date(query.since) : new Date(until.getTime() - DEFAULT_STATS_DAYS * DAY_MS);
+    if (since.getTime() >= until.getTime()) throw new ServiceError('invalid_request', 'since must be before until');
+    if (until.getTime() - since.getTime() > MAX_STATS_DAYS * DAY_MS) {
+      throw new ServiceError('invalid_request', `since and until must be at most ${MAX_STATS_DAYS} days apart`);
+    }
+    const groupBy = query.group_by ?? 'day';
+    const key: CallStatsKey = groupBy === 'number' ? 'number_id' : groupBy;
+    const rows = await this.calls.stats(
+      { accountId, numberId: query.number_id ? normalizeNumberId(query.number_id) : undefined, since, until },
+      key,
     );
-    return { data: rows.slice(0, limit).map(toView), has_more: rows.length > limit };
+    if (key !== 'day') {
+      const groups = rows.map((row) => statsGroup(row.group, [row]));
+      return { data: groups.sort((a, b) => b.calls - a.calls || (a.group < b.group ? -1 : 1)) };
+    }
+    const byDay = new Map<string, CallStatsRow[]>();
+    for (const row of rows) byDay.set(row.group, [...(byDay.get(row.group) ?? []), row]);
+    return {
+      data: utcDays(since, until).map((day) => {
+        const dayRows = byDay.get(day) ?? [];
+        const outcomes: Record<string, number> = {};
+        for (const row of dayRows) outcomes[row.outcome ?? ''] = row.calls;
+        return { ...statsGroup(day, dayRows), outcomes };
+      }),
+    };
   }
 
   /** The console's usage chart: the last `days` UTC days, today included, every day present. */
@@ -107,6 +170,82 @@ function normalizeNumberId(id: string): string {
   return id.startsWith('num_') ? id : `num_${id}`;
 }
 
+/** The list's filters as the repository takes them; contradictory ones are a 400 naming them. */
+function callFilter(accountId: string, query: ListCallsQuery): CallFilter {
+  const since = query.since ? new Date(query.since) : undefined;
+  const until = query.until ? new Date(query.until) : undefined;
+  if (since && until && since.getTime() > until.getTime()) {
+    throw new ServiceError('invalid_request', 'since must not be after until');
+  }
+  if (query.min_duration !== undefined && query.max_duration !== undefined && query.min_duration > query.max_duration) {
+    throw new ServiceError('invalid_request', 'min_duration must not be greater than max_duration');
+  }
+  return {
+    accountId,
+    numberId: query.number_id ? normalizeNumberId(query.number_id) : undefined,
+    since,
+    until,
+    outcomes: query.outcome !== undefined ? [...new Set(query.outcome.split(','))] : undefined,
+    direction: query.direction,
+    status: query.status,
+    caller: query.caller,
+    minDuration: query.min_duration,
+    maxDuration: query.max_duration,
+    sentiment: query.sentiment,
+    successful: query.successful,
+    hasRecording: query.has_recording,
+    q: query.q,
+  };
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * ts_headline's passage as the API answers it: HTML-escaped, then the matched words between `<mark>` and `</mark>`
+ * (its marks are control characters, so a transcript's own `<mark>` is escaped like any other text). Whitespace,
+ * line breaks between turns included, becomes single spaces.
+ */
+export function markedSnippet(headline: string): string {
+  return headline
+    .replace(/[&<>"']/g, (char) => HTML_ESCAPES[char])
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replaceAll(MATCH_START, '<mark>')
+    .replaceAll(MATCH_STOP, '</mark>');
+}
+
+/** One stats group from its rows (by day, one per outcome): counts and sums added, rates rounded. */
+function statsGroup(group: string, rows: CallStatsRow[]): CallStatsGroup {
+  let calls = 0;
+  let seconds = 0;
+  let judged = 0;
+  let succeeded = 0;
+  for (const row of rows) {
+    calls += row.calls;
+    seconds += Number(row.seconds);
+    judged += row.judged;
+    succeeded += row.succeeded;
+  }
+  return {
+    group,
+    calls,
+    minutes: Math.floor(seconds / 60),
+    average_duration_sec: calls > 0 ? Math.round((seconds / calls) * 10) / 10 : null,
+    success_rate: judged > 0 ? Math.round((succeeded / judged) * 1000) / 1000 : null,
+  };
+}
+
+/** Every UTC day (YYYY-MM-DD) that `[since, until)` touches, oldest first. */
+function utcDays(since: Date, until: Date): string[] {
+  const days: string[] = [];
+  const last = new Date(until.getTime() - 1).toISOString().slice(0, 10);
+  for (let day = new Date(since.toISOString().slice(0, 10)); ; day = new Date(day.getTime() + DAY_MS)) {
+    const text = day.toISOString().slice(0, 10);
+    days.push(text);
+    if (text >= last) return days;
+  }
+}
+
 export function toView(call: CallRecord): CallView {
   return {
     id: call.id,
@@ -120,5 +259,11 @@ export function toView(call: CallRecord): CallView {
     started_at: call.started_at.toISOString(),
     has_recording: call.recording_key !== null,
     has_transcript: call.has_transcript,
+    analysis: {
+      summary: call.summary,
+      sentiment: sentimentOf(call.sentiment),
+      successful: call.successful,
+      custom: (call.custom_analysis ?? {}) as Record<string, CustomAnalysisValue>,
+    },
   };
 }

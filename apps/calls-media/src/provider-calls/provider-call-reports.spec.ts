@@ -34,7 +34,36 @@ describe('retellCallReport', () => {
         { role: 'caller', text: 'Hi, I lost my umbrella.' },
       ],
       lost_item: null,
+      analysis: { summary: null, sentiment: 'unknown', successful: null, custom: {} },
     });
+  });
+
+  it("reads Retell's call_analysis as ours: summary, sentiment lower-cased, success, custom values unchecked", () => {
+    const report = retellCallReport({
+      call: call({
+        call_analysis: {
+          call_summary: '  The caller asked about gluten-free crust.  ',
+          user_sentiment: 'Negative',
+          call_successful: false,
+          in_voicemail: false,
+          custom_analysis_data: { outcome: 'order_placed', order_total: 23.5, pickup: 'yes', lost_item: null },
+        },
+      }),
+    });
+    expect(report).toMatchObject({
+      outcome: 'order_placed',
+      analysis: {
+        summary: 'The caller asked about gluten-free crust.',
+        sentiment: 'negative',
+        successful: false,
+        // Switchboard's own fields are not the business's: the rest is checked against the declared fields later.
+        custom: { order_total: 23.5, pickup: 'yes' },
+      },
+    });
+    expect(retellCallReport({ call: call({ call_analysis: undefined }) })).toMatchObject({ analysis: null });
+    expect(
+      retellCallReport({ call: call({ call_analysis: { user_sentiment: 'Elated', call_successful: 'yes' } }) }),
+    ).toMatchObject({ analysis: { sentiment: 'unknown', successful: null, custom: {} } });
   });
 
   it("keys by Retell's call id without Twilio, and takes the agent's outcome when it is a label", () => {

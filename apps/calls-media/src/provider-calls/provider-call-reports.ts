@@ -1,7 +1,19 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { LOST_ITEM_REPORT_OUTCOME, LostItemBody, MAX_TEXT_LENGTH } from '@switchboard/contracts';
-import type { ProviderCallReport, ProviderLostItem, ProviderTranscriptTurn } from '../telephony/provider-call-report';
+import {
+  LOST_ITEM_REPORT_OUTCOME,
+  LostItemBody,
+  MAX_TEXT_LENGTH,
+  RESERVED_ANALYSIS_FIELD_NAMES,
+  sentimentOf,
+  summaryOf,
+} from '@switchboard/contracts';
+import type {
+  ProviderCallAnalysis,
+  ProviderCallReport,
+  ProviderLostItem,
+  ProviderTranscriptTurn,
+} from '../telephony/provider-call-report';
 
 /** A call report without its audio (the recording joins it separately, docs/adr/0090). */
 export type ReportWithoutAudio = Omit<ProviderCallReport, 'recording'>;
@@ -51,8 +63,8 @@ export function retellCallReport(payload: Record<string, unknown>): ReportWithou
       : typeof call.end_timestamp === 'number'
         ? call.end_timestamp - start
         : 0;
-  const analysis = (call.call_analysis as { custom_analysis_data?: Record<string, unknown> } | undefined) ?? {};
-  const custom = analysis.custom_analysis_data ?? {};
+  const analysis = (call.call_analysis as RetellCallAnalysis | undefined) ?? {};
+  const custom = isRecord(analysis.custom_analysis_data) ? analysis.custom_analysis_data : {};
   const outcome =
     typeof custom.outcome === 'string' && LABEL.test(custom.outcome)
       ? custom.outcome
@@ -68,7 +80,36 @@ export function retellCallReport(payload: Record<string, unknown>): ReportWithou
     started_at: new Date(start),
     transcript: transcriptOf(call.transcript_object),
     lost_item: outcome === LOST_ITEM_REPORT_OUTCOME ? lostItemOf(custom.lost_item) : null,
+    analysis: isRecord(call.call_analysis) ? analysisOf(analysis, custom) : null,
   };
+}
+
+/** Retell's `call_analysis` (its call object), as far as we read it. */
+interface RetellCallAnalysis {
+  call_summary?: unknown;
+  user_sentiment?: unknown;
+  call_successful?: unknown;
+  custom_analysis_data?: unknown;
+}
+
+/**
+ * Retell's post-call analysis as ours: `user_sentiment` (`Positive`, `Neutral`, `Negative`, `Unknown`) lower-cased,
+ * and the custom values but the ones Switchboard reads itself (`outcome`, `lost_item`), unchecked yet.
+ */
+function analysisOf(analysis: RetellCallAnalysis, custom: Record<string, unknown>): ProviderCallAnalysis {
+  const values = Object.fromEntries(
+    Object.entries(custom).filter(([name]) => !(RESERVED_ANALYSIS_FIELD_NAMES as readonly string[]).includes(name)),
+  );
+  return {
+    summary: summaryOf(analysis.call_summary),
+    sentiment: sentimentOf(analysis.user_sentiment),
+    successful: typeof analysis.call_successful === 'boolean' ? analysis.call_successful : null,
+    custom: values,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function transcriptOf(turns: unknown): ProviderTranscriptTurn[] | null {

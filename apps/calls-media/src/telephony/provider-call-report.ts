@@ -1,3 +1,5 @@
+import type { CallSentiment } from '@switchboard/contracts';
+
 /**
  * What a telephony provider tells calls-media about a completed call, whichever provider it is. Each provider's
  * adapter (the simulated one behind the operator API; a real one's webhook controller) translates its own
@@ -20,6 +22,19 @@ export interface ProviderCallReport {
   recording: ProviderRecording | null;
   /** What the agent gathered when the outcome is `lost_item_report` (docs/adr/0079); null otherwise. */
   lost_item?: ProviderLostItem | null;
+  /**
+   * The agent's post-call analysis as the provider gave it; `custom` is not yet checked against the number's declared
+   * fields (that happens once the number is known: docs/call-analysis.md). Null or absent: none.
+   */
+  analysis?: ProviderCallAnalysis | null;
+}
+
+export interface ProviderCallAnalysis {
+  summary: string | null;
+  sentiment: CallSentiment;
+  successful: boolean | null;
+  /** Values by field name, unchecked. */
+  custom: Record<string, unknown>;
 }
 
 export interface ProviderLostItem {

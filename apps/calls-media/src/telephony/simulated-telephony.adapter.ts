@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CALL_RECORDING_CONTENT_TYPE,
+  sentimentOf,
   simulatedCallStartedAt,
+  summaryOf,
   type SimulateProviderCallBody,
   type SimulatedCallAccepted,
 } from '@switchboard/contracts';
@@ -47,6 +49,14 @@ export class SimulatedTelephonyAdapter {
           }
         : null,
       lost_item: command.lost_item ? { ...command.lost_item } : null,
+      analysis: command.analysis
+        ? {
+            summary: summaryOf(command.analysis.summary),
+            sentiment: sentimentOf(command.analysis.sentiment),
+            successful: command.analysis.successful ?? null,
+            custom: command.analysis.custom ?? {},
+          }
+        : null,
     };
     // A real provider's webhook is answered at once; the operator route waits a moment for the report to be
     // settled, so a call to a number whose events are still in flight is listed when the route answers.

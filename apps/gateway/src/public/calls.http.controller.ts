@@ -10,7 +10,16 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { CallIdParam, CallList, CallsRpc, CallView, ListCallsQuery, TranscriptView } from '@switchboard/contracts';
+import {
+  CallIdParam,
+  CallList,
+  CallsRpc,
+  CallStats,
+  CallStatsQuery,
+  CallView,
+  ListCallsQuery,
+  TranscriptView,
+} from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
@@ -30,11 +39,26 @@ export class CallsHttpController {
   @ApiOperation({
     summary: 'List calls',
     description:
-      "The account's calls across all its numbers, newest first. Pages with limit and starting_after; filters number_id, since (inclusive), until (exclusive).",
+      "The account's calls across all its numbers, newest first. Pages with limit and starting_after. Every filter " +
+      'given narrows the list (number_id, since inclusive, until exclusive, outcome, direction, status, caller, ' +
+      'min_duration, max_duration, sentiment, successful, has_recording) and q searches the transcripts and summaries ' +
+      '(docs/call-search.md). A bad value is 400 invalid_request naming the parameter.',
   })
   @ApiOkResponse({ type: CallList })
   list(@Query() query: ListCallsQuery, @Caller() caller: CallerOptions): Promise<CallList> {
     return this.rpc.request(CallsRpc.list, query, caller);
+  }
+
+  @Get('stats')
+  @ApiOperation({
+    summary: 'Call statistics',
+    description:
+      "The account's calls that started in [since, until) (default: the 30 days before now, at most 366 days), " +
+      'counted by day, outcome, sentiment or number: calls, minutes, average duration and success rate.',
+  })
+  @ApiOkResponse({ type: CallStats })
+  stats(@Query() query: CallStatsQuery, @Caller() caller: CallerOptions): Promise<CallStats> {
+    return this.rpc.request(CallsRpc.stats, query, caller);
   }
 
   @Get(':call_id')

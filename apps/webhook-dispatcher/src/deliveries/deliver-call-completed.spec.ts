@@ -169,6 +169,7 @@ describe('DeliverCallCompleted', () => {
         started_at: event.data.started_at,
         has_recording: false,
         has_transcript: true,
+        analysis: { summary: null, sentiment: 'unknown', successful: null, custom: {} },
       },
     });
     expect(request.headers).toMatchObject({

@@ -1,9 +1,9 @@
-import type { CallCompletedData, EventEnvelope } from '@switchboard/contracts';
+import { EMPTY_CALL_ANALYSIS, type CallCompletedData, type EventEnvelope } from '@switchboard/contracts';
 import { CALL_COMPLETED_WEBHOOK_TYPE, type CallCompletedWebhookBody } from '@switchboard/signing';
 
 /**
- * The public body for a `call.completed` event: exactly the fields of spec part 6, in its order. Internal
- * fields of the event (account, phone number, direction, status) never reach a receiver.
+ * The public body for a `call.completed` event: the fields of spec part 6, in its order, then the call's analysis
+ * (docs/webhooks.md). Internal fields of the event (account, phone number, direction, status) never reach a receiver.
  */
 export function callCompletedWebhookBody(event: EventEnvelope<CallCompletedData>): CallCompletedWebhookBody {
   const call = event.data;
@@ -19,6 +19,7 @@ export function callCompletedWebhookBody(event: EventEnvelope<CallCompletedData>
       started_at: call.started_at,
       has_recording: call.has_recording,
       has_transcript: call.has_transcript,
+      analysis: call.analysis ?? EMPTY_CALL_ANALYSIS,
     },
   };
 }

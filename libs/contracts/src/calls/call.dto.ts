@@ -1,7 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
-import { IsOmittable } from '../common/validation';
-import { IsISO8601, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOmittable, MAX_INT4 } from '../common/validation';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { CursorPageQuery } from '../common/pagination';
+import { CALL_SENTIMENTS, CallAnalysisView, type CallSentiment } from './call-analysis';
+
+/** At most this many outcomes in one `outcome` filter. */
+export const MAX_OUTCOME_FILTERS = 20;
+/** The longest `q`. */
+export const MAX_CALL_SEARCH_LENGTH = 200;
+/** `include_total` counts at most this many calls: past it, `total_count` says so and stops (docs/call-search.md). */
+export const MAX_TOTAL_COUNT = 10_000;
+const LABEL_FILTER_LENGTH = 100;
+/** Outcome words (letters, digits and `_ . : -`), one or up to MAX_OUTCOME_FILTERS separated by commas. */
+const OUTCOME_WORD = `[\\w.:-]{1,${LABEL_FILTER_LENGTH}}`;
+const OUTCOME_FILTER_PATTERN = new RegExp(`^${OUTCOME_WORD}(,${OUTCOME_WORD}){0,${MAX_OUTCOME_FILTERS - 1}}$`);
+
+/** A query-string flag: `true` or `false`, anything else refused by `@IsBoolean` with the parameter's name. */
+export function QueryFlag(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value));
+}
 
 /** The longest call id accepted (Fastify refuses longer path parameters anyway): any shorter unknown id is 404. */
 export const MAX_CALL_ID_LENGTH = 200;
@@ -23,6 +41,101 @@ export class ListCallsQuery extends CursorPageQuery {
   @IsOmittable()
   @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 date-time' })
   until?: string;
+
+  @ApiPropertyOptional({
+    example: 'order_placed,transferred',
+    description: `Only calls with this outcome, or any of up to ${MAX_OUTCOME_FILTERS} separated by commas.`,
+  })
+  @IsOmittable()
+  @IsString()
+  @Matches(OUTCOME_FILTER_PATTERN, {
+    message: `outcome must be an outcome word, or up to ${MAX_OUTCOME_FILTERS} separated by commas`,
+  })
+  outcome?: string;
+
+  @ApiPropertyOptional({ example: 'inbound', description: 'Only calls in this direction.' })
+  @IsOmittable()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(LABEL_FILTER_LENGTH)
+  direction?: string;
+
+  @ApiPropertyOptional({ example: 'completed', description: 'Only calls with this status.' })
+  @IsOmittable()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(LABEL_FILTER_LENGTH)
+  status?: string;
+
+  @ApiPropertyOptional({
+    example: '+14155550199',
+    description: 'Only calls from this caller: an E.164 number, exactly, or `anonymous`.',
+  })
+  @IsOmittable()
+  @IsString()
+  @Matches(/^(\+[1-9]\d{1,14}|anonymous)$/, {
+    message: 'caller must be a phone number in E.164 form (+ and digits) or anonymous',
+  })
+  caller?: string;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'Only calls that lasted at least this many seconds.' })
+  @IsOmittable()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT4)
+  min_duration?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'Only calls that lasted at most this many seconds.' })
+  @IsOmittable()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT4)
+  max_duration?: number;
+
+  @ApiPropertyOptional({ enum: CALL_SENTIMENTS, description: "Only calls with this caller's sentiment." })
+  @IsOmittable()
+  @IsIn(CALL_SENTIMENTS)
+  sentiment?: CallSentiment;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    description: 'true: only calls the agent judged successful; false: only those it judged unsuccessful.',
+  })
+  @IsOmittable()
+  @QueryFlag()
+  @IsBoolean({ message: 'successful must be true or false' })
+  successful?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, description: 'Only calls with (true) or without (false) a recording.' })
+  @IsOmittable()
+  @QueryFlag()
+  @IsBoolean({ message: 'has_recording must be true or false' })
+  has_recording?: boolean;
+
+  @ApiPropertyOptional({
+    maxLength: MAX_CALL_SEARCH_LENGTH,
+    example: '"gluten free" -pizza',
+    description:
+      'Full-text search over the transcript and the summary, in web-search syntax: words (all must match, in any ' +
+      'form: "orders" finds "ordered"), "quoted phrases", `or`, and -word to exclude. Each result then carries `match`.',
+  })
+  @IsOmittable()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_CALL_SEARCH_LENGTH)
+  q?: string;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description: `true: the answer adds \`total_count\`, the calls matching the filters, counted up to ${MAX_TOTAL_COUNT}.`,
+  })
+  @IsOmittable()
+  @QueryFlag()
+  @IsBoolean({ message: 'include_total must be true or false' })
+  include_total?: boolean;
 }
 
 /** The path parameter of the transcript and recording routes (the `id` of a Call). */
@@ -49,13 +162,35 @@ export class CallView {
   @ApiProperty({ format: 'date-time' }) started_at: string;
   @ApiProperty() has_recording: boolean;
   @ApiProperty() has_transcript: boolean;
+  @ApiProperty({ type: CallAnalysisView, description: "The agent's analysis of the call." })
+  analysis: CallAnalysisView;
+}
+
+/** A call in a list searched with `q`. */
+export class CallSearchResult extends CallView {
+  @ApiPropertyOptional({
+    example: 'Do you have a <mark>gluten</mark>-<mark>free</mark> crust?',
+    description:
+      'With `q` only: a short passage of the transcript or summary where the search matched, HTML-escaped, the ' +
+      'matched words in `<mark>` and `</mark>`.',
+  })
+  match?: string;
 }
 
 export class CallList {
-  @ApiProperty({ type: [CallView], description: "The account's calls across all its numbers, newest first." })
-  data: CallView[];
+  @ApiProperty({ type: [CallSearchResult], description: "The account's calls across all its numbers, newest first." })
+  data: CallSearchResult[];
   @ApiProperty({ description: 'True when more calls follow; pass the last id as starting_after.' })
   has_more: boolean;
+  @ApiPropertyOptional({
+    maximum: MAX_TOTAL_COUNT,
+    description: `With include_total=true: how many calls match the filters (all pages), counted up to ${MAX_TOTAL_COUNT}.`,
+  })
+  total_count?: number;
+  @ApiPropertyOptional({
+    description: `With include_total=true: true when more than ${MAX_TOTAL_COUNT} calls match (total_count stops there).`,
+  })
+  total_count_capped?: boolean;
 }
 
 export class TranscriptTurnView {

@@ -1,7 +1,29 @@
-import { IsBoolean, IsInt, IsISO8601, IsString, Matches, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { CALL_SENTIMENTS, type CallSentiment, type CustomAnalysisValue } from './call-analysis';
 import { ACCOUNT_ID_PATTERN, MAX_INT4 } from '../common/validation';
 import { defineEvent, STREAMS } from '../messaging/event';
 import { NUMBER_ID_PATTERN } from '../numbers/number.dto';
+
+/** The agent's analysis of the call, as `Call.analysis` shows it. */
+export class CallAnalysisData {
+  @IsOptional() @IsString() summary: string | null;
+  @IsIn(CALL_SENTIMENTS) sentiment: CallSentiment;
+  @IsOptional() @IsBoolean() successful: boolean | null;
+  @IsObject() custom: Record<string, CustomAnalysisValue>;
+}
 
 /**
  * A completed call (spec part 6 plus what internal consumers need). Published by calls-media through its outbox
@@ -21,6 +43,8 @@ export class CallCompletedData {
   @IsISO8601() started_at: string;
   @IsBoolean() has_recording: boolean;
   @IsBoolean() has_transcript: boolean;
+  /** Absent in events written before calls had an analysis: read as the empty analysis. */
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => CallAnalysisData) analysis?: CallAnalysisData;
 }
 
 export const CallCompletedEvent = defineEvent('call.completed', STREAMS.calls, CallCompletedData);

@@ -1,5 +1,6 @@
 import { defineRpc } from '../messaging/rpc';
 import { CallIdParam, CallList, CallView, ListCallsQuery, TranscriptView } from './call.dto';
+import { CallStatsQuery, type CallStats } from './call-stats.dto';
 import { LostItemReportQuery, LostItemReportView } from './lost-item-report.dto';
 import { SimulateProviderCallBody, SimulatedCallAccepted } from './provider-call.dto';
 import { DailyUsageQuery, type DailyUsage } from './usage.dto';
@@ -9,6 +10,7 @@ import { GetRecordingQuery, ReadRecordingQuery, type RecordingChunk, type Record
 export const CallsRpc = {
   list: defineRpc<ListCallsQuery, CallList>('calls.v1.list', ListCallsQuery),
   get: defineRpc<CallIdParam, CallView>('calls.v1.get', CallIdParam),
+  stats: defineRpc<CallStatsQuery, CallStats>('calls.v1.stats', CallStatsQuery),
   transcript: defineRpc<CallIdParam, TranscriptView>('calls.v1.transcript.get', CallIdParam),
   recording: defineRpc<GetRecordingQuery, RecordingInfo>('calls.v1.recording.get', GetRecordingQuery),
   readRecording: defineRpc<ReadRecordingQuery, RecordingChunk>('calls.v1.recording.read', ReadRecordingQuery),

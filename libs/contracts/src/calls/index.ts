@@ -5,3 +5,5 @@ export * from './provider-call.dto';
 export * from './calls.rpc';
 export * from './lost-item-report.dto';
 export * from './usage.dto';
+export * from './call-analysis';
+export * from './call-stats.dto';

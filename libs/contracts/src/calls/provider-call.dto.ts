@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsISO8601,
   IsNotEmpty,
@@ -16,6 +17,7 @@ import {
 } from 'class-validator';
 import { IsE164 } from '../common/phone';
 import { IsOmittable, MAX_TEXT_LENGTH } from '../common/validation';
+import { CALL_SENTIMENTS, MAX_CALL_SUMMARY_LENGTH, type CallSentiment } from './call-analysis';
 
 /** The longest call the simulated provider reports: a day (longer is a mistake, 400). */
 const MAX_SIMULATED_CALL_SECONDS = 86_400;
@@ -81,6 +83,38 @@ export class LostItemBody {
   @IsString()
   @MaxLength(MAX_LOST_ITEM_TEXT)
   caller_name?: string;
+}
+
+/**
+ * What the agent runtime's post-call analysis returned (operator contract). `custom` is checked against the number's
+ * declared analysis fields when the call is recorded, as a real runtime's would be: what does not fit is dropped.
+ */
+export class SimulatedCallAnalysisBody {
+  @ApiPropertyOptional({ maxLength: MAX_CALL_SUMMARY_LENGTH, example: 'The caller ordered a large margherita.' })
+  @IsOmittable()
+  @IsString()
+  @MaxLength(MAX_CALL_SUMMARY_LENGTH)
+  summary?: string;
+
+  @ApiPropertyOptional({ enum: CALL_SENTIMENTS })
+  @IsOmittable()
+  @IsIn(CALL_SENTIMENTS)
+  sentiment?: CallSentiment;
+
+  @ApiPropertyOptional()
+  @IsOmittable()
+  @IsBoolean()
+  successful?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { order_total: 23.5 },
+    description: 'Values by field name, as the runtime gave them.',
+  })
+  @IsOmittable()
+  @IsObject()
+  custom?: Record<string, unknown>;
 }
 
 /**
@@ -155,6 +189,13 @@ export class SimulateProviderCallBody {
   @ValidateNested()
   @Type(() => LostItemBody)
   lost_item?: LostItemBody;
+
+  @ApiPropertyOptional({ type: SimulatedCallAnalysisBody, description: "The agent runtime's post-call analysis." })
+  @IsOmittable()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SimulatedCallAnalysisBody)
+  analysis?: SimulatedCallAnalysisBody;
 }
 
 export class SimulatedCallAccepted {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '../common/api-property';
+import { CallAnalysisView } from '../calls/call-analysis';
 import type { WebhookEventType } from './webhook-events.dto';
 
 /**
@@ -20,6 +21,8 @@ export class CallCompletedWebhookCall {
   @ApiProperty({ format: 'date-time' }) started_at: string;
   @ApiProperty({ description: 'Whether `GET /v1/calls/{call_id}/recording` has the audio.' }) has_recording: boolean;
   @ApiProperty({ description: 'Whether `GET /v1/calls/{call_id}/transcript` has the turns.' }) has_transcript: boolean;
+  @ApiProperty({ type: CallAnalysisView, description: "The agent's analysis of the call, as the call shows it." })
+  analysis: CallAnalysisView;
 }
 
 /** `call.completed`: a call on the number ended (spec part 6). */

@@ -63,12 +63,12 @@ export interface paths {
         };
         /**
          * Get a number's agent settings
-         * @description Extension: the greeting and instructions of the agent that answers the number (null: the default), and whether the agent platform has them yet (`status`).
+         * @description Extension: the greeting and instructions of the agent that answers the number (null: the default), the analysis fields it fills in after each call, and whether the agent platform has them yet (`status`).
          */
         get: operations["NumberAgentHttpController_get"];
         /**
          * Replace a number's agent settings
-         * @description Extension: sets the greeting and instructions (a field left out or null is the default). The answer says `pending` until the agent platform has them; they are sent at once and retried until they arrive.
+         * @description Extension: sets the greeting, the instructions and the analysis fields (a field left out or null is the default: no analysis fields; docs/call-analysis.md). The answer says `pending` until the agent platform has them; they are sent at once and retried until they arrive.
          */
         put: operations["NumberAgentHttpController_update"];
         post?: never;
@@ -87,9 +87,29 @@ export interface paths {
         };
         /**
          * List calls
-         * @description The account's calls across all its numbers, newest first. Pages with limit and starting_after; filters number_id, since (inclusive), until (exclusive).
+         * @description The account's calls across all its numbers, newest first. Pages with limit and starting_after. Every filter given narrows the list (number_id, since inclusive, until exclusive, outcome, direction, status, caller, min_duration, max_duration, sentiment, successful, has_recording) and q searches the transcripts and summaries (docs/call-search.md). A bad value is 400 invalid_request naming the parameter.
          */
         get: operations["CallsHttpController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Call statistics
+         * @description The account's calls that started in [since, until) (default: the 30 days before now, at most 366 days), counted by day, outcome, sentiment or number: calls, minutes, average duration and success rate.
+         */
+        get: operations["CallsHttpController_stats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -627,6 +647,31 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        AnalysisFieldBody: {
+            /**
+             * @description snake_case, unique among the number's fields; not `outcome` or `lost_item`.
+             * @example order_total
+             */
+            name: string;
+            /**
+             * @description The type of value the agent gives.
+             * @enum {string}
+             */
+            type: "string" | "number" | "boolean" | "enum";
+            /**
+             * @description What the agent should put in the field, in plain words.
+             * @example The order total in US dollars, if the caller placed an order.
+             */
+            description: string;
+            /**
+             * @description With type `enum` only (required there): the values the field may take, each unique.
+             * @example [
+             *       "pickup",
+             *       "delivery"
+             *     ]
+             */
+            choices?: string[];
+        };
         AgentSettingsBody: {
             /**
              * @description What the agent says when it answers. null: the default greeting.
@@ -638,6 +683,8 @@ export interface components {
              * @example We are open 11am to 10pm. Take orders for pickup; transfer catering questions.
              */
             instructions?: string | null;
+            /** @description Fields the agent fills in after each call, read back in each call's `analysis.custom` (docs/call-analysis.md). Names unique; `choices` with type enum only (1 to 50, each once). null or left out: none. */
+            analysis_fields?: components["schemas"]["AnalysisFieldBody"][] | null;
         };
         NumberCreate: {
             /**
@@ -756,11 +803,119 @@ export interface components {
         AgentSettingsView: {
             greeting: string | null;
             instructions: string | null;
+            /** @description The declared analysis fields, in the order given. */
+            analysis_fields: components["schemas"]["AnalysisFieldBody"][];
             /**
              * @description `ready`: the agent answering the number has these settings; `pending`: they are on their way to the agent platform (retried until they arrive); `failed`: the platform refused them (see docs/providers.md).
              * @enum {string}
              */
             status: "pending" | "ready" | "failed";
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
+        };
+        CallAnalysisView: {
+            /**
+             * @description The agent's summary of the call; null when it gave none.
+             * @example The caller ordered a large margherita for pickup at 7pm.
+             */
+            summary: string | null;
+            /**
+             * @description The caller's sentiment; `unknown` when the agent gave none.
+             * @enum {string}
+             */
+            sentiment: "positive" | "neutral" | "negative" | "unknown";
+            /** @description Whether the agent judged the call successful; null when it did not say. */
+            successful: boolean | null;
+            /**
+             * @description The values of the number's declared `analysis_fields` the agent filled in, each of its declared type; a field the agent left out, or gave a value that does not fit its type, is absent.
+             * @example {
+             *       "order_total": 23.5,
+             *       "pickup": true
+             *     }
+             */
+            custom: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        CallSearchResult: {
+            /**
+             * @description The call SID; used in the transcript and recording paths.
+             * @example CA0f6c2b0e3d9a4c1b8e7f6a5d4c3b2a19
+             */
+            id: string;
+            /** @example num_1 */
+            number_id: string;
+            /**
+             * @description The service number that was called.
+             * @example +14155550100
+             */
+            phone_number: string;
+            /** @example +14155550199 */
+            caller: string;
+            /** @example inbound */
+            direction: string;
+            /** @example completed */
+            status: string;
+            /** @example order_placed */
+            outcome: string;
+            /** @example 125 */
+            duration_sec: number;
+            /** Format: date-time */
+            started_at: string;
+            has_recording: boolean;
+            has_transcript: boolean;
+            /** @description The agent's analysis of the call. */
+            analysis: components["schemas"]["CallAnalysisView"];
+            /**
+             * @description With `q` only: a short passage of the transcript or summary where the search matched, HTML-escaped, the matched words in `<mark>` and `</mark>`.
+             * @example Do you have a <mark>gluten</mark>-<mark>free</mark> crust?
+             */
+            match?: string;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
+        };
+        CallList: {
+            /** @description The account's calls across all its numbers, newest first. */
+            data: components["schemas"]["CallSearchResult"][];
+            /** @description True when more calls follow; pass the last id as starting_after. */
+            has_more: boolean;
+            /** @description With include_total=true: how many calls match the filters (all pages), counted up to 10000. */
+            total_count?: number;
+            /** @description With include_total=true: true when more than 10000 calls match (total_count stops there). */
+            total_count_capped?: boolean;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
+        };
+        CallStatsGroup: {
+            /**
+             * @description The day (YYYY-MM-DD, UTC), the outcome, the sentiment or the number id the row counts.
+             * @example 2026-11-20
+             */
+            group: string;
+            /** @description Calls that started in the range and the group. */
+            calls: number;
+            /** @description Their talk time in whole minutes, rounded down (docs/money-and-minutes.md). */
+            minutes: number;
+            /** @description Their mean duration in seconds, to 0.1; null: no calls. */
+            average_duration_sec: number | null;
+            /** @description Of the calls the agent judged (analysis.successful true or false), the share judged successful, to 0.001; null when the agent judged none of the group. */
+            success_rate: number | null;
+            /**
+             * @description With group_by=day only: the day's calls by outcome.
+             * @example {
+             *       "order_placed": 12,
+             *       "transferred": 3
+             *     }
+             */
+            outcomes?: {
+                [key: string]: number;
+            };
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
+        };
+        CallStats: {
+            /** @description Days oldest first; other groups most calls first. */
+            data: components["schemas"]["CallStatsGroup"][];
             /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
             livemode: boolean;
         };
@@ -791,14 +946,8 @@ export interface components {
             started_at: string;
             has_recording: boolean;
             has_transcript: boolean;
-            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
-            livemode: boolean;
-        };
-        CallList: {
-            /** @description The account's calls across all its numbers, newest first. */
-            data: components["schemas"]["CallView"][];
-            /** @description True when more calls follow; pass the last id as starting_after. */
-            has_more: boolean;
+            /** @description The agent's analysis of the call. */
+            analysis: components["schemas"]["CallAnalysisView"];
             /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
             livemode: boolean;
         };
@@ -1439,6 +1588,8 @@ export interface components {
             has_recording: boolean;
             /** @description Whether `GET /v1/calls/{call_id}/transcript` has the turns. */
             has_transcript: boolean;
+            /** @description The agent's analysis of the call, as the call shows it. */
+            analysis: components["schemas"]["CallAnalysisView"];
         };
         CallCompletedWebhook: {
             /** @enum {string} */
@@ -1915,7 +2066,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentSettingsView"];
                 };
             };
-            /** @description invalid_request: a field too long or not text */
+            /** @description invalid_request: a field too long or not text, or analysis fields that break a rule (named) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1959,6 +2110,28 @@ export interface operations {
                 since?: string;
                 /** @description Only calls that started before this instant. */
                 until?: string;
+                /** @description Only calls with this outcome, or any of up to 20 separated by commas. */
+                outcome?: string;
+                /** @description Only calls in this direction. */
+                direction?: string;
+                /** @description Only calls with this status. */
+                status?: string;
+                /** @description Only calls from this caller: an E.164 number, exactly, or `anonymous`. */
+                caller?: string;
+                /** @description Only calls that lasted at least this many seconds. */
+                min_duration?: number;
+                /** @description Only calls that lasted at most this many seconds. */
+                max_duration?: number;
+                /** @description Only calls with this caller's sentiment. */
+                sentiment?: "positive" | "neutral" | "negative" | "unknown";
+                /** @description true: only calls the agent judged successful; false: only those it judged unsuccessful. */
+                successful?: boolean;
+                /** @description Only calls with (true) or without (false) a recording. */
+                has_recording?: boolean;
+                /** @description Full-text search over the transcript and the summary, in web-search syntax: words (all must match, in any form: "orders" finds "ordered"), "quoted phrases", `or`, and -word to exclude. Each result then carries `match`. */
+                q?: string;
+                /** @description true: the answer adds `total_count`, the calls matching the filters, counted up to 10000. */
+                include_total?: boolean;
             };
             header?: never;
             path?: never;
@@ -1972,6 +2145,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CallList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    CallsHttpController_stats: {
+        parameters: {
+            query?: {
+                /** @description Calls that started at or after this instant. Default: 30 days before until. */
+                since?: string;
+                /** @description Calls that started before this instant. Default: now. */
+                until?: string;
+                /** @description Only calls taken by this number (`num_<n>` or `<n>`). */
+                number_id?: string;
+                /** @description `day`: one group per UTC day of the range, days without calls included; `outcome`, `sentiment`, `number`: one group per value that has calls in the range, most calls first. */
+                group_by?: "day" | "outcome" | "sentiment" | "number";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallStats"];
                 };
             };
             401: components["responses"]["Unauthorized"];
