@@ -128,7 +128,8 @@ describe('the web console: password reset by email, and changing roles', () => {
       await role.selectOption('viewer');
       await page.getByRole('status').filter({ hasText: 'bo@charlie.test is now a viewer.' }).waitFor();
       await expect(role.inputValue()).resolves.toBe('viewer');
-      await page.unroute('**/console/api/users');
+      // The held reload may still be in its handler: wait for it rather than let unroute continue it underneath.
+      await page.unrouteAll({ behavior: 'wait' });
       await screenshot(page, 'team-role');
       await page.setViewportSize({ width: 375, height: 800 });
       await expect(role.inputValue()).resolves.toBe('viewer');
