@@ -1,6 +1,16 @@
 import { fieldsOf } from './api';
 import { describeError } from './errors';
-import { dayStart, isWebUrl, parseAllowlist, parsePhotoUrls, safeNext, toCents } from './input';
+import {
+  dayStart,
+  isWebUrl,
+  minutesToSeconds,
+  normalizeCaller,
+  parseAllowlist,
+  parsePhotoUrls,
+  safeNext,
+  secondsToMinutes,
+  toCents,
+} from './input';
 
 describe("the console's reading of what people type", () => {
   it('reads an IP allowlist separated by commas, spaces or lines, and empty as none', () => {
@@ -25,6 +35,29 @@ describe("the console's reading of what people type", () => {
     const end = new Date(dayStart('2026-11-20', true)!);
     expect(end.getTime() - start.getTime()).toBeGreaterThanOrEqual(23 * 3600_000);
     expect(dayStart('20/11/2026')).toBeUndefined();
+  });
+
+  it("reads a call length in minutes as the API's whole seconds, and shows seconds back in minutes", () => {
+    expect(minutesToSeconds('2')).toBe(120);
+    expect(minutesToSeconds(' 1.5 ')).toBe(90);
+    expect(minutesToSeconds('0,5')).toBe(30);
+    expect(minutesToSeconds('.25')).toBe(15);
+    expect(minutesToSeconds('')).toBe('');
+    for (const bad of ['-1', 'two', '1e3', '1.234', '1234567']) expect(minutesToSeconds(bad)).toBeUndefined();
+    expect(secondsToMinutes('90')).toBe('1.5');
+    expect(secondsToMinutes('')).toBe('');
+    expect(secondsToMinutes('abc')).toBe('');
+    // Whatever whole seconds the address holds, the field shows minutes that read back as the same seconds.
+    for (let seconds = 0; seconds <= 7_200; seconds++)
+      expect([seconds, minutesToSeconds(secondsToMinutes(String(seconds)))]).toEqual([seconds, seconds]);
+  });
+
+  it("reads a caller's number as pasted in the E.164 form the API filters by", () => {
+    expect(normalizeCaller(' +1 (415) 555-0199 ')).toBe('+14155550199');
+    expect(normalizeCaller('+44.20.7946.0958')).toBe('+442079460958');
+    expect(normalizeCaller('Anonymous')).toBe('anonymous');
+    // Not a number: left as typed, for the API to refuse in its own words.
+    expect(normalizeCaller('bob')).toBe('bob');
   });
 
   it('goes after sign-in only to a path inside the console', () => {

@@ -55,3 +55,30 @@ export function dayStart(day: string, end = false): string | undefined {
 export function safeNext(next: string | null): string {
   return next && /^\/(?!\/)[^\\]*$/.test(next) && !next.startsWith('/sign-in') ? next : '/calls';
 }
+
+/**
+ * A call length typed in minutes (`2`, `1.5`, `0.25`) as whole seconds, the API's `min_duration` and
+ * `max_duration`; '' when empty, undefined when it is not a number of minutes (negative, words, seven digits).
+ */
+export function minutesToSeconds(text: string): number | '' | undefined {
+  const trimmed = text.trim().replace(',', '.');
+  if (!trimmed) return '';
+  if (!/^\d{1,6}(\.\d{1,2})?$|^\.\d{1,2}$/.test(trimmed)) return undefined;
+  return Math.round(Number(trimmed) * 60);
+}
+
+/** Seconds from the address back in the minutes field: `90` as `1.5`, `20` as `0.33` (and read back as 20). */
+export function secondsToMinutes(seconds: string): string {
+  if (!/^\d{1,9}$/.test(seconds)) return '';
+  return String(Math.round((Number(seconds) / 60) * 100) / 100);
+}
+
+/**
+ * A caller's number as people paste it (`+1 (415) 555-0199`) in the E.164 form the API filters by
+ * (`+14155550199`), and `anonymous` in any case. Anything else is left for the API to refuse, in its own words.
+ */
+export function normalizeCaller(text: string): string {
+  const trimmed = text.trim();
+  if (/^anonymous$/i.test(trimmed)) return 'anonymous';
+  return /^\+?[\d\s().-]+$/.test(trimmed) ? trimmed.replace(/[\s().-]/g, '') : trimmed;
+}

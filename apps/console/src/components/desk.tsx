@@ -172,7 +172,7 @@ export function DeskFrame({
 const PHONE_WIDTH = '(max-width: 800px)';
 
 /** True at phone width, following the window as it is resized or turned. */
-function usePhoneWidth(): boolean {
+export function usePhoneWidth(): boolean {
   const [phone, setPhone] = useState(() => window.matchMedia(PHONE_WIDTH).matches);
   useEffect(() => {
     const media = window.matchMedia(PHONE_WIDTH);

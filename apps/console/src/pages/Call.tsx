@@ -1,7 +1,13 @@
 import { Link, useParams } from 'react-router';
-import type { CallView, TranscriptView } from '@switchboard/contracts';
+import type {
+  CallAnalysisView,
+  CallSentiment,
+  CallView,
+  CustomAnalysisValue,
+  TranscriptView,
+} from '@switchboard/contracts';
 import { API_BASE, ApiError, get } from '../api';
-import { Empty, LoadError, Loading, PageHeader, StatusBadge, useLoad } from '../components/ui';
+import { Empty, Ident, LoadError, Loading, PageHeader, StatusBadge, useLoad } from '../components/ui';
 import { formatDuration, formatTime, humanize } from '../format';
 
 /** Who spoke, as people say it. */
@@ -72,6 +78,8 @@ export function CallPage() {
         </div>
       </dl>
 
+      <AnalysisPanel analysis={c.analysis} numberId={c.number_id} />
+
       <div className="card">
         <h2>Recording</h2>
         {c.has_recording ? (
@@ -108,6 +116,91 @@ export function CallPage() {
           </ol>
         ) : null}
       </div>
+    </section>
+  );
+}
+
+const SENTIMENT_TEXT: Record<CallSentiment, string> = {
+  positive: 'Positive',
+  neutral: 'Neutral',
+  negative: 'Negative',
+  unknown: 'Not given',
+};
+const SENTIMENT_TONE: Record<CallSentiment, string> = {
+  positive: 'good',
+  neutral: 'neutral',
+  negative: 'bad',
+  unknown: 'neutral',
+};
+
+/** A custom field's value as people read it: yes/no, a number as written, text as it is. */
+function customText(value: CustomAnalysisValue): string {
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
+/**
+ * What the agent concluded after the call (`analysis`): its summary, the caller's sentiment, whether the call
+ * succeeded, and the values of the number's own analysis fields, each in its place even when the agent gave none.
+ */
+function AnalysisPanel({ analysis, numberId }: { analysis: CallAnalysisView | undefined; numberId: string }) {
+  // A call the agent said nothing about has the empty analysis; so does an answer from before analyses existed.
+  const summary = analysis?.summary ?? null;
+  const sentiment = analysis?.sentiment ?? 'unknown';
+  const successful = analysis?.successful ?? null;
+  // By name: the API's object keeps no declared order (PostgreSQL's jsonb orders keys shortest first).
+  const custom = Object.entries(analysis?.custom ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const nothing = summary === null && sentiment === 'unknown' && successful === null && custom.length === 0;
+  const settings = <Link to={`/numbers/${encodeURIComponent(numberId)}`}>the number's agent settings</Link>;
+  return (
+    <section className="card" aria-labelledby="analysis-title" data-testid="call-analysis">
+      <h2 id="analysis-title">Analysis</h2>
+      {nothing ? (
+        <>
+          <Empty>The agent gave no analysis of this call.</Empty>
+          <p className="hint analysis-fields">
+            After each call the agent gives a summary, the caller's sentiment, whether the call succeeded, and the
+            fields declared in {settings}.
+          </p>
+        </>
+      ) : (
+        <>
+          {summary !== null ? (
+            <p className="analysis-summary" data-testid="analysis-summary">
+              {summary}
+            </p>
+          ) : (
+            <p className="muted analysis-summary">The agent gave no summary.</p>
+          )}
+          <dl className="facts facts--row">
+            <div>
+              <dt>Sentiment</dt>
+              <dd>
+                <span className={`badge badge--${SENTIMENT_TONE[sentiment]}`}>{SENTIMENT_TEXT[sentiment]}</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Successful</dt>
+              <dd>{successful === null ? 'Not judged' : successful ? 'Yes' : 'No'}</dd>
+            </div>
+          </dl>
+          <h3 className="analysis-fields">Custom fields</h3>
+          {custom.length > 0 ? (
+            <dl className="facts" data-testid="analysis-custom">
+              {custom.map(([name, value]) => (
+                <div key={name}>
+                  <dt>
+                    <Ident>{name}</Ident>
+                  </dt>
+                  <dd>{customText(value)}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : (
+            <p className="hint">No values for this call. The fields the agent fills in are declared in {settings}.</p>
+          )}
+        </>
+      )}
     </section>
   );
 }

@@ -3,8 +3,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import {
   CallIdParam,
   CallsRpc,
+  CallStatsQuery,
   ListCallsQuery,
   type CallList,
+  type CallStats,
   type CallView,
   type TranscriptView,
 } from '@switchboard/contracts';
@@ -16,16 +18,26 @@ import { CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
 
-/** The account's calls, transcripts and recordings, as `/v1/calls` serves them; every role reads. */
+/**
+ * The account's calls (their filters and search included), stats, transcripts and recordings, as `/v1/calls` serves
+ * them: the same DTOs and RPCs, the session's account in the caller options; every role reads.
+ */
 @ApiExcludeController()
 @Controller('console/api/calls')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class CallsConsoleController {
   constructor(private readonly rpc: RpcClient) {}
 
+  /** Every filter of `GET /v1/calls` (outcome, sentiment, duration, caller, `q`, `include_total`, ...), validated here. */
   @Get()
   list(@Query() query: ListCallsQuery, @Caller() caller: CallerOptions): Promise<CallList> {
     return this.rpc.request(CallsRpc.list, query, caller);
+  }
+
+  /** As `GET /v1/calls/stats`: the calls page's chart (by day, with each day's outcomes and success rate). */
+  @Get('stats')
+  stats(@Query() query: CallStatsQuery, @Caller() caller: CallerOptions): Promise<CallStats> {
+    return this.rpc.request(CallsRpc.stats, query, caller);
   }
 
   @Get(':call_id')
