@@ -1,17 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { CALLS_MEDIA_DATABASES, openCallsMediaDatabase, type OpenCallsMediaDatabase } from './calls-media-databases';
 import { EMPTY_CALL_ANALYSIS, type CallAnalysisView } from '@switchboard/contracts';
-import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
-import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { CallReportsRepository, type NewReport } from '../src/call-reports/call-reports.repository';
 import { CallsRepository, MATCH_START, MATCH_STOP, type CallFilter } from '../src/calls/calls.repository';
 import type { NumberOwnershipState } from '../src/number-ownership/attribution';
-import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';
 
 jest.setTimeout(60_000);
 
-const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
 const ACCOUNT = 'acct_search';
 const OTHER = 'acct_search_other';
 
@@ -73,27 +67,14 @@ const PLAN: Planned[] = [
   },
 ];
 
-describe.each([
-  ['PostgreSQL', 'postgres'],
-  ['PGlite', 'pglite'],
-] as const)('call search and stats on %s', (_label, kind) => {
-  let db: TestDatabase | undefined;
-  let dataDir: string | undefined;
-  let handle: PrismaClientHandle<InstanceType<typeof CallsMediaPrisma>>;
+describe.each(CALLS_MEDIA_DATABASES)('call search and stats on %s', (_label, kind) => {
+  let database: OpenCallsMediaDatabase;
   let calls: CallsRepository;
 
   beforeAll(async () => {
-    let env: Record<string, string>;
-    if (kind === 'postgres') {
-      db = await createTestDatabase('calls-media');
-      env = { CALLS_MEDIA_DATABASE_URL: db.url };
-    } else {
-      dataDir = await mkdtemp(join(tmpdir(), 'sb-call-search-'));
-      env = { DATA_DIR: dataDir };
-    }
-    handle = await createPrismaClient(CallsMediaPrisma, 'calls-media', { env, migrationsDir: MIGRATIONS_DIR });
-    calls = new CallsRepository(handle.client);
-    const reports = new CallReportsRepository(handle.client);
+    database = await openCallsMediaDatabase(kind);
+    calls = new CallsRepository(database.client);
+    const reports = new CallReportsRepository(database.client);
     for (const call of PLAN) {
       const started = new Date(`${call.day}T12:00:00.000Z`);
       const report: NewReport = {
@@ -128,11 +109,7 @@ describe.each([
     }
   });
 
-  afterAll(async () => {
-    await handle?.close();
-    await db?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => database?.close());
 
   const list = async (filter: Omit<CallFilter, 'accountId'>) =>
     (await calls.list({ accountId: ACCOUNT, ...filter }, 10)).map((call) => call.id);

@@ -1,14 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { compileSql, createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
-import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
-import { CallsMediaPrisma } from '../src/prisma/calls-media-prisma';
+import { CALLS_MEDIA_DATABASES, openCallsMediaDatabase, type OpenCallsMediaDatabase } from './calls-media-databases';
+import { compileSql } from '@switchboard/persistence';
 import { CallsRepository, dailyUsageStatement, type CallPageFilter } from '../src/calls/calls.repository';
 
 jest.setTimeout(60_000);
 
-const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
 const ACCOUNT = 'acct_list';
 const OTHER_ACCOUNT = 'acct_other';
 /** What every seeded call has in common, and call e's recording: stored through Prisma, read back through the SQL. */
@@ -31,26 +26,13 @@ const RECORDING = {
  * The list's SQL on both databases a deployment can have, through the Prisma client's `$kysely()`: PostgreSQL and
  * embedded PGlite (`npm start` without <APP>_DATABASE_URL); the rows are typed the same on both (bigint as a bigint).
  */
-describe.each([
-  ['PostgreSQL', 'postgres'],
-  ['PGlite', 'pglite'],
-] as const)('CallsRepository on %s', (_label, kind) => {
-  let db: TestDatabase | undefined;
-  let dataDir: string | undefined;
-  let handle: PrismaClientHandle<InstanceType<typeof CallsMediaPrisma>>;
+describe.each(CALLS_MEDIA_DATABASES)('CallsRepository on %s', (_label, kind) => {
+  let database: OpenCallsMediaDatabase;
   let calls: CallsRepository;
 
   beforeAll(async () => {
-    let env: Record<string, string>;
-    if (kind === 'postgres') {
-      db = await createTestDatabase('calls-media');
-      env = { CALLS_MEDIA_DATABASE_URL: db.url };
-    } else {
-      dataDir = await mkdtemp(join(tmpdir(), 'sb-calls-repository-'));
-      env = { DATA_DIR: dataDir };
-    }
-    handle = await createPrismaClient(CallsMediaPrisma, 'calls-media', { env, migrationsDir: MIGRATIONS_DIR });
-    calls = new CallsRepository(handle.client);
+    database = await openCallsMediaDatabase(kind);
+    calls = new CallsRepository(database.client);
     // Inserted in this order, so `seq` breaks the tie between c and d (same start): d, reported later, comes first.
     const plan: [string, string, string, string][] = [
       ['a', ACCOUNT, 'num_1', '2026-05-01T10:00:00.000Z'],
@@ -61,7 +43,7 @@ describe.each([
       ['e', ACCOUNT, 'num_1', '2026-05-04T10:00:00.123Z'],
     ];
     for (const [name, account, numberId, startedAt] of plan) {
-      await handle.client.call.create({
+      await database.client.call.create({
         data: {
           id: sid(name),
           account_id: account,
@@ -75,11 +57,7 @@ describe.each([
     }
   });
 
-  afterAll(async () => {
-    await handle?.close();
-    await db?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => database?.close());
 
   const list = async (filter: Omit<CallPageFilter, 'accountId'> = {}, limit = 10) =>
     (await calls.list({ accountId: ACCOUNT, ...filter }, limit)).map((call) => call.id);
@@ -158,10 +136,10 @@ describe.each([
 
   it('reads the calls of each day through calls_stats_idx alone (an index-only scan)', async () => {
     const usage = compileSql(dailyUsageStatement(ACCOUNT, '2026-05-04', 30));
-    const [, plan] = await handle.client.$transaction([
+    const [, plan] = await database.client.$transaction([
       // The tables of a test are tiny, where a sequential scan is cheapest: the plan shows what a big table gets.
-      handle.client.$executeRawUnsafe('SET LOCAL enable_seqscan = off'),
-      handle.client.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${usage.sql}`, ...usage.parameters),
+      database.client.$executeRawUnsafe('SET LOCAL enable_seqscan = off'),
+      database.client.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${usage.sql}`, ...usage.parameters),
     ]);
     const text = plan.map((row) => row['QUERY PLAN']).join('\n');
     expect(text).toMatch(/Index Only Scan using calls_stats_idx on calls/);

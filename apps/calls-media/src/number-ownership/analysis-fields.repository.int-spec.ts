@@ -1,7 +1,9 @@
+import {
+  CALLS_MEDIA_DATABASES,
+  openCallsMediaDatabase,
+  type OpenCallsMediaDatabase,
+} from '../../test/calls-media-databases';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import {
   NumberAnalysisFieldsChangedEvent,
@@ -10,16 +12,11 @@ import {
   type NumberAnalysisFieldsChanged,
 } from '@switchboard/contracts';
 import { ensureStream, eventSubject } from '@switchboard/messaging';
-import { createPrismaClient, type PrismaClientHandle } from '@switchboard/persistence';
-import { createTestDatabase, type TestDatabase } from '@switchboard/testing';
 import { CallsMediaWorld, eventually } from '../../test/calls-media.harness';
 import { aNumberId, anAccountId } from '../../test/factories/number-state.factory';
-import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
 import { AnalysisFieldsRepository } from './analysis-fields.repository';
 
 jest.setTimeout(60_000);
-
-const MIGRATIONS_DIR = join(__dirname, '..', '..', 'prisma', 'migrations');
 
 const ORDER_TOTAL = { name: 'order_total', type: 'number', description: 'The order total in US dollars.' } as const;
 const ORDER_KIND = {
@@ -43,33 +40,16 @@ function aChange(overrides: Partial<NumberAnalysisFieldsChanged> = {}): NumberAn
 }
 
 /** The statement that keeps the newest version, on both databases a deployment can have. */
-describe.each([
-  ['PostgreSQL', 'postgres'],
-  ['PGlite', 'pglite'],
-] as const)('AnalysisFieldsRepository on %s', (_label, kind) => {
-  let db: TestDatabase | undefined;
-  let dataDir: string | undefined;
-  let handle: PrismaClientHandle<InstanceType<typeof CallsMediaPrisma>>;
+describe.each(CALLS_MEDIA_DATABASES)('AnalysisFieldsRepository on %s', (_label, kind) => {
+  let database: OpenCallsMediaDatabase;
   let fields: AnalysisFieldsRepository;
 
   beforeAll(async () => {
-    let env: Record<string, string>;
-    if (kind === 'postgres') {
-      db = await createTestDatabase('calls-media');
-      env = { CALLS_MEDIA_DATABASE_URL: db.url };
-    } else {
-      dataDir = await mkdtemp(join(tmpdir(), 'sb-analysis-fields-'));
-      env = { DATA_DIR: dataDir };
-    }
-    handle = await createPrismaClient(CallsMediaPrisma, 'calls-media', { env, migrationsDir: MIGRATIONS_DIR });
-    fields = new AnalysisFieldsRepository(handle.client);
+    database = await openCallsMediaDatabase(kind);
+    fields = new AnalysisFieldsRepository(database.client);
   });
 
-  afterAll(async () => {
-    await handle?.close();
-    await db?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => database?.close());
 
   it('answers [] for a number it has heard nothing of', async () => {
     expect(await fields.fieldsOf(aNumberId())).toEqual([]);
@@ -85,7 +65,9 @@ describe.each([
       { ...ORDER_KIND, choices: ['delivery', 'pickup'] },
       ORDER_TOTAL,
     ]);
-    const row = await handle.client.numberAnalysisFields.findUniqueOrThrow({ where: { number_id: change.number_id } });
+    const row = await database.client.numberAnalysisFields.findUniqueOrThrow({
+      where: { number_id: change.number_id },
+    });
     expect(row).toMatchObject({
       account_id: change.account_id,
       version: 2,
@@ -104,7 +86,7 @@ describe.each([
     await fields.keep({ ...newer, analysis_fields: [] }); // the same version again: not a change
     expect(await fields.fieldsOf(first.number_id)).toEqual([CALLBACK]);
     expect(
-      await handle.client.numberAnalysisFields.findUniqueOrThrow({ where: { number_id: first.number_id } }),
+      await database.client.numberAnalysisFields.findUniqueOrThrow({ where: { number_id: first.number_id } }),
     ).toMatchObject({ version: 5, changed_at: new Date(newer.changed_at) });
 
     await fields.keep({ ...first, version: 6, analysis_fields: [] }); // all fields removed
