@@ -15,6 +15,9 @@ export const numberView = (row) => ({
   livemode: true,
 });
 
+/** `CALL_SENTIMENTS` of libs/contracts. */
+const SENTIMENTS = new Set(['positive', 'neutral', 'negative', 'unknown']);
+
 export const callView = (row) => ({
   id: row.id,
   number_id: row.number_id,
@@ -27,6 +30,14 @@ export const callView = (row) => ({
   started_at: row.started_at.toISOString(),
   has_recording: row.recording_key !== null,
   has_transcript: row.has_transcript,
+  // calls-media's `toView`: the agent's analysis from the statement's columns (the sentiment as `sentimentOf` of
+  // libs/contracts reads it, which keeps every value the service stores).
+  analysis: {
+    summary: row.summary,
+    sentiment: SENTIMENTS.has(row.sentiment) ? row.sentiment : 'unknown',
+    successful: row.successful,
+    custom: row.custom_analysis ?? {},
+  },
   livemode: true,
 });
 
