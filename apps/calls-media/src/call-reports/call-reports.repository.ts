@@ -6,12 +6,8 @@ import { Prisma } from '../generated/prisma/client';
 import type { NumberOwnershipState } from '../number-ownership/attribution';
 import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
 import type { CallAnalysisView } from '@switchboard/contracts';
-import type {
-  ProviderCallAnalysis,
-  ProviderLostItem,
-  ProviderTranscriptTurn,
-} from '../telephony/provider-call-report';
-import { MAX_SEARCH_DOCUMENT_LENGTH, SEARCH_CONFIG } from '../calls/calls.repository';
+import type { ProviderCallAnalysis, ProviderLostItem, ProviderTranscriptTurn } from '../telephony/provider-call-report';
+import { SEARCH_CONFIG, searchDocument } from '../calls/calls.repository';
 
 export type ReportState = 'pending' | 'recorded' | 'discarded';
 /**
@@ -173,10 +169,7 @@ function recordCallOnce(
   outbox: OutboxRow[],
 ): RawBuilder<CallSid> {
   const turns = call.details.transcript ?? [];
-  // What `q` searches (docs/call-search.md): the summary, then the turns, as the match snippet reads them.
-  const document = [analysis.summary ?? '', ...turns.map((turn) => turn.text)]
-    .join('\n')
-    .slice(0, MAX_SEARCH_DOCUMENT_LENGTH);
+  const document = searchDocument(analysis.summary, turns);
   const recording = call.recording;
   const lost = call.details.lost_item ?? null;
   // The lost-item report, when there is one, goes with its call (docs/adr/0079): `WHERE` keeps the row out otherwise.

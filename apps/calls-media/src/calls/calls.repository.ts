@@ -34,6 +34,11 @@ export interface CallPageFilter extends CallFilter {
 export const SEARCH_CONFIG = 'english';
 /** The longest document indexed for a call (summary and transcript): past it, words are not searchable. */
 export const MAX_SEARCH_DOCUMENT_LENGTH = 200_000;
+/** What `q` searches of a call (and its match passage reads): the summary, then the turns, cut at the maximum. */
+export function searchDocument(summary: string | null, turns: readonly { text: string }[]): string {
+  return [summary ?? '', ...turns.map((turn) => turn.text)].join('\n').slice(0, MAX_SEARCH_DOCUMENT_LENGTH);
+}
+
 /**
  * Marks ts_headline puts around a matched word: control characters no transcript holds (callers' words are text), so
  * the service can escape the snippet as HTML and only then turn them into `<mark>` and `</mark>`.
@@ -44,7 +49,6 @@ const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_STOP}, MaxWor
 
 /** A statement over the calls table that the filters narrow (the page and its count). */
 type CallsQuery = ReturnType<typeof callsPageStatement>;
-
 
 /** The columns of a `CallRecord`, in one place for both statements. */
 const CALL_COLUMNS = [
@@ -204,7 +208,10 @@ export class CallsRepository {
    */
   async count(filter: CallFilter, limit: number): Promise<number> {
     const query = filtered(callsPageStatement(filter.accountId), filter) ?? callsPageStatement(filter.accountId);
-    const capped = query.clearSelect().select(sql<number>`1`.as('one')).limit(limit);
+    const capped = query
+      .clearSelect()
+      .select(sql<number>`1`.as('one'))
+      .limit(limit);
     const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM (${capped}) AS capped`.execute(
       this.prisma.$kysely(),
     );
@@ -233,16 +240,19 @@ export class CallsRepository {
     filter: { accountId: string; numberId?: string; since: Date; until: Date },
     key: CallStatsKey,
   ): Promise<CallStatsRow[]> {
-    const group = key === 'day' ? sql`to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : sql.ref(key);
+    // By day: grouped by the date, formatted once per group (to_char on every row cost 40% of the statement).
+    const group = key === 'day' ? sql`(started_at AT TIME ZONE 'UTC')::date` : sql.ref(key);
     const { rows } = await sql<CallStatsRow>`
-      SELECT ${group} AS "group", ${key === 'day' ? sql`outcome` : sql`NULL::text`} AS outcome,
-             count(*)::int AS calls, coalesce(sum(duration_sec), 0)::bigint AS seconds,
-             count(successful)::int AS judged, count(*) FILTER (WHERE successful)::int AS succeeded
-        FROM calls
-       WHERE account_id = ${filter.accountId}
-         AND started_at >= ${filter.since.toISOString()}::timestamptz AND started_at < ${filter.until.toISOString()}::timestamptz
-         ${filter.numberId ? sql`AND number_id = ${filter.numberId}` : sql``}
-       GROUP BY 1, 2`.execute(this.prisma.$kysely());
+      SELECT ${key === 'day' ? sql`to_char(g.key, 'YYYY-MM-DD')` : sql`g.key`} AS "group", g.outcome, g.calls, g.seconds,
+             g.judged, g.succeeded
+        FROM (SELECT ${group} AS key, ${key === 'day' ? sql`outcome` : sql`NULL::text`} AS outcome,
+                     count(*)::int AS calls, coalesce(sum(duration_sec), 0)::bigint AS seconds,
+                     count(successful)::int AS judged, count(*) FILTER (WHERE successful)::int AS succeeded
+                FROM calls
+               WHERE account_id = ${filter.accountId}
+                 AND started_at >= ${filter.since.toISOString()}::timestamptz AND started_at < ${filter.until.toISOString()}::timestamptz
+                 ${filter.numberId ? sql`AND number_id = ${filter.numberId}` : sql``}
+               GROUP BY 1, 2) AS g`.execute(this.prisma.$kysely());
     return rows;
   }
 
