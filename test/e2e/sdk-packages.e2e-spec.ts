@@ -284,6 +284,7 @@ void (async () => {
       'README.md',
       'libs/sdk/README.md',
       'libs/sdk/README.md',
+      'libs/sdk/README.md',
     ]);
     for (const example of examples) {
       expect(example.code).toContain(BASE_URL_PLACEHOLDER);

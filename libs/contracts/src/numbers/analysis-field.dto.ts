@@ -24,7 +24,7 @@ export const RESERVED_ANALYSIS_FIELD_NAMES = ['outcome', 'lost_item'] as const;
 /** A field the number's agent fills in after each call: declared with the agent settings, read back on the call. */
 export class AnalysisFieldBody {
   @ApiProperty({
-    example: 'order_total',
+    example: 'order_type',
     maxLength: MAX_ANALYSIS_FIELD_NAME_LENGTH,
     description: "snake_case, unique among the number's fields; not `outcome` or `lost_item`.",
   })
@@ -35,12 +35,12 @@ export class AnalysisFieldBody {
   })
   name: string;
 
-  @ApiProperty({ enum: ANALYSIS_FIELD_TYPES, description: 'The type of value the agent gives.' })
+  @ApiProperty({ enum: ANALYSIS_FIELD_TYPES, example: 'enum', description: 'The type of value the agent gives.' })
   @IsIn(ANALYSIS_FIELD_TYPES)
   type: AnalysisFieldType;
 
   @ApiProperty({
-    example: 'The order total in US dollars, if the caller placed an order.',
+    example: 'Whether the caller wants the order for pickup or delivery.',
     maxLength: MAX_ANALYSIS_DESCRIPTION_LENGTH,
     description: 'What the agent should put in the field, in plain words.',
   })

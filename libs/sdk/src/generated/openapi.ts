@@ -650,17 +650,18 @@ export interface components {
         AnalysisFieldBody: {
             /**
              * @description snake_case, unique among the number's fields; not `outcome` or `lost_item`.
-             * @example order_total
+             * @example order_type
              */
             name: string;
             /**
              * @description The type of value the agent gives.
+             * @example enum
              * @enum {string}
              */
             type: "string" | "number" | "boolean" | "enum";
             /**
              * @description What the agent should put in the field, in plain words.
-             * @example The order total in US dollars, if the caller placed an order.
+             * @example Whether the caller wants the order for pickup or delivery.
              */
             description: string;
             /**
