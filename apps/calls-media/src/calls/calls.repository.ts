@@ -93,6 +93,14 @@ const callsFirstPage = prebuiltStatement(
   2,
 );
 
+/** Whether any filter but the account is given (the cursor aside). */
+function hasFilters(filter: CallPageFilter): boolean {
+  for (const key in filter) {
+    if (key !== 'accountId' && key !== 'after' && filter[key as keyof CallPageFilter] !== undefined) return true;
+  }
+  return false;
+}
+
 /**
  * The statement narrowed by every filter given (null when none is: the unfiltered first page is prebuilt). Only the
  * filters given appear, so each combination is one statement text, planned for the index it can use.
@@ -183,13 +191,13 @@ export class CallsRepository {
 
   /** Newest first (start time, then arrival order), at most `limit`. */
   async list(filter: CallPageFilter, limit: number): Promise<CallRecord[]> {
-    const narrowed = filtered(callsPageStatement(filter.accountId), filter);
-    if (narrowed === null && !filter.after)
+    // The unfiltered first page (most requests) runs prebuilt: no statement is built for it.
+    if (!filter.after && !hasFilters(filter))
       return this.prisma
         .$kysely()
         .executeQuery(callsFirstPage(filter.accountId, limit))
         .then(({ rows }) => rows);
-    let query = narrowed ?? callsPageStatement(filter.accountId);
+    let query = filtered(callsPageStatement(filter.accountId), filter) ?? callsPageStatement(filter.accountId);
     if (filter.after) {
       // A row comparison, which PostgreSQL uses as an index condition on (account_id, started_at DESC, seq DESC).
       query = query.where(
