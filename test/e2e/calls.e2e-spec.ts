@@ -78,6 +78,8 @@ describe('calls, transcripts and recordings', () => {
           has_recording: true,
           has_transcript: true,
           analysis: { summary: null, sentiment: 'unknown', successful: null, custom: {} },
+          recording_deletion: null,
+          transcript_deletion: null,
           livemode: true,
         },
       ],

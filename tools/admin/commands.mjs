@@ -210,6 +210,13 @@ export const COMMANDS = [
     body: (o) => ({ now: o.now ?? new Date().toISOString() }),
   },
   {
+    name: 'retention sweep',
+    method: 'POST',
+    route: '/admin/calls/retention-sweep',
+    options: { now: { type: 'string', value: 'ISO_DATE_TIME' } },
+    body: (o) => compact({ now: o.now }),
+  },
+  {
     name: 'users invite',
     method: 'POST',
     route: '/admin/accounts/:account_id/users',

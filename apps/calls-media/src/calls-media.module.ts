@@ -5,6 +5,11 @@ import type { Logger } from '@switchboard/observability';
 import { PrismaModule } from '@switchboard/persistence';
 import { messagingConfigFromEnv, provideOutboxRelay } from '@switchboard/service-runtime';
 import { join } from 'node:path';
+import { CallDataDeletionsRepository } from './call-data/call-data-deletions.repository';
+import { CallDataNatsController } from './call-data/call-data.nats.controller';
+import { CallDataService } from './call-data/call-data.service';
+import { DataSettingsRepository } from './call-data/data-settings.repository';
+import { RetentionSweeper } from './call-data/retention.sweeper';
 import { CallReportsRepository } from './call-reports/call-reports.repository';
 import { CallReportsService } from './call-reports/call-reports.service';
 import { CallReportsSweeper } from './call-reports/call-reports.sweeper';
@@ -44,6 +49,7 @@ export class CallsMediaModule {
       // message servers `startMessaging` connects (bootstrap.ts).
       controllers: [
         CallsNatsController,
+        CallDataNatsController,
         LostItemReportsNatsController,
         SimulatedTelephonyNatsController,
         NumberEventsConsumer,
@@ -74,6 +80,10 @@ export class CallsMediaModule {
         CallReportsSweeper,
         CallsRepository,
         CallsService,
+        DataSettingsRepository,
+        CallDataDeletionsRepository,
+        CallDataService,
+        RetentionSweeper,
         LostItemReportsRepository,
         SimulatedTelephonyAdapter,
         // Calls reported by Retell and Twilio, verified by the gateway (docs/adr/0090).

@@ -147,6 +147,8 @@ describe('a call reported by the simulated provider', () => {
           has_recording: true,
           has_transcript: true,
           analysis: { summary: null, sentiment: 'unknown', successful: null, custom: {} },
+          recording_deletion: null,
+          transcript_deletion: null,
         },
       ],
       has_more: false,

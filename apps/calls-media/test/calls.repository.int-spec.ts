@@ -82,6 +82,10 @@ describe.each(CALLS_MEDIA_DATABASES)('CallsRepository on %s', (_label, kind) => 
       sentiment: 'unknown',
       successful: null,
       custom_analysis: {},
+      recording_deleted_at: null,
+      recording_deleted_by: null,
+      transcript_deleted_at: null,
+      transcript_deleted_by: null,
     });
     expect((await calls.findForAccount(ACCOUNT, sid('a')))?.recording_key).toBeNull();
   });

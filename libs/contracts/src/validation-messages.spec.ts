@@ -110,6 +110,8 @@ const SAMPLES: unknown[] = [
   '6f1c2a9e-3b7d-4f5a-9c0e-1d2b3a4c5d6e',
   { 'X-Switchboard-Timestamp': '1763658224' },
   'numbers-billing-talk-time.1234',
+  'key:key_0123456789abcdef01234567',
+  'transcript,analysis',
 ];
 
 /**

@@ -107,6 +107,12 @@ export const Metrics = {
       description: 'Messages a durable consumer gave up on and wrote to the dead-letter stream, by durable consumer',
     }),
   ),
+  callDataDeleted: lazy<Counter>((m) =>
+    m.createCounter('call_data_deleted_total', {
+      description:
+        "Calls' recordings and transcripts deleted, by what (recording | transcript) and why (retention | request)",
+    }),
+  ),
   // The alert rules' other signals (deploy/prometheus/alerts.yml): a database that does not answer, the webhook
   // backlog, an outbox relay that no longer empties its outbox.
   databaseUp: lazy<ObservableGauge>((m) =>

@@ -38,8 +38,13 @@ export const callView = (row) => ({
     successful: row.successful,
     custom: row.custom_analysis ?? {},
   },
+  recording_deletion: deletion(row.recording_deleted_at, row.recording_deleted_by),
+  transcript_deletion: deletion(row.transcript_deleted_at, row.transcript_deleted_by),
   livemode: true,
 });
+
+/** calls-media's `deletionOf`: who deleted a call's recording or transcript, and when; null while it is kept. */
+const deletion = (at, by) => (at ? { deleted_at: at.toISOString(), deleted_by: by ?? 'retention' } : null);
 
 /** A list's answer from the statement's rows (at most PAGE + 1 of them). */
 export const listPage = (rows, view) => ({

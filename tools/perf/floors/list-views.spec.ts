@@ -24,6 +24,10 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   sentiment: 'positive',
   successful: true,
   custom_analysis: { order_total: 23.5, pickup: true },
+  recording_deleted_at: null,
+  recording_deleted_by: null,
+  transcript_deleted_at: null,
+  transcript_deleted_by: null,
   ...overrides,
 });
 
@@ -33,6 +37,14 @@ describe("the API floors' call view", () => {
       row(),
       row({ summary: null, sentiment: 'unknown', successful: null, custom_analysis: {}, recording_key: null }),
       row({ sentiment: 'negative', successful: false, has_transcript: false }),
+      row({
+        recording_key: null,
+        recording_deleted_at: new Date('2026-11-21T00:00:00.000Z'),
+        recording_deleted_by: 'retention',
+        has_transcript: false,
+        transcript_deleted_at: new Date('2026-11-22T00:00:00.000Z'),
+        transcript_deleted_by: 'key:key_1',
+      }),
     ])
       expect(callView(r)).toEqual({ ...toView(r as never), livemode: true });
   });

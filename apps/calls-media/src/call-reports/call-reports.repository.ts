@@ -113,12 +113,17 @@ export class CallReportsRepository {
     owner: NumberOwnershipState,
     analysis: CallAnalysisView,
     outbox: OutboxRow[],
+    droppedRecording: string | null = null,
   ): Promise<boolean> {
     const claimed = sql<CallSid>`
-      UPDATE call_reports SET state = 'recorded', settled_at = now(), report = NULL
+      UPDATE call_reports SET state = 'recorded', settled_at = now(), report = NULL,
+             recording_key = ${report.recording?.key ?? null}, recording_size = ${report.recording?.size ?? null}::int,
+             recording_etag = ${report.recording?.etag ?? null}
        WHERE call_sid = ${report.call_sid} AND state = 'pending'
       RETURNING call_sid`;
-    const { rows } = await recordCallOnce(claimed, report, owner, analysis, outbox).execute(this.prisma.$kysely());
+    const { rows } = await recordCallOnce(claimed, report, owner, analysis, outbox, droppedRecording).execute(
+      this.prisma.$kysely(),
+    );
     return rows.length === 1;
   }
 
@@ -133,6 +138,7 @@ export class CallReportsRepository {
     owner: NumberOwnershipState,
     analysis: CallAnalysisView,
     outbox: OutboxRow[],
+    droppedRecording: string | null = null,
   ): Promise<boolean> {
     const at = receivedAt.toISOString();
     const inserted = sql<CallSid>`
@@ -142,7 +148,9 @@ export class CallReportsRepository {
               ${at}::timestamptz, ${at}::timestamptz)
       ON CONFLICT (call_sid) DO NOTHING
       RETURNING call_sid`;
-    const { rows } = await recordCallOnce(inserted, report, owner, analysis, outbox).execute(this.prisma.$kysely());
+    const { rows } = await recordCallOnce(inserted, report, owner, analysis, outbox, droppedRecording).execute(
+      this.prisma.$kysely(),
+    );
     return rows.length === 1;
   }
 
@@ -159,7 +167,8 @@ export class CallReportsRepository {
 /**
  * One statement that writes a call, its transcript and its outbox row only if `report` (an INSERT or UPDATE of
  * `call_reports` returning `call_sid`) returned a row, and answers that row. Data-modifying CTEs run as one
- * statement: all of it commits, or none of it.
+ * statement: all of it commits, or none of it. `droppedRecording`: a stored recording the account's storage mode does
+ * not keep, queued for deletion in the same statement (docs/call-data.md).
  */
 function recordCallOnce(
   report: RawBuilder<CallSid>,
@@ -167,6 +176,7 @@ function recordCallOnce(
   owner: NumberOwnershipState,
   analysis: CallAnalysisView,
   outbox: OutboxRow[],
+  droppedRecording: string | null,
 ): RawBuilder<CallSid> {
   const turns = call.details.transcript ?? [];
   const document = searchDocument(analysis.summary, turns);
@@ -201,6 +211,11 @@ function recordCallOnce(
              AS turn(position, role, text)
     ),
     ${lostItem}
+    dropped AS (
+      INSERT INTO pending_object_deletions (key, call_id)
+      SELECT ${droppedRecording}::text, call_sid FROM report WHERE ${droppedRecording}::text IS NOT NULL
+      ON CONFLICT (key) DO NOTHING
+    ),
     outbox AS (
       INSERT INTO outbox_events (id, type, payload, headers)
       SELECT row.id, row.type, row.payload, row.headers

@@ -12,6 +12,9 @@ import {
 import { outboxRecord, type OutboxRow } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { OutboxRelay } from '@switchboard/service-runtime';
+import { CallDataService } from '../call-data/call-data.service';
+import { DataSettingsRepository } from '../call-data/data-settings.repository';
+import { contentToStore, keepsRecording } from '../call-data/storage-mode';
 import { CALLS_MEDIA_CONFIG } from '../config/tokens';
 import type { CallsMediaConfig } from '../config/calls-media.config';
 import { attributeCall, type NumberOwnershipState } from '../number-ownership/attribution';
@@ -56,6 +59,8 @@ export class CallReportsService {
     private readonly reports: CallReportsRepository,
     private readonly numbers: NumberStatesRepository,
     private readonly analysisFields: AnalysisFieldsRepository,
+    private readonly dataSettings: DataSettingsRepository,
+    private readonly callData: CallDataService,
     private readonly relay: OutboxRelay,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
@@ -63,12 +68,25 @@ export class CallReportsService {
   ) {}
 
   async receive(report: ProviderCallReport, options: ReceiveOptions = {}): Promise<ReceiveOutcome> {
+    // Most reports reach a number whose owner is known: the report is then stored already recorded, with its call
+    // and outbox row, in one statement whose insert is also the repeat check. Any other report is stored pending
+    // and settled as a waiting one is.
+    const receivedAt = new Date();
+    const attribution = attributeCall(await this.numbers.statesOf(report.to), {
+      startedAt: report.started_at,
+      reportedAt: receivedAt,
+    });
+    // An owner whose storage mode keeps no recording: the audio is never written (docs/call-data.md).
+    const storesAudio =
+      attribution.kind !== 'owned' ||
+      keepsRecording(await this.dataSettings.storageModeOf(attribution.state.account_id));
+
     // The audio goes first: a report row never points at audio that is not stored. A repeat racing this one
     // rewrites the same key with the same call's audio, which is harmless.
     let recording: StoredRecording | null = null;
     if (report.recording && 'stored' in report.recording) {
       recording = { ...report.recording.stored, content_type: report.recording.content_type };
-    } else if (report.recording) {
+    } else if (report.recording && storesAudio) {
       const stored = await this.storage.put(
         recordingKey(report.call_sid),
         report.recording.bytes,
@@ -93,21 +111,22 @@ export class CallReportsService {
       recording,
     };
 
-    // Most reports reach a number whose owner is known: the report is then stored already recorded, with its call
-    // and outbox row, in one statement whose insert is also the repeat check. Any other report is stored pending
-    // and settled as a waiting one is.
-    const receivedAt = new Date();
-    const attribution = attributeCall(await this.numbers.statesOf(report.to), {
-      startedAt: report.started_at,
-      reportedAt: receivedAt,
-    });
     let state: ReportState;
     if (attribution.kind === 'owned') {
-      const analysis = await this.analysisOf(received, attribution.state);
-      const outbox = outboxRows(received, attribution.state, analysis, options.requestId);
-      if (!(await this.reports.addRecorded(received, receivedAt, attribution.state, analysis, outbox)))
+      const kept = await this.keptOf(received, attribution.state);
+      const outbox = outboxRows(kept.report, attribution.state, kept.analysis, options.requestId);
+      if (
+        !(await this.reports.addRecorded(
+          kept.report,
+          receivedAt,
+          attribution.state,
+          kept.analysis,
+          outbox,
+          kept.droppedRecording,
+        ))
+      )
         return this.repeated(received);
-      this.recorded(report.call_sid, attribution.state);
+      this.recorded(report.call_sid, attribution.state, kept.droppedRecording);
       state = 'recorded';
     } else {
       const pending = await this.reports.addPending(received);
@@ -137,10 +156,18 @@ export class CallReportsService {
     });
     switch (attribution.kind) {
       case 'owned': {
-        const analysis = await this.analysisOf(report, attribution.state);
-        const outbox = outboxRows(report, attribution.state, analysis, requestId);
-        if (await this.reports.record(report, attribution.state, analysis, outbox)) {
-          this.recorded(callSid, attribution.state);
+        const kept = await this.keptOf(report, attribution.state);
+        const outbox = outboxRows(kept.report, attribution.state, kept.analysis, requestId);
+        if (
+          await this.reports.record(
+            { ...report, ...kept.report },
+            attribution.state,
+            kept.analysis,
+            outbox,
+            kept.droppedRecording,
+          )
+        ) {
+          this.recorded(callSid, attribution.state, kept.droppedRecording);
           return 'recorded';
         }
         break;
@@ -201,8 +228,37 @@ export class CallReportsService {
     return { summary: given.summary, sentiment: given.sentiment, successful: given.successful, custom };
   }
 
-  private recorded(callSid: string, owner: NumberOwnershipState): void {
+  /**
+   * The report as the owner's storage mode lets it be stored (docs/call-data.md): its checked analysis and its
+   * transcript, redacted or left out, and its recording, or the key of a stored one the mode does not keep.
+   */
+  private async keptOf(
+    report: NewReport,
+    owner: NumberOwnershipState,
+  ): Promise<{ report: NewReport; analysis: CallAnalysisView; droppedRecording: string | null }> {
+    const analysis = await this.analysisOf(report, owner);
+    const mode = await this.dataSettings.storageModeOf(owner.account_id);
+    if (mode === 'everything') return { report, analysis, droppedRecording: null };
+    const content = contentToStore(mode, { transcript: report.details.transcript, analysis });
+    const keep = keepsRecording(mode);
+    return {
+      report: {
+        ...report,
+        details: { ...report.details, transcript: content.transcript },
+        recording: keep ? report.recording : null,
+      },
+      analysis: content.analysis,
+      droppedRecording: keep ? null : (report.recording?.key ?? null),
+    };
+  }
+
+  /** `droppedRecording`: queued for deletion with the call; deleted from storage now (a failure is retried later). */
+  private recorded(callSid: string, owner: NumberOwnershipState, droppedRecording: string | null): void {
     this.relay.kick();
+    if (droppedRecording)
+      this.callData
+        .drain([droppedRecording])
+        .catch((err: unknown) => this.logger.warn({ err, call_sid: callSid }, 'dropped recording stays queued'));
     this.logger.info({ call_sid: callSid, account_id: owner.account_id, number_id: owner.number_id }, 'call recorded');
   }
 

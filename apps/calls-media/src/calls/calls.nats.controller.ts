@@ -9,6 +9,8 @@ import {
   type CallView,
   type DailyUsage,
   type DailyUsageQuery,
+  type ExportCallsChunk,
+  type ExportCallsChunkQuery,
   type GetRecordingQuery,
   type ListCallsQuery,
   type ReadRecordingQuery,
@@ -52,6 +54,11 @@ export class CallsNatsController {
   @RpcPattern(CallsRpc.usageDaily)
   usageDaily(@Payload() request: DailyUsageQuery, @Caller() ctx: RpcContext): Promise<DailyUsage> {
     return this.calls.dailyUsage(requireAccount(ctx), request);
+  }
+
+  @RpcPattern(CallsRpc.exportChunk)
+  exportChunk(@Payload() request: ExportCallsChunkQuery, @Caller() ctx: RpcContext): Promise<ExportCallsChunk> {
+    return this.calls.exportChunk(requireAccount(ctx), request);
   }
 
   @RpcPattern(CallsRpc.readRecording)

@@ -72,6 +72,10 @@ const CALL_COLUMNS = [
   'sentiment',
   'successful',
   'custom_analysis',
+  'recording_deleted_at',
+  'recording_deleted_by',
+  'transcript_deleted_at',
+  'transcript_deleted_by',
 ] as const;
 
 /**
@@ -272,6 +276,26 @@ export class CallsRepository {
   ): Promise<{ date: string; calls: number; seconds: number }[]> {
     const { rows } = await dailyUsageStatement(accountId, today, days).execute(this.prisma.$kysely());
     return rows.map((row) => ({ date: row.date, calls: Number(row.calls), seconds: Number(row.seconds) }));
+  }
+
+  /** The turns of each of these calls, in order (an export chunk's transcripts, one statement). */
+  async transcriptsOf(callIds: string[]): Promise<Map<string, { role: string; text: string }[]>> {
+    const turns = new Map<string, { role: string; text: string }[]>();
+    if (callIds.length === 0) return turns;
+    const rows = await this.prisma
+      .$kysely()
+      .selectFrom('transcript_turns')
+      .select(['call_id', 'role', 'text'])
+      .where('call_id', '=', sql<string>`ANY(${callIds}::text[])`)
+      .orderBy('call_id')
+      .orderBy('position')
+      .execute();
+    for (const { call_id, role, text } of rows) {
+      const list = turns.get(call_id) ?? [];
+      list.push({ role, text });
+      turns.set(call_id, list);
+    }
+    return turns;
   }
 
   async transcriptOf(callId: string): Promise<{ role: string; text: string }[]> {

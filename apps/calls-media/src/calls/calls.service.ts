@@ -3,10 +3,14 @@ import {
   DEFAULT_PAGE_LIMIT,
   DEFAULT_STATS_DAYS,
   DEFAULT_USAGE_DAYS,
+  EXPORT_CHUNK_MAX_BYTES,
+  EXPORT_CHUNK_MAX_ROWS,
   MAX_STATS_DAYS,
   MAX_TOTAL_COUNT,
   ServiceError,
   sentimentOf,
+  type CallDataDeletion,
+  type CallFilterQuery,
   type CallList,
   type CallSearchResult,
   type CallStats,
@@ -16,12 +20,17 @@ import {
   type CustomAnalysisValue,
   type DailyUsage,
   type DailyUsageQuery,
+  type ExportCallsChunk,
+  type ExportCallsChunkQuery,
+  type ExportFormat,
+  type ExportInclude,
   type ListCallsQuery,
   type RecordingChunk,
   type RecordingInfo,
   type TranscriptView,
 } from '@switchboard/contracts';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
+import { csvHeader, exportIncludes, exportLine } from './call-export';
 import {
   CallsRepository,
   MATCH_START,
@@ -111,6 +120,32 @@ export class CallsService {
     };
   }
 
+  /**
+   * One chunk of an export (docs/call-data.md): the calls after `after` that match the list's filters, newest first,
+   * formatted, up to `EXPORT_CHUNK_MAX_ROWS` calls or `EXPORT_CHUNK_MAX_BYTES`, whichever comes first. Each chunk is
+   * one keyset statement, so any replica answers the next and nothing is held open between chunks.
+   */
+  async exportChunk(accountId: string, query: ExportCallsChunkQuery): Promise<ExportCallsChunk> {
+    const include = exportIncludes(query.include);
+    const filter = callFilter(accountId, query);
+    const after = query.after !== undefined ? exportCursor(query.after) : undefined;
+    const rows = await this.calls.list({ ...filter, after }, EXPORT_CHUNK_MAX_ROWS + 1);
+    const page = rows.slice(0, EXPORT_CHUNK_MAX_ROWS);
+    const turns = include.includes('transcript')
+      ? await this.calls.transcriptsOf(page.filter((row) => row.has_transcript).map((row) => row.id))
+      : undefined;
+    let data = after ? '' : csvHeaderFor(query.format, include);
+    let last: CallRecord | undefined;
+    for (const row of page) {
+      const line = exportLine(query.format, include, { call: toView(row), transcript: turns?.get(row.id) });
+      if (last && data.length + line.length > EXPORT_CHUNK_MAX_BYTES) break;
+      data += line;
+      last = row;
+    }
+    const more = last !== undefined && (last !== page[page.length - 1] || rows.length > EXPORT_CHUNK_MAX_ROWS);
+    return { data, next: more && last ? `${last.started_at.getTime()}.${last.seq}` : null };
+  }
+
   /** The console's usage chart: the last `days` UTC days, today included, every day present. */
   async dailyUsage(accountId: string, query: DailyUsageQuery, now = new Date()): Promise<DailyUsage> {
     const days = query.days ?? DEFAULT_USAGE_DAYS;
@@ -162,6 +197,17 @@ export class CallsService {
   }
 }
 
+function csvHeaderFor(format: ExportFormat, include: ExportInclude[]): string {
+  return format === 'csv' ? csvHeader(include) : '';
+}
+
+/** An export chunk's `after`: the last exported call's start (epoch ms) and arrival order, as `next` wrote them. */
+function exportCursor(after: string): { started_at: Date; seq: bigint } {
+  const match = /^(\d{1,15})\.(\d{1,19})$/.exec(after);
+  if (!match) throw new ServiceError('invalid_request', 'after is not a cursor this export returned');
+  return { started_at: new Date(Number(match[1])), seq: BigInt(match[2]) };
+}
+
 function callNotFound(): ServiceError {
   return new ServiceError('not_found', 'No call with that id.');
 }
@@ -171,7 +217,7 @@ function normalizeNumberId(id: string): string {
 }
 
 /** The list's filters as the repository takes them; contradictory ones are a 400 naming them. */
-function callFilter(accountId: string, query: ListCallsQuery): CallFilter {
+function callFilter(accountId: string, query: CallFilterQuery): CallFilter {
   const since = query.since ? new Date(query.since) : undefined;
   const until = query.until ? new Date(query.until) : undefined;
   if (since && until && since.getTime() > until.getTime()) {
@@ -265,5 +311,11 @@ export function toView(call: CallRecord): CallView {
       successful: call.successful,
       custom: (call.custom_analysis ?? {}) as Record<string, CustomAnalysisValue>,
     },
+    recording_deletion: deletionOf(call.recording_deleted_at, call.recording_deleted_by),
+    transcript_deletion: deletionOf(call.transcript_deleted_at, call.transcript_deleted_by),
   };
+}
+
+function deletionOf(at: Date | null, by: string | null): CallDataDeletion | null {
+  return at ? { deleted_at: at.toISOString(), deleted_by: by ?? 'retention' } : null;
 }

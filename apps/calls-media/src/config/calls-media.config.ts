@@ -24,6 +24,8 @@ export interface CallsMediaConfig {
   twilio: TwilioConfig | undefined;
   /** How long an agent's call report waits for its Twilio recording before it is recorded without one. */
   recordingWaitMs: number;
+  /** How often the retention sweep runs (and queued object deletions are retried). */
+  retentionSweepMs: number;
 }
 
 const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
@@ -36,6 +38,7 @@ export function loadCallsMediaConfig(env: NodeJS.ProcessEnv = process.env): Call
     simulatedSettleMs: envNonNegativeInt(env, 'SIMULATED_CALL_SETTLE_MS', V.SIMULATED_CALL_SETTLE_MS.default),
     twilio: loadTwilioConfig(env, env.NODE_ENV === 'production'),
     recordingWaitMs: envNonNegativeInt(env, 'CALL_RECORDING_WAIT_MS', V.CALL_RECORDING_WAIT_MS.default),
+    retentionSweepMs: envPositiveInt(env, 'RETENTION_SWEEP_MS', V.RETENTION_SWEEP_MS.default),
   };
 }
 

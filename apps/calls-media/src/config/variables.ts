@@ -36,6 +36,11 @@ export const CALLS_MEDIA_VARIABLES = defineEnvVariables({
     default: 120000,
     meaning: "how long an agent's call report waits for its Twilio recording before it is recorded without one",
   },
+  RETENTION_SWEEP_MS: {
+    default: 900000,
+    meaning:
+      'how often the retention sweep deletes expired recordings and transcripts (one replica at a time; docs/call-data.md)',
+  },
   NODE_ENV: { meaning: '`production` refuses `TWILIO_API_BASE_URL`' },
 });
 

@@ -1,9 +1,11 @@
-import { Controller, Get, Headers, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   CallIdParam,
   CallsRpc,
   CallStatsQuery,
+  type CallDataDeletionOutcome,
+  ExportCallsQuery,
   ListCallsQuery,
   type CallList,
   type CallStats,
@@ -13,10 +15,15 @@ import {
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';
+import { answerExport } from '../call-data/call-export-reply';
+import { DeletedBy } from '../call-data/deleted-by.decorator';
 import { answerRecording } from '../recordings/recording-reply';
 import { CsrfGuard } from './guards/csrf.guard';
-import { RoleGuard } from './guards/roles';
+import { RoleGuard, Roles } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
+
+/** Who may delete a call's recording or transcript from the console (viewers only read). */
+const CALL_DATA_DELETERS = ['owner', 'developer'] as const;
 
 /**
  * The account's calls (their filters and search included), stats, transcripts and recordings, as `/v1/calls` serves
@@ -40,6 +47,16 @@ export class CallsConsoleController {
     return this.rpc.request(CallsRpc.stats, query, caller);
   }
 
+  /** As `GET /v1/calls/export`: the calls page's Export button, for its current filters. */
+  @Get('export')
+  async export(
+    @Query() query: ExportCallsQuery,
+    @Caller() caller: CallerOptions,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await answerExport(this.rpc, query, caller, reply);
+  }
+
   @Get(':call_id')
   get(@Param() params: CallIdParam, @Caller() caller: CallerOptions): Promise<CallView> {
     return this.rpc.request(CallsRpc.get, { call_id: params.call_id }, caller);
@@ -61,5 +78,36 @@ export class CallsConsoleController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     return answerRecording(this.rpc, params.call_id, { range, ifRange, ifNoneMatch }, caller, reply);
+  }
+
+  /** As `DELETE /v1/calls/{id}/recording`: 204, or 202 while storage has not confirmed the deletion. */
+  @Delete(':call_id/recording')
+  @HttpCode(204)
+  @Roles(CALL_DATA_DELETERS, "delete a call's recording")
+  async deleteRecording(
+    @Param() params: CallIdParam,
+    @DeletedBy() deletedBy: string,
+    @Caller() caller: CallerOptions,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CallDataDeletionOutcome | undefined> {
+    const outcome = await this.rpc.request(
+      CallsRpc.deleteRecording,
+      { call_id: params.call_id, deleted_by: deletedBy },
+      caller,
+    );
+    if (!outcome.object_pending) return undefined;
+    void reply.status(202);
+    return outcome;
+  }
+
+  @Delete(':call_id/transcript')
+  @HttpCode(204)
+  @Roles(CALL_DATA_DELETERS, "delete a call's transcript")
+  async deleteTranscript(
+    @Param() params: CallIdParam,
+    @DeletedBy() deletedBy: string,
+    @Caller() caller: CallerOptions,
+  ): Promise<void> {
+    await this.rpc.request(CallsRpc.deleteTranscript, { call_id: params.call_id, deleted_by: deletedBy }, caller);
   }
 }

@@ -6,6 +6,7 @@ import { SessionGuard } from './guards/session.guard';
 import { ConsoleSessionController, ConsoleSignInController } from './identity.console.controller';
 import { ConsoleIdentityModule } from './identity/console-identity.module';
 import { CallsConsoleController } from './calls.console.controller';
+import { DataSettingsConsoleController } from './data-settings.console.controller';
 import { KeysConsoleController } from './keys.console.controller';
 import { LostfoundConsoleController } from './lostfound.console.controller';
 import { MoneyConsoleController } from './money.console.controller';
@@ -22,6 +23,7 @@ export const CONSOLE_CONTROLLERS: Type[] = [
   KeysConsoleController,
   NumbersConsoleController,
   CallsConsoleController,
+  DataSettingsConsoleController,
   MoneyConsoleController,
   LostfoundConsoleController,
 ];

@@ -4,6 +4,7 @@ import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
 import { AccountsAdminController } from './accounts.admin.controller';
 import { ApiKeysAdminController } from './api-keys.admin.controller';
 import { BillingAdminController } from './billing.admin.controller';
+import { RetentionAdminController } from './retention.admin.controller';
 import { ConsoleIdentityModule } from '../console/identity/console-identity.module';
 import { DeadLettersAdminController } from './dead-letters.admin.controller';
 import { EmailAdminController } from './email.admin.controller';
@@ -31,6 +32,7 @@ export class OperatorApiModule {
         EmailAdminController,
         WebhookDeliveriesAdminController,
         BillingAdminController,
+        RetentionAdminController,
         // Stock and faults drive the simulated provider in numbers-billing; calls drive the one in calls-media.
         ProviderAdminController,
         ProviderCallsAdminController,

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Param, Query, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiHeader,
@@ -15,14 +15,18 @@ import {
   CallList,
   CallsRpc,
   CallStats,
+  CallDataDeletionOutcome,
   CallStatsQuery,
   CallView,
+  ExportCallsQuery,
   ListCallsQuery,
   TranscriptView,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
+import { answerExport } from '../call-data/call-export-reply';
+import { DeletedBy } from '../call-data/deleted-by.decorator';
 import { answerRecording } from '../recordings/recording-reply';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
@@ -59,6 +63,30 @@ export class CallsHttpController {
   @ApiOkResponse({ type: CallStats })
   stats(@Query() query: CallStatsQuery, @Caller() caller: CallerOptions): Promise<CallStats> {
     return this.rpc.request(CallsRpc.stats, query, caller);
+  }
+
+  @Get('export')
+  @ApiOperation({
+    summary: 'Export calls',
+    description:
+      'Every call matching the filters of the calls list, newest first, streamed as CSV (text/csv, a header row of ' +
+      "the call's field names) or JSON lines (application/x-ndjson). include=transcript,analysis adds either or both. " +
+      "A CSV cell a spreadsheet would run as a formula (=, +, -, @) starts with ' (docs/call-data.md).",
+  })
+  @ApiProduces('text/csv', 'application/x-ndjson')
+  @ApiOkResponse({
+    description: 'The calls, one per line, as an attachment.',
+    content: {
+      'text/csv': { schema: { type: 'string' } },
+      'application/x-ndjson': { schema: { type: 'string' } },
+    },
+  })
+  async export(
+    @Query() query: ExportCallsQuery,
+    @Caller() caller: CallerOptions,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await answerExport(this.rpc, query, caller, reply);
   }
 
   @Get(':call_id')
@@ -115,5 +143,55 @@ export class CallsHttpController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     await answerRecording(this.rpc, params.call_id, { range, ifRange, ifNoneMatch }, caller, reply);
+  }
+
+  @Delete(':call_id/recording')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: "Delete a call's recording",
+    description:
+      'The recording is deleted from storage before the answer (204); 202 when storage has not confirmed it yet and ' +
+      'the deletion is retried until it does. Deleting it again answers 204. The call keeps who deleted it and when.',
+  })
+  @ApiParam({ name: 'call_id', description: 'The call id (SID) from the calls list.' })
+  @ApiResponse({ status: 204, description: 'Deleted (or already gone).' })
+  @ApiResponse({
+    status: 202,
+    description: 'Deleted from the call; object storage will confirm it shortly.',
+    type: CallDataDeletionOutcome,
+  })
+  @ApiNotFoundResponse({ description: "not_found: unknown call or another account's call.", schema: ERROR })
+  async deleteRecording(
+    @Param() params: CallIdParam,
+    @DeletedBy() deletedBy: string,
+    @Caller() caller: CallerOptions,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CallDataDeletionOutcome | undefined> {
+    const outcome = await this.rpc.request(
+      CallsRpc.deleteRecording,
+      { call_id: params.call_id, deleted_by: deletedBy },
+      caller,
+    );
+    if (!outcome.object_pending) return undefined;
+    void reply.status(202);
+    return outcome;
+  }
+
+  @Delete(':call_id/transcript')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: "Delete a call's transcript",
+    description:
+      'Deletes the transcript and the summary (the analysis flags and custom values stay). Deleting it again answers 204.',
+  })
+  @ApiParam({ name: 'call_id', description: 'The call id (SID) from the calls list.' })
+  @ApiResponse({ status: 204, description: 'Deleted (or already gone).' })
+  @ApiNotFoundResponse({ description: "not_found: unknown call or another account's call.", schema: ERROR })
+  async deleteTranscript(
+    @Param() params: CallIdParam,
+    @DeletedBy() deletedBy: string,
+    @Caller() caller: CallerOptions,
+  ): Promise<void> {
+    await this.rpc.request(CallsRpc.deleteTranscript, { call_id: params.call_id, deleted_by: deletedBy }, caller);
   }
 }

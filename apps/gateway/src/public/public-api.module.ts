@@ -8,6 +8,7 @@ import { EndpointAlertsModule } from '../endpoint-alerts/endpoint-alerts.module'
 import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
 import { IdempotencyInterceptor, IdempotencyRepository, IdempotencyService } from '../idempotency';
 import { BalanceHttpController } from './balance.http.controller';
+import { DataSettingsHttpController } from './data-settings.http.controller';
 import { CallsHttpController } from './calls.http.controller';
 import { ClaimsHttpController } from './claims.http.controller';
 import { FoundItemsHttpController } from './found-items.http.controller';
@@ -45,6 +46,7 @@ export class PublicApiModule {
         FoundItemsHttpController,
         ClaimsHttpController,
         BalanceHttpController,
+        DataSettingsHttpController,
         PhoneLinesHttpController,
         ClaimantHttpController,
         WebhooksHttpController,

@@ -2,8 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '../common/api-property';
 import { IsOmittable, MAX_INT4 } from '../common/validation';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { CursorPageQuery } from '../common/pagination';
+import { PageLimit, StartingAfter } from '../common/pagination';
 import { CALL_SENTIMENTS, CallAnalysisView, type CallSentiment } from './call-analysis';
+import { CallDataDeletion } from './call-data-deletion.dto';
 
 /** At most this many outcomes in one `outcome` filter. */
 export const MAX_OUTCOME_FILTERS = 20;
@@ -24,8 +25,8 @@ export function QueryFlag(): PropertyDecorator {
 /** The longest call id accepted (Fastify refuses longer path parameters anyway): any shorter unknown id is 404. */
 export const MAX_CALL_ID_LENGTH = 200;
 
-/** `GET /calls` query: cursor pagination plus filters; the answer keeps `data` as the spec shows it. */
-export class ListCallsQuery extends CursorPageQuery {
+/** The filters of the calls list, which the export takes too (docs/call-search.md). */
+export class CallFilterQuery {
   @ApiPropertyOptional({ example: 'num_1', description: 'Only calls taken by this number (`num_<n>` or `<n>`).' })
   @IsOmittable()
   @IsString()
@@ -126,6 +127,15 @@ export class ListCallsQuery extends CursorPageQuery {
   @IsNotEmpty()
   @MaxLength(MAX_CALL_SEARCH_LENGTH)
   q?: string;
+}
+
+/** `GET /calls` query: cursor pagination plus the filters; the answer keeps `data` as the spec shows it. */
+export class ListCallsQuery extends CallFilterQuery {
+  @PageLimit()
+  limit?: number;
+
+  @StartingAfter()
+  starting_after?: string;
 
   @ApiPropertyOptional({
     type: Boolean,
@@ -164,6 +174,18 @@ export class CallView {
   @ApiProperty() has_transcript: boolean;
   @ApiProperty({ type: CallAnalysisView, description: "The agent's analysis of the call." })
   analysis: CallAnalysisView;
+  @ApiProperty({
+    type: CallDataDeletion,
+    nullable: true,
+    description: 'When and by whom the recording was deleted (by request or by retention); null while it is kept.',
+  })
+  recording_deletion: CallDataDeletion | null;
+  @ApiProperty({
+    type: CallDataDeletion,
+    nullable: true,
+    description: 'When and by whom the transcript and summary were deleted; null while they are kept.',
+  })
+  transcript_deletion: CallDataDeletion | null;
 }
 
 /** A call in a list searched with `q`. */

@@ -7,3 +7,5 @@ export * from './lost-item-report.dto';
 export * from './usage.dto';
 export * from './call-analysis';
 export * from './call-stats.dto';
+export * from './call-data.dto';
+export * from './call-data-deletion.dto';

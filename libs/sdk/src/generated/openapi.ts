@@ -118,6 +118,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/calls/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export calls
+         * @description Every call matching the filters of the calls list, newest first, streamed as CSV (text/csv, a header row of the call's field names) or JSON lines (application/x-ndjson). include=transcript,analysis adds either or both. A CSV cell a spreadsheet would run as a formula (=, +, -, @) starts with ' (docs/call-data.md).
+         */
+        get: operations["CallsHttpController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calls/{call_id}": {
         parameters: {
             query?: never;
@@ -149,7 +169,11 @@ export interface paths {
         get: operations["CallsHttpController_transcript"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a call's transcript
+         * @description Deletes the transcript and the summary (the analysis flags and custom values stay). Deleting it again answers 204.
+         */
+        delete: operations["CallsHttpController_deleteTranscript"];
         options?: never;
         head?: never;
         patch?: never;
@@ -169,7 +193,11 @@ export interface paths {
         get: operations["CallsHttpController_recording"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a call's recording
+         * @description The recording is deleted from storage before the answer (204); 202 when storage has not confirmed it yet and the deletion is retried until it does. Deleting it again answers 204. The call keeps who deleted it and when.
+         */
+        delete: operations["CallsHttpController_deleteRecording"];
         options?: never;
         head?: never;
         patch?: never;
@@ -315,6 +343,30 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/settings/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Data settings
+         * @description The account's storage mode (everything, no_pii, metadata_only) and how many days recordings and transcripts are kept (null: forever).
+         */
+        get: operations["DataSettingsHttpController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change data settings
+         * @description Any of the fields; each period 1-730 days or null (keep forever). The storage mode applies to calls recorded from now on; a shorter period applies to older calls at the next retention sweep. Answers the settings as they now are.
+         */
+        patch: operations["DataSettingsHttpController_update"];
         trace?: never;
     };
     "/v1/lostfound/phone-lines/{id}": {
@@ -838,6 +890,15 @@ export interface components {
                 [key: string]: string | number | boolean;
             };
         };
+        CallDataDeletion: {
+            /** Format: date-time */
+            deleted_at: string;
+            /**
+             * @description `retention` (the account's retention period), `key:<api key id>` or `user:<console user id>`.
+             * @example retention
+             */
+            deleted_by: string;
+        };
         CallSearchResult: {
             /**
              * @description The call SID; used in the transcript and recording paths.
@@ -867,6 +928,10 @@ export interface components {
             has_transcript: boolean;
             /** @description The agent's analysis of the call. */
             analysis: components["schemas"]["CallAnalysisView"];
+            /** @description When and by whom the recording was deleted (by request or by retention); null while it is kept. */
+            recording_deletion: components["schemas"]["CallDataDeletion"] | null;
+            /** @description When and by whom the transcript and summary were deleted; null while they are kept. */
+            transcript_deletion: components["schemas"]["CallDataDeletion"] | null;
             /**
              * @description With `q` only: a short passage of the transcript or summary where the search matched, HTML-escaped, the matched words in `<mark>` and `</mark>`.
              * @example Do you have a <mark>gluten</mark>-<mark>free</mark> crust?
@@ -949,6 +1014,10 @@ export interface components {
             has_transcript: boolean;
             /** @description The agent's analysis of the call. */
             analysis: components["schemas"]["CallAnalysisView"];
+            /** @description When and by whom the recording was deleted (by request or by retention); null while it is kept. */
+            recording_deletion: components["schemas"]["CallDataDeletion"] | null;
+            /** @description When and by whom the transcript and summary were deleted; null while they are kept. */
+            transcript_deletion: components["schemas"]["CallDataDeletion"] | null;
             /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
             livemode: boolean;
         };
@@ -961,6 +1030,12 @@ export interface components {
         TranscriptView: {
             call_sid: string;
             turns: components["schemas"]["TranscriptTurnView"][];
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
+        };
+        CallDataDeletionOutcome: {
+            /** @description True: deleted from the call; object storage will confirm the deletion shortly. */
+            object_pending: boolean;
             /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
             livemode: boolean;
         };
@@ -1347,6 +1422,42 @@ export interface components {
             minutes_included: number | null;
             /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
             livemode: boolean;
+        };
+        DataSettingsView: {
+            /**
+             * @example everything
+             * @enum {string}
+             */
+            storage_mode: "everything" | "no_pii" | "metadata_only";
+            /**
+             * @description Recordings older than this many days (from the call start) are deleted; null keeps them.
+             * @example 90
+             */
+            recordings_days: number | null;
+            /**
+             * @description Transcripts and summaries older than this many days are deleted; null keeps them.
+             * @example 365
+             */
+            transcripts_days: number | null;
+            /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
+            livemode: boolean;
+        };
+        UpdateDataSettingsBody: {
+            /**
+             * @description Applies to calls recorded from now on.
+             * @enum {string}
+             */
+            storage_mode?: "everything" | "no_pii" | "metadata_only";
+            /**
+             * @description Days to keep recordings; null keeps them. A shorter period applies to older calls on the next sweep.
+             * @example 90
+             */
+            recordings_days?: number | null;
+            /**
+             * @description Days to keep transcripts and summaries; null keeps them.
+             * @example 365
+             */
+            transcripts_days?: number | null;
         };
         PhoneLineBody: {
             /**
@@ -2101,10 +2212,6 @@ export interface operations {
     CallsHttpController_list: {
         parameters: {
             query?: {
-                /** @description Page size. */
-                limit?: number;
-                /** @description Id of the last item of the previous page. */
-                starting_after?: string;
                 /** @description Only calls taken by this number (`num_<n>` or `<n>`). */
                 number_id?: string;
                 /** @description Only calls that started at or after this instant. */
@@ -2131,6 +2238,10 @@ export interface operations {
                 has_recording?: boolean;
                 /** @description Full-text search over the transcript and the summary, in web-search syntax: words (all must match, in any form: "orders" finds "ordered"), "quoted phrases", `or`, and -word to exclude. Each result then carries `match`. */
                 q?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Id of the last item of the previous page. */
+                starting_after?: string;
                 /** @description true: the answer adds `total_count`, the calls matching the filters, counted up to 10000. */
                 include_total?: boolean;
             };
@@ -2176,6 +2287,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CallStats"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    CallsHttpController_export: {
+        parameters: {
+            query: {
+                /** @description Only calls taken by this number (`num_<n>` or `<n>`). */
+                number_id?: string;
+                /** @description Only calls that started at or after this instant. */
+                since?: string;
+                /** @description Only calls that started before this instant. */
+                until?: string;
+                /** @description Only calls with this outcome, or any of up to 20 separated by commas. */
+                outcome?: string;
+                /** @description Only calls in this direction. */
+                direction?: string;
+                /** @description Only calls with this status. */
+                status?: string;
+                /** @description Only calls from this caller: an E.164 number, exactly, or `anonymous`. */
+                caller?: string;
+                /** @description Only calls that lasted at least this many seconds. */
+                min_duration?: number;
+                /** @description Only calls that lasted at most this many seconds. */
+                max_duration?: number;
+                /** @description Only calls with this caller's sentiment. */
+                sentiment?: "positive" | "neutral" | "negative" | "unknown";
+                /** @description true: only calls the agent judged successful; false: only those it judged unsuccessful. */
+                successful?: boolean;
+                /** @description Only calls with (true) or without (false) a recording. */
+                has_recording?: boolean;
+                /** @description Full-text search over the transcript and the summary, in web-search syntax: words (all must match, in any form: "orders" finds "ordered"), "quoted phrases", `or`, and -word to exclude. Each result then carries `match`. */
+                q?: string;
+                /** @description csv (text/csv, a header row) or jsonl (application/x-ndjson). */
+                format: "csv" | "jsonl";
+                /** @description Adds to each call its transcript, its analysis, or both (comma-separated). */
+                include?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calls, one per line, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2248,6 +2413,38 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    CallsHttpController_deleteTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The call id (SID) from the calls list. */
+                call_id: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or already gone). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description not_found: unknown call or another account's call. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
     CallsHttpController_recording: {
         parameters: {
             query?: never;
@@ -2305,6 +2502,47 @@ export interface operations {
                 };
                 content: {
                     "audio/mpeg": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    CallsHttpController_deleteRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The call id (SID) from the calls list. */
+                call_id: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted from the call; object storage will confirm it shortly. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallDataDeletionOutcome"];
+                };
+            };
+            /** @description Deleted (or already gone). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description not_found: unknown call or another account's call. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -2567,6 +2805,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountBalance"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    DataSettingsHttpController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataSettingsView"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    DataSettingsHttpController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters, unique per request you mean. A retry with the same key and body within 24 hours answers the first result again, marked `Idempotent-Replayed: true`, without doing the work twice; the same key with another body is 422 `idempotency_key_reused`, and while the first request runs, 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDataSettingsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataSettingsView"];
                 };
             };
             401: components["responses"]["Unauthorized"];
