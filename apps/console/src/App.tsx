@@ -5,6 +5,7 @@ import { AcceptInvitePage } from './pages/AcceptInvite';
 import { CallPage } from './pages/Call';
 import { ClaimantPage } from './pages/Claimant';
 import { CallsPage } from './pages/Calls';
+import { DataSettingsPage } from './pages/DataSettings';
 import { DeskClaimPage } from './pages/DeskClaim';
 import { DeskClaimsPage } from './pages/DeskClaims';
 import { DeskItemPage } from './pages/DeskItem';
@@ -40,6 +41,7 @@ export function App() {
             <Route path="keys" element={<DeveloperPage page={<KeysPage />} />} />
             <Route path="money" element={<DeveloperPage page={<MoneyPage />} />} />
             <Route path="team" element={<DeveloperPage page={<TeamPage />} />} />
+            <Route path="data" element={<DeveloperPage page={<DataSettingsPage />} />} />
             <Route path="lostfound" element={<DeskItemsPage />} />
             <Route path="lostfound/items/:id" element={<DeskItemPage />} />
             <Route path="lostfound/claims" element={<DeskClaimsPage />} />
@@ -66,6 +68,7 @@ const NAV: { to: string; label: string; action: Action }[] = [
   { to: '/keys', label: 'API keys', action: 'see_developer_pages' },
   { to: '/money', label: 'Billing', action: 'see_developer_pages' },
   { to: '/team', label: 'Team', action: 'see_developer_pages' },
+  { to: '/data', label: 'Data & retention', action: 'see_developer_pages' },
   { to: '/lostfound', label: 'Lost & found', action: 'read_desk' },
 ];
 

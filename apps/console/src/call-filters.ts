@@ -56,13 +56,10 @@ export function outcomesOf(value: string): string[] {
 }
 
 /**
- * GET /calls's query for the filters: the days as instants (the last day included), the count of all matching calls
- * when anything is filtered (the page says how many match), and the page.
+ * The filters as the API's query parameters (ListCallsQuery's filters): the days as instants, the last day included.
+ * Shared by the list and the export (call-export.ts), so both select the same calls.
  */
-export function listQuery(
-  filters: CallFilters,
-  page: { limit: number; starting_after?: string },
-): Record<string, string | number | undefined> {
+export function filterQuery(filters: CallFilters): Record<string, string | undefined> {
   return {
     q: filters.q || undefined,
     number_id: filters.number_id || undefined,
@@ -73,6 +70,19 @@ export function listQuery(
     caller: filters.caller || undefined,
     min_duration: filters.min_duration || undefined,
     max_duration: filters.max_duration || undefined,
+  };
+}
+
+/**
+ * GET /calls's query for the filters (filterQuery), the count of all matching calls when anything is filtered (the
+ * page says how many match), and the page.
+ */
+export function listQuery(
+  filters: CallFilters,
+  page: { limit: number; starting_after?: string },
+): Record<string, string | number | undefined> {
+  return {
+    ...filterQuery(filters),
     include_total: activeFilterCount(filters) > 0 ? 'true' : undefined,
     limit: page.limit,
     starting_after: page.starting_after || undefined,

@@ -5,7 +5,15 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { ApiError, get, post, put, setCsrfToken, whenSignedOut } from './api';
 
 export type Action =
-  'manage_keys' | 'manage_numbers' | 'manage_money' | 'manage_team' | 'use_desk' | 'read_desk' | 'see_developer_pages';
+  | 'manage_keys'
+  | 'manage_numbers'
+  | 'manage_money'
+  | 'manage_team'
+  | 'manage_data'
+  | 'delete_call_data'
+  | 'use_desk'
+  | 'read_desk'
+  | 'see_developer_pages';
 
 const ALLOWED: Record<ConsoleRole, readonly Action[]> = {
   owner: [
@@ -13,11 +21,13 @@ const ALLOWED: Record<ConsoleRole, readonly Action[]> = {
     'manage_numbers',
     'manage_money',
     'manage_team',
+    'manage_data',
+    'delete_call_data',
     'use_desk',
     'read_desk',
     'see_developer_pages',
   ],
-  developer: ['manage_keys', 'manage_numbers', 'use_desk', 'read_desk', 'see_developer_pages'],
+  developer: ['manage_keys', 'manage_numbers', 'delete_call_data', 'use_desk', 'read_desk', 'see_developer_pages'],
   viewer: ['read_desk', 'see_developer_pages'],
   // Venue staff: the lost-and-found desk and nothing else (docs/adr/0080).
   staff: ['use_desk', 'read_desk'],
@@ -34,6 +44,8 @@ export function roleReason(role: ConsoleRole | undefined, action: Action): strin
     manage_numbers: 'change numbers',
     manage_money: 'change billing settings',
     manage_team: 'manage the team',
+    manage_data: 'change what is kept of calls and for how long',
+    delete_call_data: "delete a call's recording or transcript",
     use_desk: 'change lost-and-found',
     read_desk: 'see lost-and-found',
     see_developer_pages: 'see this page',

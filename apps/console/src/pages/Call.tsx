@@ -1,14 +1,29 @@
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type {
   CallAnalysisView,
+  CallDataDeletion,
   CallSentiment,
   CallView,
+  ConsoleUserView,
   CustomAnalysisValue,
   TranscriptView,
 } from '@switchboard/contracts';
-import { API_BASE, ApiError, get } from '../api';
-import { Empty, Ident, LoadError, Loading, PageHeader, StatusBadge, useLoad } from '../components/ui';
+import { API_BASE, ApiError, del, get } from '../api';
+import { deletingUsers, deletionText, type KnownPeople } from '../call-data';
+import {
+  ConfirmButton,
+  Empty,
+  Ident,
+  LoadError,
+  Loading,
+  Notice,
+  PageHeader,
+  StatusBadge,
+  useLoad,
+} from '../components/ui';
 import { formatDuration, formatTime, humanize } from '../format';
+import { useSignedIn } from '../session';
 
 /** Who spoke, as people say it. */
 function speaker(role: string): string {
@@ -17,6 +32,8 @@ function speaker(role: string): string {
 
 export function CallPage() {
   const { id = '' } = useParams();
+  const { can, user } = useSignedIn();
+  const mayDelete = can('delete_call_data');
   const call = useLoad(() => get<CallView>(`/calls/${encodeURIComponent(id)}`), [id]);
   const transcript = useLoad(async () => {
     try {
@@ -26,6 +43,34 @@ export function CallPage() {
       throw error;
     }
   }, [id]);
+  // Who deleted the recording or transcript, by e-mail address when they are a member the team list names (the
+  // user's own deletions need no look-up; without the list, a member is named by id).
+  const others = deletingUsers([call.data?.recording_deletion, call.data?.transcript_deletion]).filter(
+    (userId) => userId !== user.id,
+  );
+  const members = useLoad(
+    () =>
+      others.length ? get<{ data: ConsoleUserView[] }>('/users').catch(() => undefined) : Promise.resolve(undefined),
+    [others.join(',')],
+  );
+  const people: KnownPeople = {
+    me: user.id,
+    emails: new Map((members.data?.data ?? []).map((member) => [member.id, member.email])),
+  };
+  // What was just deleted, for this call only (the page stays mounted when it moves to another call).
+  const [deleted, setDeleted] = useState<{ id: string; text: string }>();
+
+  /** Deletes the recording or the transcript (204, or 202 while storage confirms: both done), then reads the call again. */
+  const deleteData = async (what: 'recording' | 'transcript') => {
+    setDeleted(undefined);
+    await del(`/calls/${encodeURIComponent(id)}/${what}`);
+    setDeleted({
+      id,
+      text: what === 'recording' ? 'The recording was deleted.' : 'The transcript and the summary were deleted.',
+    });
+    call.reload();
+    transcript.reload();
+  };
 
   if (call.error) {
     return (
@@ -78,11 +123,31 @@ export function CallPage() {
         </div>
       </dl>
 
-      <AnalysisPanel analysis={c.analysis} numberId={c.number_id} />
+      {deleted?.id === id ? <Notice tone="success">{deleted.text}</Notice> : null}
 
-      <div className="card">
-        <h2>Recording</h2>
-        {c.has_recording ? (
+      <AnalysisPanel analysis={c.analysis} numberId={c.number_id} transcriptDeletion={c.transcript_deletion} />
+
+      <section className="card" aria-labelledby="recording-title" data-testid="call-recording">
+        <div className="card-heading">
+          <h2 id="recording-title">Recording</h2>
+          {mayDelete && c.has_recording && !c.recording_deletion ? (
+            <ConfirmButton
+              label="Delete recording"
+              title="Delete this call's recording?"
+              body={
+                <p>
+                  The recording is deleted for good: nobody can play or download it again, in the console or through the
+                  API. The call&apos;s details, transcript and analysis stay.
+                </p>
+              }
+              confirmLabel="Yes, delete"
+              onConfirm={() => deleteData('recording')}
+            />
+          ) : null}
+        </div>
+        {c.recording_deletion ? (
+          <DeletionNote what="Recording" deletion={c.recording_deletion} people={people} />
+        ) : c.has_recording ? (
           // Byte ranges through the session cookie: the browser asks for what it plays, seeking included.
           <audio
             controls
@@ -96,27 +161,66 @@ export function CallPage() {
         ) : (
           <Empty>This call was not recorded.</Empty>
         )}
-      </div>
+      </section>
 
-      <div className="card">
-        <h2>Transcript</h2>
-        {transcript.error ? <LoadError error={transcript.error} retry={transcript.reload} /> : null}
-        {transcript.loading && !transcript.data ? <Loading what="the transcript" /> : null}
-        {!transcript.loading && !transcript.error && (!transcript.data || transcript.data.turns.length === 0) ? (
-          <Empty>This call has no transcript.</Empty>
-        ) : null}
-        {transcript.data && transcript.data.turns.length > 0 ? (
-          <ol className="conversation" aria-label="Transcript" data-testid="transcript">
-            {transcript.data.turns.map((turn, index) => (
-              <li key={index} className={`turn turn--${turn.role === 'agent' ? 'agent' : 'caller'}`}>
-                <span className="turn-speaker">{speaker(turn.role)}</span>
-                <p className="turn-text">{turn.text}</p>
-              </li>
-            ))}
-          </ol>
-        ) : null}
-      </div>
+      <section className="card" aria-labelledby="transcript-title" data-testid="call-transcript">
+        <div className="card-heading">
+          <h2 id="transcript-title">Transcript</h2>
+          {mayDelete && (c.has_transcript || c.analysis?.summary) && !c.transcript_deletion ? (
+            <ConfirmButton
+              label="Delete transcript"
+              title="Delete this call's transcript?"
+              body={
+                <p>
+                  The transcript and the agent&apos;s summary are deleted for good, and the call is no longer found by
+                  what was said. The call&apos;s details, recording and the rest of its analysis stay.
+                </p>
+              }
+              confirmLabel="Yes, delete"
+              onConfirm={() => deleteData('transcript')}
+            />
+          ) : null}
+        </div>
+        {c.transcript_deletion ? (
+          <DeletionNote what="Transcript" deletion={c.transcript_deletion} people={people} />
+        ) : (
+          <>
+            {transcript.error ? <LoadError error={transcript.error} retry={transcript.reload} /> : null}
+            {transcript.loading && !transcript.data ? <Loading what="the transcript" /> : null}
+            {!transcript.loading && !transcript.error && (!transcript.data || transcript.data.turns.length === 0) ? (
+              <Empty>This call has no transcript.</Empty>
+            ) : null}
+            {transcript.data && transcript.data.turns.length > 0 ? (
+              <ol className="conversation" aria-label="Transcript" data-testid="transcript">
+                {transcript.data.turns.map((turn, index) => (
+                  <li key={index} className={`turn turn--${turn.role === 'agent' ? 'agent' : 'caller'}`}>
+                    <span className="turn-speaker">{speaker(turn.role)}</span>
+                    <p className="turn-text">{turn.text}</p>
+                  </li>
+                ))}
+              </ol>
+            ) : null}
+          </>
+        )}
+      </section>
     </section>
+  );
+}
+
+/** Where a recording or transcript was deleted: when, and by whom (the retention policy, an API key, a person). */
+function DeletionNote({
+  what,
+  deletion,
+  people,
+}: {
+  what: 'Recording' | 'Transcript';
+  deletion: CallDataDeletion;
+  people: KnownPeople;
+}) {
+  return (
+    <p className="deletion-note" data-testid={`${what.toLowerCase()}-deletion`}>
+      {deletionText(what, deletion, people)}
+    </p>
   );
 }
 
@@ -143,7 +247,15 @@ function customText(value: CustomAnalysisValue): string {
  * What the agent concluded after the call (`analysis`): its summary, the caller's sentiment, whether the call
  * succeeded, and the values of the number's own analysis fields, each in its place even when the agent gave none.
  */
-function AnalysisPanel({ analysis, numberId }: { analysis: CallAnalysisView | undefined; numberId: string }) {
+function AnalysisPanel({
+  analysis,
+  numberId,
+  transcriptDeletion,
+}: {
+  analysis: CallAnalysisView | undefined;
+  numberId: string;
+  transcriptDeletion: CallDataDeletion | null | undefined;
+}) {
   // A call the agent said nothing about has the empty analysis; so does an answer from before analyses existed.
   const summary = analysis?.summary ?? null;
   const sentiment = analysis?.sentiment ?? 'unknown';
@@ -170,7 +282,9 @@ function AnalysisPanel({ analysis, numberId }: { analysis: CallAnalysisView | un
               {summary}
             </p>
           ) : (
-            <p className="muted analysis-summary">The agent gave no summary.</p>
+            <p className="muted analysis-summary">
+              {transcriptDeletion ? 'The summary was deleted with the transcript.' : 'The agent gave no summary.'}
+            </p>
           )}
           <dl className="facts facts--row">
             <div>

@@ -3,6 +3,13 @@ import { Link, useLocation, useSearchParams } from 'react-router';
 import type { CallList, CallStats, NumberView } from '@switchboard/contracts';
 import { ApiError, get, query } from '../api';
 import {
+  DEFAULT_EXPORT_CHOICE,
+  EXPORT_FORMAT_CHOICES,
+  exportHref,
+  exportScope,
+  type ExportChoice,
+} from '../call-export';
+import {
   CALL_FILTERS,
   SENTIMENTS,
   activeFilterCount,
@@ -115,7 +122,9 @@ export function CallsPage() {
       <PageHeader
         title="Calls"
         description="Every call your numbers answered, newest first. Search what was said, or filter by outcome, sentiment, length and caller."
-      />
+      >
+        <ExportControl filters={filters} />
+      </PageHeader>
       <CallFilterForm
         filters={filters}
         filterKey={filterKey}
@@ -221,6 +230,74 @@ export function CallsPage() {
         </Button>
       </nav>
     </section>
+  );
+}
+
+/**
+ * "Export": the calls of the applied filters (the address's, not the form's unapplied draft), every page of them, as
+ * a file. A plain link: the browser sends the session cookie with the GET and saves what the server sends as an
+ * attachment.
+ */
+function ExportControl({ filters }: { filters: CallFilters }) {
+  const [choice, setChoice] = useState<ExportChoice>(DEFAULT_EXPORT_CHOICE);
+  const id = useId();
+  const format = EXPORT_FORMAT_CHOICES.find((option) => option.value === choice.format) ?? EXPORT_FORMAT_CHOICES[0];
+  return (
+    <details className="export-menu" data-testid="calls-export">
+      <summary className="button button--secondary">Export</summary>
+      <div className="export-menu-panel" role="group" aria-labelledby={`${id}-title`}>
+        <p className="export-menu-title" id={`${id}-title`}>
+          Export calls
+        </p>
+        <p className="hint" data-testid="export-scope">
+          {exportScope(filters)}
+        </p>
+        <fieldset className="field">
+          <legend>Format</legend>
+          <div className="choices">
+            {EXPORT_FORMAT_CHOICES.map((option) => (
+              <label key={option.value} className="choice">
+                <input
+                  type="radio"
+                  name="export_format"
+                  value={option.value}
+                  checked={choice.format === option.value}
+                  onChange={() => setChoice((current) => ({ ...current, format: option.value }))}
+                />
+                {option.label}
+              </label>
+            ))}
+          </div>
+          <p className="hint">{format.hint}</p>
+        </fieldset>
+        <fieldset className="field">
+          <legend>Include</legend>
+          <div className="choices">
+            <label className="choice">
+              <input
+                type="checkbox"
+                name="export_transcript"
+                checked={choice.transcript}
+                onChange={(event) => setChoice((current) => ({ ...current, transcript: event.target.checked }))}
+              />
+              Transcript
+            </label>
+            <label className="choice">
+              <input
+                type="checkbox"
+                name="export_analysis"
+                checked={choice.analysis}
+                onChange={(event) => setChoice((current) => ({ ...current, analysis: event.target.checked }))}
+              />
+              Analysis
+            </label>
+          </div>
+        </fieldset>
+        <a className="button button--primary" href={exportHref(filters, choice)} download data-testid="export-link">
+          Download {format.label}
+        </a>
+      </div>
+    </details>
   );
 }
 
