@@ -6,8 +6,9 @@
 //   nats        restart NATS during load (a nats-server of this run's own, on its own port and store dir)
 //   receivers   webhook receivers that hang, answer slowly, reset connections (and one that hangs for good)
 //   provisions  1,000 concurrent provisions against a balance that covers 10 (and one that covers 2)
+//   sweep       kill -9 calls-media in the middle of a retention sweep, restart it, sweep again
 //
-// npm run chaos -- [--only kill,nats,receivers,provisions] [--rate 20] [--duration 30] [--no-build] (`--help`: all)
+// npm run chaos -- [--only kill,nats,receivers,provisions,sweep] [--rate 20] [--duration 30] [--no-build] (`--help`: all)
 // Needs PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres), nats-server on the PATH
 // and openssl. Everything runs on 127.0.0.1; every process, database and stream it makes is removed at the end.
 import { eventsSetup } from '../bench/events.mjs';
@@ -16,9 +17,9 @@ import { chaosVerdict } from '../lib/guards.mjs';
 import { commandLine } from '../lib/options.mjs';
 import { startSystem } from '../lib/system.mjs';
 import { report } from './report.mjs';
-import { badReceivers, concurrentProvisions, killServices, restartNats } from './scenarios.mjs';
+import { badReceivers, concurrentProvisions, killDuringSweep, killServices, restartNats } from './scenarios.mjs';
 
-const ALL = ['kill', 'nats', 'receivers', 'provisions'];
+const ALL = ['kill', 'nats', 'receivers', 'provisions', 'sweep'];
 const options = commandLine('npm run chaos --', {
   only: { type: 'list', default: ALL, choices: ALL, help: 'the fault tests to run' },
   rate: { type: 'number', default: 20, min: 1, help: 'call reports per second during the faults' },
@@ -62,6 +63,7 @@ try {
       if (name === 'kill') result = await killServices(system, common);
       if (name === 'nats') result = await restartNats(system, common);
       if (name === 'receivers') result = await badReceivers(system, common);
+      if (name === 'sweep') result = await killDuringSweep(system);
       if (name === 'provisions') {
         result = {
           name: 'concurrent provisions',

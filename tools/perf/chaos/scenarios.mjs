@@ -1,5 +1,7 @@
 // The fault tests. Each provisions numbers of its own, runs its traffic, injects its faults, waits for the system to
 // settle, and ends with the accounting: what was lost (must be 0) and what was duplicated.
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Admin, Api, provisionFleet } from '../lib/clients.mjs';
 import { say, sleep } from '../lib/common.mjs';
@@ -324,5 +326,110 @@ export async function concurrentProvisions(system, { concurrent = 1000, covers =
       listed_without_a_201: ghosts.map((n) => n.id),
       double_charges: doubleCharges,
     },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ kill during a sweep
+/**
+ * `kill -9` calls-media in the middle of a retention sweep, restart it, sweep again: every expired recording and
+ * transcript must be gone exactly once. Calls are written straight into calls-media's database with a small object
+ * each (a sweep over a few thousand calls takes long enough to be caught midway); the first sweep runs `as if` at
+ * T1 and the second at T2, so each call's `recording_deleted_at` says which sweep deleted it.
+ */
+export async function killDuringSweep(system, { calls = 6000 } = {}) {
+  say(`chaos: kill -9 calls-media during a retention sweep of ${calls} calls`);
+  const admin = new Admin(system);
+  const account = await admin.createAccount({ name: 'Chaos sweep' });
+  const api = new Api(system, (await admin.createKey(account.id)).key);
+  const settings = await api.raw('PATCH', '/settings/data', { recordings_days: 30, transcripts_days: 30 });
+  if (settings.status !== 200) throw new Error(`PATCH /v1/settings/data answered ${settings.status}`);
+  const recordings = join(system.dir, 'data', 'calls-media', 'recordings');
+  await mkdir(recordings, { recursive: true });
+  const keys = Array.from({ length: calls }, (_, i) => `CAsweep${String(i).padStart(8, '0')}.mp3`);
+  await Promise.all(keys.map((key) => writeFile(join(recordings, key), 'ID3 chaos')));
+  await system.sql(
+    'calls-media',
+    `INSERT INTO calls (id, account_id, number_id, phone_number, caller, direction, status, outcome, duration_sec,
+                        started_at, has_transcript, recording_key, recording_size, recording_etag, summary)
+     SELECT 'CAsweep' || lpad(i::text, 8, '0'), $1, 'num_1', '+14155550100', '+14155550199', 'inbound', 'completed',
+            'order_placed', 60, now() - interval '90 days', true, 'CAsweep' || lpad(i::text, 8, '0') || '.mp3', 9, 'e', 'A call'
+       FROM generate_series(0, $2::int - 1) AS i`,
+    [account.id, calls],
+  );
+  await system.sql(
+    'calls-media',
+    `INSERT INTO transcript_turns (call_id, position, role, text)
+     SELECT 'CAsweep' || lpad(i::text, 8, '0'), 0, 'caller', 'Hello' FROM generate_series(0, $1::int - 1) AS i`,
+    [calls],
+  );
+  const t1 = new Date(Date.now() - 60_000).toISOString();
+  const t2 = new Date().toISOString();
+  const deletedAt = async (at) =>
+    Number(
+      (
+        await system.sql(
+          'calls-media',
+          'SELECT count(*) AS n FROM calls WHERE account_id = $1 AND recording_deleted_at = $2::timestamptz',
+          [account.id, at],
+        )
+      )[0].n,
+    );
+
+  // Its answer never comes (calls-media dies under it): the client gives up on it rather than wait for the gateway's
+  // own time-out, and the test goes on.
+  const first = admin.raw('POST', '/admin/calls/retention-sweep', { now: t1 }, { timeoutMs: 5_000 }).catch(() => null);
+  let killedAfter = 0;
+  for (const started = Date.now(); Date.now() - started < 60_000; await sleep(5)) {
+    killedAfter = await deletedAt(t1);
+    if (killedAfter > 0) break;
+  }
+  const pid = system.pid('calls-media');
+  await system.kill('calls-media', 'SIGKILL');
+  const pendingAtKill = Number(
+    (await system.sql('calls-media', 'SELECT count(*) AS n FROM pending_object_deletions'))[0].n,
+  );
+  const byFirst = await deletedAt(t1);
+  system.start('calls-media');
+  await system.waitHealthy('calls-media', 90_000);
+  const second = await admin.raw('POST', '/admin/calls/retention-sweep', { now: t2 }, { timeoutMs: 300_000 });
+  const bySecond = await deletedAt(t2);
+  const [left] = await system.sql(
+    'calls-media',
+    `SELECT count(*) FILTER (WHERE recording_key IS NOT NULL) AS recordings, count(*) FILTER (WHERE has_transcript) AS transcripts,
+            count(*) FILTER (WHERE recording_deleted_at IS NULL) AS undeleted,
+            (SELECT count(*) FROM transcript_turns t WHERE t.call_id LIKE 'CAsweep%') AS turns,
+            (SELECT count(*) FROM pending_object_deletions) AS pending
+       FROM calls WHERE account_id = $1`,
+    [account.id],
+  );
+  await first;
+  const remaining = (await readdir(recordings)).filter((name) => name.startsWith('CAsweep')).length;
+  const checks = {
+    killed_pid: pid,
+    deleted_before_kill: killedAfter,
+    deleted_by_first_sweep: byFirst,
+    pending_objects_at_kill: pendingAtKill,
+    second_sweep_answer: second.body,
+    deleted_by_second_sweep: bySecond,
+    recordings_left_on_calls: Number(left.recordings),
+    transcripts_left: Number(left.transcripts) + Number(left.turns),
+    objects_left_behind: remaining,
+    queued_deletions_left: Number(left.pending),
+  };
+  const lost =
+    checks.recordings_left_on_calls +
+    checks.transcripts_left +
+    checks.objects_left_behind +
+    checks.queued_deletions_left;
+  // Deleted twice: a call counted by both sweeps, or a second sweep claiming more than it marked.
+  const twice = Math.max(0, byFirst + bySecond - calls) + Math.abs((second.body?.recordings_deleted ?? 0) - bySecond);
+  return {
+    name: 'kill -9 calls-media during a retention sweep',
+    calls,
+    checks,
+    lost,
+    duplicated: twice,
+    duplicated_by_check: { calls_list: twice },
+    interrupted: byFirst > 0 && byFirst < calls,
   };
 }

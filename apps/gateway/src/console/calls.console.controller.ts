@@ -15,6 +15,7 @@ import {
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';
+import { answerRecordingDeletion } from '../call-data/call-data-deletion-reply';
 import { answerExport } from '../call-data/call-export-reply';
 import { DeletedBy } from '../call-data/deleted-by.decorator';
 import { answerRecording } from '../recordings/recording-reply';
@@ -90,14 +91,7 @@ export class CallsConsoleController {
     @Caller() caller: CallerOptions,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CallDataDeletionOutcome | undefined> {
-    const outcome = await this.rpc.request(
-      CallsRpc.deleteRecording,
-      { call_id: params.call_id, deleted_by: deletedBy },
-      caller,
-    );
-    if (!outcome.object_pending) return undefined;
-    void reply.status(202);
-    return outcome;
+    return answerRecordingDeletion(this.rpc, params.call_id, deletedBy, caller, reply);
   }
 
   @Delete(':call_id/transcript')
