@@ -1,7 +1,13 @@
 import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CallsRpc, NumberProvisionedEvent, SimulatedProviderRpc } from '@switchboard/contracts';
+import {
+  CallsRpc,
+  DataSettingsRpc,
+  NumberProvisionedEvent,
+  RetentionRpc,
+  SimulatedProviderRpc,
+} from '@switchboard/contracts';
 import { CallsMediaWorld } from './calls-media.harness';
 import { aNumberStateChanged } from './factories/number-state.factory';
 import { aSimulatedCall } from './factories/provider-call.factory';
@@ -238,6 +244,54 @@ describe('calls-media with S3 recording storage', () => {
         { accountId: number.account_id },
       );
       expect(Buffer.from(chunk.data, 'base64').equals(expected)).toBe(true);
+    } finally {
+      await world.close();
+    }
+  });
+
+  it('deletes a recording from the bucket on request and by retention (DeleteObject, signed)', async () => {
+    const world = await CallsMediaWorld.create();
+    try {
+      await world.start({
+        S3_ENDPOINT: s3.url,
+        S3_BUCKET: BUCKET,
+        S3_REGION: REGION,
+        S3_ACCESS_KEY_ID: ACCESS_KEY,
+        S3_SECRET_ACCESS_KEY: SECRET,
+      });
+      const number = aNumberStateChanged();
+      await world.publishNumberState(NumberProvisionedEvent, number);
+      const ctx = { accountId: number.account_id };
+      const report = (started_at: string) =>
+        world.rpc.request(
+          SimulatedProviderRpc.reportCall,
+          aSimulatedCall({ to: number.phone_number, duration_sec: 5, recording: true, started_at }),
+        );
+      const requested = (await report('2026-11-30T10:00:00.000Z')).call_sid;
+      const expired = (await report('2026-01-01T10:00:00.000Z')).call_sid;
+      expect(s3.objects.has(`${requested}.mp3`) && s3.objects.has(`${expired}.mp3`)).toBe(true);
+
+      const outcome = await world.rpc.request(
+        CallsRpc.deleteRecording,
+        { call_id: requested, deleted_by: 'key:key_1' },
+        ctx,
+      );
+      expect(outcome).toEqual({ object_pending: false });
+      expect(s3.objects.has(`${requested}.mp3`)).toBe(false);
+      expect(s3.log).toContainEqual(
+        expect.objectContaining({
+          method: 'DELETE',
+          path: `/${BUCKET}/${requested}.mp3?x-id=DeleteObject`,
+          status: 204,
+        }),
+      );
+
+      await world.rpc.request(DataSettingsRpc.update, { recordings_days: 30 }, ctx);
+      expect(await world.rpc.request(RetentionRpc.sweep, { now: '2026-12-01T00:00:00.000Z' })).toEqual({
+        recordings_deleted: 1,
+        transcripts_deleted: 0,
+      });
+      expect(s3.objects.has(`${expired}.mp3`)).toBe(false);
     } finally {
       await world.close();
     }
