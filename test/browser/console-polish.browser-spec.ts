@@ -95,7 +95,11 @@ describe('the console writes money, minutes and identifiers one way, at 1280 and
       },
       (rows) => rows >= 3,
     );
-    const balance = await page.getByTestId('balance').textContent();
+    // The balance is its own request: it may still show its placeholder when the ledger is there.
+    const balance = await eventually(
+      () => page.getByTestId('balance').textContent(),
+      (text) => text !== null && text !== '…',
+    );
     const newest = page.getByTestId('ledger-table').locator('tbody tr').first();
     expect(await newest.locator('td[data-label="Amount"]').textContent()).toBe('-$1.37');
     expect(await newest.locator('td[data-label="Balance after"]').textContent()).toBe(balance);
