@@ -8,6 +8,7 @@ import {
   fitCustomAnalysis,
   type CallAnalysisView,
   type CallCompletedData,
+  type StorageMode,
 } from '@switchboard/contracts';
 import { outboxRecord, type OutboxRow } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
@@ -76,10 +77,11 @@ export class CallReportsService {
       startedAt: report.started_at,
       reportedAt: receivedAt,
     });
-    // An owner whose storage mode keeps no recording: the audio is never written (docs/call-data.md).
-    const storesAudio =
-      attribution.kind !== 'owned' ||
-      keepsRecording(await this.dataSettings.storageModeOf(attribution.state.account_id));
+    // An owner whose storage mode keeps no recording: the audio is never written (docs/call-data.md). Read once,
+    // here, and handed to keptOf.
+    const mode =
+      attribution.kind === 'owned' ? await this.dataSettings.storageModeOf(attribution.state.account_id) : undefined;
+    const storesAudio = mode === undefined || keepsRecording(mode);
 
     // The audio goes first: a report row never points at audio that is not stored. A repeat racing this one
     // rewrites the same key with the same call's audio, which is harmless.
@@ -113,7 +115,7 @@ export class CallReportsService {
 
     let state: ReportState;
     if (attribution.kind === 'owned') {
-      const kept = await this.keptOf(received, attribution.state);
+      const kept = await this.keptOf(received, attribution.state, mode);
       const outbox = outboxRows(kept.report, attribution.state, kept.analysis, options.requestId);
       if (
         !(await this.reports.addRecorded(
@@ -235,9 +237,10 @@ export class CallReportsService {
   private async keptOf(
     report: NewReport,
     owner: NumberOwnershipState,
+    knownMode?: StorageMode,
   ): Promise<{ report: NewReport; analysis: CallAnalysisView; droppedRecording: string | null }> {
     const analysis = await this.analysisOf(report, owner);
-    const mode = await this.dataSettings.storageModeOf(owner.account_id);
+    const mode = knownMode ?? (await this.dataSettings.storageModeOf(owner.account_id));
     if (mode === 'everything') return { report, analysis, droppedRecording: null };
     const content = contentToStore(mode, { transcript: report.details.transcript, analysis });
     const keep = keepsRecording(mode);
