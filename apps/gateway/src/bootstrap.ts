@@ -16,7 +16,6 @@ import { OperatorApiModule } from './operator/operator-api.module';
 import { GatewayPrisma } from './prisma/gateway-prisma';
 import { serveOpenApi } from './public/openapi';
 import { PublicApiModule } from './public/public-api.module';
-import { serveProviderWebhooks } from './provider-webhooks/provider-webhooks.routes';
 
 export const MIGRATIONS_DIR = join(__dirname, '..', 'prisma', 'migrations');
 
@@ -61,7 +60,9 @@ export async function createGateway(
     publicApp = await NestFactory.create<NestFastifyApplication>(
       PublicApiModule.forRoot(shared),
       createFastifyAdapter(config, logger, { server: 'public' }),
-      { logger: nestLogger, abortOnError: false },
+      // Provider webhooks are verified over the bytes as received: Nest's form parser keeps them as `rawBody` (the
+      // JSON parser is the gateway's own, which keeps them too: http/fastify-adapter.ts; docs/adr/0083).
+      { logger: nestLogger, abortOnError: false, rawBody: true },
     );
     configure(publicApp, shared);
     publicApp.setGlobalPrefix('v1', {
@@ -73,11 +74,12 @@ export async function createGateway(
         { path: 'claim/api/locations/:slug/claims', method: RequestMethod.POST },
         // The console (its pages and its API) too (docs/adr/0065).
         'console/{*path}',
+        // And the providers' webhooks, at the URLs set in their consoles and on our numbers (docs/adr/0083).
+        'provider-webhooks/{*path}',
       ],
     });
     serveConsoleStatic(publicApp, config.console);
     serveOpenApi(publicApp);
-    serveProviderWebhooks(publicApp, logger);
 
     adminApp = await NestFactory.create<NestFastifyApplication>(
       OperatorApiModule.forRoot(shared),

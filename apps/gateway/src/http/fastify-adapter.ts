@@ -16,6 +16,8 @@ import { PROVIDER_WEBHOOKS_PATH } from './provider-webhooks-path';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const PLAIN_HTTP_ALLOWED = new Set(['/healthz', '/readyz']);
+/** What providers send: Stripe and Retell post JSON, Twilio posts forms. */
+const PROVIDER_WEBHOOK_MEDIA_TYPES = new Set(['application/json', 'application/x-www-form-urlencoded']);
 /**
  * Routes whose path parameter names a page, where any that names none answers the same 404 (nothing to enumerate):
  * the claimant page's API (a slug outside PUBLIC_SLUG_PATTERN, `%00` included) and the console's pages and files
@@ -71,8 +73,24 @@ export function createFastifyAdapter(
   limitConnections(fastify.server, config.http, { tls: Boolean(config.tls), isTrustedProxy });
   // A closing server ends its connections itself: Node's close would wait up to the keep-alive time-out on some.
   closeConnectionsOnClose(fastify, { tls: Boolean(config.tls) });
-  // Registered through Nest so that Nest does not put its default JSON parser in its place at init.
-  adapter.useBodyParser('application/json', false, { bodyLimit: config.bodyLimitBytes }, createJsonBodyParser(fastify));
+  // Registered through Nest so that Nest does not put its default JSON parser in its place at init. Nest's `rawBody`
+  // app option reaches only the parsers Nest registers itself, so this one keeps the bytes as `rawBody` on the public
+  // server, for the provider webhooks verified over them. It parses none of theirs: their verifier parses once the
+  // signature holds, and refuses what no column can hold with its own message (ADR 0083).
+  const parseJson = createJsonBodyParser(fastify);
+  adapter.useBodyParser(
+    'application/json',
+    options.server === 'public',
+    { bodyLimit: config.bodyLimitBytes },
+    (request, body, done) =>
+      isProviderWebhook(request, options.server) ? done(null, body) : parseJson(request, body, done),
+  );
+  // A route's own body limit, declared with `@RouteConfig({ bodyLimit })`: Nest hands Fastify a route's `config`,
+  // not its `bodyLimit`. It applies to every parser of the route (provider webhooks: 512 KiB, ADR 0083).
+  fastify.addHook('onRoute', (route) => {
+    const { bodyLimit }: { bodyLimit?: unknown } = route.config ?? {};
+    if (typeof bodyLimit === 'number') route.bodyLimit = bodyLimit;
+  });
 
   let closing = false;
   // eslint-disable-next-line @typescript-eslint/require-await -- Fastify's hook form without a `done` callback
@@ -108,8 +126,20 @@ export function createFastifyAdapter(
         .send(errorEnvelope('payload_too_large', `A claim is at most ${config.claimantBodyLimitBytes} bytes.`));
     }
     // Bodies are JSON (spec part 1): a form or text body is refused before any parser could accept it. Provider
-    // webhooks are the providers' formats (Twilio's are forms), read as raw bytes by their own routes (ADR 0083).
-    if (hasBody(request) && !isJson(request.headers['content-type']) && !isProviderWebhook(request, options.server)) {
+    // webhooks are the providers' formats, JSON or (Twilio's) forms, the two media types whose parsers keep the raw
+    // bytes their signatures are checked over (ADR 0083); any other would reach the controller without them.
+    if (hasBody(request) && isProviderWebhook(request, options.server)) {
+      if (!PROVIDER_WEBHOOK_MEDIA_TYPES.has(mediaTypeOf(request.headers['content-type']) ?? '')) {
+        return reply
+          .status(415)
+          .send(
+            errorEnvelope(
+              'unsupported_media_type',
+              'Send provider webhooks as application/json or application/x-www-form-urlencoded.',
+            ),
+          );
+      }
+    } else if (hasBody(request) && !isJson(request.headers['content-type'])) {
       return reply.status(415).send(errorEnvelope('unsupported_media_type', 'Send the body as application/json.'));
     }
   });
@@ -160,8 +190,12 @@ function hasBody(request: FastifyRequest): boolean {
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
+function mediaTypeOf(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0].trim().toLowerCase();
+}
+
 function isJson(contentType: string | undefined): boolean {
-  const type = contentType?.split(';')[0].trim().toLowerCase();
+  const type = mediaTypeOf(contentType);
   return type === 'application/json' || (type !== undefined && /^application\/[a-z0-9.+-]+\+json$/.test(type));
 }
 

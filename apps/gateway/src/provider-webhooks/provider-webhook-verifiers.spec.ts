@@ -1,10 +1,12 @@
-import { stripeSignature, twilioSignature } from '../../../../test/stand-ins/provider-signatures';
+import { retellSignature, stripeSignature, twilioSignature } from '../../../../test/stand-ins/provider-signatures';
 import { ProviderWebhookRefused } from './provider-webhook';
+import { RetellWebhookVerifier } from './retell.verifier';
 import { STRIPE_TOLERANCE_SECONDS, StripeWebhookVerifier } from './stripe.verifier';
 import { TwilioWebhookVerifier } from './twilio.verifier';
 
 const STRIPE_SECRET = 'whsec_unitVerifiers0123456789';
 const TWILIO_TOKEN = 'fedcba9876543210fedcba9876543210';
+const RETELL_KEY = 'key_unit_retell_0123456789';
 const OUR_ACCOUNT = `AC${'1'.repeat(32)}`;
 const PUBLIC_BASE_URL = 'https://api.switchboard.test';
 
@@ -96,5 +98,50 @@ describe('TwilioWebhookVerifier', () => {
     const { AccountSid: _left, ...withoutAccount } = callback(OUR_ACCOUNT);
     const none = await refusal(status(withoutAccount));
     expect([none.code, none.message]).toEqual([badSignature.code, badSignature.message]);
+  });
+});
+
+describe('RetellWebhookVerifier', () => {
+  const verifier = new RetellWebhookVerifier(RETELL_KEY);
+  const verify = (event: string, call: Record<string, unknown>) => {
+    const body = JSON.stringify({ event, call: { call_id: 'call_unit_1', ...call } });
+    return verifier.verify({
+      callback: '',
+      url: '/provider-webhooks/retell',
+      headers: { 'content-type': 'application/json', 'x-retell-signature': retellSignature(body, RETELL_KEY) },
+      body: Buffer.from(body),
+    });
+  };
+  const utterances = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'user' : 'agent', content: `line ${i}`, words: [] }));
+
+  it('keys a call event by call and event: call_started and call_ended are one fact each per call', async () => {
+    await expect(verify('call_started', {})).resolves.toMatchObject({
+      eventId: 'call_unit_1:call_started',
+      kind: 'call_started',
+    });
+    await expect(verify('call_ended', { transcript_object: utterances(4) })).resolves.toMatchObject({
+      eventId: 'call_unit_1:call_ended',
+    });
+  });
+
+  it("keys each transcript_updated of a call by the transcript's length, so every update is taken in once", async () => {
+    const ids = await Promise.all(
+      [undefined, utterances(1), utterances(2), utterances(2)].map(async (transcript) => {
+        const event = await verify('transcript_updated', transcript ? { transcript_object: transcript } : {});
+        return event.eventId;
+      }),
+    );
+    expect(ids).toEqual([
+      'call_unit_1:transcript_updated:0',
+      'call_unit_1:transcript_updated:1',
+      'call_unit_1:transcript_updated:2',
+      // The same update sent again is the same event.
+      'call_unit_1:transcript_updated:2',
+    ]);
+    await expect(verify('transcript_updated', { transcript_object: 'not a list' })).resolves.toMatchObject({
+      eventId: 'call_unit_1:transcript_updated:0',
+      kind: 'transcript_updated',
+    });
   });
 });

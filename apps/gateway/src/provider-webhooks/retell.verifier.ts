@@ -34,12 +34,22 @@ export class RetellWebhookVerifier implements ProviderWebhookVerifier {
       );
     const payload = parseJsonObject(request.body, 'Retell');
     const kind = requiredString(payload, 'event', 'Retell');
-    const call = payload.call;
-    if (call === null || typeof call !== 'object' || Array.isArray(call))
+    if (payload.call === null || typeof payload.call !== 'object' || Array.isArray(payload.call))
       throw new ProviderWebhookRefused('invalid_request', 'The Retell event has no "call".');
-    const callId = requiredString(call as Record<string, unknown>, 'call_id', 'Retell');
-    return { eventId: `${callId}:${kind}`, kind, payload };
+    const call = payload.call as Record<string, unknown>;
+    return { eventId: retellEventId(requiredString(call, 'call_id', 'Retell'), kind, call), kind, payload };
   }
+}
+
+/**
+ * The once-only key of a Retell event: `<call_id>:<event>`, one fact per call and event, except `transcript_updated`,
+ * which Retell sends again each time the transcript grows: `<call_id>:transcript_updated:<n>`, n the transcript's
+ * utterances so far (`call.transcript_object`; 0 without one), so each update is taken in and a resent one is not.
+ */
+function retellEventId(callId: string, kind: string, call: Record<string, unknown>): string {
+  if (kind !== 'transcript_updated') return `${callId}:${kind}`;
+  const transcript = call.transcript_object;
+  return `${callId}:${kind}:${Array.isArray(transcript) ? transcript.length : 0}`;
 }
 
 async function loadVerify(): Promise<Verify> {

@@ -66,3 +66,40 @@ export class LostItemReportedData {
 }
 
 export const LostItemReportedEvent = defineEvent('call.lost_item_reported', STREAMS.calls, LostItemReportedData);
+
+/**
+ * A call began: the provider reported its start while it is still going (docs/live-calls.md). Published by
+ * calls-media through its outbox, at most once per call SID (envelope id derived from it), only for a call whose
+ * number has an owner when it starts; webhook-dispatcher sends it as the opt-in `call.started` webhook.
+ */
+export class CallStartedData {
+  @IsString() call_sid: string;
+  @IsString() @Matches(ACCOUNT_ID_PATTERN) account_id: string;
+  @IsString() @Matches(NUMBER_ID_PATTERN) number_id: string;
+  @IsString() phone_number: string;
+  @IsString() caller: string;
+  @IsString() direction: string;
+  @IsISO8601() started_at: string;
+}
+
+export const CallStartedEvent = defineEvent('call.started', STREAMS.calls, CallStartedData);
+
+/**
+ * A call closed as `incomplete` (no end report within its number's `max_call_minutes`) whose late end report then
+ * came: the call as it is now, and the status and duration it was billed with before (docs/live-calls.md). Once per
+ * call (envelope id derived from the call SID). numbers-billing adjusts the talk time by the difference, never
+ * charging the call a second time; webhook-dispatcher sends the opt-in `call.updated` webhook.
+ */
+export class CallUpdatedData extends CallCompletedData {
+  @IsString() previous_status: string;
+  @IsInt() @Min(0) @Max(MAX_INT4) previous_duration_sec: number;
+}
+
+export const CallUpdatedEvent = defineEvent('call.updated', STREAMS.calls, CallUpdatedData);
+
+/** The status of a call the provider reported the start of and not yet the end (docs/live-calls.md). */
+export const CALL_IN_PROGRESS = 'in_progress';
+/** The status of a call closed without its end report, `max_call_minutes` after it started (docs/live-calls.md). */
+export const CALL_INCOMPLETE = 'incomplete';
+/** How long a call may go without its end report when its number does not say (`max_call_minutes`). */
+export const DEFAULT_MAX_CALL_MINUTES = 60;

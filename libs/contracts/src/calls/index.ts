@@ -9,3 +9,4 @@ export * from './call-analysis';
 export * from './call-stats.dto';
 export * from './call-data.dto';
 export * from './call-data-deletion.dto';
+export * from './live-call.dto';

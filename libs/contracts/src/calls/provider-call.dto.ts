@@ -24,6 +24,25 @@ const MAX_SIMULATED_CALL_SECONDS = 86_400;
 const MAX_TRANSCRIPT_TURNS = 500;
 const MAX_TURN_TEXT_LENGTH = MAX_TEXT_LENGTH;
 const MAX_CALL_LABEL_LENGTH = 100;
+/** `live.turn_interval_ms` bounds and default (operator contract). */
+const MIN_TURN_INTERVAL_MS = 10;
+const MAX_TURN_INTERVAL_MS = 10_000;
+export const DEFAULT_TURN_INTERVAL_MS = 500;
+
+/** `live` on `POST /admin/provider/calls`: the simulated provider plays the call as it happens (docs/live-calls.md). */
+export class SimulatedLiveBody {
+  @ApiPropertyOptional({
+    minimum: MIN_TURN_INTERVAL_MS,
+    maximum: MAX_TURN_INTERVAL_MS,
+    default: DEFAULT_TURN_INTERVAL_MS,
+    description: 'Milliseconds between the start and each transcript turn, and between the last turn and the end.',
+  })
+  @IsOmittable()
+  @IsInt()
+  @Min(MIN_TURN_INTERVAL_MS)
+  @Max(MAX_TURN_INTERVAL_MS)
+  turn_interval_ms?: number;
+}
 
 export class TranscriptTurnBody {
   @ApiProperty({ example: 'caller', maxLength: MAX_CALL_LABEL_LENGTH })
@@ -196,6 +215,18 @@ export class SimulateProviderCallBody {
   @ValidateNested()
   @Type(() => SimulatedCallAnalysisBody)
   analysis?: SimulatedCallAnalysisBody;
+
+  @ApiPropertyOptional({
+    type: SimulatedLiveBody,
+    description:
+      'Play the call live: its start at once, then each transcript turn turn_interval_ms apart, then its end. ' +
+      'The answer comes at once.',
+  })
+  @IsOmittable()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SimulatedLiveBody)
+  live?: SimulatedLiveBody;
 }
 
 export class SimulatedCallAccepted {

@@ -44,6 +44,9 @@ function IsWebhookUrl(): PropertyDecorator {
   return (target, property) => rules.forEach((rule) => rule(target, property));
 }
 
+/** The most `max_call_minutes` a number can set: four hours (docs/live-calls.md). */
+export const MAX_CALL_MINUTES_LIMIT = 240;
+
 /** Webhook event types a number can be subscribed to (`webhook_events`). `call.completed` is always sent. */
 export const CALL_COMPLETED_EVENT = 'call.completed';
 export const BILLING_BALANCE_LOW_EVENT = 'billing.balance_low';

@@ -15,7 +15,7 @@ import {
 import { ACCOUNT_ID_PATTERN, MAX_INT4 } from '../common/validation';
 import { defineEvent, STREAMS } from '../messaging/event';
 import { AnalysisFieldBody } from './analysis-field.dto';
-import { NUMBER_ID_PATTERN, NUMBER_STATUSES, type NumberStatus } from './number.dto';
+import { MAX_CALL_MINUTES_LIMIT, NUMBER_ID_PATTERN, NUMBER_STATUSES, type NumberStatus } from './number.dto';
 
 /**
  * The state of a number after a change, as other services keep it: who owns a phone number (calls-media), where
@@ -30,6 +30,11 @@ export class NumberStateChanged {
   @IsOptional() @IsString() webhook_url: string | null;
   /** Whether the AI agent answers calls to it now (false while past_due: paused). */
   @IsBoolean() answering: boolean;
+  /**
+   * How long a call to it may go without its end report before it is closed as `incomplete` (docs/live-calls.md).
+   * Absent in events written before numbers had it: read as DEFAULT_MAX_CALL_MINUTES.
+   */
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_CALL_MINUTES_LIMIT) max_call_minutes?: number;
   /** Grows with every change of the number, so a consumer can ignore an older state delivered late. */
   @Matches(/^\d+$/) version: string;
   @IsISO8601() changed_at: string;

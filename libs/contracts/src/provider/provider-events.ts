@@ -29,7 +29,7 @@ export class ProviderEventReceivedData {
   /**
    * The provider's own id of the event, the key it is accepted under exactly once: Stripe's `evt_...`; Twilio's
    * `<CallSid>:<CallStatus>` for a status callback and `<RecordingSid>` for a recording callback; Retell's
-   * `<call_id>:<event>`.
+   * `<call_id>:<event>`, and `<call_id>:transcript_updated:<turns>` for each of a call's transcript updates.
    */
   @IsString() @MaxLength(200) event_id: string;
   /**
