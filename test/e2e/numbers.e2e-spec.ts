@@ -36,6 +36,7 @@ describe('numbers through the gateway', () => {
         status: 'active',
         webhook_url: 'https://93.184.215.14/hooks',
         webhook_events: ['call.completed'],
+        max_call_minutes: 60,
         created_at: expect.any(String),
         webhook_secret: expect.any(String),
         livemode: true,
@@ -388,6 +389,10 @@ describe('numbers through the gateway', () => {
       ['a malformed business_phone', { business_phone: '4155550123' }, 'business_phone'],
       ['a business_phone that is not a US number', { business_phone: '+442071838750' }, 'business_phone'],
       ['a null business_phone', { business_phone: null }, 'business_phone'],
+      ['a max_call_minutes of 0', { max_call_minutes: 0 }, 'max_call_minutes'],
+      ['a max_call_minutes past 240', { max_call_minutes: 241 }, 'max_call_minutes'],
+      ['a max_call_minutes that is not an integer', { max_call_minutes: 1.5 }, 'max_call_minutes'],
+      ['a null max_call_minutes', { max_call_minutes: null }, 'max_call_minutes'],
       ['an unknown field', { area_code: '212' }, 'area_code'],
     ])('refuses %s with 400 invalid_request naming the field, and changes nothing', async (_, patch, field) => {
       const session = await ApiSession.create(system);
@@ -400,8 +405,19 @@ describe('numbers through the gateway', () => {
       expect(row).toMatchObject({
         webhook_url: 'https://93.184.215.14/hooks',
         business_phone: '+14155550123',
+        max_call_minutes: 60,
         version: 1n,
       });
+    });
+
+    it('sets max_call_minutes alone, and the number shows it', async () => {
+      const session = await ApiSession.create(system);
+      const created = (await session.post('/numbers', body())).body;
+      const answer = await session.request('PATCH', `/numbers/${created.id}`, { max_call_minutes: 90 });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ ...created, webhook_secret: undefined, max_call_minutes: 90 });
+      expect((await session.get(`/numbers/${created.id}`)).body.max_call_minutes).toBe(90);
+      expect(await numberRow(created.id)).toMatchObject({ max_call_minutes: 90, version: 2n });
     });
 
     it('answers 404 not_found for an unknown id and for another account’s number, changing nothing', async () => {

@@ -84,6 +84,7 @@ describe('call.completed webhooks', () => {
         has_recording: true,
         has_transcript: false,
         analysis: { summary: 'Ordered a large margherita.', sentiment: 'positive', successful: true, custom: {} },
+        status: 'completed',
       },
     });
     expect(received).toHaveLength(1);

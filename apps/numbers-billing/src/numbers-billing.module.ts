@@ -41,6 +41,8 @@ import { SimulatedPaymentAdapter } from './payments/simulated-payment.adapter';
 import { AutoTopUpAttemptsRepository } from './billing/auto-top-up-attempts.repository';
 import { NumbersBillingPrisma, NumbersBillingTransactions } from './prisma/numbers-billing-prisma';
 import { TalkTimeAllowance } from './talk-time/allowance';
+import { TalkTimeAdjustmentConsumer } from './talk-time/talk-time-adjustment.consumer';
+import { TalkTimeAdjustmentService } from './talk-time/talk-time-adjustment.service';
 import { TalkTimeConsumer } from './talk-time/talk-time.consumer';
 import { TALK_TIME_BILLING } from './talk-time/talk-time-billing.port';
 import { TalkTimeService } from './talk-time/talk-time.service';
@@ -91,6 +93,7 @@ export class NumbersBillingModule {
         AgentNatsController,
         SimulatedTelephonyNatsController,
         TalkTimeConsumer,
+        TalkTimeAdjustmentConsumer,
         // Stripe's payment results, only where Stripe is configured (docs/adr/0084).
         ...(config.stripe ? [StripeEventsConsumer] : []),
       ],
@@ -147,6 +150,7 @@ export class NumbersBillingModule {
         { provide: TALK_TIME_BILLING, useExisting: BillingAdapter },
         TalkTimeAllowance,
         TalkTimeService,
+        TalkTimeAdjustmentService,
         TalkTimeRepository,
         AccountsService,
         WebhookUrlPolicy,

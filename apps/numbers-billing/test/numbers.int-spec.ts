@@ -71,6 +71,7 @@ describe('POST /numbers (numbers.v1.provision)', () => {
       status: 'active',
       webhook_url: null,
       webhook_events: ['call.completed'],
+      max_call_minutes: 60,
       created_at: expect.any(String),
       webhook_secret: expect.any(String),
     });
@@ -120,10 +121,32 @@ describe('POST /numbers (numbers.v1.provision)', () => {
       status: 'active',
       webhook_url: 'https://93.184.215.14/hooks',
       answering: true,
+      max_call_minutes: 60,
       version: '1',
       changed_at: expect.any(String),
     });
     expect(JSON.stringify(event)).not.toContain(created.webhook_secret);
+  });
+
+  it('takes max_call_minutes at creation, publishes it, and binds it to the Idempotency-Key', async () => {
+    const account = await createAccount(h);
+    const body = numberCreate({ max_call_minutes: 15, idempotency_key: randomUUID() });
+    const created = await h.request(NumbersRpc.provision, body, account.id);
+    expect(created.max_call_minutes).toBe(15);
+    const isProvisioned = (e: { type: string; data: { number_id: string } }) =>
+      e.data.number_id === created.id && e.type === 'number.provisioned';
+    const events = await eventually(h.numberEvents, (all) => all.some(isProvisioned));
+    expect(events.find(isProvisioned)!.data.max_call_minutes).toBe(15);
+    const reused = await errorOf(h.request(NumbersRpc.provision, { ...body, max_call_minutes: 16 }, account.id));
+    expect(reused.code).toBe('idempotency_key_reused');
+
+    for (const bad of [0, 241, null]) {
+      const error = await errorOf(
+        h.request(NumbersRpc.provision, numberCreate({ max_call_minutes: bad as number }), account.id),
+      );
+      expect(error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('max_call_minutes') });
+    }
+    expect(await h.prisma.phoneNumber.count({ where: { account_id: account.id } })).toBe(1);
   });
 
   it('refuses a balance below $5 with 402 insufficient_balance and charges nothing', async () => {
@@ -319,6 +342,7 @@ describe('POST /numbers (numbers.v1.provision)', () => {
         webhook_url: 'https://93.184.215.14/hooks',
         webhook_secret: created.webhook_secret,
         sealed: expect.any(String),
+        webhook_events: ['call.completed'],
       });
     });
 
@@ -333,7 +357,12 @@ describe('POST /numbers (numbers.v1.provision)', () => {
         number_id: created.id,
         recipient_key: DISPATCHER_KEY.publicKey,
       });
-      expect(Object.keys(reply).sort()).toEqual(['number_id', 'webhook_secret_sealed', 'webhook_url']);
+      expect(Object.keys(reply).sort()).toEqual([
+        'number_id',
+        'webhook_events',
+        'webhook_secret_sealed',
+        'webhook_url',
+      ]);
       expect(JSON.stringify(reply)).not.toContain(created.webhook_secret.slice(6, 20));
       expect(() =>
         SealingKeyPair.generate().open(reply.webhook_secret_sealed, webhookSecretSealContext(created.id)),
@@ -614,6 +643,7 @@ describe('GET /numbers (numbers.v1.list)', () => {
       'business_phone',
       'created_at',
       'id',
+      'max_call_minutes',
       'phone_number',
       'status',
       'webhook_events',
@@ -740,6 +770,47 @@ describe('PATCH /numbers/{id} (numbers.v1.update)', () => {
     );
     const event = events.find((e) => e.data.number_id === created.id && e.type === 'number.updated')!;
     expect(event.data).toMatchObject({ webhook_url: 'https://93.184.215.14/new', status: 'active', version: '2' });
+  });
+
+  it('opts in to call.started and call.updated, and tells the dispatcher in the webhook target', async () => {
+    const account = await createAccount(h);
+    const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);
+    const updated = await h.request(
+      NumbersRpc.update,
+      { id: created.id, webhook_events: ['call.updated', 'call.started'] },
+      account.id,
+    );
+    expect(updated.webhook_events).toEqual(['call.completed', 'call.started', 'call.updated']);
+    expect((await askWebhookTarget(h.request, created.id)).webhook_events).toEqual([
+      'call.completed',
+      'call.started',
+      'call.updated',
+    ]);
+  });
+
+  it('takes max_call_minutes alone, shows it, and publishes it in number.updated', async () => {
+    const account = await createAccount(h);
+    const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);
+    const updated = await h.request(NumbersRpc.update, { id: created.id, max_call_minutes: 240 }, account.id);
+    expect(updated).toMatchObject({ id: created.id, max_call_minutes: 240 });
+    expect((await h.request(NumbersRpc.get, { id: created.id }, account.id)).max_call_minutes).toBe(240);
+    const isUpdate = (e: { type: string; data: { number_id: string } }) =>
+      e.data.number_id === created.id && e.type === 'number.updated';
+    const events = await eventually(h.numberEvents, (all) => all.some(isUpdate));
+    expect(events.find(isUpdate)!.data).toMatchObject({ max_call_minutes: 240, version: '2' });
+  });
+
+  it('refuses a max_call_minutes that is not an integer from 1 to 240 with 400, changing nothing', async () => {
+    const account = await createAccount(h);
+    const created = await h.request(NumbersRpc.provision, numberCreate(), account.id);
+    for (const bad of [0, 241, 1.5, '60', null]) {
+      const error = await errorOf(
+        h.request(NumbersRpc.update, { id: created.id, max_call_minutes: bad as number }, account.id),
+      );
+      expect(error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('max_call_minutes') });
+    }
+    const row = await h.prisma.phoneNumber.findUniqueOrThrow({ where: { id: BigInt(created.id.slice(4)) } });
+    expect(row).toMatchObject({ max_call_minutes: 60, version: 1n });
   });
 });
 

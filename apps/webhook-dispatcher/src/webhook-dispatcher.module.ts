@@ -17,6 +17,7 @@ import { DeliveryBacklogGauges } from './deliveries/delivery-backlog.gauges';
 import { dispatcherConsumerSettings } from './deliveries/dispatcher-consumers';
 import { NumberEventsConsumer } from './deliveries/number-events.consumer';
 import { NumberStatesRepository } from './deliveries/number-states.repository';
+import { OptInCallEventsConsumer } from './deliveries/opt-in-call-events.consumer';
 import { BillingEventsConsumer } from './deliveries/billing-events.consumer';
 import { HostLimiter } from './deliveries/host-limiter';
 import { EndpointHealth } from './endpoints/endpoint-health';
@@ -61,6 +62,7 @@ export class WebhookDispatcherModule {
         DeliveriesNatsController,
         WebhookEventsNatsController,
         CallCompletedConsumer,
+        OptInCallEventsConsumer,
         NumberEventsConsumer,
         BillingEventsConsumer,
       ],

@@ -258,6 +258,31 @@ describe('DeliveriesRepository against PostgreSQL', () => {
     await store.close(pending, 'skipped');
     expect(await row(pending.event_id)).toMatchObject({ status: 'skipped', lease_until: null });
   });
+
+  it('closes only a delivery already begun with closeBegun: nothing written for a new event, a verdict kept', async () => {
+    const fresh = aDelivery();
+    await store.closeBegun(fresh.event_id, 'skipped');
+    expect(await row(fresh.event_id)).toBeNull();
+
+    const waiting = aDelivery();
+    const now = new Date();
+    const first = claimed(await claim(waiting, now));
+    await store.finishAttempt(
+      held(waiting, first),
+      { status_code: 500, error: 'receiver answered HTTP 500', finished_at: now, duration_ms: 2 },
+      { status: 'pending', attempts: 1, next_attempt_at: new Date(now.getTime() + 1000) },
+    );
+    await store.closeBegun(waiting.event_id, 'skipped');
+    expect(await row(waiting.event_id)).toMatchObject({
+      status: 'skipped',
+      attempts: 1,
+      next_attempt_at: null,
+      lease_until: null,
+    });
+
+    await store.closeBegun(waiting.event_id, 'failed');
+    expect(await row(waiting.event_id)).toMatchObject({ status: 'skipped' });
+  });
   it('claims nothing while the endpoint is disabled when asked to pause, and claims for a test event', async () => {
     const delivery = { ...aDelivery(), number_id: `num_${randomUUID()}` };
     await prisma.webhookEndpoint.create({

@@ -87,6 +87,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
           has_transcript: event.data.has_transcript,
           // An event written before calls had an analysis is delivered with the empty one.
           analysis: { summary: null, sentiment: 'unknown', successful: null, custom: {} },
+          status: event.data.status,
         },
       });
       const log = await harness.eventually(async () => {

@@ -13,8 +13,11 @@ describe('bus permissions', () => {
       'sb.events.v1.number.released',
       'sb.webhook-copies.v1.>',
       'sb.api-key-revocations.v1',
+      // The live events of the accounts whose calls it streams (docs/live-calls.md).
+      'sb.calls-live.v1.>',
     ]);
     expect(gateway.publish.allow.filter((subject) => subject.includes('webhook-copies'))).toEqual([]);
+    expect(gateway.publish.allow.filter((subject) => subject.includes('calls-live'))).toEqual([]);
     expect(gateway.publish.allow.filter((subject) => subject.includes('api-key-revocations'))).toEqual([
       'sb.api-key-revocations.v1',
     ]);
@@ -93,6 +96,10 @@ describe('bus permissions', () => {
       'sb.events.v1.number.released',
     ]);
     expect(busPermissions('calls-media', 'sb').publish.allow).toContain('sb.events.v1.call.>');
+    // Live call events for the gateway's streams, and the simulated provider's question to numbers-billing.
+    expect(busPermissions('calls-media', 'sb').publish.allow).toEqual(
+      expect.arrayContaining(['sb.calls-live.v1.>', 'sb.numbers.v1.service-number.get']),
+    );
     expect(busPermissions('calls-media', '*').publish.allow).toContain('$JS.API.STREAM.CREATE.*');
   });
 

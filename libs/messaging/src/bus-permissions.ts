@@ -1,5 +1,7 @@
 import {
   API_KEY_REVOCATIONS_SUBJECT,
+  LIVE_CALLS_SUBJECT,
+  ServiceNumberRpc,
   LostItemReportRpc,
   NumberReleasedEvent,
   NumberUpdatedEvent,
@@ -55,6 +57,9 @@ const WEBHOOK_COPIES = `${WEBHOOK_COPIES_SUBJECT}.>`;
 /** Revoked API keys, announced by the gateway replica that revoked them to every replica (ADR 0128). */
 const API_KEY_REVOCATIONS = API_KEY_REVOCATIONS_SUBJECT;
 
+/** Each account's live call events, published by calls-media as they are applied (docs/live-calls.md). */
+const LIVE_CALLS = `${LIVE_CALLS_SUBJECT}.>`;
+
 /** Every service's public request subjects, as the gateway forwards them. */
 const PUBLIC_REQUESTS = ['billing.v1.>', 'numbers.v1.>', 'calls.v1.>', 'lostfound.v1.>', 'webhooks.v1.>'];
 
@@ -75,8 +80,9 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     hears: [NumberReleasedEvent.type],
     // Each replica tells every other of a key it revoked: their `webhook/listen` streams on that key end (ADR 0128).
     broadcasts: [API_KEY_REVOCATIONS],
-    // A number's signed deliveries, for its connected `webhook/listen` streams, and the revocations (ADR 0128).
-    follows: [WEBHOOK_COPIES, API_KEY_REVOCATIONS],
+    // A number's signed deliveries, for its connected `webhook/listen` streams, and the revocations (ADR 0128); the
+    // live events of the accounts with a live stream open (docs/live-calls.md).
+    follows: [WEBHOOK_COPIES, API_KEY_REVOCATIONS, LIVE_CALLS],
     // The operator API's dead letters (docs/operations.md, "Dead letters").
     readsDeadLetters: true,
   },
@@ -86,7 +92,7 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     // billing.balance_low and billing.top_up_failed are account-level: a stream of their own (ADR 0081).
     publishes: [STREAMS.numbers, STREAMS.billing],
     consumes: [
-      { stream: STREAMS.calls, durables: ['numbers-billing-talk-time'] },
+      { stream: STREAMS.calls, durables: ['numbers-billing-talk-time', 'numbers-billing-talk-time-adjustments'] },
       // Stripe's payment results, verified by the gateway (ADR 0083, ADR 0084); only where Stripe is configured.
       { stream: STREAMS.provider, durables: ['numbers-billing-stripe-events'] },
     ],
@@ -94,8 +100,11 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
   'calls-media': {
     // Internal: only lostfound reads a call's lost-item report, the caller's phone included (ADR 0079).
     serves: ['calls.v1.>', LostItemReportRpc.subject],
-    requests: [],
+    // The simulated provider takes calls only to numbers in service: numbers-billing's record says (docs/live-calls.md).
+    requests: [ServiceNumberRpc.subject],
     publishes: STREAMS.calls,
+    // Each live call event, for the gateway's live streams (docs/live-calls.md).
+    broadcasts: [LIVE_CALLS],
     consumes: [
       {
         stream: STREAMS.numbers,
@@ -124,7 +133,11 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     // `webhook.endpoint_disabled` (ADR 0075), through its outbox.
     publishes: STREAMS.webhooks,
     consumes: [
-      { stream: STREAMS.calls, durables: ['webhook-dispatcher'] },
+      // call.completed webhooks, and the opt-in call.started and call.updated.
+      {
+        stream: STREAMS.calls,
+        durables: ['webhook-dispatcher', 'webhook-dispatcher-call-started', 'webhook-dispatcher-call-updated'],
+      },
       // number.past_due and number.released webhooks.
       {
         stream: STREAMS.numbers,

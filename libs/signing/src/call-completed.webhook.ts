@@ -9,22 +9,54 @@ export interface CallCompletedWebhookBody {
   type: typeof CALL_COMPLETED_WEBHOOK_TYPE;
   number_id: string;
   occurred_at: string;
-  call: {
-    call_sid: string;
-    caller: string;
-    outcome: string;
-    duration_sec: number;
-    started_at: string;
-    has_recording: boolean;
-    has_transcript: boolean;
-    /** The agent's analysis of the call, as `GET /v1/calls/{call_id}` shows it (an addition to spec part 6). */
-    analysis: {
-      summary: string | null;
-      sentiment: 'positive' | 'neutral' | 'negative' | 'unknown';
-      successful: boolean | null;
-      custom: Record<string, string | number | boolean>;
-    };
+  call: CallWebhookCall;
+}
+
+/** A call that ended, as `call.completed` and `call.updated` carry it. */
+export interface CallWebhookCall {
+  call_sid: string;
+  caller: string;
+  outcome: string;
+  duration_sec: number;
+  started_at: string;
+  has_recording: boolean;
+  has_transcript: boolean;
+  /** The agent's analysis of the call, as `GET /v1/calls/{call_id}` shows it (an addition to spec part 6). */
+  analysis: {
+    summary: string | null;
+    sentiment: 'positive' | 'neutral' | 'negative' | 'unknown';
+    successful: boolean | null;
+    custom: Record<string, string | number | boolean>;
   };
+  /**
+   * The call's status (an addition to spec part 6): `completed`, or `incomplete` when the provider's end report did
+   * not come within the number's `max_call_minutes`.
+   */
+  status: string;
+}
+
+/**
+ * `call.started` and `call.updated`: sent only to numbers that list them in their `webhook_events`. `call.started`
+ * when a call begins (`occurred_at` is its `started_at`); `call.updated` once, when a call closed as `incomplete`
+ * gets its late end report: the call as corrected, and what it was before.
+ */
+export const CALL_STARTED_WEBHOOK_TYPE = 'call.started';
+export const CALL_UPDATED_WEBHOOK_TYPE = 'call.updated';
+
+export interface CallStartedWebhookBody {
+  type: typeof CALL_STARTED_WEBHOOK_TYPE;
+  number_id: string;
+  occurred_at: string;
+  call: { call_sid: string; caller: string; direction: string; started_at: string };
+}
+
+export interface CallUpdatedWebhookBody {
+  type: typeof CALL_UPDATED_WEBHOOK_TYPE;
+  number_id: string;
+  occurred_at: string;
+  call: CallWebhookCall;
+  /** The status and talk time the call had before (and was billed with). */
+  previous: { status: string; duration_sec: number };
 }
 
 /** `webhook.test`: sent on demand (`POST /v1/numbers/{id}/webhook-test`), signed like any other event. */

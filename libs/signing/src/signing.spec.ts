@@ -28,8 +28,8 @@ const VECTORS = [
     name: 'the sample request of docs/webhooks.md',
     secret: 'whsec_example',
     timestamp: 1763658224,
-    body: '{"type":"call.completed","number_id":"num_1","occurred_at":"2026-11-20T17:03:44.000Z","call":{"call_sid":"CA9f2c","caller":"+14155550199","outcome":"order_placed","duration_sec":93,"started_at":"2026-11-20T17:02:11.000Z","has_recording":true,"has_transcript":false,"analysis":{"summary":"Ordered a large margherita for pickup.","sentiment":"positive","successful":true,"custom":{"order_total":23.5}}}}',
-    hex: '8691ba54f5f1001eee59a64a15657d66202d3ed9374311cf97d1e002d07c56d7',
+    body: '{"type":"call.completed","number_id":"num_1","occurred_at":"2026-11-20T17:03:44.000Z","call":{"call_sid":"CA9f2c","caller":"+14155550199","outcome":"order_placed","duration_sec":93,"started_at":"2026-11-20T17:02:11.000Z","has_recording":true,"has_transcript":false,"analysis":{"summary":"Ordered a large margherita for pickup.","sentiment":"positive","successful":true,"custom":{"order_total":23.5}},"status":"completed"}}',
+    hex: '5e406fbaf2a911101082248b20aafb82da53cc0a7ea16ef41d49e4fa1e5fae73',
   },
 ];
 

@@ -11,6 +11,7 @@ export const numberView = (row) => ({
   status: row.status,
   webhook_url: row.webhook_url,
   webhook_events: ['call.completed', ...row.webhook_events],
+  max_call_minutes: row.max_call_minutes,
   created_at: row.created_at.toISOString(),
   livemode: true,
 });

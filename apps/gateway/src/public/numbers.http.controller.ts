@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import {
   ListNumbersQuery,
+  MAX_CALL_MINUTES_LIMIT,
   NumberCreate,
   NumberCreated,
   NumberIdParam,
@@ -106,9 +107,10 @@ export class NumbersHttpController {
     summary: 'Change a number',
     description:
       'Sets `webhook_url` (public HTTPS, checked as at creation and stored normalised; `null` removes the webhook) and/or ' +
-      '`business_phone` (E.164 US) and/or `webhook_events` (the opt-in webhook events: `billing.balance_low`, ' +
-      '`billing.top_up_failed`; `call.completed` is always sent; the list replaces the previous one). At least one of them; ' +
-      'fields not sent stay as they are. The webhook secret does not change.',
+      '`business_phone` (E.164 US) and/or `webhook_events` (the opt-in webhook events: `call.started`, `call.updated`, ' +
+      '`billing.balance_low`, `billing.top_up_failed`; `call.completed` is always sent; the list replaces the previous ' +
+      `one) and/or \`max_call_minutes\` (1 to ${MAX_CALL_MINUTES_LIMIT}). At least one of them; fields not sent stay as ` +
+      'they are. The webhook secret does not change.',
   })
   @ApiParam(NUMBER_ID)
   @ApiOkResponse({ type: NumberView })

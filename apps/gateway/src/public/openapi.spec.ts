@@ -9,6 +9,8 @@ import {
   WEBHOOK_EVENT_TYPES,
   type BalanceLowWebhook,
   type CallCompletedWebhook,
+  type CallStartedWebhook,
+  type CallUpdatedWebhook,
   type NumberPastDueWebhook,
   type NumberReleasedWebhook,
   type TestWebhook,
@@ -17,6 +19,8 @@ import {
 import type {
   BalanceLowWebhookBody,
   CallCompletedWebhookBody,
+  CallStartedWebhookBody,
+  CallUpdatedWebhookBody,
   NumberWebhookBody,
   TopUpFailedWebhookBody,
   WebhookTestBody,
@@ -207,8 +211,10 @@ type Fits<A, B> = [A] extends [B] ? true : false;
 type Same<A, B> = Fits<A, B> extends true ? Fits<B, A> : false;
 export const webhookBodiesAgree: [
   Same<CallCompletedWebhook, CallCompletedWebhookBody>,
+  Same<CallStartedWebhook, CallStartedWebhookBody>,
+  Same<CallUpdatedWebhook, CallUpdatedWebhookBody>,
   Same<TestWebhook, WebhookTestBody>,
   Fits<NumberPastDueWebhook | NumberReleasedWebhook, NumberWebhookBody>,
   Same<BalanceLowWebhook, BalanceLowWebhookBody>,
   Same<TopUpFailedWebhook, TopUpFailedWebhookBody>,
-] = [true, true, true, true, true];
+] = [true, true, true, true, true, true, true];

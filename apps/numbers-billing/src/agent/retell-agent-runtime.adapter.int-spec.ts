@@ -69,6 +69,13 @@ describe('RetellAgentRuntime', () => {
     });
   });
 
+  it("asks for the live call webhooks (start, transcript updates) and the analysed call, not Retell's default", async () => {
+    const refs = await runtime.upsertAgent(definition, null, live);
+    const create = retell.requests.find((request) => request.path === '/create-agent')!;
+    expect(create.body.webhook_events).toEqual(['call_started', 'transcript_updated', 'call_analyzed']);
+    expect(retell.agents.get(refs.agentRef)!.webhook_events).toEqual(create.body.webhook_events);
+  });
+
   it("makes the agent with the number's analysis fields as Retell's post_call_analysis_data, in order", async () => {
     const refs = await runtime.upsertAgent(definition, null, live);
     const create = retell.requests.find((request) => request.path === '/create-agent')!;
@@ -88,7 +95,7 @@ describe('RetellAgentRuntime', () => {
     expect(retell.llms.get(refs.llmRef!)!.begin_message).toBe(DEFAULT_GREETING);
   });
 
-  it('sets the analysis fields on the agent at every update: changed, reordered, and removed', async () => {
+  it('sets the analysis fields (changed, reordered, and removed) and the webhook events at every update', async () => {
     const refs = await runtime.upsertAgent({ ...definition, analysisFields: [] }, null, live);
     expect(retell.agents.get(refs.agentRef)!.post_call_analysis_data).toEqual([]);
 
@@ -97,6 +104,8 @@ describe('RetellAgentRuntime', () => {
     const update = retell.requests.filter((request) => request.path === `/update-agent/${refs.agentRef}`).at(-1)!;
     expect(update.body).toEqual({
       post_call_analysis_data: [retellItems[1], { ...retellItems[0], description: 'The total, tax included.' }],
+      // Sent again too, so an agent made before the live call webhooks gets them at its next push.
+      webhook_events: ['call_started', 'transcript_updated', 'call_analyzed'],
     });
     expect(retell.agents.get(refs.agentRef)!.post_call_analysis_data).toEqual(update.body.post_call_analysis_data);
 

@@ -13,6 +13,17 @@ import {
 /** Retell's SIP server: a registered call is dialled at `sip:<call_id>@<host>` ("dial to SIP URI"). */
 export const RETELL_SIP_HOST = 'sip.retellai.com';
 
+/**
+ * The call webhooks an agent sends to our provider-webhook door: the start of a call and each transcript update (live
+ * calls), and the analysed call (the call itself). Retell's default sends `call_ended`, which we do not use, and
+ * leaves out `transcript_updated`.
+ */
+export const RETELL_WEBHOOK_EVENTS: NonNullable<Retell.AgentCreateParams['webhook_events']> = [
+  'call_started',
+  'transcript_updated',
+  'call_analyzed',
+];
+
 export interface RetellAgentOptions {
   /** Where the agent's call webhooks go: `PUBLIC_BASE_URL/provider-webhooks/retell` (ADR 0083). */
   webhookUrl: string;
@@ -24,8 +35,9 @@ export interface RetellAgentOptions {
  * The agent platform Retell AI (docs/adr/0085-agent-runtime-retell.md), through its SDK. One Retell LLM per number
  * (the prompt from the number's instructions, the greeting as its first words, a cold transfer to
  * `business_phone` and an end-call tool) and one agent on it whose webhook is our provider-webhook door, with the
- * number's analysis fields as its `post_call_analysis_data` (set on create and on every update). A ringing
- * call is registered with the agent and dialled over SIP, so the call stays on our Twilio number.
+ * number's analysis fields as its `post_call_analysis_data` and the webhooks it sends, `RETELL_WEBHOOK_EVENTS` (both set
+ * on create and on every update). A ringing call is registered with the agent and dialled over SIP, so the call
+ * stays on our Twilio number.
  */
 export class RetellAgentRuntime implements AgentRuntime {
   constructor(
@@ -48,12 +60,16 @@ export class RetellAgentRuntime implements AgentRuntime {
         { type: 'end_call' as const, name: 'end_call', description: 'End the call once the caller is done.' },
       ],
     };
-    const analysis = { post_call_analysis_data: postCallAnalysisData(definition.analysisFields) };
+    const agentSettings = {
+      post_call_analysis_data: postCallAnalysisData(definition.analysisFields),
+      webhook_events: RETELL_WEBHOOK_EVENTS,
+    };
     return this.call(async () => {
       if (existing?.llmRef) {
         await this.retell.llm.update(existing.llmRef, llm);
-        // Every push sets the fields, none included: fields removed from the settings are removed at Retell too.
-        await this.retell.agent.update(existing.agentRef, analysis);
+        // Every push sets the fields, none included: fields removed from the settings are removed at Retell too. The
+        // webhook events go too, so an agent made before they changed gets them at its next push.
+        await this.retell.agent.update(existing.agentRef, agentSettings);
         return existing;
       }
       const created = await this.retell.llm.create(llm);
@@ -62,7 +78,7 @@ export class RetellAgentRuntime implements AgentRuntime {
         voice_id: this.options.voiceId,
         agent_name: `Switchboard ${definition.phoneNumber}`,
         webhook_url: this.options.webhookUrl,
-        ...analysis,
+        ...agentSettings,
       });
       return { agentRef: agent.agent_id, llmRef: created.llm_id };
     });

@@ -62,7 +62,7 @@ export class NumberLifecycle {
     tx: Tx,
     number: NumberRecord,
     account: AccountAnswering,
-    changes: Partial<Pick<NumberRecord, 'webhook_url' | 'webhook_events' | 'business_phone'>>,
+    changes: Partial<Pick<NumberRecord, 'webhook_url' | 'webhook_events' | 'business_phone' | 'max_call_minutes'>>,
     cause: EventCause,
   ): Promise<NumberRecord> {
     const updated = await this.numbers.update(tx, number.id, changes);

@@ -110,8 +110,11 @@ export class NumberOrdersRepository {
 
   async create(
     tx: Tx,
-    order: Omit<OrderRecord, 'status' | 'number_id' | 'failure_code' | 'created_at' | 'updated_at' | 'webhook_events'> &
-      Partial<Pick<OrderRecord, 'webhook_events'>>,
+    order: Omit<
+      OrderRecord,
+      'status' | 'number_id' | 'failure_code' | 'created_at' | 'updated_at' | 'webhook_events' | 'max_call_minutes'
+    > &
+      Partial<Pick<OrderRecord, 'webhook_events' | 'max_call_minutes'>>,
     now: Date,
   ): Promise<void> {
     await tx.numberOrder.create({ data: { ...order, status: 'pending', created_at: now, updated_at: now } });

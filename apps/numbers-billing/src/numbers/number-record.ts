@@ -21,6 +21,7 @@ export const NUMBER_COLUMNS = [
   'status',
   'webhook_url',
   'webhook_events',
+  'max_call_minutes',
   'webhook_secret_key_id',
   'webhook_secret_ciphertext',
   'periods_charged',
@@ -42,6 +43,7 @@ export const LIST_COLUMNS = [
   'status',
   'webhook_url',
   'webhook_events',
+  'max_call_minutes',
   'created_at',
 ] as const;
 
@@ -56,6 +58,7 @@ export function toNumberView(row: NumberListRow): NumberView {
     status: row.status as NumberStatus,
     webhook_url: row.webhook_url,
     webhook_events: publicWebhookEvents(row.webhook_events),
+    max_call_minutes: row.max_call_minutes,
     created_at: row.created_at.toISOString(),
   };
 }
@@ -77,6 +80,7 @@ export function toStateChanged(
     status: row.status as NumberStatus,
     webhook_url: row.webhook_url,
     answering: row.status === 'active' && account.allowance_exhausted_period === null,
+    max_call_minutes: row.max_call_minutes,
     version: row.version.toString(),
     changed_at: changedAt.toISOString(),
   };

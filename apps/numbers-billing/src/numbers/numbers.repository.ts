@@ -43,7 +43,7 @@ const tenuresOfStatement = prebuiltStatement(
 
 export type WebhookTargetRow = Pick<
   NumberRecord,
-  'id' | 'webhook_url' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'
+  'id' | 'webhook_url' | 'webhook_events' | 'webhook_secret_key_id' | 'webhook_secret_ciphertext'
 > &
   PreviousSecretColumns;
 
@@ -74,6 +74,7 @@ export type NewNumber = Pick<
   | 'area_code'
   | 'webhook_url'
   | 'webhook_events'
+  | 'max_call_minutes'
   | 'webhook_secret_key_id'
   | 'webhook_secret_ciphertext'
   | 'next_charge_at'
@@ -168,6 +169,7 @@ export class NumbersRepository {
         | 'webhook_url'
         | 'webhook_events'
         | 'business_phone'
+        | 'max_call_minutes'
       >
     >,
   ): Promise<NumberRecord> {
@@ -198,6 +200,7 @@ export class NumbersRepository {
         status: true,
         webhook_url: true,
         webhook_events: true,
+        max_call_minutes: true,
         created_at: true,
       },
     });
@@ -240,6 +243,7 @@ export class NumbersRepository {
       .select([
         'id',
         'webhook_url',
+        'webhook_events',
         'webhook_secret_key_id',
         'webhook_secret_ciphertext',
         'previous_webhook_secret_key_id',

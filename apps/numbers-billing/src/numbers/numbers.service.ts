@@ -23,7 +23,13 @@ import { NumbersBillingTransactions } from '../prisma/numbers-billing-prisma';
 import { TELEPHONY_PROVIDER, type TelephonyProvider } from '../telephony/telephony-provider.port';
 import { formatNumberId, parseNumberId } from './number-id';
 import { NumberLifecycle } from './number-lifecycle';
-import { secretContext, storedWebhookEvents, toNumberView, type NumberRecord } from './number-record';
+import {
+  publicWebhookEvents,
+  secretContext,
+  storedWebhookEvents,
+  toNumberView,
+  type NumberRecord,
+} from './number-record';
 import { NumbersRepository, statusRank } from './numbers.repository';
 import { WebhookSecretRotation } from './webhook-secret-rotation.service';
 import { WebhookUrlPolicy, normalizeWebhookUrl } from './webhook-url';
@@ -95,8 +101,8 @@ export class NumbersService implements OnApplicationBootstrap {
 
   /**
    * `PATCH /numbers/{id}`: a new `webhook_url` (checked and normalised as at creation; null removes it) and/or
-   * `business_phone`. A change is a new version published as `number.updated`; the same values again change
-   * nothing. A released number is final: 409 `number_released`.
+   * `business_phone`, `webhook_events`, `max_call_minutes`. A change is a new version published as `number.updated`;
+   * the same values again change nothing. A released number is final: 409 `number_released`.
    */
   async update(
     command: UpdateNumberCommand,
@@ -107,11 +113,12 @@ export class NumbersService implements OnApplicationBootstrap {
     if (
       command.webhook_url === undefined &&
       command.business_phone === undefined &&
-      command.webhook_events === undefined
+      command.webhook_events === undefined &&
+      command.max_call_minutes === undefined
     ) {
       throw new ServiceError(
         'invalid_request',
-        'The body must set at least one of webhook_url, business_phone and webhook_events.',
+        'The body must set at least one of webhook_url, business_phone, webhook_events and max_call_minutes.',
       );
     }
     const webhookEvents =
@@ -130,12 +137,19 @@ export class NumbersService implements OnApplicationBootstrap {
           'number_released',
           `${formatNumberId(numberId)} is released; a released number cannot be changed.`,
         );
-      const changes: { webhook_url?: string | null; business_phone?: string; webhook_events?: string[] } = {};
+      const changes: {
+        webhook_url?: string | null;
+        business_phone?: string;
+        webhook_events?: string[];
+        max_call_minutes?: number;
+      } = {};
       if (webhookEvents !== undefined && webhookEvents.join(',') !== number.webhook_events.join(','))
         changes.webhook_events = webhookEvents;
       if (webhookUrl !== undefined && webhookUrl !== number.webhook_url) changes.webhook_url = webhookUrl;
       if (command.business_phone !== undefined && command.business_phone !== number.business_phone)
         changes.business_phone = command.business_phone;
+      if (command.max_call_minutes !== undefined && command.max_call_minutes !== number.max_call_minutes)
+        changes.max_call_minutes = command.max_call_minutes;
       if (Object.keys(changes).length === 0) return { number, changed: false };
       if (changes.business_phone !== undefined) await this.agents.businessPhoneChanged(tx, number.id);
       const account = await this.ledger.answeringState(tx, accountId);
@@ -217,8 +231,8 @@ export class NumbersService implements OnApplicationBootstrap {
   }
 
   /**
-   * Internal (webhook-dispatcher): where a number's events go and the key that signs them, sealed for the asker's
-   * key: the secret never crosses the bus in plaintext.
+   * Internal (webhook-dispatcher): where a number's events go, the key that signs them, sealed for the asker's key
+   * (the secret never crosses the bus in plaintext), and the event types it is subscribed to.
    */
   async webhookTarget(numberId: string, recipientKey: string): Promise<WebhookTarget> {
     const number = await this.numbers.findWebhookTarget(parseNumberId(numberId));
@@ -249,6 +263,7 @@ export class NumbersService implements OnApplicationBootstrap {
       number_id: id,
       webhook_url: number.webhook_url,
       webhook_secret_sealed: sealed,
+      webhook_events: publicWebhookEvents(number.webhook_events),
       ...(previousSealed
         ? {
             previous_webhook_secret_sealed: previousSealed,

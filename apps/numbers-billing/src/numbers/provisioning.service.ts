@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  DEFAULT_MAX_CALL_MINUTES,
   IDEMPOTENCY_KEY_RETENTION_MS,
   NumberProvisionedEvent,
   ServiceError,
@@ -202,6 +203,7 @@ export class ProvisioningService {
         area_code: areaCode,
         webhook_url: webhookUrl,
         webhook_events: command.webhook_events === undefined ? [] : storedWebhookEvents(command.webhook_events),
+        max_call_minutes: command.max_call_minutes ?? DEFAULT_MAX_CALL_MINUTES,
         hold_millicents: NUMBER_MONTHLY_PRICE_MILLICENTS,
       };
       await this.orders.create(tx, fresh, now);
@@ -258,6 +260,7 @@ export class ProvisioningService {
         area_code: order.area_code,
         webhook_url: order.webhook_url,
         webhook_events: order.webhook_events,
+        max_call_minutes: order.max_call_minutes,
         webhook_secret_key_id: sealed.keyId,
         webhook_secret_ciphertext: sealed.ciphertext,
         next_charge_at: this.charging.secondMonthStart(createdAt),
@@ -371,8 +374,9 @@ export function provisioningRefusal(standing: ProvisioningStanding): ServiceErro
 /** The request as the Idempotency-Key is bound to it: the body's fields, absent ones as null. */
 export function fingerprintOf(command: ProvisionNumberCommand): string {
   const body: unknown[] = [command.business_phone, command.area_code ?? null, command.webhook_url ?? null];
-  // Only when sent, so a key used before webhook_events existed keeps its fingerprint.
+  // Only when sent, so a key used before webhook_events (or max_call_minutes) existed keeps its fingerprint.
   if (command.webhook_events !== undefined) body.push(storedWebhookEvents(command.webhook_events));
+  if (command.max_call_minutes !== undefined) body.push({ max_call_minutes: command.max_call_minutes });
   return createHash('sha256').update(JSON.stringify(body)).digest('hex');
 }
 

@@ -31,6 +31,9 @@ export type TalkTimeCharged =
   /** The account as read under its lock, the balance this charge left and the month's usage with it. */
   | { kind: 'charged'; account: LockedAccount; balanceAfter: bigint; usageSeconds: bigint };
 
+/** A call's `talk_time` row, as its correction reads it. */
+export type BilledRow = Pick<Selectable<LedgerEntry>, 'account_id' | 'amount_millicents' | 'description'>;
+
 type ChargeRow = LockedAccount & {
   after: Selectable<LedgerEntry>['balance_after_millicents'] | null;
   used_seconds: Selectable<TalkTimeUsage>['seconds'] | null;
@@ -97,6 +100,28 @@ export class TalkTimeRepository {
       if (hasSqlState(error, ANSWERING_CHANGES)) return { kind: 'answering_changes' };
       throw error;
     }
+  }
+
+  /** The ledger row a call's talk time was billed with (`talk_time:<call sid>`); null while it is not billed. */
+  billed(tx: Tx, reference: string): Promise<BilledRow | null> {
+    return tx.ledgerEntry.findUnique({
+      where: { reference },
+      select: { account_id: true, amount_millicents: true, description: true },
+    });
+  }
+
+  /**
+   * Adds `seconds` (signed: a correction may take some back) to the account's usage of `period`, never below zero,
+   * in the caller's transaction, with the account locked; returns the month's total after it.
+   */
+  async addUsage(tx: Tx, accountId: string, period: string, seconds: bigint): Promise<bigint> {
+    const [row] = (
+      await sql<Pick<Selectable<TalkTimeUsage>, 'seconds'>>`
+      INSERT INTO talk_time_usage (account_id, period, seconds) VALUES (${accountId}, ${period}, GREATEST(${seconds}::bigint, 0))
+      ON CONFLICT (account_id, period) DO UPDATE SET seconds = GREATEST(talk_time_usage.seconds + ${seconds}::bigint, 0)
+      RETURNING seconds`.execute(tx.$kysely())
+    ).rows;
+    return row.seconds;
   }
 }
 

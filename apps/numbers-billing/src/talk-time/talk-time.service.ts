@@ -3,11 +3,12 @@ import { TIERS, type CallCompletedData, type EventEnvelope, type Tier } from '@s
 import type { EventCause } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import type { LockedAccount } from '../ledger/ledger.repository';
-import { talkTimeCharge, TIER_TERMS } from '../money/money';
+import { talkTimeCharge } from '../money/money';
 import { NumbersOutbox } from '../outbox/numbers-outbox';
 import { LOCKING_TX, NumbersBillingTransactions, type Tx } from '../prisma/numbers-billing-prisma';
 import { TalkTimeAllowance, type KnownUsage } from './allowance';
 import { TALK_TIME_BILLING, type TalkTimeBilling } from './talk-time-billing.port';
+import { talkTimeDescription } from './talk-time-adjustment';
 import { TalkTimeRepository, type TalkTimeCharge, type TierCharge } from './talk-time.repository';
 
 export type TalkTimeOutcome = 'billed' | 'duplicate' | 'unknown_account' | 'nothing_to_bill';
@@ -120,16 +121,13 @@ export class TalkTimeService {
 /** The call's charge on each tier, and its ledger description (the account's tier picks one under its lock). */
 function talkTimeByTier(call: Pick<CallCompletedData, 'call_sid' | 'number_id' | 'duration_sec'>) {
   return Object.fromEntries(
-    TIERS.map((tier) => {
-      const rate = TIER_TERMS[tier].ratePerMinuteMillicents;
-      return [
-        tier,
-        {
-          amountMillicents: talkTimeCharge(call.duration_sec, tier),
-          description: `Call ${call.call_sid} on ${call.number_id}: ${call.duration_sec} s at ${Number(rate) / 1000}¢/min (${tier})`,
-        },
-      ];
-    }),
+    TIERS.map((tier) => [
+      tier,
+      {
+        amountMillicents: talkTimeCharge(call.duration_sec, tier),
+        description: talkTimeDescription(call.call_sid, call.number_id, call.duration_sec, tier),
+      },
+    ]),
   ) as Record<Tier, TierCharge>;
 }
 

@@ -15,7 +15,13 @@ type Ask = (rpc: typeof WebhookTargetRpc, query: GetWebhookTargetQuery) => Promi
 export async function askWebhookTarget(
   ask: Ask,
   numberId: string,
-): Promise<{ number_id: string; webhook_url: string | null; webhook_secret: string; sealed: string }> {
+): Promise<{
+  number_id: string;
+  webhook_url: string | null;
+  webhook_secret: string;
+  sealed: string;
+  webhook_events: string[] | undefined;
+}> {
   const target = await ask(WebhookTargetRpc, { number_id: numberId, recipient_key: DISPATCHER_KEY.publicKey });
   const webhook_secret = DISPATCHER_KEY.open(target.webhook_secret_sealed, webhookSecretSealContext(target.number_id));
   return {
@@ -23,5 +29,6 @@ export async function askWebhookTarget(
     webhook_url: target.webhook_url,
     webhook_secret,
     sealed: target.webhook_secret_sealed,
+    webhook_events: target.webhook_events,
   };
 }

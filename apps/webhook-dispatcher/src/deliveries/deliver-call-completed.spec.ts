@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
 import { ServiceError, type WebhookCopy } from '@switchboard/contracts';
 import { egressPolicyFromEnv, type Resolver } from '@switchboard/egress';
-import { RetryLater } from '@switchboard/messaging';
+import { RetryLater, type JetStreamContext } from '@switchboard/messaging';
 import { verify } from '@switchboard/signing';
 import pino from 'pino';
 import { callCompletedEvent } from '../../test/factories/call-completed.factory';
+import { callStartedEvent, callUpdatedEvent } from '../../test/factories/call-events.factory';
 import { FakeEndpointHealth } from '../../test/fakes/fake-endpoint-health';
 import { FakeWebhookSender } from '../../test/fakes/fake-webhook-sender';
 import { FakeWebhookTargets } from '../../test/fakes/fake-webhook-targets';
@@ -15,6 +16,7 @@ import type { WebhookResponse } from '../webhook-sender/webhook-sender.port';
 import { DeliverCallCompleted, retryAfterMs } from './deliver-call-completed';
 import { IN_PROGRESS, INTERRUPTED } from './delivery-store.port';
 import { HostLimiter } from './host-limiter';
+import { OptInCallEventsConsumer } from './opt-in-call-events.consumer';
 
 const SECRET = 'whsec_unit_3f9a1c0de6b24e7a9c51';
 const URL_OF_NUM_1 = 'https://hooks.example.com/switchboard?token=t0k3n';
@@ -170,6 +172,7 @@ describe('DeliverCallCompleted', () => {
         has_recording: false,
         has_transcript: true,
         analysis: { summary: null, sentiment: 'unknown', successful: null, custom: {} },
+        status: 'completed',
       },
     });
     expect(request.headers).toMatchObject({
@@ -400,6 +403,98 @@ describe('DeliverCallCompleted', () => {
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('t0k3n');
     expect(text).toContain('https://hooks.example.com/switchboard?[redacted]');
+  });
+});
+
+describe('opt-in call events (call.started, call.updated)', () => {
+  /** The context of a message's `count`th hand-out by JetStream (the consumers read only the count). */
+  const handOut = (count: number) => ({ deliveryCount: count }) as JetStreamContext;
+
+  function optIn(webhookEvents: string[] | undefined, options: Parameters<typeof setup>[0] = {}) {
+    const ctx = setup(options);
+    if (webhookEvents)
+      ctx.targets.set('num_1', { webhook_url: URL_OF_NUM_1, webhook_secret: SECRET, webhook_events: webhookEvents });
+    return { ...ctx, consumer: new OptInCallEventsConsumer(ctx.useCase) };
+  }
+
+  it('sends call.started to a subscribed number, signed, under the id of the event', async () => {
+    const ctx = optIn(['call.completed', 'call.started']);
+    const event = callStartedEvent({ call_sid: 'CA77' });
+
+    await expect(ctx.consumer.started(event, handOut(1))).resolves.toBeUndefined();
+
+    const [request] = ctx.sender.requests;
+    expect(JSON.parse(request.body.toString('utf8'))).toMatchObject({
+      type: 'call.started',
+      call: { call_sid: 'CA77' },
+    });
+    expect(request.headers['X-Switchboard-Event-Id']).toBe(event.id);
+    expect(
+      verify({
+        secret: SECRET,
+        rawBody: request.body,
+        timestampHeader: request.headers['X-Switchboard-Timestamp'],
+        signatureHeader: request.headers['X-Switchboard-Signature'],
+      }),
+    ).toMatchObject({ valid: true });
+    expect(ctx.store.deliveries.get(event.id)).toMatchObject({
+      event_type: 'call.started',
+      call_sid: 'CA77',
+      status: 'delivered',
+    });
+  });
+
+  it('sends each type only where it is listed: call.updated needs call.updated', async () => {
+    const ctx = optIn(['call.completed', 'call.started']);
+    const updated = callUpdatedEvent();
+
+    await ctx.consumer.updated(updated, handOut(1));
+    expect(ctx.store.deliveries.size).toBe(0);
+    ctx.targets.set('num_1', {
+      webhook_url: URL_OF_NUM_1,
+      webhook_secret: SECRET,
+      webhook_events: ['call.completed', 'call.updated'],
+    });
+    await ctx.consumer.updated(updated, handOut(1));
+
+    expect(ctx.sender.requests).toHaveLength(1);
+    expect(JSON.parse(ctx.sender.requests[0].body.toString('utf8'))).toMatchObject({
+      type: 'call.updated',
+      previous: { status: 'incomplete', duration_sec: 3_600 },
+    });
+  });
+
+  it('writes nothing at all for a number not subscribed, or one numbers-billing does not know, and acknowledges', async () => {
+    for (const answer of [undefined, new ServiceError('not_found', 'no such number')]) {
+      const ctx = optIn(undefined); // the default target: call.completed only
+      if (answer) ctx.targets.set('num_1', answer);
+      const event = callStartedEvent();
+
+      await expect(ctx.consumer.started(event, handOut(1))).resolves.toBeUndefined();
+
+      expect(ctx.sender.requests).toHaveLength(0);
+      expect(ctx.store.deliveries.size).toBe(0);
+      expect(ctx.copies).toHaveLength(0);
+    }
+  });
+
+  it('sends call.completed whatever webhook_events lists', async () => {
+    const ctx = optIn(['call.completed']);
+    await expect(ctx.useCase.deliver(callCompletedEvent())).resolves.toBe('delivered');
+  });
+
+  it('closes a delivery begun before the number opted out when JetStream hands the event back, not waiting for ever', async () => {
+    const ctx = optIn(['call.completed', 'call.started'], { script: [{ statusCode: 500 }] });
+    const event = callStartedEvent();
+    await expect(ctx.consumer.started(event, handOut(1))).rejects.toBeInstanceOf(RetryLater);
+    expect(ctx.store.deliveries.get(event.id)).toMatchObject({ status: 'pending', attempts: 1 });
+
+    ctx.targets.set('num_1', { webhook_url: URL_OF_NUM_1, webhook_secret: SECRET, webhook_events: ['call.completed'] });
+    ctx.store.backoffOver(event.id);
+    await expect(ctx.consumer.started(event, handOut(2))).resolves.toBeUndefined();
+
+    expect(ctx.sender.requests).toHaveLength(1);
+    expect(ctx.store.deliveries.get(event.id)).toMatchObject({ status: 'skipped', next_attempt_at: null });
   });
 });
 

@@ -30,7 +30,7 @@ import { callCompletedWebhookBody, encodeBody } from './webhook-body';
 export const USER_AGENT = 'Switchboard-Webhooks/1.0';
 
 /** What to do with the message once `deliver` returns: it resolves to acknowledge, or throws `RetryLater`. */
-export type Verdict = 'delivered' | 'failed' | 'refused' | 'skipped' | 'paused' | 'duplicate';
+export type Verdict = 'delivered' | 'failed' | 'refused' | 'skipped' | 'paused' | 'duplicate' | 'unsubscribed';
 
 /** One event's body to send, and the delivery row it belongs to. */
 export type OutgoingDelivery = NewDelivery & { body: string };
@@ -44,6 +44,11 @@ export interface SendOptions {
   deliveryCount?: number;
   /** A test event: sent even to a disabled endpoint, and not counted in its health. */
   probe?: boolean;
+  /**
+   * An opt-in event (`call.started`, `call.updated`): sent only when the number's `webhook_events` lists its type.
+   * For any other number, and one numbers-billing does not know, nothing is written (`unsubscribed`).
+   */
+  optIn?: boolean;
 }
 
 /** What one call of `send` came to. */
@@ -111,6 +116,7 @@ export class DeliverCallCompleted {
       target = await this.targets.find(delivery.number_id, correlationId, { fresh: options.probe });
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'not_found') {
+        if (options.optIn) return this.unsubscribed(delivery, log, options);
         await this.store.close(delivery, 'skipped');
         this.logger.warn(log, 'webhook not sent: numbers-billing does not know the number');
         return { verdict: 'skipped', skipped: 'unknown_number' };
@@ -123,6 +129,8 @@ export class DeliverCallCompleted {
       );
       throw new RetryLater(delay, 'webhook target lookup failed');
     }
+    if (options.optIn && !target.webhook_events.includes(delivery.event_type))
+      return this.unsubscribed(delivery, log, options);
     // During a rotation's overlap every delivery is signed with the new secret and the old one (ADR 0074).
     const secrets = target.previous_webhook_secret
       ? [target.webhook_secret, target.previous_webhook_secret]
@@ -275,6 +283,21 @@ export class DeliverCallCompleted {
         this.logger.info({ ...outcome, retry_in_ms: delay }, 'webhook attempt failed; will retry');
         throw new RetryLater(delay, `attempt ${claim.attempt} failed`);
     }
+  }
+
+  /**
+   * An opt-in event for a number not subscribed to it: nothing is written, the message is acknowledged. A delivery
+   * JetStream hands out again may have begun before the number opted out: it is closed `skipped`, so it does not
+   * stay pending for ever.
+   */
+  private async unsubscribed(
+    delivery: OutgoingDelivery,
+    log: Record<string, unknown>,
+    options: SendOptions,
+  ): Promise<SendResult> {
+    if ((options.deliveryCount ?? 1) > 1) await this.store.closeBegun(delivery.event_id, 'skipped');
+    this.logger.debug(log, 'number not subscribed to the event; nothing to send');
+    return { verdict: 'unsubscribed' };
   }
 
   /**

@@ -51,6 +51,12 @@ export class DeliveriesRepository implements DeliveryStore {
        WHERE d.status = 'pending'`.execute(this.prisma.$kysely());
   }
 
+  async closeBegun(eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
+    await sql`
+      UPDATE webhook_deliveries SET status = ${status}, lease_until = NULL, next_attempt_at = NULL, updated_at = now()
+       WHERE event_id = ${eventId} AND status = 'pending'`.execute(this.prisma.$kysely());
+  }
+
   async claimAttempt({
     delivery,
     url,

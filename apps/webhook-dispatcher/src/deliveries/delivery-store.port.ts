@@ -124,6 +124,11 @@ export interface DeliveryStore {
    */
   close(delivery: NewDelivery, status: Exclude<DeliveryStatus, 'pending'>): Promise<void>;
   /**
+   * Gives a delivery already begun (still pending) its final status without another attempt. Writes nothing for an
+   * event it has no delivery of; a delivery that already has its verdict keeps it.
+   */
+  closeBegun(eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void>;
+  /**
    * Atomically creates the delivery pending on first sight, takes the lease on it (pending, no lease held, its
    * backoff over) and logs the start of its next attempt (number `attempts + 1`, error "in progress"). An attempt
    * left unfinished by a crashed worker is closed as interrupted first. The claim holds one of the receiver host's

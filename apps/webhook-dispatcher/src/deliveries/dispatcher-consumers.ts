@@ -3,10 +3,13 @@ import type { WebhookDispatcherConfig } from '../config/webhook-dispatcher.confi
 import { BALANCE_LOW_DURABLE, TOP_UP_FAILED_DURABLE } from './billing-events.consumer';
 import { CALL_COMPLETED_DURABLE } from './call-completed.consumer';
 import { NUMBER_RELEASED_DURABLE, NUMBER_UPDATED_DURABLE } from './number-events.consumer';
+import { CALL_STARTED_DURABLE, CALL_UPDATED_DURABLE } from './opt-in-call-events.consumer';
 
 /** The durable consumers of events that become webhooks. */
 export const DISPATCHER_DURABLES = [
   CALL_COMPLETED_DURABLE,
+  CALL_STARTED_DURABLE,
+  CALL_UPDATED_DURABLE,
   NUMBER_UPDATED_DURABLE,
   NUMBER_RELEASED_DURABLE,
   BALANCE_LOW_DURABLE,

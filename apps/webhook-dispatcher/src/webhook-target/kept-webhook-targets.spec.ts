@@ -10,7 +10,13 @@ class Source implements WebhookTargets {
   gate: Promise<void> | undefined;
 
   set(numberId: string, url: string | null, extra: Partial<WebhookTarget> = {}): void {
-    this.targets.set(numberId, { number_id: numberId, webhook_url: url, webhook_secret: `s-${url}`, ...extra });
+    this.targets.set(numberId, {
+      number_id: numberId,
+      webhook_url: url,
+      webhook_secret: `s-${url}`,
+      webhook_events: ['call.completed'],
+      ...extra,
+    });
   }
 
   async find(numberId: string): Promise<WebhookTarget> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WebhookTargetRpc, webhookSecretSealContext } from '@switchboard/contracts';
+import { CALL_COMPLETED_EVENT, WebhookTargetRpc, webhookSecretSealContext } from '@switchboard/contracts';
 import { BoundedMemo, RpcClient, type SealingKeyPair } from '@switchboard/messaging';
 import { SEALING_KEY_PAIR } from '../config/tokens';
 import type { WebhookTarget, WebhookTargets } from './webhook-targets.port';
@@ -33,6 +33,8 @@ export class NatsWebhookTargets implements WebhookTargets {
       webhook_secret: open(target.webhook_secret_sealed),
       previous_webhook_secret: previous ? open(previous) : null,
       previous_webhook_secret_expires_at: previous ? (target.previous_webhook_secret_expires_at ?? null) : null,
+      // A numbers-billing older than opt-in call events does not say; none of its numbers can have opted into them.
+      webhook_events: target.webhook_events ?? [CALL_COMPLETED_EVENT],
     };
   }
 }

@@ -1,4 +1,4 @@
-/** A number's webhook as the dispatcher uses it: the URL and the secret to sign with, opened. */
+/** A number's webhook as the dispatcher uses it: the URL, the secret to sign with, opened, and its subscriptions. */
 export interface WebhookTarget {
   number_id: string;
   /** Null when the number has no webhook (nothing is sent). */
@@ -9,6 +9,8 @@ export interface WebhookTarget {
   previous_webhook_secret?: string | null;
   /** When the previous secret's overlap ends (ISO 8601), sent with it. */
   previous_webhook_secret_expires_at?: string | null;
+  /** The event types the number is subscribed to (its `webhook_events`): opt-in events go only where listed. */
+  webhook_events: string[];
 }
 
 /**

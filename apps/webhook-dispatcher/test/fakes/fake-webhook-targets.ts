@@ -6,8 +6,15 @@ export class FakeWebhookTargets implements WebhookTargets {
   readonly asked: string[] = [];
   private readonly answers = new Map<string, WebhookTarget | ServiceError>();
 
-  set(numberId: string, answer: Omit<WebhookTarget, 'number_id'> | ServiceError): this {
-    this.answers.set(numberId, answer instanceof Error ? answer : { number_id: numberId, ...answer });
+  /** `webhook_events` left out: `call.completed` only, as numbers-billing answers for a number that opted in to nothing. */
+  set(
+    numberId: string,
+    answer: (Omit<WebhookTarget, 'number_id' | 'webhook_events'> & Partial<WebhookTarget>) | ServiceError,
+  ): this {
+    this.answers.set(
+      numberId,
+      answer instanceof Error ? answer : { number_id: numberId, webhook_events: ['call.completed'], ...answer },
+    );
     return this;
   }
 

@@ -50,6 +50,11 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     else if (stored.status === 'pending') Object.assign(stored, { status, lease_until: null });
   }
 
+  async closeBegun(eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
+    const stored = this.deliveries.get(eventId);
+    if (stored?.status === 'pending') Object.assign(stored, { status, lease_until: null, next_attempt_at: null });
+  }
+
   async claimAttempt({
     delivery: created,
     url,

@@ -20,6 +20,8 @@ export interface FakeTarget {
   webhook_secret: string;
   /** The secret before a rotation, while its overlap lasts. */
   previous_webhook_secret?: string;
+  /** The number's `webhook_events`; left out of the reply when not set, as an older numbers-billing answers. */
+  webhook_events?: string[];
 }
 
 /**
@@ -100,6 +102,7 @@ export class FakeNumbersBilling {
                 previous_webhook_secret_sealed: target.previous_webhook_secret
                   ? sealFor(recipient_key, target.previous_webhook_secret, webhookSecretSealContext(number_id))
                   : null,
+                ...(target.webhook_events ? { webhook_events: target.webhook_events } : {}),
               },
             }
           : { id, isDisposed: true, err: { code: 'not_found', message: 'No number with that id.' } };

@@ -6,7 +6,11 @@ import { ACCOUNT_ID_PATTERN, IsOmittable } from '../common/validation';
 
 /** Money in the ledger is integer millicents: 1 cent = 1000 millicents (docs/adr/0010-ledger-and-millicents.md). */
 export const MILLICENTS_PER_CENT = 1000;
-const LEDGER_KINDS = ['top_up', 'auto_top_up', 'number_month', 'talk_time'] as const;
+/**
+ * `talk_time_adjustment`: a call's talk time corrected after it was billed (its late end report, `call.updated`), by
+ * the difference: a charge when the call was longer, a credit when shorter (docs/money-and-minutes.md).
+ */
+const LEDGER_KINDS = ['top_up', 'auto_top_up', 'number_month', 'talk_time', 'talk_time_adjustment'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /** `POST /admin/billing/run` body. */

@@ -101,5 +101,3 @@ export const CallUpdatedEvent = defineEvent('call.updated', STREAMS.calls, CallU
 export const CALL_IN_PROGRESS = 'in_progress';
 /** The status of a call closed without its end report, `max_call_minutes` after it started (docs/live-calls.md). */
 export const CALL_INCOMPLETE = 'incomplete';
-/** How long a call may go without its end report when its number does not say (`max_call_minutes`). */
-export const DEFAULT_MAX_CALL_MINUTES = 60;

@@ -53,8 +53,11 @@ export interface LiveCallEvent {
  * misses one reads it from the log, `LiveCallsRpc.since`). The gateway's replicas each subscribe per account.
  */
 export function liveCallsSubject(accountId: string): string {
-  return `calls.live.v1.${accountId}`;
+  return `${LIVE_CALLS_SUBJECT}.${accountId}`;
 }
+
+/** The core NATS subjects of live call events (below the deployment prefix), one per account. */
+export const LIVE_CALLS_SUBJECT = 'calls-live.v1';
 
 /** A live event id (`Last-Event-ID`): a positive integer of at most 19 digits. */
 export const LIVE_EVENT_ID_PATTERN = /^(0|[1-9]\d{0,18})$/;

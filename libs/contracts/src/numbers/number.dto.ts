@@ -47,19 +47,43 @@ function IsWebhookUrl(): PropertyDecorator {
 /** The most `max_call_minutes` a number can set: four hours (docs/live-calls.md). */
 export const MAX_CALL_MINUTES_LIMIT = 240;
 
+/** How long a call may go without its end report when its number does not say (`max_call_minutes`). */
+export const DEFAULT_MAX_CALL_MINUTES = 60;
+
+const MAX_CALL_MINUTES_DESCRIPTION =
+  "Minutes a call may go without the provider's end report before it is closed as `incomplete`; a late end report " +
+  `then corrects it (the \`call.updated\` webhook). 1 to ${MAX_CALL_MINUTES_LIMIT}; default ${DEFAULT_MAX_CALL_MINUTES}.`;
+
+/** The `max_call_minutes` rules: an integer from 1 to MAX_CALL_MINUTES_LIMIT. */
+function IsMaxCallMinutes(): PropertyDecorator {
+  const rules = [Max(MAX_CALL_MINUTES_LIMIT), Min(1), IsInt()];
+  return (target, property) => rules.forEach((rule) => rule(target, property));
+}
+
 /** Webhook event types a number can be subscribed to (`webhook_events`). `call.completed` is always sent. */
 export const CALL_COMPLETED_EVENT = 'call.completed';
+export const CALL_STARTED_EVENT = 'call.started';
+export const CALL_UPDATED_EVENT = 'call.updated';
 export const BILLING_BALANCE_LOW_EVENT = 'billing.balance_low';
 export const BILLING_TOP_UP_FAILED_EVENT = 'billing.top_up_failed';
-/** The account-level events a number receives only when it opted in (docs/adr/0081-billing-webhook-events.md). */
-export const OPT_IN_WEBHOOK_EVENTS = [BILLING_BALANCE_LOW_EVENT, BILLING_TOP_UP_FAILED_EVENT] as const;
+/**
+ * The events a number receives only when it opted in: the live call events (`call.started`, `call.updated`) and the
+ * account-level billing events (docs/adr/0081-billing-webhook-events.md).
+ */
+export const OPT_IN_WEBHOOK_EVENTS = [
+  CALL_STARTED_EVENT,
+  CALL_UPDATED_EVENT,
+  BILLING_BALANCE_LOW_EVENT,
+  BILLING_TOP_UP_FAILED_EVENT,
+] as const;
 export type OptInWebhookEvent = (typeof OPT_IN_WEBHOOK_EVENTS)[number];
 export const SUBSCRIBABLE_WEBHOOK_EVENTS = [CALL_COMPLETED_EVENT, ...OPT_IN_WEBHOOK_EVENTS] as const;
 export type SubscribableWebhookEvent = (typeof SUBSCRIBABLE_WEBHOOK_EVENTS)[number];
 
 const WEBHOOK_EVENTS_DESCRIPTION =
   'Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; ' +
-  '`billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them ' +
+  'the others only to numbers that list them: `call.started` (a call began), `call.updated` (a call closed as ' +
+  '`incomplete` got its late end report), and the account-level `billing.balance_low` and `billing.top_up_failed` ' +
   '(see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.';
 
 /** The `webhook_events` rules: a list (at most 10) of known event types. */
@@ -105,6 +129,16 @@ export class NumberCreate {
   webhook_events?: string[];
 
   @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_CALL_MINUTES_LIMIT,
+    default: DEFAULT_MAX_CALL_MINUTES,
+    description: MAX_CALL_MINUTES_DESCRIPTION,
+  })
+  @IsOmittable()
+  @IsMaxCallMinutes()
+  max_call_minutes?: number;
+
+  @ApiPropertyOptional({
     type: AgentSettingsBody,
     description:
       'Extension (not in the spec): the greeting and instructions of the AI agent that answers the number. Read and ' +
@@ -131,6 +165,13 @@ export class NumberView {
     description: WEBHOOK_EVENTS_DESCRIPTION,
   })
   webhook_events: SubscribableWebhookEvent[];
+  @ApiProperty({
+    minimum: 1,
+    maximum: MAX_CALL_MINUTES_LIMIT,
+    example: DEFAULT_MAX_CALL_MINUTES,
+    description: MAX_CALL_MINUTES_DESCRIPTION,
+  })
+  max_call_minutes: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
 
@@ -192,7 +233,8 @@ export class GetNumberQuery extends NumberIdParam {}
 
 /**
  * `PATCH /numbers/{id}` body: at least one field (an empty body is 400). `webhook_url` follows the rules of
- * creation and `null` removes the webhook; `business_phone` is an E.164 US number, as at creation.
+ * creation and `null` removes the webhook; `business_phone`, `webhook_events` and `max_call_minutes` are checked as
+ * at creation.
  */
 export class NumberUpdate {
   @ApiPropertyOptional({
@@ -221,6 +263,11 @@ export class NumberUpdate {
   @ValidateIf((_, value) => value !== undefined)
   @IsWebhookEvents()
   webhook_events?: string[];
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_CALL_MINUTES_LIMIT, description: MAX_CALL_MINUTES_DESCRIPTION })
+  @IsOmittable()
+  @IsMaxCallMinutes()
+  max_call_minutes?: number;
 }
 
 export class UpdateNumberCommand extends NumberUpdate {

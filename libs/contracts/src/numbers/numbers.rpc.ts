@@ -28,7 +28,7 @@ export const NumbersRpc = {
   ),
 } as const;
 
-/** Internal (the gateway's simulated-provider route): was a phone number in service when a call started. */
+/** Internal (calls-media's simulated provider): was a phone number in service when a call started. */
 export const ServiceNumberRpc = defineRpc<ServiceNumberQuery, ServiceNumberStanding>(
   'numbers.v1.service-number.get',
   ServiceNumberQuery,

@@ -25,6 +25,11 @@ export interface WebhookTarget {
   previous_webhook_secret_sealed?: string | null;
   /** When the overlap of `previous_webhook_secret_sealed` ends (ISO 8601): sent with it, absent otherwise. */
   previous_webhook_secret_expires_at?: string | null;
+  /**
+   * The event types the number is subscribed to, as its `webhook_events` shows them (`call.completed` first). Absent
+   * in a reply from a numbers-billing older than opt-in call events: read as `["call.completed"]`.
+   */
+  webhook_events?: string[];
 }
 
 /** The context a webhook secret is sealed under on the bus: a sealed secret opens only for its own number. */

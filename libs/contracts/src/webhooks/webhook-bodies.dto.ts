@@ -23,6 +23,13 @@ export class CallCompletedWebhookCall {
   @ApiProperty({ description: 'Whether `GET /v1/calls/{call_id}/transcript` has the turns.' }) has_transcript: boolean;
   @ApiProperty({ type: CallAnalysisView, description: "The agent's analysis of the call, as the call shows it." })
   analysis: CallAnalysisView;
+  @ApiProperty({
+    example: 'completed',
+    description:
+      "The call's status, as `GET /v1/calls/{call_id}` shows it: e.g. `completed`, or `incomplete` when the provider's " +
+      "end report did not come within the number's `max_call_minutes`.",
+  })
+  status: string;
 }
 
 /** `call.completed`: a call on the number ended (spec part 6). */
@@ -31,6 +38,42 @@ export class CallCompletedWebhook {
   @ApiProperty(NUMBER_ID) number_id: string;
   @ApiProperty(OCCURRED_AT) occurred_at: string;
   @ApiProperty({ type: CallCompletedWebhookCall }) call: CallCompletedWebhookCall;
+}
+
+export class CallStartedWebhookCall {
+  @ApiProperty({ example: 'CA3f2b...', description: 'The call id, as `GET /v1/calls/{call_id}` takes it.' })
+  call_sid: string;
+  @ApiProperty({ example: '+14155550199', description: "The caller's number (E.164), as the provider gave it." })
+  caller: string;
+  @ApiProperty({ example: 'inbound' }) direction: string;
+  @ApiProperty({ format: 'date-time' }) started_at: string;
+}
+
+/** `call.started` (opt-in in `webhook_events`): a call on the number began; `occurred_at` is its `started_at`. */
+export class CallStartedWebhook {
+  @ApiProperty({ enum: ['call.started'] }) type: 'call.started';
+  @ApiProperty(NUMBER_ID) number_id: string;
+  @ApiProperty(OCCURRED_AT) occurred_at: string;
+  @ApiProperty({ type: CallStartedWebhookCall }) call: CallStartedWebhookCall;
+}
+
+export class CallUpdatedWebhookPrevious {
+  @ApiProperty({ example: 'incomplete', description: 'The status the call had before (and was billed with).' })
+  status: string;
+  @ApiProperty({ minimum: 0, description: 'The talk time in seconds it had before (and was billed with).' })
+  duration_sec: number;
+}
+
+/**
+ * `call.updated` (opt-in in `webhook_events`): a call closed as `incomplete` got its late end report, once per call.
+ * `call` is the call as corrected, as `call.completed` carries it; `previous` what it was before.
+ */
+export class CallUpdatedWebhook {
+  @ApiProperty({ enum: ['call.updated'] }) type: 'call.updated';
+  @ApiProperty(NUMBER_ID) number_id: string;
+  @ApiProperty(OCCURRED_AT) occurred_at: string;
+  @ApiProperty({ type: CallCompletedWebhookCall }) call: CallCompletedWebhookCall;
+  @ApiProperty({ type: CallUpdatedWebhookPrevious }) previous: CallUpdatedWebhookPrevious;
 }
 
 /** `webhook.test`: sent on demand by `POST /v1/numbers/{id}/webhook-test`, signed like any other event. */
@@ -98,6 +141,14 @@ export class TopUpFailedWebhook {
 /** Each webhook event type: the class describing its body, and when it is sent (docs/webhooks.md). */
 export const WEBHOOK_BODIES = {
   'call.completed': { body: CallCompletedWebhook, summary: 'A call on the number ended' },
+  'call.started': {
+    body: CallStartedWebhook,
+    summary: "Opt-in (the number's webhook_events): a call on the number began",
+  },
+  'call.updated': {
+    body: CallUpdatedWebhook,
+    summary: "Opt-in (the number's webhook_events): a call closed as incomplete got its late end report",
+  },
   'number.past_due': {
     body: NumberPastDueWebhook,
     summary: "The monthly charge failed: the number is paused (7 days' grace before release)",

@@ -9,6 +9,8 @@ const NUMBER_ID = /^num_[1-9]\d{0,17}$/;
 /** The types of event a number's webhook receives (docs/webhooks.md lists each body). */
 export const WEBHOOK_EVENT_TYPES = [
   'call.completed',
+  'call.started',
+  'call.updated',
   'number.past_due',
   'number.released',
   'webhook.test',

@@ -49,7 +49,7 @@ export interface paths {
         head?: never;
         /**
          * Change a number
-         * @description Sets `webhook_url` (public HTTPS, checked as at creation and stored normalised; `null` removes the webhook) and/or `business_phone` (E.164 US) and/or `webhook_events` (the opt-in webhook events: `billing.balance_low`, `billing.top_up_failed`; `call.completed` is always sent; the list replaces the previous one). At least one of them; fields not sent stay as they are. The webhook secret does not change.
+         * @description Sets `webhook_url` (public HTTPS, checked as at creation and stored normalised; `null` removes the webhook) and/or `business_phone` (E.164 US) and/or `webhook_events` (the opt-in webhook events: `call.started`, `call.updated`, `billing.balance_low`, `billing.top_up_failed`; `call.completed` is always sent; the list replaces the previous one) and/or `max_call_minutes` (1 to 240). At least one of them; fields not sent stay as they are. The webhook secret does not change.
          */
         patch: operations["NumbersHttpController_update"];
         trace?: never;
@@ -198,6 +198,46 @@ export interface paths {
          * @description The recording is deleted from storage before the answer (204); 202 when storage has not confirmed it yet and the deletion is retried until it does. Deleting it again answers 204. The call keeps who deleted it and when.
          */
         delete: operations["CallsHttpController_deleteRecording"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch calls in progress
+         * @description Every call of the account in progress, from its start or from Last-Event-ID, then each call that starts while connected. Server-Sent Events: `status` when a call starts (`{ call_id, number_id, caller, direction, status, started_at }`), `turn` per transcript turn (`{ call_id, position, role, text }`), `ended` once (`{ call_id, status, duration_sec }`), a comment every 15 s, and a last `end` event (`{ reason, message }`) when the stream ends. Each event has an `id`: send the last one seen as `Last-Event-ID` to resume exactly after it (docs/live-calls.md).
+         */
+        get: operations["LiveCallsHttpController_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls/{call_id}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch a call
+         * @description One call as it happens: what it has so far (or what follows Last-Event-ID), then each event until it ends; a call already over answers its `ended` event and ends. Server-Sent Events: `status` when a call starts (`{ call_id, number_id, caller, direction, status, started_at }`), `turn` per transcript turn (`{ call_id, position, role, text }`), `ended` once (`{ call_id, status, duration_sec }`), a comment every 15 s, and a last `end` event (`{ reason, message }`) when the stream ends. Each event has an `id`: send the last one seen as `Last-Event-ID` to resume exactly after it (docs/live-calls.md).
+         */
+        get: operations["LiveCallsHttpController_one"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -596,6 +636,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "call.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt-in (the number's webhook_events): a call on the number began
+         * @description Sent to the number's `webhook_url`, signed with its `webhook_secret` (docs/webhooks.md); a failed delivery is tried again, up to 5 attempts in all (a test event: once).
+         */
+        post: operations["callStartedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt-in (the number's webhook_events): a call closed as incomplete got its late end report
+         * @description Sent to the number's `webhook_url`, signed with its `webhook_secret` (docs/webhooks.md); a failed delivery is tried again, up to 5 attempts in all (a test event: once).
+         */
+        post: operations["callUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "number.past_due": {
         parameters: {
             query?: never;
@@ -757,12 +837,17 @@ export interface components {
              */
             webhook_url?: string;
             /**
-             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; the others only to numbers that list them: `call.started` (a call began), `call.updated` (a call closed as `incomplete` got its late end report), and the account-level `billing.balance_low` and `billing.top_up_failed` (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
              * @example [
              *       "call.completed"
              *     ]
              */
-            webhook_events?: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
+            webhook_events?: ("call.completed" | "call.started" | "call.updated" | "billing.balance_low" | "billing.top_up_failed")[];
+            /**
+             * @description Minutes a call may go without the provider's end report before it is closed as `incomplete`; a late end report then corrects it (the `call.updated` webhook). 1 to 240; default 60.
+             * @default 60
+             */
+            max_call_minutes?: number;
             /** @description Extension (not in the spec): the greeting and instructions of the AI agent that answers the number. Read and change them later at /v1/numbers/{id}/agent. */
             agent?: components["schemas"]["AgentSettingsBody"];
         };
@@ -781,12 +866,17 @@ export interface components {
              */
             webhook_url: string | null;
             /**
-             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; the others only to numbers that list them: `call.started` (a call began), `call.updated` (a call closed as `incomplete` got its late end report), and the account-level `billing.balance_low` and `billing.top_up_failed` (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
              * @example [
              *       "call.completed"
              *     ]
              */
-            webhook_events: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
+            webhook_events: ("call.completed" | "call.started" | "call.updated" | "billing.balance_low" | "billing.top_up_failed")[];
+            /**
+             * @description Minutes a call may go without the provider's end report before it is closed as `incomplete`; a late end report then corrects it (the `call.updated` webhook). 1 to 240; default 60.
+             * @example 60
+             */
+            max_call_minutes: number;
             /** Format: date-time */
             created_at: string;
             /** @description HMAC key for webhook signatures. Returned only in this response. */
@@ -809,12 +899,17 @@ export interface components {
              */
             webhook_url: string | null;
             /**
-             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; the others only to numbers that list them: `call.started` (a call began), `call.updated` (a call closed as `incomplete` got its late end report), and the account-level `billing.balance_low` and `billing.top_up_failed` (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
              * @example [
              *       "call.completed"
              *     ]
              */
-            webhook_events: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
+            webhook_events: ("call.completed" | "call.started" | "call.updated" | "billing.balance_low" | "billing.top_up_failed")[];
+            /**
+             * @description Minutes a call may go without the provider's end report before it is closed as `incomplete`; a late end report then corrects it (the `call.updated` webhook). 1 to 240; default 60.
+             * @example 60
+             */
+            max_call_minutes: number;
             /** Format: date-time */
             created_at: string;
             /** @description `false` for what a test key (`sk_test_...`) made and reads, `true` otherwise (docs/adr/0087). */
@@ -840,13 +935,15 @@ export interface components {
              */
             business_phone?: string;
             /**
-             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; `billing.balance_low` and `billing.top_up_failed` are account-level events, sent only to numbers that list them (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
+             * @description Event types sent to webhook_url. `call.completed` (and `number.past_due`, `number.released`) are always sent; the others only to numbers that list them: `call.started` (a call began), `call.updated` (a call closed as `incomplete` got its late end report), and the account-level `billing.balance_low` and `billing.top_up_failed` (see docs/webhooks.md). Default and when omitted: `["call.completed"]`. On PATCH the list replaces the previous one.
              * @example [
              *       "call.completed",
              *       "billing.top_up_failed"
              *     ]
              */
-            webhook_events?: ("call.completed" | "billing.balance_low" | "billing.top_up_failed")[];
+            webhook_events?: ("call.completed" | "call.started" | "call.updated" | "billing.balance_low" | "billing.top_up_failed")[];
+            /** @description Minutes a call may go without the provider's end report before it is closed as `incomplete`; a late end report then corrects it (the `call.updated` webhook). 1 to 240; default 60. */
+            max_call_minutes?: number;
         };
         NumberReleased: {
             released: boolean;
@@ -1501,7 +1598,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "call.completed" | "number.past_due" | "number.released" | "webhook.test" | "billing.balance_low" | "billing.top_up_failed";
+            type: "call.completed" | "call.started" | "call.updated" | "number.past_due" | "number.released" | "webhook.test" | "billing.balance_low" | "billing.top_up_failed";
             /** @example num_1 */
             number_id: string;
             /**
@@ -1702,6 +1799,11 @@ export interface components {
             has_transcript: boolean;
             /** @description The agent's analysis of the call, as the call shows it. */
             analysis: components["schemas"]["CallAnalysisView"];
+            /**
+             * @description The call's status, as `GET /v1/calls/{call_id}` shows it: e.g. `completed`, or `incomplete` when the provider's end report did not come within the number's `max_call_minutes`.
+             * @example completed
+             */
+            status: string;
         };
         CallCompletedWebhook: {
             /** @enum {string} */
@@ -1717,6 +1819,62 @@ export interface components {
              */
             occurred_at: string;
             call: components["schemas"]["CallCompletedWebhookCall"];
+        };
+        CallStartedWebhookCall: {
+            /**
+             * @description The call id, as `GET /v1/calls/{call_id}` takes it.
+             * @example CA3f2b...
+             */
+            call_sid: string;
+            /**
+             * @description The caller's number (E.164), as the provider gave it.
+             * @example +14155550199
+             */
+            caller: string;
+            /** @example inbound */
+            direction: string;
+            /** Format: date-time */
+            started_at: string;
+        };
+        CallStartedWebhook: {
+            /** @enum {string} */
+            type: "call.started";
+            /**
+             * @description The number whose webhook this is (the receiving number).
+             * @example num_1
+             */
+            number_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            occurred_at: string;
+            call: components["schemas"]["CallStartedWebhookCall"];
+        };
+        CallUpdatedWebhookPrevious: {
+            /**
+             * @description The status the call had before (and was billed with).
+             * @example incomplete
+             */
+            status: string;
+            /** @description The talk time in seconds it had before (and was billed with). */
+            duration_sec: number;
+        };
+        CallUpdatedWebhook: {
+            /** @enum {string} */
+            type: "call.updated";
+            /**
+             * @description The number whose webhook this is (the receiving number).
+             * @example num_1
+             */
+            number_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            occurred_at: string;
+            call: components["schemas"]["CallCompletedWebhookCall"];
+            previous: components["schemas"]["CallUpdatedWebhookPrevious"];
         };
         PastDueWebhookNumber: {
             /** @example +14155550100 */
@@ -2546,6 +2704,102 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+        };
+    };
+    LiveCallsHttpController_all: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event received: the stream resumes after it (EventSource sends it by itself). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description rate_limited: too many live streams open for this account. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description The message bus is unavailable; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    LiveCallsHttpController_one: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event received: the stream resumes after it (EventSource sends it by itself). */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The call id (SID) from the calls list. */
+                call_id: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description not_found: no such call, or another account's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many live streams open for this account. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
+            /** @description The message bus is unavailable; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["Error"];
+                };
+            };
         };
     };
     FoundItemsHttpController_list: {
@@ -3478,6 +3732,90 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CallCompletedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, and deliveries wait until it is enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callStartedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix epoch seconds at the moment of signing (each attempt is signed anew). */
+                "X-Switchboard-Timestamp": string;
+                /** @description `v1=<hex>`: HMAC-SHA256 over `<timestamp>.<raw body>` keyed by the webhook secret; two space-separated values during a rotation. */
+                "X-Switchboard-Signature": string;
+                /** @description The event's id, the same on every attempt and on a redelivery. */
+                "X-Switchboard-Event-Id": string;
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` over `<id>.<timestamp>.<raw body>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallStartedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, and deliveries wait until it is enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: any 2xx ends the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix epoch seconds at the moment of signing (each attempt is signed anew). */
+                "X-Switchboard-Timestamp": string;
+                /** @description `v1=<hex>`: HMAC-SHA256 over `<timestamp>.<raw body>` keyed by the webhook secret; two space-separated values during a rotation. */
+                "X-Switchboard-Signature": string;
+                /** @description The event's id, the same on every attempt and on a redelivery. */
+                "X-Switchboard-Event-Id": string;
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the same seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64>` over `<id>.<timestamp>.<raw body>`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallUpdatedWebhook"];
             };
         };
         responses: {
