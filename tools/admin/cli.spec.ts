@@ -110,6 +110,7 @@ const SAMPLES: Record<string, string> = {
   CENTS: '500',
   N: '3',
   SECONDS: '42',
+  MS: '250',
   E164: '+14155550123',
   OUTCOME: 'order_placed',
   ISO_DATE_TIME: '2026-11-28T12:00:00Z',
@@ -190,6 +191,11 @@ describe('the values an option takes', () => {
       status: 'no-answer',
       direction: 'outbound',
     });
+    expect(requestOf(call, [], { ...required, live: true }).body).toMatchObject({ live: {} });
+    expect(requestOf(call, [], { ...required, 'turn-interval': '50' }).body).toMatchObject({
+      live: { turn_interval_ms: 50 },
+    });
+    expect(requestOf(call, [], required).body).not.toHaveProperty('live');
   });
 });
 

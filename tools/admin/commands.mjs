@@ -170,8 +170,12 @@ export const COMMANDS = [
       recording: { type: 'boolean' },
       'lost-item': { type: 'string', value: 'JSON' },
       analysis: { type: 'string', value: 'JSON' },
+      live: { type: 'boolean' },
+      'turn-interval': { type: 'string', value: 'MS' },
     },
     notes: [
+      '--live plays the call as it happens: its start at once, each --transcript turn --turn-interval ms apart (default 500),',
+      'then its end (docs/live-calls.md); the answer comes at once. --turn-interval implies --live.',
       `--transcript '[{"role":"caller","text":"..."},{"role":"agent","text":"..."},...]'; --lost-item, with --outcome lost_item_report: '{"category":"...","description":"...","color":"...","where_lost":"...","lost_at":"YYYY-MM-DD","caller_name":"..."}'`,
       // lostfound drops a report on any other number with a log line only; the 202 cannot tell (ADR 0079).
       'A lost_item_report becomes a claim only when --to is a lost-and-found line (PUT /v1/lostfound/phone-lines/{number_id},',
@@ -193,6 +197,7 @@ export const COMMANDS = [
         recording: o.recording ? true : undefined,
         lost_item: o['lost-item'] ? parseJson(o['lost-item'], '--lost-item') : undefined,
         analysis: o.analysis ? parseJson(o.analysis, '--analysis') : undefined,
+        live: o.live || o['turn-interval'] ? compact({ turn_interval_ms: int(o['turn-interval']) }) : undefined,
       }),
   },
   {

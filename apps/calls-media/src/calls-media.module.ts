@@ -27,7 +27,14 @@ import { WAITING_REPORTS } from './number-ownership/waiting-reports.port';
 import { NumberStatesRepository } from './number-ownership/number-states.repository';
 import { CallsMediaPrisma, CallsMediaTransactions } from './prisma/calls-media-prisma';
 import { objectStorageProvider } from './storage/object-storage.provider';
-import { CALL_REPORT_SINK } from './telephony/call-report-sink.port';
+import { LiveCallEventsPublisher } from './live-calls/live-call-events.publisher';
+import { LiveCallsNatsController } from './live-calls/live-calls.nats.controller';
+import { LiveCallsRepository } from './live-calls/live-calls.repository';
+import { LiveCallsService } from './live-calls/live-calls.service';
+import { LiveCallsSweeper } from './live-calls/live-calls.sweeper';
+import { CALL_REPORT_SINK, LIVE_CALL_SINK } from './telephony/call-report-sink.port';
+import { SimulatedLiveCallsPlayer } from './telephony/simulated-live-calls.player';
+import { SimulatedLiveCallsRepository } from './telephony/simulated-live-calls.repository';
 import { SimulatedTelephonyAdapter } from './telephony/simulated-telephony.adapter';
 import { SimulatedTelephonyNatsController } from './telephony/simulated-telephony.nats.controller';
 import { ProviderCallsConsumer } from './provider-calls/provider-calls.consumer';
@@ -52,6 +59,7 @@ export class CallsMediaModule {
         CallDataNatsController,
         LostItemReportsNatsController,
         SimulatedTelephonyNatsController,
+        LiveCallsNatsController,
         NumberEventsConsumer,
         AnalysisFieldsConsumer,
         ProviderCallsConsumer,
@@ -78,6 +86,12 @@ export class CallsMediaModule {
         { provide: WAITING_REPORTS, useExisting: CallReportsService },
         { provide: CALL_REPORT_SINK, useExisting: CallReportsService },
         CallReportsSweeper,
+        // Calls while they happen (docs/live-calls.md); telephony reaches them through its port.
+        LiveCallsRepository,
+        LiveCallEventsPublisher,
+        LiveCallsService,
+        { provide: LIVE_CALL_SINK, useExisting: LiveCallsService },
+        LiveCallsSweeper,
         CallsRepository,
         CallsService,
         DataSettingsRepository,
@@ -86,6 +100,8 @@ export class CallsMediaModule {
         RetentionSweeper,
         LostItemReportsRepository,
         SimulatedTelephonyAdapter,
+        SimulatedLiveCallsRepository,
+        SimulatedLiveCallsPlayer,
         // Calls reported by Retell and Twilio, verified by the gateway (docs/adr/0090).
         ProviderRecordingsRepository,
       ],

@@ -102,10 +102,11 @@ describe.each(CALLS_MEDIA_DATABASES)('call search and stats on %s', (_label, kin
         phone_number: '+14155550100',
         status: 'active',
         answering: true,
+        max_call_minutes: null,
         changed_at: new Date('2026-01-01T00:00:00Z'),
       };
       const analysis = { ...EMPTY_CALL_ANALYSIS, ...call.analysis };
-      expect(await reports.addRecorded(report, started, owner, analysis, [])).toBe(true);
+      expect(await reports.addRecorded(report, started, owner, analysis, [])).toEqual({ ended: null });
     }
   });
 

@@ -5,8 +5,24 @@ import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { jetstream, jetstreamManager, type StoredMsg } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { STREAMS, type EventDescriptor, type NumberStateChanged, type StreamDefinition } from '@switchboard/contracts';
-import { ensureStream, eventSubject, RpcClient, streamName, type MessagingConfig } from '@switchboard/messaging';
+import type { Subscription } from '@nats-io/transport-node';
+import {
+  STREAMS,
+  ServiceNumberRpc,
+  type EventDescriptor,
+  type NumberStateChanged,
+  type ServiceNumberQuery,
+  type ServiceNumberStanding,
+  type StreamDefinition,
+} from '@switchboard/contracts';
+import {
+  ensureStream,
+  eventSubject,
+  rpcSubject,
+  RpcClient,
+  streamName,
+  type MessagingConfig,
+} from '@switchboard/messaging';
 import { createLogger } from '@switchboard/observability';
 import { createTestDatabase, testNatsEnv, testNatsOptions, testNatsUrl, type TestDatabase } from '@switchboard/testing';
 import { messagingConfigFromEnv } from '@switchboard/service-runtime';
@@ -16,10 +32,16 @@ import { anEnvelope } from './factories/number-state.factory';
 /**
  * One integration test file's world: its own database, NATS prefix and DATA_DIR, calls-media booted on them
  * (as often as a test wants, e.g. to restart it), an RPC client speaking to it as the gateway does, and helpers
- * to publish numbers-billing's events and read the CALLS stream.
+ * to publish numbers-billing's events and read the CALLS stream. numbers-billing's answer to the simulated provider's
+ * question (is `to` in service?) is faked: every phone number is in service unless a test says otherwise
+ * (`standings`), so calls-media's own attribution, of reports that reach it before the number's events, stays
+ * testable through the simulated provider.
  */
 export class CallsMediaWorld {
   readonly apps: INestApplicationContext[] = [];
+  /** numbers-billing's standing of a phone number, when a test sets one; in service otherwise. */
+  readonly standings = new Map<string, Omit<ServiceNumberStanding, 'phone_number'>>();
+  private serviceNumbers: Subscription | undefined;
 
   private constructor(
     readonly db: TestDatabase,
@@ -53,12 +75,27 @@ export class CallsMediaWorld {
   }
 
   async start(extra: Record<string, string> = {}): Promise<INestApplicationContext> {
+    this.answerServiceNumbers();
     const app = await createCallsMediaApp(
       this.env(extra),
       createLogger('calls-media', process.env.TEST_LOG_LEVEL ?? 'silent'),
     );
     this.apps.push(app);
     return app;
+  }
+
+  /** Answers `numbers.v1.service-number.get` as numbers-billing's server would (`id`, `response`). */
+  private answerServiceNumbers(): void {
+    this.serviceNumbers ??= this.nc.subscribe(rpcSubject(this.messaging, ServiceNumberRpc.subject), {
+      callback: (err, msg) => {
+        if (err) return;
+        const { id, data } = msg.json<{ id: string; data: ServiceNumberQuery }>();
+        const standing = this.standings.get(data.phone_number) ?? { in_service: true, reason: null, held_since: null };
+        msg.respond(
+          JSON.stringify({ id, isDisposed: true, response: { phone_number: data.phone_number, ...standing } }),
+        );
+      },
+    });
   }
 
   /** Publishes a number state as numbers-billing's relay would (message id = envelope id). */
@@ -91,6 +128,7 @@ export class CallsMediaWorld {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.apps.map((app) => app.close()));
+    this.serviceNumbers?.unsubscribe();
     const jsm = await jetstreamManager(this.nc);
     const upper = `${this.prefix.toUpperCase()}_`;
     for await (const stream of jsm.streams.list()) {

@@ -395,6 +395,23 @@ describe('the calls list', () => {
 });
 
 describe('calls to numbers nobody owns', () => {
+  it('are refused at once, storing nothing, when numbers-billing says the number is not in service', async () => {
+    const to = aUsPhoneNumber();
+    world.standings.set(to, { in_service: false, reason: 'released', held_since: null });
+    const before = await prisma.callReport.count();
+    await expect(report(aSimulatedCall({ to, recording: true }))).rejects.toMatchObject({
+      code: 'number_not_in_service',
+      message: expect.stringContaining(`to ${to} was released before`),
+    });
+    world.standings.set(to, { in_service: false, reason: 'unknown', held_since: null });
+    await expect(report(aSimulatedCall({ to, live: { turn_interval_ms: 10 } }))).rejects.toMatchObject({
+      code: 'number_not_in_service',
+      message: expect.stringContaining('is not a Switchboard number'),
+    });
+    expect(await prisma.callReport.count()).toBe(before);
+    expect(await prisma.simulatedLiveCall.count()).toBe(0);
+  });
+
   it('are accepted from the provider but never recorded, and their audio is deleted after the grace period', async () => {
     const { call_sid } = await report(aSimulatedCall({ to: aUsPhoneNumber(), recording: true }));
     expect(call_sid).toMatch(/^CA[0-9a-f]{32}$/);

@@ -1,7 +1,8 @@
-/** One Server-Sent Event as a client reads it: its `event:` name and its one `data:` line. */
+/** One Server-Sent Event as a client reads it: its `event:` name, its one `data:` line and its `id:`, if any. */
 export interface ServerSentEvent {
   event: string;
   data: string;
+  id?: string;
 }
 
 /**
@@ -24,7 +25,8 @@ export async function readServerSentEvents(
         buffer = buffer.slice(end + 2);
         const event = /^event: (.*)$/m.exec(block)?.[1];
         const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data !== undefined) onEvent({ event, data });
+        const id = /^id: (.*)$/m.exec(block)?.[1];
+        if (event && data !== undefined) onEvent(id === undefined ? { event, data } : { event, data, id });
       }
     }
   } catch {

@@ -1,4 +1,5 @@
 import { retellSignature } from '../provider-signatures';
+import type { PhoneCallResponse } from 'retell-sdk/resources/call';
 
 /**
  * Retell's call webhooks as its reference shows them (https://docs.retellai.com/features/webhook: `event` and the
@@ -58,4 +59,39 @@ export function signedRetellWebhook(
 ): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(payload);
   return { body, headers: { 'content-type': 'application/json', 'x-retell-signature': retellSignature(body, apiKey) } };
+}
+
+/** A Retell event of a call still going on: its `call` object checked against the SDK's published type. */
+export interface RetellLiveEvent {
+  event: 'call_started' | 'transcript_updated';
+  call: PhoneCallResponse;
+}
+
+/**
+ * Retell's `call_started` and `transcript_updated` as its webhook reference describes them: the call object while the
+ * call is `ongoing` (no end, no analysis), `transcript_updated` with every turn so far in `transcript_object`.
+ */
+export function retellLiveEvent(
+  event: RetellLiveEvent['event'],
+  options: Omit<RetellCallOptions, 'durationMs' | 'disconnectionReason' | 'customAnalysis'> & { callId: string },
+): RetellLiveEvent {
+  const turns = event === 'transcript_updated' ? (options.transcript ?? []) : [];
+  return {
+    event,
+    call: {
+      call_type: 'phone_call',
+      call_id: options.callId,
+      agent_id: 'agent_0123456789abcdef',
+      agent_version: 1,
+      call_status: 'ongoing',
+      from_number: options.from,
+      to_number: options.to,
+      direction: 'inbound',
+      start_timestamp: (options.startedAt ?? new Date()).getTime(),
+      transcript: turns.map((turn) => `${turn.role === 'user' ? 'User' : 'Agent'}: ${turn.content}`).join('\n'),
+      transcript_object: turns.map((turn) => ({ ...turn, words: [] })),
+      telephony_identifier: options.twilioCallSid ? { twilio_call_sid: options.twilioCallSid } : undefined,
+      metadata: options.twilioCallSid ? { twilio_call_sid: options.twilioCallSid } : {},
+    },
+  };
 }

@@ -17,6 +17,16 @@ export function lostItemReportedEventId(callSid: string): string {
   return eventIdOf('call.lost_item_reported', callSid);
 }
 
+/** The id of a call's `call.started` envelope (docs/live-calls.md): a start reported twice is one event. */
+export function callStartedEventId(callSid: string): string {
+  return eventIdOf('call.started', callSid);
+}
+
+/** The id of a call's `call.updated` envelope: a call is corrected at most once (docs/live-calls.md). */
+export function callUpdatedEventId(callSid: string): string {
+  return eventIdOf('call.updated', callSid);
+}
+
 function eventIdOf(type: string, callSid: string): string {
   const hash = createHash('sha1').update(NAMESPACE).update(`${type}/${callSid}`, 'utf8').digest();
   const bytes = hash.subarray(0, 16);

@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  CALL_INCOMPLETE,
   CallCompletedEvent,
+  CallUpdatedEvent,
+  type CallUpdatedData,
   EMPTY_CALL_ANALYSIS,
   LOST_ITEM_REPORT_OUTCOME,
   LostItemReportedEvent,
@@ -23,12 +26,14 @@ import { AnalysisFieldsRepository } from '../number-ownership/analysis-fields.re
 import { NumberStatesRepository } from '../number-ownership/number-states.repository';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 import type { ProviderCallReport } from '../telephony/provider-call-report';
-import { callCompletedEventId, lostItemReportedEventId } from './call-event-id';
+import { LiveCallEventsPublisher } from '../live-calls/live-call-events.publisher';
+import { callCompletedEventId, callUpdatedEventId, lostItemReportedEventId } from './call-event-id';
 import {
   CallReportsRepository,
   type DiscardReason,
   type NewReport,
   type PendingReport,
+  type Recorded,
   type ReportState,
   type StoredRecording,
 } from './call-reports.repository';
@@ -49,6 +54,13 @@ export interface ReceiveOutcome {
 
 const SETTLE_POLL_MS = 50;
 
+/** A report as the owner's storage mode keeps it (`keptOf`). */
+interface KeptReport {
+  report: NewReport;
+  analysis: CallAnalysisView;
+  droppedRecording: string | null;
+}
+
 /**
  * The use case every provider adapter calls: receive a report of a completed call, once per call SID, and turn
  * it into a call of the account that owned the number when the call started (docs/adr/0121, 0021). A report
@@ -63,6 +75,7 @@ export class CallReportsService {
     private readonly dataSettings: DataSettingsRepository,
     private readonly callData: CallDataService,
     private readonly relay: OutboxRelay,
+    private readonly live: LiveCallEventsPublisher,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -117,18 +130,21 @@ export class CallReportsService {
     if (attribution.kind === 'owned') {
       const kept = await this.keptOf(received, attribution.state, mode);
       const outbox = outboxRows(kept.report, attribution.state, kept.analysis, options.requestId);
-      if (
-        !(await this.reports.addRecorded(
-          kept.report,
-          receivedAt,
-          attribution.state,
-          kept.analysis,
-          outbox,
-          kept.droppedRecording,
-        ))
-      )
+      const recorded = await this.reports.addRecorded(
+        kept.report,
+        receivedAt,
+        attribution.state,
+        kept.analysis,
+        outbox,
+        kept.droppedRecording,
+      );
+      if (!recorded) {
+        // A report of a call already recorded: a repeat, or the late end of a call closed as incomplete.
+        if (await this.correctIncomplete(kept, attribution.state, options.requestId))
+          return { call_sid: report.call_sid, state: 'recorded', repeated: false };
         return this.repeated(received);
-      this.recorded(report.call_sid, attribution.state, kept.droppedRecording);
+      }
+      this.recorded(report.call_sid, attribution.state, kept.droppedRecording, recorded);
       state = 'recorded';
     } else {
       const pending = await this.reports.addPending(received);
@@ -160,16 +176,15 @@ export class CallReportsService {
       case 'owned': {
         const kept = await this.keptOf(report, attribution.state);
         const outbox = outboxRows(kept.report, attribution.state, kept.analysis, requestId);
-        if (
-          await this.reports.record(
-            { ...report, ...kept.report },
-            attribution.state,
-            kept.analysis,
-            outbox,
-            kept.droppedRecording,
-          )
-        ) {
-          this.recorded(callSid, attribution.state, kept.droppedRecording);
+        const recorded = await this.reports.record(
+          { ...report, ...kept.report },
+          attribution.state,
+          kept.analysis,
+          outbox,
+          kept.droppedRecording,
+        );
+        if (recorded) {
+          this.recorded(callSid, attribution.state, kept.droppedRecording, recorded);
           return 'recorded';
         }
         break;
@@ -234,11 +249,7 @@ export class CallReportsService {
    * The report as the owner's storage mode lets it be stored (docs/call-data.md): its checked analysis and its
    * transcript, redacted or left out, and its recording, or the key of a stored one the mode does not keep.
    */
-  private async keptOf(
-    report: NewReport,
-    owner: NumberOwnershipState,
-    knownMode?: StorageMode,
-  ): Promise<{ report: NewReport; analysis: CallAnalysisView; droppedRecording: string | null }> {
+  private async keptOf(report: NewReport, owner: NumberOwnershipState, knownMode?: StorageMode): Promise<KeptReport> {
     const analysis = await this.analysisOf(report, owner);
     const mode = knownMode ?? (await this.dataSettings.storageModeOf(owner.account_id));
     if (mode === 'everything') return { report, analysis, droppedRecording: null };
@@ -255,9 +266,50 @@ export class CallReportsService {
     };
   }
 
-  /** `droppedRecording`: queued for deletion with the call; deleted from storage now (a failure is retried later). */
-  private recorded(callSid: string, owner: NumberOwnershipState, droppedRecording: string | null): void {
+  /**
+   * The late end report of a call closed as `incomplete` (docs/live-calls.md): the call corrected, and `call.updated`
+   * sent once, from which numbers-billing adjusts the talk time billed; never a second `call.completed`. False when
+   * the call was not incomplete (a plain repeat).
+   */
+  private async correctIncomplete(
+    kept: KeptReport,
+    owner: NumberOwnershipState,
+    requestId: string | undefined,
+  ): Promise<boolean> {
+    const callSid = kept.report.call_sid;
+    // The previous status and duration are the database's, set in the statement under the call's lock.
+    const data: CallUpdatedData = {
+      ...callCompletedData(kept.report, owner, kept.analysis),
+      previous_status: CALL_INCOMPLETE,
+      previous_duration_sec: 0,
+    };
+    const updated = outboxRecord(CallUpdatedEvent, data, {
+      correlationId: requestId ?? callSid,
+      causationId: callSid,
+      id: callUpdatedEventId(callSid),
+    });
+    const previous = await this.reports.correctIncomplete(kept.report, kept.analysis, updated, kept.droppedRecording);
+    if (!previous) return false;
+    this.recorded(callSid, owner, kept.droppedRecording);
+    this.logger.info(
+      { call_sid: callSid, ...previous, duration_sec: kept.report.details.duration_sec },
+      'incomplete call corrected by its late end report',
+    );
+    return true;
+  }
+
+  /**
+   * `droppedRecording`: queued for deletion with the call; deleted from storage now (a failure is retried later).
+   * `recorded.ended`: the live streams learn that a call in progress ended.
+   */
+  private recorded(
+    callSid: string,
+    owner: NumberOwnershipState,
+    droppedRecording: string | null,
+    recorded?: Recorded,
+  ): void {
     this.relay.kick();
+    if (recorded?.ended) this.live.publish([recorded.ended]);
     if (droppedRecording)
       this.callData
         .drain([droppedRecording])
@@ -337,7 +389,20 @@ function callCompletedOutboxRow(
   analysis: CallAnalysisView,
   requestId: string | undefined,
 ): OutboxRow {
-  const data: CallCompletedData = {
+  return outboxRecord(CallCompletedEvent, callCompletedData(report, owner, analysis), {
+    correlationId: requestId ?? report.call_sid,
+    causationId: report.call_sid,
+    id: callCompletedEventId(report.call_sid),
+  });
+}
+
+/** The call as `call.completed` (and `call.updated`) carry it. */
+function callCompletedData(
+  report: NewReport,
+  owner: NumberOwnershipState,
+  analysis: CallAnalysisView,
+): CallCompletedData {
+  return {
     call_sid: report.call_sid,
     account_id: owner.account_id,
     number_id: owner.number_id,
@@ -352,9 +417,4 @@ function callCompletedOutboxRow(
     has_transcript: (report.details.transcript ?? []).length > 0,
     analysis,
   };
-  return outboxRecord(CallCompletedEvent, data, {
-    correlationId: requestId ?? report.call_sid,
-    causationId: report.call_sid,
-    id: callCompletedEventId(report.call_sid),
-  });
 }

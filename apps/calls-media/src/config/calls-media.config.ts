@@ -26,6 +26,8 @@ export interface CallsMediaConfig {
   recordingWaitMs: number;
   /** How often the retention sweep runs (and queued object deletions are retried). */
   retentionSweepMs: number;
+  /** How often calls in progress past their `max_call_minutes` are closed as incomplete, and old live events purged. */
+  liveCallsSweepMs: number;
 }
 
 const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
@@ -39,6 +41,7 @@ export function loadCallsMediaConfig(env: NodeJS.ProcessEnv = process.env): Call
     twilio: loadTwilioConfig(env, env.NODE_ENV === 'production'),
     recordingWaitMs: envNonNegativeInt(env, 'CALL_RECORDING_WAIT_MS', V.CALL_RECORDING_WAIT_MS.default),
     retentionSweepMs: envPositiveInt(env, 'RETENTION_SWEEP_MS', V.RETENTION_SWEEP_MS.default),
+    liveCallsSweepMs: envPositiveInt(env, 'LIVE_CALLS_SWEEP_MS', V.LIVE_CALLS_SWEEP_MS.default),
   };
 }
 

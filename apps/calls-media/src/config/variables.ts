@@ -41,6 +41,11 @@ export const CALLS_MEDIA_VARIABLES = defineEnvVariables({
     meaning:
       'how often the retention sweep deletes expired recordings and transcripts (one replica at a time; docs/call-data.md)',
   },
+  LIVE_CALLS_SWEEP_MS: {
+    default: 30000,
+    meaning:
+      "how often calls in progress past their number's max_call_minutes are closed as incomplete (docs/live-calls.md)",
+  },
   NODE_ENV: { meaning: '`production` refuses `TWILIO_API_BASE_URL`' },
 });
 

@@ -58,6 +58,7 @@ export class NumberEventsConsumer {
       phone_number: data.phone_number,
       status: data.status,
       answering: data.answering,
+      max_call_minutes: data.max_call_minutes ?? null,
       changed_at: new Date(data.changed_at),
     });
     await this.reports.settleWaitingFor(data.phone_number);

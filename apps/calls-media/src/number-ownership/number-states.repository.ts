@@ -8,7 +8,16 @@ const statesOfStatement = prebuiltStatement(
   (phoneNumber: string) =>
     statements
       .selectFrom('number_states')
-      .select(['number_id', 'version', 'account_id', 'phone_number', 'status', 'answering', 'changed_at'])
+      .select([
+        'number_id',
+        'version',
+        'account_id',
+        'phone_number',
+        'status',
+        'answering',
+        'max_call_minutes',
+        'changed_at',
+      ])
       .where('phone_number', '=', phoneNumber),
   1,
 );

@@ -1,4 +1,11 @@
-import { outcomeOfDisconnection, retellCallReport, twilioStatusReport } from './provider-call-reports';
+import {
+  outcomeOfDisconnection,
+  retellCallReport,
+  retellCallStart,
+  retellTranscriptUpdate,
+  twilioCallStart,
+  twilioStatusReport,
+} from './provider-call-reports';
 
 const twilioSid = `CA${'a'.repeat(32)}`;
 const call = (extra: Record<string, unknown> = {}) => ({
@@ -138,5 +145,75 @@ describe('twilioStatusReport', () => {
       twilioStatusReport({ CallSid: twilioSid, CallStatus: 'completed', To: '+14155550100' }, received),
     ).toBeNull();
     expect(twilioStatusReport({ CallSid: 'nope', CallStatus: 'busy', To: '+14155550100' }, received)).toBeNull();
+  });
+});
+
+describe('Retell live events', () => {
+  it("reads call_started's call as a start, keyed by Twilio's call SID when Retell knows it", () => {
+    expect(retellCallStart({ event: 'call_started', call: call() })).toEqual({
+      call_sid: twilioSid,
+      to: '+14155550100',
+      caller: '+14155550199',
+      direction: 'inbound',
+      started_at: new Date('2026-11-24T10:00:00Z'),
+    });
+    expect(retellCallStart({ event: 'call_started', call: call({ telephony_identifier: undefined }) })).toMatchObject({
+      call_sid: 'call_1',
+    });
+  });
+
+  it("reads transcript_updated's whole transcript so far, in our roles, with the call's start", () => {
+    expect(retellTranscriptUpdate({ event: 'transcript_updated', call: call() })).toEqual({
+      start: expect.objectContaining({ call_sid: twilioSid, to: '+14155550100' }),
+      turns: [
+        { role: 'agent', text: 'Hello!' },
+        { role: 'caller', text: 'Hi, I lost my umbrella.' },
+      ],
+    });
+    expect(
+      retellTranscriptUpdate({ event: 'transcript_updated', call: call({ transcript_object: [] }) }),
+    ).toMatchObject({
+      turns: [],
+    });
+  });
+
+  it('says why a live event cannot be used', () => {
+    expect(retellCallStart({ event: 'call_started' })).toEqual({ unusable: 'no call in the event' });
+    expect(retellCallStart({ event: 'call_started', call: call({ to_number: 'nope' }) })).toEqual({
+      unusable: 'no usable to_number',
+    });
+    expect(retellTranscriptUpdate({ event: 'transcript_updated', call: call({ start_timestamp: 'soon' }) })).toEqual({
+      unusable: 'no usable start_timestamp',
+    });
+  });
+});
+
+describe('twilioCallStart', () => {
+  const params = {
+    CallSid: twilioSid,
+    To: '+14155550100',
+    From: '+14155550199',
+    Timestamp: 'Tue, 24 Nov 2026 10:00:00 +0000',
+  };
+  const received = new Date('2026-11-24T10:00:05Z');
+
+  it('reads a ringing or answered call as its start', () => {
+    for (const status of ['ringing', 'in-progress'])
+      expect(twilioCallStart({ ...params, CallStatus: status }, received)).toEqual({
+        call_sid: twilioSid,
+        to: '+14155550100',
+        caller: '+14155550199',
+        direction: 'inbound',
+        started_at: new Date('2026-11-24T10:00:00Z'),
+      });
+  });
+
+  it('leaves other statuses and odd callbacks to the rest', () => {
+    for (const status of ['completed', 'busy', 'queued', undefined])
+      expect(twilioCallStart({ ...params, CallStatus: status }, received)).toBeNull();
+    expect(twilioCallStart({ ...params, CallStatus: 'ringing', CallSid: 'CA1' }, received)).toBeNull();
+    expect(twilioCallStart({ ...params, CallStatus: 'ringing', Timestamp: 'garbage' }, received)).toMatchObject({
+      started_at: received,
+    });
   });
 });

@@ -11,6 +11,7 @@ import {
 import type {
   ProviderCallAnalysis,
   ProviderCallReport,
+  ProviderCallStart,
   ProviderLostItem,
   ProviderTranscriptTurn,
 } from '../telephony/provider-call-report';
@@ -43,25 +44,18 @@ export function outcomeOfDisconnection(reason: unknown): string {
  * `twilio_call_sid` we put in its metadata), so Twilio's recording of the same call meets it; else Retell's call id.
  */
 export function retellCallReport(payload: Record<string, unknown>): ReportWithoutAudio | { unusable: string } {
-  const call = payload.call as Record<string, unknown> | undefined;
-  if (!call || typeof call !== 'object') return { unusable: 'no call in the event' };
-  const to = call.to_number;
+  const start = retellCallStart(payload);
+  if ('unusable' in start) return start;
+  const call = payload.call as Record<string, unknown>;
+  const callSid = start.call_sid;
+  const to = start.to;
   const from = call.from_number;
-  const start = call.start_timestamp;
-  if (typeof to !== 'string' || !/^\+[1-9]\d{6,14}$/.test(to)) return { unusable: 'no usable to_number' };
-  if (typeof start !== 'number' || !Number.isFinite(start)) return { unusable: 'no usable start_timestamp' };
-  const telephony = call.telephony_identifier as { twilio_call_sid?: unknown } | undefined;
-  const metadata = call.metadata as { twilio_call_sid?: unknown } | undefined;
-  const twilioSid = [telephony?.twilio_call_sid, metadata?.twilio_call_sid].find(
-    (sid): sid is string => typeof sid === 'string' && CALL_SID.test(sid),
-  );
-  const callSid = twilioSid ?? (typeof call.call_id === 'string' ? call.call_id.slice(0, 64) : undefined);
-  if (!callSid) return { unusable: 'no call id' };
+  const startMs = start.started_at.getTime();
   const durationMs =
     typeof call.duration_ms === 'number'
       ? call.duration_ms
       : typeof call.end_timestamp === 'number'
-        ? call.end_timestamp - start
+        ? call.end_timestamp - startMs
         : 0;
   const analysis = (call.call_analysis as RetellCallAnalysis | undefined) ?? {};
   const custom = isRecord(analysis.custom_analysis_data) ? analysis.custom_analysis_data : {};
@@ -77,11 +71,53 @@ export function retellCallReport(payload: Record<string, unknown>): ReportWithou
     status: 'completed',
     outcome,
     duration_sec: Math.max(0, Math.round(durationMs / 1000)),
-    started_at: new Date(start),
+    started_at: start.started_at,
     transcript: transcriptOf(call.transcript_object),
     lost_item: outcome === LOST_ITEM_REPORT_OUTCOME ? lostItemOf(custom.lost_item) : null,
     analysis: isRecord(call.call_analysis) ? analysisOf(analysis, custom) : null,
   };
+}
+
+/**
+ * The call of any Retell event as a call start (`call_started`, and the start every later event repeats), or why it
+ * cannot be one. The call SID is Twilio's when Retell knows it (the call came in on our Twilio number:
+ * `telephony_identifier.twilio_call_sid`, or the `twilio_call_sid` we put in its metadata), so Twilio's events and
+ * recording of the same call meet it; else Retell's call id.
+ */
+export function retellCallStart(payload: Record<string, unknown>): ProviderCallStart | { unusable: string } {
+  const call = payload.call as Record<string, unknown> | undefined;
+  if (!call || typeof call !== 'object') return { unusable: 'no call in the event' };
+  const to = call.to_number;
+  const from = call.from_number;
+  const start = call.start_timestamp;
+  if (typeof to !== 'string' || !/^\+[1-9]\d{6,14}$/.test(to)) return { unusable: 'no usable to_number' };
+  if (typeof start !== 'number' || !Number.isFinite(start)) return { unusable: 'no usable start_timestamp' };
+  const telephony = call.telephony_identifier as { twilio_call_sid?: unknown } | undefined;
+  const metadata = call.metadata as { twilio_call_sid?: unknown } | undefined;
+  const twilioSid = [telephony?.twilio_call_sid, metadata?.twilio_call_sid].find(
+    (sid): sid is string => typeof sid === 'string' && CALL_SID.test(sid),
+  );
+  const callSid = twilioSid ?? (typeof call.call_id === 'string' ? call.call_id.slice(0, 64) : undefined);
+  if (!callSid) return { unusable: 'no call id' };
+  return {
+    call_sid: callSid,
+    to,
+    caller: typeof from === 'string' ? from.slice(0, 64) : 'anonymous',
+    direction: call.direction === 'outbound' ? 'outbound' : 'inbound',
+    started_at: new Date(start),
+  };
+}
+
+/**
+ * Retell's `transcript_updated`: the call's start (as `retellCallStart`) and every turn so far, in our roles (the call
+ * object's `transcript_object` holds the whole transcript each time).
+ */
+export function retellTranscriptUpdate(
+  payload: Record<string, unknown>,
+): { start: ProviderCallStart; turns: ProviderTranscriptTurn[] } | { unusable: string } {
+  const start = retellCallStart(payload);
+  if ('unusable' in start) return start;
+  return { start, turns: transcriptOf((payload.call as Record<string, unknown>).transcript_object) ?? [] };
 }
 
 /** Retell's `call_analysis` (its call object), as far as we read it. */
@@ -156,5 +192,25 @@ export function twilioStatusReport(params: Record<string, unknown>, receivedAt: 
     started_at: Number.isNaN(at.getTime()) ? receivedAt : at,
     transcript: null,
     lost_item: null,
+  };
+}
+
+/** The Twilio call statuses that mean the call is ringing or answered: it goes on, reported live (docs/live-calls.md). */
+export const LIVE_STATUSES = ['ringing', 'in-progress'] as const;
+
+/** Twilio's status callback of a call ringing or answered as its start; null for any other status. */
+export function twilioCallStart(params: Record<string, unknown>, receivedAt: Date): ProviderCallStart | null {
+  const status = params.CallStatus;
+  if (typeof status !== 'string' || !(LIVE_STATUSES as readonly string[]).includes(status)) return null;
+  const sid = params.CallSid;
+  const to = params.To;
+  if (typeof sid !== 'string' || !CALL_SID.test(sid) || typeof to !== 'string') return null;
+  const at = typeof params.Timestamp === 'string' ? new Date(params.Timestamp) : receivedAt;
+  return {
+    call_sid: sid,
+    to,
+    caller: typeof params.From === 'string' && params.From ? params.From.slice(0, 64) : 'anonymous',
+    direction: 'inbound',
+    started_at: Number.isNaN(at.getTime()) ? receivedAt : at,
   };
 }

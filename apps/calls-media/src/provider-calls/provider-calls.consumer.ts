@@ -12,8 +12,19 @@ import { recordingKey } from '../call-reports/call-reports.service';
 import type { CallsMediaConfig } from '../config/calls-media.config';
 import { CALLS_MEDIA_CONFIG } from '../config/tokens';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
-import { CALL_REPORT_SINK, type CallReportSink } from '../telephony/call-report-sink.port';
-import { retellCallReport, twilioStatusReport } from './provider-call-reports';
+import {
+  CALL_REPORT_SINK,
+  LIVE_CALL_SINK,
+  type CallReportSink,
+  type LiveCallSink,
+} from '../telephony/call-report-sink.port';
+import {
+  retellCallReport,
+  retellCallStart,
+  retellTranscriptUpdate,
+  twilioCallStart,
+  twilioStatusReport,
+} from './provider-call-reports';
 import { ProviderRecordingsRepository } from './provider-recordings.repository';
 import { RecordingFetchFailed, fetchTwilioRecording } from './twilio-recording.fetcher';
 
@@ -28,6 +39,8 @@ const MAX_RECORDING_TRIES = 120;
 /**
  * Calls reported by real providers, from the PROVIDER stream (the gateway verified each webhook, ADR 0083), into the
  * one way calls come in: the call report sink (ADR 0021), as the simulated provider's are (docs/adr/0090):
+ * - Retell's `call_started` and `transcript_updated`, and Twilio's `ringing` and `in-progress` statuses: the call while
+ *   it goes on (docs/live-calls.md), through the live sink.
  * - Retell's `call_analyzed`: the agent's call with its transcript and outcome. When the call came through Twilio,
  *   its recording comes from Twilio's recording callback: the report waits for it (`CALL_RECORDING_WAIT_MS`), then
  *   is recorded with or without it. Other Retell events are acknowledged and left alone.
@@ -41,6 +54,7 @@ const MAX_RECORDING_TRIES = 120;
 export class ProviderCallsConsumer {
   constructor(
     @Inject(CALL_REPORT_SINK) private readonly reports: CallReportSink,
+    @Inject(LIVE_CALL_SINK) private readonly live: LiveCallSink,
     private readonly recordings: ProviderRecordingsRepository,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
@@ -69,6 +83,7 @@ export class ProviderCallsConsumer {
 
   private async retell(envelope: EventEnvelope<ProviderEventReceivedData>, meta: JetStreamContext): Promise<void> {
     const { data } = envelope;
+    if (data.kind === 'call_started' || data.kind === 'transcript_updated') return this.retellLive(envelope);
     if (data.kind !== 'call_analyzed') return;
     const report = retellCallReport(data.payload);
     if ('unusable' in report) {
@@ -96,9 +111,38 @@ export class ProviderCallsConsumer {
       this.logger.info({ call_sid: report.call_sid, waited_ms: waited }, 'agent call reported');
   }
 
+  /**
+   * Retell's live events (docs/live-calls.md): `call_started` starts the call; `transcript_updated` carries the whole
+   * transcript so far, and starts the call too when its `call_started` was lost or comes later. Neither decides
+   * anything of the completed call, which is `call_analyzed`'s.
+   */
+  private async retellLive(envelope: EventEnvelope<ProviderEventReceivedData>): Promise<void> {
+    const { data } = envelope;
+    const cause = { requestId: envelope.correlation_id };
+    if (data.kind === 'call_started') {
+      const start = retellCallStart(data.payload);
+      if ('unusable' in start)
+        this.logger.warn({ provider_event: data.event_id, reason: start.unusable }, 'Retell call start not usable');
+      else await this.live.started(start, cause);
+      return;
+    }
+    const update = retellTranscriptUpdate(data.payload);
+    if ('unusable' in update) {
+      this.logger.warn({ provider_event: data.event_id, reason: update.unusable }, 'Retell transcript not usable');
+      return;
+    }
+    await this.live.started(update.start, cause);
+    await this.live.transcript(update.start.call_sid, update.turns);
+  }
+
   private async twilio(envelope: EventEnvelope<ProviderEventReceivedData>, meta: JetStreamContext): Promise<void> {
     const { data } = envelope;
     if (data.kind === 'call.status') {
+      const start = twilioCallStart(data.payload, new Date(data.received_at));
+      if (start) {
+        await this.live.started(start, { requestId: envelope.correlation_id });
+        return;
+      }
       const report = twilioStatusReport(data.payload, new Date(data.received_at));
       if (report) await this.reports.receive({ ...report, recording: null }, { requestId: envelope.correlation_id });
       return;

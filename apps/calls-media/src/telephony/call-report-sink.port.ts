@@ -1,4 +1,4 @@
-import type { ProviderCallReport } from './provider-call-report';
+import type { ProviderCallReport, ProviderCallStart, ProviderTranscriptTurn } from './provider-call-report';
 
 /**
  * Where a provider adapter hands each call report it receives: call-reports' `CallReportsService.receive`, the use
@@ -10,3 +10,16 @@ export interface CallReportSink {
 }
 
 export const CALL_REPORT_SINK = Symbol('CALL_REPORT_SINK');
+
+/**
+ * Where a provider adapter hands what it hears of a call while it goes on (docs/live-calls.md): live-calls'
+ * `LiveCallsService`, bound by the module, as the report sink is.
+ */
+export interface LiveCallSink {
+  /** The call started: false when it was left alone (no owner answering, a repeat, or after its end). */
+  started(start: ProviderCallStart, cause?: { requestId?: string }): Promise<boolean>;
+  /** The transcript so far, from position `from` (0: every turn from the first); answers how many turns were new. */
+  transcript(callSid: string, turns: readonly ProviderTranscriptTurn[], from?: number): Promise<number>;
+}
+
+export const LIVE_CALL_SINK = Symbol('LIVE_CALL_SINK');

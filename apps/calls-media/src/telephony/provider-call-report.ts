@@ -46,6 +46,16 @@ export interface ProviderLostItem {
   caller_name?: string;
 }
 
+/** A call's start as a provider reports it while the call goes on (docs/live-calls.md), before it is anyone's. */
+export interface ProviderCallStart {
+  call_sid: string;
+  /** The service number that was called (E.164). */
+  to: string;
+  caller: string;
+  direction: string;
+  started_at: Date;
+}
+
 export interface ProviderTranscriptTurn {
   role: string;
   text: string;

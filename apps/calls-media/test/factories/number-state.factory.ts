@@ -28,6 +28,7 @@ export function aNumberState(overrides: Partial<NumberOwnershipState> = {}): Num
     phone_number: aUsPhoneNumber(),
     status: 'active',
     answering: true,
+    max_call_minutes: null,
     changed_at: new Date('2026-11-01T10:00:00Z'),
     ...overrides,
   };

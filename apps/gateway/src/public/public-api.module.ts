@@ -13,6 +13,8 @@ import { CallsHttpController } from './calls.http.controller';
 import { ClaimsHttpController } from './claims.http.controller';
 import { FoundItemsHttpController } from './found-items.http.controller';
 import { HealthController } from './health.controller';
+import { LiveCallStreamsModule } from './live-call-streams.module';
+import { LiveCallsHttpController } from './live-calls.http.controller';
 import { LivemodeInterceptor } from './livemode.interceptor';
 import { NumberAgentHttpController } from './number-agent.http.controller';
 import { NumbersHttpController } from './numbers.http.controller';
@@ -26,8 +28,9 @@ import { WebhookListeners } from './webhook-listeners';
 
 /**
  * The public API under /v1 on PORT: every route but the health probes is behind ApiKeyGuard. Beside it, the
- * claimant page's backend (`/claim/api/...`, docs/adr/0078), behind ClaimantGuard (a limit per client address), and
- * the console (`/console/...`, docs/adr/0065).
+ * claimant page's backend (`/claim/api/...`, docs/adr/0078), behind ClaimantGuard (a limit per client address), the
+ * console (`/console/...`, docs/adr/0065), and the providers' webhooks (`/provider-webhooks/...`, docs/adr/0083),
+ * whose signatures are their credential.
  */
 @Module({})
 export class PublicApiModule {
@@ -36,13 +39,21 @@ export class PublicApiModule {
       module: PublicApiModule,
       // The console's API shares the public port (docs/adr/0065); its routes live under /console/api, outside /v1.
       // EndpointAlertsModule: the owners' mail when a webhook endpoint is disabled (docs/adr/0075); once per process.
-      // ProviderWebhooksModule: what the provider webhook routes use, and the outbox relay of their events (ADR 0083).
-      imports: [GatewayCoreModule.forRoot(shared), ConsoleModule, EndpointAlertsModule, ProviderWebhooksModule],
+      // ProviderWebhooksModule: the providers' webhooks (outside /v1, no key) and the outbox relay of their events
+      // (ADR 0083). LiveCallStreamsModule: the live call streams, the same instance the console's route opens through.
+      imports: [
+        GatewayCoreModule.forRoot(shared),
+        ConsoleModule,
+        EndpointAlertsModule,
+        ProviderWebhooksModule,
+        LiveCallStreamsModule,
+      ],
       controllers: [
         HealthController,
         NumbersHttpController,
         NumberAgentHttpController,
         CallsHttpController,
+        LiveCallsHttpController,
         FoundItemsHttpController,
         ClaimsHttpController,
         BalanceHttpController,

@@ -17,6 +17,7 @@ import {
 } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { ApiKeysRepository } from '../api-keys/api-keys.repository';
+import { LiveCallStreams } from './live-call-streams';
 import { WebhookListeners } from './webhook-listeners';
 
 /**
@@ -42,6 +43,7 @@ export class WebhookListenEndings implements OnApplicationBootstrap, BeforeAppli
     @Inject(NATS_LINK) private readonly link: NatsLink,
     @Inject(MESSAGING_CONFIG) private readonly messaging: MessagingConfig,
     private readonly listeners: WebhookListeners,
+    private readonly liveStreams: LiveCallStreams,
     private readonly keys: ApiKeysRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -61,11 +63,11 @@ export class WebhookListenEndings implements OnApplicationBootstrap, BeforeAppli
 
   /** Ends the streams whose key is no longer active; what the timer runs. */
   async checkKeys(): Promise<void> {
-    const keyIds = this.listeners.keyIds();
+    const keyIds = [...new Set([...this.listeners.keyIds(), ...this.liveStreams.keyIds()])];
     if (keyIds.length === 0) return;
     try {
       const active = await this.keys.activeAmong(keyIds);
-      for (const keyId of keyIds) if (!active.has(keyId)) this.listeners.endKey(keyId);
+      for (const keyId of keyIds) if (!active.has(keyId)) this.endKey(keyId);
     } catch (err) {
       this.logger.warn({ err }, 'could not check the keys of webhook listen streams; checking again later');
     }
@@ -89,8 +91,13 @@ export class WebhookListenEndings implements OnApplicationBootstrap, BeforeAppli
       this.logger.warn({ err }, 'unreadable key revocation ignored');
       return;
     }
-    const ended = this.listeners.endKey(revocation.key_id);
+    const ended = this.endKey(revocation.key_id);
     if (ended > 0) this.logger.info({ key_id: revocation.key_id, streams: ended }, 'revoked key: listen streams ended');
+  }
+
+  /** Ends the key's streams, webhook listeners and live call streams alike; answers how many. */
+  private endKey(keyId: string): number {
+    return this.listeners.endKey(keyId) + this.liveStreams.endKey(keyId);
   }
 
   private async released(msg: Msg): Promise<void> {

@@ -1,3 +1,4 @@
+import type { LiveCallStreams } from './live-call-streams';
 import { EventEmitter } from 'node:events';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ServiceError } from '@switchboard/contracts';
@@ -216,7 +217,8 @@ describe('WebhookListenEndings', () => {
       },
     } as unknown as ApiKeysRepository;
 
-    await new WebhookListenEndings(link, messaging, listeners, keys, logger).checkKeys();
+    const liveStreams = { keyIds: () => [], endKey: () => 0 } as unknown as LiveCallStreams;
+    await new WebhookListenEndings(link, messaging, listeners, liveStreams, keys, logger).checkKeys();
 
     expect(asked).toEqual([[KEY, OTHER_KEY]]);
     expect(revoked.response.ends()).toEqual([{ reason: 'key_revoked', message: expect.any(String) }]);

@@ -1,0 +1,277 @@
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { Subscription } from '@nats-io/transport-node';
+import {
+  LiveCallsRpc,
+  ServiceError,
+  liveCallsSubject,
+  type LiveCallEvent,
+  type LiveCallEvents,
+} from '@switchboard/contracts';
+import {
+  MESSAGING_CONFIG,
+  NATS_LINK,
+  RpcClient,
+  rpcSubject,
+  type MessagingConfig,
+  type NatsLink,
+} from '@switchboard/messaging';
+import { LOGGER, type Logger } from '@switchboard/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayConfig } from '../config/gateway.config';
+import { GATEWAY_CONFIG } from '../config/tokens';
+
+/** Live streams one account may have open at once on one gateway replica; one more is refused with 429. */
+export const MAX_LIVE_STREAMS_PER_ACCOUNT = 10;
+
+/**
+ * A comment this often keeps proxies from closing a quiet stream; with it, the stream reads the log for what it may
+ * have missed (a live event is published at most once).
+ */
+export const LIVE_HEARTBEAT_MS = 15_000;
+
+/** A client that has not read this much of its stream is too slow: its stream ends (it resumes with Last-Event-ID). */
+const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
+
+/** Why a live stream ended, its last event (`event: end`): after `lifetime`, `shutdown` and `unavailable`, resume. */
+export type LiveStreamEnd = 'call_ended' | 'lifetime' | 'key_revoked' | 'shutdown' | 'unavailable' | 'too_slow';
+
+const END_MESSAGES: Record<LiveStreamEnd, string> = {
+  call_ended: 'The call ended.',
+  lifetime: 'The stream reached its maximum lifetime; connect again with Last-Event-ID.',
+  key_revoked: 'The API key this stream was opened with was revoked.',
+  shutdown: 'The server is stopping; connect again with Last-Event-ID.',
+  unavailable: 'The message bus is unavailable; connect again with Last-Event-ID shortly.',
+  too_slow: 'The stream was not read fast enough; connect again with Last-Event-ID.',
+};
+
+/** Who watches what: the account, the key (or console session) the stream was opened with, one call or all. */
+export interface LiveStreamIdentity {
+  accountId: string;
+  /** The API key's id; undefined for a console session (its sign-out ends nothing here: the page goes with it). */
+  keyId?: string;
+  /** One call's stream; undefined: every call of the account in progress. */
+  callId?: string;
+  requestId: string;
+}
+
+interface LiveStream extends LiveStreamIdentity {
+  end(reason?: LiveStreamEnd): void;
+}
+
+/**
+ * The live streams (`GET /v1/calls/{call_id}/live`, `GET /v1/calls/live` and the console's, docs/live-calls.md): for
+ * each, a plain NATS subscription to the account's live events, which calls-media publishes on every replica's
+ * subject as it applies them, written as Server-Sent Events. A stream first replays calls-media's log after its
+ * `Last-Event-ID` (or from each call's start), then writes what the subscription brings, each event once and in id
+ * order; at each heartbeat it reads the log again for anything a lost publish kept from it. So a stream on any
+ * replica sees every turn.
+ */
+@Injectable()
+export class LiveCallStreams implements BeforeApplicationShutdown {
+  private readonly byAccount = new Map<string, Set<LiveStream>>();
+  private closing = false;
+
+  constructor(
+    @Inject(NATS_LINK) private readonly link: NatsLink,
+    @Inject(MESSAGING_CONFIG) private readonly messaging: MessagingConfig,
+    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'webhookListenMaxMs'>,
+    private readonly rpc: RpcClient,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** How many streams are open or opening (all accounts). */
+  get size(): number {
+    return this.all().length;
+  }
+
+  /** The keys of the open and opening streams, each once. */
+  keyIds(): string[] {
+    return [...new Set(this.all().flatMap((stream) => (stream.keyId ? [stream.keyId] : [])))];
+  }
+
+  /** The key was revoked: its streams end now. */
+  endKey(keyId: string): number {
+    const ending = this.all().filter((stream) => stream.keyId === keyId);
+    for (const stream of ending) stream.end('key_revoked');
+    return ending.length;
+  }
+
+  /**
+   * Answers 200 with the event stream, or throws before answering: 404 for a call the account does not have, 429
+   * past the cap, 503 while NATS is away. `lastEventId`: the id the client saw last ('0': from the start).
+   */
+  async open(
+    who: LiveStreamIdentity,
+    lastEventId: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
+    const { accountId, callId } = who;
+    const nc = this.link.connection;
+    if (!nc || this.link.state !== 'connected' || this.closing) throw busUnavailable();
+    // Counted and taken before the first await, so opens racing each other never pass the cap together.
+    const streams = this.byAccount.get(accountId) ?? new Set<LiveStream>();
+    if (streams.size >= MAX_LIVE_STREAMS_PER_ACCOUNT)
+      throw new ServiceError(
+        'rate_limited',
+        `At most ${MAX_LIVE_STREAMS_PER_ACCOUNT} live streams of one account may be open at once; close one first.`,
+        5,
+      );
+
+    const response = reply.raw;
+    let endedBy: LiveStreamEnd | 'closed' | undefined;
+    let streaming = false;
+    let last = BigInt(lastEventId);
+    // Events the subscription brought while the log was read: written after it, each once.
+    let held: LiveCallEvent[] | undefined = [];
+    let subscription: Subscription | undefined;
+    // eslint-disable-next-line prefer-const -- `end` (declared before them) may read them before their one assignment
+    let heartbeat: NodeJS.Timeout | undefined;
+    // eslint-disable-next-line prefer-const -- as above
+    let lifetime: NodeJS.Timeout | undefined;
+    const stream: LiveStream = {
+      ...who,
+      end: (reason) => {
+        if (endedBy) return;
+        endedBy = reason ?? 'closed';
+        clearInterval(heartbeat);
+        clearTimeout(lifetime);
+        subscription?.unsubscribe();
+        this.remove(stream);
+        if (!streaming || response.writableEnded) return;
+        if (reason)
+          response.write(`event: end\ndata: ${JSON.stringify({ reason, message: END_MESSAGES[reason] })}\n\n`);
+        response.end(() => response.destroy());
+      },
+    };
+    streams.add(stream);
+    this.byAccount.set(accountId, streams);
+
+    const write = (event: LiveCallEvent): void => {
+      if (endedBy) return;
+      if (event.id !== '') {
+        const id = BigInt(event.id);
+        if (id <= last) return;
+        last = id;
+      }
+      response.write(
+        `event: ${event.type}\n${event.id ? `id: ${event.id}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`,
+      );
+      if (response.writableLength > MAX_UNREAD_BYTES) stream.end('too_slow');
+      else if (callId && event.type === 'ended') stream.end('call_ended');
+    };
+    const heard = (event: LiveCallEvent): void => {
+      if (callId && event.call_id !== callId) return;
+      if (held) held.push(event);
+      else write(event);
+    };
+
+    try {
+      subscription = nc.subscribe(rpcSubject(this.messaging, liveCallsSubject(accountId)), {
+        callback: (error, msg) => {
+          if (error) return stream.end('unavailable');
+          try {
+            heard(msg.json<LiveCallEvent>());
+          } catch (err) {
+            this.logger.warn({ err }, 'unreadable live event not forwarded');
+          }
+        },
+      });
+      void subscription.closed.then(() => stream.end('unavailable'));
+      // Once the server has the subscription, every event published after it reaches the stream; the log has the rest.
+      await nc.flush();
+    } catch {
+      stream.end('unavailable');
+    }
+    let replay: LiveCallEvents;
+    try {
+      if (endedBy) throw busUnavailable();
+      replay = await this.replay(who, last);
+    } catch (error) {
+      stream.end();
+      throw error;
+    }
+    if (this.closing) stream.end('shutdown');
+    if (endedBy) throw busUnavailable();
+
+    streaming = true;
+    // Written here, outside Fastify's reply (which answers once): what its onRequest hook set is repeated.
+    void reply.hijack();
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Request-Id': who.requestId,
+      'X-Accel-Buffering': 'no',
+      Connection: 'close',
+    });
+    response.on('close', () => stream.end());
+    response.on('error', () => stream.end());
+    response.write('retry: 1000\n\n');
+    for (const event of replay.events) write(event);
+    const waiting = (held ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    held = undefined;
+    for (const event of waiting) write(event);
+    // A call that is over by now (its `ended` replayed above, or never logged) has nothing more to come.
+    if (callId && !replay.in_progress) stream.end('call_ended');
+    heartbeat = setInterval(() => void this.beat(stream, () => last, write, response), LIVE_HEARTBEAT_MS);
+    heartbeat.unref();
+    lifetime = setTimeout(() => stream.end('lifetime'), this.config.webhookListenMaxMs * (1 - 0.1 * Math.random()));
+    lifetime.unref();
+    this.logger.info({ call_id: callId, request_id: who.requestId }, 'live stream connected');
+  }
+
+  /** Ends every stream, so the server can close (a client resumes elsewhere with Last-Event-ID). */
+  beforeApplicationShutdown(): void {
+    this.closing = true;
+    for (const stream of this.all()) stream.end('shutdown');
+  }
+
+  /** The log after `after`, every page of it. */
+  private async replay(who: LiveStreamIdentity, after: bigint): Promise<LiveCallEvents> {
+    const events: LiveCallEvent[] = [];
+    let cursor = after;
+    for (;;) {
+      const page = await this.rpc.request(
+        LiveCallsRpc.since,
+        { ...(who.callId ? { call_id: who.callId } : {}), after: cursor.toString() },
+        { accountId: who.accountId, requestId: who.requestId },
+      );
+      events.push(...page.events);
+      const lastId = page.events.filter((event) => event.id !== '').at(-1)?.id;
+      if (!page.has_more || !lastId) return { ...page, events };
+      cursor = BigInt(lastId);
+    }
+  }
+
+  /** The heartbeat: a comment, then what the log has that the subscription did not bring. */
+  private async beat(
+    stream: LiveStream,
+    last: () => bigint,
+    write: (event: LiveCallEvent) => void,
+    response: FastifyReply['raw'],
+  ): Promise<void> {
+    if (response.writableEnded) return;
+    response.write(': keep-alive\n\n');
+    try {
+      const missed = await this.replay(stream, last());
+      for (const event of missed.events) write(event);
+      if (stream.callId && !missed.in_progress) stream.end('call_ended');
+    } catch (err) {
+      this.logger.warn({ err, call_id: stream.callId }, 'live stream could not read the log; trying at the next beat');
+    }
+  }
+
+  private all(): LiveStream[] {
+    return [...this.byAccount.values()].flatMap((streams) => [...streams]);
+  }
+
+  private remove(stream: LiveStream): void {
+    const streams = this.byAccount.get(stream.accountId);
+    streams?.delete(stream);
+    if (streams?.size === 0) this.byAccount.delete(stream.accountId);
+  }
+}
+
+function busUnavailable(): ServiceError {
+  return new ServiceError('service_unavailable', END_MESSAGES.unavailable);
+}
