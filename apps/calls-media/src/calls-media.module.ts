@@ -13,6 +13,7 @@ import { RetentionSweeper } from './call-data/retention.sweeper';
 import { CallReportsRepository } from './call-reports/call-reports.repository';
 import { CallReportsService } from './call-reports/call-reports.service';
 import { CallReportsSweeper } from './call-reports/call-reports.sweeper';
+import { LIVE_EVENTS_OUTLET } from './call-reports/live-events.port';
 import { CallsNatsController } from './calls/calls.nats.controller';
 import { LostItemReportsNatsController } from './lost-item-reports/lost-item-reports.nats.controller';
 import { LostItemReportsRepository } from './lost-item-reports/lost-item-reports.repository';
@@ -89,6 +90,7 @@ export class CallsMediaModule {
         // Calls while they happen (docs/live-calls.md); telephony reaches them through its port.
         LiveCallsRepository,
         LiveCallEventsPublisher,
+        { provide: LIVE_EVENTS_OUTLET, useExisting: LiveCallEventsPublisher },
         LiveCallsService,
         { provide: LIVE_CALL_SINK, useExisting: LiveCallsService },
         LiveCallsSweeper,

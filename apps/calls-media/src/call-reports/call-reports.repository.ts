@@ -8,6 +8,7 @@ import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
 import { CALL_INCOMPLETE, CALL_IN_PROGRESS, type CallAnalysisView, type LiveCallEvent } from '@switchboard/contracts';
 import type { ProviderCallAnalysis, ProviderLostItem, ProviderTranscriptTurn } from '../telephony/provider-call-report';
 import { SEARCH_CONFIG, searchDocument } from '../calls/calls.repository';
+import { LIVE_EVENT_COLUMNS, takeLiveEventSeqs } from './live-event-log';
 
 export type ReportState = 'pending' | 'recorded' | 'discarded';
 /**
@@ -265,12 +266,13 @@ function recordCallOnce(
       RETURNING id, account_id, (xmax <> 0) AS replaces_turns, transcript_deleted_at IS NULL AS keeps_transcript
     ),
     ${writeTurns(turns)}
+    ended_seq AS (${takeLiveEventSeqs(sql`SELECT account_id, 1::bigint FROM call WHERE replaces_turns`)}),
     ended AS (
-      INSERT INTO live_call_events (account_id, call_id, type, data)
-      SELECT account_id, id, 'ended', jsonb_build_object('call_id', id, 'status', ${call.details.status}::text,
-             'duration_sec', ${call.details.duration_sec}::int)
-        FROM call WHERE replaces_turns
-      RETURNING id::text AS id, account_id, call_id, type, data, at
+      INSERT INTO live_call_events AS e (account_id, seq, call_id, type, data)
+      SELECT call.account_id, ended_seq.last_seq, call.id, 'ended', jsonb_build_object('call_id', call.id,
+             'status', ${call.details.status}::text, 'duration_sec', ${call.details.duration_sec}::int)
+        FROM call, ended_seq WHERE call.replaces_turns
+      RETURNING ${LIVE_EVENT_COLUMNS}
     ),
     ${lostItem}
     dropped AS (

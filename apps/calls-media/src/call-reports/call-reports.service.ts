@@ -26,8 +26,8 @@ import { AnalysisFieldsRepository } from '../number-ownership/analysis-fields.re
 import { NumberStatesRepository } from '../number-ownership/number-states.repository';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 import type { ProviderCallReport } from '../telephony/provider-call-report';
-import { LiveCallEventsPublisher } from '../live-calls/live-call-events.publisher';
 import { callCompletedEventId, callUpdatedEventId, lostItemReportedEventId } from './call-event-id';
+import { LIVE_EVENTS_OUTLET, type LiveEventsOutlet } from './live-events.port';
 import {
   CallReportsRepository,
   type DiscardReason,
@@ -75,7 +75,7 @@ export class CallReportsService {
     private readonly dataSettings: DataSettingsRepository,
     private readonly callData: CallDataService,
     private readonly relay: OutboxRelay,
-    private readonly live: LiveCallEventsPublisher,
+    @Inject(LIVE_EVENTS_OUTLET) private readonly live: LiveEventsOutlet,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(CALLS_MEDIA_CONFIG) private readonly config: CallsMediaConfig,
     @Inject(LOGGER) private readonly logger: Logger,

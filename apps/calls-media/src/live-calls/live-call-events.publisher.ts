@@ -3,6 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { liveCallsSubject, type LiveCallEvent } from '@switchboard/contracts';
 import { MESSAGING_CONFIG, NATS_CONNECTION, rpcSubject, type MessagingConfig } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
+import type { LiveEventsOutlet } from '../call-reports/live-events.port';
 
 /**
  * Publishes each live event, once it is committed to the log, on its account's core NATS subject, where every gateway
@@ -11,7 +12,7 @@ import { LOGGER, type Logger } from '@switchboard/observability';
  * heartbeat.
  */
 @Injectable()
-export class LiveCallEventsPublisher {
+export class LiveCallEventsPublisher implements LiveEventsOutlet {
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MESSAGING_CONFIG) private readonly messaging: MessagingConfig,

@@ -9,6 +9,7 @@ import {
 } from '@switchboard/contracts';
 import type { OutboxRow } from '@switchboard/messaging';
 import { sql } from 'kysely';
+import { LIVE_EVENT_COLUMNS, takeLiveEventSeqs } from '../call-reports/live-event-log';
 import type { NumberOwnershipState } from '../number-ownership/attribution';
 import { CallsMediaPrisma } from '../prisma/calls-media-prisma';
 import type { ProviderCallStart, ProviderTranscriptTurn } from '../telephony/provider-call-report';
@@ -37,11 +38,7 @@ interface LiveEventRow {
   at: Date;
 }
 
-/**
- * The columns of a live event (table alias `e`), the id as text (a bigint beyond JavaScript's numbers, in time). Order
- * by `e.id`: a bare `id` would name this text column, and sort 10 before 9.
- */
-const EVENT_COLUMNS = sql.raw('e.id::text AS id, e.account_id, e.call_id, e.type, e.data, e.at');
+const EVENT_COLUMNS = LIVE_EVENT_COLUMNS;
 
 /**
  * Calls while they happen (docs/live-calls.md): the `calls` row of a call in progress, its turns as they come, and the
@@ -82,9 +79,10 @@ export class LiveCallsRepository {
         SELECT ${outbox.id}::uuid, ${outbox.type}, ${JSON.stringify(outbox.payload)}::jsonb, ${JSON.stringify(outbox.headers)}::jsonb
           FROM call
         ON CONFLICT (id) DO NOTHING
-      )
-      INSERT INTO live_call_events AS e (account_id, call_id, type, data)
-      SELECT account_id, id, 'status', ${JSON.stringify(status)}::jsonb FROM call
+      ),
+      seq AS (${takeLiveEventSeqs(sql`SELECT account_id, 1::bigint FROM call`)})
+      INSERT INTO live_call_events AS e (account_id, seq, call_id, type, data)
+      SELECT call.account_id, seq.last_seq, call.id, 'status', ${JSON.stringify(status)}::jsonb FROM call, seq
       RETURNING ${EVENT_COLUMNS}`.execute(this.prisma.$kysely());
     return rows.map(toEvent);
   }
@@ -117,12 +115,12 @@ export class LiveCallsRepository {
       flagged AS (
         UPDATE calls SET has_transcript = true
          WHERE id = (SELECT id FROM live) AND NOT has_transcript AND EXISTS (SELECT 1 FROM added)
-      )
-      INSERT INTO live_call_events AS e (account_id, call_id, type, data)
-      SELECT live.account_id, added.call_id, 'turn',
-             jsonb_build_object('call_id', added.call_id, 'position', added.position, 'role', added.role, 'text', added.text)
-        FROM live, added
-       ORDER BY added.position
+      ),
+      seq AS (${takeLiveEventSeqs(sql`SELECT live.account_id, count(*)::bigint FROM live, added GROUP BY live.account_id`)})
+      INSERT INTO live_call_events AS e (account_id, seq, call_id, type, data)
+      SELECT live.account_id, seq.last_seq - count(*) OVER () + row_number() OVER (ORDER BY added.position), added.call_id,
+             'turn', jsonb_build_object('call_id', added.call_id, 'position', added.position, 'role', added.role, 'text', added.text)
+        FROM live, seq, added
       RETURNING ${EVENT_COLUMNS}`.execute(this.prisma.$kysely());
     return rows.map(toEvent).sort(byId);
   }
@@ -143,26 +141,33 @@ export class LiveCallsRepository {
   async since(
     accountId: string,
     query: { callId?: string; after: bigint },
-  ): Promise<{ events: LiveCallEvent[]; hasMore: boolean }> {
+  ): Promise<{ events: LiveCallEvent[]; hasMore: boolean; lastId: string }> {
     const after = query.after.toString();
     const limit = LIVE_EVENTS_PAGE + 1;
     const db = this.prisma.$kysely();
+    // Read first: every event up to it is committed (ids are taken in commit order), so the page below has them all.
+    const { rows: counter } = await sql<{ last_seq: string }>`
+      SELECT last_seq::text AS last_seq FROM live_event_sequences WHERE account_id = ${accountId}`.execute(db);
     const { rows } = query.callId
       ? await sql<LiveEventRow>`
           SELECT ${EVENT_COLUMNS} FROM live_call_events e
-           WHERE e.call_id = ${query.callId} AND e.account_id = ${accountId} AND e.id > ${after}::bigint
-           ORDER BY e.id LIMIT ${limit}`.execute(db)
+           WHERE e.call_id = ${query.callId} AND e.account_id = ${accountId} AND e.seq > ${after}::bigint
+           ORDER BY e.seq LIMIT ${limit}`.execute(db)
       : query.after === 0n
         ? await sql<LiveEventRow>`
             SELECT ${EVENT_COLUMNS} FROM live_call_events e
              WHERE e.account_id = ${accountId}
                AND e.call_id IN (SELECT id FROM calls WHERE account_id = ${accountId} AND status = ${CALL_IN_PROGRESS})
-             ORDER BY e.id LIMIT ${limit}`.execute(db)
+             ORDER BY e.seq LIMIT ${limit}`.execute(db)
         : await sql<LiveEventRow>`
             SELECT ${EVENT_COLUMNS} FROM live_call_events e
-             WHERE e.account_id = ${accountId} AND e.id > ${after}::bigint
-             ORDER BY e.id LIMIT ${limit}`.execute(db);
-    return { events: rows.slice(0, LIVE_EVENTS_PAGE).map(toEvent), hasMore: rows.length > LIVE_EVENTS_PAGE };
+             WHERE e.account_id = ${accountId} AND e.seq > ${after}::bigint
+             ORDER BY e.seq LIMIT ${limit}`.execute(db);
+    return {
+      events: rows.slice(0, LIVE_EVENTS_PAGE).map(toEvent),
+      hasMore: rows.length > LIVE_EVENTS_PAGE,
+      lastId: counter[0]?.last_seq ?? '0',
+    };
   }
 
   /** The call's status, duration and start, when the account has it; null otherwise. */

@@ -115,7 +115,7 @@ export class LiveCallsService implements LiveCallSink {
     const after = BigInt(query.after && LIVE_EVENT_ID_PATTERN.test(query.after) ? query.after : '0');
     if (query.call_id === undefined) {
       const page = await this.calls.since(accountId, { after });
-      return { events: page.events, has_more: page.hasMore, in_progress: true };
+      return { events: page.events, has_more: page.hasMore, in_progress: true, last_id: page.lastId };
     }
     const call = await this.calls.callOf(accountId, query.call_id);
     if (!call) throw new ServiceError('not_found', `No call ${query.call_id}.`);
@@ -133,7 +133,7 @@ export class LiveCallsService implements LiveCallSink {
         data: { call_id: query.call_id, status: call.status, duration_sec: call.duration_sec },
         at: new Date().toISOString(),
       });
-    return { events, has_more: page.hasMore, in_progress: inProgress };
+    return { events, has_more: page.hasMore, in_progress: inProgress, last_id: page.lastId };
   }
 
   /**

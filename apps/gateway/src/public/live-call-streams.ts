@@ -121,9 +121,14 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
     const response = reply.raw;
     let endedBy: LiveStreamEnd | 'closed' | undefined;
     let streaming = false;
+    // The last id written, and the account's last id this stream has accounted for: every event up to `known` is
+    // written, or not this stream's. Ids are the account's, given in commit order with no gap (docs/live-calls.md).
     let last = BigInt(lastEventId);
-    // Events the subscription brought while the log was read: written after it, each once.
+    let known = last;
+    // Events the subscription brought while the log was read: taken after it.
     let held: LiveCallEvent[] | undefined = [];
+    // Events, catch-ups and heartbeats are handled one at a time, in the order they came.
+    let queue = Promise.resolve();
     let subscription: Subscription | undefined;
     // eslint-disable-next-line prefer-const -- `end` (declared before them) may read them before their one assignment
     let heartbeat: NodeJS.Timeout | undefined;
@@ -160,21 +165,52 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
       if (response.writableLength > MAX_UNREAD_BYTES) stream.end('too_slow');
       else if (callId && event.type === 'ended') stream.end('call_ended');
     };
-    const heard = (event: LiveCallEvent): void => {
-      if (callId && event.call_id !== callId) return;
-      if (held) held.push(event);
-      else write(event);
+    const accountFor = (id: bigint): void => {
+      if (id > known) known = id;
+    };
+    /** What the log has after the last id written, each event once: what the subscription did not bring, in order. */
+    const catchUp = async (): Promise<void> => {
+      const page = await this.replay(who, last);
+      for (const event of page.events) write(event);
+      accountFor(BigInt(page.last_id));
+      if (callId && !page.in_progress) stream.end('call_ended');
+    };
+    /**
+     * An event as published: written when it is the one after `known`. Past it, some were not heard (a publish lost,
+     * or two calls' events published out of their commit order): they are all committed by now, so the log gives them
+     * in order. At or below it: already written by a catch-up, or a repeat.
+     */
+    const take = async (event: LiveCallEvent): Promise<void> => {
+      if (endedBy) return;
+      const id = BigInt(event.id);
+      if (id <= known) return;
+      if (id === known + 1n) {
+        known = id;
+        if (!callId || event.call_id === callId) write(event);
+        return;
+      }
+      await catchUp();
+      accountFor(id);
+    };
+    const enqueue = (task: () => Promise<void>): void => {
+      queue = queue.then(task).catch((err: unknown) => {
+        this.logger.warn({ err, call_id: callId }, 'live stream could not read the log; trying at the next beat');
+      });
     };
 
     try {
       subscription = nc.subscribe(rpcSubject(this.messaging, liveCallsSubject(accountId)), {
         callback: (error, msg) => {
           if (error) return stream.end('unavailable');
+          let event: LiveCallEvent;
           try {
-            heard(msg.json<LiveCallEvent>());
+            event = msg.json<LiveCallEvent>();
           } catch (err) {
             this.logger.warn({ err }, 'unreadable live event not forwarded');
+            return;
           }
+          if (held) held.push(event);
+          else enqueue(() => take(event));
         },
       });
       void subscription.closed.then(() => stream.end('unavailable'));
@@ -208,12 +244,25 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
     response.on('error', () => stream.end());
     response.write('retry: 1000\n\n');
     for (const event of replay.events) write(event);
+    // Every event up to the log's last id is in the replay or not this stream's: a new stream of all calls starts
+    // there (the calls that ended before it opened are not its), a call's stream knows its call's events are in.
+    const logLast = BigInt(replay.last_id);
+    if (!callId && logLast > last) last = logLast;
+    accountFor(logLast);
     const waiting = (held ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     held = undefined;
-    for (const event of waiting) write(event);
+    for (const event of waiting) enqueue(() => take(event));
     // A call that is over by now (its `ended` replayed above, or never logged) has nothing more to come.
     if (callId && !replay.in_progress) stream.end('call_ended');
-    heartbeat = setInterval(() => void this.beat(stream, () => last, write, response), LIVE_HEARTBEAT_MS);
+    heartbeat = setInterval(
+      () =>
+        enqueue(async () => {
+          if (endedBy || response.writableEnded) return;
+          response.write(': keep-alive\n\n');
+          await catchUp();
+        }),
+      LIVE_HEARTBEAT_MS,
+    );
     heartbeat.unref();
     lifetime = setTimeout(() => stream.end('lifetime'), this.config.webhookListenMaxMs * (1 - 0.1 * Math.random()));
     lifetime.unref();
@@ -240,24 +289,6 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
       const lastId = page.events.filter((event) => event.id !== '').at(-1)?.id;
       if (!page.has_more || !lastId) return { ...page, events };
       cursor = BigInt(lastId);
-    }
-  }
-
-  /** The heartbeat: a comment, then what the log has that the subscription did not bring. */
-  private async beat(
-    stream: LiveStream,
-    last: () => bigint,
-    write: (event: LiveCallEvent) => void,
-    response: FastifyReply['raw'],
-  ): Promise<void> {
-    if (response.writableEnded) return;
-    response.write(': keep-alive\n\n');
-    try {
-      const missed = await this.replay(stream, last());
-      for (const event of missed.events) write(event);
-      if (stream.callId && !missed.in_progress) stream.end('call_ended');
-    } catch (err) {
-      this.logger.warn({ err, call_id: stream.callId }, 'live stream could not read the log; trying at the next beat');
     }
   }
 

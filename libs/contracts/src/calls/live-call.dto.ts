@@ -76,6 +76,11 @@ export interface LiveCallEvents {
   has_more: boolean;
   /** For one call: whether it is still in progress (a stream of an ended call closes after the events). */
   in_progress: boolean;
+  /**
+   * The account's last live event id when the log was read ('0': none yet). Ids are given in commit order with no gap,
+   * so every event up to it is in the log: a stream that then hears an id past the one after it has missed some.
+   */
+  last_id: string;
 }
 
 export const LIVE_EVENTS_PAGE = 500;
