@@ -135,6 +135,9 @@ export function report(r) {
     );
     lines.push('');
   } else if (provisions?.error) lines.push(`provisions: ERROR ${provisions.error.split('\n')[0]}`, '');
+  const live = r.tests.find((t) => t.test === 'live');
+  if (live && !live.error) lines.push(...liveReport(live), '');
+  else if (live?.error) lines.push(`live: ERROR ${live.error.split('\n')[0]}`, '');
   lines.push(
     table(
       ['test', 'lost (must be 0)', 'duplicated'],
@@ -146,4 +149,66 @@ export function report(r) {
     ),
   );
   return lines.join('\n');
+}
+
+/** The live-calls test: its calls, what became of them, what its live stream saw, and when each fault came. */
+export function liveReport(t) {
+  const codes = (counts) =>
+    Object.entries(counts ?? {})
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
+  const lines = [
+    `Live calls (${t.calls_planned} started over ${t.spread_s} s, seed ${t.seed}): ${t.in_progress ? `${t.in_progress} calls STILL IN PROGRESS` : 'no call in progress'} ${t.settle_s} s after the calls and faults, every ended call billed ${t.billing_s} s later`,
+    '',
+    table(
+      [
+        'sent',
+        'accepted',
+        'refused',
+        'recorded despite an error answer',
+        'completed',
+        'billed',
+        'lost: not completed / not billed',
+        'duplicated: listed / billed / adjusted',
+        'wrong duration',
+        'stream saw ended',
+        'stream reconnects (with Last-Event-ID)',
+        'end after plan p50 / max s',
+      ],
+      [
+        [
+          t.sent,
+          t.accepted,
+          `${t.refused}${t.refused ? ` (${codes(t.refused_by_code)})` : ''}`,
+          t.recorded_despite_error,
+          t.completed,
+          t.billed,
+          `${t.lost_by_check.not_completed} / ${t.lost_by_check.not_billed}`,
+          `${t.duplicated_by_check.calls_list} / ${t.duplicated_by_check.billing} / ${t.duplicated_by_check.adjustment}`,
+          t.wrong_duration,
+          `${t.stream.saw_ended} of ${t.accepted}${t.stream.ended_twice ? ` (${t.stream.ended_twice} twice)` : ''}`,
+          `${t.stream.reconnects} (${t.stream.resumed_with_last_event_id})`,
+          `${((t.end_delay?.p50_ms ?? NaN) / 1000).toFixed(1)} / ${((t.end_delay?.max_ms ?? NaN) / 1000).toFixed(1)}`,
+        ],
+      ],
+    ),
+  ];
+  for (const f of t.faults ?? [])
+    lines.push(
+      `  live: t=${f.at_s} s ${f.fault}${f.error ? ` FAILED: ${f.error}` : ''}${f.calls_in_play != null ? `, ${f.calls_in_play} calls in play` : ''}${f.healthy_after_restart_s ? ` (healthy ${f.healthy_after_restart_s} s after start)` : ''}`,
+    );
+  lines.push(
+    `  live stream: ${t.stream.connections} connections, ${t.stream.breaks} breaks (${codes(t.stream.break_reasons)}), events ${codes(t.stream.by_type)}; ${t.stream.skipped_events} of the ${t.stream.logged_events} logged never streamed${t.stream.skipped_events ? ` (${codes(t.stream.skipped_by_type)}; ${t.stream.skipped_but_published} of them published on NATS)` : ''}, ${t.stream.published_out_of_order} of ${t.stream.published} published after a higher id, ${t.stream.repeated_ids} ids repeated, ${t.stream.ids_out_of_order} out of order; ${t.left_in_play} calls left in simulated_live_calls`,
+  );
+  if (t.stream.skipped_events > 0)
+    lines.push(
+      `  NOTE: the live stream never carried ${t.stream.skipped_events} logged events (not judged: the end report is the record); first: ${t.evidence.stream_skipped
+        .slice(0, 3)
+        .map(
+          (e) =>
+            `${e.type} ${e.id} of ${e.call_id}${e.on_nats?.overtaken_by ? ` (published after ${e.on_nats.overtaken_by})` : ''}`,
+        )
+        .join(', ')}`,
+    );
+  return lines;
 }

@@ -7,8 +7,11 @@
 //   receivers   webhook receivers that hang, answer slowly, reset connections (and one that hangs for good)
 //   provisions  1,000 concurrent provisions against a balance that covers 10 (and one that covers 2)
 //   sweep       kill -9 calls-media in the middle of a retention sweep, restart it, sweep again
+//   live        kill -9 calls-media, then the gateway, while live calls play and a live stream is open; every call
+//               must end completed and be billed once (its calls start over --live-spread s, not --duration)
 //
-// npm run chaos -- [--only kill,nats,receivers,provisions,sweep] [--rate 20] [--duration 30] [--no-build] (`--help`: all)
+// npm run chaos -- [--only kill,nats,receivers,provisions,sweep,live] [--rate 20] [--duration 30] [--no-build]
+//   [--keep-logs] (`--help`: all)
 // Needs PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres), nats-server on the PATH
 // and openssl. Everything runs on 127.0.0.1; every process, database and stream it makes is removed at the end.
 import { eventsSetup } from '../bench/events.mjs';
@@ -17,15 +20,30 @@ import { chaosVerdict } from '../lib/guards.mjs';
 import { commandLine } from '../lib/options.mjs';
 import { startSystem } from '../lib/system.mjs';
 import { report } from './report.mjs';
-import { badReceivers, concurrentProvisions, killDuringSweep, killServices, restartNats } from './scenarios.mjs';
+import {
+  badReceivers,
+  concurrentProvisions,
+  killDuringLiveCalls,
+  killDuringSweep,
+  killServices,
+  restartNats,
+} from './scenarios.mjs';
 
-const ALL = ['kill', 'nats', 'receivers', 'provisions', 'sweep'];
+const ALL = ['kill', 'nats', 'receivers', 'provisions', 'sweep', 'live'];
 const options = commandLine('npm run chaos --', {
   only: { type: 'list', default: ALL, choices: ALL, help: 'the fault tests to run' },
   rate: { type: 'number', default: 20, min: 1, help: 'call reports per second during the faults' },
   duration: { type: 'number', default: 30, min: 5, help: 'seconds of traffic per test' },
   'drain-timeout': { type: 'number', default: 120, min: 1, help: 'seconds to wait for every delivery afterwards' },
   concurrent: { type: 'number', default: 1000, min: 1, help: 'concurrent provisions' },
+  'live-calls': { type: 'number', default: 40, min: 1, help: 'live calls to start (live)' },
+  'live-spread': { type: 'number', default: 4, min: 1, help: 'seconds over which the live calls start (live)' },
+  'settle-timeout': {
+    type: 'number',
+    default: 90,
+    min: 1,
+    help: 'seconds to wait for every live call to end afterwards (live)',
+  },
   'no-build': { type: 'boolean', default: false, help: 'run the apps as built' },
   'keep-logs': { type: 'boolean', default: false, help: "keep the services' logs" },
 });
@@ -64,6 +82,12 @@ try {
       if (name === 'nats') result = await restartNats(system, common);
       if (name === 'receivers') result = await badReceivers(system, common);
       if (name === 'sweep') result = await killDuringSweep(system);
+      if (name === 'live')
+        result = await killDuringLiveCalls(system, {
+          calls: options['live-calls'],
+          spread: options['live-spread'],
+          settleTimeout: options['settle-timeout'],
+        });
       if (name === 'provisions') {
         result = {
           name: 'concurrent provisions',

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Admin, Api, provisionFleet } from '../lib/clients.mjs';
 import { say, sleep } from '../lib/common.mjs';
+import { liveAccounting, livePlan, planTalkTimeCents } from '../lib/live-calls-verdict.mjs';
 import { round, summarize } from '../lib/stats.mjs';
 import { startReceiver } from '../lib/receiver.mjs';
+import { watchLiveCalls, witnessLivePublishes } from './live-stream.mjs';
 import { account, callsUnderFaults, countBy, deliveryLog, totals, waitForDeliveries } from './traffic.mjs';
 
 /** Numbers with webhooks to receivers of their own (one port per account), and the receiver process. */
@@ -432,4 +434,218 @@ export async function killDuringSweep(system, { calls = 6000 } = {}) {
     duplicated_by_check: { calls_list: twice },
     interrupted: byFirst > 0 && byFirst < calls,
   };
+}
+
+// ------------------------------------------------------------------------------------------------ live calls
+/**
+ * `calls` live calls (`live` on POST /admin/provider/calls, docs/live-calls.md) started over `spread` seconds on the
+ * three numbers of one account, each with 4-6 turns 500-1000 ms apart (2.5-7 s of play). While they play, kill -9
+ * calls-media and start it again: its calls are kept in `simulated_live_calls` and taken over once their leases run
+ * out, ~10 s after their next step was due. While those play again, kill -9 the gateway and start it again. One
+ * `GET /v1/calls/live` stream of the account stays open through the gateway meanwhile, resuming with Last-Event-ID.
+ * Then, once no call of the run is in progress (at most `settleTimeout` s), every accepted call must be `completed`
+ * and billed once, and none corrected afterwards.
+ */
+export async function killDuringLiveCalls(
+  system,
+  { calls = 40, spread = 4, seed = 1, settleTimeout = 90, billingTimeout = 60 },
+) {
+  const plan = livePlan({ calls, seed });
+  const talkTimeCents = planTalkTimeCents(plan);
+  // The numbers' first month ($5 each) and the plan's talk time twice over: no call goes unbilled for want of balance.
+  const balanceCents = 3 * 500 + 2 * talkTimeCents + 10_000;
+  say(
+    `chaos: kill -9 calls-media, then the gateway, during ${calls} live calls started over ${spread} s ` +
+      `(talk time $${(talkTimeCents / 100).toFixed(2)}, balance $${(balanceCents / 100).toFixed(2)})`,
+  );
+  const admin = new Admin(system);
+  const [fleet] = await provisionFleet(system, { numbers: 3, name: 'Chaos live', area: '628', balanceCents });
+  await sleep(1000); // number.provisioned reaches calls-media's directory
+  const witness = await witnessLivePublishes(system, fleet.account.id);
+  const stream = watchLiveCalls(system, fleet.key.key);
+  let streamStats;
+  // How many calls are in play (kept, not ended) when a fault begins.
+  const counted = (fault) => ({
+    ...fault,
+    run: async () => {
+      const inPlay = await system.sql('calls-media', 'SELECT count(*) AS n FROM simulated_live_calls').then(
+        ([{ n }]) => Number(n),
+        () => null,
+      );
+      return { calls_in_play: inPlay, ...(await fault.run()) };
+    },
+  });
+  const killCallsMediaAt = spread + 0.5;
+  try {
+    await Promise.race([stream.open, sleep(10_000)]);
+    const traffic = await callsUnderFaults(system, {
+      numbers: fleet.numbers,
+      rate: calls / spread,
+      durationS: spread,
+      body: (i) => {
+        const call = plan[i % plan.length];
+        return {
+          duration_sec: call.duration_sec,
+          outcome: 'order_placed',
+          transcript: call.transcript,
+          live: { turn_interval_ms: call.turn_interval_ms },
+        };
+      },
+      faults: [
+        // Right after the last call started: most calls are mid-play.
+        counted({ at: killCallsMediaAt, ...killAndRestart(system, 'calls-media', 2000) }),
+        // When calls-media, restarted, has taken its calls over (their leases run out 10-11 s after the kill) and
+        // plays them again.
+        counted({ at: killCallsMediaAt + 11.5, ...killAndRestart(system, 'gateway', 2000) }),
+      ],
+    });
+    const accepted = [...traffic.accepted.keys()];
+    const playsUntil = (sid) => {
+      const { sent, index } = traffic.accepted.get(sid);
+      return sent + plan[index % plan.length].plays_ms;
+    };
+    // Every call of the run ends: none left in progress, every accepted one listed.
+    await system.waitReady(120_000);
+    const settleStarted = Date.now();
+    let listed;
+    for (;;) {
+      listed = await fleet.api.all('/calls');
+      const ids = new Set(listed.map((c) => c.id));
+      const open = listed.filter((c) => c.status === 'in_progress').length;
+      const unlisted = accepted.filter((sid) => !ids.has(sid)).length;
+      if ((open === 0 && unlisted === 0) || Date.now() - settleStarted > settleTimeout * 1000) break;
+      await sleep(1000);
+    }
+    const settle_s = (Date.now() - settleStarted) / 1000;
+
+    // Billing follows call.completed asynchronously: wait for every ended call's talk time, then for late repeats.
+    const billingStarted = Date.now();
+    let ledger;
+    for (;;) {
+      ledger = await admin.ledger(fleet.account.id);
+      const billed = new Set(ledger.filter((e) => e.kind === 'talk_time').map((e) => e.reference));
+      const unbilled = listed.filter((c) => c.status !== 'in_progress' && !billed.has(`talk_time:${c.id}`)).length;
+      if (unbilled === 0 || Date.now() - billingStarted > billingTimeout * 1000) break;
+      await sleep(1000);
+    }
+    const billing_s = (Date.now() - billingStarted) / 1000;
+    await sleep(3000);
+    ledger = await admin.ledger(fleet.account.id);
+    listed = await fleet.api.all('/calls');
+
+    // The stream: an `ended` whose publish was lost comes at the next heartbeat (15 s); give it that long.
+    for (const until = Date.now() + 20_000; Date.now() < until; await sleep(500)) {
+      const seen = stream.endedSeen();
+      if (accepted.every((sid) => seen.has(sid))) break;
+    }
+    const endedAt = new Map();
+    for (const e of stream.events)
+      if (e.event === 'ended') endedAt.set(JSON.parse(e.data).call_id, endedAt.get(JSON.parse(e.data).call_id) ?? e.at);
+    const endDelays = accepted.filter((sid) => endedAt.has(sid)).map((sid) => endedAt.get(sid) - playsUntil(sid));
+    const endedSeen = stream.endedSeen();
+    streamStats = await stream.stop();
+
+    const result = liveAccounting({
+      accepted,
+      listed,
+      ledger,
+      expected: new Map(accepted.map((sid) => [sid, plan[traffic.accepted.get(sid).index % plan.length].duration_sec])),
+      endedSeen,
+    });
+    const at_s = (at) => round((at - traffic.started) / 1000, 1);
+    const [left] = await system.sql('calls-media', 'SELECT count(*) AS n FROM simulated_live_calls');
+    // The account's live-event log against what the stream carried: an event logged but never streamed was skipped.
+    const logged = await system.sql(
+      'calls-media',
+      // The SSE id is the account's `seq` (docs/live-calls.md).
+      'SELECT e.seq::text AS id, e.call_id, e.type, e.at FROM live_call_events e WHERE e.account_id = $1 ORDER BY e.seq',
+      [fleet.account.id],
+    );
+    const streamedIds = new Set(stream.events.filter((e) => e.id).map((e) => e.id));
+    const skipped = logged.filter((e) => !streamedIds.has(e.id));
+    const skippedDetail = skipped.slice(0, 20).map((e) => {
+      // The stream's position when the skipped event was logged: the last id it had carried by then.
+      const before = stream.events.filter((s) => s.id && s.at <= new Date(e.at).getTime()).at(-1);
+      return {
+        id: e.id,
+        call_id: e.call_id,
+        type: e.type,
+        logged_at_s: at_s(new Date(e.at).getTime()),
+        stream_had_id: before?.id ?? null,
+        on_nats: witness.overtaken(e.id),
+      };
+    });
+    // What is known of each call counted lost or twice: when it was sent, its plan, its row, its ledger rows, what
+    // the stream saw of it.
+    const traced = new Set([
+      ...result.evidence.not_completed.map((c) => c.sid),
+      ...result.evidence.not_billed,
+      ...result.evidence.billed_twice,
+      ...result.evidence.listed_twice,
+      ...result.evidence.adjusted,
+    ]);
+    const trace = [...traced].slice(0, 20).map((sid) => {
+      const sent = traffic.accepted.get(sid);
+      return {
+        sid,
+        sent_at_s: sent ? round((sent.sent - traffic.started) / 1000, 1) : null,
+        plan: sent ? plan[sent.index % plan.length] : null,
+        listed: listed.filter((c) => c.id === sid).map((c) => ({ status: c.status, duration_sec: c.duration_sec })),
+        ledger: ledger
+          .filter((e) => e.reference.endsWith(sid))
+          .map((e) => ({ id: e.id, kind: e.kind, amount_millicents: e.amount_millicents, created_at: e.created_at })),
+        stream: stream.events
+          .filter((e) => e.data.includes(sid))
+          .map((e) => ({ event: e.event, id: e.id, at_s: round((e.at - traffic.started) / 1000, 1) })),
+      };
+    });
+    // Each accepted call as the live stream saw it (seconds from the first call): when it was sent, how long it was
+    // to play, when its start, each turn and its end came.
+    const timeline = accepted.map((sid) => {
+      const { sent, index } = traffic.accepted.get(sid);
+      const seen = stream.events.filter((e) => e.event !== 'end' && JSON.parse(e.data).call_id === sid);
+      const first = (type) => seen.find((e) => e.event === type);
+      return {
+        sid,
+        sent_at_s: at_s(sent),
+        plays_s: plan[index % plan.length].plays_ms / 1000,
+        turns_planned: plan[index % plan.length].transcript.length,
+        status_at_s: first('status') ? at_s(first('status').at) : null,
+        turns_at_s: seen.filter((e) => e.event === 'turn').map((e) => at_s(e.at)),
+        ended_at_s: first('ended') ? at_s(first('ended').at) : null,
+      };
+    });
+    return {
+      name: 'kill -9 calls-media, then the gateway, during live calls',
+      calls_planned: calls,
+      seed,
+      spread_s: spread,
+      talk_time_cents: talkTimeCents,
+      balance_cents: balanceCents,
+      sent: traffic.sent,
+      refused: traffic.refused.length,
+      refused_by_code: countBy(traffic.refused, (r) => `${r.status} ${r.code ?? ''}`.trim()),
+      faults: traffic.events,
+      settle_s: round(settle_s, 1),
+      billing_s: round(billing_s, 1),
+      left_in_play: Number(left.n),
+      end_delay: summarize(endDelays),
+      ...result,
+      stream: {
+        ...result.stream,
+        ...streamStats,
+        logged_events: logged.length,
+        skipped_events: skipped.length,
+        skipped_by_type: countBy(skipped, (e) => e.type),
+        skipped_but_published: skipped.filter((e) => witness.overtaken(e.id).published).length,
+        published: witness.published.length,
+        published_out_of_order: witness.outOfOrder(),
+      },
+      evidence: { ...result.evidence, trace, stream_skipped: skippedDetail },
+      timeline,
+    };
+  } finally {
+    if (!streamStats) await stream.stop();
+    await witness.stop();
+  }
 }

@@ -13,11 +13,22 @@ const now = () => performance.timeOrigin + performance.now();
 
 /**
  * Reports calls to `numbers` (round robin) at `rate` per second for `durationS` seconds, an open loop that does not
- * slow down when the system does; runs `faults` ([{ at: seconds, name, run }]) at their times meanwhile.
+ * slow down when the system does; runs `faults` ([{ at: seconds, name, run }]) at their times meanwhile. `body(i)`
+ * gives the i-th call's report beyond `to` and `caller` (default: a completed 61 s call).
  */
-export async function callsUnderFaults(system, { numbers, rate, durationS, faults = [], requestTimeoutMs = 40_000 }) {
+export async function callsUnderFaults(
+  system,
+  {
+    numbers,
+    rate,
+    durationS,
+    faults = [],
+    requestTimeoutMs = 40_000,
+    body = () => ({ duration_sec: 61, outcome: 'order' }),
+  },
+) {
   const admin = new Admin(system);
-  const accepted = new Map(); // call_sid -> { number, sent }
+  const accepted = new Map(); // call_sid -> { number, sent, index }
   const refused = []; // { status, code, at }
   const events = [];
   const started = now();
@@ -46,12 +57,12 @@ export async function callsUnderFaults(system, { numbers, rate, durationS, fault
         .raw(
           'POST',
           '/admin/provider/calls',
-          { to: number.phone_number, caller: callerNumber(), duration_sec: 61, outcome: 'order' },
+          { to: number.phone_number, caller: callerNumber(), ...body(i) },
           { timeoutMs: requestTimeoutMs },
         )
         .then(
           (answer) => {
-            if (answer.status === 202) accepted.set(answer.body.call_sid, { number, sent });
+            if (answer.status === 202) accepted.set(answer.body.call_sid, { number, sent, index: i });
             else
               refused.push({
                 status: answer.status,
@@ -72,7 +83,7 @@ export async function callsUnderFaults(system, { numbers, rate, durationS, fault
   }
   await Promise.all(pending);
   await Promise.all(faultRuns);
-  return { accepted, refused, events, sent: total, duration_s: (now() - started) / 1000 };
+  return { accepted, refused, events, sent: total, started, duration_s: (now() - started) / 1000 };
 }
 
 /** Waits until every accepted call was answered 2xx by its receiver, or `timeoutMs`. Returns the time it took. */

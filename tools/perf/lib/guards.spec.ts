@@ -101,13 +101,15 @@ describe("the fault tests' verdict", () => {
     });
   });
 
-  it('fails on anything lost, a call listed or billed twice, a broken rule, a ghost number or an error', () => {
+  it('fails on anything lost, a call listed or billed twice, a broken rule, an unstreamed live event or an error', () => {
     const { held, failures } = chaosVerdict([
       { ...clean, lost: 2 },
       { ...clean, test: 'nats', duplicated_by_check: { delivery: 0, calls_list: 1, billing: 1 } },
       { test: 'receivers', lost: 0, checks: { duplicated: { calls_list: 0, billing: 1 } } },
       { test: 'provisions', lost: 0, duplicated: 1, rule_broken: true },
       { test: 'nats', error: 'Error: nats-server did not start\n    at ...', lost: NaN },
+      { test: 'live', lost: 1, duplicated_by_check: { calls_list: 0, billing: 0, adjustment: 1 } },
+      { test: 'live', lost: 0, stream: { skipped_events: 3 } },
     ]);
     expect(held).toBe(false);
     expect(failures).toEqual([
@@ -117,6 +119,9 @@ describe("the fault tests' verdict", () => {
       'provisions: a provisioning rule was broken',
       'provisions: 1 listed, billed or provisioned twice',
       'nats: Error: nats-server did not start',
+      'live: 1 lost',
+      'live: 1 listed, billed or provisioned twice',
+      'live: 3 live events never streamed',
     ]);
   });
 });
