@@ -1,6 +1,6 @@
 import { beepRecordingMp3 } from '../../apps/calls-media/src/telephony/mp3/beep-recording';
 import { twilioSignature } from '../stand-ins/provider-signatures';
-import { retellCallEvent, signedRetellWebhook } from '../stand-ins/retell/webhook-payloads';
+import { retellCallEvent, retellLiveEvent, signedRetellWebhook } from '../stand-ins/retell/webhook-payloads';
 import { RetellStandIn } from '../stand-ins/retell/retell-stand-in';
 import { TwilioStandIn } from '../stand-ins/twilio/twilio-stand-in';
 import { ApiSession, startSystem, type JsonBody, type RunningSystem } from './support';
@@ -180,6 +180,56 @@ describe('calls reported by Retell and Twilio', () => {
     expect((await sendTwilio('status', completed)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await session.get('/calls')).body.data.some((c: { id: string }) => c.id === sid('e'))).toBe(false);
+  });
+
+  it("starts a call from Twilio's in-progress status and Retell's live turns; Retell's call_analyzed ends it", async () => {
+    const started = new Date(Date.now() - 20_000);
+    const params = {
+      AccountSid: twilio.accountSid,
+      CallSid: sid('f'),
+      CallStatus: 'in-progress',
+      From: '+14155550195',
+      To: number.phone_number,
+      Direction: 'inbound',
+      Timestamp: started.toUTCString(),
+    };
+    expect((await sendTwilio('status', params)).status).toBe(200);
+    const live = await eventually(
+      async () => (await session.get(`/calls/${sid('f')}`)).body,
+      (call) => call.status === 'in_progress',
+    );
+    expect(live).toMatchObject({ caller: '+14155550195', outcome: 'in_progress', duration_sec: 0 });
+    const turns = [
+      { role: 'agent' as const, content: 'Pizza Planet!' },
+      { role: 'user' as const, content: 'One calzone, please.' },
+    ];
+    const options = { callId: 'call_live_f', twilioCallSid: sid('f'), from: '+14155550195', to: number.phone_number };
+    expect((await sendRetell(retellLiveEvent('call_started', { ...options, startedAt: started }))).status).toBe(200);
+    expect(
+      (await sendRetell(retellLiveEvent('transcript_updated', { ...options, startedAt: started, transcript: turns })))
+        .status,
+    ).toBe(200);
+    const sofar = await eventually(
+      async () => (await session.get(`/calls/${sid('f')}/transcript`)).body.turns as unknown[] | undefined,
+      (found) => found?.length === 2,
+    );
+    expect(sofar).toEqual([
+      { role: 'agent', text: 'Pizza Planet!' },
+      { role: 'caller', text: 'One calzone, please.' },
+    ]);
+    const analyzed = retellCallEvent('call_analyzed', {
+      ...options,
+      startedAt: started,
+      durationMs: 21_000,
+      transcript: turns,
+      customAnalysis: { outcome: 'order_placed' },
+    });
+    expect((await sendRetell(analyzed)).status).toBe(200);
+    const ended = await eventually(
+      async () => (await session.get(`/calls/${sid('f')}`)).body,
+      (call) => call.status === 'completed',
+    );
+    expect(ended).toMatchObject({ outcome: 'order_placed', duration_sec: 21, has_transcript: true });
   });
 
   it('answers a ringing call with a recorded dial to the agent', async () => {
