@@ -2,7 +2,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { testNatsEnv, testNatsOptions } from '@switchboard/testing';
 import { createGateway, type GatewayRuntime } from '../../apps/gateway/src/bootstrap';
-import { MAX_LIVE_STREAMS_PER_ACCOUNT } from '../../apps/gateway/src/public/live-call-streams';
+import { MAX_LIVE_STREAMS_PER_ACCOUNT } from '../../apps/gateway/src/live-calls/live-call-streams';
 import { retellCallEvent, retellLiveEvent, signedRetellWebhook } from '../stand-ins/retell/webhook-payloads';
 import { RetellStandIn } from '../stand-ins/retell/retell-stand-in';
 import {

@@ -54,3 +54,8 @@ export function humanize(code: string): string {
   const words = code.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** Who spoke in a transcript, as people say it: the call page's and the live view's. */
+export function speaker(role: string): string {
+  return role === 'agent' ? 'AI agent' : role === 'caller' ? 'Caller' : humanize(role);
+}

@@ -202,11 +202,15 @@ export async function consoleRequest(
   );
 }
 
-/** `read()` again (every 250 ms) until `accept` takes its value; the last value is in the error after `timeoutMs`. */
+/**
+ * `read()` again (every `intervalMs`, 250 by default) until `accept` takes its value; the last value is in the error
+ * after `timeoutMs`.
+ */
 export async function eventually<T>(
   read: () => Promise<T>,
   accept: (value: T) => boolean,
   timeoutMs = 15_000,
+  intervalMs = 250,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -214,7 +218,7 @@ export async function eventually<T>(
     if (accept(value)) return value;
     if (Date.now() > deadline)
       throw new Error(`not as expected within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 

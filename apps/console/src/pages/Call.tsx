@@ -22,13 +22,8 @@ import {
   StatusBadge,
   useLoad,
 } from '../components/ui';
-import { formatDuration, formatTime, humanize } from '../format';
+import { formatDuration, formatTime, humanize, speaker } from '../format';
 import { useSignedIn } from '../session';
-
-/** Who spoke, as people say it. */
-function speaker(role: string): string {
-  return role === 'agent' ? 'AI agent' : role === 'caller' ? 'Caller' : humanize(role);
-}
 
 export function CallPage() {
   const { id = '' } = useParams();

@@ -27,6 +27,7 @@ import {
   type CallFilters,
 } from '../call-filters';
 import { usePhoneWidth } from '../components/desk';
+import { LiveNow } from '../components/LiveNow';
 import {
   Button,
   Empty,
@@ -116,6 +117,12 @@ export function CallsPage() {
     : '';
   const chartFilteredOut = activeFilterCount(filters, ['number_id', 'from', 'to']) > 0;
   const chartCalls = (stats.data?.data ?? []).reduce((sum, day) => sum + day.calls, 0);
+  const phoneOf = (numberId: string) => numbers.data?.find((number) => number.id === numberId)?.phone_number;
+  // A call that started shows in the list as in progress, one that ended with its outcome and in the chart.
+  const liveCallsChanged = () => {
+    calls.reload();
+    stats.reload();
+  };
 
   return (
     <section>
@@ -125,6 +132,7 @@ export function CallsPage() {
       >
         <ExportControl filters={filters} />
       </PageHeader>
+      <LiveNow phoneOf={phoneOf} onListChanged={liveCallsChanged} />
       <CallFilterForm
         filters={filters}
         filterKey={filterKey}

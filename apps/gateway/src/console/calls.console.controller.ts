@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Headers, HttpCode, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   CallIdParam,
@@ -13,28 +13,33 @@ import {
   type TranscriptView,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Caller, type CallerOptions } from '../auth';
 import { answerRecordingDeletion } from '../call-data/call-data-deletion-reply';
 import { answerExport } from '../call-data/call-export-reply';
 import { DeletedBy } from '../call-data/deleted-by.decorator';
+import { LiveCallStreams, resumeFrom } from '../live-calls/live-call-streams';
 import { answerRecording } from '../recordings/recording-reply';
 import { CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard, Roles } from './guards/roles';
-import { SessionGuard } from './guards/session.guard';
+import { accountIdOf, SessionGuard } from './guards/session.guard';
 
 /** Who may delete a call's recording or transcript from the console (viewers only read). */
 const CALL_DATA_DELETERS = ['owner', 'developer'] as const;
 
 /**
- * The account's calls (their filters and search included), stats, transcripts and recordings, as `/v1/calls` serves
- * them: the same DTOs and RPCs, the session's account in the caller options; every role reads.
+ * The account's calls (their filters and search included), stats, transcripts and recordings, and the calls in
+ * progress as they happen, as `/v1/calls` serves them: the same DTOs, RPCs and live streams, the session's account in
+ * the caller options; every role reads.
  */
 @ApiExcludeController()
 @Controller('console/api/calls')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class CallsConsoleController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly liveStreams: LiveCallStreams,
+  ) {}
 
   /** Every filter of `GET /v1/calls` (outcome, sentiment, duration, caller, `q`, `include_total`, ...), validated here. */
   @Get()
@@ -56,6 +61,22 @@ export class CallsConsoleController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     await answerExport(this.rpc, query, caller, reply);
+  }
+
+  /**
+   * As `GET /v1/calls/live`: the calls page's "Live now", an EventSource on the page's origin (the cookie goes with
+   * it, and so does Last-Event-ID when it reconnects). No key: a sign-out ends nothing here, the page goes with it;
+   * the account's cap of open streams counts these with its keys' (docs/live-calls.md).
+   */
+  @Get('live')
+  live(
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Caller() caller: CallerOptions,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const who = { accountId: accountIdOf(caller), requestId: caller.requestId };
+    return this.liveStreams.open(who, resumeFrom(lastEventId), request, reply);
   }
 
   @Get(':call_id')

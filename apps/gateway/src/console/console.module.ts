@@ -1,5 +1,6 @@
 import { Module, type Type } from '@nestjs/common';
 import { IdempotencyInterceptor, IdempotencyRepository, IdempotencyService } from '../idempotency';
+import { LiveCallStreamsModule } from '../live-calls/live-call-streams.module';
 import { ConsoleOriginGuard, CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
@@ -33,7 +34,8 @@ export const CONSOLE_CONTROLLERS: Type[] = [
  * services behind. Every controller but sign-in is behind SessionGuard, CsrfGuard and RoleGuard.
  */
 @Module({
-  imports: [ConsoleIdentityModule],
+  // LiveCallStreamsModule: the calls page's "Live now" opens its stream through the public API's instance.
+  imports: [ConsoleIdentityModule, LiveCallStreamsModule],
   controllers: CONSOLE_CONTROLLERS,
   providers: [
     SessionGuard,

@@ -11,10 +11,10 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { CallIdParam, LIVE_EVENT_ID_PATTERN, ServiceError } from '@switchboard/contracts';
+import { CallIdParam } from '@switchboard/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth';
-import { LiveCallStreams } from './live-call-streams';
+import { LiveCallStreams, resumeFrom } from '../live-calls/live-call-streams';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
 const EVENTS =
@@ -91,12 +91,4 @@ export class LiveCallsHttpController {
 function identityOf(request: FastifyRequest): { accountId: string; keyId: string; requestId: string } {
   const key = request.auth!;
   return { accountId: key.accountId, keyId: key.keyId, requestId: String(request.id) };
-}
-
-/** `Last-Event-ID` as given (a live event id), '0' when absent; anything else is refused with 400. */
-export function resumeFrom(lastEventId: string | undefined): string {
-  if (lastEventId === undefined || lastEventId === '') return '0';
-  if (!LIVE_EVENT_ID_PATTERN.test(lastEventId))
-    throw new ServiceError('invalid_request', 'Last-Event-ID must be the id of a live event (digits only).');
-  return lastEventId;
 }

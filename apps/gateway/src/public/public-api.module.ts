@@ -13,7 +13,7 @@ import { CallsHttpController } from './calls.http.controller';
 import { ClaimsHttpController } from './claims.http.controller';
 import { FoundItemsHttpController } from './found-items.http.controller';
 import { HealthController } from './health.controller';
-import { LiveCallStreamsModule } from './live-call-streams.module';
+import { LiveCallStreamsModule } from '../live-calls/live-call-streams.module';
 import { LiveCallsHttpController } from './live-calls.http.controller';
 import { LivemodeInterceptor } from './livemode.interceptor';
 import { NumberAgentHttpController } from './number-agent.http.controller';

@@ -17,7 +17,7 @@ import {
 } from '@switchboard/messaging';
 import { LOGGER, type Logger } from '@switchboard/observability';
 import { ApiKeysRepository } from '../api-keys/api-keys.repository';
-import { LiveCallStreams } from './live-call-streams';
+import { LiveCallStreams } from '../live-calls/live-call-streams';
 import { WebhookListeners } from './webhook-listeners';
 
 /**

@@ -1,4 +1,4 @@
-import type { LiveCallStreams } from './live-call-streams';
+import type { LiveCallStreams } from '../live-calls/live-call-streams';
 import { EventEmitter } from 'node:events';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ServiceError } from '@switchboard/contracts';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Subscription } from '@nats-io/transport-node';
 import {
+  LIVE_EVENT_ID_PATTERN,
   LiveCallsRpc,
   ServiceError,
   liveCallsSubject,
@@ -305,4 +306,12 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
 
 function busUnavailable(): ServiceError {
   return new ServiceError('service_unavailable', END_MESSAGES.unavailable);
+}
+
+/** `Last-Event-ID` as given (a live event id), '0' when absent; anything else is refused with 400. */
+export function resumeFrom(lastEventId: string | undefined): string {
+  if (lastEventId === undefined || lastEventId === '') return '0';
+  if (!LIVE_EVENT_ID_PATTERN.test(lastEventId))
+    throw new ServiceError('invalid_request', 'Last-Event-ID must be the id of a live event (digits only).');
+  return lastEventId;
 }
