@@ -20,18 +20,17 @@ import { LOGGER, type Logger } from '@switchboard/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway.config';
 import { GATEWAY_CONFIG } from '../config/tokens';
+import {
+  AccountStreams,
+  HEARTBEAT_MS,
+  MAX_UNREAD_BYTES,
+  endEvent,
+  startEventStream,
+  type AccountStream,
+} from '../http/event-streams';
 
 /** Live streams one account may have open at once on one gateway replica; one more is refused with 429. */
 export const MAX_LIVE_STREAMS_PER_ACCOUNT = 10;
-
-/**
- * A comment this often keeps proxies from closing a quiet stream; with it, the stream reads the log for what it may
- * have missed (a live event is published at most once).
- */
-export const LIVE_HEARTBEAT_MS = 15_000;
-
-/** A client that has not read this much of its stream is too slow: its stream ends (it resumes with Last-Event-ID). */
-const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 
 /** Why a live stream ended, its last event (`event: end`): after `lifetime`, `shutdown` and `unavailable`, resume. */
 export type LiveStreamEnd = 'call_ended' | 'lifetime' | 'key_revoked' | 'shutdown' | 'unavailable' | 'too_slow';
@@ -55,9 +54,7 @@ export interface LiveStreamIdentity {
   requestId: string;
 }
 
-interface LiveStream extends LiveStreamIdentity {
-  end(reason?: LiveStreamEnd): void;
-}
+type LiveStream = LiveStreamIdentity & AccountStream<LiveStreamEnd>;
 
 /**
  * The live streams (`GET /v1/calls/{call_id}/live`, `GET /v1/calls/live` and the console's, docs/live-calls.md): for
@@ -69,7 +66,10 @@ interface LiveStream extends LiveStreamIdentity {
  */
 @Injectable()
 export class LiveCallStreams implements BeforeApplicationShutdown {
-  private readonly byAccount = new Map<string, Set<LiveStream>>();
+  private readonly streams = new AccountStreams<LiveStreamEnd, LiveStream>(
+    MAX_LIVE_STREAMS_PER_ACCOUNT,
+    `At most ${MAX_LIVE_STREAMS_PER_ACCOUNT} live streams of one account may be open at once; close one first.`,
+  );
   private closing = false;
 
   constructor(
@@ -82,19 +82,17 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
 
   /** How many streams are open or opening (all accounts). */
   get size(): number {
-    return this.all().length;
+    return this.streams.size;
   }
 
   /** The keys of the open and opening streams, each once. */
   keyIds(): string[] {
-    return [...new Set(this.all().flatMap((stream) => (stream.keyId ? [stream.keyId] : [])))];
+    return this.streams.keyIds();
   }
 
   /** The key was revoked: its streams end now. */
   endKey(keyId: string): number {
-    const ending = this.all().filter((stream) => stream.keyId === keyId);
-    for (const stream of ending) stream.end('key_revoked');
-    return ending.length;
+    return this.streams.endKey(keyId, 'key_revoked');
   }
 
   /**
@@ -110,14 +108,6 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
     const { accountId, callId } = who;
     const nc = this.link.connection;
     if (!nc || this.link.state !== 'connected' || this.closing) throw busUnavailable();
-    // Counted and taken before the first await, so opens racing each other never pass the cap together.
-    const streams = this.byAccount.get(accountId) ?? new Set<LiveStream>();
-    if (streams.size >= MAX_LIVE_STREAMS_PER_ACCOUNT)
-      throw new ServiceError(
-        'rate_limited',
-        `At most ${MAX_LIVE_STREAMS_PER_ACCOUNT} live streams of one account may be open at once; close one first.`,
-        5,
-      );
 
     const response = reply.raw;
     let endedBy: LiveStreamEnd | 'closed' | undefined;
@@ -143,15 +133,14 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
         clearInterval(heartbeat);
         clearTimeout(lifetime);
         subscription?.unsubscribe();
-        this.remove(stream);
+        this.streams.remove(stream);
         if (!streaming || response.writableEnded) return;
-        if (reason)
-          response.write(`event: end\ndata: ${JSON.stringify({ reason, message: END_MESSAGES[reason] })}\n\n`);
+        if (reason) response.write(endEvent(reason, END_MESSAGES[reason]));
         response.end(() => response.destroy());
       },
     };
-    streams.add(stream);
-    this.byAccount.set(accountId, streams);
+    // Counted and taken before the first await, so opens racing each other never pass the cap together.
+    this.streams.add(stream);
 
     const write = (event: LiveCallEvent): void => {
       if (endedBy) return;
@@ -232,17 +221,7 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
     if (endedBy) throw busUnavailable();
 
     streaming = true;
-    // Written here, outside Fastify's reply (which answers once): what its onRequest hook set is repeated.
-    void reply.hijack();
-    response.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'X-Request-Id': who.requestId,
-      'X-Accel-Buffering': 'no',
-      Connection: 'close',
-    });
-    response.on('close', () => stream.end());
-    response.on('error', () => stream.end());
+    startEventStream(reply, who.requestId, () => stream.end());
     response.write('retry: 1000\n\n');
     for (const event of replay.events) write(event);
     // Every event up to the log's last id is in the replay or not this stream's: a new stream of all calls starts
@@ -262,7 +241,8 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
           response.write(': keep-alive\n\n');
           await catchUp();
         }),
-      LIVE_HEARTBEAT_MS,
+      // With each comment, the log is read for what a lost publish kept from the stream.
+      HEARTBEAT_MS,
     );
     heartbeat.unref();
     lifetime = setTimeout(() => stream.end('lifetime'), this.config.webhookListenMaxMs * (1 - 0.1 * Math.random()));
@@ -273,7 +253,7 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
   /** Ends every stream, so the server can close (a client resumes elsewhere with Last-Event-ID). */
   beforeApplicationShutdown(): void {
     this.closing = true;
-    for (const stream of this.all()) stream.end('shutdown');
+    this.streams.endAll('shutdown');
   }
 
   /** The log after `after`, every page of it. */
@@ -291,16 +271,6 @@ export class LiveCallStreams implements BeforeApplicationShutdown {
       if (!page.has_more || !lastId) return { ...page, events };
       cursor = BigInt(lastId);
     }
-  }
-
-  private all(): LiveStream[] {
-    return [...this.byAccount.values()].flatMap((streams) => [...streams]);
-  }
-
-  private remove(stream: LiveStream): void {
-    const streams = this.byAccount.get(stream.accountId);
-    streams?.delete(stream);
-    if (streams?.size === 0) this.byAccount.delete(stream.accountId);
   }
 }
 

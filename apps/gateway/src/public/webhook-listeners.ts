@@ -12,16 +12,18 @@ import {
 import { LOGGER, type Logger } from '@switchboard/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway.config';
+import {
+  AccountStreams,
+  HEARTBEAT_MS,
+  MAX_UNREAD_BYTES,
+  endEvent,
+  startEventStream,
+  type AccountStream,
+} from '../http/event-streams';
 import { GATEWAY_CONFIG } from '../config/tokens';
 
 /** Listeners one account may have open at once on one gateway process; one more is refused with 429. */
 export const MAX_LISTENERS_PER_ACCOUNT = 10;
-
-/** A comment line this often keeps proxies and load balancers from closing a quiet stream. */
-export const HEARTBEAT_MS = 15_000;
-
-/** A listener that has not read this much of its stream is too slow: its stream is ended (it connects again). */
-const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 
 /**
  * A released number's streams wait this long for the dispatcher's copy of its `number.released` webhook, the last
@@ -54,9 +56,7 @@ export interface ListenerIdentity {
   numberId: string;
 }
 
-interface Listener extends ListenerIdentity {
-  /** Ends the stream: with an `end` event saying why, or (no reason) because the client went away. */
-  end(reason?: ListenEnd): void;
+interface Listener extends ListenerIdentity, Omit<AccountStream<ListenEnd>, 'keyId'> {
   /** The number was released: the stream ends after its `number.released` copy, or after RELEASE_GRACE_MS. */
   numberReleased(): void;
 }
@@ -74,7 +74,10 @@ interface Listener extends ListenerIdentity {
 @Injectable()
 export class WebhookListeners implements BeforeApplicationShutdown {
   /** Open and opening streams, by account: a place is taken before anything is awaited (see `open`). */
-  private readonly byAccount = new Map<string, Set<Listener>>();
+  private readonly listeners = new AccountStreams<ListenEnd, Listener>(
+    MAX_LISTENERS_PER_ACCOUNT,
+    `At most ${MAX_LISTENERS_PER_ACCOUNT} webhook listeners of one account may be connected at once; close one first.`,
+  );
   /** Set when the server starts closing: a stream opened after that would keep it from closing. */
   private closing = false;
 
@@ -87,26 +90,22 @@ export class WebhookListeners implements BeforeApplicationShutdown {
 
   /** How many streams are open or opening (all accounts). */
   get size(): number {
-    let size = 0;
-    for (const listeners of this.byAccount.values()) size += listeners.size;
-    return size;
+    return this.listeners.size;
   }
 
   /** The keys of the open and opening streams, each once. */
   keyIds(): string[] {
-    return [...new Set(this.all().map((listener) => listener.keyId))];
+    return this.listeners.keyIds();
   }
 
   /** The key was revoked: its streams end now, and one still opening is refused with 401. */
   endKey(keyId: string): number {
-    const ending = this.all().filter((listener) => listener.keyId === keyId);
-    for (const listener of ending) listener.end('key_revoked');
-    return ending.length;
+    return this.listeners.endKey(keyId, 'key_revoked');
   }
 
   /** The number was released: its streams end after its last webhook (`number.released`), or soon without it. */
   numberReleased(numberId: string): void {
-    for (const listener of this.all()) if (listener.numberId === numberId) listener.numberReleased();
+    for (const listener of this.listeners.all()) if (listener.numberId === numberId) listener.numberReleased();
   }
 
   /**
@@ -118,15 +117,6 @@ export class WebhookListeners implements BeforeApplicationShutdown {
     const { accountId, numberId } = who;
     const nc = this.link.connection;
     if (!nc || this.link.state !== 'connected' || this.closing) throw busUnavailable();
-    // The place is counted and taken in one step, before the first await: opens racing each other each see the places
-    // the others took, so no more than MAX_LISTENERS_PER_ACCOUNT are ever open or opening.
-    const accountListeners = this.byAccount.get(accountId) ?? new Set<Listener>();
-    if (accountListeners.size >= MAX_LISTENERS_PER_ACCOUNT)
-      throw new ServiceError(
-        'rate_limited',
-        `At most ${MAX_LISTENERS_PER_ACCOUNT} webhook listeners of one account may be connected at once; close one first.`,
-        5,
-      );
 
     const response = reply.raw;
     let endedBy: ListenEnd | 'closed' | undefined;
@@ -149,12 +139,12 @@ export class WebhookListeners implements BeforeApplicationShutdown {
         clearTimeout(lifetime);
         clearTimeout(releaseGrace);
         subscription?.unsubscribe();
-        this.remove(listener);
+        this.listeners.remove(listener);
         // Ended while opening: `open` answers with the reason's error instead of a stream.
         if (!streaming) return;
         if (response.writableEnded) return;
         if (reason) {
-          response.write(`event: end\ndata: ${JSON.stringify({ reason, message: END_MESSAGES[reason] })}\n\n`);
+          response.write(endEvent(reason, END_MESSAGES[reason]));
           this.logger.info({ number_id: numberId, request_id: request.id, reason }, 'webhook listener ended');
         }
         // The connection goes with the stream (`Connection: close`): none is left idle for a closing server to wait on.
@@ -166,8 +156,9 @@ export class WebhookListeners implements BeforeApplicationShutdown {
         releaseGrace.unref();
       },
     };
-    accountListeners.add(listener);
-    this.byAccount.set(accountId, accountListeners);
+    // The place is counted and taken in one step, before the first await: opens racing each other each see the places
+    // the others took, so no more than MAX_LISTENERS_PER_ACCOUNT are ever open or opening.
+    this.listeners.add(listener);
 
     const write = (frame: string): void => {
       if (endedBy) return;
@@ -211,18 +202,7 @@ export class WebhookListeners implements BeforeApplicationShutdown {
     if (endedBy) throw refusal(endedBy);
 
     streaming = true;
-    // The stream is written here, outside Fastify's reply (which answers once): what its onRequest hook set is repeated.
-    void reply.hijack();
-    response.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'X-Request-Id': String(request.id),
-      // nginx and others buffer responses unless told not to; an event must reach the listener at once.
-      'X-Accel-Buffering': 'no',
-      Connection: 'close',
-    });
-    response.on('close', () => listener.end());
-    response.on('error', () => listener.end());
+    startEventStream(reply, String(request.id), () => listener.end());
     write(
       `retry: 1000\n\nevent: ready\ndata: ${JSON.stringify({ number_id: numberId, livemode: !isTestAccount(accountId) })}\n\n`,
     );
@@ -238,17 +218,7 @@ export class WebhookListeners implements BeforeApplicationShutdown {
   /** Ends every stream, so the server can close (a listener connects again, to another replica or after the restart). */
   beforeApplicationShutdown(): void {
     this.closing = true;
-    for (const listener of this.all()) listener.end('shutdown');
-  }
-
-  private all(): Listener[] {
-    return [...this.byAccount.values()].flatMap((listeners) => [...listeners]);
-  }
-
-  private remove(listener: Listener): void {
-    const listeners = this.byAccount.get(listener.accountId);
-    listeners?.delete(listener);
-    if (listeners?.size === 0) this.byAccount.delete(listener.accountId);
+    this.listeners.endAll('shutdown');
   }
 }
 
