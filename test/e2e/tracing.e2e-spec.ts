@@ -103,6 +103,24 @@ describe('one trace per call, from the provider report to the webhook', () => {
       webhook_url: `https://localhost:${port}/hooks`,
     });
     expect(number.status).toBe(201);
+    // calls-media learns of the number from its events: until then a report waits, and is recorded by whichever of
+    // the report and the number's event comes second, in that one's trace. A first call, listed, shows it knows.
+    const first = await admin.request('POST', '/admin/provider/calls', {
+      to: number.body.phone_number,
+      caller: '+14155550198',
+      duration_sec: 5,
+      outcome: 'order',
+    });
+    expect(first.status).toBe(202);
+    for (let i = 0; i < 100; i++) {
+      const listed = await session.get('/calls');
+      if (listed.body.data?.some((c: { id: string }) => c.id === first.body.call_sid)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Its own webhook and billing spans finish before the one under test starts.
+    for (let i = 0; i < 100 && !exporter.getFinishedSpans().some((s) => s.name === 'webhook POST'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
     exporter.reset();
 
     const call = await admin.request('POST', '/admin/provider/calls', {
