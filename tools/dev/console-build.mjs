@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The console's build (apps/console, ADR 0068), shared by `npm run build`, `npm start`, `npm test` and the browser
+// The console's build (apps/console, ADR 0080), shared by `npm run build`, `npm start`, `npm test` and the browser
 // tests' global setup: Vite builds it into apps/console/dist, which the gateway serves at /console/.
 //   node tools/dev/console-build.mjs             build now
 //   node tools/dev/console-build.mjs --if-stale  build only when dist is missing or older than a source file

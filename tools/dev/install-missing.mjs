@@ -7,7 +7,7 @@
 // The decisions are plain functions of what is on disk, so they are unit-tested (install-missing.spec.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** How many missing packages a message names before it says "and N more". */
 const NAMED_IN_MESSAGE = 3;
@@ -101,4 +101,10 @@ export function installWhatIsMissing({ root, say, env = process.env }) {
     return false;
   }
   return true;
+}
+
+// `npm test` runs this first (package.json's `pretest`), so a fresh clone's first `npm test` works.
+if (import.meta.filename === process.argv[1]) {
+  const root = resolve(import.meta.dirname, '..', '..');
+  if (!installWhatIsMissing({ root, say: (message) => console.log(`[install] ${message}`) })) process.exit(1);
 }

@@ -1,4 +1,4 @@
-// The databases `npm start` gives the services it starts (docs/adr/0098-npm-start-runs-its-own-postgresql.md).
+// The databases `npm start` gives the services it starts (docs/adr/0098-npm-start-and-the-operator-cli.md).
 // A service without `<APP>_DATABASE_URL` keeps its data under DATA_DIR either way; where is npm start's choice:
 //   - PostgreSQL of its own: when PostgreSQL's server programs are installed, one server in DATA_DIR/postgres
 //     (created once with initdb, listening on 127.0.0.1 on a free port, password authentication) with one database

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Each service as one file (docs/adr/0099-one-bundle-per-service.md): rolldown bundles a service's compiled entry,
+// Each service as one file (docs/adr/0099-how-a-service-runs.md): rolldown bundles a service's compiled entry,
 // apps/<app>/dist/main.js, with the libraries and packages it requires into apps/<app>/dist/main.bundle.js (the
 // packages it loads on demand as chunks in apps/<app>/dist/chunks/). A service loads one file instead of ~1,750
 // modules: 40% less CPU to start and 15-40 MiB less resident. `npm run build`, `npm start`, the benchmarks and the
 // image's build run it after `tsc -b`; the service-bundles test starts the five bundles.
 //   node tools/dev/service-bundles.mjs             bundle every service now
 //   node tools/dev/service-bundles.mjs --if-stale  bundle only the services whose inputs changed
+//   node tools/dev/service-bundles.mjs gateway     bundle the services named (each app's Nx `build` target)
 // Whether a bundle is stale is a plain function of what is on disk (its inputs' sizes and times, recorded beside
 // it), so it is unit-tested (service-bundles.spec.ts).
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ export const INPUTS_FILE = 'main.bundle.inputs.json';
  * Packages left to Node's `require` at run time, from node_modules, each for a reason that bundling would break:
  * - their own files read by path or loaded as native or WebAssembly code: Prisma's query compiler and schema engine,
  *   PGlite and its adapter, argon2's addon, pino's transport workers (thread-stream);
- * - patched by OpenTelemetry when required (ADR 0095): `pg` and `pg-pool`, whose spans an OTLP endpoint turns on;
+ * - patched by OpenTelemetry when required (ADR 0117): `pg` and `pg-pool`, whose spans an OTLP endpoint turns on;
  * - Nest's optional peers that are not installed (websockets, express, view): loaded in a `try`, absent at run time.
  *   `@nestjs/microservices` is installed and bundled: left to `require`, it would load a second `@nestjs/core` and
  *   `@nestjs/common` from node_modules beside the bundled ones (docs/adr/0133).
@@ -231,5 +232,15 @@ export async function bundleServices({
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const root = resolve(import.meta.dirname, '..', '..');
   // Not a top-level await: the tests load this file as CommonJS.
-  void bundleServices({ root, force: !process.argv.includes('--if-stale') }).then((ok) => process.exit(ok ? 0 : 1));
+  const named = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+  const unknown = named.filter((app) => !SERVICES.includes(app));
+  if (unknown.length > 0) {
+    console.error(`not a service: ${unknown.join(', ')} (the services: ${SERVICES.join(', ')})`);
+    process.exit(2);
+  }
+  void bundleServices({
+    root,
+    apps: named.length > 0 ? named : SERVICES,
+    force: !process.argv.includes('--if-stale'),
+  }).then((ok) => process.exit(ok ? 0 : 1));
 }

@@ -1,5 +1,6 @@
-// The skipped tests of a Jest run and why, for `npm test`'s summary. A test that may be skipped says why in its
-// own title or an enclosing describe's, as "(skipped: REASON)", when it is skipped, e.g.
+// The skipped tests of a Jest run and why, for the reporter every test task prints (skipped-tests-reporter.mjs). A
+// test that may be skipped says why in its own title or an enclosing describe's, as "(skipped: REASON)", when it
+// is skipped, e.g.
 //   describe(`a recording, as FFmpeg decodes it${decoderPresent ? '' : ' (skipped: ffmpeg is not installed)'}`, ...)
 // Jest's JSON report keeps titles but not why a test did not run, so the title is where the reason travels.
 import { relative } from 'node:path';
@@ -26,13 +27,6 @@ export function skippedTests(report, root) {
     }
   }
   return skipped;
-}
-
-/** Whether Jest's arguments filter tests by name (-t): Jest then reports every other test as skipped. */
-export function filtersByName(jestArgs) {
-  return jestArgs.some(
-    (arg) => arg === '-t' || arg === '--testNamePattern' || arg.startsWith('--testNamePattern=') || /^-t./.test(arg),
-  );
 }
 
 /**

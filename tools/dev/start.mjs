@@ -311,7 +311,7 @@ try {
   say(error instanceof DatabaseChoiceError ? error.message : `the databases did not start: ${error.stack}`);
   await stop(1);
 }
-// A service that dies is restarted with backoff while the others keep running (supervisor.mjs, ADR 0061).
+// A service that dies is restarted with backoff while the others keep running (supervisor.mjs, ADR 0098).
 supervisor = new Supervisor({ services: serviceProcesses(), say });
 supervisor.start();
 // The operator CLI in another terminal finds the system through this file (run-file.mjs); it goes when npm start does.

@@ -1,6 +1,6 @@
 // The supervisor behind `npm start`: runs each service as a child process, restarts one that dies (the others
 // keep running), and stops them all on request. Kept apart from start.mjs's set-up (install, build, NATS) so each
-// can change alone; tested with stand-in children in supervisor.spec.ts. docs/adr/0061 says why it restarts.
+// can change alone; tested with stand-in children in supervisor.spec.ts. docs/adr/0098 says why it restarts.
 // npm start runs two: one for the services, and one for the PostgreSQL and nats-server it started itself (their data
 // is on disk, so they restart the same way), stopped after the services.
 //
