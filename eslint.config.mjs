@@ -1,12 +1,14 @@
-// Lint: module boundaries that really forbid something, plus a few rules that catch real bugs.
-// Boundaries come from the `nx.tags` in each project's package.json (after STYLE.md):
-//   type:app        may import contracts, util libs (never another app)
-//   type:util       may import contracts and other util libs (never an app)
-//   type:contracts  may import nothing of ours
-//   type:test       (libs/testing) may import contracts and util libs
+// Lint: module boundaries that really forbid something, plus a few rules that catch real bugs, plus Switchboard's own
+// rules about its architecture (tools/lint/eslint-rules, the `switchboard` plugin).
+// Boundaries come from the tags in each project's package.json (`nx.tags`; project.json for tools/ and test/):
+//   type:app, scope:<app>    an app: uses libs, never another app nor libs/testing
+//   type:lib, scope:<lib>    a lib: uses the libs docs/architecture.md lists for it ("Libraries"), never an app
+//   type:test                libs/testing (scope:testing), used by tests; the system tests (test/, scope:system-tests)
+//   type:tool                tools/ and tools/perf (scope:tools, scope:perf)
 // Libs are imported only through their root entry point (`@switchboard/x`, never `@switchboard/x/src/...`).
 import nxPlugin from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import switchboard from './tools/lint/eslint-rules/index.mjs';
 
 const root = import.meta.dirname;
 // Node's globals for the .mjs/.cjs tools (the `globals` package is not a dependency of ours).
@@ -38,13 +40,36 @@ const NODE_GLOBALS = [
   'SharedArrayBuffer',
   'Atomics',
 ];
-// Who may import whom, by the `nx.tags` in each project's package.json: Nx's own rule reads them from its project graph.
+// Who may import whom, by the projects' tags: Nx's rule reads them from its project graph, and a project must satisfy
+// every constraint whose tag it has. The rule lints the apps' and libs' sources only: tools/ and the system tests
+// (test/) drive the apps from outside and reach into their sources on purpose (tools/perf, test/e2e).
 const DEPENDENCY_CONSTRAINTS = [
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
-  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
-  { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:test'] },
-  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+  // The console is a browser bundle: the API's shapes and nothing of the servers' (NATS, Prisma, pino).
+  { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:contracts'] },
+  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+  // Each lib's own, after docs/architecture.md. signing and sdk are the two published packages: sdk uses signing only.
+  { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'scope:persistence', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'scope:observability', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'scope:egress', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'scope:signing', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:signing'] },
+  {
+    sourceTag: 'scope:messaging',
+    onlyDependOnLibsWithTags: ['scope:contracts', 'scope:persistence', 'scope:observability'],
+  },
+  {
+    sourceTag: 'scope:service-runtime',
+    onlyDependOnLibsWithTags: ['scope:contracts', 'scope:persistence', 'scope:observability', 'scope:messaging'],
+  },
+  { sourceTag: 'scope:providers', onlyDependOnLibsWithTags: ['scope:service-runtime'] },
+  { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:persistence', 'scope:messaging'] },
 ];
+// Tests: the boundaries and Switchboard's rules are about what the running services load and do, so they leave tests
+// alone (a test may set up rows with raw SQL, or reach into another feature folder for a fixture).
+const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.browser-spec.ts'];
 
 export default tseslint.config(
   {
@@ -131,10 +156,10 @@ export default tseslint.config(
     },
   },
   {
-    // Module boundaries (Nx): apps never import apps, libs never import apps, contracts import nothing of ours, and
+    // Module boundaries (Nx): apps never import apps, libs never import apps, each lib only the libs it is allowed, and
     // other projects only through their package name (`@switchboard/x`), never by a path into them.
     files: ['{apps,libs}/*/src/**/*.ts', '{apps,libs}/*/src/**/*.tsx'],
-    ignores: ['**/*.spec.ts', '**/*.int-spec.ts'],
+    ignores: TEST_FILES,
     plugins: { '@nx': nxPlugin },
     rules: {
       '@nx/enforce-module-boundaries': [
@@ -143,8 +168,16 @@ export default tseslint.config(
           allow: [],
           depConstraints: DEPENDENCY_CONSTRAINTS,
           enforceBuildableLibDependency: false,
-          // libs/testing imports the libs whose tests use it (a dev dependency): a cycle only in the test graph.
-          ignoredCircularDependencies: [['@switchboard/testing', '*']],
+          // Nx's project graph has the tests' imports too: libs/testing uses the libs whose tests use it, the apps'
+          // tests borrow the system tests' stand-ins and the tools' helpers, and the tools' and system tests' own specs
+          // reach into the apps. Cycles through them exist only in the tests; cycles among libs and apps still fail.
+          // Each pair is of two kinds: Nx's rule checks no constraints on an import whose project pairs with itself.
+          ignoredCircularDependencies: [
+            ['tag:type:test', 'tag:type:lib'],
+            ['tag:type:test', 'tag:type:app'],
+            ['tag:type:tool', 'tag:type:lib'],
+            ['tag:type:tool', 'tag:type:app'],
+          ],
         },
       ],
       // Nx allows `@switchboard/x/<path>` into a lib that exports it; ours export only their root entry point.
@@ -160,5 +193,39 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    plugins: { switchboard },
+  },
+  {
+    // How the services reach their data (ADR 0070, docs/operations.md): Kysely through the app's Prisma
+    // client, never Prisma's raw SQL; statements that name their columns; transactions opened by `Transactions.run`.
+    files: ['{apps,libs}/*/src/**/*.ts', '{apps,libs}/*/src/**/*.tsx'],
+    ignores: TEST_FILES,
+    rules: {
+      'switchboard/no-prisma-raw-sql': 'error',
+      'switchboard/no-all-columns': 'error',
+      'switchboard/no-direct-transaction': 'error',
+    },
+  },
+  {
+    // libs/persistence's Kysely driver runs Kysely's compiled statements on Prisma's raw path: the one place that may.
+    files: ['libs/persistence/src/kysely.ts'],
+    rules: { 'switchboard/no-prisma-raw-sql': 'off' },
+  },
+  {
+    // `Transactions.run` is the one caller of `$transaction`.
+    files: ['libs/persistence/src/transactions.ts'],
+    rules: { 'switchboard/no-direct-transaction': 'off' },
+  },
+  {
+    files: ['apps/*/src/**/*.service.ts'],
+    rules: { 'switchboard/no-prisma-in-services': 'error' },
+  },
+  {
+    // Inside an app, the folders under src/ import each other in one direction only (docs/architecture.md).
+    files: ['apps/*/src/**/*.ts', 'apps/*/src/**/*.tsx'],
+    ignores: TEST_FILES,
+    rules: { 'switchboard/no-feature-cycles': 'error' },
   },
 );

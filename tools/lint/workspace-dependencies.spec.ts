@@ -4,6 +4,8 @@ import { join, relative } from 'node:path';
 // Nx builds its project graph (and so `nx affected`) from the workspace packages' package.json dependencies. This
 // keeps those lists true to the code: every `@switchboard/*` package a project imports is declared, runtime imports
 // under `dependencies`, test-only imports under either list, and nothing is declared that is not imported.
+// A spec rather than an ESLint rule (tools/lint/eslint-rules): it checks package.json against the imports of a whole
+// project, and "declared, yet imported by no file" is no property of any one file, which is all ESLint sees at a time.
 const root = join(__dirname, '..', '..');
 const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
 // libs/testing imports libs/persistence at run time, so persistence's own tests cannot declare testing back

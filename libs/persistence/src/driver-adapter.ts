@@ -105,7 +105,7 @@ export async function closePGlite(pglite: PGlite): Promise<void> {
  * `limit` texts (statements whose text varies, such as IN lists of varying length) a text runs unnamed, so neither
  * side keeps growing. A prepared statement fails with "cached plan must not change result type" when its result
  * columns change under it, so statements name their columns rather than `*` (an expand migration adds columns while
- * older replicas still run theirs: docs/operations.md; tools/lint/raw-sql.spec.ts).
+ * older replicas still run theirs: docs/operations.md; tools/lint/eslint-rules/no-all-columns.mjs).
  */
 export function preparedStatementNames(limit = 200): (query: { sql: string }) => string | undefined {
   const names = new Map<string, string>();
