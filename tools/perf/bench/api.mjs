@@ -1,6 +1,6 @@
 // API benchmark: authenticated GET /v1/numbers and GET /v1/calls through gateway -> NATS -> service -> PostgreSQL,
 // against two floors running the apps' own SQL against the same databases:
-// - the bare floor (ADR 0088; floors/api-floor.mjs and list-responder.mjs): the same hops built from the bare
+// - the bare floor (ADR 0134; floors/api-floor.mjs and list-responder.mjs): the same hops built from the bare
 //   libraries (Fastify, the NATS client, pg). It answers "what does the machine allow?".
 // - the same-parts floor (issue 53; floors/same-parts-floor.mjs and same-parts-responder.mjs): the smallest Nest app
 //   doing the same hops with the stock parts used plainly (Fastify adapter and ValidationPipe, a stock ClientProxy
@@ -10,7 +10,7 @@
 // Each route's maximum rate is measured in rounds, the same-parts floor's, the bare floor's, then the system's, back
 // to back (--pairs rounds, default 3); the median round's shares are reported. Then the p99 at half the system's own
 // median maximum rate, the same-parts floor's then the system's, in as many rounds, and the median round's factor
-// (ADR 0118). Also: each service's resident memory idle and under this load, and the latency of the path cut short at
+// (ADR 0134). Also: each service's resident memory idle and under this load, and the latency of the path cut short at
 // each hop, one request at a time.
 //
 // Run alone: node tools/perf/bench/api.mjs [--duration 10] [--pairs 3] [--connections 32] [--no-build]
@@ -20,14 +20,16 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Admin, Api, callerNumber, pool, provisionFleet } from '../lib/clients.mjs';
-import { fmt, int, kit, machine, pct, require, say, sleep, table, writeResults } from '../lib/common.mjs';
-import { cpuLine, measured, perRequestLine, transactionsLine } from '../lib/cpu.mjs';
-import { apiGuards, guardsTable, memoryGuards } from '../lib/guards.mjs';
+import { apiAccount } from '../lib/clients.mjs';
+import { int, kit, machine, require, say, sleep, writeResults } from '../lib/common.mjs';
+import { cpuLine, measured } from '../lib/cpu.mjs';
 import { httpLoad, pacedHttp, serialHttp } from '../lib/load.mjs';
 import { commandLine } from '../lib/options.mjs';
-import { pairedVerdict, round } from '../lib/stats.mjs';
-import { databaseUrl, SERVICES, startSystem } from '../lib/system.mjs';
+import { databaseUrl } from '../lib/postgres.mjs';
+import { firstOutput, stopProcess } from '../lib/processes.mjs';
+import { round } from '../lib/stats.mjs';
+import { SERVICES, startSystem } from '../lib/system.mjs';
+import { apiReport, halfRate, routeVerdicts } from './report.mjs';
 
 export const API_OPTIONS = {
   duration: { type: 'number', default: 10, min: 1, help: 'seconds per measurement' },
@@ -63,23 +65,8 @@ export async function apiBenchmark(system, options) {
 
   // ---------------------------------------------------------------------------------------- data
   say('api: one account with a key, 3 numbers and 25 calls');
-  const [{ key, numbers }] = await provisionFleet(system, { numbers: 3, name: 'API bench' });
-  const admin = new Admin(system);
-  await sleep(500); // number.provisioned reaches calls-media's directory
-  await pool(
-    Array.from({ length: 25 }, (_, i) => i),
-    5,
-    (i) =>
-      admin.injectCall({
-        to: numbers[i % 3].phone_number,
-        caller: callerNumber(),
-        duration_sec: 30 + i,
-        outcome: 'order',
-      }),
-  );
+  const { key, api } = await apiAccount(system, { name: 'API bench' });
   apiKey = key.key;
-  const api = new Api(system, key.key);
-  for (let i = 0; i < 50 && (await api.all('/calls')).length < 25; i += 1) await sleep(200);
   const auth = { authorization: `Bearer ${key.key}` };
   const routes = [
     ['numbers', '/v1/numbers'],
@@ -113,7 +100,7 @@ export async function apiBenchmark(system, options) {
     await httpLoad({ ...load, durationS: 2 });
     return () => httpLoad(load);
   };
-  const floors = { bare: await startFloor(system), same_parts: await startSamePartsFloor(system) };
+  const floors = { bare: await startFloor(system, 'bare'), same_parts: await startFloor(system, 'same-parts') };
   const labels = () => ({
     ...systemLabels(system),
     [process.pid]: 'load generator',
@@ -155,10 +142,9 @@ export async function apiBenchmark(system, options) {
         const system = await measure(`GET ${path}, max (${of})`, { ...at, url: systemUrl });
         maxRounds.push({ same_parts: sameParts, floor, system });
       }
-      const ofFloor = (name) => maxRounds.map((r) => ({ floor_rps: r[name].rps, system_rps: r.system.rps }));
       // Half the system's own median maximum: the rate the same-parts floor and the system are both measured at, in
-      // rounds again (ADR 0118: one 10 s measurement's p99 is its 50 slowest requests).
-      const rate = pairedVerdict(ofFloor('floor'), []).system_rps / 2;
+      // rounds again (ADR 0134: one 10 s measurement's p99 is its 50 slowest requests).
+      const rate = halfRate(maxRounds);
       const halfRounds = [];
       for (let round = 1; round <= options.pairs; round += 1) {
         const of = `round ${round} of ${options.pairs}`;
@@ -171,11 +157,9 @@ export async function apiBenchmark(system, options) {
         halfRounds.push({ same_parts: sameParts, system });
       }
       results.floor[id] = { max_rounds: maxRounds, half_rate: round(rate, 0), half_rounds: halfRounds };
-      results.floor_verdict[id] = pairedVerdict(ofFloor('floor'), []);
-      results.same_parts_verdict[id] = pairedVerdict(
-        ofFloor('same_parts'),
-        halfRounds.map((r) => ({ floor_p99_ms: r.same_parts.p99_ms, system_p99_ms: r.system.p99_ms })),
-      );
+      const verdicts = routeVerdicts(maxRounds, halfRounds);
+      results.floor_verdict[id] = verdicts.floor;
+      results.same_parts_verdict[id] = verdicts.same_parts;
     }
   } finally {
     results.memory_under_api_load = underLoad.stop();
@@ -247,12 +231,22 @@ function floorEnv(system) {
 }
 
 /**
- * A floor's two processes, its service side (`responderFile`, prints a line when listening) then its gateway side
- * (`serverFile`, prints its port), against the system's databases and NATS. With `profileDir`, each runs with
- * --cpu-prof into `<profileDir>/<name>-responder|<name>-server/`, and `stop()` ends them with SIGTERM and waits, so
- * that their profiles are written (bench/profile-api.mjs --against-floor).
+ * The API floors' processes: the bare floor (issue 19) and the same-parts floor (issue 53), each its service side
+ * (prints a line when listening) and its gateway side (prints its port). `name` names their profile folders.
  */
-async function startFloorProcesses(system, { name, responderFile, serverFile, profileDir }) {
+const FLOORS = {
+  bare: { name: 'floor', responder: 'list-responder.mjs', server: 'api-floor.mjs' },
+  'same-parts': { name: 'same-parts', responder: 'same-parts-responder.mjs', server: 'same-parts-floor.mjs' },
+};
+
+/**
+ * A floor (`bare` or `same-parts`): its service side, then its gateway side, against the system's databases and
+ * NATS. With `profileDir`, each runs with --cpu-prof into `<profileDir>/<name>-responder|<name>-server/`, and
+ * `stop()` ends them with SIGTERM and waits, so that their profiles are written (bench/profile-api.mjs
+ * --against-floor).
+ */
+export async function startFloor(system, kind, { profileDir } = {}) {
+  const { name, responder: responderFile, server: serverFile } = FLOORS[kind];
   const env = floorEnv(system);
   const start = (file, part) => {
     const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `${name}-${part}`)}`] : [];
@@ -260,12 +254,7 @@ async function startFloorProcesses(system, { name, responderFile, serverFile, pr
       env,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const first = new Promise((resolve, reject) => {
-      child.stdout.once('data', (data) => resolve(String(data).trim()));
-      child.once('exit', (code) => reject(new Error(`${file} exited (${code})`)));
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    return { child, first, exited };
+    return { child, first: firstOutput(child, file) };
   };
   const responder = start(responderFile, 'responder');
   await responder.first;
@@ -275,107 +264,15 @@ async function startFloorProcesses(system, { name, responderFile, serverFile, pr
     url: `http://127.0.0.1:${port}`,
     serverPid: server.child.pid,
     responderPid: responder.child.pid,
-    stop: async () => {
-      const signal = profileDir ? 'SIGTERM' : 'SIGKILL';
-      server.child.kill(signal);
-      responder.child.kill(signal);
-      await Promise.all([server.exited, responder.exited]);
-    },
+    stop: () =>
+      Promise.all(
+        [server.child, responder.child].map((child) => stopProcess(child, profileDir ? 'SIGTERM' : 'SIGKILL')),
+      ),
   };
-}
-
-/** The bare floor (floors/list-responder.mjs, api-floor.mjs). */
-export function startFloor(system, { profileDir } = {}) {
-  return startFloorProcesses(system, {
-    name: 'floor',
-    responderFile: 'list-responder.mjs',
-    serverFile: 'api-floor.mjs',
-    profileDir,
-  });
-}
-
-/** The same-parts floor (floors/same-parts-responder.mjs, same-parts-floor.mjs). */
-export function startSamePartsFloor(system, { profileDir } = {}) {
-  return startFloorProcesses(system, {
-    name: 'same-parts',
-    responderFile: 'same-parts-responder.mjs',
-    serverFile: 'same-parts-floor.mjs',
-    profileDir,
-  });
 }
 
 function systemLabels(system) {
   return Object.fromEntries(SERVICES.map((app) => [system.pid(app), app]).filter(([pid]) => pid));
-}
-
-// ------------------------------------------------------------------------------------------------ report
-export function apiReport(r, { memory = true } = {}) {
-  const lines = [
-    `API: ${r.connections} connections, ${r.duration_s} s per measurement, ${r.pairs} rounds per route and rate ` +
-      '(same-parts floor, bare floor, system); the median round reported (each round in brackets)',
-    '',
-  ];
-  const shares = (v) => `${pct(v.ratio)} (${v.pair_ratios.map((x) => pct(x)).join(', ')})`;
-  lines.push(
-    table(
-      [
-        'route',
-        'system req/s',
-        'same-parts req/s',
-        'bare req/s',
-        'share of same-parts',
-        'share of bare',
-        'half rate',
-        'system p99 ms',
-        'same-parts p99 ms',
-        'p99 factor (each round)',
-        'CPU ms per request, system at max',
-        'DB transactions per request',
-      ],
-      Object.entries(r.same_parts_verdict).map(([id, same]) => {
-        const bare = r.floor_verdict[id];
-        const median = r.floor[id].max_rounds.find((round) => round.system.rps === same.system_rps)?.system;
-        return [
-          `GET /v1/${id}`,
-          int(same.system_rps),
-          int(same.floor_rps),
-          int(bare.floor_rps),
-          shares(same),
-          shares(bare),
-          int(r.floor[id].half_rate),
-          same.system_p99_ms,
-          same.floor_p99_ms,
-          `${fmt(same.p99_factor_at_half_rate, 2)}x (${same.pair_p99_factors.map((x) => fmt(x, 2)).join(', ')})`,
-          median ? perRequestLine(median, 4) : '',
-          median ? transactionsLine(median) : '',
-        ];
-      }),
-    ),
-  );
-  lines.push('', 'Hop by hop, one request at a time', '');
-  lines.push(
-    table(
-      ['step', 'p50 ms', 'p99 ms'],
-      Object.values(r.hops).map((hop) => [hop.label, fmt(hop.p50_ms, 2), fmt(hop.p99_ms, 2)]),
-    ),
-  );
-  if (memory) lines.push('', memoryTable(r, { 'under API load (peak)': r.memory_under_api_load }));
-  lines.push('', guardsTable([...apiGuards(r), ...memoryGuards(r.memory_idle_settled)]));
-  return lines.join('\n');
-}
-
-/** Each service's resident memory: idle right after the setup and settled (means), then each load's peak. */
-export function memoryTable(api, loads) {
-  const rows = SERVICES.map((app) => [
-    app,
-    api.memory_idle[app]?.mean_mib,
-    api.memory_idle_settled?.[app]?.mean_mib,
-    ...Object.values(loads).map((m) => m[app]?.max_mib),
-  ]);
-  return table(
-    ['resident memory (MiB)', 'idle after setup (mean)', 'idle, settled (mean)', ...Object.keys(loads)],
-    rows,
-  );
 }
 
 // ------------------------------------------------------------------------------------------------ alone

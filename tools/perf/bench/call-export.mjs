@@ -14,9 +14,9 @@
 // misses. About 6 min.
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { EXPORT_MEMORY_BOUNDS, memoryVerdict } from '../lib/call-export-verdict.mjs';
+import { EXPORT_MEMORY_BOUNDS, exportMemory, exportsTable } from '../lib/call-export-verdict.mjs';
 import { Admin } from '../lib/clients.mjs';
-import { fmt, int, machine, say, table, writeResults } from '../lib/common.mjs';
+import { int, machine, say, writeResults } from '../lib/common.mjs';
 import { commandLine } from '../lib/options.mjs';
 import { startSystem } from '../lib/system.mjs';
 
@@ -96,22 +96,9 @@ try {
     const before = Object.fromEntries(WATCHED.map((app) => [app, system.rssMiB(app)]));
     say(`export: ${name}`);
     const run = await streamExport(system, key, query, options.calls);
+    const marksOf = (app) => Object.fromEntries(Object.entries(run.marks).map(([tenth, rss]) => [tenth, rss[app]]));
     const verdicts = Object.fromEntries(
-      WATCHED.map((app) => [
-        app,
-        {
-          before_mib: Math.round(before[app]),
-          at_10_mib: Math.round(run.marks[1]?.[app] ?? NaN),
-          at_90_mib: Math.round(run.marks[9]?.[app] ?? NaN),
-          peak_mib: Math.round(Math.max(...run.samples[app].filter(Number.isFinite))),
-          ...memoryVerdict({
-            before: before[app],
-            peak: Math.max(...run.samples[app].filter(Number.isFinite)),
-            at10: run.marks[1]?.[app] ?? Infinity,
-            at90: run.marks[9]?.[app] ?? Infinity,
-          }),
-        },
-      ]),
+      WATCHED.map((app) => [app, exportMemory(before[app], run.samples[app], marksOf(app))]),
     );
     const rows = query.startsWith('format=csv') ? run.lines - 1 : run.lines;
     results.exports.push({
@@ -136,26 +123,7 @@ try {
   await system.stop();
 }
 
-console.log(
-  table(
-    ['export', 'rows', 'MB', 's', 'rows/s', ...WATCHED.flatMap((app) => [`${app} before/10%/90%/peak MiB`, 'verdict'])],
-    results.exports.map((e) => [
-      e.name,
-      int(e.rows),
-      fmt(e.bytes / 1e6),
-      fmt(e.seconds),
-      int(e.rows_per_s),
-      ...WATCHED.flatMap((app) => {
-        const m = e.memory[app];
-        const verdict = m.held ? 'held' : m.why.join('; ');
-        return [
-          `${m.before_mib}/${m.at_10_mib}/${m.at_90_mib}/${m.peak_mib}`,
-          e.judged ? verdict : `(shown) ${verdict}`,
-        ];
-      }),
-    ]),
-  ),
-);
+console.log(exportsTable(results.exports, WATCHED));
 const missed = results.exports.some((e) => e.judged && WATCHED.some((app) => !e.memory[app].held));
 console.log(
   `\nbounds: peak <= ${EXPORT_MEMORY_BOUNDS.peakAboveBeforeMib} MiB above before; growth from 10% to 90% of the rows <= ${EXPORT_MEMORY_BOUNDS.growth10To90Mib} MiB`,

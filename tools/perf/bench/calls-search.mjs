@@ -35,17 +35,19 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Admin, Api, HttpError } from '../lib/clients.mjs';
 import { callBatch, copyLine, SURNAMES } from '../lib/call-corpus.mjs';
-import { TARGETS, verdicts } from '../lib/calls-search-verdict.mjs';
-import { fmt, machine, require, root, say, sleep, table, writeResults } from '../lib/common.mjs';
-import { cpuMeter, measured } from '../lib/cpu.mjs';
+import { casesTable, TARGETS, verdicts } from '../lib/calls-search-verdict.mjs';
+import { fmt, machine, require, root, say, shortCount, sleep, writeResults } from '../lib/common.mjs';
+import { measured, waitForQuiet } from '../lib/cpu.mjs';
+import { timedGet } from '../lib/load.mjs';
 import { commandLine } from '../lib/options.mjs';
+import { databaseUrl, dropIndexes, rebuildIndexes, withClient } from '../lib/postgres.mjs';
 import { round, summarize } from '../lib/stats.mjs';
-import { databaseUrl, SERVICES, startSystem } from '../lib/system.mjs';
+import { SERVICES, startSystem } from '../lib/system.mjs';
 
 // ---------------------------------------------------------------------------------------------- options
 const options = commandLine('node tools/perf/bench/calls-search.mjs', {
@@ -88,7 +90,6 @@ if (options.large <= options.small) {
 if (options.json) console.log = (...args) => console.error(...args);
 const out = (text) => console.log(text);
 
-const { Client } = require('pg');
 const DAY_MS = 86_400_000;
 /** The CPU of calls-media's database connections (PostgreSQL backends), per request. */
 const DB_LABEL = 'calls-media db';
@@ -206,29 +207,11 @@ async function benchAccount(system, name, wanted, area) {
 }
 
 // ---------------------------------------------------------------------------------------------- seeding
-const STAGING_COLUMNS = [
-  'ord',
-  'id',
-  'account_id',
-  'number_id',
-  'phone_number',
-  'caller',
-  'direction',
-  'status',
-  'outcome',
-  'duration_sec',
-  'started_at',
-  'has_transcript',
-  'recording_key',
-  'recording_size',
-  'recording_etag',
-  'recording_content_type',
-  'summary',
-  'sentiment',
-  'successful',
-  'custom_analysis',
-  'document',
-];
+const STAGING_COLUMNS = (
+  'ord id account_id number_id phone_number caller direction status outcome duration_sec started_at ' +
+  'has_transcript recording_key recording_size recording_etag recording_content_type summary sentiment ' +
+  'successful custom_analysis document'
+).split(' ');
 const CALL_COLUMNS = STAGING_COLUMNS.filter((column) => column !== 'ord' && column !== 'document');
 
 /** `COPY table (columns) FROM STDIN` through psql: `write(text)` (waits when psql's pipe is full), `end()`. */
@@ -253,71 +236,6 @@ function copyInto(url, tableName, columns) {
   };
 }
 
-async function withClient(url, work) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * The indexes and constraints of the tables the seed fills, as the migrations made them (their definitions read from
- * the catalog), dropped: loading without them and building them once is minutes faster than maintaining them row by
- * row (the GIN index above all). `rebuild()` puts them back: the GIN index on one connection, the rest on another.
- */
-async function dropIndexes(url, tables) {
-  const saved = await withClient(url, async (db) => {
-    const constraints = (
-      await db.query(
-        `SELECT conname AS name, conrelid::regclass::text AS tbl, contype AS type, pg_get_constraintdef(oid) AS def
-           FROM pg_constraint
-          WHERE (conrelid = ANY($1::regclass[]) AND contype IN ('p', 'u', 'f')) OR (confrelid = ANY($1::regclass[]) AND contype = 'f')
-          ORDER BY contype DESC`,
-        [tables],
-      )
-    ).rows;
-    const indexes = (
-      await db.query(
-        `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
-           FROM pg_index i
-          WHERE i.indrelid = ANY($1::regclass[])
-            AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid)`,
-        [tables],
-      )
-    ).rows;
-    // Foreign keys first (they need the keys they reference), then keys, then the other indexes.
-    for (const c of constraints.filter((c) => c.type === 'f'))
-      await db.query(`ALTER TABLE ${c.tbl} DROP CONSTRAINT "${c.name}"`);
-    for (const c of constraints.filter((c) => c.type !== 'f'))
-      await db.query(`ALTER TABLE ${c.tbl} DROP CONSTRAINT "${c.name}"`);
-    for (const index of indexes) await db.query(`DROP INDEX "${index.name}"`);
-    return { constraints, indexes };
-  });
-  return {
-    saved,
-    async rebuild() {
-      const gin = saved.indexes.filter((index) => / USING gin /i.test(index.def));
-      const others = saved.indexes.filter((index) => !gin.includes(index));
-      const add = (db, c) => db.query(`ALTER TABLE ${c.tbl} ADD CONSTRAINT "${c.name}" ${c.def}`);
-      await Promise.all([
-        withClient(url, async (db) => {
-          await db.query(`SET maintenance_work_mem = '1GB'`);
-          for (const index of gin) await db.query(index.def);
-        }),
-        withClient(url, async (db) => {
-          await db.query(`SET maintenance_work_mem = '512MB'`);
-          for (const c of saved.constraints.filter((c) => c.type !== 'f')) await add(db, c);
-          for (const index of others) await db.query(index.def);
-          for (const c of saved.constraints.filter((c) => c.type === 'f')) await add(db, c);
-        }),
-      ]);
-    },
-  };
-}
-
 /**
  * Seeds `batches` (call-corpus batches) into calls-media's database, as described at the top. Returns the seconds of
  * each step.
@@ -332,7 +250,7 @@ async function seedCalls(system, batches, { searchConfig, searchDocument }) {
     started = now;
   };
   const total = batches.reduce((sum, batch) => sum + batch.count, 0);
-  const dropped = await dropIndexes(url, ['calls', 'transcript_turns']);
+  const saved = await withClient(url, (db) => dropIndexes(db, ['calls', 'transcript_turns']));
   await withClient(url, (db) =>
     db.query(`DROP TABLE IF EXISTS bench_calls_staging;
       CREATE UNLOGGED TABLE bench_calls_staging (ord bigint, id text, account_id text, number_id text, phone_number text,
@@ -408,7 +326,7 @@ async function seedCalls(system, batches, { searchConfig, searchDocument }) {
   });
   await withClient(url, (db) => db.query('DROP TABLE bench_calls_staging'));
   step('insert_with_tsvector_s');
-  await dropped.rebuild();
+  await rebuildIndexes(saved, (work) => withClient(url, work));
   step('indexes_and_constraints_s');
   await Promise.all(
     ['calls', 'transcript_turns'].map((t) => withClient(url, (db) => db.query(`VACUUM (ANALYZE) ${t}`))),
@@ -479,20 +397,7 @@ async function timeCase({ base, key, path, runs, warmup, maxSeconds }) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const target = new URL(base);
   const headers = { authorization: `Bearer ${key}` };
-  const send = (p) =>
-    new Promise((resolve, reject) => {
-      const startedAt = performance.now();
-      const req = request({ host: target.hostname, port: target.port, path: p, headers, agent }, (res) => {
-        const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ ms: performance.now() - startedAt, status: res.statusCode, body: Buffer.concat(chunks) }),
-        );
-      });
-      req.setTimeout(60_000, () => req.destroy(new Error('timed out after 60 s')));
-      req.on('error', reject);
-      req.end();
-    });
+  const send = (p) => timedGet(agent, target, p, headers, 60_000);
   for (let n = 0; n < warmup; n += 1) await send(path(n));
   const samples = [];
   const rows = [];
@@ -523,20 +428,6 @@ async function timeCase({ base, key, path, runs, warmup, maxSeconds }) {
   };
 }
 
-/**
- * Waits until processes that are not ours (nor PostgreSQL or NATS) use under 30% of one core over 2 s, for at most
- * `seconds`; answers what they used last.
- */
-async function quiet(labels, seconds) {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const meter = cpuMeter(labels);
-    await sleep(2000);
-    const other = meter.stop().percent_of_one_core.other ?? 0;
-    if (other < 30 || Date.now() >= deadline) return other;
-  }
-}
-
 async function measureAll(system, label, owner, ctx) {
   say(`${label}: ${CASES.length} cases, ${options.warmup} + ${options.runs} requests each`);
   // calls-media's own database connections apart from the rest of PostgreSQL (which other sessions on the machine may
@@ -561,8 +452,8 @@ async function measureAll(system, label, owner, ctx) {
     let result;
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       if (options['wait-quiet'] > 0) {
-        const other = await quiet(labels, options['wait-quiet']);
-        if (other >= 30)
+        const other = await waitForQuiet({ labels, waitS: options['wait-quiet'], sampleMs: 2000 });
+        if (other > 30)
           say(`  ${c.id}: the machine stays busy (other processes ${other}% of a core); measuring anyway`);
       }
       const attempted = await measured({
@@ -824,50 +715,15 @@ try {
   }
 
   // ------------------------------------------------------------------------------------------ report
-  const s = (n) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
-  const [S, L] = [s(options.small), s(options.large)];
+  const [S, L] = [shortCount(options.small), shortCount(options.large)];
   const matched = (q) =>
     `${results.matches_at_small[q].toLocaleString('en-US')} and ${results.matches_at_large[q].toLocaleString('en-US')}`;
-  const mark = (m) => (m?.disturbed ? '*' : '') + (m?.failed ? '!' : '');
   out(
     `\nGET /v1/calls and /v1/calls/stats through the gateway, one request at a time: ${options.warmup} warm-up then ` +
       `${options.runs} timed requests per case (ms; * disturbed by other processes, ! failed requests; DB CPU: ` +
       `calls-media's PostgreSQL connections, per request)\n`,
   );
-  out(
-    table(
-      [
-        'case',
-        `p50 @${S}`,
-        `p99 @${S}`,
-        `p50 @${L}`,
-        `p99 @${L}`,
-        'p99 x',
-        `rows @${S}, @${L}`,
-        `DB CPU ms/req @${S}, @${L}`,
-        `B: p50 @${S} beside ${L}`,
-        'B: p99',
-        'verdict',
-      ],
-      CASES.map((c) => {
-        const [sm, lg, bs] = [results.small[c.id], results.large[c.id], results.small_beside_large[c.id]];
-        const v = verdict.rows.find((r) => r.id === c.id);
-        return [
-          c.label,
-          fmt(sm.p50_ms, 2),
-          `${fmt(sm.p99_ms, 2)}${mark(sm)}`,
-          fmt(lg.p50_ms, 2),
-          `${fmt(lg.p99_ms, 2)}${mark(lg)}`,
-          `${fmt(v.factor, 2)}x`,
-          `${sm.rows_median}, ${lg.rows_median}${lg.total_count !== undefined ? ` (total ${sm.total_count}, ${lg.total_count})` : ''}`,
-          `${fmt(sm.cpu_ms_per_request[DB_LABEL] ?? 0, 2)}, ${fmt(lg.cpu_ms_per_request[DB_LABEL] ?? 0, 2)}`,
-          fmt(bs.p50_ms, 2),
-          `${fmt(bs.p99_ms, 2)}${mark(bs)}`,
-          c.kind === 'info' ? 'shown' : v.held === true ? 'held' : v.held === false ? 'MISSED' : '-',
-        ];
-      }),
-    ),
-  );
+  out(casesTable(verdict.rows, results, { small: S, large: L, db: DB_LABEL }));
   out(
     `\nTargets: q, every filter, the list and include_total: p99 @${L} <= ${TARGETS.growthFactor}x p99 @${S} and ` +
       `< ${TARGETS.maxP99Ms} ms; stats: p99 @${L} < ${TARGETS.statsMaxP99Ms} ms. ` +

@@ -42,30 +42,32 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { callBatch, mixSeed, mulberry32 } from '../lib/call-corpus.mjs';
+import { callBatch, mixSeed } from '../lib/call-corpus.mjs';
 import {
   accountId,
   accountIdSql,
   accountOfNumber,
   accountOfNumberSql,
-  bytesText,
   conversationOf,
   conversationOfSql,
   DAY_MS,
+  exportChunk,
   layout,
   numberId,
   numberIdSql,
   numberOfCall,
   numberOfCallSql,
-  perMillion,
   phoneNumber,
   phoneNumberSql,
   rate,
   retentionDaysExpiring,
+  sizesTable,
   spanDays,
 } from '../lib/capacity-plan.mjs';
-import { fmt, int, machine, require, root, say, table, writeResults } from '../lib/common.mjs';
+import { fmt, int, machine, require, root, say, table, timeRuns, writeResults } from '../lib/common.mjs';
 import { commandLine } from '../lib/options.mjs';
+import { createDatabase, databaseUrl, dropDatabase, dropIndexes, rebuildIndexes } from '../lib/postgres.mjs';
+import { mulberry32 } from '../lib/random.mjs';
 import { round, summarize } from '../lib/stats.mjs';
 
 const options = commandLine('node tools/perf/bench/capacity.mjs', {
@@ -85,17 +87,11 @@ const options = commandLine('node tools/perf/bench/capacity.mjs', {
 });
 
 const { Client } = require('pg');
-const SERVER_URL = process.env.TEST_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres';
 // Not sb_bench_*: every benchmark's start (tools/perf/lib/system.mjs) drops sb_bench_<stamp>_* databases whose stamp
 // reads as older than an hour, and `capacity` read as a base-36 stamp is from 1999: another session's benchmark would
 // drop this database mid-run.
 const DATABASE = `sb_capacity_bench_${randomBytes(4).toString('hex')}`;
-const dbUrl = (name) => {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-const URL_ = dbUrl(DATABASE);
+const URL_ = databaseUrl(DATABASE);
 const MIGRATIONS = join(root, 'apps/calls-media/prisma/migrations');
 const SEARCH_CONFIG = 'english';
 const MAX_SEARCH_DOCUMENT_LENGTH = 200_000;
@@ -104,6 +100,8 @@ const EXPORT_CHUNK_MAX_ROWS = 500;
 const EXPORT_CHUNK_MAX_BYTES = 512 * 1024;
 const RETENTION_BATCH = 500;
 const RETENTION_SWEEP_LOCK = 0x5b_7e_7e_01;
+/** The tables the new calls and the retention sweep write, sized before and after the sweep. */
+const SWEPT_TABLES = ['calls', 'transcript_turns', 'call_reports', 'outbox_events', 'pending_object_deletions'];
 const L = layout({
   numbers: options.numbers,
   accounts: options.accounts,
@@ -118,8 +116,8 @@ const ms = (start) => performance.now() - start;
 
 // ---------------------------------------------------------------------------------------------- connections
 const clients = new Set();
-async function connect(url = URL_) {
-  const client = new Client({ connectionString: url });
+async function connect() {
+  const client = new Client({ connectionString: URL_ });
   await client.connect();
   clients.add(client);
   client.on('error', () => undefined);
@@ -129,35 +127,32 @@ async function release(client) {
   clients.delete(client);
   await client.end().catch(() => undefined);
 }
-async function withClient(work, url = URL_) {
-  const client = await connect(url);
+async function withClient(work) {
+  const client = await connect();
   try {
     return await work(client);
   } finally {
     await release(client);
   }
 }
-async function onServer(sql) {
-  return withClient((db) => db.query(sql), SERVER_URL);
-}
 let dropped = false;
-async function dropDatabase() {
+async function cleanUp() {
   if (dropped || options.keep) return;
   dropped = true;
   await Promise.allSettled([...clients].map((c) => c.end()));
-  await onServer(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
+  await dropDatabase(DATABASE);
   say(`dropped ${DATABASE}`);
 }
 process.on('unhandledRejection', (error) => {
   console.error(error);
-  dropDatabase()
+  cleanUp()
     .catch((e) => console.error(e))
     .finally(() => process.exit(1));
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     console.log(`\n${signal}: dropping ${DATABASE}`);
-    dropDatabase()
+    cleanUp()
       .catch((error) => console.error(error))
       .finally(() => process.exit(130));
   });
@@ -229,8 +224,8 @@ const searchDocument = (summary, turns) =>
   [summary ?? '', ...turns.map((turn) => turn.text)].join('\n').slice(0, MAX_SEARCH_DOCUMENT_LENGTH);
 
 // ---------------------------------------------------------------------------------------------- migrations, pool
-async function createDatabase() {
-  await onServer(`CREATE DATABASE "${DATABASE}"`);
+async function migratedDatabase() {
+  await createDatabase(DATABASE);
   const folders = readdirSync(MIGRATIONS, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
@@ -332,72 +327,6 @@ async function loadPool(db) {
 }
 
 // ---------------------------------------------------------------------------------------------- seeding
-/** The indexes and constraints of `tables` (definitions from the catalog), dropped; `rebuild()` puts them back. */
-async function dropIndexes(db, tables) {
-  const constraints = (
-    await db.query(
-      `SELECT conname AS name, conrelid::regclass::text AS tbl, contype AS type, pg_get_constraintdef(oid) AS def
-         FROM pg_constraint
-        WHERE (conrelid = ANY($1::regclass[]) AND contype IN ('p', 'u', 'f')) OR (confrelid = ANY($1::regclass[]) AND contype = 'f')`,
-      [tables],
-    )
-  ).rows;
-  const indexes = (
-    await db.query(
-      `SELECT i.indexrelid::regclass::text AS name, i.indrelid::regclass::text AS tbl, pg_get_indexdef(i.indexrelid) AS def
-         FROM pg_index i
-        WHERE i.indrelid = ANY($1::regclass[])
-          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid)`,
-      [tables],
-    )
-  ).rows;
-  for (const c of constraints.filter((c) => c.type === 'f'))
-    await db.query(`ALTER TABLE ${c.tbl} DROP CONSTRAINT "${c.name}"`);
-  for (const c of constraints.filter((c) => c.type !== 'f'))
-    await db.query(`ALTER TABLE ${c.tbl} DROP CONSTRAINT "${c.name}"`);
-  for (const index of indexes) await db.query(`DROP INDEX ${index.name}`);
-  return { constraints, indexes };
-}
-
-/**
- * Rebuilds on two connections: the GIN index and the turns' key on one, the calls' other indexes on the other (no
- * parallel workers: two connections on two cores); then the foreign key. Seconds per index.
- */
-async function rebuild(saved) {
-  const timings = {};
-  const timed = async (db, name, statement) => {
-    const started = performance.now();
-    await db.query(statement);
-    timings[name] = round(ms(started) / 1000, 1);
-    say(`  built ${name} in ${timings[name]} s`);
-  };
-  const add = (c) => `ALTER TABLE ${c.tbl} ADD CONSTRAINT "${c.name}" ${c.def}`;
-  const gin = saved.indexes.filter((index) => / USING gin /i.test(index.def));
-  const turnsKey = saved.constraints.filter((c) => c.type !== 'f' && c.tbl === 'transcript_turns');
-  const callKeys = saved.constraints.filter((c) => c.type !== 'f' && c.tbl !== 'transcript_turns');
-  const others = saved.indexes.filter((index) => !gin.includes(index));
-  const session = async (db) => {
-    await db.query(`SET maintenance_work_mem = '1GB'; SET max_parallel_maintenance_workers = 0`);
-  };
-  await Promise.all([
-    withClient(async (db) => {
-      await session(db);
-      for (const index of gin) await timed(db, index.name, index.def);
-      for (const c of turnsKey) await timed(db, c.name, add(c));
-    }),
-    withClient(async (db) => {
-      await session(db);
-      for (const c of callKeys) await timed(db, c.name, add(c));
-      for (const index of others) await timed(db, index.name, index.def);
-    }),
-  ]);
-  await withClient(async (db) => {
-    await session(db);
-    for (const c of saved.constraints.filter((c) => c.type === 'f')) await timed(db, c.name, add(c));
-  });
-  return timings;
-}
-
 const CALL_SEED_SQL = (pool) => `
   INSERT INTO calls (id, account_id, number_id, phone_number, caller, direction, status, outcome, duration_sec, started_at,
                      has_transcript, recording_key, recording_size, recording_etag, recording_content_type, created_at,
@@ -529,32 +458,13 @@ async function sizes(db, tables) {
 
 // ---------------------------------------------------------------------------------------------- statements
 /** calls.repository.ts CALL_COLUMNS, as Kysely quotes them. */
-const COLUMNS = [
-  'id',
-  'seq',
-  'account_id',
-  'number_id',
-  'phone_number',
-  'caller',
-  'direction',
-  'status',
-  'outcome',
-  'duration_sec',
-  'started_at',
-  'has_transcript',
-  'recording_key',
-  'recording_size',
-  'recording_etag',
-  'recording_content_type',
-  'summary',
-  'sentiment',
-  'successful',
-  'custom_analysis',
-  'recording_deleted_at',
-  'recording_deleted_by',
-  'transcript_deleted_at',
-  'transcript_deleted_by',
-]
+const COLUMNS = (
+  'id seq account_id number_id phone_number caller direction status ' +
+  'outcome duration_sec started_at has_transcript recording_key recording_size recording_etag ' +
+  'recording_content_type summary sentiment successful custom_analysis ' +
+  'recording_deleted_at recording_deleted_by transcript_deleted_at transcript_deleted_by'
+)
+  .split(' ')
   .map((column) => `"${column}"`)
   .join(', ');
 /** The unfiltered first page (callsFirstPage). */
@@ -858,33 +768,13 @@ function insertWorkers(calls) {
   };
 }
 
-// ---------------------------------------------------------------------------------------------- timing
-async function timeRuns(runs, warmup, run) {
-  for (let i = 0; i < warmup; i += 1) await run(i);
-  const samples = [];
-  for (let i = 0; i < runs; i += 1) {
-    const t = performance.now();
-    await run(warmup + i);
-    samples.push(ms(t));
-  }
-  return summarize(samples);
-}
-
+// ---------------------------------------------------------------------------------------------- server
 async function serverFacts(db) {
   const settings = {};
-  for (const name of [
-    'shared_buffers',
-    'work_mem',
-    'maintenance_work_mem',
-    'effective_cache_size',
-    'max_wal_size',
-    'checkpoint_timeout',
-    'synchronous_commit',
-    'autovacuum',
-    'random_page_cost',
-    'max_parallel_workers_per_gather',
-    'max_parallel_maintenance_workers',
-  ])
+  const names =
+    'shared_buffers work_mem maintenance_work_mem effective_cache_size max_wal_size checkpoint_timeout ' +
+    'synchronous_commit autovacuum random_page_cost max_parallel_workers_per_gather max_parallel_maintenance_workers';
+  for (const name of names.split(' '))
     settings[name] = (await db.query(`SELECT current_setting($1) AS v`, [name])).rows[0].v;
   const [{ version }] = (await db.query('SELECT version()')).rows;
   return { version, settings };
@@ -904,7 +794,7 @@ try {
   say(
     `database ${DATABASE}: ${int(options.calls)} calls over ${options.months} months, ${int(options.numbers)} numbers, ${int(options.accounts)} accounts`,
   );
-  results.migrations = await createDatabase();
+  results.migrations = await migratedDatabase();
   results.server = await withClient(serverFacts);
   say(`migrations applied (${results.migrations.length}); ${results.server.version.split(' on ')[0]}`);
 
@@ -917,7 +807,7 @@ try {
   results.seed = await seed(pool.turnCounts);
   say(`  seeded: ${JSON.stringify(results.seed)}`);
   let t = performance.now();
-  results.seed.index_build_s = await rebuild(saved);
+  results.seed.index_build_s = await rebuildIndexes(saved, withClient, (name, s) => say(`  built ${name} in ${s} s`));
   results.seed.indexes_wall_s = round(ms(t) / 1000, 1);
   t = performance.now();
   await Promise.all(
@@ -936,14 +826,8 @@ try {
   // ------------------------------------------------------------------------------------------ sizes
   const db = await connect();
   await db.query(`SET TimeZone = 'UTC'`);
-  const tables = [
-    'calls',
-    'transcript_turns',
-    'call_reports',
-    'outbox_events',
-    'account_data_settings',
-    'pending_object_deletions',
-  ];
+  const tables =
+    'calls transcript_turns call_reports outbox_events account_data_settings pending_object_deletions'.split(' ');
   results.sizes = await sizes(db, tables);
   const [facts] = (
     await db.query(
@@ -963,20 +847,8 @@ try {
     summary_bytes_per_call: round(facts.summary_bytes, 0),
     call_row_bytes: round(facts.row_bytes, 0),
   };
-  const perM = (bytes) => perMillion(bytes, options.calls);
-  const sizeRows = [];
-  for (const name of ['calls', 'transcript_turns']) {
-    const s = results.sizes.tables[name];
-    sizeRows.push([`${name} (total)`, bytesText(s.total), bytesText(perM(s.total))]);
-    sizeRows.push([`  heap`, bytesText(s.heap), bytesText(perM(s.heap))]);
-    sizeRows.push([`  TOAST`, bytesText(s.toast), bytesText(perM(s.toast))]);
-    sizeRows.push([`  indexes`, bytesText(s.indexes), bytesText(perM(s.indexes))]);
-    for (const [index, bytes] of Object.entries(s.index))
-      sizeRows.push([`    ${index}`, bytesText(bytes), bytesText(perM(bytes))]);
-  }
-  sizeRows.push(['database', bytesText(results.sizes.database), bytesText(perM(results.sizes.database))]);
   out(`\nSizes at ${int(options.calls)} calls (${int(results.seed.turns)} turns), after VACUUM ANALYZE\n`);
-  out(table(['relation', 'size', 'per million calls'], sizeRows));
+  out(sizesTable(results.sizes, ['calls', 'transcript_turns'], options.calls));
   say(`corpus as seeded: ${JSON.stringify(results.corpus)}`);
 
   // ------------------------------------------------------------------------------------------ the large account
@@ -1038,33 +910,19 @@ try {
       const withTurns = chunk.filter((row) => row.has_transcript).map((row) => row.id);
       const t = withTurns.length ? await db.query(TRANSCRIPTS_SQL, [withTurns]) : { rows: [] };
       const c2 = performance.now();
-      const byCall = new Map();
-      for (const turn of t.rows) {
-        const list = byCall.get(turn.call_id) ?? [];
-        list.push({ role: turn.role, text: turn.text });
-        byCall.set(turn.call_id, list);
-      }
-      let data = 0;
-      let last;
-      let kept = 0;
-      for (const row of chunk) {
-        const list = byCall.get(row.id) ?? [];
-        const line = Buffer.byteLength(JSON.stringify({ ...row, transcript: list })) + 1;
-        if (last && data + line > EXPORT_CHUNK_MAX_BYTES) break;
-        data += line;
-        last = row;
-        kept += 1;
-        turns += list.length;
-      }
+      const kept = exportChunk(page.rows, t.rows, {
+        maxRows: EXPORT_CHUNK_MAX_ROWS,
+        maxBytes: EXPORT_CHUNK_MAX_BYTES,
+      });
       callsMs += c1 - c0;
       turnsMs += c2 - c1;
       chunkSamples.push(performance.now() - c0);
-      rows += kept;
-      bytes += data;
+      rows += kept.calls;
+      turns += kept.turns;
+      bytes += kept.bytes;
       chunkCount += 1;
-      const more = last !== undefined && (last !== chunk[chunk.length - 1] || page.rows.length > EXPORT_CHUNK_MAX_ROWS);
-      if (!more) break;
-      after = last;
+      if (!kept.more) break;
+      after = kept.last;
     }
     const elapsed = ms(started);
     const s = summarize(chunkSamples);
@@ -1114,13 +972,7 @@ try {
 
   // Dead rows and VACUUM after the deletions.
   await new Promise((done) => setTimeout(done, 1000)); // let the statistics arrive
-  const afterSweep = await sizes(db, [
-    'calls',
-    'transcript_turns',
-    'call_reports',
-    'outbox_events',
-    'pending_object_deletions',
-  ]);
+  const afterSweep = await sizes(db, SWEPT_TABLES);
   results.vacuum = {};
   for (const name of ['calls', 'transcript_turns']) {
     const t0 = performance.now();
@@ -1130,13 +982,7 @@ try {
       seconds: round(ms(t0) / 1000, 1),
     };
   }
-  results.sizes_after_sweep = await sizes(db, [
-    'calls',
-    'transcript_turns',
-    'call_reports',
-    'outbox_events',
-    'pending_object_deletions',
-  ]);
+  results.sizes_after_sweep = await sizes(db, SWEPT_TABLES);
   say(`VACUUM after the sweeps: ${JSON.stringify(results.vacuum)}`);
   const [inserted] = (
     await db.query(
@@ -1242,7 +1088,7 @@ try {
   process.exitCode = 1;
 } finally {
   if (options.keep) say(`kept ${DATABASE} (${URL_}); drop it with: psql -c 'DROP DATABASE "${DATABASE}" WITH (FORCE)'`);
-  await dropDatabase().catch((error) => {
+  await cleanUp().catch((error) => {
     console.error(error);
     process.exitCode = 1;
   });

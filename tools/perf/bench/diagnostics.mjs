@@ -3,11 +3,11 @@
 // small machine.
 import { createServer } from 'node:http';
 import { Admin } from '../lib/clients.mjs';
-import { fmt, int, sleep, say, table } from '../lib/common.mjs';
+import { int, sleep, say } from '../lib/common.mjs';
 import { measured } from '../lib/cpu.mjs';
 import { httpLoad } from '../lib/load.mjs';
-import { median, round } from '../lib/stats.mjs';
 import { freePort, SERVICES } from '../lib/system.mjs';
+import { diagnosticsVariants } from './report.mjs';
 
 export const DIAGNOSTICS_OPTIONS = {
   'diagnostics-duration': { type: 'number', default: 5, min: 1, help: 'seconds per diagnostics measurement' },
@@ -133,53 +133,11 @@ export async function diagnostics(system, opts, api, rounds = 4) {
   }
   for (const v of variants.filter((x) => x.env)) await system.kill(v.key, 'SIGTERM');
   sink.close();
-  // Each variant against the reference of the same round: the machine's drift between rounds cancels out.
-  const ratios = (v, field) => v.samples.map((x, round) => x[field] / all[0].samples[round][field]);
   return {
     rounds,
     duration_s: opts['diagnostics-duration'],
     path: 'GET /v1/numbers',
     fresh_rss_mib_as_configured: api.memory_idle.gateway?.mean_mib,
-    variants: all.map((v) => ({
-      id: v.id,
-      name: v.name,
-      env: v.env,
-      fresh_rss_mib: v.fresh_rss_mib,
-      samples: v.samples,
-      median_rps: median(v.samples.map((x) => x.rps)),
-      median_gateway_cpu_ms: median(v.samples.map((x) => x.gateway_cpu_ms)),
-      rps_vs_reference_per_round: ratios(v, 'rps').map((x) => round(x, 3)),
-      gateway_cpu_vs_reference_per_round: ratios(v, 'gateway_cpu_ms').map((x) => round(x, 3)),
-      median_rps_ratio: round(median(ratios(v, 'rps')), 3),
-      median_gateway_cpu_ratio: round(median(ratios(v, 'gateway_cpu_ms')), 3),
-    })),
+    variants: diagnosticsVariants(all),
   };
-}
-
-export function diagnosticsReport(d) {
-  const [base] = d.variants;
-  const change = (ratio) => `${ratio >= 1 ? '+' : ''}${fmt((ratio - 1) * 100, 0)}%`;
-  const range = (list) => `${int(Math.min(...list))}-${int(Math.max(...list))}`;
-  const perRound = (list) => list.map((x) => change(x)).join(' ');
-  const rows = d.variants.map((v) => [
-    v.name,
-    int(v.median_rps),
-    range(v.samples.map((x) => x.rps)),
-    v === base ? '' : `${change(v.median_rps_ratio)} (${perRound(v.rps_vs_reference_per_round)})`,
-    fmt(v.median_gateway_cpu_ms, 2),
-    v === base ? '' : `${change(v.median_gateway_cpu_ratio)} (${perRound(v.gateway_cpu_vs_reference_per_round)})`,
-    v.fresh_rss_mib ?? (v === base ? d.fresh_rss_mib_as_configured : ''),
-  ]);
-  return `Diagnostics: ${d.path}, each variant ${d.rounds} times ${d.duration_s} s, interleaved; change = median over rounds of (variant / reference of the same round)\n\n${table(
-    [
-      'variant',
-      'req/s (median)',
-      'req/s (range)',
-      'req/s change (each round)',
-      'gateway CPU ms per request (median)',
-      'CPU change (each round)',
-      'gateway RSS MiB, fresh',
-    ],
-    rows,
-  )}`;
 }

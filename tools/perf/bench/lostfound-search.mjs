@@ -17,22 +17,21 @@ import { randomBytes } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { require, root, table, writeResults } from '../lib/common.mjs';
+import { require, root, timeRuns, writeResults } from '../lib/common.mjs';
 import { commandLine } from '../lib/options.mjs';
-import { percentile, round } from '../lib/stats.mjs';
+import { createDatabase, databaseUrl, dropDatabase } from '../lib/postgres.mjs';
+import { mulberry32 } from '../lib/random.mjs';
+import { round } from '../lib/stats.mjs';
+import { lostfoundTable } from './report.mjs';
 
 // ---------------------------------------------------------------------------------------------- options
 const options = commandLine('node tools/perf/bench/lostfound-search.mjs', {
-  sizes: { type: 'list', default: ['10000', '100000'], help: 'items at one location, each size in turn' },
+  sizes: { type: 'counts', default: [10_000, 100_000], help: 'items at one location, each size in turn' },
   million: { type: 'boolean', default: false, help: 'add 1,000,000 to the sizes' },
   runs: { type: 'number', default: 60, min: 5, help: 'timed requests per query and size' },
   keep: { type: 'boolean', default: false, help: 'keep the database' },
 });
-const sizes = options.sizes.map((size) => Number(size.replace(/_/g, '')));
-if (!sizes.every((size) => Number.isInteger(size) && size > 0)) {
-  console.error(`--sizes: whole numbers of items, not ${options.sizes.join(',')}`);
-  process.exit(2);
-}
+const sizes = [...options.sizes];
 if (options.million && !sizes.includes(1_000_000)) sizes.push(1_000_000);
 sizes.sort((a, b) => a - b);
 const { runs, keep } = options;
@@ -63,17 +62,7 @@ const { connect } = require('@nats-io/transport-node');
 const { jetstreamManager } = require('@nats-io/jetstream');
 
 // ---------------------------------------------------------------------------------------------- data
-/** Deterministic (mulberry32), so two runs seed the same rows. */
-function prng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded (mulberry32), so two runs seed the same rows.
 const KINDS = [
   ['umbrella', ['umbrella', 'folding umbrella', 'golf umbrella']],
   ['wallet', ['wallet', 'billfold', 'card holder']],
@@ -91,67 +80,15 @@ const KINDS = [
   ['laptop', ['laptop', 'macbook', 'chromebook']],
   [null, ['thing', 'package', 'envelope']],
 ];
-const COLORS = [
-  'black',
-  'white',
-  'grey',
-  'silver',
-  'gold',
-  'red',
-  'pink',
-  'orange',
-  'yellow',
-  'green',
-  'blue',
-  'navy',
-  'purple',
-  'brown',
-  'beige',
-];
-const MATERIALS = [
-  'leather',
-  'canvas',
-  'nylon',
-  'wool',
-  'plastic',
-  'metal',
-  'cotton',
-  'denim',
-  'suede',
-  'rubber',
-  'velvet',
-  'bamboo',
-];
-const DETAILS = [
-  'with a broken zipper',
-  'with a name tag',
-  'with stickers',
-  'with a keychain',
-  'scratched',
-  'with a torn strap',
-  'with initials inside',
-  'with a receipt inside',
-  'still wet',
-  'with a cat charm',
-  'with a dinosaur patch',
-  'in a paper bag',
-  'with a red ribbon',
-  'with a university logo',
-  'with a broken clasp',
-  'with a phone number written on it',
-];
-const BRANDS = [
-  'Acme',
-  'Northwind',
-  'Contoso',
-  'Fabrikam',
-  'Tailspin',
-  'Wingtip',
-  'Litware',
-  'Proseware',
-  'Adatum',
-  'Lucerne',
-];
+const COLORS = 'black white grey silver gold red pink orange yellow green blue navy purple brown beige'.split(' ');
+const MATERIALS = 'leather canvas nylon wool plastic metal cotton denim suede rubber velvet bamboo'.split(' ');
+const DETAILS = (
+  'with a broken zipper, with a name tag, with stickers, with a keychain, scratched, with a torn strap, ' +
+  'with initials inside, with a receipt inside, still wet, with a cat charm, with a dinosaur patch, ' +
+  'in a paper bag, with a red ribbon, with a university logo, with a broken clasp, ' +
+  'with a phone number written on it'
+).split(', ');
+const BRANDS = 'Acme Northwind Contoso Fabrikam Tailspin Wingtip Litware Proseware Adatum Lucerne'.split(' ');
 const AREAS = Array.from({ length: 40 }, (_, n) =>
   n < 20 ? `Gate ${String.fromCharCode(65 + (n % 5))}${n + 1}` : `Platform ${n - 19}`,
 ).concat(['Food court', 'Lobby', 'Parking P2', 'Restroom east']);
@@ -178,29 +115,13 @@ function item(rand) {
 }
 
 // ---------------------------------------------------------------------------------------------- database
-const serverUrl = process.env.TEST_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = (process.env.NATS_URL?.trim() || 'nats://127.0.0.1:4222').split(',')[0];
 const database = `sb_bench_lostfound_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const databaseUrl = (() => {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-})();
 const prefix = `bench${randomBytes(4).toString('hex')}`;
-
-async function onServer(sql) {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function seed(pg, locationId, from, to) {
   const BATCH = 10_000;
-  const rand = prng(from + 1);
+  const rand = mulberry32(from + 1);
   for (let start = from; start < to; start += BATCH) {
     const rows = Array.from({ length: Math.min(BATCH, to - start) }, () => item(rand));
     const column = (name) => rows.map((row) => row[name]);
@@ -211,17 +132,9 @@ async function seed(pg, locationId, from, to) {
            AS t(category, category_class, value_class, description, color, found_area, area_key, found_date, status)`,
       [
         locationId,
-        ...[
-          'category',
-          'category_class',
-          'value_class',
-          'description',
-          'color',
-          'found_area',
-          'area_key',
-          'found_date',
-          'status',
-        ].map(column),
+        ...'category category_class value_class description color found_area area_key found_date status'
+          .split(' ')
+          .map(column),
       ],
     );
     if (process.stdout.isTTY) process.stdout.write(`\r  seeded ${(start + rows.length).toLocaleString('en-US')} items`);
@@ -235,24 +148,10 @@ async function seed(pg, locationId, from, to) {
 }
 
 // ---------------------------------------------------------------------------------------------- timing
+/** `count` timed requests after one untimed (plans, caches). */
 async function time(label, count, run) {
-  await run(0); // warm-up (plans, caches)
-  const samples = [];
-  for (let n = 1; n <= count; n += 1) {
-    const started = performance.now();
-    await run(n);
-    samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
-  const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
-  return {
-    label,
-    runs: count,
-    p50_ms: round(percentile(samples, 50)),
-    p95_ms: round(percentile(samples, 95)),
-    max_ms: round(samples.at(-1)),
-    mean_ms: round(mean),
-  };
+  const { p50_ms, p95_ms, max_ms, mean_ms } = await timeRuns(count, 1, run);
+  return { label, runs: count, p50_ms, p95_ms, max_ms, mean_ms };
 }
 
 // ---------------------------------------------------------------------------------------------- run
@@ -288,9 +187,7 @@ async function cleanup() {
     await nc.close().catch(() => undefined);
   }
   if (created && !keep)
-    await onServer(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((error) =>
-      console.error(`could not drop ${database}: ${error.message}`),
-    );
+    await dropDatabase(database).catch((error) => console.error(`could not drop ${database}: ${error.message}`));
   else if (created) console.log(`kept database ${database}`);
 }
 process.once('SIGINT', () => {
@@ -299,13 +196,13 @@ process.once('SIGINT', () => {
 });
 
 try {
-  await onServer(`CREATE DATABASE "${database}"`);
+  await createDatabase(database);
   created = true;
   console.log(`database ${database}, NATS prefix ${prefix}`);
   app = await createLostfoundApp(
     {
       ...process.env,
-      LOSTFOUND_DATABASE_URL: databaseUrl,
+      LOSTFOUND_DATABASE_URL: databaseUrl(database),
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: prefix,
       NODE_ENV: 'production',
@@ -315,14 +212,14 @@ try {
   );
   nc = await connect({ servers: natsUrl });
   const rpc = new RpcClient(nc, { natsUrl, prefix, requestTimeoutMs: 60_000 });
-  pg = new Client({ connectionString: databaseUrl });
+  pg = new Client({ connectionString: databaseUrl(database) });
   await pg.connect();
 
   const accountId = `acct_${'b'.repeat(20)}`;
   const { id: locationId } = await rpc.request(LocationsRpc.create, { account_id: accountId, name: 'Bench Central' });
   const as = { accountId };
   // Open claims for reverse matching: every new item is scored against them.
-  const claimRand = prng(7);
+  const claimRand = mulberry32(7);
   for (let n = 0; n < OPEN_CLAIMS; n += 1) {
     const row = item(claimRand);
     await pg.query(
@@ -344,7 +241,7 @@ try {
     );
   }
 
-  const qRand = prng(99);
+  const qRand = mulberry32(99);
   const queries = [
     ['list, newest first (no filter)', () => ({ location_id: locationId })],
     ['q: one common word ("black")', () => ({ location_id: locationId, q: 'black' })],
@@ -449,7 +346,7 @@ try {
       items: size,
       seed_seconds: round(seedSeconds),
       search_index_mb: round(Number(bytes) / 2 ** 20),
-      // The table, and the indexes claim matching reads its candidates from (docs/adr/0097).
+      // The table, and the indexes claim matching reads its candidates from (docs/adr/0053).
       table_mb: round(Number(table) / 2 ** 20),
       claim_candidates_indexes_mb: round(Number(candidates) / 2 ** 20),
       q_uses_gin_index: usesIndex,
@@ -461,27 +358,10 @@ try {
   }
 
   // ------------------------------------------------------------------------------------------ report
-  const labels = results.sizes[0].timings.map((timing) => timing.label);
-  const header = ['request', ...results.sizes.flatMap((s) => [`p50 @${short(s.items)}`, `p95 @${short(s.items)}`])];
-  if (results.sizes.length > 1)
-    header.push(`p50 x (${short(results.sizes.at(-1).items)}/${short(results.sizes[0].items)})`);
-  const rows = labels.map((label) => {
-    const row = [label];
-    for (const size of results.sizes) {
-      const timing = size.timings.find((t) => t.label === label);
-      row.push(`${timing.p50_ms.toFixed(1)} ms`, `${timing.p95_ms.toFixed(1)} ms`);
-    }
-    if (results.sizes.length > 1) {
-      const first = results.sizes[0].timings.find((t) => t.label === label).p50_ms;
-      const last = results.sizes.at(-1).timings.find((t) => t.label === label).p50_ms;
-      row.push(`${(last / first).toFixed(1)}x`);
-    }
-    return row;
-  });
   console.log(
     `\nlost-and-found over NATS, ${runs} runs per query (claims/items: ${Math.min(runs, 40)}), one location holding every item\n`,
   );
-  console.log(table(header, rows));
+  console.log(lostfoundTable(results.sizes));
   if (results.sizes.length > 1) {
     const growth = results.sizes.at(-1).items / results.sizes[0].items;
     console.log(`\nData grew ${growth}x; the last column is how much the median grew.`);
@@ -494,8 +374,4 @@ try {
   process.exitCode = 1;
 } finally {
   await cleanup();
-}
-
-function short(size) {
-  return size >= 1_000_000 ? `${size / 1_000_000}M` : size >= 1000 ? `${size / 1000}k` : String(size);
 }

@@ -16,8 +16,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { int, require, root, say, sleep, table } from '../lib/common.mjs';
-import { routeCounter } from '../lib/nats-protocol.mjs';
+import { freePort } from '../../dev/free-port.mjs';
+import { int, require, root, say, sleep } from '../lib/common.mjs';
+import { parseProcStat } from '../lib/cpu.mjs';
+import { natsRoutesReport, perRequest, routeCounter } from '../lib/nats-protocol.mjs';
 import { commandLine } from '../lib/options.mjs';
 
 require('reflect-metadata');
@@ -52,14 +54,6 @@ async function countingRelay(targetPort) {
   };
 }
 
-const freePort = async () => {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  return port;
-};
-
 /** One nats-server; `routeTo`: the port its one route dials (the relay in front of the other node's cluster port). */
 async function natsServer(dir, name, { routeTo } = {}) {
   const [client, cluster, monitor] = [await freePort(), await freePort(), await freePort()];
@@ -89,8 +83,7 @@ async function natsServer(dir, name, { routeTo } = {}) {
 
 /** CPU seconds a process has used (user and system), from /proc. */
 function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).ticks / 100; // USER_HZ = 100
 }
 
 /** `count` requests, `concurrency` at a time, each through `ask()`. */
@@ -106,7 +99,7 @@ async function requests(count, concurrency, ask) {
   );
 }
 
-export async function natsRoutesBenchmark(options) {
+async function natsRoutesBenchmark(options) {
   const { LinkedClientNats, NatsLink } = require('@switchboard/messaging');
   const dir = mkdtempSync(join(tmpdir(), 'sb-nats-routes-'));
   const cleanups = [];
@@ -163,22 +156,20 @@ export async function natsRoutesBenchmark(options) {
       for (const [name, ask] of Object.entries(clients)) {
         await sleep(300); // the previous client's last UNSUBs have crossed
         const before = { ...relay.counter.counts, ops: { ...relay.counter.counts.ops } };
-        const cpu = cpuSeconds(a.child.pid) + cpuSeconds(b.child.pid);
+        const natsCpu = () => cpuSeconds(a.child.pid) + cpuSeconds(b.child.pid);
+        const cpuBefore = natsCpu();
         const started = performance.now();
         await requests(options.requests, options.concurrency, ask);
         const seconds = (performance.now() - started) / 1000;
         await sleep(300);
-        const after = relay.counter.counts;
-        const per = (value) => value / options.requests;
-        const ops = Object.fromEntries(
-          Object.keys(after.ops).map((op) => [op, per((after.ops[op] ?? 0) - (before.ops[op] ?? 0))]),
-        );
-        const measured = {
-          requests_per_second: options.requests / seconds,
-          route_bytes_per_request: per(after.bytes - before.bytes),
-          route_ops_per_request: ops,
-          nats_cpu_us_per_request: per((cpuSeconds(a.child.pid) + cpuSeconds(b.child.pid) - cpu) * 1e6),
-        };
+        const measured = perRequest({
+          requests: options.requests,
+          seconds,
+          before,
+          after: relay.counter.counts,
+          cpuBefore,
+          cpuAfter: natsCpu(),
+        });
         results[name].push(measured);
         say(
           `nats-routes: ${name}, round ${round}: ${int(measured.requests_per_second)} req/s, ` +
@@ -192,33 +183,6 @@ export async function natsRoutesBenchmark(options) {
     for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The median round of each client (by nats-server CPU), as a table. */
-export function natsRoutesReport(r) {
-  const median = (rounds) =>
-    [...rounds].sort((x, y) => x.nats_cpu_us_per_request - y.nats_cpu_us_per_request)[(rounds.length - 1) >> 1];
-  const ops = (m, op) => (m.route_ops_per_request[op] ?? 0).toFixed(2);
-  return [
-    `NATS per request, two nodes and one route, ${int(r.requests)} requests ${r.concurrency} at a time, ` +
-      `the median of ${r.rounds} rounds`,
-    '',
-    table(
-      ['client', 'req/s', 'nats-server CPU us', 'route bytes', 'RS+', 'RS-', 'RMSG + HMSG'],
-      Object.entries(r.results).map(([name, rounds]) => {
-        const m = median(rounds);
-        return [
-          name,
-          int(m.requests_per_second),
-          m.nats_cpu_us_per_request.toFixed(1),
-          m.route_bytes_per_request.toFixed(0),
-          ops(m, 'RS+'),
-          ops(m, 'RS-'),
-          (Number(ops(m, 'RMSG')) + Number(ops(m, 'HMSG'))).toFixed(2),
-        ];
-      }),
-    ),
-  ].join('\n');
 }
 
 if (process.argv[1] === import.meta.filename) {

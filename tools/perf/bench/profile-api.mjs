@@ -16,8 +16,8 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Admin, Api, callerNumber, pool, provisionFleet } from '../lib/clients.mjs';
-import { int, kit, say, sleep } from '../lib/common.mjs';
+import { apiAccount } from '../lib/clients.mjs';
+import { int, kit, say } from '../lib/common.mjs';
 import { commandLine } from '../lib/options.mjs';
 import { httpLoad, pacedHttp } from '../lib/load.mjs';
 import {
@@ -29,7 +29,7 @@ import {
   within,
 } from '../lib/profile.mjs';
 import { compiledMains, SERVICES, startSystem } from '../lib/system.mjs';
-import { API_ENV, startFloor, startSamePartsFloor } from './api.mjs';
+import { API_ENV, startFloor } from './api.mjs';
 
 const options = commandLine('node tools/perf/bench/profile-api.mjs', {
   path: { type: 'string', default: 'numbers', choices: ['numbers', 'calls'], help: 'the route: GET /v1/<path>' },
@@ -49,7 +49,7 @@ const againstFloor = options['against-floor'];
 if (allocations && againstFloor) throw new Error('--allocations and --against-floor are separate runs');
 const service = path === 'calls' ? 'calls-media' : 'numbers-billing';
 const samePartsFloor = options.floor === 'same-parts';
-/** The floor's profile folders (startFloorProcesses in bench/api.mjs) and how the tables name its processes. */
+/** The floor's profile folders (startFloor in bench/api.mjs) and how the tables name its processes. */
 const floorName = samePartsFloor ? 'same-parts' : 'floor';
 const floorLabel = samePartsFloor ? 'same-parts' : 'floor';
 /** The measured load's window and requests, for the system and (--against-floor) for the floor. */
@@ -65,30 +65,13 @@ const system = await startSystem({
   build: !options['no-build'],
 });
 try {
-  const [{ key, numbers }] = await provisionFleet(system, { numbers: 3, name: 'Profile' });
-  const api = new Api(system, key.key);
-  if (path === 'calls') {
-    // A full page of calls, as the API benchmark lists.
-    const admin = new Admin(system);
-    await sleep(500);
-    await pool(
-      Array.from({ length: 25 }, (_, i) => i),
-      5,
-      (i) =>
-        admin.injectCall({
-          to: numbers[i % 3].phone_number,
-          caller: callerNumber(),
-          duration_sec: 30 + i,
-          outcome: 'order',
-        }),
-    );
-    for (let i = 0; i < 50 && (await api.all('/calls')).length < 25; i += 1) await sleep(200);
-  }
+  // A full page of calls for GET /v1/calls, as the API benchmark lists.
+  const { key, api } = await apiAccount(system, { name: 'Profile', calls: path === 'calls' });
   await api.all(`/${path}`);
   const headers = { authorization: `Bearer ${key.key}` };
   if (againstFloor) {
-    // The floor first, then the system, each warmed up and then measured at the same rate (ADR 0118's order).
-    const floor = await (samePartsFloor ? startSamePartsFloor : startFloor)(system, { profileDir });
+    // The floor first, then the system, each warmed up and then measured at the same rate (ADR 0134's order).
+    const floor = await startFloor(system, options.floor, { profileDir });
     try {
       for (const [side, url] of [
         ['floor', `${floor.url}/v1/${path}`],

@@ -14,13 +14,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Admin, callerNumber, provisionFleet } from '../lib/clients.mjs';
 import { int, say, sleep } from '../lib/common.mjs';
 import { commandLine } from '../lib/options.mjs';
 import { monotonicMicros, parsePerfReport, summarizeProfile, within } from '../lib/profile.mjs';
-import { startReceiver } from '../lib/receiver.mjs';
+import { fleetWithReceiver } from '../lib/receiver.mjs';
 import { compiledMains, SERVICES, startSystem } from '../lib/system.mjs';
-import { eventsSetup } from './events.mjs';
+import { eventsSetup, injectBurst, reportInjector, waitDelivered } from './events.mjs';
 
 const options = commandLine('node tools/perf/bench/profile-events.mjs', {
   numbers: { type: 'number', default: 300, min: 1 },
@@ -59,31 +58,28 @@ const system = await startSystem({
 const pids = {};
 let window;
 try {
-  const perAccount = 3;
-  const accounts = Math.ceil(options.numbers / perAccount);
-  const receiver = await startReceiver({
-    tls: setup.tls,
-    servers: Array.from({ length: accounts }, () => ({ mode: 'ok' })),
+  const { receiver, numbers } = await fleetWithReceiver(system, setup.tls, {
+    numbers: options.numbers,
+    name: 'Events profile',
   });
+  const reports = reportInjector(`${system.adminUrl}/admin/provider/calls`, {
+    authorization: `Bearer ${system.adminToken}`,
+  });
+  /** Reports one call to each of `targets` (`inject-concurrency` at once) and waits until each was delivered. */
+  const deliver = async (targets) => {
+    const { accepted } = await injectBurst(reports, targets, options['inject-concurrency']);
+    return (await waitDelivered(receiver, accepted, 180_000, 0)).delivered.size;
+  };
   try {
-    const fleet = await provisionFleet(system, {
-      numbers: options.numbers,
-      perAccount,
-      name: 'Events profile',
-      webhookUrl: (a) => `https://127.0.0.1:${receiver.ports[a]}/switchboard/${a}`,
-    });
-    const numbers = fleet.flatMap((f) => f.numbers);
-    receiver.addSecrets(Object.fromEntries(numbers.map((n) => [n.id, n.webhook_secret])));
-    const admin = new Admin(system);
     say(`profile: warm-up, one call to each of ${int(numbers.length)} numbers`);
-    await deliver(admin, receiver, numbers);
+    await deliver(numbers);
     const order = Array.from({ length: options.calls }, (_, i) => numbers[i % numbers.length]);
     say(`profile: burst of ${int(order.length)} calls`);
     for (const app of SERVICES) pids[system.pid(app)] = app;
     const perf = onCpu ? await startPerf(perfData) : undefined;
     const from = monotonicMicros();
     const started = Date.now();
-    const delivered = await deliver(admin, receiver, order);
+    const delivered = await deliver(order);
     window = { from, to: monotonicMicros() };
     await perf?.stop();
     const seconds = (Date.now() - started) / 1000;
@@ -91,6 +87,7 @@ try {
       `profile: ${int(delivered)} of ${int(order.length)} delivered in ${seconds.toFixed(1)} s (${int(delivered / seconds)}/s, under the profiler)`,
     );
   } finally {
+    reports.close();
     await receiver.stop();
   }
 } finally {
@@ -111,32 +108,6 @@ for (const app of onCpu ? [] : options.apps) {
   }
 }
 say(`profiles kept in ${profileDir} (whole runs; open them in Chrome DevTools or speedscope)`);
-
-/** Reports one call to each of `targets` (`inject-concurrency` at once) and waits until each was delivered. */
-async function deliver(admin, receiver, targets) {
-  const accepted = new Set();
-  const seen = new Set();
-  const unsubscribe = receiver.onArrival((arrival) => {
-    if (arrival.handled) seen.add(arrival.call_sid);
-  });
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(options['inject-concurrency'], targets.length) }, async () => {
-      while (next < targets.length) {
-        const number = targets[next++];
-        const { call_sid } = await admin
-          .injectCall({ to: number.phone_number, caller: callerNumber(), duration_sec: 42, outcome: 'order_placed' })
-          .catch(() => ({}));
-        if (call_sid) accepted.add(call_sid);
-      }
-    }),
-  );
-  const deadline = Date.now() + 180_000;
-  const count = () => [...accepted].filter((sid) => seen.has(sid)).length;
-  while (count() < accepted.size && Date.now() < deadline) await sleep(50);
-  unsubscribe();
-  return count();
-}
 
 /** `perf record` of every core until `stop()` resolves, once perf has written its file. */
 async function startPerf(file) {

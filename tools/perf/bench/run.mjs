@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the benchmarks on one machine in one run, each against its floor measured in the same run, printed
-// as tables with the performance guards (ADR 0136) and written as JSON to tools/perf/results/ (git-ignored) so two
+// as tables with the performance guards (ADR 0134) and written as JSON to tools/perf/results/ (git-ignored) so two
 // runs compare side by side (docs/performance.md).
 //
 //   api          GET /v1/numbers and GET /v1/calls against the same-parts and bare API floors, in rounds;
@@ -19,16 +19,17 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { kit, machine, resultsDir, root, say, sleep, tableLines, writeResults } from '../lib/common.mjs';
-import { cpuMeter } from '../lib/cpu.mjs';
+import { kit, machine, resultsDir, root, say, tableLines, writeResults } from '../lib/common.mjs';
+import { waitForQuiet } from '../lib/cpu.mjs';
 import { benchGuards, guardsTable } from '../lib/guards.mjs';
 import { commandLine } from '../lib/options.mjs';
 import { round } from '../lib/stats.mjs';
 import { buildApps, startSystem } from '../lib/system.mjs';
-import { API_ENV, API_OPTIONS, apiBenchmark, apiReport, memoryTable } from './api.mjs';
-import { diagnostics, DIAGNOSTICS_OPTIONS, diagnosticsReport } from './diagnostics.mjs';
-import { EVENT_OPTIONS, eventsBenchmark, eventsReport, eventsSetup } from './events.mjs';
-import { STARTUP_OPTIONS, startupBenchmark, startupReport } from './startup.mjs';
+import { API_ENV, API_OPTIONS, apiBenchmark } from './api.mjs';
+import { diagnostics, DIAGNOSTICS_OPTIONS } from './diagnostics.mjs';
+import { EVENT_OPTIONS, eventsBenchmark, eventsSetup } from './events.mjs';
+import { apiReport, diagnosticsReport, eventsReport, memoryTable, startupReport } from './report.mjs';
+import { STARTUP_OPTIONS, startupBenchmark } from './startup.mjs';
 
 const ALL = ['api', 'events', 'startup', 'lostfound', 'diagnostics'];
 // Diagnostics take two more minutes and resolve only large differences on a small machine: asked for by name.
@@ -167,20 +168,16 @@ process.exit(results.errors ? 1 : 0);
 // ------------------------------------------------------------------------------------------------ helpers
 /** CPU used by processes not ours over 3 s; with `waitS`, waits up to that long for it to fall under 30%. */
 async function quietCheck(waitS) {
-  const deadline = Date.now() + waitS * 1000;
-  for (;;) {
-    const meter = cpuMeter(() => ({ [process.pid]: 'bench' }));
-    await sleep(3000);
-    const { percent_of_one_core: p } = meter.stop();
-    const other = (p.other ?? 0) + (p.postgres ?? 0) + (p['nats-server'] ?? 0);
-    if (other <= 30 || Date.now() >= deadline) {
-      if (other > 30)
-        say(`the machine is busy: other processes use ${other}% of one core; figures will be low and noisy`);
-      return { other_percent: other, loadavg: loadavg().map((v) => round(v, 2)) };
-    }
-    say(`waiting for a quiet machine (other processes use ${other}% of one core)`);
-    await sleep(5000);
-  }
+  const other = await waitForQuiet({
+    labels: () => ({ [process.pid]: 'bench' }),
+    waitS,
+    sampleMs: 3000,
+    pauseMs: 5000,
+    shared: true,
+    onWait: (percent) => say(`waiting for a quiet machine (other processes use ${percent}% of one core)`),
+  });
+  if (other > 30) say(`the machine is busy: other processes use ${other}% of one core; figures will be low and noisy`);
+  return { other_percent: other, loadavg: loadavg().map((v) => round(v, 2)) };
 }
 
 /** The lost-and-found benchmark (bench/lostfound-search.mjs), in a process of its own: it builds and boots lostfound. */

@@ -13,13 +13,12 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../dev/free-port.mjs';
 import { readProcesses } from '../../dev/leftovers.mjs';
-import { fmt, machine, root, say, table, writeResults } from '../lib/common.mjs';
-import { guardsTable, startupGuards } from '../lib/guards.mjs';
+import { fmt, machine, root, say, writeResults } from '../lib/common.mjs';
 import { commandLine } from '../lib/options.mjs';
-import { median } from '../lib/stats.mjs';
+import { startupReport, startupResult } from './report.mjs';
 
 /** The line tools/dev/start.mjs prints once the gateway's /readyz answers 200. */
-export const READY_LINE = /^\[switchboard\] ready\./m;
+const READY_LINE = /^\[switchboard\] ready\./m;
 
 export const STARTUP_OPTIONS = {
   'startup-runs': { type: 'number', default: 1, min: 1, help: 'starts with the databases there (the median is read)' },
@@ -107,23 +106,7 @@ export async function startupBenchmark({ runs = 1 } = {}) {
       }
     rmSync(base, { recursive: true, force: true });
   }
-  return { new_databases_s: times[0], existing_databases_s: median(times.slice(1)), runs_s: times };
-}
-
-export function startupReport(s) {
-  return [
-    '`npm start` on a built tree, from the command to its ready line',
-    '',
-    table(
-      ['start', 'seconds'],
-      [
-        ['new databases (first start)', fmt(s.new_databases_s, 1)],
-        ...s.runs_s.slice(1).map((t, i) => [`databases there (start ${i + 2})`, fmt(t, 1)]),
-      ],
-    ),
-    '',
-    guardsTable(startupGuards(s)),
-  ].join('\n');
+  return startupResult(times);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

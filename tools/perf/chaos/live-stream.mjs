@@ -1,11 +1,8 @@
 // A client of `GET /v1/calls/live` (docs/live-calls.md) for the live-calls fault test: holds the stream open through
 // the gateway, and when it breaks (the gateway killed) or ends, opens it again with the last event id seen as
 // `Last-Event-ID`, as EventSource does. Keeps every event with the moment it arrived, and each (re)connection.
-import { performance } from 'node:perf_hooks';
-import { require, sleep } from '../lib/common.mjs';
-import { sseReader } from '../lib/live-calls-verdict.mjs';
-
-const now = () => performance.timeOrigin + performance.now();
+import { require, sleep, wallNow as now } from '../lib/common.mjs';
+import { overtaken, publishedOutOfOrder, sseReader, streamStats } from '../lib/live-calls-verdict.mjs';
 
 /** Opens the stream now; `stop()` closes it and answers what it saw. */
 export function watchLiveCalls(system, key, { retryMs = 250 } = {}) {
@@ -71,22 +68,7 @@ export function watchLiveCalls(system, key, { retryMs = 250 } = {}) {
       stopped = true;
       controller?.abort();
       await running;
-      const ids = events.filter((e) => e.id).map((e) => BigInt(e.id));
-      const repeatedIds = ids.filter((id, i) => ids.indexOf(id) !== i).length;
-      const outOfOrder = ids.filter((id, i) => i > 0 && id <= ids[i - 1]).length;
-      const opened = connections.filter((c) => c.status === 200);
-      return {
-        connections: opened.length,
-        reconnects: Math.max(0, opened.length - 1),
-        resumed_with_last_event_id: opened.filter((c) => c.last_event_id !== null).length,
-        refused_connections: connections.length - opened.length,
-        breaks: breaks.length,
-        break_reasons: breaks.reduce((counts, b) => ({ ...counts, [b.why]: (counts[b.why] ?? 0) + 1 }), {}),
-        events: events.length,
-        by_type: events.reduce((counts, e) => ({ ...counts, [e.event]: (counts[e.event] ?? 0) + 1 }), {}),
-        repeated_ids: repeatedIds,
-        ids_out_of_order: outOfOrder,
-      };
+      return streamStats({ events, connections, breaks });
     },
   };
 }
@@ -111,23 +93,9 @@ export async function witnessLivePublishes(system, accountId) {
   return {
     published,
     /** For an event id: whether it was published, and the first higher id that arrived before it (if any). */
-    overtaken(id) {
-      const index = published.findIndex((p) => p.id === id);
-      if (index === -1) return { published: false };
-      const before = published.slice(0, index).find((p) => BigInt(p.id) > BigInt(id));
-      return { published: true, overtaken_by: before?.id ?? null };
-    },
+    overtaken: (id) => overtaken(published, id),
     /** Events that arrived after a higher id had. */
-    outOfOrder() {
-      let highest = -1n;
-      let count = 0;
-      for (const p of published) {
-        const id = BigInt(p.id);
-        if (id < highest) count += 1;
-        else highest = id;
-      }
-      return count;
-    },
+    outOfOrder: () => publishedOutOfOrder(published),
     stop: () => nc.close(),
   };
 }

@@ -1,6 +1,12 @@
 // The fault tests' report: the tables `npm run chaos` prints, from its results (chaos/run.mjs).
 import { int, table } from '../lib/common.mjs';
 
+/** `503 service_unavailable: 12, 0 client_timeout: 1` of { what: count }. */
+const codes = (counts) =>
+  Object.entries(counts ?? {})
+    .map(([what, n]) => `${what}: ${n}`)
+    .join(', ');
+
 export function report(r) {
   const lines = [`Fault tests (${r.seconds} s)`, ''];
   const flows = r.tests.filter((t) => t.test === 'kill' || t.test === 'nats');
@@ -28,11 +34,7 @@ export function report(r) {
                 int(t.accepted),
                 `${t.refused}${
                   t.refused
-                    ? ` (${Object.entries(t.refused_by_code)
-                        .map(([k, v]) => `${k}: ${v}`)
-                        .join(
-                          ', ',
-                        )}; answered after p50 ${(t.refused_answered_after.p50_ms / 1000).toFixed(1)} s, max ${(t.refused_answered_after.max_ms / 1000).toFixed(1)} s)`
+                    ? ` (${codes(t.refused_by_code)}; answered after p50 ${(t.refused_answered_after.p50_ms / 1000).toFixed(1)} s, max ${(t.refused_answered_after.max_ms / 1000).toFixed(1)} s)`
                     : ''
                 }`,
                 int(t.delivered),
@@ -78,12 +80,8 @@ export function report(r) {
           k.delivered,
           k.lost,
           k.duplicated,
-          Object.entries(k.attempts)
-            .map(([n, c]) => `${n}: ${c}`)
-            .join(', '),
-          Object.entries(k.delivered_at_attempt)
-            .map(([n, c]) => `${n}: ${c}`)
-            .join(', ') || '-',
+          codes(k.attempts),
+          codes(k.delivered_at_attempt) || '-',
           k.requests_seen_by_receiver,
           k.delivered ? `${Math.round(k.latency.p50_ms)} / ${Math.round(k.latency.p99_ms)}` : '-',
           k.expected,
@@ -119,9 +117,7 @@ export function report(r) {
           p.binding_rule,
           p.expected_successes,
           p.answered_201,
-          Object.entries(p.answers_by_code)
-            .map(([k, v]) => `${k}: ${v}`)
-            .join(', '),
+          codes(p.answers_by_code),
           p.listed,
           p.charged,
           `${(p.balance_before_cents / 100).toFixed(2)} -> ${(p.balance_after_cents / 100).toFixed(2)}`,
@@ -152,11 +148,7 @@ export function report(r) {
 }
 
 /** The live-calls test: its calls, what became of them, what its live stream saw, and when each fault came. */
-export function liveReport(t) {
-  const codes = (counts) =>
-    Object.entries(counts ?? {})
-      .map(([k, v]) => `${k}: ${v}`)
-      .join(', ');
+function liveReport(t) {
   const lines = [
     `Live calls (${t.calls_planned} started over ${t.spread_s} s, seed ${t.seed}): ${t.in_progress ? `${t.in_progress} calls STILL IN PROGRESS` : 'no call in progress'} ${t.settle_s} s after the calls and faults, every ended call billed ${t.billing_s} s later`,
     '',

@@ -6,28 +6,17 @@ import { performance } from 'node:perf_hooks';
 import { Admin, Api, provisionFleet } from '../lib/clients.mjs';
 import { say, sleep } from '../lib/common.mjs';
 import { liveAccounting, livePlan, planTalkTimeCents } from '../lib/live-calls-verdict.mjs';
-import { round, summarize } from '../lib/stats.mjs';
-import { startReceiver } from '../lib/receiver.mjs';
+import { countBy, round, summarize } from '../lib/stats.mjs';
+import { fleetWithReceiver as receivingFleet } from '../lib/receiver.mjs';
+import { provisionsVerdict, receiverKind, sweepVerdict, totals } from './accounting.mjs';
 import { watchLiveCalls, witnessLivePublishes } from './live-stream.mjs';
-import { account, callsUnderFaults, countBy, deliveryLog, totals, waitForDeliveries } from './traffic.mjs';
+import { account, callsUnderFaults, deliveryLog, waitForDeliveries } from './traffic.mjs';
 
 /** Numbers with webhooks to receivers of their own (one port per account), and the receiver process. */
-async function fleetWithReceiver(system, tls, { numbers, name, behaviours }) {
-  const accounts = Math.ceil(numbers / 3);
-  const receiver = await startReceiver({
-    tls,
-    servers: Array.from({ length: accounts }, (_, a) => behaviours?.[a] ?? { mode: 'ok' }),
-  });
-  const { ports } = receiver;
-  const fleet = await provisionFleet(system, {
-    numbers,
-    name,
-    area: '415',
-    webhookUrl: (a) => `https://127.0.0.1:${ports[a]}/hooks/${a}`,
-  });
-  receiver.addSecrets(Object.fromEntries(fleet.flatMap((f) => f.numbers.map((n) => [n.id, n.webhook_secret]))));
+async function fleetWithReceiver(system, tls, options) {
+  const fleet = await receivingFleet(system, tls, options);
   await sleep(1000); // number.provisioned reaches calls-media's directory
-  return { fleet, receiver, ports, numbers: fleet.flatMap((f) => f.numbers) };
+  return fleet;
 }
 
 /** Kill a service with SIGKILL, leave it down for `downMs`, start it again; resolves when it is healthy. */
@@ -46,83 +35,65 @@ function killAndRestart(system, app, downMs) {
   };
 }
 
-async function settle(system, receiver, traffic, drainTimeoutS) {
-  await system.waitReady(120_000);
-  const drain_s = await waitForDeliveries(receiver, traffic.accepted, drainTimeoutS * 1000);
-  return drain_s;
+/**
+ * Calls to 30 numbers of their own at `rate` for `duration` s while `faults(duration)` happen, then the system ready
+ * again and every delivery drained (at most `drainTimeout` s), and the accounting.
+ */
+async function callsThroughFaults(system, { tls, rate, duration, drainTimeout, name, fleetName, faults }) {
+  const { fleet, receiver, numbers } = await fleetWithReceiver(system, tls, { numbers: 30, name: fleetName });
+  try {
+    const traffic = await callsUnderFaults(system, { numbers, rate, durationS: duration, faults: faults(duration) });
+    await system.waitReady(120_000);
+    const drain_s = await waitForDeliveries(receiver, traffic.accepted, drainTimeout * 1000);
+    const result = await account(system, { fleet, receiver, traffic });
+    return { name, rate, duration_s: duration, faults: traffic.events, drain_s, ...result, ...totals(result) };
+  } finally {
+    await receiver.stop();
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ kill -9
-export async function killServices(system, { tls, rate, duration, drainTimeout }) {
-  say(`chaos: kill -9 webhook-dispatcher, calls-media and numbers-billing under ${rate} calls/s for ${duration} s`);
-  const { fleet, receiver, numbers } = await fleetWithReceiver(system, tls, { numbers: 30, name: 'Chaos kill' });
-  try {
-    const step = duration / 5;
-    const traffic = await callsUnderFaults(system, {
-      numbers,
-      rate,
-      durationS: duration,
-      faults: [
-        { at: step, ...killAndRestart(system, 'webhook-dispatcher', 2000) },
-        { at: 2 * step, ...killAndRestart(system, 'calls-media', 2000) },
-        { at: 3 * step, ...killAndRestart(system, 'numbers-billing', 2000) },
-      ],
-    });
-    const drain_s = await settle(system, receiver, traffic, drainTimeout);
-    const result = await account(system, { fleet, receiver, traffic });
-    return {
-      name: 'kill -9 dispatcher, calls-media, numbers-billing',
-      rate,
-      duration_s: duration,
-      faults: traffic.events,
-      drain_s,
-      ...result,
-      ...totals(result),
-    };
-  } finally {
-    await receiver.stop();
-  }
+export function killServices(system, options) {
+  say(
+    `chaos: kill -9 webhook-dispatcher, calls-media and numbers-billing under ${options.rate} calls/s for ${options.duration} s`,
+  );
+  return callsThroughFaults(system, {
+    ...options,
+    name: 'kill -9 dispatcher, calls-media, numbers-billing',
+    fleetName: 'Chaos kill',
+    faults: (duration) =>
+      ['webhook-dispatcher', 'calls-media', 'numbers-billing'].map((app, i) => ({
+        at: ((i + 1) * duration) / 5,
+        ...killAndRestart(system, app, 2000),
+      })),
+  });
 }
 
 // ------------------------------------------------------------------------------------------------ NATS restart
-export async function restartNats(system, { tls, rate, duration, drainTimeout, downMs = 4000, signal = 'SIGTERM' }) {
+export function restartNats(system, { downMs = 4000, signal = 'SIGTERM', ...options }) {
   if (!system.nats) throw new Error('the NATS restart test needs the system on a nats-server of its own');
-  say(`chaos: restart NATS (${signal}, down ${downMs / 1000} s) under ${rate} calls/s for ${duration} s`);
-  const { fleet, receiver, numbers } = await fleetWithReceiver(system, tls, { numbers: 30, name: 'Chaos NATS' });
-  try {
-    const traffic = await callsUnderFaults(system, {
-      numbers,
-      rate,
-      durationS: duration,
-      faults: [
-        {
-          at: duration / 3,
-          name: `stop nats-server (${signal}), start it again after ${downMs / 1000} s`,
-          run: async () => {
-            await system.nats.stop(signal);
-            await sleep(downMs);
-            await system.nats.start();
-            const started = Date.now();
-            await system.waitReady(120_000);
-            return { ready_after_restart_s: (Date.now() - started) / 1000 };
-          },
+  say(
+    `chaos: restart NATS (${signal}, down ${downMs / 1000} s) under ${options.rate} calls/s for ${options.duration} s`,
+  );
+  return callsThroughFaults(system, {
+    ...options,
+    name: `restart NATS (${signal}) during load`,
+    fleetName: 'Chaos NATS',
+    faults: (duration) => [
+      {
+        at: duration / 3,
+        name: `stop nats-server (${signal}), start it again after ${downMs / 1000} s`,
+        run: async () => {
+          await system.nats.stop(signal);
+          await sleep(downMs);
+          await system.nats.start();
+          const started = Date.now();
+          await system.waitReady(120_000);
+          return { ready_after_restart_s: (Date.now() - started) / 1000 };
         },
-      ],
-    });
-    const drain_s = await settle(system, receiver, traffic, drainTimeout);
-    const result = await account(system, { fleet, receiver, traffic });
-    return {
-      name: `restart NATS (${signal}) during load`,
-      rate,
-      duration_s: duration,
-      faults: traffic.events,
-      drain_s,
-      ...result,
-      ...totals(result),
-    };
-  } finally {
-    await receiver.stop();
-  }
+      },
+    ],
+  });
 }
 
 // ------------------------------------------------------------------------------------------------ bad receivers
@@ -185,39 +156,16 @@ export async function badReceivers(system, { tls, drainTimeout, callsPerKind = 1
     const settle_s = (Date.now() - started) / 1000;
 
     const result = await account(system, { fleet, receiver, traffic });
-    const kinds = RECEIVER_KINDS.map((kind) => {
-      const sids = byKind(kind);
-      const handled = countBy(
-        receiver.arrivals.filter((a) => a.handled && sids.includes(a.call_sid)),
-        (a) => a.call_sid,
-      );
-      const port = ports[RECEIVER_KINDS.indexOf(kind)];
-      const requests = receiver.arrivals.filter((a) => a.port === port).length;
-      const attempts = sids.map((sid) => (log.get(sid) ?? []).length);
-      const deliveredAt = sids
-        .map((sid) => (log.get(sid) ?? []).find((a) => a.status_code >= 200 && a.status_code < 300)?.attempt)
-        .filter(Boolean);
-      const latencies = sids
-        .filter((sid) => handled[sid])
-        .map(
-          (sid) =>
-            receiver.arrivals.find((a) => a.handled && a.call_sid === sid).received - traffic.accepted.get(sid).sent,
-        );
-      const delivered = Object.keys(handled).length;
-      const lost = kind.never ? attempts.filter((n) => n < 5).length : sids.length - delivered;
-      return {
-        receiver: kind.name,
-        expected: kind.expect,
-        events: sids.length,
-        delivered,
-        lost,
-        duplicated: Object.values(handled).reduce((s, n) => s + n - 1, 0),
-        attempts: countBy(attempts, String),
-        delivered_at_attempt: countBy(deliveredAt, String),
-        requests_seen_by_receiver: requests,
-        latency: summarize(latencies),
-      };
-    });
+    const kinds = RECEIVER_KINDS.map((kind, index) =>
+      receiverKind({
+        kind,
+        sids: byKind(kind),
+        port: ports[index],
+        arrivals: receiver.arrivals,
+        log,
+        accepted: traffic.accepted,
+      }),
+    );
     return {
       name: 'receivers that hang, answer slowly, reset',
       dispatcher_timeout_ms: timeoutMs,
@@ -287,47 +235,19 @@ export async function concurrentProvisions(system, { concurrent = 1000, covers =
   const elapsed = (performance.now() - started) / 1000;
   await sleep(1000);
 
-  const createdIds = answers.filter((a) => a.status === 201).map((a) => a.id);
   const listed = await api.all('/numbers');
-  const listedIds = new Set(listed.map((n) => n.id));
-  const ledger = await admin.ledger(created.id);
-  const charges = ledger.filter((e) => e.kind === 'number_month');
-  const chargedIds = countBy(charges, (e) => /num_\d+/.exec(e.reference)?.[0] ?? e.reference);
+  const charges = (await admin.ledger(created.id)).filter((e) => e.kind === 'number_month');
   const after = await admin.getAccount(created.id);
-  const velocityLimit = 3;
-  const expected = Math.min(covers, velocityLimit, concurrent);
-  // Lost: a 201 whose number is not there or not charged. Duplicated: a number (and its charge) the caller was
-  // never told of (a 201 it did not get), or a number charged twice. Broken rule: more successes than the balance
-  // and the limits allow, or a negative balance.
-  const lostAnswers = createdIds.filter((id) => !listedIds.has(id) || !chargedIds[id]);
-  const ghosts = listed.filter((n) => !createdIds.includes(n.id));
-  const doubleCharges = Object.values(chargedIds).filter((n) => n > 1).length;
-  const oversold = Math.max(0, listed.length - expected);
   return {
     name: `${concurrent} concurrent provisions, balance covers ${covers}`,
     concurrent,
     balance_covers: covers,
-    binding_rule:
-      covers < velocityLimit ? 'balance ($5 each)' : `velocity (${velocityLimit} provisions per hour per account)`,
-    expected_successes: expected,
-    answered_201: createdIds.length,
-    answers_by_code: countBy(answers, (a) => `${a.status} ${a.code ?? ''}`.trim()),
-    listed: listed.length,
-    charged: charges.length,
+    ...provisionsVerdict({ answers, listed, charges, balanceAfterCents: after.balance_cents, covers, concurrent }),
     balance_before_cents: covers * 500,
     balance_after_cents: after.balance_cents,
     overspent: after.balance_cents < 0,
     seconds: round(elapsed, 2),
     answer_ms: summarize(answers.map((a) => a.ms)),
-    lost: lostAnswers.length,
-    duplicated: ghosts.length + doubleCharges,
-    rule_broken: oversold > 0 || after.balance_cents < 0,
-    below_allowance: Math.max(0, expected - createdIds.length),
-    detail: {
-      created_but_not_listed_or_charged: lostAnswers,
-      listed_without_a_201: ghosts.map((n) => n.id),
-      double_charges: doubleCharges,
-    },
   };
 }
 
@@ -418,21 +338,26 @@ export async function killDuringSweep(system, { calls = 6000 } = {}) {
     objects_left_behind: remaining,
     queued_deletions_left: Number(left.pending),
   };
-  const lost =
-    checks.recordings_left_on_calls +
-    checks.transcripts_left +
-    checks.objects_left_behind +
-    checks.queued_deletions_left;
-  // Deleted twice: a call counted by both sweeps, or a second sweep claiming more than it marked.
-  const twice = Math.max(0, byFirst + bySecond - calls) + Math.abs((second.body?.recordings_deleted ?? 0) - bySecond);
+  const { lost, duplicated, interrupted } = sweepVerdict({
+    calls,
+    byFirst,
+    bySecond,
+    secondClaimed: second.body?.recordings_deleted ?? 0,
+    left: {
+      recordings: checks.recordings_left_on_calls,
+      transcripts: checks.transcripts_left,
+      objects: checks.objects_left_behind,
+      queued: checks.queued_deletions_left,
+    },
+  });
   return {
     name: 'kill -9 calls-media during a retention sweep',
     calls,
     checks,
     lost,
-    duplicated: twice,
-    duplicated_by_check: { calls_list: twice },
-    interrupted: byFirst > 0 && byFirst < calls,
+    duplicated,
+    duplicated_by_check: { calls_list: duplicated },
+    interrupted,
   };
 }
 

@@ -4,12 +4,9 @@
 // (2) delivered to its webhook receiver (a 2xx answer to a validly signed request) and (3) billed once for its talk
 // time in its account's ledger. A report answered with an error (the service was down) is the provider's to retry;
 // if it was recorded all the same, it is counted apart, as "recorded despite an error answer", not as a loss.
-import { performance } from 'node:perf_hooks';
 import { Admin, callerNumber, pool } from '../lib/clients.mjs';
-import { say, sleep } from '../lib/common.mjs';
-import { summarize } from '../lib/stats.mjs';
-
-const now = () => performance.timeOrigin + performance.now();
+import { say, sleep, wallNow as now } from '../lib/common.mjs';
+import { deliveryAccounting } from './accounting.mjs';
 
 /**
  * Reports calls to `numbers` (round robin) at `rate` per second for `durationS` seconds, an open loop that does not
@@ -97,35 +94,15 @@ export async function waitForDeliveries(receiver, accepted, timeoutMs) {
 }
 
 /**
- * The accounting. `fleet`: [{ account, api, numbers }]. Returns counts (lost and duplicated per check) and the
- * SIDs behind every non-zero count, so a failure can be traced in the logs.
+ * The accounting (chaos/accounting.mjs) of `traffic` to `fleet` ([{ account, api, numbers }]): the calls lists, and
+ * the ledgers once every listed call was billed (billing follows call.completed asynchronously) or after
+ * `billingTimeoutMs`.
  */
 export async function account(system, { fleet, receiver, traffic, billingTimeoutMs = 60_000 }) {
   const admin = new Admin(system);
-  const numberIds = new Set(fleet.flatMap((f) => f.numbers.map((n) => n.id)));
-  const { accepted } = traffic;
-
-  // 1. Deliveries, as the receivers saw them.
-  const handled = new Map();
-  let invalidSignatures = 0;
-  for (const arrival of receiver.arrivals) {
-    if (!numberIds.has(arrival.number_id)) continue;
-    if (arrival.valid === false) invalidSignatures += 1;
-    if (arrival.handled) handled.set(arrival.call_sid, (handled.get(arrival.call_sid) ?? 0) + 1);
-  }
-  const notDelivered = [...accepted.keys()].filter((sid) => !handled.has(sid));
-  const deliveredTwice = [...handled].filter(([, n]) => n > 1);
-
-  // 2. The calls lists.
   const listed = new Map();
   for (const { api } of fleet)
     for (const call of await api.all('/calls')) listed.set(call.id, (listed.get(call.id) ?? 0) + 1);
-  const notListed = [...accepted.keys()].filter((sid) => !listed.has(sid));
-  const listedTwice = [...listed].filter(([, n]) => n > 1);
-  const recordedDespiteError = [...listed.keys()].filter((sid) => !accepted.has(sid));
-  const deliveredDespiteError = recordedDespiteError.filter((sid) => handled.has(sid));
-
-  // 3. Talk time in the ledgers (billing follows call.completed asynchronously: wait for it to settle).
   const billed = new Map();
   const deadline = Date.now() + billingTimeoutMs;
   for (;;) {
@@ -141,41 +118,8 @@ export async function account(system, { fleet, receiver, traffic, billingTimeout
     if (missing.length === 0 || Date.now() > deadline) break;
     await sleep(1000);
   }
-  const notBilled = [...accepted.keys()].filter((sid) => !billed.has(sid));
-  const billedTwice = [...billed].filter(([, n]) => n > 1);
-
-  // Latency of the deliveries (first handled arrival after the report was sent).
-  const firstArrival = new Map();
-  for (const arrival of receiver.arrivals)
-    if (arrival.handled && accepted.has(arrival.call_sid) && !firstArrival.has(arrival.call_sid))
-      firstArrival.set(arrival.call_sid, arrival.received);
-  const latencies = [...firstArrival].map(([sid, at]) => at - accepted.get(sid).sent);
-
-  return {
-    sent: traffic.sent,
-    accepted: accepted.size,
-    refused: traffic.refused.length,
-    refused_by_code: countBy(traffic.refused, (r) => `${r.status} ${r.code ?? ''}`.trim()),
-    refused_answered_after: summarize(traffic.refused.map((r) => r.answered_after_ms)),
-    delivered: accepted.size - notDelivered.length,
-    lost_by_check: { delivery: notDelivered.length, calls_list: notListed.length, billing: notBilled.length },
-    duplicated_by_check: {
-      delivery: deliveredTwice.reduce((s, [, n]) => s + n - 1, 0),
-      calls_list: listedTwice.length,
-      billing: billedTwice.length,
-    },
-    recorded_despite_error: recordedDespiteError.length,
-    delivered_despite_error: deliveredDespiteError.length,
-    invalid_signatures: invalidSignatures,
-    delivery_latency: summarize(latencies),
-    evidence: {
-      not_delivered: notDelivered.slice(0, 20),
-      not_listed: notListed.slice(0, 20),
-      not_billed: notBilled.slice(0, 20),
-      delivered_twice: deliveredTwice.slice(0, 20),
-      recorded_despite_error: recordedDespiteError.slice(0, 20),
-    },
-  };
+  const numberIds = new Set(fleet.flatMap((f) => f.numbers.map((n) => n.id)));
+  return deliveryAccounting({ traffic, arrivals: receiver.arrivals, numberIds, listed, billed });
 }
 
 /** Attempts per event from the operator's delivery log, for the numbers given. */
@@ -191,18 +135,4 @@ export async function deliveryLog(system, numbers) {
     }
   });
   return byEvent;
-}
-
-export function countBy(list, key) {
-  const counts = {};
-  for (const item of list) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
-  return counts;
-}
-
-/** Total lost and duplicated over all checks of an accounting. */
-export function totals(result) {
-  return {
-    lost: Object.values(result.lost_by_check).reduce((a, b) => a + b, 0),
-    duplicated: Object.values(result.duplicated_by_check).reduce((a, b) => a + b, 0),
-  };
 }

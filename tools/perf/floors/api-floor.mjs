@@ -5,8 +5,8 @@
 // answers its JSON. Prints its port on stdout, then serves until killed.
 //
 // Environment: FLOOR_AUTH_DATABASE_URL, FLOOR_AUTH_SQL, FLOOR_WINDOW_SECONDS, FLOOR_RATE_LIMIT, NATS_URL, FLOOR_PREFIX.
-import { createHash } from 'node:crypto';
 import { require } from '../lib/common.mjs';
+import { keyHash } from './list-views.mjs';
 
 const { Pool } = require('pg');
 const { connect, headers } = require('@nats-io/transport-node');
@@ -30,9 +30,8 @@ for (const [path, list] of [
 ]) {
   const subject = `${env.FLOOR_PREFIX}.floor.${list}`;
   fastify.get(path, async (request, reply) => {
-    const bearer = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '');
-    if (!bearer) return reply.code(401).send(unauthorized);
-    const hash = createHash('sha256').update(bearer[1]).digest('hex');
+    const hash = keyHash(request.headers.authorization);
+    if (!hash) return reply.code(401).send(unauthorized);
     const { rows } = await pool.query({ name: 'auth', text: env.FLOOR_AUTH_SQL, values: [hash, window, window] });
     const key = rows[0];
     if (!key) return reply.code(401).send(unauthorized);

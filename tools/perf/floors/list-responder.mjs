@@ -12,7 +12,7 @@ const { Pool } = require('pg');
 const { connect } = require('@nats-io/transport-node');
 
 const env = process.env;
-// The services' read pools (ADR 0051): 3 connections each.
+// The services' read pools (ADR 0070): 3 connections each.
 const numbersDb = new Pool({ connectionString: env.FLOOR_NUMBERS_DATABASE_URL, max: 3 });
 const callsDb = new Pool({ connectionString: env.FLOOR_CALLS_DATABASE_URL, max: 3 });
 const nc = await connect({ servers: env.NATS_URL, name: 'list-responder' });

@@ -1,5 +1,16 @@
 // What both API floors answer for a page of rows: the JSON the gateway answers for GET /v1/numbers and GET /v1/calls
-// (the benchmark checks it is the same, `sameAnswer` in bench/api.mjs, before anything is measured).
+// (the benchmark checks it is the same, `sameAnswer` in bench/api.mjs, before anything is measured); and how they
+// find the key they answer for.
+import { createHash } from 'node:crypto';
+
+/**
+ * The hash the floors look an API key up by, as the gateway does (`bearerToken` and `hashSecret`): the credentials of
+ * a `Bearer` authorization header, the scheme in any case, as SHA-256 hex; undefined when there are none.
+ */
+export function keyHash(authorization) {
+  const bearer = /^Bearer +(\S+)$/i.exec(authorization?.trim() ?? '');
+  return bearer ? createHash('sha256').update(bearer[1]).digest('hex') : undefined;
+}
 
 /** The page size the services use when no `limit` is given; the statements read one more row to tell `has_more`. */
 export const PAGE = 50;

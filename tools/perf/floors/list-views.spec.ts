@@ -1,5 +1,6 @@
 import { toView } from '../../../apps/calls-media/src/calls/calls.service';
-import { callView, listPage } from './list-views.mjs';
+import { hashSecret } from '../../../apps/gateway/src/auth/api-key-secret';
+import { callView, keyHash, listPage } from './list-views.mjs';
 
 // A row as the floors get it from calls-media's own page statement (CALLS_PAGE_SQL): pg and Prisma's raw queries both
 // give timestamptz as a Date, jsonb parsed and bigint `seq` as a bigint or a string (the view does not read it).
@@ -60,5 +61,14 @@ describe("the API floors' call view", () => {
     );
     expect(page.data).toHaveLength(50);
     expect(page.has_more).toBe(true);
+  });
+});
+
+describe("the API floors' key", () => {
+  it("is the gateway's hash of a Bearer header's credentials, the scheme in any case (as its `bearerToken`)", () => {
+    for (const header of ['Bearer sk_live_abc', 'bearer   sk_live_abc', ' BEARER sk_live_abc '])
+      expect(keyHash(header)).toBe(hashSecret('sk_live_abc'));
+    for (const header of [undefined, '', 'Basic sk_live_abc', 'Bearer', 'Bearer sk_live_abc more'])
+      expect(keyHash(header)).toBeUndefined();
   });
 });

@@ -10,8 +10,8 @@
 // Decorators are applied as the functions they are (this kit is plain JavaScript, run without a compiler).
 //
 // Environment: FLOOR_AUTH_DATABASE_URL, FLOOR_AUTH_SQL, FLOOR_WINDOW_SECONDS, FLOOR_RATE_LIMIT, NATS_URL, FLOOR_PREFIX.
-import { createHash } from 'node:crypto';
 import { require } from '../lib/common.mjs';
+import { keyHash } from './list-views.mjs';
 import { floorPrismaClient } from './same-parts-prisma.mjs';
 
 require('reflect-metadata');
@@ -48,9 +48,8 @@ class KeyGuard {
 
   async canActivate(context) {
     const request = context.switchToHttp().getRequest();
-    const bearer = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '');
-    if (!bearer) throw new UnauthorizedException();
-    const hash = createHash('sha256').update(bearer[1]).digest('hex');
+    const hash = keyHash(request.headers.authorization);
+    if (!hash) throw new UnauthorizedException();
     const [key] = await this.db.$queryRawUnsafe(env.FLOOR_AUTH_SQL, hash, window, window);
     if (!key) throw new UnauthorizedException();
     if (Number(key.count) > limit) throw new HttpException('Too many requests.', 429);

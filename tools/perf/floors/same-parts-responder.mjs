@@ -47,7 +47,7 @@ class ResponderModule {}
 Module({
   controllers: [ListsHandler],
   providers: [
-    // The services' read pools (ADR 0051): 3 connections each.
+    // The services' read pools (ADR 0070): 3 connections each.
     { provide: 'NUMBERS_DB', useValue: floorPrismaClient(env.FLOOR_NUMBERS_DATABASE_URL, 3) },
     { provide: 'CALLS_DB', useValue: floorPrismaClient(env.FLOOR_CALLS_DATABASE_URL, 3) },
   ],

@@ -9,20 +9,9 @@
 // attributes follow skewed, realistic shares (outcomes, sentiment with about 10% negative, ~60% recorded, durations
 // skewed short, callers from a pool of 50,000 numbers of which a few call often). Start times rise with k across
 // the batch's span (as calls arrive), peaking at lunch and dinner within each day.
+import { mulberry32 } from './random.mjs';
 
 // ------------------------------------------------------------------------------------------------ randomness
-/** mulberry32: a small, fast, deterministic generator of numbers in [0, 1). */
-export function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A 32-bit seed for item `index` of a stream seeded with `seed` (murmur3's finaliser over both). */
 export function mixSeed(seed, index) {
   let h = (seed >>> 0) ^ Math.imul(index + 1, 0x9e3779b1);
@@ -74,30 +63,7 @@ export function weighted(pairs) {
 /** Made-up words from syllables, unique, in a fixed order: the long tail (surnames, streets). */
 function madeUpWords(count, seed, syllables) {
   const rand = mulberry32(seed);
-  const onsets = [
-    'b',
-    'br',
-    'c',
-    'ch',
-    'd',
-    'dr',
-    'f',
-    'g',
-    'gr',
-    'h',
-    'k',
-    'l',
-    'm',
-    'n',
-    'p',
-    'r',
-    's',
-    'st',
-    't',
-    'v',
-    'w',
-    'z',
-  ];
+  const onsets = 'b br c ch d dr f g gr h k l m n p r s st t v w z'.split(' ');
   const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'io', 'ou'];
   const codas = ['', 'n', 'r', 'l', 's', 'x', 'k', 'm', 'nd', 'rt', 'sk', 'll', 'tt'];
   const words = new Set();
@@ -115,7 +81,7 @@ function madeUpWords(count, seed, syllables) {
 export const SURNAMES = madeUpWords(20_000, 0x5eed_0001, 3);
 const STREET_STEMS = madeUpWords(2_500, 0x5eed_0002, 2);
 const STREET_KINDS = ['Street', 'Avenue', 'Road', 'Lane', 'Drive', 'Court', 'Way', 'Place', 'Boulevard', 'Terrace'];
-export const STREETS = STREET_STEMS.map((stem, i) => `${stem} ${STREET_KINDS[i % STREET_KINDS.length]}`);
+const STREETS = STREET_STEMS.map((stem, i) => `${stem} ${STREET_KINDS[i % STREET_KINDS.length]}`);
 
 const FIRST_NAMES = (
   'Maria James Emma Michael Olivia David Sophia Daniel Mia Jose Ava Chris Isabella Kevin Grace Luis Chloe Brian ' +
@@ -125,183 +91,54 @@ const FIRST_NAMES = (
   'Beatriz Arjun Ananya Kenji Sakura Malik Zara Felix Greta Hugo Elsa Oscar Frida Ravi Leila Diego Paloma Andre Ines'
 ).split(' ');
 
-const PIZZAS = [
-  'pepperoni pizza',
-  'margherita',
-  'cheese pizza',
-  'meat lovers',
-  'veggie supreme',
-  'hawaiian',
-  'bbq chicken pizza',
-  'buffalo chicken pizza',
-  'white pizza',
-  'four cheese',
-  'sicilian square',
-  'sausage and peppers pie',
-  'marinara pie',
-  'diavola',
-  'capricciosa',
-  'prosciutto and arugula',
-  'truffle mushroom pizza',
-  'clam pie',
-  'detroit style',
-  'quattro stagioni',
-  'calzone',
-  'stromboli',
-];
-const SIDES = [
-  'garlic knots',
-  'chicken wings',
-  'caesar salad',
-  'mozzarella sticks',
-  'garlic bread',
-  'fries',
-  'house salad',
-  'meatball sub',
-  'chicken parm sub',
-  'baked ziti',
-  'penne vodka',
-  'lasagna',
-  'spaghetti carbonara',
-  'fettuccine alfredo',
-  'eggplant parmesan',
-  'minestrone',
-  'bruschetta',
-  'antipasto platter',
-  'arancini',
-  'gnocchi',
-  'tiramisu',
-  'cannoli',
-  'gelato',
-  'panna cotta',
-];
-const TOPPINGS = [
-  'extra cheese',
-  'mushrooms',
-  'onions',
-  'sausage',
-  'olives',
-  'green peppers',
-  'bacon',
-  'jalapenos',
-  'pineapple',
-  'ham',
-  'spinach',
-  'ricotta',
-  'fresh basil',
-  'meatballs',
-  'roasted garlic',
-  'banana peppers',
-  'anchovies',
-  'artichokes',
-  'sun dried tomatoes',
-  'feta',
-  'hot honey',
-  'goat cheese',
-  'chorizo',
-  'broccoli rabe',
-  'pesto',
-  'capers',
-  'eggplant',
-  'zucchini',
-];
+const PIZZAS = (
+  'pepperoni pizza, margherita, cheese pizza, meat lovers, veggie supreme, hawaiian, bbq chicken pizza, ' +
+  'buffalo chicken pizza, white pizza, four cheese, sicilian square, sausage and peppers pie, marinara pie, ' +
+  'diavola, capricciosa, prosciutto and arugula, truffle mushroom pizza, clam pie, detroit style, ' +
+  'quattro stagioni, calzone, stromboli'
+).split(', ');
+const SIDES = (
+  'garlic knots, chicken wings, caesar salad, mozzarella sticks, garlic bread, fries, house salad, meatball sub, ' +
+  'chicken parm sub, baked ziti, penne vodka, lasagna, spaghetti carbonara, fettuccine alfredo, ' +
+  'eggplant parmesan, minestrone, bruschetta, antipasto platter, arancini, gnocchi, tiramisu, cannoli, gelato, ' +
+  'panna cotta'
+).split(', ');
+const TOPPINGS = (
+  'extra cheese, mushrooms, onions, sausage, olives, green peppers, bacon, jalapenos, pineapple, ham, spinach, ' +
+  'ricotta, fresh basil, meatballs, roasted garlic, banana peppers, anchovies, artichokes, sun dried tomatoes, ' +
+  'feta, hot honey, goat cheese, chorizo, broccoli rabe, pesto, capers, eggplant, zucchini'
+).split(', ');
 const SIZES = ['large', 'medium', 'extra large', 'small', 'family size', 'personal'];
-const DRINKS = [
-  'two liter coke',
-  'sprite',
-  'lemonade',
-  'iced tea',
-  'diet coke',
-  'sparkling water',
-  'root beer',
-  'ginger ale',
-  'bottle of chianti',
-  'six pack of peroni',
-];
+const DRINKS = (
+  'two liter coke, sprite, lemonade, iced tea, diet coke, sparkling water, root beer, ginger ale, ' +
+  'bottle of chianti, six pack of peroni'
+).split(', ');
 const DIETS = ['gluten free', 'vegan', 'vegetarian', 'dairy free', 'nut free', 'keto', 'low sodium', 'halal'];
 const ALLERGENS = ['nuts', 'dairy', 'gluten', 'shellfish', 'eggs', 'sesame', 'soy', 'peanuts'];
-const DAYS = [
-  'tonight',
-  'today',
-  'tomorrow',
-  'Friday',
-  'Saturday',
-  'Sunday',
-  'this weekend',
-  'Thursday',
-  'Monday',
-  'Wednesday',
-  'Tuesday',
-  'next week',
-];
+const DAYS = (
+  'tonight, today, tomorrow, Friday, Saturday, Sunday, this weekend, Thursday, Monday, Wednesday, Tuesday, ' +
+  'next week'
+).split(', ');
 const TIMES = ['7 pm', '6:30', '7:30', '8 pm', '6 pm', 'noon', '12:30', '1 pm', '5:30', '8:30', '9 pm', '11:30'];
-const PLACES = [
-  'downtown',
-  'the Mission',
-  'North Beach',
-  'Noe Valley',
-  'SoMa',
-  'the Marina',
-  'Hayes Valley',
-  'Potrero Hill',
-  'the Sunset',
-  'the Richmond',
-  'Dogpatch',
-  'Bernal Heights',
-  'Glen Park',
-  'the Excelsior',
-  'Daly City',
-];
-const SERVICES = [
-  'delivery',
-  'pickup',
-  'catering',
-  'outdoor seating',
-  'a private room',
-  'gift cards',
-  'happy hour',
-  'the lunch special',
-  'parking',
-  'a kids menu',
-  'curbside pickup',
-  'online ordering',
-  'the loyalty program',
-  'live music',
-  'wheelchair access',
-  'high chairs',
-  'corkage',
-  'a party platter',
-];
-const OCCASIONS = [
-  'a birthday',
-  'an anniversary',
-  'a team lunch',
-  'a graduation party',
-  'an office party',
-  'a baby shower',
-  'a soccer team dinner',
-  'a retirement party',
-  'a rehearsal dinner',
-  'a book club',
-  'a memorial reception',
-  'a bar mitzvah',
-  'a quinceanera',
-  'a fundraiser',
-];
-const COMPLAINTS = [
-  'the pizza arrived cold',
-  'my order was missing the wings',
-  'the driver was really late',
-  'I was charged twice',
-  'the crust was burnt',
-  'they put the wrong toppings on',
-  'the delivery never came',
-  'the salad had a hair in it',
-  'the app crashed at checkout',
-  'the coupon did not work',
-  'the box was crushed',
-  'the order was given to someone else',
-];
+const PLACES = (
+  'downtown, the Mission, North Beach, Noe Valley, SoMa, the Marina, Hayes Valley, Potrero Hill, the Sunset, ' +
+  'the Richmond, Dogpatch, Bernal Heights, Glen Park, the Excelsior, Daly City'
+).split(', ');
+const SERVICES = (
+  'delivery, pickup, catering, outdoor seating, a private room, gift cards, happy hour, the lunch special, ' +
+  'parking, a kids menu, curbside pickup, online ordering, the loyalty program, live music, wheelchair access, ' +
+  'high chairs, corkage, a party platter'
+).split(', ');
+const OCCASIONS = (
+  'a birthday, an anniversary, a team lunch, a graduation party, an office party, a baby shower, ' +
+  'a soccer team dinner, a retirement party, a rehearsal dinner, a book club, a memorial reception, ' +
+  'a bar mitzvah, a quinceanera, a fundraiser'
+).split(', ');
+const COMPLAINTS = (
+  'the pizza arrived cold, my order was missing the wings, the driver was really late, I was charged twice, ' +
+  'the crust was burnt, they put the wrong toppings on, the delivery never came, the salad had a hair in it, ' +
+  'the app crashed at checkout, the coupon did not work, the box was crushed, the order was given to someone else'
+).split(', ');
 const PAYMENTS = ['card', 'cash', 'Apple Pay', 'a gift card', 'Google Pay', 'Venmo'];
 const DETAILS = [
   'please ring the doorbell',
@@ -670,7 +507,7 @@ const INTENTS = {
 };
 
 /** The outcomes with their shares (skewed: orders are most calls). */
-export const OUTCOMES = [
+const OUTCOMES = [
   ['order_placed', 0.38],
   ['question_answered', 0.2],
   ['reservation_booked', 0.14],
@@ -705,11 +542,11 @@ const pickSuccessful = weighted([
   [false, 0.25],
   [null, 0.17],
 ]);
-export const DIRECTIONS = [
+const DIRECTIONS = [
   ['inbound', 0.96],
   ['outbound', 0.04],
 ];
-export const STATUSES = [
+const STATUSES = [
   ['completed', 0.95],
   ['failed', 0.02],
   ['busy', 0.015],
@@ -718,9 +555,9 @@ export const STATUSES = [
 const pickDirection = weighted(DIRECTIONS);
 const pickStatus = weighted(STATUSES);
 /** The share of calls recorded. */
-export const RECORDED_SHARE = 0.6;
+const RECORDED_SHARE = 0.6;
 /** Callers: 50,000 numbers, some calling often (weight 1/rank^0.5). */
-export const CALLER_POOL = 50_000;
+const CALLER_POOL = 50_000;
 const CALLER_AREAS = ['415', '510', '650', '408', '925', '628'];
 const callerRanks = zipf(
   Array.from({ length: CALLER_POOL }, (_, i) => i),
@@ -852,10 +689,3 @@ export function copyValue(value) {
 
 /** One COPY text line of `values`. */
 export const copyLine = (values) => `${values.map(copyValue).join('\t')}\n`;
-
-/** The share of `calls` whose summary or transcript holds `word` (case-insensitive, whole word): for the report. */
-export function documentShare(calls, word) {
-  const pattern = new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
-  const hits = calls.filter((c) => pattern.test(c.summary ?? '') || c.turns.some((t) => pattern.test(t.text)));
-  return hits.length / (calls.length || 1);
-}

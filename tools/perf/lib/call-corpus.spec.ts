@@ -3,17 +3,25 @@ import {
   callerOf,
   copyLine,
   copyValue,
-  documentShare,
   MAX_DURATION_SEC,
   mixSeed,
-  mulberry32,
   SURNAMES,
   timeOfDay,
   weighted,
   zipf,
 } from './call-corpus.mjs';
+import { mulberry32, shuffle } from './random.mjs';
 
 type Call = ReturnType<ReturnType<typeof callBatch>['call']>;
+
+/** The share of `calls` whose summary or transcript holds `word` (case-insensitive, whole word). */
+function documentShare(calls: Call[], word: string): number {
+  const pattern = new RegExp(`\\b${word}\\b`, 'i');
+  return (
+    calls.filter((c) => pattern.test(c.summary ?? '') || c.turns.some((t) => pattern.test(t.text))).length /
+    calls.length
+  );
+}
 
 const DAY_MS = 86_400_000;
 const anchor = Date.UTC(2026, 11, 2, 8);
@@ -65,6 +73,10 @@ describe('the calls corpus: determinism', () => {
     expect([a(), a(), a()]).toEqual([b(), b(), b()]);
     expect(mixSeed(1, 0)).not.toBe(mixSeed(1, 1));
     expect(mixSeed(1, 0)).not.toBe(mixSeed(2, 0));
+    expect(mulberry32(1)()).toBe(0.6270739405881613); // the published mulberry32: a run seeds what the last one did
+    expect(shuffle([1, 2, 3, 4, 5, 6], 7)).toEqual(shuffle([1, 2, 3, 4, 5, 6], 7));
+    expect(shuffle([1, 2, 3, 4, 5, 6], 7).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(shuffle([1, 2, 3, 4, 5, 6], 7)).not.toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
 

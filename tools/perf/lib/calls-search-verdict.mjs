@@ -2,6 +2,7 @@
 // verdict of each case: a filter, `q` or the list at the large size must stay within GROWTH_FACTOR of its p99 at the
 // small size and under MAX_P99_MS; the stats under STATS_MAX_P99_MS. A case with a failed request misses whatever
 // its timings. A case of kind `info` is measured and shown but not judged.
+import { fmt, table } from './common.mjs';
 
 export const TARGETS = Object.freeze({
   /** p99 at the large size over p99 at the small size, at most. */
@@ -67,4 +68,44 @@ export function verdicts(cases, small, large, targets = TARGETS) {
   return { rows, held: judged.length > 0 && judged.every((row) => row.held === true) };
 }
 
-const fmt = (ms) => (Number.isFinite(ms) ? ms.toFixed(1) : '-');
+/**
+ * The cases as a table (`rows`: `verdicts`' rows): each case's p50 and p99 at the small and the large size (`*` a
+ * measurement disturbed by other processes, `!` one with failed requests), the factor, rows, the CPU per request of
+ * the database connections labelled `db`, the small account beside the large one, and the verdict. `measured`:
+ * { small, large, small_beside_large } of { case id: measurement }; `labels`: the sizes' names and `db`.
+ */
+export function casesTable(rows, measured, { small: S, large: L, db }) {
+  const mark = (m) => (m?.disturbed ? '*' : '') + (m?.failed ? '!' : '');
+  const ms = (value) => fmt(value, 2);
+  return table(
+    [
+      'case',
+      `p50 @${S}`,
+      `p99 @${S}`,
+      `p50 @${L}`,
+      `p99 @${L}`,
+      'p99 x',
+      `rows @${S}, @${L}`,
+      `DB CPU ms/req @${S}, @${L}`,
+      `B: p50 @${S} beside ${L}`,
+      'B: p99',
+      'verdict',
+    ],
+    rows.map((v) => {
+      const [sm, lg, bs] = [measured.small[v.id], measured.large[v.id], measured.small_beside_large[v.id]];
+      return [
+        v.label,
+        ms(sm.p50_ms),
+        `${ms(sm.p99_ms)}${mark(sm)}`,
+        ms(lg.p50_ms),
+        `${ms(lg.p99_ms)}${mark(lg)}`,
+        `${ms(v.factor)}x`,
+        `${sm.rows_median}, ${lg.rows_median}${lg.total_count !== undefined ? ` (total ${sm.total_count}, ${lg.total_count})` : ''}`,
+        `${ms(sm.cpu_ms_per_request[db] ?? 0)}, ${ms(lg.cpu_ms_per_request[db] ?? 0)}`,
+        ms(bs.p50_ms),
+        `${ms(bs.p99_ms)}${mark(bs)}`,
+        v.kind === 'info' ? 'shown' : v.held === true ? 'held' : v.held === false ? 'MISSED' : '-',
+      ];
+    }),
+  );
+}

@@ -1,4 +1,5 @@
-import { boundOf, caseVerdict, TARGETS, verdicts } from './calls-search-verdict.mjs';
+import { boundOf, casesTable, caseVerdict, TARGETS, verdicts } from './calls-search-verdict.mjs';
+import { rowOf } from './table-rows';
 
 const m = (p99_ms: number, failed = 0, count = 200) => ({ p99_ms, failed, count });
 
@@ -64,5 +65,43 @@ describe('the calls search verdicts', () => {
     ]);
     expect(verdicts(cases, small, { list: m(20) }).held).toBe(false);
     expect(verdicts([], {}, {}).held).toBe(false);
+  });
+});
+
+describe('the calls table', () => {
+  it('prints each case at both sizes, marks disturbed and failed measurements, and the verdict', () => {
+    const cases = [
+      { id: 'q', label: 'q=pizza', kind: 'q' },
+      { id: 'year', label: 'stats, 366 days', kind: 'info' },
+    ];
+    const at = (p99: number, extra: object = {}) => ({
+      p50_ms: p99 / 2,
+      p99_ms: p99,
+      rows_median: 50,
+      cpu_ms_per_request: { 'calls-media db': 0.125 },
+      ...extra,
+    });
+    const measured = {
+      small: { q: at(10), year: at(100) },
+      large: { q: at(40, { disturbed: true, failed: 1, count: 199 }), year: at(300) },
+      small_beside_large: { q: at(12), year: at(110) },
+    };
+    const { rows } = verdicts(cases, measured.small, measured.large);
+    const text = casesTable(rows, measured, { small: '10k', large: '1M', db: 'calls-media db' });
+    expect(text.split('\n')[0]).toMatch(/^\| case +\| p50 @10k \| p99 @10k \| p50 @1M \| p99 @1M \| p99 x \|/);
+    expect(rowOf(text, 'q=pizza')).toEqual([
+      'q=pizza',
+      '5.00',
+      '10.00',
+      '20.00',
+      '40.00*!',
+      '4.00x',
+      '50, 50',
+      '0.13, 0.13',
+      '6.00',
+      '12.00',
+      'MISSED',
+    ]);
+    expect(rowOf(text, 'stats, 366 days')?.at(-1)).toBe('shown');
   });
 });

@@ -1,9 +1,9 @@
 // The capacity benchmark's pure computations (bench/capacity.mjs): where the seeded calls go (accounts, numbers, the
-// large account), how the retention settings make one month expire, and what measured sizes and rates mean for a
-// deployment (sizes per million calls, disk for a number of months, object storage for recordings, a JetStream
-// stream's size under its age limit). Nothing here talks to a database.
+// large account), how the retention settings make one month expire, how an export walk cuts its chunks, and what
+// measured sizes and rates come to (sizes per million calls, rows per second). Nothing here talks to a database.
+import { table } from './common.mjs';
 
-export const MIB = 2 ** 20;
+const MIB = 2 ** 20;
 export const GIB = 2 ** 30;
 export const DAY_MS = 86_400_000;
 
@@ -86,29 +86,6 @@ export function perMillion(bytes, calls) {
   return (bytes / calls) * 1_000_000;
 }
 
-/** Bytes for `callsPerMonth` calls a month kept `months` months, from bytes per million calls (linear). */
-export function projectBytes(bytesPerMillion, callsPerMonth, months) {
-  return (bytesPerMillion * callsPerMonth * months) / 1_000_000;
-}
-
-/**
- * Object storage for recordings: `calls` calls of which `recordedShare` are recorded, `meanDurationSec` long on
- * average, at `mbPerMinute` (MB = 10^6 bytes). Bytes.
- */
-export function recordingBytes({ calls, recordedShare, meanDurationSec, mbPerMinute }) {
-  return calls * recordedShare * (meanDurationSec / 60) * mbPerMinute * 1e6;
-}
-
-/**
- * A JetStream stream under `retention: limits` with only `max_age`: it holds every message of the last `maxAgeDays`
- * days. `bytesPerMessage` is what one message takes in the store (payload, headers, subject and the store's own
- * per-message overhead); `replicas` copies on a cluster. Bytes and messages.
- */
-export function streamHolds({ messagesPerMonth, bytesPerMessage, maxAgeDays, replicas = 1 }) {
-  const messages = (messagesPerMonth * maxAgeDays) / (365 / 12);
-  return { messages, bytes: messages * bytesPerMessage * replicas };
-}
-
 /** Rows per second. */
 export const rate = (rows, ms) => (ms > 0 ? (rows * 1000) / ms : NaN);
 
@@ -118,4 +95,52 @@ export function bytesText(bytes) {
   if (Math.abs(bytes) >= 1024 * GIB) return `${(bytes / (1024 * GIB)).toFixed(2)} TiB`;
   if (Math.abs(bytes) >= GIB) return `${(bytes / GIB).toFixed(1)} GiB`;
   return `${Math.round(bytes / MIB)} MiB`;
+}
+
+/**
+ * The sizes table: each of `tables` (from `sizes.tables`: { total, heap, toast, indexes, index: { name: bytes } }) and
+ * its parts, then the database, each also per million of `calls`.
+ */
+export function sizesTable(sizes, tables, calls) {
+  const row = (label, bytes) => [label, bytesText(bytes), bytesText(perMillion(bytes, calls))];
+  const rows = tables.flatMap((name) => {
+    const s = sizes.tables[name];
+    return [
+      row(`${name} (total)`, s.total),
+      row('  heap', s.heap),
+      row('  TOAST', s.toast),
+      row('  indexes', s.indexes),
+      ...Object.entries(s.index).map(([index, bytes]) => row(`    ${index}`, bytes)),
+    ];
+  });
+  return table(['relation', 'size', 'per million calls'], [...rows, row('database', sizes.database)]);
+}
+
+/**
+ * One chunk of CallsService.exportChunk's walk (jsonl with transcripts): of `page` (the calls after the cursor, one
+ * more than `maxRows` asked for) and their `turns` ([{ call_id, role, text }] in order), the calls kept: up to
+ * `maxRows`, and as long as their lines (the call and its turns as JSON, and a newline) stay within `maxBytes`, the
+ * first always. `more`: whether a next chunk starts after `last`.
+ */
+export function exportChunk(page, turns, { maxRows, maxBytes }) {
+  const chunk = page.slice(0, maxRows);
+  const byCall = new Map();
+  for (const turn of turns) {
+    const list = byCall.get(turn.call_id) ?? [];
+    list.push({ role: turn.role, text: turn.text });
+    byCall.set(turn.call_id, list);
+  }
+  const kept = { calls: 0, turns: 0, bytes: 0, last: undefined };
+  for (const row of chunk) {
+    const list = byCall.get(row.id) ?? [];
+    const line = Buffer.byteLength(JSON.stringify({ ...row, transcript: list })) + 1;
+    if (kept.last && kept.bytes + line > maxBytes) break;
+    Object.assign(kept, {
+      calls: kept.calls + 1,
+      turns: kept.turns + list.length,
+      bytes: kept.bytes + line,
+      last: row,
+    });
+  }
+  return { ...kept, more: kept.last !== undefined && (kept.last !== chunk.at(-1) || page.length > maxRows) };
 }

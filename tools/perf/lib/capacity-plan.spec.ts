@@ -3,17 +3,16 @@ import {
   accountOfNumber,
   bytesText,
   conversationOf,
+  exportChunk,
   GIB,
   layout,
   numberId,
   numberOfCall,
   perMillion,
   phoneNumber,
-  projectBytes,
-  recordingBytes,
   retentionDaysExpiring,
+  sizesTable,
   spanDays,
-  streamHolds,
 } from './capacity-plan.mjs';
 
 const deployment = layout({ numbers: 100_000, accounts: 10_000, largeNumbers: 1000, largeShare: 0.1 });
@@ -79,31 +78,50 @@ describe('retention that lets one month expire', () => {
   });
 });
 
-describe('projections', () => {
-  it('scales sizes linearly per million calls', () => {
+describe('what the measurements come to', () => {
+  it('scales sizes linearly per million calls, and prints them in MiB, GiB or TiB', () => {
     expect(perMillion(2 * GIB, 200_000)).toBe(10 * GIB);
     expect(perMillion(1, 0)).toBeNaN();
-    expect(projectBytes(2 * GIB, 10_000_000, 12)).toBe(240 * GIB);
-  });
-
-  it('sizes recordings from the recorded share, the mean duration and the bit rate', () => {
-    // 10 million calls, 70% recorded, 2 minutes on average, 1 MB a minute: 14 TB.
-    expect(recordingBytes({ calls: 10_000_000, recordedShare: 0.7, meanDurationSec: 120, mbPerMinute: 1 })).toBe(14e12);
-  });
-
-  it("holds a stream's messages of its age limit, on every replica", () => {
-    const month = streamHolds({ messagesPerMonth: 10_000_000, bytesPerMessage: 1000, maxAgeDays: 365 / 12 });
-    expect(month.messages).toBeCloseTo(10_000_000);
-    expect(month.bytes).toBeCloseTo(1e10);
-    const thirty = streamHolds({ messagesPerMonth: 10_000_000, bytesPerMessage: 1000, maxAgeDays: 30, replicas: 3 });
-    expect(thirty.messages).toBeCloseTo((10_000_000 * 30) / (365 / 12));
-    expect(thirty.bytes).toBeCloseTo(thirty.messages * 3000);
-  });
-
-  it('prints bytes in MiB, GiB or TiB', () => {
     expect(bytesText(512 * 2 ** 20)).toBe('512 MiB');
     expect(bytesText(1.5 * GIB)).toBe('1.5 GiB');
     expect(bytesText(2048 * GIB)).toBe('2.00 TiB');
     expect(bytesText(NaN)).toBe('-');
+  });
+
+  it("tables each relation's parts and the database, per million calls", () => {
+    const calls = { total: 3 * GIB, heap: 2 * GIB, toast: 0, indexes: GIB, index: { calls_pkey: GIB } };
+    const text = sizesTable({ tables: { calls }, database: 4 * GIB }, ['calls'], 2_000_000);
+    expect(text.split('\n').slice(2)).toEqual([
+      '| calls (total)  | 3.0 GiB |           1.5 GiB |',
+      '|   heap         | 2.0 GiB |           1.0 GiB |',
+      '|   TOAST        |   0 MiB |             0 MiB |',
+      '|   indexes      | 1.0 GiB |           512 MiB |',
+      '|     calls_pkey | 1.0 GiB |           512 MiB |',
+      '| database       | 4.0 GiB |           2.0 GiB |',
+    ]);
+  });
+});
+
+describe("the export walk's chunks", () => {
+  const call = (id: string, words = 0) => ({ id, summary: 'x'.repeat(words) });
+  const line = (row: object, transcript: object[] = []) => JSON.stringify({ ...row, transcript }).length + 1;
+
+  it('keep the calls that fit, their turns in their lines, and go on after the last one kept', () => {
+    const page = [call('a'), call('b'), call('c')];
+    const turns = [{ call_id: 'b', role: 'caller', text: 'Hi' }];
+    const all = exportChunk(page, turns, { maxRows: 2, maxBytes: 10_000 });
+    expect(all).toMatchObject({ calls: 2, turns: 1, last: page[1], more: true });
+    expect(all.bytes).toBe(line(page[0]) + line(page[1], [{ role: 'caller', text: 'Hi' }]));
+    const cut = exportChunk(page, [], { maxRows: 3, maxBytes: line(page[0]) + 1 });
+    expect(cut).toMatchObject({ calls: 1, last: page[0], more: true });
+    expect(exportChunk(page.slice(0, 2), [], { maxRows: 2, maxBytes: 10_000 }).more).toBe(false);
+  });
+
+  it('keep a first call larger than the bound, so the walk always moves on', () => {
+    expect(exportChunk([call('a', 100), call('b')], [], { maxRows: 2, maxBytes: 10 })).toMatchObject({
+      calls: 1,
+      more: true,
+    });
+    expect(exportChunk([], [], { maxRows: 2, maxBytes: 10 })).toMatchObject({ calls: 0, more: false });
   });
 });

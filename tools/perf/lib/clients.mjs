@@ -225,3 +225,29 @@ export async function provisionFleet(
     },
   );
 }
+
+/**
+ * The API benchmarks' account: one key and 3 numbers (`provisionFleet`), and with `calls` 25 calls of theirs listed,
+ * so that GET /v1/calls answers a full page as GET /v1/numbers does. Returns { key, numbers, api }.
+ */
+export async function apiAccount(system, { name, calls = true }) {
+  const [{ key, numbers }] = await provisionFleet(system, { numbers: 3, name });
+  const api = new Api(system, key.key);
+  if (calls) {
+    const admin = new Admin(system);
+    await sleep(500); // number.provisioned reaches calls-media's directory
+    await pool(
+      Array.from({ length: 25 }, (_, i) => i),
+      5,
+      (i) =>
+        admin.injectCall({
+          to: numbers[i % 3].phone_number,
+          caller: callerNumber(),
+          duration_sec: 30 + i,
+          outcome: 'order',
+        }),
+    );
+    for (let i = 0; i < 50 && (await api.all('/calls')).length < 25; i += 1) await sleep(200);
+  }
+  return { key, numbers, api };
+}

@@ -3,6 +3,7 @@
 // cores every figure competes for the same 200%; "other" shows a run disturbed by work that is not ours.
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { sleep } from './common.mjs';
 
 const TICKS_PER_SECOND = 100;
 
@@ -46,7 +47,7 @@ function snapshot() {
  * Starts measuring. `labels()` returns { pid: label } for our processes at the end of the phase (a process
  * restarted during it keeps its label). `stop()` returns { wall_s, cores, by: { label: percent of one core } }.
  */
-export function cpuMeter(labels) {
+function cpuMeter(labels) {
   const start = snapshot();
   return {
     stop() {
@@ -89,13 +90,33 @@ export function cpuLine(result, top = 6) {
     .join(', ');
 }
 
-/** CPU used by processes that are not part of the run (nor PostgreSQL or NATS), in % of one core. */
-export function foreignPercent(result) {
-  return result.percent_of_one_core.other ?? 0;
+/**
+ * CPU used by processes that are not part of the run, in % of one core: nor PostgreSQL or NATS, unless `shared` (before
+ * the run uses them, what they do is someone else's work).
+ */
+export function foreignPercent({ percent_of_one_core: p }, { shared = false } = {}) {
+  return (p.other ?? 0) + (shared ? (p.postgres ?? 0) + (p['nats-server'] ?? 0) : 0);
+}
+
+/**
+ * Waits for a quiet machine: measures other processes' CPU (`foreignPercent`, `shared` as there) over `sampleMs` until
+ * it is at most `maxPercent` of one core or `waitS` seconds have passed, `pauseMs` between tries and `onWait(percent)`
+ * before each pause; answers the last figure.
+ */
+export async function waitForQuiet({ labels, waitS, sampleMs, pauseMs = 0, shared = false, maxPercent = 30, onWait }) {
+  const deadline = Date.now() + waitS * 1000;
+  for (;;) {
+    const meter = cpuMeter(labels);
+    await sleep(sampleMs);
+    const percent = foreignPercent(meter.stop(), { shared });
+    if (percent <= maxPercent || Date.now() >= deadline) return percent;
+    onWait?.(percent);
+    await sleep(pauseMs);
+  }
 }
 
 /** Milliseconds of CPU per request (or delivery) for each process label. */
-export function cpuPerRequest(result, requests) {
+function cpuPerRequest(result, requests) {
   if (!requests) return {};
   return Object.fromEntries(
     Object.entries(result.percent_of_one_core)
@@ -165,4 +186,15 @@ export function readCpuTimes(procStat) {
   if (label !== 'cpu' || ![user, nice, sys, idle, iowait, irq, softirq, steal].every(Number.isFinite))
     throw new Error(`not /proc/stat: ${procStat.slice(0, 80)}`);
   return { busy: user + nice + sys + irq + softirq, steal, idle: idle + iowait };
+}
+
+/** The machine's CPU between two readings ({ at: wall-clock ms, ...readCpuTimes }): busy and steal, % of one core. */
+export function machineCpuBetween(before, after) {
+  const ticks = (after.at - before.at) / 10; // USER_HZ = 100
+  return {
+    at: before.at,
+    end: after.at,
+    busy: (100 * (after.busy - before.busy)) / ticks,
+    steal: (100 * (after.steal - before.steal)) / ticks,
+  };
 }

@@ -1,6 +1,6 @@
-// The performance guards (ADR 0136): bounds a change must not cross, read from a run's results.
+// The performance guards (ADR 0134): bounds a change must not cross, read from a run's results.
 // Guards, not goals: each is far enough from today's figures that run-to-run noise on a shared two-core machine does
-// not trip it, and close enough that a real regression does (docs/performance.md, "Guards"; ADR 0136).
+// not trip it, and close enough that a real regression does (docs/performance.md, "Guards"; ADR 0134).
 import { fmt, int, pct, table } from './common.mjs';
 
 export const GUARDS = {
@@ -10,7 +10,7 @@ export const GUARDS = {
   bareFloorShare: 0.35,
   /** At half the system's own maximum rate: its p99 at most this many times the same-parts floor's (median round). */
   p99FactorAtHalfRate: 3,
-  /** Deliveries per second as a share of the events floor with Switchboard's hops (ADR 0109). */
+  /** Deliveries per second as a share of the events floor with Switchboard's hops (ADR 0134). */
   eventsHopsFloorShare: 0.5,
   /** Each service's resident memory, idle and settled (MiB). */
   idleMiB: 150,
@@ -121,7 +121,7 @@ export function guardsTable(rows) {
 
 /**
  * The fault tests' guard: nothing accepted lost, no rule broken, nothing listed or billed twice. A delivery repeated
- * after a kill -9 is what at-least-once delivery allows (ADR 0030; receivers de-duplicate on the event id): counted
+ * after a kill -9 is what at-least-once delivery allows (ADR 0075; receivers de-duplicate on the event id): counted
  * and reported, not a failure.
  */
 export function chaosVerdict(tests) {

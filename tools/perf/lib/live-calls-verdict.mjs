@@ -3,18 +3,8 @@
 // in GET /v1/calls and be billed once (one `talk_time` row); none may be listed twice, billed twice, or corrected
 // (a `talk_time_adjustment` means it was closed as incomplete first, and every end report of the run comes). What
 // the live stream saw is counted and shown, not judged: the end report is the record (docs/live-calls.md).
-
-/** A small seeded random source (mulberry32): the same seed plays the same calls. */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { mulberry32 } from './random.mjs';
+import { countBy } from './stats.mjs';
 
 const LINES = [
   ['caller', 'Hi, I would like to order a large pizza.'],
@@ -30,7 +20,8 @@ const LINES = [
  * Each plays for (turns + 1) x interval: the start, each turn, then the end.
  */
 export function livePlan({ calls, seed = 1 }) {
-  const random = seededRandom(seed);
+  // Seeded: the same seed plays the same calls.
+  const random = mulberry32(seed);
   const between = (low, high) => low + Math.floor(random() * (high - low + 1));
   return Array.from({ length: calls }, () => {
     const turns = between(4, 6);
@@ -131,7 +122,7 @@ export function liveAccounting({ accepted, listed, ledger, expected = new Map(),
     accepted: accepted.length,
     completed: accepted.length - notCompleted.length,
     billed: accepted.length - notBilled.length,
-    statuses: countOf(accepted.map((sid) => status.get(sid)?.status ?? 'not listed')),
+    statuses: countBy(accepted, (sid) => status.get(sid)?.status ?? 'not listed'),
     in_progress: listed.filter((call) => call.status === 'in_progress').length,
     recorded_despite_error: recordedDespiteError.length,
     lost_by_check: { not_completed: notCompleted.length, not_billed: notBilled.length },
@@ -159,8 +150,46 @@ export function liveAccounting({ accepted, listed, ledger, expected = new Map(),
   };
 }
 
-function countOf(values) {
-  const counts = {};
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
+/**
+ * What the live stream's client saw (chaos/live-stream.mjs): `events` [{ event, id? }], its `connections` [{ status,
+ * last_event_id }] and `breaks` [{ why }]. An id seen again, or not above the one before it, is counted.
+ */
+export function streamStats({ events, connections, breaks }) {
+  const ids = events.filter((e) => e.id).map((e) => BigInt(e.id));
+  const opened = connections.filter((c) => c.status === 200);
+  return {
+    connections: opened.length,
+    reconnects: Math.max(0, opened.length - 1),
+    resumed_with_last_event_id: opened.filter((c) => c.last_event_id !== null).length,
+    refused_connections: connections.length - opened.length,
+    breaks: breaks.length,
+    break_reasons: countBy(breaks, (b) => b.why),
+    events: events.length,
+    by_type: countBy(events, (e) => e.event),
+    repeated_ids: ids.filter((id, i) => ids.indexOf(id) !== i).length,
+    ids_out_of_order: ids.filter((id, i) => i > 0 && id <= ids[i - 1]).length,
+  };
+}
+
+/**
+ * Of the live events published on NATS (`published` [{ id }], in the order they arrived): whether the event `id` was
+ * published, and the first higher id that arrived before it (null when none did).
+ */
+export function overtaken(published, id) {
+  const index = published.findIndex((p) => p.id === id);
+  if (index === -1) return { published: false };
+  const before = published.slice(0, index).find((p) => BigInt(p.id) > BigInt(id));
+  return { published: true, overtaken_by: before?.id ?? null };
+}
+
+/** How many of the `published` events arrived after an event with a higher id had. */
+export function publishedOutOfOrder(published) {
+  let highest = -1n;
+  let count = 0;
+  for (const p of published) {
+    const id = BigInt(p.id);
+    if (id < highest) count += 1;
+    else highest = id;
+  }
+  return count;
 }

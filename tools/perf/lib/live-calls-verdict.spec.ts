@@ -1,4 +1,12 @@
-import { liveAccounting, livePlan, planTalkTimeCents, sseReader } from './live-calls-verdict.mjs';
+import {
+  liveAccounting,
+  livePlan,
+  overtaken,
+  planTalkTimeCents,
+  publishedOutOfOrder,
+  sseReader,
+  streamStats,
+} from './live-calls-verdict.mjs';
 
 describe('the live-calls fault test', () => {
   it('plans calls of 4-6 turns 500-1000 ms apart and 20-600 s, the same for the same seed', () => {
@@ -99,5 +107,45 @@ describe('the live-calls fault test', () => {
     expect(result.duplicated_by_check).toEqual({ calls_list: 1, billing: 1, adjustment: 1 });
     expect(result).toMatchObject({ lost: 0, duplicated: 3, wrong_duration: 1, stream: { ended_twice: 1 } });
     expect(result.evidence.wrong_duration).toEqual([{ sid: 'CA3', reported: 60, listed: 61 }]);
+  });
+});
+
+describe('what the live stream carried', () => {
+  it('counts its connections, breaks, events by type, and ids repeated or out of order', () => {
+    const stats = streamStats({
+      events: [
+        { event: 'status', id: '1' },
+        { event: 'turn', id: '3' },
+        { event: 'heartbeat' },
+        { event: 'turn', id: '2' },
+        { event: 'ended', id: '3' },
+      ],
+      connections: [
+        { status: 200, last_event_id: null },
+        { status: 502, last_event_id: '3' },
+        { status: 200, last_event_id: '3' },
+      ],
+      breaks: [{ why: 'ECONNRESET' }, { why: 'answered 502' }],
+    });
+    expect(stats).toEqual({
+      connections: 2,
+      reconnects: 1,
+      resumed_with_last_event_id: 1,
+      refused_connections: 1,
+      breaks: 2,
+      break_reasons: { ECONNRESET: 1, 'answered 502': 1 },
+      events: 5,
+      by_type: { status: 1, turn: 2, heartbeat: 1, ended: 1 },
+      repeated_ids: 1,
+      ids_out_of_order: 1,
+    });
+  });
+
+  it('tells from the NATS witness whether an event was published, and after which higher id', () => {
+    const published = [{ id: '10' }, { id: '12' }, { id: '11' }, { id: '13' }, { id: '9' }];
+    expect(overtaken(published, '11')).toEqual({ published: true, overtaken_by: '12' });
+    expect(overtaken(published, '12')).toEqual({ published: true, overtaken_by: null });
+    expect(overtaken(published, '14')).toEqual({ published: false });
+    expect(publishedOutOfOrder(published)).toBe(2);
   });
 });

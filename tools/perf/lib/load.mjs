@@ -160,20 +160,7 @@ export async function pacedHttpLoop({
 export async function serialHttp({ url, headers = {}, count = 400, warmup = 50 }) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const target = new URL(url);
-  const once = () =>
-    new Promise((resolve, reject) => {
-      const started = performance.now();
-      const req = request(
-        { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve({ ms: performance.now() - started, status: res.statusCode }));
-        },
-      );
-      req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
-      req.on('error', reject);
-      req.end();
-    });
+  const once = () => timedGet(agent, target, `${target.pathname}${target.search}`, headers);
   for (let i = 0; i < warmup; i += 1) await once();
   const samples = [];
   const statuses = {};
@@ -184,4 +171,21 @@ export async function serialHttp({ url, headers = {}, count = 400, warmup = 50 }
   }
   agent.destroy();
   return { ...summarize(samples), statuses };
+}
+
+/** A GET of `path` on `target`'s server over `agent`: its status and body, and the ms from sending to its end. */
+export function timedGet(agent, target, path, headers, timeoutMs = 10_000) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request({ host: target.hostname, port: target.port, path, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ ms: performance.now() - started, status: res.statusCode, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`timed out after ${timeoutMs / 1000} s`)));
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -1,4 +1,6 @@
-// Reading NATS's route protocol as it crosses a relay (bench/nats-routes.mjs).
+// Reading NATS's route protocol as it crosses a relay, and what a request costs the cluster (bench/nats-routes.mjs).
+import { int, table } from './common.mjs';
+import { medianBy } from './stats.mjs';
 
 /** A route relay's count of a stream of route protocol: each operation's lines, and the bytes. */
 export function routeCounter() {
@@ -34,4 +36,45 @@ export function routeCounter() {
       }
     },
   };
+}
+
+/**
+ * What each of `requests` requests cost, from the relay's counts (`routeCounter`'s { bytes, ops }) and the
+ * nats-servers' CPU seconds read before and after them, `seconds` apart.
+ */
+export function perRequest({ requests, seconds, before, after, cpuBefore, cpuAfter }) {
+  const per = (value) => value / requests;
+  return {
+    requests_per_second: requests / seconds,
+    route_bytes_per_request: per(after.bytes - before.bytes),
+    route_ops_per_request: Object.fromEntries(
+      Object.keys(after.ops).map((op) => [op, per((after.ops[op] ?? 0) - (before.ops[op] ?? 0))]),
+    ),
+    nats_cpu_us_per_request: per((cpuAfter - cpuBefore) * 1e6),
+  };
+}
+
+/** Each client's median round (by nats-server CPU; `results`: { client: [perRequest, ...] }), as a table. */
+export function natsRoutesReport(r) {
+  const ops = (m, op) => (m.route_ops_per_request[op] ?? 0).toFixed(2);
+  return [
+    `NATS per request, two nodes and one route, ${int(r.requests)} requests ${r.concurrency} at a time, ` +
+      `the median of ${r.rounds} rounds`,
+    '',
+    table(
+      ['client', 'req/s', 'nats-server CPU us', 'route bytes', 'RS+', 'RS-', 'RMSG + HMSG'],
+      Object.entries(r.results).map(([name, rounds]) => {
+        const m = medianBy(rounds, (round) => round.nats_cpu_us_per_request);
+        return [
+          name,
+          int(m.requests_per_second),
+          m.nats_cpu_us_per_request.toFixed(1),
+          m.route_bytes_per_request.toFixed(0),
+          ops(m, 'RS+'),
+          ops(m, 'RS-'),
+          (Number(ops(m, 'RMSG')) + Number(ops(m, 'HMSG'))).toFixed(2),
+        ];
+      }),
+    ),
+  ].join('\n');
 }

@@ -6,10 +6,11 @@ import { parseArgs } from 'node:util';
 export class UsageError extends Error {}
 
 /**
- * Reads `argv` against `spec`: { name: { type: 'boolean' | 'string' | 'number' | 'list', default, choices?, min?,
- * help? } }. Returns { name: value } with every option present (its default when not given); `help` is true when
- * `--help` was given. Throws UsageError for an unknown option, a missing or malformed value, a string or list item
- * outside `choices`, a number under `min`, or a positional argument.
+ * Reads `argv` against `spec`: { name: { type: 'boolean' | 'string' | 'number' | 'list' | 'counts', default, choices?,
+ * min?, help? } } (`counts`: a list of whole numbers over 0, `1_000_000` allowed). Returns { name: value } with every
+ * option present (its default when not given); `help` is true when `--help` was given. Throws UsageError for an
+ * unknown option, a missing or malformed value, a string or list item outside `choices`, a number under `min`, or a
+ * positional argument.
  */
 export function parseOptions(argv, spec) {
   const options = { help: { type: 'boolean' } };
@@ -43,7 +44,7 @@ function convert(name, def, raw) {
       throw new UsageError(`--${name} must be at least ${def.min}, not ${value}`);
     return value;
   }
-  if (def.type === 'list') {
+  if (def.type === 'list' || def.type === 'counts') {
     const items = raw
       .split(',')
       .map((item) => item.trim())
@@ -52,7 +53,11 @@ function convert(name, def, raw) {
     const unknown = def.choices ? items.filter((item) => !def.choices.includes(item)) : [];
     if (unknown.length > 0)
       throw new UsageError(`--${name}: unknown ${unknown.join(', ')} (known: ${def.choices.join(', ')})`);
-    return items;
+    if (def.type === 'list') return items;
+    const counts = items.map((item) => Number(item.replace(/_/g, '')));
+    if (!counts.every((n) => Number.isInteger(n) && n > 0))
+      throw new UsageError(`--${name} takes whole numbers over 0, not "${raw}"`);
+    return counts;
   }
   throw new Error(`option --${name} has an unknown type ${def.type}`);
 }
@@ -79,7 +84,8 @@ function describeParseError(error, spec) {
 /** The usage text: the command, then each option with its type, default and help. */
 export function usage(command, spec) {
   const lines = Object.entries(spec).map(([name, def]) => {
-    const value = def.type === 'boolean' ? '' : def.type === 'list' ? ' a,b' : def.type === 'number' ? ' N' : ' VALUE';
+    const value =
+      def.type === 'boolean' ? '' : def.type === 'number' ? ' N' : def.type === 'string' ? ' VALUE' : ' a,b';
     const fallback =
       def.type === 'boolean' || def.default === undefined
         ? ''

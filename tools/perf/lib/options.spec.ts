@@ -7,6 +7,7 @@ const spec = {
   quick: { type: 'boolean', default: false },
   'no-build': { type: 'boolean', default: false },
   sizes: { type: 'list', default: ['10000'] },
+  items: { type: 'counts', default: [100] },
 };
 
 function usageError(argv: string[]): string {
@@ -29,7 +30,14 @@ describe('the perf kit command line (node:util parseArgs)', () => {
       quick: false,
       'no-build': false,
       sizes: ['10000'],
+      items: [100],
     });
+  });
+
+  it('reads counts as whole numbers, with underscores, and refuses anything else', () => {
+    expect(parseOptions(['--items', '10_000,1000000'], spec)).toMatchObject({ items: [10_000, 1_000_000] });
+    expect(usageError(['--items', '10k'])).toBe('--items takes whole numbers over 0, not "10k"');
+    expect(usageError(['--items', '1,0'])).toBe('--items takes whole numbers over 0, not "1,0"');
   });
 
   it('reads `npm run bench -- --only api,events` and the other types as given', () => {
@@ -49,7 +57,7 @@ describe('the perf kit command line (node:util parseArgs)', () => {
 
   it('refuses an unknown option and names the known ones', () => {
     expect(usageError(['--durations', '5'])).toBe(
-      'unknown option --durations (known: --only, --path, --duration, --quick, --no-build, --sizes)',
+      'unknown option --durations (known: --only, --path, --duration, --quick, --no-build, --sizes, --items)',
     );
   });
 
@@ -82,6 +90,7 @@ describe('the perf kit command line (node:util parseArgs)', () => {
       '  --quick',
       '  --no-build',
       '  --sizes a,b (default 10000)',
+      '  --items a,b (default 100)',
     ]);
   });
 });

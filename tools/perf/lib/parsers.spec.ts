@@ -1,5 +1,5 @@
-import { table, tableLines } from './common.mjs';
-import { parseProcStat, readCpuTimes } from './cpu.mjs';
+import { shortCount, table, tableLines, timeRuns } from './common.mjs';
+import { foreignPercent, machineCpuBetween, parseProcStat, readCpuTimes } from './cpu.mjs';
 import { packageOf, parsePerfReport } from './profile.mjs';
 
 describe('reading /proc', () => {
@@ -17,6 +17,18 @@ describe('reading /proc', () => {
     const stat = 'cpu  100 5 50 1000 20 3 7 11 0 0\ncpu0 50 2 25 500 10 1 3 5 0 0\nintr 1';
     expect(readCpuTimes(stat)).toEqual({ busy: 165, steal: 11, idle: 1020 });
     expect(() => readCpuTimes('intr 1 2 3')).toThrow('not /proc/stat');
+  });
+
+  it("makes two readings of /proc/stat 50 ms apart the machine's busy and steal CPU in % of one core", () => {
+    const bin = machineCpuBetween({ at: 1000, busy: 100, steal: 10, idle: 0 }, { at: 1050, busy: 108, steal: 11 });
+    expect(bin).toEqual({ at: 1000, end: 1050, busy: 160, steal: 20 });
+  });
+
+  it("counts other processes' CPU, PostgreSQL's and NATS's too before a run uses them", () => {
+    const cpu = { percent_of_one_core: { gateway: 90, other: 12, postgres: 20, 'nats-server': 5 } };
+    expect(foreignPercent(cpu)).toBe(12);
+    expect(foreignPercent(cpu, { shared: true })).toBe(37);
+    expect(foreignPercent({ percent_of_one_core: {} })).toBe(0);
   });
 });
 
@@ -57,6 +69,18 @@ describe('tables', () => {
         ],
       ).split('\n'),
     ).toEqual(['| a      |  b |', '|--------|---:|', '| x      |  1 |', '| longer | 22 |']);
+  });
+
+  it('names sizes in a header short', () => {
+    expect([500, 10_000, 100_000, 1_000_000, 1_500_000].map(shortCount)).toEqual(['500', '10k', '100k', '1M', '1.5M']);
+  });
+
+  it('times runs one at a time after untimed ones', async () => {
+    const seen: number[] = [];
+    const summary = await timeRuns(3, 2, (i: number) => seen.push(i));
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+    expect(summary.count).toBe(3);
+    expect(summary.p50_ms).toBeGreaterThanOrEqual(0);
   });
 
   it('finds the table rows in a script output', () => {

@@ -14,16 +14,14 @@
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { require } from './common.mjs';
-
-const now = () => performance.timeOrigin + performance.now();
+import { provisionFleet } from './clients.mjs';
+import { require, wallNow as now } from './common.mjs';
 
 /**
  * Starts the receiver process with one HTTPS server per entry of `servers`: [{ mode, delayMs?, times? }], each on a
  * free port the system picks. `secrets`: { number_id: webhook_secret }.
- * Returns { ports (in the order of `servers`), arrivals, onArrival(fn), setBehaviour(port, behaviour), stop() }.
+ * Returns { ports (in the order of `servers`), arrivals, onArrival(fn), addSecrets(secrets), stop() }.
  */
 export async function startReceiver({ tls, servers, secrets = {} }) {
   const child = fork(fileURLToPath(import.meta.url), ['--child'], {
@@ -56,9 +54,6 @@ export async function startReceiver({ tls, servers, secrets = {} }) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    setBehaviour(port, behaviour) {
-      child.send({ type: 'behaviour', port, behaviour });
-    },
     addSecrets(more) {
       child.send({ type: 'secrets', secrets: more });
     },
@@ -70,6 +65,29 @@ export async function startReceiver({ tls, servers, secrets = {} }) {
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/**
+ * Numbers with webhooks (`provisionFleet`, `perAccount` to an account) and the receiver process, with an HTTPS server
+ * of its own for each account (`behaviours[account]`, `ok` by default) that knows every number's secret. Returns
+ * { receiver, fleet, numbers, ports }.
+ */
+export async function fleetWithReceiver(system, tls, { numbers, perAccount = 3, name, behaviours = [] }) {
+  const servers = Array.from({ length: Math.ceil(numbers / perAccount) }, (_, a) => behaviours[a] ?? { mode: 'ok' });
+  const receiver = await startReceiver({ tls, servers });
+  const { ports } = receiver;
+  const fleet = await provisionFleet(system, {
+    numbers,
+    perAccount,
+    name,
+    webhookUrl: (a) => `https://127.0.0.1:${ports[a]}/switchboard/${a}`,
+  }).catch(async (error) => {
+    await receiver.stop();
+    throw error;
+  });
+  const all = fleet.flatMap((f) => f.numbers);
+  receiver.addSecrets(Object.fromEntries(all.map((n) => [n.id, n.webhook_secret])));
+  return { receiver, fleet, numbers: all, ports };
 }
 
 // ------------------------------------------------------------------------------------------------ child side
@@ -187,8 +205,6 @@ async function child() {
         });
         servers.push(server);
       });
-    } else if (message.type === 'behaviour') {
-      behaviours.set(message.port, message.behaviour);
     } else if (message.type === 'secrets') {
       for (const [id, secret] of Object.entries(message.secrets)) secrets.set(id, secret);
     } else if (message.type === 'stop') {

@@ -35,6 +35,13 @@ export function medianBy(items, value) {
   return [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)];
 }
 
+/** How many items of `list` have each `key(item)`: { key: count }. */
+export function countBy(list, key) {
+  const counts = {};
+  for (const item of list) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+}
+
 /** `value` rounded to `digits` decimals; what is not a finite number is returned as it is. */
 export const round = (value, digits = 2) =>
   Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : value;

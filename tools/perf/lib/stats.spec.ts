@@ -1,4 +1,4 @@
-import { median, medianBy, pairedVerdict, percentile, round, summarize } from './stats.mjs';
+import { countBy, median, medianBy, pairedVerdict, percentile, round, summarize } from './stats.mjs';
 
 describe('percentiles by the nearest rank', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -47,6 +47,11 @@ describe('medians', () => {
     const pairs = [{ ratio: 0.9 }, { ratio: 0.6 }, { ratio: 0.7 }];
     expect(medianBy(pairs, (pair: { ratio: number }) => pair.ratio)).toBe(pairs[2]);
     expect(medianBy([], () => 0)).toBeUndefined();
+  });
+
+  it('counts items by a key', () => {
+    expect(countBy([{ s: 503 }, { s: 429 }, { s: 503 }], (r: { s: number }) => `${r.s}`)).toEqual({ 503: 2, 429: 1 });
+    expect(countBy([], String)).toEqual({});
   });
 
   it('rounds to the digits asked and leaves what is not a number alone', () => {

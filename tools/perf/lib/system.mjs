@@ -14,11 +14,12 @@ import { freePort } from '../../dev/free-port.mjs';
 import { bundleServices, SERVICES } from '../../dev/service-bundles.mjs';
 import { SERVICE_ENV } from '../../dev/service-env.mjs';
 import { require, root, say, sleep } from './common.mjs';
+import { createDatabase, databaseUrl, dropDatabase, onServer, staleBenchDatabases, withClient } from './postgres.mjs';
+import { running, stopProcess } from './processes.mjs';
 
 // The five services, in the order they start (the gateway last), as npm start knows them.
 export { SERVICES };
 export const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
-const SERVER_URL = process.env.TEST_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres';
 const envName = (app) => `${app.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
 
 /** Everything started by this process, so an interruption can still remove it. */
@@ -40,9 +41,9 @@ function installHandlers() {
 }
 
 // The benchmarks' and fault tests' free ports come from the same helper as npm start's.
-export { freePort };
+export { databaseUrl, freePort };
 
-export function canConnect(port, host = '127.0.0.1') {
+function canConnect(port, host = '127.0.0.1') {
   return new Promise((done) => {
     const socket = createConnection({ host, port });
     socket.setTimeout(1000);
@@ -52,37 +53,15 @@ export function canConnect(port, host = '127.0.0.1') {
   });
 }
 
-async function onServer(sql) {
-  const { Client } = require('pg');
-  const client = new Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-export function databaseUrl(name) {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 /** Stale benchmark databases from interrupted runs older than an hour (only sb_bench_ names). */
 async function dropStaleDatabases() {
   const { rows } = await onServer(`SELECT datname FROM pg_database WHERE datname LIKE 'sb\\_bench\\_%'`);
-  const hourAgo = Date.now() - 3_600_000;
-  for (const { datname } of rows) {
-    const stamp = /^sb_bench_([0-9a-z]+)_/.exec(datname)?.[1];
-    const time = stamp ? parseInt(stamp, 36) : NaN;
-    if (Number.isFinite(time) && time < hourAgo)
-      await onServer(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
-  }
+  for (const name of staleBenchDatabases(rows.map((row) => row.datname)))
+    await dropDatabase(name).catch(() => undefined);
 }
 
 /** A nats-server of our own (JetStream, own store dir), which may be stopped and started again. */
-export class OwnNats {
+class OwnNats {
   constructor(dir) {
     this.storeDir = join(dir, 'nats-store');
     this.logFile = join(dir, 'nats-server.log');
@@ -116,20 +95,11 @@ export class OwnNats {
 
   /** Stops the server (SIGTERM: a clean shutdown; SIGKILL: a crash) and waits for the process to end. */
   async stop(signal = 'SIGTERM') {
-    const child = this.process;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const ended = new Promise((done) => child.once('exit', done));
-    child.kill(signal);
-    await Promise.race([ended, sleep(10_000)]);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await ended;
-    }
+    if (this.process) await stopProcess(this.process, signal, 10_000);
   }
 
   killNow() {
-    if (this.process && this.process.exitCode === null && this.process.signalCode === null)
-      this.process.kill('SIGKILL');
+    if (this.process && running(this.process)) this.process.kill('SIGKILL');
   }
 }
 
@@ -258,7 +228,7 @@ class System {
   async boot() {
     for (const app of SERVICES) {
       const db = `sb_bench_${this.run}_${app.replace(/-/g, '_')}`;
-      await onServer(`CREATE DATABASE "${db}"`);
+      await createDatabase(db);
       this.databases[app] = db;
     }
     this.ports.gateway = await freePort();
@@ -336,26 +306,13 @@ class System {
 
   alive(app) {
     const child = this.children.get(app);
-    return Boolean(child && child.exitCode === null && child.signalCode === null);
+    return Boolean(child && running(child));
   }
 
   /** Sends a signal and waits for the process to end (SIGKILL is `kill -9`). */
   async kill(app, signal = 'SIGKILL') {
     const child = this.children.get(app);
-    if (!child || !this.alive(app)) return;
-    const ended = new Promise((done) => child.once('exit', done));
-    child.kill(signal);
-    await Promise.race([ended, sleep(20_000)]);
-    if (this.alive(app)) {
-      child.kill('SIGKILL');
-      await ended;
-    }
-  }
-
-  async restart(app, extraEnv = {}) {
-    await this.kill(app, 'SIGTERM');
-    this.start(app, extraEnv);
-    await this.waitHealthy(app);
+    if (child) await stopProcess(child, signal, 20_000);
   }
 
   /** A service's own /readyz (HEALTH_PORT): NATS connected and its database answering. */
@@ -460,14 +417,7 @@ class System {
 
   /** Runs SQL in one service's database. */
   async sql(app, text, params = []) {
-    const { Client } = require('pg');
-    const client = new Client({ connectionString: databaseUrl(this.databases[app]) });
-    await client.connect();
-    try {
-      return (await client.query(text, params)).rows;
-    } finally {
-      await client.end();
-    }
+    return withClient(databaseUrl(this.databases[app]), async (db) => (await db.query(text, params)).rows);
   }
 
   printLogs(lines = 15) {
@@ -480,8 +430,7 @@ class System {
   }
 
   killAllNow() {
-    for (const child of this.children.values())
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of this.children.values()) if (running(child)) child.kill('SIGKILL');
     this.nats?.killNow();
   }
 
@@ -493,11 +442,8 @@ class System {
       console.error(`could not delete streams of ${this.prefix}: ${error.message}`),
     );
     await this.nats?.stop('SIGTERM');
-    for (const db of Object.values(this.databases)) {
-      await onServer(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`).catch((error) =>
-        console.error(`could not drop ${db}: ${error.message}`),
-      );
-    }
+    for (const db of Object.values(this.databases))
+      await dropDatabase(db).catch((error) => console.error(`could not drop ${db}: ${error.message}`));
     if (!keepLogs) rmSync(this.dir, { recursive: true, force: true });
     live.delete(this);
   }
