@@ -17,7 +17,7 @@ jest.setTimeout(120_000);
 /**
  * Issue 48 in Chromium: "Forgot your password?" from the sign-in page through the emailed link to signed in (other
  * sessions ended, the link then spent), and an owner changing a member's role on the team page, which the member's
- * console follows at their next navigation (docs/adr/0130).
+ * console follows at their next navigation (docs/adr/0066).
  */
 describe('the web console: password reset by email, and changing roles', () => {
   let system: RunningSystem;

@@ -14,7 +14,7 @@ import {
 jest.setTimeout(120_000);
 
 /**
- * Issue 48, the console's test data switch (docs/adr/0132): the header's "Test data" toggle shows the account's test
+ * Issue 48, the console's test data switch (docs/adr/0087): the header's "Test data" toggle shows the account's test
  * twin under an orange banner; a number provisioned there is seen only in test mode, and the live data again after.
  */
 describe('the web console: switching to test data', () => {

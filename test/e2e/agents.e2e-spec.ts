@@ -11,7 +11,7 @@ jest.setTimeout(90_000);
 const PUBLIC_BASE_URL = 'https://api.switchboard.test';
 
 /**
- * Issue 17's agent runtime (docs/adr/0085): a live number gets a Retell agent made from its settings (the
+ * Issue 17's agent runtime (docs/adr/0083): a live number gets a Retell agent made from its settings (the
  * NumberCreate extension), kept in step when they change and removed with the number; Twilio's voice URL hands a
  * ringing call to that agent over SIP. Retell and Twilio are played by their stand-ins.
  */

@@ -7,7 +7,7 @@ const PASSWORD = 'quiet otter builds paper maps';
 const NEW_PASSWORD = 'violet kettle orbits quietly';
 
 /**
- * Issue 48: "Forgot your password?" by email (docs/adr/0130), and an owner changing a member's role. Client addresses
+ * Issue 48: "Forgot your password?" by email (docs/adr/0066), and an owner changing a member's role. Client addresses
  * come from X-Forwarded-For, the test's loopback being a trusted proxy, so each test's throttle is its own.
  */
 describe('the console: password reset by email, and changing roles', () => {

@@ -8,7 +8,7 @@ const PASSWORD = 'quiet otter builds paper maps';
 
 /**
  * Issue 47, item 1: sign-in guesses sent in parallel are throttled exactly as the same guesses sent one after
- * another (docs/adr/0120), across two gateway replicas sharing one database. Client addresses come from
+ * another (docs/adr/0066), across two gateway replicas sharing one database. Client addresses come from
  * X-Forwarded-For, the test's loopback being a trusted proxy.
  */
 describe('the console sign-in throttle under concurrent guesses', () => {

@@ -5,7 +5,7 @@ jest.setTimeout(120_000);
 const PASSWORD = 'quiet otter builds paper maps';
 
 /**
- * Issue 48: the console's test data switch (docs/adr/0132). A session in test mode reads and changes the account's
+ * Issue 48: the console's test data switch (docs/adr/0087). A session in test mode reads and changes the account's
  * test twin (docs/adr/0087): numbers, calls, balance, ledger, keys of test mode; the team and the account settings
  * stay the live account's; switching back shows live data again.
  */

@@ -12,8 +12,8 @@ import {
 jest.setTimeout(180_000);
 
 /**
- * Issue 16 through the gateway: disposal after the hold period (docs/adr/0077), the claimant page's backend
- * (docs/adr/0078) and lost-item reports taken on the phone (docs/adr/0079).
+ * Issue 16 through the gateway: disposal after the hold period (docs/adr/0079), the claimant page's backend
+ * (docs/adr/0079) and lost-item reports taken on the phone (docs/adr/0079).
  */
 describe('lost-and-found desk through the gateway', () => {
   let system: RunningSystem;

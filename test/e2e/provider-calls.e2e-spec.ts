@@ -10,7 +10,7 @@ jest.setTimeout(90_000);
 const PUBLIC_BASE_URL = 'https://api.switchboard.test';
 
 /**
- * Issue 17's calls from real providers (docs/adr/0090): Retell's signed `call_analyzed` becomes the call with its
+ * Issue 17's calls from real providers (docs/adr/0083): Retell's signed `call_analyzed` becomes the call with its
  * transcript and outcome; Twilio's recording callback brings the MP3, fetched and stored, whichever comes first;
  * Twilio's status callback of a call nobody answered is a missed call. All through the gateway's provider door.
  */

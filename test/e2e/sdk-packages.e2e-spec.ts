@@ -101,7 +101,7 @@ function post(port: number, ca: string, body: string, headers: Record<string, st
 }
 
 /**
- * Issue 48: the SDK and the signing library installed the way an integrator gets them (docs/adr/0126). `npm run
+ * Issue 48: the SDK and the signing library installed the way an integrator gets them (docs/adr/0137). `npm run
  * sdk:pack` packs both; a project in a temporary directory, outside the workspace, installs the two tarballs; the
  * SDK examples of README.md and libs/sdk/README.md are type-checked there under strict TypeScript and run against a
  * booted system; the receiver of docs/webhooks.md is copied there as written, run, and sent deliveries.

@@ -10,7 +10,7 @@ const WEBHOOK_SECRET = 'whsec_e2eStripePayments0123456789';
 /**
  * Issue 17's payments through Stripe (its API played by the stand-in): a live account's auto-top-up is an
  * off-session PaymentIntent keyed by the attempt; a PaymentIntent left processing is settled by Stripe's signed
- * webhook through the gateway, once; a test account's top-up never reaches Stripe (docs/adr/0084, 0087).
+ * webhook through the gateway, once; a test account's top-up never reaches Stripe (docs/adr/0131 and 0087).
  */
 describe('auto-top-up through Stripe', () => {
   const stripe = new StripeStandIn();

@@ -9,7 +9,7 @@ const PUBLIC_BASE_URL = 'https://api.switchboard.test';
 /**
  * Issue 17's telephony and texts through Twilio (its API played by the stand-in): a live account's number is bought
  * from Twilio with its voice URL and status callback on our provider webhooks, released there; a live claimant is
- * texted through Twilio; a test account's numbers and texts stay with the simulated providers (ADR 0082, 0087).
+ * texted through Twilio; a test account's numbers and texts stay with the simulated providers (ADRs 0083 and 0087).
  */
 describe('numbers and texts through Twilio', () => {
   const twilio = new TwilioStandIn();

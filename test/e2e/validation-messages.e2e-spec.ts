@@ -4,7 +4,7 @@ jest.setTimeout(90_000);
 
 /**
  * Issue 20 over HTTP: every 400 names the field and its real problem, for bodies, query strings and path
- * parameters, on the public and the operator API (wording: docs/adr/0058). The table of every DTO is
+ * parameters, on the public and the operator API (wording: docs/adr/0057). The table of every DTO is
  * libs/contracts/src/validation-messages.spec.ts; this one checks what a client reads.
  */
 describe('validation messages through the gateway', () => {

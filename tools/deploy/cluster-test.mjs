@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run deploy:test`: the whole system on a container cluster (deploy/compose/compose.cluster.yaml), proven by
-// running it (issue 46, ADR 0139). In order:
+// running it (issue 46, ADR 0137). In order:
 //   images     the five service images (the images command, ADR 0137) and `:next` of numbers-billing and lostfound
 //              (the tree plus one expand-only migration each, next-build.mjs)
 //   up         three NATS nodes, PostgreSQL, the migration jobs, two replicas of every service, Prometheus, the

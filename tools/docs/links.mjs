@@ -1,6 +1,6 @@
 // Where the docs and the code's comments point inside the repository, and which of those places are not there:
 // every relative link of the Markdown docs (docs/**/*.md and each README.md), and every repository path a code
-// comment names as a file (`tools/perf/lib/load.mjs`, `docs/adr/0136-what-the-benchmark-chase-learned.md`). Run by
+// comment names as a file (`tools/perf/lib/load.mjs`, `docs/adr/0134-no-bypasses-performance-by-guards.md`). Run by
 // tools/docs/links.spec.ts; `node tools/docs/links.mjs` prints what is missing.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -5,10 +5,6 @@ import { commentLines, commentPaths, markdownFiles, markdownLinks, missingTarget
  * left out here so that this spec holds the rest of the repository meanwhile. Empty this list once they are merged.
  */
 const BEING_REWRITTEN = new Set([
-  // libs/contracts' RPC descriptors (messaging rewrite): 0074's file is 0074-webhook-secret-rotation-and-standard-headers.md.
-  'libs/contracts/src/numbers/webhook-target.rpc.ts -> docs/adr/0074-webhook-secret-rotation.md',
-  // A repository (one way to the database): 0073's file is 0073-webhook-delivery-log-and-redelivery.md.
-  'apps/webhook-dispatcher/src/events/webhook-events.repository.ts -> docs/adr/0073-webhook-redelivery.md',
   // The deploy checks' new spec names the node-flags file the bypasses' removal deletes.
   'tools/deploy/deploy-rules.spec.ts -> deploy/service-node-flags.mjs',
 ]);
@@ -31,12 +27,12 @@ describe('links in the docs and paths in code comments', () => {
 describe('the relative links of a Markdown text', () => {
   it('are the inline and reference links, without their anchors, decoded', () => {
     const text = [
-      'See [ADR 0136](adr/0136-what-the-benchmark-chase-learned.md#decision) and [ops](operations.md "Operations").',
+      'See [ADR 0134](adr/0134-no-bypasses-performance-by-guards.md#decision) and [ops](operations.md "Operations").',
       '[perf]: ./performance.md',
       'A [space](docs/a%20b.md) and an image ![shot](console/page.png).',
     ].join('\n');
     expect(markdownLinks(text)).toEqual([
-      'adr/0136-what-the-benchmark-chase-learned.md',
+      'adr/0134-no-bypasses-performance-by-guards.md',
       'operations.md',
       'docs/a b.md',
       'console/page.png',
@@ -61,7 +57,7 @@ describe('the paths a code comment names', () => {
     const source = [
       "const url = 'http://example.com/tools/x.mjs'; // see tools/perf/lib/load.mjs",
       '/**',
-      ' * The floor (tools/perf/floors/api-floor.mjs), docs/adr/0088-benchmark-floors.md.',
+      ' * The floor (tools/perf/floors/api-floor.mjs), docs/adr/0134-no-bypasses-performance-by-guards.md.',
       ' */',
       "import { x } from './apps/y.ts';",
     ].join('\n');
@@ -69,14 +65,14 @@ describe('the paths a code comment names', () => {
     expect(paths).toEqual([
       'tools/perf/lib/load.mjs',
       'tools/perf/floors/api-floor.mjs',
-      'docs/adr/0088-benchmark-floors.md',
+      'docs/adr/0134-no-bypasses-performance-by-guards.md',
     ]);
   });
 
   it('takes only repository paths with a file name: no placeholders, globs, folders or packages', () => {
     const text =
       '// apps/<app>/src/main.ts, apps/*/prisma/schema.prisma, libs/messaging/src/, @switchboard/x/y.js, ' +
-      'docs/adr/0115-…md, my-apps/a.ts, apps/gateway/src/bootstrap.ts.';
+      'docs/adr/0134-…md, my-apps/a.ts, apps/gateway/src/bootstrap.ts.';
     expect(commentPaths(text)).toEqual(['apps/gateway/src/bootstrap.ts']);
   });
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Webhooks on a laptop (docs/webhooks.md, "On your laptop"; docs/adr/0128-webhook-listen.md): receives a number's
+// Webhooks on a laptop (docs/webhooks.md, "On your laptop"; docs/adr/0128-webhook-signatures-secrets-and-listen.md): receives a number's
 // signed webhook deliveries through the public API's stream (GET /v1/numbers/{id}/webhook/listen, Server-Sent Events)
 // and forwards each, byte for byte with its signature headers, to a receiver on this machine, printing one line per
 // event: `<type> <event id> -> <status>`. Nothing opens the dispatcher's egress rule to private addresses.

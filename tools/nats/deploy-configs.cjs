@@ -1,5 +1,5 @@
 // The nats-server configurations in deploy/, rendered from the one definition of the services' grants
-// (libs/messaging/src/bus-permissions.ts, docs/adr/0062-bus-permissions.md). Passwords are not in them: nats-server
+// (libs/messaging/src/bus-permissions.ts, docs/adr/0133-messaging.md). Passwords are not in them: nats-server
 // reads each service's from an environment variable (`$GATEWAY_NATS_PASSWORD`...) fed from a Secret or .env.
 //   node tools/nats/deploy-configs.cjs          rewrite them after a change to the grants
 // tools/nats/deploy-configs.spec.ts fails while a committed file differs from what this renders.

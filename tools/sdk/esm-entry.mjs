@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // node tools/sdk/esm-entry.mjs <package dir>
-// Writes the ES module entry of a package that tsc builds as CommonJS (libs/signing, libs/sdk; docs/adr/0126):
+// Writes the ES module entry of a package that tsc builds as CommonJS (libs/signing, libs/sdk; docs/adr/0137):
 // dist/index.mjs exports, under their own names, what dist/index.js exports, and dist/index.d.mts gives it the same
 // types. The code exists once, in the CommonJS build, so `import` and `require` in one program share one copy
 // (`instanceof SwitchboardError` holds whichever way it was loaded). The package's `exports` map sends `import` here

@@ -5,7 +5,7 @@
 // `npm install ./switchboard-signing-<version>.tgz ./switchboard-sdk-<version>.tgz`: the SDK's dependency on
 // `@switchboard/signing` (a semver range, as if published) is met by the signing tarball, and openapi-fetch comes
 // from the registry. Each tarball holds the CommonJS build with its types, the ES module entry (tools/sdk/esm-entry.mjs),
-// the sources the source maps point to, the README and the MIT licence; no specs, no tsconfig (docs/adr/0126).
+// the sources the source maps point to, the README and the MIT licence; no specs, no tsconfig (docs/adr/0137).
 // test/e2e/sdk-packages.e2e-spec.ts packs them, installs them outside the workspace and runs the documented examples.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';

@@ -104,7 +104,7 @@ export class CallsMediaModule {
         SimulatedTelephonyAdapter,
         SimulatedLiveCallsRepository,
         SimulatedLiveCallsPlayer,
-        // Calls reported by Retell and Twilio, verified by the gateway (docs/adr/0090).
+        // Calls reported by Retell and Twilio, verified by the gateway (docs/adr/0083).
         ProviderRecordingsRepository,
       ],
     };

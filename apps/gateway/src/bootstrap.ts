@@ -69,10 +69,10 @@ export async function createGateway(
       exclude: [
         'healthz',
         'readyz',
-        // The claimant page's backend lives beside /v1, not in it (docs/adr/0078).
+        // The claimant page's backend lives beside /v1, not in it (docs/adr/0079).
         { path: 'claim/api/locations/:slug', method: RequestMethod.GET },
         { path: 'claim/api/locations/:slug/claims', method: RequestMethod.POST },
-        // The console (its pages and its API) too (docs/adr/0065).
+        // The console (its pages and its API) too (docs/adr/0080).
         'console/{*path}',
         // And the providers' webhooks, at the URLs set in their consoles and on our numbers (docs/adr/0083).
         'provider-webhooks/{*path}',

@@ -68,7 +68,7 @@ export class LostfoundModule {
         { provide: LOSTFOUND_CONFIG, useValue: config },
         // The SMS port: the simulated provider is the only adapter so far (LOSTFOUND_SMS_PROVIDER=simulated).
         SimulatedSmsAdapter,
-        // Twilio for live accounts with LOSTFOUND_SMS_PROVIDER=twilio (docs/adr/0082); the simulated provider otherwise.
+        // Twilio for live accounts with LOSTFOUND_SMS_PROVIDER=twilio (docs/adr/0083); the simulated provider otherwise.
         smsSenderProvider,
         provideOutboxRelay(LostfoundTransactions, [STREAMS.lostfound]),
         LostfoundTransactions,

@@ -168,7 +168,7 @@ describe('lostfound: claims', () => {
       expect(claim).toMatchObject({ has_match: true, matches: [] });
     });
 
-    it('scores the items found nearest after the loss when more are eligible than it scores (docs/adr/0094)', async () => {
+    it('scores the items found nearest after the loss when more are eligible than it scores (docs/adr/0053)', async () => {
       const { accountId, locationId } = await lf.newLocation();
       // Logged first, found the day after the loss: the item the claimant lost.
       const lost = await lf.send(FoundItemsRpc.log, foundItemBody(locationId, { found_date: '2026-11-18' }), accountId);
@@ -186,7 +186,7 @@ describe('lostfound: claims', () => {
     });
   });
 
-  describe("a claim's candidates, read from the index (docs/adr/0097)", () => {
+  describe("a claim's candidates, read from the index (docs/adr/0053)", () => {
     /** Distinct two-letter words, the text whose search vector is largest for its length (about 3.3 bytes a byte). */
     const filler = (bytes: number) => {
       const words: string[] = [];

@@ -117,7 +117,7 @@ describe('lostfound: found items', () => {
     });
 
     // The spec stores image_url "as given": an accepted URL comes back byte for byte, never normalised. Only
-    // https:/http: URLs are accepted (issue 47, ADR 0122): anything else would be rendered as a link on the desk.
+    // https:/http: URLs are accepted (issue 47, ADR 0057): anything else would be rendered as a link on the desk.
     it('keeps an accepted image_url exactly as given, without normalising it', async () => {
       const { accountId, locationId } = await lf.newLocation();
       const given = 'HTTPS://IMG.example:443/Bin4/photo%201.PNG?size=Large#Front';
@@ -190,7 +190,7 @@ describe('lostfound: found items', () => {
       const detail = await lf.send(FoundItemsRpc.get, { location_id: locationId, id: item.id }, accountId);
       expect(detail).toEqual({
         ...item,
-        // Added field (docs/adr/0077): found_date 2026-11-18 + the default 60 days.
+        // Added field (docs/adr/0079): found_date 2026-11-18 + the default 60 days.
         hold_until: '2027-01-17',
         photos: ['https://img.example/1.jpg'],
         timeline: [

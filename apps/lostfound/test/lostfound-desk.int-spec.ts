@@ -24,7 +24,7 @@ import { eventually, startLostfound, type LostfoundUnderTest } from './support/l
 
 jest.setTimeout(60_000);
 
-/** Issue 16 inside lostfound: disposal (ADR 0077), the claimant page (ADR 0078) and phone reports (ADR 0079). */
+/** Issue 16 inside lostfound: disposal (ADR 0079), the claimant page (ADR 0079) and phone reports (ADR 0079). */
 describe('lostfound: the lost-and-found desk', () => {
   let lf: LostfoundUnderTest;
   let clock: LostfoundClock;

@@ -7,7 +7,7 @@ import { startLostfound, type LostfoundUnderTest } from './support/lostfound-har
 
 jest.setTimeout(60_000);
 
-/** The texting rule (docs/adr/0053-lostfound-texting-limits.md), with small limits: 5 texts an account, 2 a phone. */
+/** The texting rule (docs/adr/0053-lostfound-search-matching-and-texts.md), with small limits: 5 texts an account, 2 a phone. */
 describe('lostfound: texting limits', () => {
   let lf: LostfoundUnderTest;
   beforeAll(async () => {

@@ -94,7 +94,7 @@ export class NumbersBillingModule {
         SimulatedTelephonyNatsController,
         TalkTimeConsumer,
         TalkTimeAdjustmentConsumer,
-        // Stripe's payment results, only where Stripe is configured (docs/adr/0084).
+        // Stripe's payment results, only where Stripe is configured (docs/adr/0131).
         ...(config.stripe ? [StripeEventsConsumer] : []),
       ],
       imports: [
@@ -115,16 +115,16 @@ export class NumbersBillingModule {
         },
         // Ports: the simulated adapters are the default (and the operator routes drive them).
         SimulatedTelephonyAdapter,
-        // Twilio for live accounts when configured (docs/adr/0082); the simulated provider otherwise.
+        // Twilio for live accounts when configured (docs/adr/0083); the simulated provider otherwise.
         telephonyProvider,
         SimulatedPaymentAdapter,
-        // Stripe for live accounts when configured (docs/adr/0084); the simulated processor otherwise.
+        // Stripe for live accounts when configured (docs/adr/0131); the simulated processor otherwise.
         stripeClientProvider,
         StripeCustomersRepository,
         paymentGatewayProvider,
         // Owners connect a card through Stripe Checkout in setup mode (docs/adr/0131).
         CardSetupService,
-        // Retell for live accounts' agents when configured (docs/adr/0085); the simulated platform otherwise.
+        // Retell for live accounts' agents when configured (docs/adr/0083); the simulated platform otherwise.
         SimulatedAgentRuntime,
         agentRuntimeProvider,
         NumberAgentsRepository,

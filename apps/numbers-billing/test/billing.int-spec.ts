@@ -341,7 +341,7 @@ describe('talk time', () => {
     expect(await eventsOf(n.id, 'number.updated')).toEqual([]);
   });
 
-  describe('in one statement (ADR 0102)', () => {
+  describe('in one statement (ADR 0013)', () => {
     const period = allowancePeriod(new Date());
     const charge = (accountId: string, seconds: number, callPeriod = period) => ({
       accountId,

@@ -101,7 +101,7 @@ describe('numbers-billing on the embedded database', () => {
     });
   });
 
-  // Talk time's one-round-trip charge (ADR 0102) aborts through a PL/pgSQL function, seen through Prisma here.
+  // Talk time's one-round-trip charge (ADR 0013) aborts through a PL/pgSQL function, seen through Prisma here.
   it('charges talk time in one statement, and leaves a call that changes answering to the full path', async () => {
     const account = await rpc.request(AccountsRpc.create, { name: 'Embedded talk time', balance_cents: 10_000 });
     const period = allowancePeriod(new Date());

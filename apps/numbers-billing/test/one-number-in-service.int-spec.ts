@@ -7,7 +7,7 @@ import { Client } from 'pg';
 
 jest.setTimeout(120_000);
 
-/** The migration that makes the rule (docs/adr/0121-one-number-in-service-per-phone-number.md). */
+/** The migration that makes the rule (docs/adr/0121-calls-and-recordings.md). */
 const MIGRATION = '20261128100000_one_number_in_service_per_phone_number';
 const migrationsDir = path.resolve(__dirname, '../prisma/migrations');
 

@@ -68,7 +68,7 @@ describe('webhook secret rotation (numbers.v1.webhook-secret.rotate)', () => {
 
     // The target tells the dispatcher when to stop signing with the old secret (it keeps the target no longer), and
     // the rotation, not its replay, is published as number.updated of a new version: every dispatcher forgets the
-    // target it kept (ADR 0101).
+    // target it kept (ADR 0075).
     const target = await h.request(WebhookTargetRpc, {
       number_id: created.id,
       recipient_key: DISPATCHER_KEY.publicKey,

@@ -85,9 +85,9 @@ export class WebhookDispatcherModule {
         { provide: DISPATCHER_CONFIG, useValue: config },
         { provide: WEBHOOK_RESOLVER, useValue: overrides.resolver ?? systemResolver },
         // A key pair of this process's own, made at start and never stored: nothing is kept sealed for it, so each
-        // replica and each restart simply has a new one (ADR 0063).
+        // replica and each restart simply has a new one (ADR 0128).
         { provide: SEALING_KEY_PAIR, useValue: SealingKeyPair.generate() },
-        // Targets asked of numbers-billing, kept until this replica hears the number changed (ADR 0101).
+        // Targets asked of numbers-billing, kept until this replica hears the number changed (ADR 0075).
         NatsWebhookTargets,
         {
           provide: KeptWebhookTargets,

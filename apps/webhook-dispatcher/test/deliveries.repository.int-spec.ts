@@ -9,7 +9,7 @@ jest.setTimeout(60_000);
 
 const URL = 'https://hooks.example.com/switchboard';
 const LEASE_MS = 30_000;
-/** Slots per receiver host (ADR 0076). */
+/** Slots per receiver host (ADR 0075). */
 const HOST_SLOTS = 4;
 /** Each event's receiver host of its own, so the tests of the delivery's lease never meet the host cap. */
 const hostOf = (delivery: NewDelivery) => `hooks-${delivery.event_id}.example.com:443`;

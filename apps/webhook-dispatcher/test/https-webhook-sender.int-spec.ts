@@ -47,7 +47,7 @@ function connectionsOf(server: TestReceiver): (string | false)[] {
   return [...names.values()];
 }
 
-describe('HttpsWebhookSender connections (ADR 0092)', () => {
+describe('HttpsWebhookSender connections (ADR 0075)', () => {
   it('sends the next attempt to the same checked address and name on the connection it kept', async () => {
     receiver = await startHttpsReceiver(certificate, { answer: () => ({ status: 204 }) });
     const to = target('hooks-a.test', receiver.port);

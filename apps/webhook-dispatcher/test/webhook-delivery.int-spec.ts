@@ -153,7 +153,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(second.rawBody.equals(first.rawBody)).toBe(true);
   });
 
-  it('sends a burst of events to one receiver one after another on the connection it keeps (ADR 0105)', async () => {
+  it('sends a burst of events to one receiver one after another on the connection it keeps (ADR 0075)', async () => {
     // Each answer takes 100 ms, so the four attempts would overlap on four connections were nothing waited for.
     let onWire = 0;
     let mostOnWire = 0;
@@ -300,7 +300,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
-  it('asks numbers-billing once for a number, and again once it hears the number changed (ADR 0101)', async () => {
+  it('asks numbers-billing once for a number, and again once it hears the number changed (ADR 0075)', async () => {
     receiver = await startHttpsReceiver(certificate, answers({ status: 200 }));
     const moved = await startHttpsReceiver(certificate, answers({ status: 200 }));
     try {

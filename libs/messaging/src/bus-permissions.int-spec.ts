@@ -192,7 +192,7 @@ describe('the bus lock', () => {
     await refusedRequest(lostfound, subject);
   });
 
-  it('lets webhook-dispatcher hear number changes as numbers-billing publishes them, and no one else (ADR 0101)', async () => {
+  it('lets webhook-dispatcher hear number changes as numbers-billing publishes them, and no one else (ADR 0075)', async () => {
     const billing = await connectAs('numbers-billing');
     const dispatcher = await connectAs('webhook-dispatcher');
     const heard: string[] = [];

@@ -79,7 +79,7 @@ describe('bus permissions', () => {
       'sb.health.v1.webhook-dispatcher',
       // It owns WEBHOOKS, which the gateway consumes: it replays that stream's dead letters when asked.
       'sb.dead-letters.v1.replay.webhook-dispatcher',
-      // Heard on plain subscriptions by every replica (ADR 0101); no one else may subscribe to events.
+      // Heard on plain subscriptions by every replica (ADR 0075); no one else may subscribe to events.
       'sb.events.v1.number.updated',
       'sb.events.v1.number.released',
     ]);

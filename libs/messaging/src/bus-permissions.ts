@@ -18,7 +18,7 @@ import { DEAD_LETTERS_STREAM, deadLetterSubject } from './dead-letter-subjects';
 import { eventSubject, rpcSubject, streamName } from './messaging.config';
 
 /**
- * Who may do what on the bus: the one definition of every service's NATS grants (docs/adr/0062-bus-permissions.md).
+ * Who may do what on the bus: the one definition of every service's NATS grants (docs/adr/0133-messaging.md).
  * `natsServerConfig` renders it into the nats-server users of `npm start`, the tests and the deploy manifests, so
  * a grant missing here fails a test the same way it would fail in production.
  *
@@ -37,7 +37,7 @@ export interface ServiceGrants {
   readonly consumes?: readonly { stream: StreamDefinition; durables: readonly string[] }[];
   /**
    * Event types it also hears as they are published, on plain subscriptions (no acknowledgement, nothing kept):
-   * for what each replica must learn at once, such as a dispatcher forgetting a webhook target (ADR 0101).
+   * for what each replica must learn at once, such as a dispatcher forgetting a webhook target (ADR 0075).
    */
   readonly hears?: readonly string[];
   /**
@@ -51,7 +51,7 @@ export interface ServiceGrants {
   readonly readsDeadLetters?: boolean;
 }
 
-/** Copies of signed webhook deliveries, per account and number (docs/adr/0128-webhook-listen.md). */
+/** Copies of signed webhook deliveries, per account and number (docs/adr/0128-webhook-signatures-secrets-and-listen.md). */
 const WEBHOOK_COPIES = `${WEBHOOK_COPIES_SUBJECT}.>`;
 
 /** Revoked API keys, announced by the gateway replica that revoked them to every replica (ADR 0128). */
@@ -72,7 +72,7 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     ],
     // Internal: only webhook-dispatcher asks where a number's webhooks go (refused even if a wildcard above grew).
     refused: [WebhookTargetRpc.subject, LostItemReportRpc.subject],
-    // Verified provider webhooks, through its outbox (docs/adr/0083-provider-webhook-intake.md).
+    // Verified provider webhooks, through its outbox (docs/adr/0083-real-providers.md).
     publishes: STREAMS.provider,
     // `webhook.endpoint_disabled`: the account's owners are mailed (ADR 0075).
     consumes: [{ stream: STREAMS.webhooks, durables: ['gateway-endpoint-alerts'] }],
@@ -89,11 +89,11 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
   'numbers-billing': {
     serves: ['billing.v1.>', 'numbers.v1.>', WebhookTargetRpc.subject],
     requests: [],
-    // billing.balance_low and billing.top_up_failed are account-level: a stream of their own (ADR 0081).
+    // billing.balance_low and billing.top_up_failed are account-level: a stream of their own (ADR 0131).
     publishes: [STREAMS.numbers, STREAMS.billing],
     consumes: [
       { stream: STREAMS.calls, durables: ['numbers-billing-talk-time', 'numbers-billing-talk-time-adjustments'] },
-      // Stripe's payment results, verified by the gateway (ADR 0083, ADR 0084); only where Stripe is configured.
+      // Stripe's payment results, verified by the gateway (ADRs 0083 and 0131); only where Stripe is configured.
       { stream: STREAMS.provider, durables: ['numbers-billing-stripe-events'] },
     ],
   },
@@ -116,7 +116,7 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
           'calls-media-analysis-fields',
         ],
       },
-      // Calls reported by Retell and Twilio, verified by the gateway (ADR 0083, ADR 0090).
+      // Calls reported by Retell and Twilio, verified by the gateway (ADR 0083).
       { stream: STREAMS.provider, durables: ['calls-media-retell-calls', 'calls-media-twilio-callbacks'] },
     ],
   },
@@ -124,7 +124,7 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
     serves: ['lostfound.v1.>'],
     requests: [LostItemReportRpc.subject],
     publishes: STREAMS.lostfound,
-    // Calls whose agent took a lost-item report become claims (docs/adr/0079-lostfound-reports-by-phone.md).
+    // Calls whose agent took a lost-item report become claims (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md).
     consumes: [{ stream: STREAMS.calls, durables: ['lostfound-lost-item-reports'] }],
   },
   'webhook-dispatcher': {
@@ -143,13 +143,13 @@ export const BUS_GRANTS: Readonly<Record<ServiceName, ServiceGrants>> = {
         stream: STREAMS.numbers,
         durables: ['webhook-dispatcher-number-updated', 'webhook-dispatcher-number-released'],
       },
-      // billing.balance_low and billing.top_up_failed webhooks, to the numbers that opted in (ADR 0081).
+      // billing.balance_low and billing.top_up_failed webhooks, to the numbers that opted in (ADR 0131).
       {
         stream: STREAMS.billing,
         durables: ['webhook-dispatcher-billing-balance-low', 'webhook-dispatcher-billing-top-up-failed'],
       },
     ],
-    // Every replica forgets the webhook target it kept for a number that changed (ADR 0101).
+    // Every replica forgets the webhook target it kept for a number that changed (ADR 0075).
     hears: [NumberUpdatedEvent.type, NumberReleasedEvent.type],
     // A copy of each signed delivery, for the gateway's `webhook/listen` streams (ADR 0128).
     broadcasts: [WEBHOOK_COPIES],

@@ -182,7 +182,7 @@ export class RpcClient {
 /**
  * The request's span, a child of the active one; none when the active span is not recorded (spans are not exported,
  * or its trace was not sampled): its child would not be recorded either, and the `traceparent` sent on carries the
- * same trace with the active span as its parent (docs/adr/0119).
+ * same trace with the active span as its parent (docs/adr/0117).
  */
 function clientSpan(active: Context, name: string, subject: string): Span | undefined {
   const parent = trace.getSpan(active);

@@ -13,7 +13,7 @@ import { RPC_OUTAGES, SERVICE_NAME } from './tokens';
  * the `ServiceError` it names):
  * - a `ServiceError` (validation's `invalid_request` included): its code, message and retry delay;
  * - the database unreachable: `service_unavailable` (503, retryable), not `internal_error`, with the outage logged
- *   once per incident (docs/adr/0059-retryable-answers-and-outages.md);
+ *   once per incident (docs/adr/0055-the-gateway-edge.md);
  * - anything else: logged with its stack, answered `internal_error` without a word of it.
  * Bound to every handler by `@RpcPattern`; the active span (the server's, `NatsRpcServer`) gets the error code.
  */

@@ -10,7 +10,7 @@ import {
 } from 'node:crypto';
 
 /**
- * Secrets that cross the bus sealed for their one recipient (docs/adr/0063-sealed-webhook-secrets.md): X25519
+ * Secrets that cross the bus sealed for their one recipient (docs/adr/0128-webhook-signatures-secrets-and-listen.md): X25519
  * with a fresh ephemeral key per seal, HKDF-SHA256 to an AES-256-GCM key, the caller's context (e.g. the number
  * id) bound as additional data. Only the holder of the recipient's private key opens it; a copy read off the bus,
  * a log or a trace is useless, and a sealed secret moved to another context does not open.

@@ -4,7 +4,7 @@ import { describeValidationErrors, ServiceError, type ClassOf } from '@switchboa
 /**
  * Nest's ValidationPipe as every message is checked on receipt, the way the gateway checks HTTP bodies: unknown
  * fields refused, types checked, and the problems named in an `invalid_request` error worded as at the HTTP edge
- * (docs/adr/0058). `describeValidationErrors` reads each error's target and value to word it; neither is sent.
+ * (docs/adr/0057). `describeValidationErrors` reads each error's target and value to word it; neither is sent.
  */
 const validation = new ValidationPipe({
   whitelist: true,

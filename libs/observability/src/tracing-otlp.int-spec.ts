@@ -22,7 +22,7 @@ async function runFixture(env: NodeJS.ProcessEnv): Promise<{ pgPatched: boolean;
   return JSON.parse(stdout.trim().split('\n').at(-1)!);
 }
 
-// The OTLP exporter and the pg instrumentation are loaded only when spans are exported (docs/adr/0095).
+// The OTLP exporter and the pg instrumentation are loaded only when spans are exported (docs/adr/0117).
 // Each case starts Node processes of its own (TypeScript loaded by a register hook): seconds each, past Jest's 5 s.
 jest.setTimeout(60_000);
 

@@ -37,17 +37,17 @@ const DISCARD_SPANS: SpanProcessor = {
  */
 const NO_METRICS: MeterProvider = { getMeter: () => createNoopMeter() };
 
-// The OTLP exporter and the pg instrumentation are loaded only when spans are exported (docs/adr/0095): the exporter
+// The OTLP exporter and the pg instrumentation are loaded only when spans are exported (docs/adr/0117): the exporter
 // brings OpenTelemetry's transformers for every signal (metrics and logs too), and with the instrumentation about 220
 // modules, 5 MiB resident and 60 ms of start-up in every service that exports nothing.
 function otlpTraceExporter(): SpanExporter {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily and synchronously (ADR 0095)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily and synchronously (ADR 0117)
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpTraceExporterModule;
   return new OTLPTraceExporter();
 }
 
 function pgInstrumentation(): Instrumentation {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily and synchronously (ADR 0095)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily and synchronously (ADR 0117)
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof PgInstrumentationModule;
   // Background queries (outbox polls, schedulers) would each start a trace of their own.
   return new PgInstrumentation({ requireParentSpan: true });
@@ -100,7 +100,7 @@ export function startTracing(options: TracingOptions): void {
   if (!exporting) processors.push(DISCARD_SPANS);
   // The tracer provider alone, not `@opentelemetry/sdk-node`: the Node SDK also loads the OTLP exporters of every
   // protocol and signal (gRPC among them), which cost each service about 10 MiB resident and 150 ms of start-up for
-  // pipelines that stay off here (docs/adr/0095).
+  // pipelines that stay off here (docs/adr/0117).
   provider = new NodeTracerProvider({
     resource: defaultResource()
       .merge(detectResources({ detectors: [envDetector, hostDetector, osDetector, processDetector] }))

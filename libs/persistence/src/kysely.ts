@@ -16,7 +16,7 @@ import {
 } from 'kysely';
 
 /**
- * Hand-written SQL with generated types, through the app's Prisma client (ADR 0135). Statements are Kysely, over the
+ * Hand-written SQL with generated types, through the app's Prisma client (ADR 0070). Statements are Kysely, over the
  * table types that `prisma-kysely` generates from the app's `schema.prisma` into `src/generated/kysely`, and run on
  * `$kysely()` of the client, or of the caller's Prisma interactive transaction (`tx.$kysely()`). Kysely compiles; the
  * statement runs on that client's `$queryRawUnsafe`/`$executeRawUnsafe`, so there is one connection pool, one

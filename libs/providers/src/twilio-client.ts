@@ -4,7 +4,7 @@ import { ConfigError } from '@switchboard/service-runtime';
 
 type RequestOptions<TData> = RequestClient.RequestOptions<TData>;
 
-/** The Twilio account a service talks to (docs/adr/0082-twilio-telephony-and-sms.md). */
+/** The Twilio account a service talks to (docs/adr/0083-real-providers.md). */
 export interface TwilioConfig {
   /** `TWILIO_ACCOUNT_SID`: `AC` and 32 hex digits. */
   accountSid: string;

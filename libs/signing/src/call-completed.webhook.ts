@@ -81,7 +81,7 @@ export interface NumberWebhookBody {
 
 /**
  * `billing.balance_low` and `billing.top_up_failed`: account-level events, sent to each number of the account that
- * listed them in its `webhook_events` (docs/adr/0081-billing-webhook-events.md). `number_id` is the receiving number.
+ * listed them in its `webhook_events` (docs/adr/0131-auto-top-up-and-stripe.md). `number_id` is the receiving number.
  */
 export const BILLING_BALANCE_LOW_TYPE = 'billing.balance_low';
 export const BILLING_TOP_UP_FAILED_TYPE = 'billing.top_up_failed';

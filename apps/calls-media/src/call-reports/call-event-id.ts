@@ -6,7 +6,7 @@ const NAMESPACE = Buffer.from('6b1f3c2e9a4d4f0b8c7e5a2d1f0e9c8b', 'hex');
 /**
  * The id of a call's `call.completed` envelope: a name-based UUID (version 5, RFC 9562) of the call SID. The
  * same call always gets the same id, so JetStream drops a republished event by message id and consumers can
- * de-duplicate on it (docs/adr/0025-call-completed-event-id.md).
+ * de-duplicate on it (docs/adr/0121-calls-and-recordings.md).
  */
 export function callCompletedEventId(callSid: string): string {
   return eventIdOf('call.completed', callSid);

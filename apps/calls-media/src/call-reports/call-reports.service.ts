@@ -63,7 +63,7 @@ interface KeptReport {
 
 /**
  * The use case every provider adapter calls: receive a report of a completed call, once per call SID, and turn
- * it into a call of the account that owned the number when the call started (docs/adr/0121, 0021). A report
+ * it into a call of the account that owned the number when the call started (docs/adr/0121). A report
  * for a number nobody owns yet waits for the number's events for a grace period, then is discarded.
  */
 @Injectable()

@@ -80,7 +80,7 @@ const CALL_COLUMNS = [
 
 /**
  * The statement behind every `GET /v1/calls` page without filters, newest first (exported for the benchmark's floor,
- * tools/bench: ADR 0072); `list` adds its filters to it.
+ * tools/bench: ADR 0099); `list` adds its filters to it.
  */
 export function callsPageStatement(accountId: string) {
   return statements.selectFrom('calls').select(CALL_COLUMNS).where('account_id', '=', accountId);

@@ -18,7 +18,7 @@ export interface CallsMediaConfig {
   /** How long the simulated provider's operator route waits for its report to be settled before answering. */
   simulatedSettleMs: number;
   /**
-   * Twilio, to fetch the recordings of live calls (docs/adr/0090); undefined: Twilio's recording callbacks are
+   * Twilio, to fetch the recordings of live calls (docs/adr/0083); undefined: Twilio's recording callbacks are
    * acknowledged and left alone.
    */
   twilio: TwilioConfig | undefined;

@@ -9,7 +9,7 @@ export const CALLS_MEDIA_VARIABLES = defineEnvVariables({
   S3_ENDPOINT: {
     shown: 'unset (recordings on disk)',
     meaning:
-      "the S3-compatible store's URL (e.g. `https://s3.us-east-1.amazonaws.com`); with `S3_BUCKET`, `S3_ACCESS_KEY_ID` and `S3_SECRET_ACCESS_KEY`, all four or none: recordings in that bucket (path-style, ADR 0086; docs/providers.md)",
+      "the S3-compatible store's URL (e.g. `https://s3.us-east-1.amazonaws.com`); with `S3_BUCKET`, `S3_ACCESS_KEY_ID` and `S3_SECRET_ACCESS_KEY`, all four or none: recordings in that bucket (path-style, ADR 0121; docs/providers.md)",
   },
   S3_BUCKET: { meaning: 'the bucket recordings are kept in' },
   S3_ACCESS_KEY_ID: { meaning: 'access key of an identity allowed the calls docs/providers.md lists' },
@@ -26,7 +26,7 @@ export const CALLS_MEDIA_VARIABLES = defineEnvVariables({
   },
   TWILIO_ACCOUNT_SID: {
     shown: "unset (Twilio's recording callbacks are acknowledged and left alone)",
-    meaning: 'with `TWILIO_AUTH_TOKEN`: fetch the recordings of live calls from Twilio (ADR 0090)',
+    meaning: 'with `TWILIO_AUTH_TOKEN`: fetch the recordings of live calls from Twilio (ADR 0083)',
   },
   TWILIO_AUTH_TOKEN: { meaning: "the Twilio account's auth token" },
   TWILIO_API_BASE_URL: {

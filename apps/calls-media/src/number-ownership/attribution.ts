@@ -33,7 +33,7 @@ interface Tenure {
 }
 
 /**
- * Who a call belongs to (docs/adr/0121-one-number-in-service-per-phone-number.md, superseding ADR 0020). Pure: given
+ * Who a call belongs to (docs/adr/0121-calls-and-recordings.md). Pure: given
  * every state calls-media knows for the phone number.
  * - A call that started within a tenure (from the number's first known state to its release) is that tenure's: its
  *   owner held the number when it rang, even if the report comes after they released it.

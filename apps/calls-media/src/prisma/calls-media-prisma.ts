@@ -9,7 +9,7 @@ import {
 import type { DB } from '../generated/kysely/database';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
-/** calls-media's Prisma client, with `$kysely()` for its hand-written statements (ADR 0135); injected by this class. */
+/** calls-media's Prisma client, with `$kysely()` for its hand-written statements (ADR 0070); injected by this class. */
 export const CallsMediaPrisma = extendedClientClass((options: Prisma.PrismaClientOptions) =>
   new PrismaClient(options).$extends(kyselyExtension<DB>()),
 );

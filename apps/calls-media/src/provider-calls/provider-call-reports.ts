@@ -16,7 +16,7 @@ import type {
   ProviderTranscriptTurn,
 } from '../telephony/provider-call-report';
 
-/** A call report without its audio (the recording joins it separately, docs/adr/0090). */
+/** A call report without its audio (the recording joins it separately, docs/adr/0083). */
 export type ReportWithoutAudio = Omit<ProviderCallReport, 'recording'>;
 
 /** Outcomes are short lower-case labels; anything else an agent gathered is not taken as one. */
@@ -27,7 +27,7 @@ const MAX_TURNS = 500;
 const MAX_TURN_TEXT = MAX_TEXT_LENGTH;
 
 /**
- * How a Retell call ended, in our outcome words (docs/adr/0090), when the agent's own analysis gave no outcome.
+ * How a Retell call ended, in our outcome words (docs/adr/0083), when the agent's own analysis gave no outcome.
  * Retell's `disconnection_reason` values: https://docs.retellai.com/api-references (call object).
  */
 export function outcomeOfDisconnection(reason: unknown): string {

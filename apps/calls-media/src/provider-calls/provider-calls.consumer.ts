@@ -38,7 +38,7 @@ const MAX_RECORDING_TRIES = 120;
 
 /**
  * Calls reported by real providers, from the PROVIDER stream (the gateway verified each webhook, ADR 0083), into the
- * one way calls come in: the call report sink (ADR 0021), as the simulated provider's are (docs/adr/0090):
+ * one way calls come in: the call report sink (ADR 0121), as the simulated provider's are (docs/adr/0083):
  * - Retell's `call_started` and `transcript_updated`, and Twilio's `ringing` and `in-progress` statuses: the call while
  *   it goes on (docs/live-calls.md), through the live sink.
  * - Retell's `call_analyzed`: the agent's call with its transcript and outcome. When the call came through Twilio,

@@ -9,7 +9,7 @@ export interface StoredProviderRecording {
   content_type: string;
 }
 
-/** Recordings fetched from the telephony provider, and their joining with the calls they belong to (ADR 0090). */
+/** Recordings fetched from the telephony provider, and their joining with the calls they belong to (ADR 0083). */
 @Injectable()
 export class ProviderRecordingsRepository {
   constructor(private readonly prisma: CallsMediaPrisma) {}

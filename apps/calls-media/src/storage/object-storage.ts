@@ -1,6 +1,6 @@
 /**
  * Where recordings live: a port with two adapters, a directory under DATA_DIR (the default) and an S3-compatible
- * bucket (docs/adr/0022-recording-storage.md). Use cases see only this interface.
+ * bucket (docs/adr/0121-calls-and-recordings.md). Use cases see only this interface.
  */
 export interface StoredObject {
   key: string;

@@ -15,7 +15,7 @@ export interface S3ObjectStorageOptions {
 type S3Module = typeof import('@aws-sdk/client-s3');
 
 /**
- * Objects in an S3-compatible bucket through AWS's SDK (`@aws-sdk/client-s3`, docs/adr/0086): path-style addresses
+ * Objects in an S3-compatible bucket through AWS's SDK (`@aws-sdk/client-s3`, docs/adr/0121): path-style addresses
  * (`<endpoint>/<bucket>/<key>`, which MinIO, Ceph, R2 and AWS all accept), SigV4 by the SDK, a Content-MD5 on every
  * upload, reads as ranged GETs. Checksums are sent only where the operation requires them: the SDK's default
  * (a CRC32 trailer with aws-chunked bodies) is refused by several S3-compatible stores. The SDK is loaded at the first

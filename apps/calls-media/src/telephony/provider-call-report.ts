@@ -3,7 +3,7 @@ import type { CallSentiment } from '@switchboard/contracts';
 /**
  * What a telephony provider tells calls-media about a completed call, whichever provider it is. Each provider's
  * adapter (the simulated one behind the operator API; a real one's webhook controller) translates its own
- * format into this and hands it to `CallReportsService.receive`, the one way in (docs/adr/0021).
+ * format into this and hands it to `CallReportsService.receive`, the one way in (docs/adr/0121).
  */
 export interface ProviderCallReport {
   /** The provider's id of the call; a report repeated by the provider carries the same one. */
@@ -61,7 +61,7 @@ export interface ProviderTranscriptTurn {
   text: string;
 }
 
-/** The audio: its bytes, or, when the provider's recording came first, where it is stored already (ADR 0090). */
+/** The audio: its bytes, or, when the provider's recording came first, where it is stored already (ADR 0083). */
 export type ProviderRecording =
   | { content_type: string; bytes: Uint8Array }
   | { content_type: string; stored: { key: string; size: number; etag: string } };

@@ -5,7 +5,7 @@ import { LOGGER, type Logger } from '@switchboard/observability';
 
 /**
  * Tells every gateway replica of a key just revoked, on plain core NATS (`<prefix>.api-key-revocations.v1`, no queue
- * group): each ends its `webhook/listen` streams on the key at once (docs/adr/0128-webhook-listen.md). Published after
+ * group): each ends its `webhook/listen` streams on the key at once (docs/adr/0128-webhook-signatures-secrets-and-listen.md). Published after
  * the revocation is committed. Nothing is kept: a replica that misses it (NATS away) ends those streams when it next
  * checks their keys in the database.
  */

@@ -148,7 +148,7 @@ export class ApiKeysService {
 
   /**
    * Revokes a key of the account, live or test, and tells every gateway replica, whose `webhook/listen` streams on
-   * the key end at once (docs/adr/0128-webhook-listen.md).
+   * the key end at once (docs/adr/0128-webhook-signatures-secrets-and-listen.md).
    */
   async revoke(accountId: string, keyId: string): Promise<void> {
     const revoked = await this.keys.revoke(family(accountId), keyId);

@@ -13,7 +13,7 @@ export interface RateLimitDecision {
 
 /**
  * 60 requests per 60 seconds per key (spec part 8), counted in fixed windows that start at a key's first
- * request (docs/adr/0002-rate-limit-window.md); the count itself is kept in PostgreSQL by
+ * request (docs/adr/0002-api-keys-and-rate-limits.md); the count itself is kept in PostgreSQL by
  * RequestAuthRepository. Answers the IETF `RateLimit-*` fields and `Retry-After`.
  */
 @Injectable()

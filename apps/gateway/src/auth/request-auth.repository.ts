@@ -7,7 +7,7 @@ import { GatewayPrisma } from '../prisma/gateway-prisma';
 /** An active key found by the hash of its secret. */
 export type ActiveKey = Pick<Selectable<ApiKey>, 'id' | 'account_id' | 'secret_hash' | 'ip_allowlist' | 'last_used_at'>;
 
-/** The key's fixed rate-limit window after counting this request (docs/adr/0002-rate-limit-window.md). */
+/** The key's fixed rate-limit window after counting this request (docs/adr/0002-api-keys-and-rate-limits.md). */
 export interface WindowCount {
   count: number;
   windowStart: Date;
@@ -87,7 +87,7 @@ type Nullable<T> = { [K in keyof T]: T[K] | null };
 /**
  * The statements behind every authenticated request, through the gateway's Prisma client (`$kysely()`). The counting
  * statements commit without waiting for the WAL flush (`ASYNCHRONOUS_COMMIT`); keys are created and revoked durably.
- * docs/adr/0002-rate-limit-window.md.
+ * docs/adr/0002-api-keys-and-rate-limits.md.
  */
 @Injectable()
 export class RequestAuthRepository {

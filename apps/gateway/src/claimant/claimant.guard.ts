@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 /**
- * The claimant page's routes have no key: each client address is limited instead (docs/adr/0078), counted in the
+ * The claimant page's routes have no key: each client address is limited instead (docs/adr/0079), counted in the
  * same PostgreSQL fixed windows as API keys (`rate_limit_windows`, under `ip:<address>`), so every gateway replica
  * shares the count. `request.ip` is the client as TRUSTED_PROXIES says (the proxy's address otherwise).
  */

@@ -19,7 +19,7 @@ export function noSuchPage(): ServiceError {
 }
 
 /**
- * The claimant page's backend (docs/adr/0078-lostfound-claimant-page.md), on the public port outside `/v1` and
+ * The claimant page's backend (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md), on the public port outside `/v1` and
  * outside the OpenAPI description (it is the page's, not the integrator's): no key, a limit per client address,
  * a small body, no CORS (the page is served from this origin), `Cache-Control: no-store` like every answer.
  * Forwarded to lostfound for no account: the slug names the location.

@@ -22,17 +22,17 @@ export interface GatewayConfig {
   trustedProxies: string[];
   tls: { cert: string; key: string } | undefined;
   bodyLimitBytes: number;
-  /** Connection time-outs and caps of both HTTP servers (docs/adr/0055-connection-limits.md). */
+  /** Connection time-outs and caps of both HTTP servers (docs/adr/0055-the-gateway-edge.md). */
   http: HttpLimits;
   rateLimit: { limit: number; windowSeconds: number };
-  /** The claimant page's limit per client address (docs/adr/0078). */
+  /** The claimant page's limit per client address (docs/adr/0079). */
   claimantRateLimit: { limit: number; windowSeconds: number };
   /** The claimant page's body limit: a claim is a few hundred bytes. */
   claimantBodyLimitBytes: number;
   /** `WEBHOOK_LISTEN_MAX_SECONDS`, in ms: the longest a `webhook/listen` stream stays open (docs/adr/0128). */
   webhookListenMaxMs: number;
   dataDir: string;
-  /** The developer console (docs/console/api.md, ADR 0065). */
+  /** The developer console (docs/console/api.md, ADR 0080). */
   console: ConsoleConfig;
   /** Provider webhooks: which providers are taken in and with what secrets (docs/providers.md). */
   providerWebhooks: ProviderWebhooksConfig;

@@ -30,7 +30,7 @@ export const GATEWAY_VARIABLES = defineEnvVariables({
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, meaning: "the key's rate-limit window" },
   CLAIMANT_RATE_LIMIT_REQUESTS: {
     default: 20,
-    meaning: 'claimant-page requests per client address per window (ADR 0078)',
+    meaning: 'claimant-page requests per client address per window (ADR 0079)',
   },
   CLAIMANT_RATE_LIMIT_WINDOW_SECONDS: { default: 600, meaning: "the claimant page's window" },
   CLAIMANT_BODY_LIMIT_BYTES: { default: 8192, meaning: 'largest claimant-page body' },

@@ -115,7 +115,7 @@ export function createFastifyAdapter(
     if (enforceHttps && config.production && !config.tls && !isHttps(request) && !PLAIN_HTTP_ALLOWED.has(request.url)) {
       return reply.status(400).send(errorEnvelope('invalid_request', 'Requests must use HTTPS.'));
     }
-    // The claimant page's routes take small bodies only (docs/adr/0078): refused before a byte is read.
+    // The claimant page's routes take small bodies only (docs/adr/0079): refused before a byte is read.
     if (
       options.server === 'public' &&
       request.url.startsWith('/claim/') &&

@@ -1,6 +1,6 @@
 /**
  * Input no route can use, refused once at the edge for every route of both servers, before validation, guards or
- * handlers see it (docs/adr/0054-hostile-input-at-the-edge.md):
+ * handlers see it (docs/adr/0055-the-gateway-edge.md):
  * - a NUL character (U+0000): PostgreSQL text cannot hold one, so it failed as a 500 deep in a service;
  * - an unpaired UTF-16 surrogate (`"\ud800"` in JSON): not Unicode, it crashed validators and cannot be stored;
  * - JSON nested deeper than MAX_JSON_DEPTH: validation recursed over it until the stack overflowed.

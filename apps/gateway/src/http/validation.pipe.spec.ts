@@ -9,7 +9,7 @@ import {
 } from '@switchboard/contracts';
 import { createValidationPipe } from './validation.pipe';
 
-/** The pipe as Nest runs it on a route: what a client reads in the 400's `message` (docs/adr/0058). */
+/** The pipe as Nest runs it on a route: what a client reads in the 400's `message` (docs/adr/0057). */
 async function messageOf(
   type: 'body' | 'query',
   metatype: ArgumentMetadata['metatype'],

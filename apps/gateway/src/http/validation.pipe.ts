@@ -3,7 +3,7 @@ import { describeValidationErrors, ServiceError } from '@switchboard/contracts';
 
 /**
  * HTTP bodies, params and queries are validated with the same DTOs and the same wording as NATS messages:
- * unknown fields refused, the problems named (docs/adr/0058), 400 `invalid_request`. A body must be a JSON object.
+ * unknown fields refused, the problems named (docs/adr/0057), 400 `invalid_request`. A body must be a JSON object.
  */
 class EnvelopeValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -23,7 +23,7 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     transform: true,
     forbidUnknownValues: false,
-    // The message is built from the failing rules (docs/adr/0058): it needs the object each error was found in,
+    // The message is built from the failing rules (docs/adr/0057): it needs the object each error was found in,
     // to read its class's rules, and the value, to tell a missing property from a wrong one. Neither is sent.
     validationError: { target: true, value: true },
     exceptionFactory: (errors) => new ServiceError('invalid_request', describeValidationErrors(errors)),

@@ -39,7 +39,7 @@ export interface IdempotentRoute<T extends object> {
  * `idempotency_key_in_use`). Only successful answers are kept: a failed request changed nothing, so a retry with
  * the same key runs again (integrators retry 503s). Answers are stored without their secret fields; the owning
  * service, which keeps secrets encrypted and deduplicates on the same key, supplies them on replay
- * (docs/adr/0011-provisioning-orders-and-idempotency.md, docs/adr/0056-idempotency-on-every-write.md).
+ * (docs/adr/0011-provisioning-numbers.md, docs/adr/0056-idempotency-key-on-every-public-write.md).
  */
 @Injectable()
 export class IdempotencyService {

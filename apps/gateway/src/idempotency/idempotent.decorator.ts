@@ -6,7 +6,7 @@ import { IdempotencyInterceptor, IDEMPOTENT_ROUTE, type IdempotentRouteOptions }
  * Marks a public write route (every POST and PATCH) as accepting `Idempotency-Key`: a retry with the same key,
  * method, path and body answers the first result with `Idempotent-Replayed: true`; the same key with another
  * request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_use`
- * (docs/adr/0056-idempotency-on-every-write.md). Also documents the header in the OpenAPI description.
+ * (docs/adr/0056-idempotency-key-on-every-public-write.md). Also documents the header in the OpenAPI description.
  */
 export function Idempotent(options: IdempotentRouteOptions = {}): MethodDecorator {
   return applyDecorators(

@@ -28,7 +28,7 @@ export class LocationsAdminController {
     return this.rpc.request(LocationsRpc.create, { ...body, account_id: params.account_id }, caller);
   }
 
-  /** `hold_days` and `lostfound_enabled` (docs/adr/0077); 404 not_found for a location the account does not have. */
+  /** `hold_days` and `lostfound_enabled` (docs/adr/0079); 404 not_found for a location the account does not have. */
   @Patch(':location_id')
   update(
     @Param() params: LocationOfAccount,
@@ -42,7 +42,7 @@ export class LocationsAdminController {
     );
   }
 
-  /** A new claimant-page slug; the old address answers 404 at once (docs/adr/0078). */
+  /** A new claimant-page slug; the old address answers 404 at once (docs/adr/0079). */
   @Post(':location_id/public-slug')
   @HttpCode(200)
   rotateSlug(@Param() params: LocationOfAccount, @Caller() caller: CallerOptions): Promise<LocationView> {

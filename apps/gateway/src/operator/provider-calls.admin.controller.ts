@@ -10,7 +10,7 @@ const REPORT_TIMEOUT_MS = 30_000;
  * `POST /admin/provider/calls` (operator contract): forwarded to the simulated telephony provider inside calls-media,
  * which decides whether the number is in service (422 `number_not_in_service` otherwise, changing nothing) and reports
  * the call completed, or plays it live with `live` (docs/live-calls.md), along the path a real provider's reports take.
- * 202 `{ call_sid }` (docs/adr/0021-provider-call-reports.md, docs/adr/0121-one-number-in-service-per-phone-number.md).
+ * 202 `{ call_sid }` (docs/adr/0121-calls-and-recordings.md).
  */
 @Controller('admin/provider/calls')
 @UseGuards(AdminTokenGuard)

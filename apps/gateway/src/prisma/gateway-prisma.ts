@@ -4,7 +4,7 @@ import type { DB } from '../generated/kysely/database';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
 /**
- * The gateway's Prisma client, with `$kysely()` for its hand-written statements (ADR 0135). Injected by this class;
+ * The gateway's Prisma client, with `$kysely()` for its hand-written statements (ADR 0070). Injected by this class;
  * built once per process (see bootstrap) so the public and operator servers share one connection pool (and, on
  * PGlite, one embedded database).
  */

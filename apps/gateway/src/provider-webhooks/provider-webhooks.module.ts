@@ -6,7 +6,7 @@ import { ProviderWebhooksController } from './provider-webhooks.controller';
 import { TwilioVoiceAnswerer } from './twilio-voice';
 
 /**
- * Provider webhooks (docs/adr/0083-provider-webhook-intake.md): taken in by ProviderWebhooksController, verified,
+ * Provider webhooks (docs/adr/0083-real-providers.md): taken in by ProviderWebhooksController, verified,
  * recorded once, published through the gateway's outbox. Imported once per process, by the public server.
  */
 @Module({

@@ -11,7 +11,7 @@ import type { TwilioWebhookVerifier } from './twilio.verifier';
 type VoiceResponseClass = typeof import('twilio/lib/twiml/VoiceResponse');
 
 /**
- * Twilio's voice URL (docs/adr/0085): a call is ringing one of our numbers and Twilio waits for TwiML. After the
+ * Twilio's voice URL (docs/adr/0083): a call is ringing one of our numbers and Twilio waits for TwiML. After the
  * signature holds, numbers-billing says where the call goes (the agent's SIP address for this call) and the answer
  * is `<Dial record><Sip>` (recorded, the recording announced to our recording callback); a number without an agent, or a failure on our side, is `<Reject reason="busy">`: Twilio
  * answers every non-TwiML reply with its own error message, and a busy tone is what a caller understands. Not an
@@ -51,7 +51,7 @@ export class TwilioVoiceAnswerer {
     ));
     const twiml = new VoiceResponse();
     if (reply.action === 'sip' && reply.sip_uri)
-      // Twilio records both sides from the answer and tells our recording callback when the MP3 is ready (ADR 0090).
+      // Twilio records both sides from the answer and tells our recording callback when the MP3 is ready (ADR 0083).
       twiml
         .dial({
           record: 'record-from-answer-dual',

@@ -4,7 +4,7 @@ import { AccountBalance, BillingRpc } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { ApiKeyGuard, Caller, type CallerOptions } from '../auth';
 
-/** `GET /balance`: the caller's own account, answered by numbers-billing (docs/adr/0057-self-service-reads-and-updates.md). */
+/** `GET /balance`: the caller's own account, answered by numbers-billing (docs/adr/0057-public-api-rules.md). */
 @ApiTags('balance')
 @ApiBearerAuth()
 @Controller('balance')

@@ -65,7 +65,7 @@ export class FoundItemsHttpController {
     description:
       "Only an item still stored, and only from hold_until (found_date + the location's hold_days, 60 by default): " +
       'before that 409 hold_period_not_over; an item returned, donated or disposed of is 409 item_not_available. ' +
-      "The move is added to the custody timeline and the item's status becomes donated or disposed (docs/adr/0077).",
+      "The move is added to the custody timeline and the item's status becomes donated or disposed (docs/adr/0079).",
   })
   @ApiOkResponse({ type: FoundItemDetail })
   dispose(

@@ -10,7 +10,7 @@ const ERROR = { $ref: '#/components/schemas/Error' };
 
 /**
  * Extension (not in the spec): the AI agent that answers a number, its greeting and instructions
- * (docs/adr/0085-agent-runtime-retell.md). Set at creation with `agent` on NumberCreate, read and replaced here.
+ * (docs/adr/0083-real-providers.md). Set at creation with `agent` on NumberCreate, read and replaced here.
  */
 @ApiTags('numbers')
 @ApiBearerAuth()

@@ -46,7 +46,7 @@ function publicRoutes(): Route[] {
   const controllers = PublicApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? [];
   return (
     controllers
-      // The probes and the claimant page's backend live outside /v1 and its description (docs/adr/0078).
+      // The probes and the claimant page's backend live outside /v1 and its description (docs/adr/0079).
       .filter((controller) => controller !== HealthController && controller !== ClaimantHttpController)
       .flatMap((controller) => {
         const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');

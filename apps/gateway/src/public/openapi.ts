@@ -10,7 +10,7 @@ export const OPENAPI_PATH = 'v1/openapi.json';
  * drift from the code. Served at /v1/openapi.json, with a reference page at /docs; neither needs a key.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  // The contracts describe their properties without loading @nestjs/swagger (docs/adr/0093); here they become its.
+  // The contracts describe their properties without loading @nestjs/swagger (docs/adr/0099); here they become its.
   describeContracts(ApiProperty);
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')

@@ -8,7 +8,7 @@ import { getPhoneLine, linkPhoneLine, unlinkPhoneLine } from '../phone-lines/pho
 const NUMBER_ID = { name: 'id', description: 'The number, `num_<n>` or `<n>`.', example: 'num_12' };
 
 /**
- * A number's lost-and-found line (API extension, docs/adr/0079-lostfound-reports-by-phone.md): calls on it that end
+ * A number's lost-and-found line (API extension, docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md): calls on it that end
  * with the outcome `lost_item_report` become claims at the location. numbers-billing says whether the number is
  * the account's (404 not_found otherwise); lostfound owns the link and the location rule (404 location_not_found).
  */

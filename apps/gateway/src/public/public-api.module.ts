@@ -28,8 +28,8 @@ import { WebhookListeners } from './webhook-listeners';
 
 /**
  * The public API under /v1 on PORT: every route but the health probes is behind ApiKeyGuard. Beside it, the
- * claimant page's backend (`/claim/api/...`, docs/adr/0078), behind ClaimantGuard (a limit per client address), the
- * console (`/console/...`, docs/adr/0065), and the providers' webhooks (`/provider-webhooks/...`, docs/adr/0083),
+ * claimant page's backend (`/claim/api/...`, docs/adr/0079), behind ClaimantGuard (a limit per client address), the
+ * console (`/console/...`, docs/adr/0080), and the providers' webhooks (`/provider-webhooks/...`, docs/adr/0083),
  * whose signatures are their credential.
  */
 @Module({})
@@ -37,7 +37,7 @@ export class PublicApiModule {
   static forRoot(shared: GatewayShared): DynamicModule {
     return {
       module: PublicApiModule,
-      // The console's API shares the public port (docs/adr/0065); its routes live under /console/api, outside /v1.
+      // The console's API shares the public port (docs/adr/0080); its routes live under /console/api, outside /v1.
       // EndpointAlertsModule: the owners' mail when a webhook endpoint is disabled (docs/adr/0075); once per process.
       // ProviderWebhooksModule: the providers' webhooks (outside /v1, no key) and the outbox relay of their events
       // (ADR 0083). LiveCallStreamsModule: the live call streams, the same instance the console's route opens through.

@@ -27,7 +27,7 @@ import { WebhookListeners } from './webhook-listeners';
 export const KEY_CHECK_MS = 30_000;
 
 /**
- * What ends this replica's `webhook/listen` streams from outside (docs/adr/0128-webhook-listen.md). It hears, on
+ * What ends this replica's `webhook/listen` streams from outside (docs/adr/0128-webhook-signatures-secrets-and-listen.md). It hears, on
  * plain subscriptions of its own (every replica, no queue group): the revocations any replica announces
  * (`ApiKeyRevocations`), which end the key's streams at once, and numbers-billing's `number.released` as it is
  * published to JetStream, which ends the number's. Every KEY_CHECK_MS it also asks the database which of its streams'

@@ -19,7 +19,7 @@ import { WebhookListeners } from './webhook-listeners';
 /**
  * `GET /v1/numbers/{id}/webhook/listen`: the number's signed deliveries as Server-Sent Events, while connected, for
  * `npm run listen` to forward to a receiver on the developer's machine (docs/webhooks.md, "On your laptop";
- * docs/adr/0128-webhook-listen.md). The number must be the key's (404 otherwise), in the key's mode. Described in the
+ * docs/adr/0128-webhook-signatures-secrets-and-listen.md). The number must be the key's (404 otherwise), in the key's mode. Described in the
  * OpenAPI description as a text/event-stream answer, so the description lists every route the API serves.
  */
 const ERROR = { $ref: '#/components/schemas/Error' };

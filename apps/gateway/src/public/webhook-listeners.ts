@@ -62,7 +62,7 @@ interface Listener extends ListenerIdentity, Omit<AccountStream<ListenEnd>, 'key
 }
 
 /**
- * The `webhook/listen` streams (docs/adr/0128-webhook-listen.md): for each connected listener, a plain NATS
+ * The `webhook/listen` streams (docs/adr/0128-webhook-signatures-secrets-and-listen.md): for each connected listener, a plain NATS
  * subscription to its number's copies of signed deliveries (published by webhook-dispatcher), written to the
  * listener as Server-Sent Events. Nothing is kept: a copy published while no listener is connected, or while NATS is
  * away, is not sent to anyone later. The deliveries themselves go on as if no one listened.

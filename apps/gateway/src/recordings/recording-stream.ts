@@ -5,7 +5,7 @@ import type { RpcCallOptions, RpcClient } from '@switchboard/messaging';
 /**
  * Bytes `[start, end]` of a recording as a stream that asks calls-media for one bounded chunk at a time, only
  * when the client is ready for more: the gateway never holds more than about a chunk of the file, and stops
- * asking when the client goes away (docs/adr/0023-recording-streaming.md).
+ * asking when the client goes away (docs/adr/0121-calls-and-recordings.md).
  */
 export function recordingStream(
   rpc: RpcClient,

@@ -1,7 +1,7 @@
 import type { ValueClass } from '@switchboard/contracts';
 
 /**
- * The category vocabulary (docs/adr/0041-lostfound-categories.md). A category is matched case-insensitively,
+ * The category vocabulary (docs/adr/0053-lostfound-search-matching-and-texts.md). A category is matched case-insensitively,
  * with white space, `-` and `_` treated alike, against each canonical name and its synonyms; a simple plural
  * (`wallets`, `glasses` stays) falls back to the singular. A value outside the vocabulary is kept as written
  * (normalised) and is low-value; no value at all is read from the description, else `other`. A category is stored

@@ -10,7 +10,7 @@ import {
 import { Caller, RpcPattern, type RpcContext } from '@switchboard/messaging';
 import { ClaimantService } from './claimant.service';
 
-/** The public claimant page's requests, forwarded by the gateway for no account (docs/adr/0078). */
+/** The public claimant page's requests, forwarded by the gateway for no account (docs/adr/0079). */
 @Controller()
 export class ClaimantNatsController {
   constructor(private readonly claimant: ClaimantService) {}

@@ -23,7 +23,7 @@ export function publicUrgentMessage(category: string): string {
 }
 
 /**
- * The claimant page's backend (docs/adr/0078-lostfound-claimant-page.md): no account, the location named by its
+ * The claimant page's backend (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md): no account, the location named by its
  * public slug. Same rules as `POST /lostfound/claims`; the answers say nothing about the venue's items, not even
  * whether one matches.
  */

@@ -10,7 +10,7 @@ import { listFilters, type ListFilters } from '../search/list-filters';
 
 type StoredClaim = Selectable<Claim>;
 
-/** A claim as the views need it (`lost_date` as `YYYY-MM-DD`; `category_class` is what matching compares, ADR 0041). */
+/** A claim as the views need it (`lost_date` as `YYYY-MM-DD`; `category_class` is what matching compares, ADR 0053). */
 export type ClaimRow = Pick<
   StoredClaim,
   | 'id'

@@ -99,7 +99,7 @@ export class ClaimsService {
 
   /**
    * Files a claim at a location already checked, whatever its source: the API, the claimant page
-   * (docs/adr/0078) or a phone report (docs/adr/0079, with its call SID: null when that call already has its claim).
+   * (docs/adr/0079) or a phone report (docs/adr/0079, with its call SID: null when that call already has its claim).
    * The same rules for all: urgent categories refused with `urgentMessage`, matching in the transaction, the event.
    */
   async fileAt(

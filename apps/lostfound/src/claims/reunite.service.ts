@@ -11,7 +11,7 @@ import { LostfoundTransactions } from '../prisma/lostfound-prisma';
 import { ClaimsRepository } from './claims.repository';
 
 /**
- * `POST /lostfound/claims/{id}/reunite` (spec parts 3-4, docs/adr/0047-lostfound-reunite.md). One transaction
+ * `POST /lostfound/claims/{id}/reunite` (spec parts 3-4, docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md). One transaction
  * locks the claim, then the item (always in that order, so two reunites cannot deadlock), checks in the spec's
  * order, and changes both with their timeline entries and the event. Of two reunites of one item, the second
  * waits for the first's lock and then finds the item returned: 409 item_not_available.

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * The time as lostfound's rules read it (the hold period, docs/adr/0077). One injectable so a test can move it
+ * The time as lostfound's rules read it (the hold period, docs/adr/0079). One injectable so a test can move it
  * (`clock.set(...)`) the way numbers-billing's billing run is given its `now`.
  */
 @Injectable()

@@ -12,14 +12,14 @@ export type TwilioSender = { from: string } | { messagingServiceSid: string };
 export interface LostfoundConfig {
   /**
    * Which SMS adapter texts claimants (`LOSTFOUND_SMS_PROVIDER`): `simulated` (the default: texts are kept in
-   * lostfound's database) or `twilio` (live accounts' texts through Twilio Messaging, docs/adr/0082).
+   * lostfound's database) or `twilio` (live accounts' texts through Twilio Messaging, docs/adr/0083).
    */
   sms: { provider: 'simulated' } | { provider: 'twilio'; twilio: TwilioConfig; sender: TwilioSender };
   /** How often texts that could not be sent are tried again, in ms. */
   notifyRetryMs: number;
   /**
    * Texts to claimants one account may cause per UTC day; logging an item that would go beyond is refused with
-   * 429 `text_limit` (docs/adr/0053-lostfound-texting-limits.md).
+   * 429 `text_limit` (docs/adr/0053-lostfound-search-matching-and-texts.md).
    */
   textsPerAccountPerDay: number;
   /** Texts one claimant phone may get per UTC day, all accounts together; beyond, that claimant is not texted. */

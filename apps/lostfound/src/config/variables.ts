@@ -6,7 +6,7 @@ export const LOSTFOUND_VARIABLES = defineEnvVariables({
   LOSTFOUND_SMS_PROVIDER: {
     default: 'simulated',
     meaning:
-      "which adapter texts claimants: `simulated` (texts kept in lostfound's database) or `twilio` (live accounts' texts through Twilio Messaging, ADR 0082)",
+      "which adapter texts claimants: `simulated` (texts kept in lostfound's database) or `twilio` (live accounts' texts through Twilio Messaging, ADR 0083)",
   },
   TWILIO_ACCOUNT_SID: { meaning: 'with `LOSTFOUND_SMS_PROVIDER=twilio`: the Twilio account (`AC...`)' },
   TWILIO_AUTH_TOKEN: { meaning: "with `LOSTFOUND_SMS_PROVIDER=twilio`: the account's auth token" },

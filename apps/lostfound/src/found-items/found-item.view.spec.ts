@@ -1,7 +1,7 @@
 import { holdUntil } from './found-item.view';
 import { newPublicSlug } from '../locations/locations.service';
 
-describe('the hold period (docs/adr/0077)', () => {
+describe('the hold period (docs/adr/0079)', () => {
   it.each([
     ['2026-11-01', 60, '2026-12-31'],
     ['2026-12-31', 1, '2027-01-01'],
@@ -12,7 +12,7 @@ describe('the hold period (docs/adr/0077)', () => {
   });
 });
 
-describe('claimant-page slugs (docs/adr/0078)', () => {
+describe('claimant-page slugs (docs/adr/0079)', () => {
   it('are 22 URL-safe characters (128 random bits), never the same twice', () => {
     const slugs = Array.from({ length: 200 }, newPublicSlug);
     for (const slug of slugs) expect(slug).toMatch(/^[A-Za-z0-9_-]{22}$/);

@@ -24,7 +24,7 @@ export function toFoundItemView(row: FoundItemRow): FoundItemView {
   };
 }
 
-/** With `hold_until` (found_date + the location's hold days) while the item is stored (docs/adr/0077). */
+/** With `hold_until` (found_date + the location's hold days) while the item is stored (docs/adr/0079). */
 export function toFoundItemDetail(row: FoundItemDetailRow, holdDays?: number): FoundItemDetail {
   const detail: FoundItemDetail = {
     ...toFoundItemView(row),

@@ -13,7 +13,7 @@ import { listFilters, type ListFilters } from '../search/list-filters';
 
 type Item = Selectable<FoundItem>;
 
-/** A found item as the views need it (dates already `YYYY-MM-DD`; `category_class` is what matching compares, ADR 0041). */
+/** A found item as the views need it (dates already `YYYY-MM-DD`; `category_class` is what matching compares, ADR 0053). */
 export type FoundItemRow = Pick<
   Item,
   | 'id'
@@ -56,19 +56,19 @@ export type NewFoundItem = Pick<
 const COLUMNS = sql`id, location_id, category, category_class, value_class, description, color, found_by, found_area,
   to_char(found_date, 'YYYY-MM-DD') AS found_date, storage_ref, image_url, status, source, created_at`;
 
-/** Lists count matching items up to this many (docs/adr/0089): beyond, `total_exact` is false and `total` is this. */
+/** Lists count matching items up to this many (docs/adr/0053): beyond, `total_exact` is false and `total` is this. */
 export const FOUND_ITEMS_COUNT_BOUND = 1_000;
 
 /** COLUMNS as the match set of a text search carries them (`found_date` is already text there). */
 const MATCH_COLUMNS = sql`id, location_id, category, category_class, value_class, description, color, found_by,
   found_area, found_date, storage_ref, image_url, status, source, created_at`;
 
-/** How many eligible items a claim's matching looks at: those found nearest after the loss (docs/adr/0094). */
+/** How many eligible items a claim's matching looks at: those found nearest after the loss (docs/adr/0053). */
 export const MAX_ELIGIBLE_ITEMS = 2_000;
 
 /**
  * Items whose category, description, colour and area together take at most this many bytes have their search vector
- * in the claim candidates' index (docs/adr/0097): at most about 3.3 bytes of vector per byte of text, well under a
+ * in the claim candidates' index (docs/adr/0053): at most about 3.3 bytes of vector per byte of text, well under a
  * btree entry's 2,704 bytes. Also written, as a literal, in that index's migration.
  */
 export const MATCH_TEXT_BYTES = 500;
@@ -95,7 +95,7 @@ export function claimCandidatesStatement(
   const words = anyWord ? sql`to_tsquery('english', ${anyWord})` : undefined;
   const common = [sql`location_id = ${claim.location_id}`, sql`status = 'stored'`];
   if (claim.lost_date) common.push(sql`found_date >= ${claim.lost_date}::date - 1`);
-  // At most MAX_ELIGIBLE_ITEMS are scored (docs/adr/0094): those found nearest after the loss (an item is
+  // At most MAX_ELIGIBLE_ITEMS are scored (docs/adr/0053): those found nearest after the loss (an item is
   // found in the days after it is lost, and the rule's date point says the same), or without a loss date the
   // latest found. Each branch is read in that order along an index, so it reads the rows it keeps and no more
   // whatever order the items were logged in, and the branches are merged in the same order.
@@ -105,7 +105,7 @@ export function claimCandidatesStatement(
     sql`(SELECT id, category_class, found_date AS found_on, search FROM found_items
       WHERE ${sql.join([...common, ...conditions], sql` AND `)}
       ORDER BY ${nearest('found_date')} LIMIT ${MAX_ELIGIBLE_ITEMS})`;
-  // Items with short texts are read from an index that carries their search vector (docs/adr/0097: an index-only
+  // Items with short texts are read from an index that carries their search vector (docs/adr/0053: an index-only
   // scan, no heap page per item), by class and date or, for any class, by date; the others by date through the heap.
   // The two text conditions are the indexes' predicates word for word, so the planner can prove them.
   const byTextLength = (conditions: RawBuilder<unknown>[]) => [
@@ -185,7 +185,7 @@ export class FoundItemsRepository {
   }
 
   /**
-   * One page and the total, counted up to FOUND_ITEMS_COUNT_BOUND (docs/adr/0089-lostfound-search-at-a-million.md):
+   * One page and the total, counted up to FOUND_ITEMS_COUNT_BOUND (docs/adr/0053-lostfound-search-matching-and-texts.md):
    * `exact` is false when more items match, and `total` is then the bound. Without `q`, newest first. With `q`, the
    * best text matches first, ranked among every match when there are at most the bound, else among the bound's worth
    * of most recent matches, so a common word at a location of a million items costs what a thousand matches cost.

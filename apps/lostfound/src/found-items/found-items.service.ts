@@ -124,7 +124,7 @@ export class FoundItemsService {
   }
 
   /**
-   * Donates or disposes of an item (API extension, docs/adr/0077-lostfound-custody-and-disposal.md): only an item
+   * Donates or disposes of an item (API extension, docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md): only an item
    * still in storage, and only from the day its location's hold period ends (found_date + hold_days, UTC).
    * The item is locked, so a reunite and a disposal of one item cannot both succeed.
    */

@@ -15,7 +15,7 @@ import { CLAIMANT_CATEGORIES } from '../categories/category-vocabulary';
 import { isStoredId } from '../common/scope';
 import { LocationsRepository, type LocationRecord } from './locations.repository';
 
-/** A claimant-page slug: 128 random bits, base64url (22 characters). docs/adr/0078-lostfound-claimant-page.md. */
+/** A claimant-page slug: 128 random bits, base64url (22 characters). docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md. */
 export function newPublicSlug(): string {
   return randomBytes(16).toString('base64url');
 }

@@ -2,7 +2,7 @@ import { OTHER_CATEGORY } from '../categories/category-vocabulary';
 import { areaWords, colorsOf, contentWords } from './text-terms';
 
 /**
- * The matching rule (docs/adr/0044-lostfound-matching.md). A claim and a stored item of the same location are a
+ * The matching rule (docs/adr/0053-lostfound-search-matching-and-texts.md). A claim and a stored item of the same location are a
  * match when they do not contradict each other and their score reaches MATCH_THRESHOLD:
  *
  * | signal      | points |

@@ -24,7 +24,7 @@ const UNNAMED_CALLER = 'Caller (by phone)';
 export type ReportOutcome = 'filed' | 'repeat' | 'no_line' | 'urgent' | 'unusable';
 
 /**
- * Calls whose agent took a lost-item report become claims (docs/adr/0079-lostfound-reports-by-phone.md): the
+ * Calls whose agent took a lost-item report become claims (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md): the
  * `call.lost_item_reported` event (ids and category only) names the call; its details, the caller's phone
  * included, are read from calls-media, which owns them. At least once in, exactly one claim out: the claim's
  * `call_sid` is unique and its insert is the check, so a redelivered or repeated event files nothing more.

@@ -5,7 +5,7 @@ import { LostfoundPrisma } from '../prisma/lostfound-prisma';
 
 export type PhoneLineRecord = Pick<Selectable<PhoneLine>, 'number_id' | 'account_id' | 'location_id'>;
 
-/** Numbers linked to a location as its lost-and-found line (docs/adr/0079-lostfound-reports-by-phone.md). */
+/** Numbers linked to a location as its lost-and-found line (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md). */
 @Injectable()
 export class PhoneLinesRepository {
   constructor(private readonly prisma: LostfoundPrisma) {}

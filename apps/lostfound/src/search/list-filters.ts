@@ -20,7 +20,7 @@ export interface ListWhere {
 }
 
 /**
- * The WHERE clause of a found-item or claim list (docs/adr/0042-lostfound-lists.md):
+ * The WHERE clause of a found-item or claim list (docs/adr/0053-lostfound-search-matching-and-texts.md):
  * - `status`: exact; `category`: the category as the caller wrote it, normalised (`Scarf` finds `scarf`, not `hat`);
  * - `area`: the area compared case- and space-insensitively (an index column, `area_key`);
  * - `from`/`to`: inclusive days over `found_date` (items) or `lost_date` (claims; a claim without one is left out);

@@ -15,7 +15,7 @@ export interface MatchTextFacts {
 }
 
 /**
- * How a text names an item of a low-value vocabulary category (docs/adr/0041). Any other category (one outside
+ * How a text names an item of a low-value vocabulary category (docs/adr/0053). Any other category (one outside
  * the vocabulary, i.e. a word the tenant made up, or `other`) is "an item".
  */
 const ITEM_NOUNS: Record<string, string> = {
@@ -37,10 +37,10 @@ const MAX_LOCATION_IN_TEXT = 40;
 
 /**
  * The text a claimant gets when a newly logged item matches their claim, built from our own wording only
- * (docs/adr/0053-lostfound-texting-limits.md): no free text a tenant wrote reaches it except the location's name,
+ * (docs/adr/0053-lostfound-search-matching-and-texts.md): no free text a tenant wrote reaches it except the location's name,
  * with anything link-like taken out. Only when both the claim and the item are low-value does it say what was
  * found (its category and colours, from our vocabulary); otherwise it says only that there may be a match and to
- * bring proof, so a text never tells anyone what a high-value item looks like (docs/adr/0045-lostfound-sms.md).
+ * bring proof, so a text never tells anyone what a high-value item looks like (docs/adr/0053-lostfound-search-matching-and-texts.md).
  */
 export function matchText(facts: MatchTextFacts): string {
   const where = clip(withoutLinks(facts.location_name), MAX_LOCATION_IN_TEXT) || 'The';

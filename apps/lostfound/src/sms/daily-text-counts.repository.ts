@@ -13,7 +13,7 @@ export interface TextCountKey {
 }
 
 /**
- * The texts counted per UTC day for the daily limits (docs/adr/0053-lostfound-texting-limits.md). Counts are read
+ * The texts counted per UTC day for the daily limits (docs/adr/0053-lostfound-search-matching-and-texts.md). Counts are read
  * and raised inside the transaction that logs the item prompting the texts, with their rows locked, so two
  * requests of one account (or for one phone) cannot both take the last text of the day.
  */

@@ -22,7 +22,7 @@ export interface TextingRequest {
 }
 
 /**
- * The texting rule (docs/adr/0053-lostfound-texting-limits.md), applied in the transaction that logs an item:
+ * The texting rule (docs/adr/0053-lostfound-search-matching-and-texts.md), applied in the transaction that logs an item:
  * - a claimant whose phone is not of a country the location allows (US and CA by default) is not texted;
  * - a claimant phone gets one text about one item (for its best-matching claim), and at most
  *   `textsPerPhonePerDay` texts a UTC day, all accounts together; beyond, that claimant is not texted (the item

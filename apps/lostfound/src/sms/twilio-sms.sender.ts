@@ -3,7 +3,7 @@ import type { TwilioSender } from '../config/lostfound.config';
 import { SmsRejected, type SmsSender, type TextMessage } from './sms.port';
 
 /**
- * Texts to claimants through Twilio Messaging (docs/adr/0082-twilio-telephony-and-sms.md): one Messages create per
+ * Texts to claimants through Twilio Messaging (docs/adr/0083-real-providers.md): one Messages create per
  * text. Twilio answers 201 once it has queued the text. A 4xx other than 429 is a refusal that will not change (an
  * invalid or unsubscribed number, a body Twilio will not send): `SmsRejected`, never tried again. A 429, a 5xx or a
  * time-out is thrown as it is: the match stays pending and the notifier tries again later.

@@ -99,7 +99,7 @@ export class AccountsService {
 
   /**
    * `GET /balance`, the account's own: its balance, tier and the talk time of the current allowance period (the
-   * calendar month in UTC, docs/adr/0013-talk-time-allowance.md). Minutes used are whole minutes rounded down, so
+   * calendar month in UTC, docs/adr/0013-money-and-talk-time.md). Minutes used are whole minutes rounded down, so
    * `minutes_used` reaches `minutes_included` exactly when the allowance is used up.
    */
   async balance(accountId: string, now: Date = new Date()): Promise<AccountBalance> {

@@ -1,7 +1,7 @@
 import type { AnalysisFieldDefinition } from '@switchboard/contracts';
 
 /**
- * The AI agent that answers a number (docs/adr/0085-agent-runtime-retell.md), as the numbers domain sees it: the
+ * The AI agent that answers a number (docs/adr/0083-real-providers.md), as the numbers domain sees it: the
  * agent platform keeps one agent per number, made from the number's settings, and tells where a ringing call goes.
  * The simulated runtime is the default; Retell is another adapter behind the same token (agent-runtime.provider.ts).
  * `livemode` is the account's mode: a test account's agents are always simulated (docs/adr/0087).

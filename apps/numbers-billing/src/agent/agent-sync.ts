@@ -15,7 +15,7 @@ const BATCH = 20;
 const MAX_RETRY_DELAY_MS = 10 * 60_000;
 
 /**
- * Keeps each number's agent at the platform in step with its settings (docs/adr/0085): makes or updates the agents
+ * Keeps each number's agent at the platform in step with its settings (docs/adr/0083): makes or updates the agents
  * whose settings are pending and removes those of released numbers. A platform that fails is tried again with a
  * growing delay (1 s, 2 s, 4 s ... 10 min); one that refuses marks the agent `failed` until its settings change. The
  * number itself never waits for the platform: it is bought, charged and answering-ready whatever the platform does.

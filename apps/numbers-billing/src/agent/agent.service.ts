@@ -19,7 +19,7 @@ import { AgentSync } from './agent-sync';
 import { acceptAnalysisFields, analysisFieldsOf, publishAnalysisFields } from './analysis-fields';
 import { NumberAgentsRepository, type NumberAgentRecord } from './number-agents.repository';
 
-/** A number's agent: its settings (`/v1/numbers/{id}/agent`) and where a ringing call goes (docs/adr/0085). */
+/** A number's agent: its settings (`/v1/numbers/{id}/agent`) and where a ringing call goes (docs/adr/0083). */
 @Injectable()
 export class AgentService {
   constructor(

@@ -32,7 +32,7 @@ export interface RetellAgentOptions {
 }
 
 /**
- * The agent platform Retell AI (docs/adr/0085-agent-runtime-retell.md), through its SDK. One Retell LLM per number
+ * The agent platform Retell AI (docs/adr/0083-real-providers.md), through its SDK. One Retell LLM per number
  * (the prompt from the number's instructions, the greeting as its first words, a cold transfer to
  * `business_phone` and an end-call tool) and one agent on it whose webhook is our provider-webhook door, with the
  * number's analysis fields as its `post_call_analysis_data` and the webhooks it sends, `RETELL_WEBHOOK_EVENTS` (both set

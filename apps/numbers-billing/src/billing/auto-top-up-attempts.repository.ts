@@ -5,7 +5,7 @@ import { NumbersBillingPrisma, type Tx } from '../prisma/numbers-billing-prisma'
 
 export type AttemptRecord = Selectable<AutoTopUpAttempt>;
 
-/** Auto-top-up attempts (docs/adr/0014-auto-top-up.md): one pending at a time per account, driven to an end. */
+/** Auto-top-up attempts (docs/adr/0131-auto-top-up-and-stripe.md): one pending at a time per account, driven to an end. */
 @Injectable()
 export class AutoTopUpAttemptsRepository {
   constructor(private readonly prisma: NumbersBillingPrisma) {}

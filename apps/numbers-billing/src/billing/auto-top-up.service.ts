@@ -51,7 +51,7 @@ export const LOW_BALANCE_THRESHOLD_CENTS = Number(NUMBER_MONTHLY_PRICE_MILLICENT
 /**
  * The account's low-balance threshold in cents, or null when it has none: an account with auto-top-up is topped up
  * instead (a failed payment is `billing.top_up_failed`), so only an account without it is told its balance is low
- * (docs/adr/0081-billing-webhook-events.md).
+ * (docs/adr/0131-auto-top-up-and-stripe.md).
  */
 export function lowBalanceThresholdCents(
   account: Pick<LockedAccount, 'auto_top_up_threshold_cents' | 'auto_top_up_amount_cents'>,
@@ -84,7 +84,7 @@ export function balanceLowMarkChanges(
  * charged through the payment port and credited to the ledger. One attempt at a time per account; the attempt id
  * is both the payment's idempotency key and the ledger reference, so a payment is never charged or credited
  * twice. A declined payment is logged and tried again at the next drop, with a new attempt
- * (docs/adr/0014-auto-top-up.md).
+ * (docs/adr/0131-auto-top-up-and-stripe.md).
  */
 @Injectable()
 export class AutoTopUpService {
@@ -172,7 +172,7 @@ export class AutoTopUpService {
   }
 
   /**
-   * The processor's later word on an attempt it left unfinished (Stripe's webhook, docs/adr/0084): paid or declined,
+   * The processor's later word on an attempt it left unfinished (Stripe's webhook, docs/adr/0131): paid or declined,
    * settled exactly as an immediate answer would be. An attempt already ended, or unknown, is left as it is (the same
    * webhook twice changes nothing).
    */

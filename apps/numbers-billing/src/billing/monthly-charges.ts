@@ -42,7 +42,7 @@ export class MonthlyCharges {
 
   /**
    * Charges every period of the number that started by `now`; a past_due number first pays the period it owes,
-   * whatever the clock says, and is active again once nothing due is unpaid (docs/adr/0012-past-due-grace-and-return-to-active.md).
+   * whatever the clock says, and is active again once nothing due is unpaid (docs/adr/0013-money-and-talk-time.md).
    * When a due period cannot be covered, an active number becomes past_due if `pastDueWhenUncovered`.
    */
   async chargeDue(

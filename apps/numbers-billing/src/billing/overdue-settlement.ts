@@ -10,7 +10,7 @@ import { MonthlyCharges } from './monthly-charges';
 /**
  * When money arrives (operator credit, auto-top-up), the account's past_due numbers pay what they owe at once,
  * oldest number first, and those fully paid are active again: the agent answers without waiting for the next
- * billing run (docs/adr/0012-past-due-grace-and-return-to-active.md).
+ * billing run (docs/adr/0013-money-and-talk-time.md).
  */
 @Injectable()
 export class OverdueSettlement {

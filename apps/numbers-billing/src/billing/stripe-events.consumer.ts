@@ -10,7 +10,7 @@ import { readStripeEvent } from './stripe-events';
 export const STRIPE_EVENTS_DURABLE = 'numbers-billing-stripe-events';
 
 /**
- * Stripe's asynchronous payment results (docs/adr/0084), from the PROVIDER stream the gateway publishes verified
+ * Stripe's asynchronous payment results (docs/adr/0131), from the PROVIDER stream the gateway publishes verified
  * webhooks to (ADR 0083): each settles the auto-top-up attempt it names, once; and completed card setups (ADR 0131),
  * which make the card the customer's default. Runs only where Stripe is configured (the module adds it then).
  */

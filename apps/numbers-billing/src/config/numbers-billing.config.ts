@@ -22,14 +22,14 @@ export interface NumbersBillingConfig {
   providerReconcileIntervalMs: number;
   /** Test-only fault: the simulated provider's purchase never answers after the sale (kill tests). */
   simulatedProviderHangAfterSale: boolean;
-  /** Stripe for live accounts' auto-top-ups (docs/adr/0084); undefined: the simulated processor for all. */
+  /** Stripe for live accounts' auto-top-ups (docs/adr/0131); undefined: the simulated processor for all. */
   stripe: StripeConfig | undefined;
   /**
-   * Twilio for live accounts' numbers (docs/adr/0082), with the public address Twilio calls us back at; undefined: the
+   * Twilio for live accounts' numbers (docs/adr/0083), with the public address Twilio calls us back at; undefined: the
    * simulated provider for all.
    */
   twilio: { client: TwilioConfig; publicBaseUrl: string } | undefined;
-  /** Retell AI for live accounts' agents (docs/adr/0085); undefined: the simulated agent platform for all. */
+  /** Retell AI for live accounts' agents (docs/adr/0083); undefined: the simulated agent platform for all. */
   retell: RetellConfig | undefined;
 }
 

@@ -1,6 +1,6 @@
 import { ConfigError } from '@switchboard/service-runtime';
 
-/** Stripe as numbers-billing uses it (docs/adr/0084-stripe-off-session-payments.md); undefined when not configured. */
+/** Stripe as numbers-billing uses it (docs/adr/0131-auto-top-up-and-stripe.md); undefined when not configured. */
 export interface StripeConfig {
   /** `STRIPE_SECRET_KEY`: a secret (`sk_...`) or restricted (`rk_...`) key of the Stripe account. */
   secretKey: string;

@@ -41,14 +41,14 @@ export const NUMBERS_BILLING_VARIABLES = defineEnvVariables({
   },
   STRIPE_SECRET_KEY: {
     shown: 'unset (the simulated card processor for every account)',
-    meaning: "a secret (`sk_...`) or restricted (`rk_...`) key: live accounts' auto-top-ups through Stripe (ADR 0084)",
+    meaning: "a secret (`sk_...`) or restricted (`rk_...`) key: live accounts' auto-top-ups through Stripe (ADR 0131)",
   },
   STRIPE_API_BASE_URL: {
     meaning: "another address for Stripe's API, for a local stand-in only (refused in production)",
   },
   TWILIO_ACCOUNT_SID: {
     shown: 'unset (the simulated telephony provider for every account)',
-    meaning: "with `TWILIO_AUTH_TOKEN` and `PUBLIC_BASE_URL`: live accounts' numbers are bought from Twilio (ADR 0082)",
+    meaning: "with `TWILIO_AUTH_TOKEN` and `PUBLIC_BASE_URL`: live accounts' numbers are bought from Twilio (ADR 0083)",
   },
   TWILIO_AUTH_TOKEN: { meaning: "the Twilio account's auth token" },
   TWILIO_API_BASE_URL: {
@@ -56,7 +56,7 @@ export const NUMBERS_BILLING_VARIABLES = defineEnvVariables({
   },
   RETELL_API_KEY: {
     shown: 'unset (the simulated agent platform for every account)',
-    meaning: "with `PUBLIC_BASE_URL`: live accounts' agents on Retell AI (ADR 0085)",
+    meaning: "with `PUBLIC_BASE_URL`: live accounts' agents on Retell AI (ADR 0083)",
   },
   RETELL_API_BASE_URL: {
     meaning: "another address for Retell's API, for a local stand-in only (refused in production)",

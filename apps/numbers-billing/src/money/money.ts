@@ -2,7 +2,7 @@ import { wholeCents, type Tier } from '@switchboard/contracts';
 
 /**
  * Money inside numbers-billing is integer millicents (bigint): 1 cent = 1000 millicents. Per-second talk time
- * is computed exactly and rounded once per call (docs/adr/0010-ledger-and-millicents.md).
+ * is computed exactly and rounded once per call (docs/adr/0013-money-and-talk-time.md).
  */
 export const MILLICENTS_PER_CENT = 1000n;
 

@@ -65,7 +65,7 @@ export function toNumberView(row: NumberListRow): NumberView {
 
 /**
  * The state other services keep (calls-media, webhook-dispatcher). The agent answers an active number while the
- * account's monthly talk-time allowance lasts; a past_due number is paused (docs/adr/0013-talk-time-allowance.md).
+ * account's monthly talk-time allowance lasts; a past_due number is paused (docs/adr/0013-money-and-talk-time.md).
  */
 export function toStateChanged(
   row: NumberRecord,

@@ -9,7 +9,7 @@ import { LIST_COLUMNS, NUMBER_COLUMNS, type NumberListRow, type NumberRecord } f
 const STATUS_RANK = sql<number>`CASE status WHEN 'active' THEN 0 WHEN 'past_due' THEN 1 ELSE 2 END`;
 
 /**
- * The statement behind every `GET /v1/numbers` page (exported for the benchmark's floor, tools/bench: ADR 0072).
+ * The statement behind every `GET /v1/numbers` page (exported for the benchmark's floor, tools/bench: ADR 0099).
  */
 export function numbersPageStatement(accountId: string, limit: number, after?: { rank: number; id: bigint }) {
   const list = statements.selectFrom('numbers').select(LIST_COLUMNS).where('account_id', '=', accountId);
@@ -47,7 +47,7 @@ export type WebhookTargetRow = Pick<
 > &
   PreviousSecretColumns;
 
-/** The previous webhook secret and the end of its overlap (ADR 0074), read with the target. */
+/** The previous webhook secret and the end of its overlap (ADR 0128), read with the target. */
 export type PreviousSecretColumns = Pick<
   Selectable<PhoneNumber>,
   'previous_webhook_secret_key_id' | 'previous_webhook_secret_ciphertext' | 'previous_webhook_secret_expires_at'
@@ -101,7 +101,7 @@ export class NumbersRepository {
 
   /**
    * The number that holds `phoneNumber` now (not released), if any: at most one, by the partial unique index
-   * `numbers_phone_number_in_service_key` (docs/adr/0121-one-number-in-service-per-phone-number.md).
+   * `numbers_phone_number_in_service_key` (docs/adr/0121-calls-and-recordings.md).
    */
   async findInService(tx: Tx, phoneNumber: string): Promise<Pick<NumberRecord, 'id' | 'account_id'> | null> {
     const rows = await tx
@@ -208,7 +208,7 @@ export class NumbersRepository {
 
   /**
    * The account's active numbers with a webhook_url that opted in to `eventType` (`webhook_events`), in id order:
-   * where an account-level event goes (docs/adr/0081-billing-webhook-events.md).
+   * where an account-level event goes (docs/adr/0131-auto-top-up-and-stripe.md).
    */
   async optedIn(tx: Tx, accountId: string, eventType: string): Promise<bigint[]> {
     const rows = await tx.phoneNumber.findMany({
@@ -312,7 +312,7 @@ export class NumbersRepository {
 
   /**
    * Writes a rotated webhook secret: the new one, the previous one sealed (or none) and the rotation's key and time.
-   * A new version of the number: the rotation is published as `number.updated` (ADR 0101).
+   * A new version of the number: the rotation is published as `number.updated` (ADR 0075).
    */
   async saveSecretRotation(tx: Tx, id: bigint, rotation: SecretRotation): Promise<NumberRecord> {
     return tx.phoneNumber.update({ where: { id }, data: { ...rotation, version: { increment: 1n } } });

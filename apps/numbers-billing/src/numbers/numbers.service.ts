@@ -42,7 +42,7 @@ export class NumbersService implements OnApplicationBootstrap {
   /**
    * And sealed once per stored secret and asker's key: the same sealed value is answered until the secret is
    * rotated or re-sealed at rest (another ciphertext) or the dispatcher's key changes, so its own memo of opened
-   * values hits too (docs/adr/0063-sealed-webhook-secrets.md).
+   * values hits too (docs/adr/0128-webhook-signatures-secrets-and-listen.md).
    */
   private readonly sealedSecrets = new BoundedMemo();
 
@@ -89,7 +89,7 @@ export class NumbersService implements OnApplicationBootstrap {
 
   /**
    * `GET /numbers/{id}`: the number as the list shows it, whatever its status (a released number too, as in the
-   * list). Another account's number is answered as unknown (docs/adr/0057-self-service-reads-and-updates.md).
+   * list). Another account's number is answered as unknown (docs/adr/0057-public-api-rules.md).
    */
   async get(id: string, accountId: string | undefined): Promise<NumberView> {
     const account = requireAccount({ accountId, requestId: undefined });
@@ -250,7 +250,7 @@ export class NumbersService implements OnApplicationBootstrap {
         throw new ServiceError('invalid_request', 'recipient_key is not a usable X25519 public key.');
       throw error;
     }
-    // During a rotation's overlap the old secret travels too, sealed the same way (ADR 0074).
+    // During a rotation's overlap the old secret travels too, sealed the same way (ADR 0128).
     const previous = this.rotation.previousSecret(number.id, number);
     const previousSealed =
       previous === null
@@ -267,7 +267,7 @@ export class NumbersService implements OnApplicationBootstrap {
       ...(previousSealed
         ? {
             previous_webhook_secret_sealed: previousSealed,
-            // When to stop signing with it: a dispatcher keeps the target no longer (ADR 0101).
+            // When to stop signing with it: a dispatcher keeps the target no longer (ADR 0075).
             previous_webhook_secret_expires_at: number.previous_webhook_secret_expires_at?.toISOString() ?? null,
           }
         : {}),

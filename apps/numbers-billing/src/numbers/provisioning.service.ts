@@ -53,7 +53,7 @@ type Begin = { kind: 'buy'; order: OrderRecord } | { kind: 'replay'; numberId: b
  * 2. buy at the provider (409 `no_numbers`, 503 `provider_unavailable`: the order fails, nothing is charged);
  * 3. with the account locked again, store the number, charge its first month and publish `number.provisioned`.
  * Concurrent requests are serialised on the account row in steps 1 and 3, so they cannot spend the same dollars
- * twice or pass a limit together (docs/adr/0011-provisioning-orders-and-idempotency.md).
+ * twice or pass a limit together (docs/adr/0011-provisioning-numbers.md).
  */
 @Injectable()
 export class ProvisioningService {
@@ -232,7 +232,7 @@ export class ProvisioningService {
         return { kind: 'replay' as const, numberId: current.number_id };
       if (current.status !== 'pending') {
         // Failed meanwhile: reconciliation found it abandoned past its lease and gave the number back to the provider
-        // (docs/adr/0060-provider-reconciliation.md). Recording it now would charge for a number we no longer own.
+        // (docs/adr/0011-provisioning-numbers.md). Recording it now would charge for a number we no longer own.
         throw new ServiceError(
           'provider_unavailable',
           'The purchase took too long and was given up; nothing was charged. Retry (with the same Idempotency-Key).',
@@ -287,7 +287,7 @@ export class ProvisioningService {
    * A purchase refused because its phone number is in service on another number: the order has failed, nothing was
    * charged. The number bought under this order (and only it: never the holder's) goes back to the provider, so a
    * retry with the same Idempotency-Key buys another; if the provider cannot take it now, reconciliation releases
-   * it as the stray of a failed order (ADR 0060). Logged as an error: a provider sold a number twice.
+   * it as the stray of a failed order (ADR 0011). Logged as an error: a provider sold a number twice.
    */
   private async refuseInService(
     order: OrderRecord,
@@ -326,7 +326,7 @@ export class ProvisioningService {
   /**
    * The first answer again, for a retry with the same Idempotency-Key: nothing is bought or charged. Only within
    * 24 hours of the purchase, as the gateway keeps answers: the secret is not handed out again for ever to whoever
-   * holds an old key (docs/adr/0056-idempotency-on-every-write.md).
+   * holds an old key (docs/adr/0056-idempotency-key-on-every-public-write.md).
    */
   private async replay(numberId: bigint): Promise<NumberCreated> {
     const number = await this.numbers.find(numberId);

@@ -24,7 +24,7 @@ export function previousSecretContext(id: bigint): string {
 }
 
 /**
- * `POST /v1/numbers/{id}/webhook-secret/rotate` (docs/adr/0074-webhook-secret-rotation-and-standard-headers.md): a new secret, returned
+ * `POST /v1/numbers/{id}/webhook-secret/rotate` (docs/adr/0128-webhook-signatures-secrets-and-listen.md): a new secret, returned
  * once; the old one is kept, sealed, until the overlap ends, and webhook-dispatcher signs every delivery with both
  * meanwhile. A retry with the same `Idempotency-Key` within 24 hours answers the secret it made instead of rotating
  * again (the gateway stores the answer without the secret and asks again on a replay).
@@ -78,7 +78,7 @@ export class WebhookSecretRotation {
         webhook_secret_rotation_key: command.idempotency_key ?? null,
         webhook_secret_rotated_at: now,
       });
-      // A new version, told as `number.updated`: every dispatcher forgets the target it kept (ADR 0101).
+      // A new version, told as `number.updated`: every dispatcher forgets the target it kept (ADR 0075).
       const account = await this.ledger.answeringState(tx, accountId);
       await this.lifecycle.publish(tx, NumberUpdatedEvent, updated, account, {
         correlationId: ctx.requestId ?? randomUUID(),

@@ -27,7 +27,7 @@ export function normalizeWebhookUrl(raw: string): string {
   return url.href;
 }
 
-/** The one rule for a webhook URL a number is given, at creation and on change (ADR 0019, ADR 0057). */
+/** The one rule for a webhook URL a number is given, at creation and on change (ADRs 0075 and 0057). */
 @Injectable()
 export class WebhookUrlPolicy {
   constructor(@Inject(NUMBERS_BILLING_CONFIG) private readonly config: NumbersBillingConfig) {}

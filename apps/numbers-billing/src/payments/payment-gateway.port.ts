@@ -36,7 +36,7 @@ export class PaymentUnavailable extends Error {
 
 /**
  * The processor took the payment but has not finished it (a PaymentIntent `processing`): not a success and not a
- * decline. The attempt stays pending; the processor's webhook settles it (docs/adr/0084).
+ * decline. The attempt stays pending; the processor's webhook settles it (docs/adr/0131).
  */
 export class PaymentPending extends Error {
   constructor(

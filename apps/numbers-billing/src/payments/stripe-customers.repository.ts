@@ -11,7 +11,7 @@ export interface StripeCustomerRecord {
 
 /**
  * Each account's Stripe customer id, stored when the console's card setup made the customer (docs/adr/0131), so
- * auto-top-up retrieves the customer by id instead of searching (search lags, ADR 0124); and the card Checkout set.
+ * auto-top-up retrieves the customer by id instead of searching (search lags, ADR 0083); and the card Checkout set.
  */
 @Injectable()
 export class StripeCustomersRepository {

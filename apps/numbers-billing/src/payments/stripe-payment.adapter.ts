@@ -27,7 +27,7 @@ export const ATTEMPT_METADATA_KEY = 'switchboard_top_up_attempt';
 export type StoredCustomerLookup = (accountId: string) => Promise<string | null>;
 
 /**
- * Auto-top-up through Stripe (docs/adr/0084, 0124, 0131): the account's customer (the id stored when an owner connected
+ * Auto-top-up through Stripe (docs/adr/0131 and 0083): the account's customer (the id stored when an owner connected
  * a card from the console, retrieved by id; else found by `metadata.switchboard_account_id`), its card entered on
  * Stripe's own pages, is charged off-session with a PaymentIntent confirmed at once, on its
  * default payment method, with our attempt id as the Idempotency-Key: a retry, ours or the SDK's, answers the first

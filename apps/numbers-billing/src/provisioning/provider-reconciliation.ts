@@ -24,7 +24,7 @@ type Standing = 'recorded' | 'in_flight' | 'stray';
  * provider sold for an order that never recorded them (the service crashed between buying and recording, or the
  * purchase answered after we had given up on it), once that order is past its lease. The order, if pending, fails
  * as `abandoned`; nothing is charged, as for any failed provision, and a retry with the same Idempotency-Key buys
- * again under the same order (docs/adr/0060-provider-reconciliation.md).
+ * again under the same order (docs/adr/0011-provisioning-numbers.md).
  */
 @Injectable()
 export class ProviderReconciliation {

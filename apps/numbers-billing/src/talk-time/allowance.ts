@@ -16,7 +16,7 @@ export interface KnownUsage {
 /**
  * A tier's monthly minutes are an allowance of answered talk time per calendar month (UTC). Once used up, the
  * agent stops answering the account's numbers (`answering: false`; calls ring through to `business_phone`) until
- * the next month or a tier with more minutes (docs/adr/0013-talk-time-allowance.md).
+ * the next month or a tier with more minutes (docs/adr/0013-money-and-talk-time.md).
  */
 @Injectable()
 export class TalkTimeAllowance {

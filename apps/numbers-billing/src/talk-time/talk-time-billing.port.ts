@@ -11,7 +11,7 @@ export interface TalkTimeBilling {
   allowancePeriod(at: Date): string;
   /**
    * Whether the account, as read under its lock, calls for `afterCharge`: an auto-top-up, or a change of its
-   * low-balance mark (`billing.balance_low`, docs/adr/0081-billing-webhook-events.md).
+   * low-balance mark (`billing.balance_low`, docs/adr/0131-auto-top-up-and-stripe.md).
    */
   belowTopUpThreshold(account: LockedAccount): boolean;
   /** After-commit hook: a talk-time charge committed that left the balance below the threshold. */

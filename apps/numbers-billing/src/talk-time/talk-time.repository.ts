@@ -68,7 +68,7 @@ export class TalkTimeRepository {
   }
 
   /**
-   * `charge` as a transaction of its own, committed unless the call changes the account's answering (ADR 0102): the
+   * `charge` as a transaction of its own, committed unless the call changes the account's answering (ADR 0013): the
    * statement itself checks, from the usage it just wrote and the account as locked, that `TalkTimeAllowance`'s
    * `reconcile` would have nothing to do (the call counts against the current month, `currentPeriod`, and leaves the
    * account's allowance used up, or not, as it was) and otherwise aborts, keeping nothing: `answering_changes`, to

@@ -64,7 +64,7 @@ export class TalkTimeService {
   }
 
   /**
-   * The charge and the usage in one statement of its own (ADR 0102), which checks that the call leaves the account's
+   * The charge and the usage in one statement of its own (ADR 0013), which checks that the call leaves the account's
    * answering as it was and otherwise keeps nothing: undefined, to be billed in full.
    */
   private async billQuickly(call: CallCompletedData): Promise<Billed | undefined> {

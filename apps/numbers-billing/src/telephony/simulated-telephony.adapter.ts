@@ -58,7 +58,7 @@ export class SimulatedTelephonyAdapter implements TelephonyProvider {
 
       // The first candidate in the selling order that is not sold, asked a chunk at a time (phone-pool.ts). Nor one
       // a number of ours holds, bought from the live provider beside it (they share the phone space): selling it
-      // would only be refused (docs/adr/0121-one-number-in-service-per-phone-number.md).
+      // would only be refused (docs/adr/0121-calls-and-recordings.md).
       const phoneNumber = await firstFreeNumber(areaCode, async (candidates) => {
         const [free] = (
           await sql<{ phone_number: string }>`

@@ -13,16 +13,16 @@ export const TWILIO_SEARCH_SIZE = 5;
 /** Twilio's error code for a number that is no longer for sale (sold between our search and our purchase). */
 const NUMBER_NOT_AVAILABLE = 21422;
 
-/** Where Twilio calls us about a number we bought (docs/adr/0082, 0083). */
+/** Where Twilio calls us about a number we bought (docs/adr/0083). */
 export interface TwilioNumberUrls {
-  /** Answered with the TwiML that hands the call to the agent (ADR 0085). */
+  /** Answered with the TwiML that hands the call to the agent (ADR 0083). */
   voiceUrl: string;
   /** Each call's progress: `/provider-webhooks/twilio/status`. */
   statusCallback: string;
 }
 
 /**
- * Telephony through Twilio (docs/adr/0082-twilio-telephony-and-sms.md): a purchase searches the area code's local
+ * Telephony through Twilio (docs/adr/0083-real-providers.md): a purchase searches the area code's local
  * numbers and buys the first still for sale, pointing its voice URL at the agent and its status callback at our
  * provider webhooks, with our order id as its FriendlyName. That name makes a retry safe: asking again with the same
  * order id answers the number already bought under it, never a second one.

@@ -13,7 +13,7 @@ export const WEBHOOK_DISPATCHER_VARIABLES = defineEnvVariables({
   WEBHOOK_TIMEOUT_MS: { default: 10000, meaning: 'bound on a whole attempt: DNS, connect, TLS, request, status line' },
   WEBHOOK_SWEEP_INTERVAL_MS: {
     default: 1000,
-    meaning: 'how often due redeliveries and recoveries are looked for (ADR 0073)',
+    meaning: 'how often due redeliveries and recoveries are looked for (ADR 0075)',
   },
   WEBHOOK_DISABLE_AFTER_MS: {
     default: 432000000,
@@ -26,12 +26,12 @@ export const WEBHOOK_DISPATCHER_VARIABLES = defineEnvVariables({
   WEBHOOK_CONCURRENCY: { default: 32, meaning: 'events handled at once by one process' },
   WEBHOOK_HOST_CONCURRENCY: {
     default: 4,
-    meaning: 'attempts on the wire at once to one receiver (host and port), across all replicas (ADR 0076)',
+    meaning: 'attempts on the wire at once to one receiver (host and port), across all replicas (ADR 0075)',
   },
   WEBHOOK_CONNECTION_REUSE_WAIT_MS: {
     default: 250,
     meaning:
-      'how long an attempt waits for one on the wire to the same receiver to end, to reuse its connection (0-10000; 0: never waits; ADR 0105)',
+      'how long an attempt waits for one on the wire to the same receiver to end, to reuse its connection (0-10000; 0: never waits; ADR 0075)',
   },
   WEBHOOK_ALLOWED_PRIVATE_HOSTS: {
     shown: 'empty',

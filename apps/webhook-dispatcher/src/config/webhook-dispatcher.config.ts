@@ -21,7 +21,7 @@ export interface WebhookDispatcherConfig {
   hostConcurrency: number;
   /**
    * How long an attempt waits for one to the same receiver to end, to reuse its connection, before it opens one of
-   * its own (`WEBHOOK_CONNECTION_REUSE_WAIT_MS`, default 250; 0: never waits; docs/adr/0105).
+   * its own (`WEBHOOK_CONNECTION_REUSE_WAIT_MS`, default 250; 0: never waits; docs/adr/0075).
    */
   connectionReuseWaitMs: number;
   /** `WEBHOOK_ALLOWED_PRIVATE_HOSTS`: the only way around the public-address rule. */

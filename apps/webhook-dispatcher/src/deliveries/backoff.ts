@@ -10,7 +10,7 @@ export interface BackoffPolicy {
  * The wait after failed attempt `attempt` (1-based): `base * 2^(attempt-1)`, capped at `max`, plus up to 25%
  * random jitter so receivers that fail together are not retried together. Jitter only lengthens a delay:
  * `WEBHOOK_BACKOFF_BASE_MS` is the delay before the second attempt (operator contract), never less
- * (docs/adr/0031-webhook-retry-policy.md).
+ * (docs/adr/0075-webhook-delivery.md).
  */
 export function backoffDelayMs(attempt: number, policy: BackoffPolicy, random: () => number = Math.random): number {
   if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt must be an integer >= 1');

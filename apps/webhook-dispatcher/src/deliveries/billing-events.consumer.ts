@@ -54,7 +54,7 @@ export function billingWebhookBody(type: string, data: BillingEventData, numberI
 }
 
 /**
- * `billing.balance_low` and `billing.top_up_failed` webhooks (docs/adr/0081-billing-webhook-events.md): each event
+ * `billing.balance_low` and `billing.top_up_failed` webhooks (docs/adr/0131-auto-top-up-and-stripe.md): each event
  * names the account's numbers that opted in when it happened (numbers-billing owns `webhook_events`); each gets
  * its own delivery, signed with its own secret, in its own log, retried and redeliverable like every other event.
  * One number's failure does not hold the others back: all are tried, then the first error (a retry) is thrown.

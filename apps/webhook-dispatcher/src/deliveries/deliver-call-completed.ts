@@ -64,8 +64,8 @@ export interface SendResult {
 const HOST_BUSY_FIRST_DELAY_MS = 250;
 
 /**
- * The webhook delivery use case (docs/adr/0030-webhook-delivery-state.md), for `call.completed` from JetStream and
- * for every event sent again from its stored body (docs/adr/0073-webhook-delivery-log-and-redelivery.md). One call per JetStream
+ * The webhook delivery use case (docs/adr/0075-webhook-delivery.md), for `call.completed` from JetStream and
+ * for every event sent again from its stored body (docs/adr/0075-webhook-delivery.md). One call per JetStream
  * delivery of the event (or per sweep of a detached delivery). Resolves when the event has its verdict (a 2xx, the
  * last failed attempt of the round, a refused URL, or nothing to send), so the message is acknowledged; throws
  * `RetryLater` to have it handed back after the backoff. All state lives in the database, so any worker (or a
@@ -131,7 +131,7 @@ export class DeliverCallCompleted {
     }
     if (options.optIn && !target.webhook_events.includes(delivery.event_type))
       return this.unsubscribed(delivery, log, options);
-    // During a rotation's overlap every delivery is signed with the new secret and the old one (ADR 0074).
+    // During a rotation's overlap every delivery is signed with the new secret and the old one (ADR 0128).
     const secrets = target.previous_webhook_secret
       ? [target.webhook_secret, target.previous_webhook_secret]
       : [target.webhook_secret];
@@ -145,8 +145,8 @@ export class DeliverCallCompleted {
     }
 
     // The host's share: this process's first (no database round trip when it is full; an attempt on the wire to the
-    // host is waited for briefly, to reuse its connection: ADR 0105), then every replica's, taken with the claim
-    // (ADR 0076).
+    // host is waited for briefly, to reuse its connection: ADR 0075), then every replica's, taken with the claim
+    // (ADR 0075).
     const host = HostLimiter.keyOf(url);
     const slot = await this.hosts.acquire(host);
     if (!slot) throw new RetryLater(this.hostBusyDelay(options.deliveryCount ?? 1), 'receiver host busy');

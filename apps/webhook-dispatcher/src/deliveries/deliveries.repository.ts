@@ -26,14 +26,14 @@ import { endpointDisabledSql, healthCountSql } from '../endpoints/webhook-endpoi
 /**
  * Deliveries and attempts in webhook-dispatcher's own database. Each write of the delivery path is one SQL
  * statement (data-modifying CTEs: one round trip, one transaction, all or nothing), as every delivery makes them: an
- * attempt is a claim and a finish, nothing else; the receiver host's shared slot (ADR 0076, the `webhook_host_slots` table) is taken by the claim and given back by the finish.
+ * attempt is a claim and a finish, nothing else; the receiver host's shared slot (ADR 0075, the `webhook_host_slots` table) is taken by the claim and given back by the finish.
  * Instants are sent as ISO strings cast to timestamptz, so they mean the same whatever the session's time zone.
  */
 @Injectable()
 export class DeliveriesRepository implements DeliveryStore {
   /** This process, as the holder of host slots. */
   private readonly holder = randomUUID();
-  /** Slots per receiver host shared by every replica (`WEBHOOK_HOST_CONCURRENCY`, ADR 0076). */
+  /** Slots per receiver host shared by every replica (`WEBHOOK_HOST_CONCURRENCY`, ADR 0075). */
   private readonly hostConcurrency: number;
 
   constructor(
@@ -68,7 +68,7 @@ export class DeliveriesRepository implements DeliveryStore {
     const at = now.toISOString();
     const lease = leaseUntil.toISOString();
     const disabled = pauseIfDisabled ? endpointDisabledSql(delivery.number_id) : sql<boolean>`false`;
-    // One statement: a free slot of the host (ADR 0076: one no live lease holds; two replicas picking the same one
+    // One statement: a free slot of the host (ADR 0075: one no live lease holds; two replicas picking the same one
     // meet on the primary key and the later gets none), then, only with the slot, the delivery's lease (the upsert
     // takes the row lock: a concurrent claim of the same event waits, then finds the lease taken) and the attempt
     // row. Nothing is taken while the endpoint is disabled.

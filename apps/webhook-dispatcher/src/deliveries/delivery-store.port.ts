@@ -49,10 +49,10 @@ export type AttemptClaim =
       attemptBase: number;
       leaseUntil: Date;
       interrupted: number;
-      /** The receiver host's shared slot held for the attempt (ADR 0076), given back by `finishAttempt`. */
+      /** The receiver host's shared slot held for the attempt (ADR 0075), given back by `finishAttempt`. */
       slot: number;
     }
-  /** Every replica's share of attempts to the receiver host is on the wire (ADR 0076): nothing was claimed. */
+  /** Every replica's share of attempts to the receiver host is on the wire (ADR 0075): nothing was claimed. */
   | { kind: 'host_busy' }
   /** The event already has its verdict. */
   | { kind: 'closed'; status: DeliveryStatus }

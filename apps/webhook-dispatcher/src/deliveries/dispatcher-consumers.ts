@@ -20,7 +20,7 @@ export const DISPATCHER_DURABLES = [
  * The settings of every consumer of events that become webhooks, all alike (`EVENT_CONSUMER_SETTINGS`): the
  * dispatcher's concurrency and ack wait (`WEBHOOK_CONCURRENCY`, `WEBHOOK_ACK_WAIT_MS`), and a deep pending window:
  * events waiting for a delayed retry stay unacknowledged, and a dead receiver's backlog must not fill the window and
- * hold up every other receiver's deliveries (ADR 0030).
+ * hold up every other receiver's deliveries (ADR 0075).
  */
 export function dispatcherConsumerSettings(config: WebhookDispatcherConfig): EventConsumerSettings {
   const settings = { concurrency: config.concurrency, ackWaitMs: config.ackWaitMs, maxAckPending: 100_000 };

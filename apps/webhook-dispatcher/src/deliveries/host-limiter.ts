@@ -20,11 +20,11 @@ interface Waiter {
 /**
  * At most `WEBHOOK_HOST_CONCURRENCY` attempts at once to one receiver (host and port), so a slow or dead receiver
  * can hold a few of the dispatcher's slots, never all of them. Per process, in front of the count shared by every
- * replica (taken with the claim, DeliveriesRepository, ADR 0076), so a full process asks no database.
+ * replica (taken with the claim, DeliveriesRepository, ADR 0075), so a full process asks no database.
  *
  * An attempt to a receiver that already has one on the wire waits for it to end, up to
  * `WEBHOOK_CONNECTION_REUSE_WAIT_MS`, and then goes out on the connection it leaves idle; past the wait it goes out
- * at once on a new connection (docs/adr/0105-connection-reuse-wait.md). A new TLS connection costs the dispatcher
+ * at once on a new connection (docs/adr/0075-webhook-delivery.md). A new TLS connection costs the dispatcher
  * and the receiver far more CPU than the request it carries, and a burst of events to one receiver is common (one
  * account's numbers, retries coming due together). The limit counts waiting attempts with those on the wire.
  */

@@ -16,7 +16,7 @@ import type { CountedAttempt, EndpointHealthPort, EndpointHealthRow } from './en
 import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository';
 
 /**
- * Endpoint health (docs/adr/0075-webhook-endpoint-health.md). Every counted attempt is recorded (by the attempt's
+ * Endpoint health (docs/adr/0075-webhook-delivery.md). Every counted attempt is recorded (by the attempt's
  * own statement, `healthCountSql`): a success ends the run of failures, a failure extends it. The endpoint is
  * disabled at once on `410 Gone`, or when the run has lasted `WEBHOOK_DISABLE_AFTER_MS` (5 days) with at least
  * `WEBHOOK_DISABLE_MIN_FAILURES` (10) failed attempts; the account is told with `webhook.endpoint_disabled` (outbox,

@@ -9,7 +9,7 @@ import { DeliverCallCompleted } from '../deliveries/deliver-call-completed';
 import { WebhookEventsRepository } from './webhook-events.repository';
 
 /**
- * Sends the deliveries no JetStream message drives (redeliveries and recoveries, docs/adr/0073): every
+ * Sends the deliveries no JetStream message drives (redeliveries and recoveries, docs/adr/0075): every
  * `WEBHOOK_SWEEP_INTERVAL_MS` it takes up to `WEBHOOK_CONCURRENCY` due ones and runs each through the same use case
  * as `call.completed`, whose lease keeps two replicas from sending one event at once. A failed attempt leaves its
  * backoff in the row, so the next sweep after it is due sends it again.

@@ -60,7 +60,7 @@ function queueAgain(db: Kysely<DB>, now: Date) {
 
 /**
  * The integrator's view of a number's deliveries and the writes that send events again
- * (docs/adr/0073-webhook-redelivery.md). Every read and write names the account and the number, so one account
+ * (docs/adr/0075-webhook-delivery.md). Every read and write names the account and the number, so one account
  * never reaches another's events even if the gateway's ownership check were skipped.
  */
 @Injectable()

@@ -23,7 +23,7 @@ import { WebhookEventsRepository, type EventAttemptRow, type EventRow } from './
 export const TEST_RESPONSE_BYTES = 1024;
 const DAY_MS = 24 * 3600 * 1000;
 
-/** The integrator's webhook requests (docs/adr/0073-webhook-delivery-log-and-redelivery.md), for a number the gateway checked is theirs. */
+/** The integrator's webhook requests (docs/adr/0075-webhook-delivery.md), for a number the gateway checked is theirs. */
 @Injectable()
 export class WebhookEventsService {
   constructor(

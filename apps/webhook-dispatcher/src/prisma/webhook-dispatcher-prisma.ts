@@ -3,7 +3,7 @@ import { extendedClientClass, kyselyExtension, Transactions, type TransactionCli
 import type { DB } from '../generated/kysely/database';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
-/** webhook-dispatcher's Prisma client, with `$kysely()` for its hand-written statements (ADR 0135); injected by this class. */
+/** webhook-dispatcher's Prisma client, with `$kysely()` for its hand-written statements (ADR 0070); injected by this class. */
 export const WebhookDispatcherPrisma = extendedClientClass((options: Prisma.PrismaClientOptions) =>
   new PrismaClient(options).$extends(kyselyExtension<DB>()),
 );

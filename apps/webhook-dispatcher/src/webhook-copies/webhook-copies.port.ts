@@ -2,7 +2,7 @@ import type { WebhookCopy } from '@switchboard/contracts';
 
 /**
  * Where a copy of each signed delivery goes, for the listeners of `GET /v1/numbers/{id}/webhook/listen`
- * (docs/adr/0128-webhook-listen.md). Fire and forget: never throws, never delays the delivery, and a copy nobody
+ * (docs/adr/0128-webhook-signatures-secrets-and-listen.md). Fire and forget: never throws, never delays the delivery, and a copy nobody
  * listens to is simply dropped.
  */
 export interface WebhookCopies {

@@ -41,10 +41,10 @@ export const IDLE_CONNECTION_MS = 4_000;
  * Idle connections kept at once, across every receiver, the least recently used closed first. Each costs the
  * dispatcher about 100 KiB of native memory (OpenSSL's state and buffers; 1,000 kept connections measured 98 KiB
  * each) and a file descriptor: without a bound, a dispatcher sending to a thousand receivers held a thousand of them
- * (docs/adr/0103). 384 keeps a connection to every receiver that gets an event within IDLE_CONNECTION_MS at a few
+ * (docs/adr/0075). 384 keeps a connection to every receiver that gets an event within IDLE_CONNECTION_MS at a few
  * hundred deliveries a second, and at most 38 MiB of them keeps the dispatcher under the 200 MiB it is allowed under
  * load (about 155 MiB besides its idle connections); 128 closed a third of the benchmark's connections just before
- * their receiver's next event, each reopened with a TLS handshake on both sides (docs/adr/0111).
+ * their receiver's next event, each reopened with a TLS handshake on both sides (docs/adr/0075).
  */
 export const MAX_IDLE_CONNECTIONS = 384;
 
@@ -57,7 +57,7 @@ const STALE_CONNECTION_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED'])
  * name. No DNS lookup happens here, so a DNS answer that changes after the check cannot redirect the request;
  * node:https never follows redirects.
  *
- * Connections are kept alive and reused per checked address, port and server name (docs/adr/0092): the agent's
+ * Connections are kept alive and reused per checked address, port and server name (docs/adr/0075): the agent's
  * pool key is made of exactly those, so a connection only ever carries requests to the address that was checked
  * for them, and never requests for another receiver's name. An idle connection is closed after
  * IDLE_CONNECTION_MS (or sooner when the receiver's `Keep-Alive: timeout` says so).

@@ -2,7 +2,7 @@ import type { WebhookTarget, WebhookTargets } from './webhook-targets.port';
 
 /**
  * The longest a kept target is used without a word from numbers-billing: a bound for a change this replica could
- * not tell it missed. Changes it hears make it ask again at once (ADR 0101).
+ * not tell it missed. Changes it hears make it ask again at once (ADR 0075).
  */
 export const KEPT_TARGET_MS = 5 * 60_000;
 
@@ -22,13 +22,13 @@ interface Asking {
 }
 
 /**
- * Each dispatcher keeps the targets numbers-billing answered (ADR 0101), so a number's next delivery asks nothing;
+ * Each dispatcher keeps the targets numbers-billing answered (ADR 0075), so a number's next delivery asks nothing;
  * `WebhookTargetChanges` tells it of every change, and a kept target is forgotten as the change is heard. Targets
  * are kept only while it listens: before its subscriptions stand, while NATS is away and after a subscription
  * failed, every look-up asks numbers-billing, as before. A look-up answered across a change is used once, not kept.
  * A `fresh` look-up always asks (and keeps the answer): a test event the integrator sends right after changing the
  * URL or rotating the secret must not race the change's event.
- * A target is kept no longer than KEPT_TARGET_MS, nor past the end of its previous secret's overlap (ADR 0074).
+ * A target is kept no longer than KEPT_TARGET_MS, nor past the end of its previous secret's overlap (ADR 0128).
  */
 export class KeptWebhookTargets implements WebhookTargets {
   private readonly kept = new Map<string, Kept>();

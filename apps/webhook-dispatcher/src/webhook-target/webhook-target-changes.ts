@@ -9,7 +9,7 @@ import { KeptWebhookTargets } from './kept-webhook-targets';
 const TARGET_CHANGING_EVENTS = [NumberUpdatedEvent, NumberReleasedEvent] as const;
 
 /**
- * Tells this replica's `KeptWebhookTargets` of every change of a number (ADR 0101). It hears numbers-billing's
+ * Tells this replica's `KeptWebhookTargets` of every change of a number (ADR 0075). It hears numbers-billing's
  * `number.updated` and `number.released` as they are published to JetStream, on plain subscriptions of its own (the
  * durable consumers hand each event to one replica only; every replica must forget). What it cannot hear it
  * assumes missed: targets are kept only once its subscriptions stand, all are forgotten when the connection drops (as

@@ -15,7 +15,7 @@ export interface WebhookTarget {
 
 /**
  * Where a number's events go and the key to sign them with, asked of numbers-billing and kept in memory until the
- * number changes (ADR 0101; secrets are never stored). Throws the owner's `ServiceError`; `service_unavailable`
+ * number changes (ADR 0075; secrets are never stored). Throws the owner's `ServiceError`; `service_unavailable`
  * when it does not answer.
  */
 export interface WebhookTargets {

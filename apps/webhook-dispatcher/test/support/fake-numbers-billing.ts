@@ -42,7 +42,7 @@ export class FakeNumbersBilling {
 
   /**
    * A number's target, new or changed. A change is published as numbers-billing's relay publishes it, a
-   * `number.updated` of a new version, so dispatchers forget the target they kept (ADR 0101); `setTarget` resolves
+   * `number.updated` of a new version, so dispatchers forget the target they kept (ADR 0075); `setTarget` resolves
    * once JetStream has it (and so every dispatcher subscribed has heard it).
    */
   async setTarget(numberId: string, target: FakeTarget): Promise<void> {

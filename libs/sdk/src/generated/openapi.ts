@@ -295,7 +295,7 @@ export interface paths {
         put?: never;
         /**
          * Donate or dispose of an unclaimed item (API extension)
-         * @description Only an item still stored, and only from hold_until (found_date + the location's hold_days, 60 by default): before that 409 hold_period_not_over; an item returned, donated or disposed of is 409 item_not_available. The move is added to the custody timeline and the item's status becomes donated or disposed (docs/adr/0077).
+         * @description Only an item still stored, and only from hold_until (found_date + the location's hold_days, 60 by default): before that 409 hold_period_not_over; an item returned, donated or disposed of is 409 item_not_available. The move is added to the custody timeline and the item's status becomes donated or disposed (docs/adr/0079).
          */
         post: operations["FoundItemsHttpController_dispose"];
         delete?: never;
@@ -1148,7 +1148,7 @@ export interface components {
              */
             description: string;
             /**
-             * @description Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the vocabulary's name for the first thing the description names (`Black iPhone 13` is `phone`), else "other".
+             * @description Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0053) drives matching and value rules. Default: the vocabulary's name for the first thing the description names (`Black iPhone 13` is `phone`), else "other".
              * @example wallet
              */
             category?: string;
@@ -1211,7 +1211,7 @@ export interface components {
         };
         FoundItemPage: {
             data: components["schemas"]["FoundItemView"][];
-            /** @description Items matching, counted up to 1,000 (docs/adr/0089): when more match, `total` is 1,000, `total_exact` is false and the pages reach the first 1,000 (with `q`: the 1,000 most recent matches, best match first). Narrow the search to see the rest. */
+            /** @description Items matching, counted up to 1,000 (docs/adr/0053): when more match, `total` is 1,000, `total_exact` is false and the pages reach the first 1,000 (with `q`: the 1,000 most recent matches, best match first). Narrow the search to see the rest. */
             total: number;
             /** @description false when more items match than `total` says (it is then the bound, 1,000). */
             total_exact: boolean;
@@ -1346,7 +1346,7 @@ export interface components {
             /** @description Empty string when none. */
             lost_area: string;
             /** Format: date */
-            lost_date: Record<string, never> | null;
+            lost_date: string | null;
             /** @description Stored as given. Empty string when none. */
             image_url: string;
             /** @enum {string} */
@@ -1383,7 +1383,7 @@ export interface components {
             /** @description Empty string when none. */
             lost_area: string;
             /** Format: date */
-            lost_date: Record<string, never> | null;
+            lost_date: string | null;
             /** @description Stored as given. Empty string when none. */
             image_url: string;
             /** @enum {string} */
@@ -1435,7 +1435,7 @@ export interface components {
             /** @description Empty string when none. */
             lost_area: string;
             /** Format: date */
-            lost_date: Record<string, never> | null;
+            lost_date: string | null;
             /** @description Stored as given. Empty string when none. */
             image_url: string;
             /** @enum {string} */

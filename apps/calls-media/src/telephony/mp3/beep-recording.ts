@@ -1,5 +1,5 @@
 /**
- * The simulated provider's recordings (docs/adr/0024-simulated-recordings.md): real MP3 (MPEG-1 Layer III,
+ * The simulated provider's recordings (docs/adr/0121-calls-and-recordings.md): real MP3 (MPEG-1 Layer III,
  * 32 kbit/s, 48 kHz, mono, no CRC; 96-byte frames of 24 ms each) made of two fixed frames, ~0.5 s of tone then
  * ~0.5 s of silence, repeated for the call's length. The two frames were written once by hand from ISO/IEC 11172-3;
  * a real decoder checks them in beep-recording.int-spec.ts, so no encoder is kept.
