@@ -86,14 +86,11 @@ export class CallReportsService {
     // and outbox row, in one statement whose insert is also the repeat check. Any other report is stored pending
     // and settled as a waiting one is.
     const receivedAt = new Date();
-    const attribution = attributeCall(await this.numbers.statesOf(report.to), {
-      startedAt: report.started_at,
-      reportedAt: receivedAt,
-    });
-    // An owner whose storage mode keeps no recording: the audio is never written (docs/call-data.md). Read once,
-    // here, and handed to keptOf.
-    const mode =
-      attribution.kind === 'owned' ? await this.dataSettings.storageModeOf(attribution.state.account_id) : undefined;
+    const { states, storageModes } = await this.numbers.ownersOf(report.to);
+    const attribution = attributeCall(states, { startedAt: report.started_at, reportedAt: receivedAt });
+    // An owner whose storage mode keeps no recording: the audio is never written (docs/call-data.md). Read with the
+    // number's states, in one statement, and handed to keptOf.
+    const mode = attribution.kind === 'owned' ? storageModes.get(attribution.state.account_id) : undefined;
     const storesAudio = mode === undefined || keepsRecording(mode);
 
     // The audio goes first: a report row never points at audio that is not stored. A repeat racing this one
