@@ -2,3 +2,4 @@ export * from './idempotency.repository';
 export * from './idempotency.service';
 export * from './idempotency.interceptor';
 export * from './idempotent.decorator';
+export * from './idempotency.module';

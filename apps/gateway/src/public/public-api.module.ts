@@ -6,7 +6,7 @@ import { ClaimantHttpController } from '../claimant/claimant.http.controller';
 import { ConsoleModule } from '../console/console.module';
 import { EndpointAlertsModule } from '../endpoint-alerts/endpoint-alerts.module';
 import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
-import { IdempotencyInterceptor, IdempotencyRepository, IdempotencyService } from '../idempotency';
+import { IdempotencyModule } from '../idempotency';
 import { BalanceHttpController } from './balance.http.controller';
 import { DataSettingsHttpController } from './data-settings.http.controller';
 import { CallsHttpController } from './calls.http.controller';
@@ -47,6 +47,8 @@ export class PublicApiModule {
         EndpointAlertsModule,
         ProviderWebhooksModule,
         LiveCallStreamsModule,
+        // What `@Idempotent()` routes (numbers, found items, claims) need.
+        IdempotencyModule,
       ],
       controllers: [
         HealthController,
@@ -70,10 +72,6 @@ export class PublicApiModule {
         RateLimiter,
         ApiKeyGuard,
         ClaimantGuard,
-        // What `@Idempotent()` routes (numbers, found items, claims) need.
-        IdempotencyRepository,
-        IdempotencyService,
-        IdempotencyInterceptor,
         // The `webhook/listen` streams, ended when the server closes, their key is revoked, their number released or
         // their lifetime over (docs/adr/0128).
         WebhookListeners,
