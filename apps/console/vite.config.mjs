@@ -1,6 +1,6 @@
 // The console's build: base /console/ into dist/, which the gateway serves on the public port (CONSOLE_DIST_DIR).
 // Vite 8 compiles TSX itself (Oxc), so there is no React plugin (and no fast refresh: the console is built, not
-// served by Vite). ADR 0068.
+// served by Vite). ADR 0080.
 import { defineConfig } from 'vite';
 
 /**

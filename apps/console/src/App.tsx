@@ -103,7 +103,7 @@ function useFocusOnNavigate() {
 }
 
 /**
- * Reads the session again after each navigation: an owner may have changed this user's role (docs/adr/0130), and the
+ * Reads the session again after each navigation: an owner may have changed this user's role (docs/adr/0066), and the
  * pages then offer what the server now allows. The first path is not a navigation (the session was just read).
  */
 function useSessionOnNavigate(refresh: () => void) {
@@ -119,7 +119,7 @@ function useSessionOnNavigate(refresh: () => void) {
 }
 
 /**
- * The header's "Test data" switch (docs/adr/0132): the session then reads and changes the account's test twin. A
+ * The header's "Test data" switch (docs/adr/0087): the session then reads and changes the account's test twin. A
  * detail page (a number, a call) belongs to one mode, so switching there goes to its list.
  */
 function ModeToggle() {

@@ -1,9 +1,21 @@
-// The console's one way to the server: JSON to and from /console/api, the session cookie sent by the browser,
-// and X-CSRF-Token on every write (docs/console/api.md). Failures become ApiError with a readable sentence.
-import type { AccountView, ApiKeyCreated, ConsoleRole } from '@switchboard/contracts';
+// The console's one way to the server: its API (/console/api) through a client typed from the API's OpenAPI
+// description (console-api/generated/openapi.ts, written by tools/console/generate-api.mjs from the gateway's
+// controllers and DTOs), so a wrong path, parameter or body fails the type check. JSON to and from the server, the
+// session cookie sent by the browser, X-CSRF-Token on every write (docs/console/api.md); failures become ApiError with
+// a readable sentence.
+import createClient, {
+  createFinalURL,
+  defaultPathSerializer,
+  type FetchResponse,
+  type MaybeOptionalInit,
+  type Middleware,
+} from 'openapi-fetch';
+import type { MediaType, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
 import { describeError } from './errors';
+import type { components, paths } from './console-api/generated/openapi';
 
-export const API_BASE = '/console/api';
+/** The API's schemas (its DTOs), by name: `Schemas['CallView']`. */
+export type Schemas = components['schemas'];
 
 export class ApiError extends Error {
   constructor(
@@ -94,42 +106,22 @@ export function newIdempotencyKey(): string {
   return `console-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export function api<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  extraHeaders: Record<string, string> = {},
-): Promise<T> {
-  return send<T>(API_BASE, method, path, body, extraHeaders);
-}
-
 /**
- * The claimant page's API (`/claim/api`, docs/adr/0078): no session, no CSRF token (it has no cookie to protect),
+ * The claimant page's API (`/claim/api`, docs/adr/0079): no session, no CSRF token (it has no cookie to protect),
  * the same envelope and the same errors.
  */
 export const CLAIM_API_BASE = '/claim/api';
-export function claimApi<T>(
+export async function claimApi<T>(
   method: string,
   path: string,
   body?: unknown,
   extraHeaders: Record<string, string> = {},
 ): Promise<T> {
-  return send<T>(CLAIM_API_BASE, method, path, body, extraHeaders);
-}
-
-async function send<T>(
-  base: string,
-  method: string,
-  path: string,
-  body: unknown,
-  extraHeaders: Record<string, string>,
-): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (base === API_BASE && method !== 'GET' && method !== 'HEAD' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
   try {
-    response = await fetch(`${base}${path}`, {
+    response = await fetch(`${CLAIM_API_BASE}${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -138,66 +130,108 @@ async function send<T>(
   } catch {
     throw new ApiError(0, 'network', '', undefined);
   }
-  if (!response.ok) {
-    const error = await readError(response);
-    if (base === API_BASE && error.status === 401 && error.code === 'not_signed_in') onSignedOut?.();
-    throw error;
-  }
+  if (!response.ok) throw await readError(response);
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export const get = <T>(path: string) => api<T>('GET', path);
-export const post = <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
-  api<T>('POST', path, body ?? {}, headers);
-export const put = <T>(path: string, body: unknown) => api<T>('PUT', path, body);
-export const patch = <T>(path: string, body: unknown, headers?: Record<string, string>) =>
-  api<T>('PATCH', path, body, headers);
-export const del = <T>(path: string) => api<T>('DELETE', path);
-
-/** `?a=1&b=2` from the defined values only ('' when none). */
-export function query(params: Record<string, string | number | undefined | null>): string {
+/**
+ * A query string of the values given (every query parameter of the API is a string, a number or a boolean): undefined,
+ * null and '' (a form's empty field) are left out, as never sent.
+ */
+function serializeQuery(params: Record<string, unknown>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params))
-    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
-  const text = search.toString();
-  return text ? `?${text}` : '';
+    if (typeof value === 'string' ? value !== '' : typeof value === 'number' || typeof value === 'boolean')
+      search.set(key, String(value));
+  return search.toString();
 }
 
-// The shapes the pages read are the API's own (`import type` from @switchboard/contracts: the types the gateway's
-// /console/api controllers answer with; see tsconfig.json). The few below are declared by the gateway itself, in
-// files an app cannot import (apps never import each other), so they are kept here, built on the contracts' types
-// where there is one.
+/**
+ * What every request of the console's API goes through: X-CSRF-Token on every write; any answer but a 2xx thrown as
+ * ApiError (a 401 `not_signed_in` also tells the app the session is gone), and no answer at all as `network`.
+ */
+const consoleRules: Middleware = {
+  onRequest({ request }) {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && csrfToken)
+      request.headers.set('x-csrf-token', csrfToken);
+    return request;
+  },
+  async onResponse({ response }) {
+    if (response.ok) return response;
+    const error = await readError(response);
+    if (error.status === 401 && error.code === 'not_signed_in') onSignedOut?.();
+    throw error;
+  },
+  onError() {
+    return new ApiError(0, 'network', '', undefined);
+  },
+};
 
-/** `GET /console/api/account`: the gateway's ConsoleAccountView, the account's fields the console shows. */
-export type ConsoleAccount = Pick<AccountView, 'id' | 'name' | 'tier' | 'number_limit' | 'auto_top_up'>;
+const client = createClient<paths>({
+  headers: { accept: 'application/json' },
+  credentials: 'same-origin',
+  querySerializer: serializeQuery,
+});
+client.use(consoleRules);
 
-/** `GET /console/api/keys`' entries (KeyListing in the gateway's api-keys service): no secret, with its use. */
-export interface ConsoleKey extends Omit<ApiKeyCreated, 'key'> {
-  prefix: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  /** The key this one was made to replace (`POST /console/api/keys/{id}/rotate`). */
-  replaces: string | null;
+type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+
+/** openapi-fetch's rule for a call's options (its `InitParam`, not exported): optional when nothing in them is required. */
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+
+/** The success answer's body (undefined for a 204): the `data` of openapi-fetch's answer without an error. */
+type Answer<Operation, Init> =
+  Operation extends Record<string | number, unknown>
+    ? Extract<FetchResponse<Operation, Init, MediaType>, { data: unknown }>['data']
+    : never;
+
+/** openapi-fetch's call, answering the body itself: failures are thrown (consoleRules), so no `error` is left to read. */
+type Call<M extends Method> = <P extends PathsWithMethod<paths, M>, I extends MaybeOptionalInit<paths[P], M>>(
+  path: P,
+  ...init: InitParam<I>
+) => Promise<Answer<paths[P][M], I>>;
+
+function answering<M extends Method>(method: M): Call<M> {
+  // The types are Call<M>'s, checked where a page calls it; at run time the call goes on to openapi-fetch as it is.
+  const request = client.request as (method: M, path: string, init?: object) => Promise<{ data?: unknown }>;
+  const call = async (path: string, init?: object) => (await request(method, path, init)).data;
+  return call as unknown as Call<M>;
 }
 
-/** `POST /console/api/keys` and `/keys/{id}/rotate` (CreatedKey in the gateway's api-keys service): the secret, once. */
-export interface ConsoleKeyCreated extends ApiKeyCreated {
-  prefix: string;
-  replaces?: string;
-}
+/**
+ * The console's API: `await api.GET('/console/api/numbers/{id}', { params: { path: { id } } })` answers the number,
+ * `api.POST('/console/api/keys', { body })` the new key; paths, parameters, bodies and answers typed from the API's
+ * description. A failure is thrown as ApiError.
+ */
+export const api = {
+  GET: answering('get'),
+  PUT: answering('put'),
+  POST: answering('post'),
+  PATCH: answering('patch'),
+  DELETE: answering('delete'),
+};
 
-/** `POST /console/api/invites/lookup` (the invites service's own answer). */
-export interface InviteLookup {
-  email: string;
-  role: ConsoleRole;
-  account_name: string;
-  expires_at: string;
-}
+/** What an address fills in: the path's parameters and the query (headers and cookies are the browser's). */
+type AddressParameters<P extends PathsWithMethod<paths, 'get'>> = Pick<
+  NonNullable<paths[P]['get']['parameters']>,
+  'path' | 'query'
+>;
 
-/** `POST /console/api/password-resets/lookup` (the password-resets service's own answer). */
-export interface PasswordResetLookup {
-  email: string;
-  expires_at: string;
+/**
+ * The address of a GET the browser makes itself (an audio element's source, a download link, an EventSource), from
+ * the same typed paths and parameters as `api`.
+ */
+export function apiUrl<P extends PathsWithMethod<paths, 'get'>, I extends AddressParameters<P>>(
+  path: P,
+  ...params: InitParam<I>
+): string {
+  return createFinalURL(path, {
+    baseUrl: '',
+    params: params[0] ?? {},
+    querySerializer: serializeQuery,
+    pathSerializer: defaultPathSerializer,
+  });
 }

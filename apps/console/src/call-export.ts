@@ -3,8 +3,8 @@
 // (a GET with the session cookie; the server answers with Content-Disposition: attachment). Pure functions,
 // unit-tested (call-export.spec.ts).
 import type { ExportFormat, ExportInclude } from '@switchboard/contracts';
-import { API_BASE, query } from './api';
-import { activeFilterCount, filterQuery, type CallFilters } from './call-filters';
+import { apiUrl } from './api';
+import { activeFilterCount, filterQuery, type CallFilterQuery, type CallFilters } from './call-filters';
 
 /** EXPORT_FORMATS of the contracts, with the words the page shows (the console takes the contracts' types only). */
 export const EXPORT_FORMAT_CHOICES: readonly { value: ExportFormat; label: string; hint: string }[] = [
@@ -37,13 +37,16 @@ export function exportIncludes(choice: ExportChoice): string | undefined {
  * ExportCallsQuery for the filters: every filter of the list (filterQuery, so the export holds the calls the list
  * shows), no page and no count, then the format and what to include.
  */
-export function exportQuery(filters: CallFilters, choice: ExportChoice): Record<string, string | undefined> {
+export function exportQuery(
+  filters: CallFilters,
+  choice: ExportChoice,
+): CallFilterQuery & { format: ExportFormat; include?: string } {
   return { ...filterQuery(filters), format: choice.format, include: exportIncludes(choice) };
 }
 
 /** The address the Export link downloads. */
 export function exportHref(filters: CallFilters, choice: ExportChoice): string {
-  return `${API_BASE}/calls/export${query(exportQuery(filters, choice))}`;
+  return apiUrl('/console/api/calls/export', { query: exportQuery(filters, choice) });
 }
 
 /** What the export holds, in words: every call, or those matching the search and the filters set. */

@@ -73,7 +73,7 @@ describe("the calls page's search and filters", () => {
     expect(query).toMatchObject({
       until: dayStart('2026-11-20', true),
       sentiment: 'negative',
-      include_total: 'true',
+      include_total: true,
     });
   });
 

@@ -1,7 +1,14 @@
 // The calls page's search and filters: kept in the address (shareable, and the back button goes back a search), read
 // into the form, and sent as GET /calls's query (ListCallsQuery) and the chart's GET /calls/stats. Pure functions,
 // unit-tested (call-filters.spec.ts).
+import type { CallSentiment } from '@switchboard/contracts';
+import type { paths } from './console-api/generated/openapi';
 import { dayStart, minutesToSeconds, normalizeCaller, secondsToMinutes } from './input';
+
+/** GET /console/api/calls's query (ListCallsQuery), as the API's description types it. */
+export type CallsQuery = NonNullable<paths['/console/api/calls']['get']['parameters']['query']>;
+/** The filters both the list and the export take. */
+export type CallFilterQuery = Omit<CallsQuery, 'limit' | 'starting_after' | 'include_total'>;
 
 /** The address's parameters, in the order a shared link writes them. Durations in seconds, as the API's. */
 export const CALL_FILTERS = [
@@ -59,17 +66,20 @@ export function outcomesOf(value: string): string[] {
  * The filters as the API's query parameters (ListCallsQuery's filters): the days as instants, the last day included.
  * Shared by the list and the export (call-export.ts), so both select the same calls.
  */
-export function filterQuery(filters: CallFilters): Record<string, string | undefined> {
+export function filterQuery(filters: CallFilters): CallFilterQuery {
   return {
     q: filters.q || undefined,
     number_id: filters.number_id || undefined,
     since: dayStart(filters.from),
     until: dayStart(filters.to, true),
     outcome: filters.outcome || undefined,
-    sentiment: filters.sentiment || undefined,
+    // The form offers SENTIMENTS alone; another word typed into the address goes as written, and the API's 400
+    // names it at the field, as for every other filter.
+    sentiment: (filters.sentiment || undefined) as CallSentiment | undefined,
     caller: filters.caller || undefined,
-    min_duration: filters.min_duration || undefined,
-    max_duration: filters.max_duration || undefined,
+    // Number() reads the address's seconds as the API does (text that is no number: NaN, refused by name).
+    min_duration: filters.min_duration ? Number(filters.min_duration) : undefined,
+    max_duration: filters.max_duration ? Number(filters.max_duration) : undefined,
   };
 }
 
@@ -77,13 +87,10 @@ export function filterQuery(filters: CallFilters): Record<string, string | undef
  * GET /calls's query for the filters (filterQuery), the count of all matching calls when anything is filtered (the
  * page says how many match), and the page.
  */
-export function listQuery(
-  filters: CallFilters,
-  page: { limit: number; starting_after?: string },
-): Record<string, string | number | undefined> {
+export function listQuery(filters: CallFilters, page: { limit: number; starting_after?: string }): CallsQuery {
   return {
     ...filterQuery(filters),
-    include_total: activeFilterCount(filters) > 0 ? 'true' : undefined,
+    include_total: activeFilterCount(filters) > 0 ? true : undefined,
     limit: page.limit,
     starting_after: page.starting_after || undefined,
   };

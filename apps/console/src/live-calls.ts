@@ -3,9 +3,12 @@
 // just ended for a few seconds more. The stream's events, its connection and the clock go through one reducer, so the
 // component only draws; pure functions, unit-tested (live-calls.spec.ts).
 import type { LiveCallEndedData, LiveCallStatusData, LiveCallTurnData } from '@switchboard/contracts';
+import type { PathsWithMethod } from 'openapi-typescript-helpers';
 import { formatDuration, humanize } from './format';
+import type { paths } from './console-api/generated/openapi';
 
-export const LIVE_CALLS_PATH = '/calls/live';
+/** The stream's route, as the API's description has it (a route renamed there fails the type check here). */
+export const LIVE_CALLS_PATH = '/console/api/calls/live' satisfies PathsWithMethod<paths, 'get'>;
 
 /** The events the stream sends with data for the view (LIVE_CALL_EVENT_TYPES; `end` only says why it closes). */
 export const LIVE_EVENT_TYPES = ['status', 'turn', 'ended'] as const;

@@ -1,8 +1,8 @@
 // Who is signed in, read once from GET /console/api/session-status, and what their role lets the page offer. The server
 // decides (403 forbidden); the page only hides or disables what would be refused.
-import type { ApiKeyMode, ConsoleRole, ConsoleSessionProbe, ConsoleSessionView } from '@switchboard/contracts';
+import type { ApiKeyMode, ConsoleRole, ConsoleSessionView } from '@switchboard/contracts';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError, get, post, put, setCsrfToken, whenSignedOut } from './api';
+import { api, ApiError, setCsrfToken, whenSignedOut } from './api';
 
 export type Action =
   | 'manage_keys'
@@ -61,7 +61,7 @@ interface SessionState {
   // Function properties, not methods: they are `this`-free closures that pages destructure from the hook.
   signedIn: (session: ConsoleSessionView) => void;
   signOut: (everywhere: boolean) => Promise<void>;
-  /** Switches the session between live and test data (docs/adr/0132); the pages then read the chosen data. */
+  /** Switches the session between live and test data (docs/adr/0087); the pages then read the chosen data. */
   setMode: (mode: ApiKeyMode) => Promise<void>;
   can: (action: Action) => boolean;
   refresh: () => void;
@@ -78,7 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let current = true;
     // The probe answers 200 either way: a signed-out page then logs no 401 in the browser's console.
-    get<ConsoleSessionProbe>('/session-status').then(
+    api.GET('/console/api/session-status').then(
       (answer) => {
         if (!current) return;
         if (!answer.signed_in) {
@@ -125,14 +125,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signOut = useCallback(async (everywhere: boolean) => {
-    await post(everywhere ? '/sign-out-everywhere' : '/sign-out');
+    await api.POST(everywhere ? '/console/api/sign-out-everywhere' : '/console/api/sign-out');
     setCsrfToken(undefined);
     setSession(undefined);
     setStatus('signed-out');
   }, []);
 
   const setMode = useCallback(async (mode: ApiKeyMode) => {
-    const answer = await put<ConsoleSessionView>('/session/mode', { mode });
+    const answer = await api.PUT('/console/api/session/mode', { body: { mode } });
     setCsrfToken(answer.csrf_token);
     setSession(answer);
   }, []);

@@ -19,7 +19,7 @@ import { describeValidationErrors, MAX_PROBLEMS_NAMED } from './common/validatio
  * Every DTO class exported by libs/contracts, found through class-validator's metadata (a DTO added later is in
  * the table without being listed), and for each of its validated properties: missing, null, wrong type, out of range
  * (and past what a database column holds), malformed, nested and unknown. Each 400 must name the property and its real
- * problem (docs/adr/0058, docs/adr/0122).
+ * problem (docs/adr/0057).
  */
 type Dto = new () => object;
 type Rule = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
@@ -261,7 +261,7 @@ interface Case {
   message: string | RegExp;
 }
 
-/** A DTO's own message for a rule wins over the fixed wording (docs/adr/0058). */
+/** A DTO's own message for a rule wins over the fixed wording (docs/adr/0057). */
 function wordsOf(rule: Rule, fixed: string): string {
   return typeof rule.message === 'string' ? rule.message : fixed;
 }

@@ -3,7 +3,7 @@
 // holds the EventSource, the clock and the markup.
 import { useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import { Link } from 'react-router';
-import { API_BASE, get } from '../api';
+import { api, apiUrl } from '../api';
 import { speaker } from '../format';
 import {
   LIVE_CALLS_PATH,
@@ -35,7 +35,7 @@ function useLiveCalls(): LiveCallsState {
     let refusals = 0;
     const connect = () => {
       if (stopped) return;
-      const stream = new EventSource(`${API_BASE}${LIVE_CALLS_PATH}`);
+      const stream = new EventSource(apiUrl(LIVE_CALLS_PATH));
       source = stream;
       let fresh = true;
       stream.addEventListener('open', () => {
@@ -52,7 +52,10 @@ function useLiveCalls(): LiveCallsState {
         dispatch({ type: 'down' });
         if (stream.readyState !== EventSource.CLOSED) return;
         stream.close();
-        reopen = setTimeout(() => void get('/session').then(connect, connect), reopenDelayMs(refusals++));
+        reopen = setTimeout(
+          () => void api.GET('/console/api/session').then(connect, connect),
+          reopenDelayMs(refusals++),
+        );
       });
     };
     connect();

@@ -4,14 +4,7 @@
 // /console/api/lostfound/* (docs/console/api.md); the server decides, the page explains.
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { NavLink, useSearchParams } from 'react-router';
-import type {
-  ClaimPage,
-  ConsoleDeskLocationList,
-  DeskLocationView,
-  FoundItemPage,
-  TimelineEntryView,
-} from '@switchboard/contracts';
-import { ApiError, get } from '../api';
+import { api, ApiError, type Schemas } from '../api';
 import { formatTime, humanize } from '../format';
 import { isWebUrl } from '../input';
 import { Button, Empty, Field, LoadError, Loading, Notice, PageHeader, useLoad } from './ui';
@@ -24,12 +17,12 @@ type Filters = Record<(typeof FILTERS)[number], string>;
 
 /** The account's lost-and-found locations and the one the page is about (`?location=`, else the first). */
 function useDeskLocation(): {
-  locations: ReturnType<typeof useLoad<ConsoleDeskLocationList>>;
-  location: DeskLocationView | undefined;
+  locations: ReturnType<typeof useLoad<Schemas['ConsoleDeskLocationList']>>;
+  location: Schemas['DeskLocationView'] | undefined;
   locationParam: string;
 } {
   const [params] = useSearchParams();
-  const locations = useLoad(() => get<ConsoleDeskLocationList>('/lostfound/locations'), []);
+  const locations = useLoad(() => api.GET('/console/api/lostfound/locations'), []);
   const locationParam = params.get('location') ?? '';
   const all = locations.data?.data ?? [];
   const location = all.find((l) => String(l.id) === locationParam) ?? all[0];
@@ -41,14 +34,15 @@ function useDeskLocation(): {
  * tab) is looked up at each of the account's lost-and-found locations in turn, and the first that holds it answers.
  * An id no location holds ends as that location's 404 (`claim_not_found`, `found_item_not_found`).
  */
-export async function atSomeLocation<T>(locationParam: string, path: (locationId: string) => string): Promise<T> {
-  if (locationParam) return get<T>(path(locationParam));
-  const list = await get<ConsoleDeskLocationList>('/lostfound/locations');
+export async function atSomeLocation<T>(locationParam: string, load: (locationId: number) => Promise<T>): Promise<T> {
+  // Number() reads the address as the API does: a location that is no number is refused by name (400).
+  if (locationParam) return load(Number(locationParam));
+  const list = await api.GET('/console/api/lostfound/locations');
   const locations = list.data;
   let missing: unknown;
   for (const location of locations) {
     try {
-      return await get<T>(path(String(location.id)));
+      return await load(location.id);
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error;
       missing = error;
@@ -58,10 +52,10 @@ export async function atSomeLocation<T>(locationParam: string, path: (locationId
 }
 
 /**
- * Why the desk has no location, in plain words. In test mode the desk shows the test twin's locations (docs/adr/0132),
+ * Why the desk has no location, in plain words. In test mode the desk shows the test twin's locations (docs/adr/0087),
  * which are not the live account's: say so, with the twin's id, rather than that none runs lost-and-found.
  */
-function noLocationSentence(list: ConsoleDeskLocationList): string {
+function noLocationSentence(list: Schemas['ConsoleDeskLocationList']): string {
   if (list.mode !== 'test') {
     return "None of this account's locations runs lost-and-found yet. Switchboard's operators turn it on per location.";
   }
@@ -77,7 +71,7 @@ function noLocationSentence(list: ConsoleDeskLocationList): string {
 }
 
 /** In test mode, whose desk this is: the test twin's, by its id (the id an operator needs to add a location to it). */
-function TestAccountNote({ list }: { list: ConsoleDeskLocationList }) {
+function TestAccountNote({ list }: { list: Schemas['ConsoleDeskLocationList'] }) {
   if (list.mode !== 'test') return null;
   return (
     <p className="desk-account muted" data-testid="desk-test-account">
@@ -95,7 +89,7 @@ export function DeskFrame({
 }: {
   title: string;
   description?: ReactNode;
-  children: (location: DeskLocationView, categories: string[]) => ReactNode;
+  children: (location: Schemas['DeskLocationView'], categories: string[]) => ReactNode;
 }) {
   const { locations, location } = useDeskLocation();
   const [params, setParams] = useSearchParams();
@@ -226,6 +220,14 @@ export function useFilters(): {
   return { filters, page, setFilters };
 }
 
+/**
+ * The address's `status` filter as a list's query: the form offers the list's statuses alone (`S`); another word typed
+ * into the address goes as written, and the API refuses it by name (400), as any other filter.
+ */
+export function statusFilter<S extends string>(status: string): S | undefined {
+  return (status || undefined) as S | undefined;
+}
+
 /** The search form of a list: a draft the list follows only once it is submitted. */
 export function FilterForm({
   what,
@@ -322,11 +324,11 @@ export function Pager({
   onPage,
 }: {
   what: string;
-  page: FoundItemPage | ClaimPage | undefined;
+  page: Schemas['FoundItemPage'] | Schemas['ClaimPage'] | undefined;
   onPage: (page: number) => void;
 }) {
   if (!page || page.total === 0) return null;
-  // Only found items are counted up to a bound (docs/adr/0089); claims are counted exactly.
+  // Only found items are counted up to a bound (docs/adr/0053); claims are counted exactly.
   const inexact = 'total_exact' in page && !page.total_exact;
   return (
     <nav className="pager" aria-label={`Pages of ${what}`}>
@@ -345,7 +347,7 @@ export function Pager({
   );
 }
 
-export function Timeline({ entries, label }: { entries: TimelineEntryView[]; label: string }) {
+export function Timeline({ entries, label }: { entries: Schemas['TimelineEntryView'][]; label: string }) {
   if (entries.length === 0) return <Empty>Nothing recorded yet.</Empty>;
   return (
     <ol className="timeline" aria-label={label}>

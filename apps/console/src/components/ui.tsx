@@ -1,5 +1,6 @@
 // The console's small design system: fields with their errors, buttons, notices, a confirmation dialog, a
-// secret shown once with a copy button, and a hook that loads a GET with its error. Styles: styles.css.
+// secret shown once with a copy button, a cursor pager, the page of a thing that failed to load, a hook that loads a
+// GET with its error and one that sends a form with its failure. Styles: styles.css.
 import {
   Fragment,
   useCallback,
@@ -11,6 +12,7 @@ import {
   type ReactNode,
   type SetStateAction,
 } from 'react';
+import { Link } from 'react-router';
 import { ApiError } from '../api';
 
 /**
@@ -100,6 +102,33 @@ export function failureOf(error: unknown, fields: readonly string[]): FormFailur
     }
   }
   return { message: messageOf(error), fields: {} };
+}
+
+/**
+ * A form's sending, as every form of the console does it: `send(work)` marks the form busy and clears its failure,
+ * and a failure of `work` is placed at the form's `fields` (failureOf). `setFailure` is for the form's own checks,
+ * before anything is sent.
+ */
+export function useFormSend(fields: readonly string[]): {
+  busy: boolean;
+  failure: FormFailure | undefined;
+  setFailure: Dispatch<SetStateAction<FormFailure | undefined>>;
+  send: (work: () => Promise<void>) => Promise<void>;
+} {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormFailure>();
+  const send = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await work();
+    } catch (error) {
+      setFailure(failureOf(error, fields));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, failure, setFailure, send };
 }
 
 /** A failure of the form's own checks, before anything is sent. */
@@ -236,6 +265,25 @@ export function LoadError({ error, retry }: { error: Error; retry?: () => void }
         </Button>
       ) : null}
     </Notice>
+  );
+}
+
+/** The page of one thing (a call, a number, an item, a claim) that could not load it: why, a retry, the way back. */
+export function PageLoadError(props: {
+  title: string;
+  error: Error;
+  retry: () => void;
+  back: string;
+  backLabel: string;
+}) {
+  return (
+    <section>
+      <PageHeader title={props.title} />
+      <LoadError error={props.error} retry={props.retry} />
+      <p>
+        <Link to={props.back}>{props.backLabel}</Link>
+      </p>
+    </section>
   );
 }
 
@@ -379,6 +427,26 @@ export function StatusBadge({ status }: { status: string }) {
         ? 'bad'
         : 'neutral';
   return <span className={`badge badge--${tone}`}>{status.replace(/_/g, ' ')}</span>;
+}
+
+/** Previous and Next over a list the API pages with a cursor (`starting_after`, `has_more`). */
+export function CursorPager(props: {
+  label: string;
+  onPrevious: () => void;
+  onNext: () => void;
+  hasPrevious: boolean;
+  hasNext: boolean;
+}) {
+  return (
+    <nav className="pager" aria-label={props.label}>
+      <Button onClick={props.onPrevious} disabled={!props.hasPrevious}>
+        Previous
+      </Button>
+      <Button onClick={props.onNext} disabled={!props.hasNext}>
+        Next
+      </Button>
+    </nav>
+  );
 }
 
 export function Empty({ children }: { children: ReactNode }) {

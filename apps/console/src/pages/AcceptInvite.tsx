@@ -1,8 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { ConsoleSessionView } from '@switchboard/contracts';
-import { post, type InviteLookup } from '../api';
-import { Button, Field, LoadError, Loading, Notice, failureOf, fieldFailure, type FormFailure } from '../components/ui';
+import { api, type Schemas } from '../api';
+import { Button, Field, LoadError, Loading, Notice, fieldFailure, useFormSend } from '../components/ui';
 import { formatTime, humanize } from '../format';
 import { useSession } from '../session';
 
@@ -17,17 +16,16 @@ export function AcceptInvitePage() {
   const { signedIn } = useSession();
   const navigate = useNavigate();
   const [token] = useState(() => tokenFromHash(window.location.hash));
-  const [invite, setInvite] = useState<InviteLookup>();
+  const [invite, setInvite] = useState<Schemas['ConsoleInviteLookup']>();
   const [lookupError, setLookupError] = useState<Error>();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
+  const { busy, failure, setFailure, send } = useFormSend(['password']);
 
   useEffect(() => {
     if (!token) return;
     let current = true;
-    post<InviteLookup>('/invites/lookup', { token }).then(
+    api.POST('/console/api/invites/lookup', { body: { token } }).then(
       (answer) => current && setInvite(answer),
       (error: Error) => current && setLookupError(error),
     );
@@ -39,22 +37,19 @@ export function AcceptInvitePage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(undefined);
+    // The form is shown only for a link with a token.
+    if (!token) return;
     if (password !== confirm) {
       setFailure(fieldFailure('confirm', 'The two passwords are not the same.'));
       return;
     }
-    setBusy(true);
-    try {
-      const session = await post<ConsoleSessionView>('/invites/accept', { token, password });
+    await send(async () => {
+      const session = await api.POST('/console/api/invites/accept', { body: { token, password } });
       signedIn(session);
       // The token has done its work: drop it from the address bar and history.
       window.history.replaceState(null, '', window.location.pathname);
       void navigate('/', { replace: true });
-    } catch (error) {
-      setFailure(failureOf(error, ['password']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   let body;

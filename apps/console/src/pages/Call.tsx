@@ -1,15 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type {
-  CallAnalysisView,
-  CallDataDeletion,
-  CallSentiment,
-  CallView,
-  ConsoleUserView,
-  CustomAnalysisValue,
-  TranscriptView,
-} from '@switchboard/contracts';
-import { API_BASE, ApiError, del, get } from '../api';
+import type { CallAnalysisView, CallDataDeletion, CallSentiment, CustomAnalysisValue } from '@switchboard/contracts';
+import { api, apiUrl, ApiError } from '../api';
 import { deletingUsers, deletionText, type KnownPeople } from '../call-data';
 import {
   ConfirmButton,
@@ -19,6 +11,7 @@ import {
   Loading,
   Notice,
   PageHeader,
+  PageLoadError,
   StatusBadge,
   useLoad,
 } from '../components/ui';
@@ -29,10 +22,10 @@ export function CallPage() {
   const { id = '' } = useParams();
   const { can, user } = useSignedIn();
   const mayDelete = can('delete_call_data');
-  const call = useLoad(() => get<CallView>(`/calls/${encodeURIComponent(id)}`), [id]);
+  const call = useLoad(() => api.GET('/console/api/calls/{call_id}', { params: { path: { call_id: id } } }), [id]);
   const transcript = useLoad(async () => {
     try {
-      return await get<TranscriptView>(`/calls/${encodeURIComponent(id)}/transcript`);
+      return await api.GET('/console/api/calls/{call_id}/transcript', { params: { path: { call_id: id } } });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return undefined;
       throw error;
@@ -44,8 +37,7 @@ export function CallPage() {
     (userId) => userId !== user.id,
   );
   const members = useLoad(
-    () =>
-      others.length ? get<{ data: ConsoleUserView[] }>('/users').catch(() => undefined) : Promise.resolve(undefined),
+    () => (others.length ? api.GET('/console/api/users').catch(() => undefined) : Promise.resolve(undefined)),
     [others.join(',')],
   );
   const people: KnownPeople = {
@@ -58,7 +50,9 @@ export function CallPage() {
   /** Deletes the recording or the transcript (204, or 202 while storage confirms: both done), then reads the call again. */
   const deleteData = async (what: 'recording' | 'transcript') => {
     setDeleted(undefined);
-    await del(`/calls/${encodeURIComponent(id)}/${what}`);
+    const path =
+      what === 'recording' ? '/console/api/calls/{call_id}/recording' : '/console/api/calls/{call_id}/transcript';
+    await api.DELETE(path, { params: { path: { call_id: id } } });
     setDeleted({
       id,
       text: what === 'recording' ? 'The recording was deleted.' : 'The transcript and the summary were deleted.',
@@ -69,17 +63,12 @@ export function CallPage() {
 
   if (call.error) {
     return (
-      <section>
-        <PageHeader title="Call" />
-        <LoadError error={call.error} retry={call.reload} />
-        <p>
-          <Link to="/calls">Back to calls</Link>
-        </p>
-      </section>
+      <PageLoadError title="Call" error={call.error} retry={call.reload} back="/calls" backLabel="Back to calls" />
     );
   }
   if (!call.data) return <Loading what="the call" />;
   const c = call.data;
+  const recording = apiUrl('/console/api/calls/{call_id}/recording', { path: { call_id: c.id } });
 
   return (
     <section>
@@ -147,11 +136,11 @@ export function CallPage() {
           <audio
             controls
             preload="metadata"
-            src={`${API_BASE}/calls/${encodeURIComponent(c.id)}/recording`}
+            src={recording}
             className="player"
             aria-label={`Recording of the call from ${c.caller}`}
           >
-            <a href={`${API_BASE}/calls/${encodeURIComponent(c.id)}/recording`}>Download the recording</a>
+            <a href={recording}>Download the recording</a>
           </audio>
         ) : (
           <Empty>This call was not recorded.</Empty>

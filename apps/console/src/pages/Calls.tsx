@@ -1,7 +1,6 @@
 import { Fragment, lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
-import type { CallList, CallStats, NumberView } from '@switchboard/contracts';
-import { ApiError, get, query } from '../api';
+import { api, ApiError, type Schemas } from '../api';
 import {
   DEFAULT_EXPORT_CHOICE,
   EXPORT_FORMAT_CHOICES,
@@ -30,6 +29,7 @@ import { usePhoneWidth } from '../components/desk';
 import { LiveNow } from '../components/LiveNow';
 import {
   Button,
+  CursorPager,
   Empty,
   Field,
   LoadError,
@@ -67,7 +67,10 @@ export function CallsPage() {
   const trail = trailOf(location.state);
   const numbers = useLoad(allNumbers, []);
   const calls = useLoad(
-    () => get<CallList>(`/calls${query(listQuery(filters, { limit: CALLS_PER_PAGE, starting_after: after }))}`),
+    () =>
+      api.GET('/console/api/calls', {
+        params: { query: listQuery(filters, { limit: CALLS_PER_PAGE, starting_after: after }) },
+      }),
     [filterKey, after],
   );
   const range = chartRange(filters);
@@ -75,9 +78,11 @@ export function CallsPage() {
     () =>
       range.tooLong
         ? Promise.resolve(undefined)
-        : get<CallStats>(
-            `/calls/stats${query({ group_by: 'day', number_id: filters.number_id, since: range.since, until: range.until })}`,
-          ),
+        : api.GET('/console/api/calls/stats', {
+            params: {
+              query: { group_by: 'day', number_id: filters.number_id, since: range.since, until: range.until },
+            },
+          }),
     [filters.number_id, range.since, range.until, range.tooLong],
   );
   const [outcomeSince] = useState(() => new Date(Date.now() - OUTCOME_CHOICE_DAYS * 86_400_000).toISOString());
@@ -85,9 +90,9 @@ export function CallsPage() {
   // request), the chart's and the address's outcomes still are.
   const outcomeStats = useLoad(
     () =>
-      get<CallStats>(`/calls/stats${query({ group_by: 'outcome', since: outcomeSince })}`).catch((): CallStats => ({
-        data: [],
-      })),
+      api
+        .GET('/console/api/calls/stats', { params: { query: { group_by: 'outcome', since: outcomeSince } } })
+        .catch((): Schemas['CallStats'] => ({ data: [] })),
     [outcomeSince],
   );
   const outcomeChoices = unique([
@@ -229,14 +234,13 @@ export function CallsPage() {
           </table>
         </div>
       ) : null}
-      <nav className="pager" aria-label="Pages of calls">
-        <Button onClick={previousPage} disabled={!after}>
-          Previous
-        </Button>
-        <Button onClick={nextPage} disabled={!calls.data?.has_more}>
-          Next
-        </Button>
-      </nav>
+      <CursorPager
+        label="Pages of calls"
+        onPrevious={previousPage}
+        onNext={nextPage}
+        hasPrevious={Boolean(after)}
+        hasNext={Boolean(calls.data?.has_more)}
+      />
     </section>
   );
 }
@@ -363,7 +367,7 @@ function CallFilterForm({
 }: {
   filters: CallFilters;
   filterKey: string;
-  numbers: NumberView[];
+  numbers: Schemas['NumberView'][];
   outcomes: string[];
   apiFields: Record<string, string> | undefined;
   onApply: (filters: CallFilters) => void;

@@ -1,4 +1,4 @@
-// The public claimant page (issue 16, docs/adr/0078 and 0080): `/console/claim/{slug}`, no sign-in. A person who
+// The public claimant page (issue 16, docs/adr/0079 and 0080): `/console/claim/{slug}`, no sign-in. A person who
 // lost something files a claim; the page only calls /claim/api, and its answer never says whether an item matches.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';

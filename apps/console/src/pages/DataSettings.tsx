@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { DataSettingsView, StorageMode } from '@switchboard/contracts';
-import { get, patch } from '../api';
+import { api } from '../api';
 import {
   MAX_RETENTION_DAYS,
   MIN_RETENTION_DAYS,
@@ -16,11 +16,10 @@ import {
   Loading,
   Notice,
   PageHeader,
-  failureOf,
   fieldFailure,
   useDraft,
+  useFormSend,
   useLoad,
-  type FormFailure,
 } from '../components/ui';
 import { roleReason, useSignedIn } from '../session';
 
@@ -32,7 +31,7 @@ const FIELDS = ['storage_mode', 'recordings_days', 'transcripts_days'] as const;
  */
 export function DataSettingsPage() {
   const { can, role } = useSignedIn();
-  const settings = useLoad(() => get<DataSettingsView>('/settings/data'), []);
+  const settings = useLoad(() => api.GET('/console/api/settings/data'), []);
   return (
     <section>
       <PageHeader
@@ -79,8 +78,7 @@ function DataSettingsForm({
     }),
     { storage_mode: 'everything', recordings: { forever: true, days: '' }, transcripts: { forever: true, days: '' } },
   );
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
+  const { busy, failure, setFailure, send } = useFormSend(FIELDS);
   const [saved, setSaved] = useState<DataSettingsView>();
 
   const change = (update: Partial<Draft>) => {
@@ -97,20 +95,13 @@ function DataSettingsForm({
     const wholeDays = `Type a whole number of days (${MIN_RETENTION_DAYS} to ${MAX_RETENTION_DAYS}), or choose Keep forever.`;
     if (recordings === undefined) return setFailure(fieldFailure('recordings_days', wholeDays));
     if (transcripts === undefined) return setFailure(fieldFailure('transcripts_days', wholeDays));
-    setBusy(true);
-    try {
-      const answer = await patch<DataSettingsView>('/settings/data', {
-        storage_mode: draft.storage_mode,
-        recordings_days: recordings,
-        transcripts_days: transcripts,
+    await send(async () => {
+      const answer = await api.PATCH('/console/api/settings/data', {
+        body: { storage_mode: draft.storage_mode, recordings_days: recordings, transcripts_days: transcripts },
       });
       onSaved(answer);
       setSaved(answer);
-    } catch (error) {
-      setFailure(failureOf(error, FIELDS));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const keepsNoRecording = draft.storage_mode !== 'everything';

@@ -1,13 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type {
-  ClaimCandidateList,
-  ClaimCandidateView,
-  ClaimDetail,
-  ClaimTextView,
-  Reunited,
-} from '@switchboard/contracts';
-import { ApiError, get, newIdempotencyKey, post, query } from '../api';
+import { api, ApiError, newIdempotencyKey, type Schemas } from '../api';
 import { Fact, Photos, Timeline, atSomeLocation } from '../components/desk';
 import {
   Button,
@@ -16,6 +9,7 @@ import {
   Loading,
   Notice,
   PageHeader,
+  PageLoadError,
   StatusBadge,
   messageOf,
   useLoad,
@@ -33,9 +27,10 @@ export function DeskClaimPage() {
   const locationParam = params.get('location') ?? '';
   const claim = useLoad(
     () =>
-      atSomeLocation<ClaimDetail>(
-        locationParam,
-        (locationId) => `/lostfound/claims/${encodeURIComponent(id)}${query({ location_id: locationId })}`,
+      atSomeLocation(locationParam, (locationId) =>
+        api.GET('/console/api/lostfound/claims/{id}', {
+          params: { path: { id: Number(id) }, query: { location_id: locationId } },
+        }),
       ),
     [id, locationParam],
   );
@@ -45,24 +40,18 @@ export function DeskClaimPage() {
   const matched = useLoad(
     async () =>
       claim.data
-        ? get<ClaimCandidateList>(
-            `/lostfound/claims/${claim.data.id}/candidates${query({ location_id: claim.data.location_id })}`,
-          )
+        ? api.GET('/console/api/lostfound/claims/{id}/candidates', {
+            params: { path: { id: claim.data.id }, query: { location_id: claim.data.location_id } },
+          })
         : undefined,
     [claim.data?.id, claim.data?.location_id, claim.data?.status, claim.data?.has_match],
   );
   // Kept here, not in the form: once an item is given back the claim's candidates change and the form may go.
-  const [reunited, setReunited] = useState<Reunited>();
+  const [reunited, setReunited] = useState<Schemas['Reunited']>();
   const back = locationId ? `/lostfound/claims?location=${encodeURIComponent(locationId)}` : '/lostfound/claims';
   if (claim.error) {
     return (
-      <section>
-        <PageHeader title="Claim" />
-        <LoadError error={claim.error} retry={claim.reload} />
-        <p>
-          <Link to={back}>Back to claims</Link>
-        </p>
-      </section>
+      <PageLoadError title="Claim" error={claim.error} retry={claim.reload} back={back} backLabel="Back to claims" />
     );
   }
   if (!claim.data) return <Loading what="the claim" />;
@@ -158,9 +147,9 @@ function Reunite({
   candidates,
   onDone,
 }: {
-  claim: ClaimDetail;
-  candidates: ClaimCandidateView[];
-  onDone: (answer: Reunited) => void;
+  claim: Schemas['ClaimDetail'];
+  candidates: Schemas['ClaimCandidateView'][];
+  onDone: (answer: Schemas['Reunited']) => void;
 }) {
   const { can, role } = useSignedIn();
   const [chosen, setChosen] = useState<number | undefined>(
@@ -182,11 +171,10 @@ function Reunite({
     }
     setBusy(true);
     try {
-      const answer = await post<Reunited>(
-        `/lostfound/claims/${claim.id}/reunite`,
-        { location_id: claim.location_id, found_item_id: chosen, verified },
-        { 'Idempotency-Key': newIdempotencyKey() },
-      );
+      const answer = await api.POST('/console/api/lostfound/claims/{id}/reunite', {
+        params: { path: { id: claim.id }, header: { 'Idempotency-Key': newIdempotencyKey() } },
+        body: { location_id: claim.location_id, found_item_id: chosen, verified },
+      });
       onDone(answer);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'verification_required') {
@@ -292,7 +280,7 @@ function Reunite({
 }
 
 /** The texts sent to a claimant about their claim, oldest first, as plain text. */
-function SentTexts({ texts }: { texts: ClaimTextView[] }) {
+function SentTexts({ texts }: { texts: Schemas['ClaimTextView'][] }) {
   if (texts.length === 0) return <Empty>No text sent yet.</Empty>;
   return (
     <ol className="timeline" aria-label="Texts sent to the claimant, oldest first" data-testid="claim-texts">

@@ -1,7 +1,14 @@
 import { Link } from 'react-router';
-import type { ClaimPage, DeskLocationView } from '@switchboard/contracts';
-import { get, query } from '../api';
-import { BehindButtonOnPhone, DeskFrame, FILTERS, FilterForm, Pager, useFilters } from '../components/desk';
+import { api, type Schemas } from '../api';
+import {
+  BehindButtonOnPhone,
+  DeskFrame,
+  FILTERS,
+  FilterForm,
+  Pager,
+  statusFilter,
+  useFilters,
+} from '../components/desk';
 import { Empty, LoadError, Loading, StatusBadge, useLoad } from '../components/ui';
 
 const CLAIM_STATUSES = ['open', 'reunited'] as const;
@@ -13,10 +20,20 @@ export function DeskClaimsPage() {
   );
 }
 
-function ClaimsPanel({ location }: { location: DeskLocationView }) {
+function ClaimsPanel({ location }: { location: Schemas['DeskLocationView'] }) {
   const { filters, page, setFilters } = useFilters();
   const claims = useLoad(
-    () => get<ClaimPage>(`/lostfound/claims${query({ location_id: location.id, ...filters, page })}`),
+    () =>
+      api.GET('/console/api/lostfound/claims', {
+        params: {
+          query: {
+            location_id: location.id,
+            ...filters,
+            status: statusFilter<(typeof CLAIM_STATUSES)[number]>(filters.status),
+            page,
+          },
+        },
+      }),
     [location.id, ...FILTERS.map((name) => filters[name]), page],
   );
   return (

@@ -1,9 +1,17 @@
 import { useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { FoundItemDetail } from '@switchboard/contracts';
-import { newIdempotencyKey, post, query } from '../api';
+import { api, newIdempotencyKey, type Schemas } from '../api';
 import { Fact, Photos, Timeline, atSomeLocation } from '../components/desk';
-import { ConfirmButton, Field, LoadError, Loading, Notice, PageHeader, StatusBadge, useLoad } from '../components/ui';
+import {
+  ConfirmButton,
+  Field,
+  Loading,
+  Notice,
+  PageHeader,
+  PageLoadError,
+  StatusBadge,
+  useLoad,
+} from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';
 
@@ -19,9 +27,10 @@ export function DeskItemPage() {
   const locationParam = params.get('location') ?? '';
   const item = useLoad(
     () =>
-      atSomeLocation<FoundItemDetail>(
-        locationParam,
-        (locationId) => `/lostfound/found-items/${encodeURIComponent(id)}${query({ location_id: locationId })}`,
+      atSomeLocation(locationParam, (locationId) =>
+        api.GET('/console/api/lostfound/found-items/{id}', {
+          params: { path: { id: Number(id) }, query: { location_id: locationId } },
+        }),
       ),
     [id, locationParam],
   );
@@ -29,13 +38,13 @@ export function DeskItemPage() {
   const back = locationId ? `/lostfound?location=${encodeURIComponent(locationId)}` : '/lostfound';
   if (item.error) {
     return (
-      <section>
-        <PageHeader title="Found item" />
-        <LoadError error={item.error} retry={item.reload} />
-        <p>
-          <Link to={back}>Back to found items</Link>
-        </p>
-      </section>
+      <PageLoadError
+        title="Found item"
+        error={item.error}
+        retry={item.reload}
+        back={back}
+        backLabel="Back to found items"
+      />
     );
   }
   if (!item.data) return <Loading what="the item" />;
@@ -72,7 +81,7 @@ export function DeskItemPage() {
   );
 }
 
-function Disposal({ item, onDone }: { item: FoundItemDetail; onDone: () => void }) {
+function Disposal({ item, onDone }: { item: Schemas['FoundItemDetail']; onDone: () => void }) {
   const { can, role } = useSignedIn();
   const [outcome, setOutcome] = useState<'donated' | 'disposed'>('donated');
   const [note, setNote] = useState('');
@@ -126,11 +135,10 @@ function Disposal({ item, onDone }: { item: FoundItemDetail; onDone: () => void 
             confirmLabel={outcome === 'donated' ? 'Mark donated' : 'Mark disposed of'}
             variant="danger"
             onConfirm={async () => {
-              await post(
-                `/lostfound/found-items/${item.id}/disposal`,
-                { location_id: item.location_id, outcome, note: note.trim() || undefined },
-                { 'Idempotency-Key': newIdempotencyKey() },
-              );
+              await api.POST('/console/api/lostfound/found-items/{id}/disposal', {
+                params: { path: { id: item.id }, header: { 'Idempotency-Key': newIdempotencyKey() } },
+                body: { location_id: item.location_id, outcome, note: note.trim() || undefined },
+              });
               onDone();
             }}
           />

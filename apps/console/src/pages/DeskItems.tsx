@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import type { DeskLocationView, FoundItemPage, FoundItemView } from '@switchboard/contracts';
-import { get, newIdempotencyKey, post, query } from '../api';
+import { api, newIdempotencyKey, type Schemas } from '../api';
 import {
   BehindButtonOnPhone,
   CATEGORY_LIST_ID,
@@ -9,20 +8,10 @@ import {
   FILTERS,
   FilterForm,
   Pager,
+  statusFilter,
   useFilters,
 } from '../components/desk';
-import {
-  Button,
-  Empty,
-  Field,
-  LoadError,
-  Loading,
-  Notice,
-  StatusBadge,
-  failureOf,
-  useLoad,
-  type FormFailure,
-} from '../components/ui';
+import { Button, Empty, Field, LoadError, Loading, Notice, StatusBadge, useFormSend, useLoad } from '../components/ui';
 import { parsePhotoUrls } from '../input';
 import { roleReason, useSignedIn } from '../session';
 
@@ -37,14 +26,24 @@ export function DeskItemsPage() {
   );
 }
 
-function ItemsPanel({ location, categories }: { location: DeskLocationView; categories: string[] }) {
+function ItemsPanel({ location, categories }: { location: Schemas['DeskLocationView']; categories: string[] }) {
   const { can, role } = useSignedIn();
   const { filters, page, setFilters } = useFilters();
   const items = useLoad(
-    () => get<FoundItemPage>(`/lostfound/found-items${query({ location_id: location.id, ...filters, page })}`),
+    () =>
+      api.GET('/console/api/lostfound/found-items', {
+        params: {
+          query: {
+            location_id: location.id,
+            ...filters,
+            status: statusFilter<(typeof ITEM_STATUSES)[number]>(filters.status),
+            page,
+          },
+        },
+      }),
     [location.id, ...FILTERS.map((name) => filters[name]), page],
   );
-  const [logged, setLogged] = useState<FoundItemView>();
+  const [logged, setLogged] = useState<Schemas['FoundItemView']>();
   return (
     <>
       {can('use_desk') ? (
@@ -144,37 +143,41 @@ function LogItemForm({
   location,
   onLogged,
 }: {
-  location: DeskLocationView;
+  location: Schemas['DeskLocationView'];
   categories: string[];
-  onLogged: (item: FoundItemView) => void;
+  onLogged: (item: Schemas['FoundItemView']) => void;
 }) {
   const blank = Object.fromEntries(LOG_FIELDS.map((name) => [name, ''])) as Record<(typeof LOG_FIELDS)[number], string>;
   const [form, setForm] = useState(blank);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
+  const { busy, failure, send } = useFormSend([...LOG_FIELDS, 'photo_urls']);
   const set = (name: (typeof LOG_FIELDS)[number]) => (value: string) => setForm({ ...form, [name]: value });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const body: Record<string, unknown> = { location_id: location.id };
-      for (const name of LOG_FIELDS) if (name !== 'image_url' && form[name].trim()) body[name] = form[name].trim();
+    await send(async () => {
+      // Empty fields are left out.
+      const filled = (name: (typeof LOG_FIELDS)[number]) => form[name].trim() || undefined;
       // One field for every photo: the first is the main one (`image_url`), the rest go as `photo_urls`.
       const [main, ...more] = parsePhotoUrls(form.image_url);
-      if (main) body.image_url = main;
-      if (more.length > 0) body.photo_urls = more;
-      const item = await post<FoundItemView>('/lostfound/found-items', body, {
-        'Idempotency-Key': newIdempotencyKey(),
+      const item = await api.POST('/console/api/lostfound/found-items', {
+        params: { header: { 'Idempotency-Key': newIdempotencyKey() } },
+        body: {
+          location_id: location.id,
+          category: filled('category'),
+          // Left out when empty too: the API's 400 then says `description is required`, shown at the field.
+          description: filled('description') as string,
+          color: filled('color'),
+          found_area: filled('found_area'),
+          storage_ref: filled('storage_ref'),
+          found_by: filled('found_by'),
+          found_date: filled('found_date'),
+          image_url: main,
+          photo_urls: more.length > 0 ? more : undefined,
+        },
       });
       // Keep the category and area: items handed in together are often alike.
       setForm({ ...blank, category: form.category, found_area: form.found_area, found_date: form.found_date });
       onLogged(item);
-    } catch (error) {
-      setFailure(failureOf(error, [...LOG_FIELDS, 'photo_urls']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form className="card" onSubmit={(event) => void submit(event)} aria-labelledby="log-item-title" noValidate>

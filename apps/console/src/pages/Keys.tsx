@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiKeyMode } from '@switchboard/contracts';
-import { ApiError, del, get, post, type ConsoleKey, type ConsoleKeyCreated } from '../api';
+import { api, ApiError, type Schemas } from '../api';
 import {
   Button,
   ConfirmButton,
@@ -32,18 +32,14 @@ export function KeysPage() {
   const { can, role, mode: dataMode } = useSignedIn();
   const mayManage = can('manage_keys');
   // A viewer may not see keys at all (403): the page says so instead of asking.
-  const keys = useLoad(
-    () =>
-      mayManage ? get<{ data: ConsoleKey[]; active: Record<ApiKeyMode, number> }>('/keys') : Promise.resolve(undefined),
-    [mayManage],
-  );
+  const keys = useLoad(() => (mayManage ? api.GET('/console/api/keys') : Promise.resolve(undefined)), [mayManage]);
   const [allowlist, setAllowlist] = useState('');
-  // In test data (docs/adr/0132) the page lists test keys alone, so it makes test keys unless told otherwise.
+  // In test data (docs/adr/0087) the page lists test keys alone, so it makes test keys unless told otherwise.
   const [mode, setMode] = useState<ApiKeyMode>(dataMode);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [limitHit, setLimitHit] = useState(false);
-  const [fresh, setFresh] = useState<ConsoleKeyCreated>();
+  const [fresh, setFresh] = useState<Schemas['ConsoleKeyCreated']>();
   const [notice, setNotice] = useState<string>();
 
   const active = keys.data?.data.filter((key) => !key.revoked_at) ?? [];
@@ -59,7 +55,9 @@ export function KeysPage() {
     setNotice(undefined);
     try {
       const list = parseAllowlist(allowlist);
-      const created = await post<ConsoleKeyCreated>('/keys', { mode, ...(list.length ? { ip_allowlist: list } : {}) });
+      const created = await api.POST('/console/api/keys', {
+        body: { mode, ...(list.length ? { ip_allowlist: list } : {}) },
+      });
       setFresh(created);
       setAllowlist('');
       keys.reload();
@@ -71,16 +69,16 @@ export function KeysPage() {
     }
   };
 
-  const revoke = async (key: ConsoleKey) => {
-    await del(`/keys/${key.id}`);
+  const revoke = async (key: Schemas['ConsoleKeyView']) => {
+    await api.DELETE('/console/api/keys/{id}', { params: { path: { id: key.id } } });
     if (fresh?.replaces === key.id || fresh?.id === key.id) setFresh(undefined);
     setNotice(`Key ${shown(key.prefix)} is revoked: requests with it are refused from now on.`);
     keys.reload();
   };
 
-  const rotate = async (key: ConsoleKey) => {
+  const rotate = async (key: Schemas['ConsoleKeyView']) => {
     setNotice(undefined);
-    const created = await post<ConsoleKeyCreated>(`/keys/${key.id}/rotate`);
+    const created = await api.POST('/console/api/keys/{id}/rotate', { params: { path: { id: key.id } } });
     setFresh({ ...created, replaces: created.replaces ?? key.id });
     keys.reload();
   };

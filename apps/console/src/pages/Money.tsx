@@ -1,29 +1,22 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type {
-  AccountBalance,
-  CardSetupSession,
-  DailyUsage,
-  LedgerEntryView,
-  LedgerPage,
-  PaymentMethodView,
-} from '@switchboard/contracts';
-import { get, post, put, query, type ConsoleAccount } from '../api';
+import type { LedgerEntryView } from '@switchboard/contracts';
+import { api, type Schemas } from '../api';
 import { UsageChart } from '../components/UsageChart';
 import {
   Button,
+  CursorPager,
   Empty,
   Field,
   LoadError,
   Loading,
   Notice,
   PageHeader,
-  failureOf,
   fieldFailure,
   messageOf,
   useDraft,
+  useFormSend,
   useLoad,
-  type FormFailure,
 } from '../components/ui';
 import { formatCents, formatMillicents, formatMinutes, formatTime, humanize } from '../format';
 import { centsText, toCents } from '../input';
@@ -33,9 +26,9 @@ export const LEDGER_PER_PAGE = 20;
 
 export function MoneyPage() {
   const { can, role, mode } = useSignedIn();
-  const balance = useLoad(() => get<AccountBalance>('/balance'), []);
-  const account = useLoad(() => get<ConsoleAccount>('/account'), []);
-  const usage = useLoad(() => get<DailyUsage>('/usage/daily?days=30'), []);
+  const balance = useLoad(() => api.GET('/console/api/balance'), []);
+  const account = useLoad(() => api.GET('/console/api/account'), []);
+  const usage = useLoad(() => api.GET('/console/api/usage/daily', { params: { query: { days: 30 } } }), []);
 
   return (
     <section>
@@ -84,7 +77,7 @@ export function MoneyPage() {
       {account.error ? <LoadError error={account.error} retry={account.reload} /> : null}
       {mode === 'test' ? (
         // The auto top-up route acts on the live account whatever the session's mode, and test data never reaches a
-        // real processor (docs/adr/0132, 0131): a form or a card here would change real charges from a test page.
+        // real processor (docs/adr/0087 and 0131): a form or a card here would change real charges from a test page.
         <div className="card" data-testid="auto-top-up-live-only">
           <h2>Auto top-up</h2>
           <p>Auto top-up and its card belong to your live account: switch off Test data to see or change them.</p>
@@ -112,7 +105,7 @@ function AutoTopUpForm({
   reason,
   onSaved,
 }: {
-  account: ConsoleAccount;
+  account: Schemas['ConsoleAccountView'];
   mayChange: boolean;
   reason: string;
   onSaved: () => void;
@@ -131,8 +124,7 @@ function AutoTopUpForm({
     { enabled: false, threshold: '10.00', amount: '50.00' },
   );
   const { enabled, threshold, amount } = draft;
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
+  const { busy, failure, setFailure, send } = useFormSend(['threshold_cents', 'amount_cents']);
   const [saved, setSaved] = useState(false);
 
   const save = async (event: FormEvent) => {
@@ -149,16 +141,11 @@ function AutoTopUpForm({
         return setFailure(fieldFailure('amount_cents', 'Write an amount in dollars, such as 50 or 50.00.'));
       body = { threshold_cents: thresholdCents, amount_cents: amountCents };
     }
-    setBusy(true);
-    try {
-      await put<ConsoleAccount>('/account/auto-top-up', body);
+    await send(async () => {
+      await api.PUT('/console/api/account/auto-top-up', { body });
       setSaved(true);
       onSaved();
-    } catch (error) {
-      setFailure(failureOf(error, ['threshold_cents', 'amount_cents']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -228,7 +215,7 @@ const CARD_CONFIRM_POLLS = 10;
 function CardOnFile({ mayChange, reason }: { mayChange: boolean; reason: string }) {
   const [params] = useSearchParams();
   const returned = params.get('card');
-  const method = useLoad(() => get<PaymentMethodView>('/payment-method'), []);
+  const method = useLoad(() => api.GET('/console/api/payment-method'), []);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
   const [polls, setPolls] = useState(0);
@@ -247,7 +234,7 @@ function CardOnFile({ mayChange, reason }: { mayChange: boolean; reason: string 
     setFailure(undefined);
     setBusy(true);
     try {
-      const session = await post<CardSetupSession>('/payment-method/setup');
+      const session = await api.POST('/console/api/payment-method/setup');
       window.location.assign(session.url);
     } catch (error) {
       setFailure(messageOf(error));
@@ -331,7 +318,7 @@ function Ledger() {
   const [after, setAfter] = useState('');
   const [trail, setTrail] = useState<string[]>([]);
   const ledger = useLoad(
-    () => get<LedgerPage>(`/ledger${query({ limit: LEDGER_PER_PAGE, starting_after: after })}`),
+    () => api.GET('/console/api/ledger', { params: { query: { limit: LEDGER_PER_PAGE, starting_after: after } } }),
     [after],
   );
   const next = () => {
@@ -387,14 +374,13 @@ function Ledger() {
           </table>
         </div>
       ) : null}
-      <nav className="pager" aria-label="Pages of the ledger">
-        <Button onClick={previous} disabled={!after}>
-          Previous
-        </Button>
-        <Button onClick={next} disabled={!ledger.data?.has_more}>
-          Next
-        </Button>
-      </nav>
+      <CursorPager
+        label="Pages of the ledger"
+        onPrevious={previous}
+        onNext={next}
+        hasPrevious={Boolean(after)}
+        hasNext={Boolean(ledger.data?.has_more)}
+      />
     </>
   );
 }

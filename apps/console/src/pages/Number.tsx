@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { NumberView, WebhookDeliveryList } from '@switchboard/contracts';
-import { del, get, patch } from '../api';
+import { api } from '../api';
 import {
   Button,
   ConfirmButton,
@@ -12,11 +11,11 @@ import {
   Loading,
   Notice,
   PageHeader,
+  PageLoadError,
   StatusBadge,
-  failureOf,
   useDraft,
+  useFormSend,
   useLoad,
-  type FormFailure,
 } from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';
@@ -28,46 +27,42 @@ export function NumberPage() {
   const { can, role } = useSignedIn();
   const navigate = useNavigate();
   const mayManage = can('manage_numbers');
-  const number = useLoad(() => get<NumberView>(`/numbers/${encodeURIComponent(id)}`), [id]);
+  const number = useLoad(() => api.GET('/console/api/numbers/{id}', { params: { path: { id } } }), [id]);
   const deliveries = useLoad(
-    () => get<WebhookDeliveryList>(`/numbers/${encodeURIComponent(id)}/webhook-deliveries`),
+    () => api.GET('/console/api/numbers/{id}/webhook-deliveries', { params: { path: { id } } }),
     [id],
   );
   const [webhookUrl, setWebhookUrl] = useDraft(number.data, (current) => current.webhook_url ?? '', '');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
+  const { busy, failure, send } = useFormSend(['webhook_url']);
   const [saved, setSaved] = useState(false);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
     setSaved(false);
-    try {
-      await patch<NumberView>(`/numbers/${encodeURIComponent(id)}`, { webhook_url: webhookUrl.trim() || null });
+    await send(async () => {
+      await api.PATCH('/console/api/numbers/{id}', {
+        params: { path: { id } },
+        body: { webhook_url: webhookUrl.trim() || null },
+      });
       setSaved(true);
       number.reload();
-    } catch (error) {
-      setFailure(failureOf(error, ['webhook_url']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const release = async () => {
-    await del(`/numbers/${encodeURIComponent(id)}`);
+    await api.DELETE('/console/api/numbers/{id}', { params: { path: { id } } });
     void navigate('/numbers');
   };
 
   if (number.error) {
     return (
-      <section>
-        <PageHeader title="Number" />
-        <LoadError error={number.error} retry={number.reload} />
-        <p>
-          <Link to="/numbers">Back to numbers</Link>
-        </p>
-      </section>
+      <PageLoadError
+        title="Number"
+        error={number.error}
+        retry={number.reload}
+        back="/numbers"
+        backLabel="Back to numbers"
+      />
     );
   }
   if (!number.data) return <Loading what="the number" />;

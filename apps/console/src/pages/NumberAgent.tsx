@@ -11,7 +11,7 @@ import {
   type AnalysisFieldInput,
   type AnalysisFieldProblems,
 } from '../analysis-fields';
-import { ApiError, fieldsOf, get, put } from '../api';
+import { api, ApiError, fieldsOf } from '../api';
 import {
   Button,
   Field,
@@ -39,13 +39,15 @@ interface AgentDraft {
 }
 
 /**
- * The AI agent that answers the number (docs/adr/0085): what it says first, how it behaves, and the fields it fills
+ * The AI agent that answers the number (docs/adr/0083): what it says first, how it behaves, and the fields it fills
  * in after each call (read back on each call's page). Empty is the default. Owners and developers change it; the rest
  * read.
  */
 export function NumberAgent({ numberId, editable }: { numberId: string; editable: boolean }) {
-  const path = `/numbers/${encodeURIComponent(numberId)}/agent`;
-  const agent = useLoad(() => get<AgentSettingsView & { default_greeting: string }>(path), [path]);
+  const agent = useLoad(
+    () => api.GET('/console/api/numbers/{id}/agent', { params: { path: { id: numberId } } }),
+    [numberId],
+  );
   const [draft, setDraft] = useDraft<AgentSettingsView, AgentDraft>(
     agent.data,
     (settings) => ({
@@ -95,10 +97,13 @@ export function NumberAgent({ numberId, editable }: { numberId: string; editable
     setProblems(NO_PROBLEMS);
     setSaved(undefined);
     try {
-      await put<AgentSettingsView>(path, {
-        greeting: greeting.trim() || null,
-        instructions: instructions.trim() || null,
-        analysis_fields: fieldsBody(fields),
+      await api.PUT('/console/api/numbers/{id}/agent', {
+        params: { path: { id: numberId } },
+        body: {
+          greeting: greeting.trim() || null,
+          instructions: instructions.trim() || null,
+          analysis_fields: fieldsBody(fields),
+        },
       });
       setSaved('Saved. The agent gets the new settings within seconds.');
       agent.reload();

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import type { DeskLocationList, PhoneLineView } from '@switchboard/contracts';
-import { del, get, put } from '../api';
-import { Button, LoadError, Loading, Notice, failureOf, useDraft, useLoad, type FormFailure } from '../components/ui';
+import { api } from '../api';
+import { Button, LoadError, Loading, Notice, useDraft, useFormSend, useLoad } from '../components/ui';
 
 /**
  * A number's lost-and-found line (docs/adr/0079): calls to it that the agent ends as a lost-item report become claims
@@ -9,26 +8,26 @@ import { Button, LoadError, Loading, Notice, failureOf, useDraft, useLoad, type 
  * read.
  */
 export function NumberLostfoundLine({ numberId, editable }: { numberId: string; editable: boolean }) {
-  const path = `/numbers/${encodeURIComponent(numberId)}/lostfound-line`;
-  const line = useLoad(() => get<PhoneLineView>(path), [path]);
-  const locations = useLoad(() => get<DeskLocationList>('/lostfound/locations'), []);
+  const line = useLoad(
+    () => api.GET('/console/api/numbers/{id}/lostfound-line', { params: { path: { id: numberId } } }),
+    [numberId],
+  );
+  const locations = useLoad(() => api.GET('/console/api/lostfound/locations'), []);
   const [choice, setChoice] = useDraft(
     line.data,
     (current) => (current.location_id === null ? '' : String(current.location_id)),
     '',
   );
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
+  const { busy, failure, send } = useFormSend(['location_id']);
   const [saved, setSaved] = useState<string>();
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
     setSaved(undefined);
-    try {
-      if (choice === '') await del<PhoneLineView>(path);
-      else await put<PhoneLineView>(path, { location_id: Number(choice) });
+    await send(async () => {
+      const params = { path: { id: numberId } };
+      if (choice === '') await api.DELETE('/console/api/numbers/{id}/lostfound-line', { params });
+      else await api.PUT('/console/api/numbers/{id}/lostfound-line', { params, body: { location_id: Number(choice) } });
       const name = locations.data?.data.find((location) => String(location.id) === choice)?.name;
       setSaved(
         name
@@ -36,11 +35,7 @@ export function NumberLostfoundLine({ numberId, editable }: { numberId: string; 
           : 'This number no longer takes lost-item reports.',
       );
       line.reload();
-    } catch (error) {
-      setFailure(failureOf(error, ['location_id']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const error = line.error ?? locations.error;

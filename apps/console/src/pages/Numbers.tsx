@@ -1,7 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import type { NumberCreated, NumberList, NumberView } from '@switchboard/contracts';
-import { get, newIdempotencyKey, post, query } from '../api';
+import { api, newIdempotencyKey, type Schemas } from '../api';
 import {
   Button,
   Empty,
@@ -12,9 +11,8 @@ import {
   OneTimeSecret,
   PageHeader,
   StatusBadge,
-  failureOf,
+  useFormSend,
   useLoad,
-  type FormFailure,
 } from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';
@@ -22,11 +20,11 @@ import { roleReason, useSignedIn } from '../session';
 const FIELDS = ['business_phone', 'area_code', 'webhook_url'] as const;
 
 /** Every number of the account (the API pages by 100 at most; a console account has a handful). */
-export async function allNumbers(): Promise<NumberView[]> {
-  const numbers: NumberView[] = [];
+export async function allNumbers(): Promise<Schemas['NumberView'][]> {
+  const numbers: Schemas['NumberView'][] = [];
   let after: string | undefined;
   for (let page = 0; page < 20; page++) {
-    const answer = await get<NumberList>(`/numbers${query({ limit: 100, starting_after: after })}`);
+    const answer = await api.GET('/console/api/numbers', { params: { query: { limit: 100, starting_after: after } } });
     numbers.push(...answer.data);
     if (!answer.has_more || answer.data.length === 0) break;
     after = answer.data[answer.data.length - 1].id;
@@ -39,9 +37,8 @@ export function NumbersPage() {
   const mayManage = can('manage_numbers');
   const numbers = useLoad(allNumbers, []);
   const [form, setForm] = useState({ business_phone: '', area_code: '', webhook_url: '' });
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
-  const [created, setCreated] = useState<NumberCreated>();
+  const { busy, failure, send } = useFormSend(FIELDS);
+  const [created, setCreated] = useState<Schemas['NumberCreated']>();
 
   // Provisioning charges the account: one Idempotency-Key per form as filled in, so sending the same form again
   // (a lost answer, a retry) answers the first result instead of buying a second number. A change makes a new one.
@@ -53,22 +50,20 @@ export function NumbersPage() {
 
   const provision = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const body: Record<string, string> = { business_phone: form.business_phone.trim() };
-      if (form.area_code.trim()) body.area_code = form.area_code.trim();
-      if (form.webhook_url.trim()) body.webhook_url = form.webhook_url.trim();
-      const answer = await post<NumberCreated>('/numbers', body, { 'idempotency-key': idempotencyKey.current });
+    await send(async () => {
+      const answer = await api.POST('/console/api/numbers', {
+        params: { header: { 'Idempotency-Key': idempotencyKey.current } },
+        body: {
+          business_phone: form.business_phone.trim(),
+          area_code: form.area_code.trim() || undefined,
+          webhook_url: form.webhook_url.trim() || undefined,
+        },
+      });
       idempotencyKey.current = newIdempotencyKey();
       setCreated(answer);
       setForm({ business_phone: '', area_code: '', webhook_url: '' });
       numbers.reload();
-    } catch (error) {
-      setFailure(failureOf(error, FIELDS));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const fieldError = (name: string) => failure?.fields[name];

@@ -1,8 +1,17 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import type { ConsoleSessionView } from '@switchboard/contracts';
-import { ApiError, post, type PasswordResetLookup } from '../api';
-import { Button, Field, LoadError, Loading, Notice, failureOf, fieldFailure, type FormFailure } from '../components/ui';
+import { api, ApiError, type Schemas } from '../api';
+import {
+  Button,
+  Field,
+  LoadError,
+  Loading,
+  Notice,
+  failureOf,
+  fieldFailure,
+  useFormSend,
+  type FormFailure,
+} from '../components/ui';
 import { formatTime } from '../format';
 import { useSession } from '../session';
 import { MIN_PASSWORD_LENGTH } from './AcceptInvite';
@@ -32,28 +41,21 @@ function Card({ title, children }: { title: string; children: React.ReactNode })
   );
 }
 
-/** "Forgot your password?": the address, then the same answer whether it has a user or not (docs/adr/0130). */
+/** "Forgot your password?": the address, then the same answer whether it has a user or not (docs/adr/0066). */
 export function ForgotPasswordPage() {
   const { status } = useSession();
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
+  const { busy, failure, send } = useFormSend(['email']);
   const [answer, setAnswer] = useState<string>();
 
   if (status === 'signed-in') return <Navigate to="/" replace />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const sent = await post<{ message: string }>('/password-resets', { email: email.trim() });
+    await send(async () => {
+      const sent = await api.POST('/console/api/password-resets', { body: { email: email.trim() } });
       setAnswer(sent.message);
-    } catch (error) {
-      setFailure(failureOf(error, ['email']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -94,7 +96,7 @@ export function ResetPasswordPage() {
   const { signedIn } = useSession();
   const navigate = useNavigate();
   const [token] = useState(() => tokenFromHash(window.location.hash));
-  const [reset, setReset] = useState<PasswordResetLookup>();
+  const [reset, setReset] = useState<Schemas['PasswordResetLookup']>();
   const [lookupError, setLookupError] = useState<Error>();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -104,7 +106,7 @@ export function ResetPasswordPage() {
   useEffect(() => {
     if (!token) return;
     let current = true;
-    post<PasswordResetLookup>('/password-resets/lookup', { token }).then(
+    api.POST('/console/api/password-resets/lookup', { body: { token } }).then(
       (answer) => current && setReset(answer),
       (error: Error) => current && setLookupError(error),
     );
@@ -116,13 +118,15 @@ export function ResetPasswordPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(undefined);
+    // The form is shown only for a link with a token.
+    if (!token) return;
     if (password !== confirm) {
       setFailure(fieldFailure('confirm', 'The two passwords are not the same.'));
       return;
     }
     setBusy(true);
     try {
-      const session = await post<ConsoleSessionView>('/password-resets/complete', { token, password });
+      const session = await api.POST('/console/api/password-resets/complete', { body: { token, password } });
       signedIn(session);
       // The token has done its work: drop it from the address bar and history.
       window.history.replaceState(null, '', window.location.pathname);

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import type { ConsoleSessionView } from '@switchboard/contracts';
-import { post } from '../api';
-import { Button, Field, Notice, failureOf, type FormFailure } from '../components/ui';
+import { api } from '../api';
+import { Button, Field, Notice, useFormSend } from '../components/ui';
 import { safeNext } from '../input';
 import { useSession } from '../session';
 
@@ -12,25 +11,18 @@ export function SignInPage() {
   const [params] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
+  const { busy, failure, send } = useFormSend(['email', 'password']);
   const next = safeNext(params.get('next'));
 
   if (status === 'signed-in') return <Navigate to={next} replace />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const session = await post<ConsoleSessionView>('/sign-in', { email, password });
+    await send(async () => {
+      const session = await api.POST('/console/api/sign-in', { body: { email, password } });
       signedIn(session);
       void navigate(next, { replace: true });
-    } catch (error) {
-      setFailure(failureOf(error, ['email', 'password']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import type { ConsoleInviteView, ConsoleRole, ConsoleUserView } from '@switchboard/contracts';
-import { del, get, patch, post } from '../api';
+import type { ConsoleRole, ConsoleUserView } from '@switchboard/contracts';
+import { api } from '../api';
 import {
   Button,
   ConfirmButton,
@@ -11,10 +11,9 @@ import {
   Notice,
   PageHeader,
   StatusBadge,
-  failureOf,
   messageOf,
+  useFormSend,
   useLoad,
-  type FormFailure,
 } from '../components/ui';
 import { formatTime, humanize } from '../format';
 import { roleReason, useSignedIn } from '../session';
@@ -33,31 +32,21 @@ const ROLES: { value: ConsoleRole; label: string; can: string }[] = [
 export function TeamPage() {
   const { can, role, user } = useSignedIn();
   const mayManage = can('manage_team');
-  const members = useLoad(() => get<{ data: ConsoleUserView[] }>('/users'), []);
+  const members = useLoad(() => api.GET('/console/api/users'), []);
   const [email, setEmail] = useState('');
   const [newRole, setNewRole] = useState<ConsoleRole>('developer');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<FormFailure>();
+  const { busy, failure, send } = useFormSend(['email', 'role']);
   const [notice, setNotice] = useState<string>();
 
   const invite = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
     setNotice(undefined);
-    try {
-      const invited = await post<ConsoleInviteView>('/users/invites', {
-        email: email.trim(),
-        role: newRole,
-      });
+    await send(async () => {
+      const invited = await api.POST('/console/api/users/invites', { body: { email: email.trim(), role: newRole } });
       setNotice(`Invitation sent to ${invited.email}. The link in it works until ${formatTime(invited.expires_at)}.`);
       setEmail('');
       members.reload();
-    } catch (error) {
-      setFailure(failureOf(error, ['email', 'role']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const [roleFailure, setRoleFailure] = useState<string>();
@@ -69,7 +58,10 @@ export function TeamPage() {
     setRoleFailure(undefined);
     setNotice(undefined);
     try {
-      const changed = await patch<ConsoleUserView>(`/users/${encodeURIComponent(member.id)}`, { role });
+      const changed = await api.PATCH('/console/api/users/{id}', {
+        params: { path: { id: member.id } },
+        body: { role },
+      });
       setNotice(`${changed.email} is now ${article(changed.role)} ${humanize(changed.role).toLowerCase()}.`);
       // The select is bound to the member's role: without this it shows the old role until the reload lands.
       members.replace((list) => ({ ...list, data: list.data.map((m) => (m.id === changed.id ? changed : m)) }));
@@ -87,7 +79,7 @@ export function TeamPage() {
     member.role === 'owner' && member.status === 'active' && activeOwners <= 1;
 
   const remove = async (member: ConsoleUserView) => {
-    await del(`/users/${encodeURIComponent(member.id)}`);
+    await api.DELETE('/console/api/users/{id}', { params: { path: { id: member.id } } });
     setNotice(`${member.email} was removed from the account.`);
     members.reload();
   };

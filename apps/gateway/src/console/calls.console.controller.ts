@@ -1,16 +1,25 @@
 import { Controller, Delete, Get, Headers, HttpCode, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import {
+  ApiExcludeController,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  CallDataDeletionOutcome,
   CallIdParam,
+  CallList,
   CallsRpc,
+  CallStats,
   CallStatsQuery,
-  type CallDataDeletionOutcome,
+  CallView,
   ExportCallsQuery,
   ListCallsQuery,
-  type CallList,
-  type CallStats,
-  type CallView,
-  type TranscriptView,
+  TranscriptView,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -27,12 +36,15 @@ import { accountIdOf, SessionGuard } from './guards/session.guard';
 /** Who may delete a call's recording or transcript from the console (viewers only read). */
 const CALL_DATA_DELETERS = ['owner', 'developer'] as const;
 
+const CALL_ID = { name: 'call_id', description: 'The call id (SID) from the calls list.' };
+
 /**
  * The account's calls (their filters and search included), stats, transcripts and recordings, and the calls in
  * progress as they happen, as `/v1/calls` serves them: the same DTOs, RPCs and live streams, the session's account in
  * the caller options; every role reads.
  */
 @ApiExcludeController()
+@ApiTags('calls')
 @Controller('console/api/calls')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class CallsConsoleController {
@@ -43,18 +55,28 @@ export class CallsConsoleController {
 
   /** Every filter of `GET /v1/calls` (outcome, sentiment, duration, caller, `q`, `include_total`, ...), validated here. */
   @Get()
+  @ApiOkResponse({ type: CallList })
   list(@Query() query: ListCallsQuery, @Caller() caller: CallerOptions): Promise<CallList> {
     return this.rpc.request(CallsRpc.list, query, caller);
   }
 
   /** As `GET /v1/calls/stats`: the calls page's chart (by day, with each day's outcomes and success rate). */
   @Get('stats')
+  @ApiOkResponse({ type: CallStats })
   stats(@Query() query: CallStatsQuery, @Caller() caller: CallerOptions): Promise<CallStats> {
     return this.rpc.request(CallsRpc.stats, query, caller);
   }
 
   /** As `GET /v1/calls/export`: the calls page's Export button, for its current filters. */
   @Get('export')
+  @ApiProduces('text/csv', 'application/x-ndjson')
+  @ApiOkResponse({
+    description: 'The calls, one per line, as an attachment.',
+    content: {
+      'text/csv': { schema: { type: 'string' } },
+      'application/x-ndjson': { schema: { type: 'string' } },
+    },
+  })
   async export(
     @Query() query: ExportCallsQuery,
     @Caller() caller: CallerOptions,
@@ -69,6 +91,12 @@ export class CallsConsoleController {
    * the account's cap of open streams counts these with its keys' (docs/live-calls.md).
    */
   @Get('live')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event received.' })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description: 'Server-Sent Events, as `GET /v1/calls/live` sends them (docs/live-calls.md).',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
   live(
     @Headers('last-event-id') lastEventId: string | undefined,
     @Caller() caller: CallerOptions,
@@ -80,17 +108,32 @@ export class CallsConsoleController {
   }
 
   @Get(':call_id')
+  @ApiParam(CALL_ID)
+  @ApiOkResponse({ type: CallView })
   get(@Param() params: CallIdParam, @Caller() caller: CallerOptions): Promise<CallView> {
     return this.rpc.request(CallsRpc.get, { call_id: params.call_id }, caller);
   }
 
   @Get(':call_id/transcript')
+  @ApiParam(CALL_ID)
+  @ApiOkResponse({ type: TranscriptView })
   transcript(@Param() params: CallIdParam, @Caller() caller: CallerOptions): Promise<TranscriptView> {
     return this.rpc.request(CallsRpc.transcript, { call_id: params.call_id }, caller);
   }
 
   /** Streamed through the session (the audio element sends the cookie), byte ranges included. */
   @Get(':call_id/recording')
+  @ApiParam(CALL_ID)
+  @ApiProduces('audio/mpeg')
+  @ApiOkResponse({
+    description: 'The whole recording.',
+    content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiResponse({
+    status: 206,
+    description: 'The requested byte range.',
+    content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } },
+  })
   recording(
     @Param() params: CallIdParam,
     @Headers('range') range: string | undefined,
@@ -106,6 +149,13 @@ export class CallsConsoleController {
   @Delete(':call_id/recording')
   @HttpCode(204)
   @Roles(CALL_DATA_DELETERS, "delete a call's recording")
+  @ApiParam(CALL_ID)
+  @ApiNoContentResponse({ description: 'Deleted (or already gone).' })
+  @ApiResponse({
+    status: 202,
+    description: 'Deleted from the call; object storage will confirm it shortly.',
+    type: CallDataDeletionOutcome,
+  })
   async deleteRecording(
     @Param() params: CallIdParam,
     @DeletedBy() deletedBy: string,
@@ -118,6 +168,8 @@ export class CallsConsoleController {
   @Delete(':call_id/transcript')
   @HttpCode(204)
   @Roles(CALL_DATA_DELETERS, "delete a call's transcript")
+  @ApiParam(CALL_ID)
+  @ApiNoContentResponse({ description: 'Deleted (or already gone).' })
   async deleteTranscript(
     @Param() params: CallIdParam,
     @DeletedBy() deletedBy: string,

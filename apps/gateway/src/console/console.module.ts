@@ -1,5 +1,5 @@
 import { Module, type Type } from '@nestjs/common';
-import { IdempotencyInterceptor, IdempotencyRepository, IdempotencyService } from '../idempotency';
+import { IdempotencyModule } from '../idempotency';
 import { LiveCallStreamsModule } from '../live-calls/live-call-streams.module';
 import { ConsoleOriginGuard, CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard } from './guards/roles';
@@ -30,22 +30,14 @@ export const CONSOLE_CONTROLLERS: Type[] = [
 ];
 
 /**
- * The console's JSON API on the public port, beside `/v1` (docs/adr/0065): sessions instead of API keys, the same
+ * The console's JSON API on the public port, beside `/v1` (docs/adr/0080): sessions instead of API keys, the same
  * services behind. Every controller but sign-in is behind SessionGuard, CsrfGuard and RoleGuard.
  */
 @Module({
   // LiveCallStreamsModule: the calls page's "Live now" opens its stream through the public API's instance.
-  imports: [ConsoleIdentityModule, LiveCallStreamsModule],
+  // IdempotencyModule: `@Idempotent()` on provisioning and number changes, as on /v1.
+  imports: [ConsoleIdentityModule, LiveCallStreamsModule, IdempotencyModule],
   controllers: CONSOLE_CONTROLLERS,
-  providers: [
-    SessionGuard,
-    CsrfGuard,
-    ConsoleOriginGuard,
-    RoleGuard,
-    // `@Idempotent()` on provisioning and number changes, as on /v1.
-    IdempotencyRepository,
-    IdempotencyService,
-    IdempotencyInterceptor,
-  ],
+  providers: [SessionGuard, CsrfGuard, ConsoleOriginGuard, RoleGuard],
 })
 export class ConsoleModule {}

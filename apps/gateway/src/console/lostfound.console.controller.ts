@@ -1,27 +1,27 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExcludeController, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
+  ClaimCandidateList,
   ClaimCreate,
+  ClaimCreated,
+  ClaimDetail,
+  ClaimPage,
   ClaimsRpc,
+  ConsoleDeskLocationList,
   DisposalBody,
   FoundItemCreate,
+  FoundItemDetail,
+  FoundItemPage,
   FoundItemsRpc,
+  FoundItemView,
   IntIdParam,
   ListClaimsQuery,
   ListFoundItemsQuery,
   LocationQuery,
   LocationsRpc,
   ReuniteBody,
+  Reunited,
   accountMode,
-  type ClaimCandidateList,
-  type ClaimCreated,
-  type ClaimDetail,
-  type ClaimPage,
-  type ConsoleDeskLocationList,
-  type FoundItemDetail,
-  type FoundItemPage,
-  type FoundItemView,
-  type Reunited,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyRequest } from 'fastify';
@@ -37,18 +37,20 @@ import { SessionGuard, accountIdOf, sessionOf } from './guards/session.guard';
  * it on every request). Every role reads; owners, developers and staff change; staff may use nothing else.
  */
 @ApiExcludeController()
+@ApiTags('lost and found')
 @Controller('console/api/lostfound')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class LostfoundConsoleController {
   constructor(private readonly rpc: RpcClient) {}
 
   /**
-   * The session's account's locations (the test twin's in test mode, docs/adr/0132), saying whose they are. In test
+   * The session's account's locations (the test twin's in test mode, docs/adr/0087), saying whose they are. In test
    * mode the live account's are counted too, read with the session's own account: the desk then says that the live
    * locations are not the twin's, instead of that no location runs lost-and-found.
    */
   @Get('locations')
   @Roles(LOSTFOUND_READERS, 'see lost-and-found locations')
+  @ApiOkResponse({ type: ConsoleDeskLocationList })
   async locations(@Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<ConsoleDeskLocationList> {
     const accountId = accountIdOf(caller);
     const list = await this.rpc.request(LocationsRpc.listForAccount, {}, caller);
@@ -68,6 +70,7 @@ export class LostfoundConsoleController {
   @Post('found-items')
   @HttpCode(201)
   @Roles(LOSTFOUND_WRITERS, 'log found items')
+  @ApiCreatedResponse({ type: FoundItemView })
   @Idempotent()
   // The custody timeline names the signed-in user; /v1 cannot set acted_by (its body is validated first).
   log(
@@ -80,12 +83,14 @@ export class LostfoundConsoleController {
 
   @Get('found-items')
   @Roles(LOSTFOUND_READERS, 'see found items')
+  @ApiOkResponse({ type: FoundItemPage })
   listItems(@Query() query: ListFoundItemsQuery, @Caller() caller: CallerOptions): Promise<FoundItemPage> {
     return this.rpc.request(FoundItemsRpc.list, query, caller);
   }
 
   @Get('found-items/:id')
   @Roles(LOSTFOUND_READERS, 'see found items')
+  @ApiOkResponse({ type: FoundItemDetail })
   getItem(
     @Param() params: IntIdParam,
     @Query() query: LocationQuery,
@@ -97,6 +102,7 @@ export class LostfoundConsoleController {
   @Post('found-items/:id/disposal')
   @HttpCode(200)
   @Roles(LOSTFOUND_WRITERS, 'donate or dispose of found items')
+  @ApiOkResponse({ type: FoundItemDetail })
   @Idempotent()
   // The custody timeline names who moved the item: the signed-in user unless the body says otherwise.
   dispose(
@@ -115,6 +121,7 @@ export class LostfoundConsoleController {
   @Post('claims')
   @HttpCode(201)
   @Roles(LOSTFOUND_WRITERS, 'file claims')
+  @ApiCreatedResponse({ type: ClaimCreated })
   @Idempotent()
   fileClaim(@Body() body: ClaimCreate, @Caller() caller: CallerOptions): Promise<ClaimCreated> {
     return this.rpc.request(ClaimsRpc.file, body, caller);
@@ -122,12 +129,14 @@ export class LostfoundConsoleController {
 
   @Get('claims')
   @Roles(LOSTFOUND_READERS, 'see claims')
+  @ApiOkResponse({ type: ClaimPage })
   listClaims(@Query() query: ListClaimsQuery, @Caller() caller: CallerOptions): Promise<ClaimPage> {
     return this.rpc.request(ClaimsRpc.list, query, caller);
   }
 
   @Get('claims/:id')
   @Roles(LOSTFOUND_READERS, 'see claims')
+  @ApiOkResponse({ type: ClaimDetail })
   getClaim(
     @Param() params: IntIdParam,
     @Query() query: LocationQuery,
@@ -139,6 +148,7 @@ export class LostfoundConsoleController {
   /** The stored items the claim matched, high-value ones included: the desk's staff see what `has_match` saw. */
   @Get('claims/:id/candidates')
   @Roles(LOSTFOUND_READERS, 'see claims')
+  @ApiOkResponse({ type: ClaimCandidateList })
   claimCandidates(
     @Param() params: IntIdParam,
     @Query() query: LocationQuery,
@@ -150,6 +160,7 @@ export class LostfoundConsoleController {
   @Post('claims/:id/reunite')
   @HttpCode(200)
   @Roles(LOSTFOUND_WRITERS, 'reunite items with their owners')
+  @ApiOkResponse({ type: Reunited })
   @Idempotent()
   reunite(
     @Param() params: IntIdParam,

@@ -1,20 +1,28 @@
 import { Controller, Get, HttpCode, Inject, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExcludeController,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import {
+  AccountBalance,
   AccountsRpc,
+  AutoTopUp,
   BillingRpc,
   CallsRpc,
+  CardSetupSession,
+  ConsoleAccountView,
+  DailyUsage,
   DailyUsageQuery,
+  LedgerPage,
   LedgerQuery,
+  PaymentMethodView,
   ServiceError,
   UpdateAccountBody,
-  type AccountBalance,
-  type AutoTopUp,
-  type CardSetupSession,
-  type DailyUsage,
-  type LedgerPage,
-  type PaymentMethodView,
-  type Tier,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import type { FastifyRequest } from 'fastify';
@@ -26,22 +34,15 @@ import { CsrfGuard } from './guards/csrf.guard';
 import { RoleGuard, Roles } from './guards/roles';
 import { SessionGuard, accountIdOf, sessionOf } from './guards/session.guard';
 
-export interface ConsoleAccountView {
-  id: string;
-  name: string;
-  tier: Tier;
-  number_limit: number;
-  auto_top_up: AutoTopUp | null;
-}
-
 /** The operator PATCH's rules, applied to the console's body (`null` or `{ threshold_cents, amount_cents }`). */
 const validation = createValidationPipe();
 
 /**
  * The account's money: everyone reads; only owners set auto-top-up (numbers-billing keeps the rules). In test mode
- * (docs/adr/0132) balance, ledger and usage are the test twin's; the account and its auto-top-up stay the live one's.
+ * (docs/adr/0087) balance, ledger and usage are the test twin's; the account and its auto-top-up stay the live one's.
  */
 @ApiExcludeController()
+@ApiTags('money')
 @Controller('console/api')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class MoneyConsoleController {
@@ -51,6 +52,7 @@ export class MoneyConsoleController {
   ) {}
 
   @Get('account')
+  @ApiOkResponse({ type: ConsoleAccountView })
   async account(@Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<ConsoleAccountView> {
     return viewOf(await this.rpc.request(AccountsRpc.get, { account_id: sessionOf(request).accountId }, caller));
   }
@@ -62,6 +64,14 @@ export class MoneyConsoleController {
    */
   @Put('account/auto-top-up')
   @Roles(['owner'], 'change auto-top-up')
+  // Read from the request, not with @Body(): the body is described here, as what the handler validates.
+  @ApiExtraModels(AutoTopUp)
+  @ApiBody({
+    required: true,
+    description: '`null` turns auto-top-up off.',
+    schema: { oneOf: [{ $ref: getSchemaPath(AutoTopUp) }, { type: 'null' }] },
+  })
+  @ApiOkResponse({ type: ConsoleAccountView })
   async setAutoTopUp(@Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<ConsoleAccountView> {
     if (request.body === undefined)
       throw new ServiceError(
@@ -82,6 +92,7 @@ export class MoneyConsoleController {
 
   /** The card auto-top-up charges: Stripe's default payment method of the account's customer (ADR 0131). */
   @Get('payment-method')
+  @ApiOkResponse({ type: PaymentMethodView })
   paymentMethod(@Caller() caller: CallerOptions): Promise<PaymentMethodView> {
     return this.rpc.request(BillingRpc.paymentMethod, {}, caller);
   }
@@ -93,6 +104,7 @@ export class MoneyConsoleController {
   @Post('payment-method/setup')
   @HttpCode(201)
   @Roles(['owner'], 'connect a card')
+  @ApiCreatedResponse({ type: CardSetupSession })
   startCardSetup(@Req() request: FastifyRequest, @Caller() caller: CallerOptions): Promise<CardSetupSession> {
     const billing = `${this.consoleBaseOf(request)}money`;
     return this.rpc.request(
@@ -115,16 +127,19 @@ export class MoneyConsoleController {
   }
 
   @Get('balance')
+  @ApiOkResponse({ type: AccountBalance })
   balance(@Caller() caller: CallerOptions): Promise<AccountBalance> {
     return this.rpc.request(BillingRpc.balance, {}, caller);
   }
 
   @Get('ledger')
+  @ApiOkResponse({ type: LedgerPage })
   ledger(@Query() query: LedgerQuery, @Caller() caller: CallerOptions): Promise<LedgerPage> {
     return this.rpc.request(BillingRpc.ledger, { ...query, account_id: accountIdOf(caller) }, caller);
   }
 
   @Get('usage/daily')
+  @ApiOkResponse({ type: DailyUsage })
   usage(@Query() query: DailyUsageQuery, @Caller() caller: CallerOptions): Promise<DailyUsage> {
     return this.rpc.request(CallsRpc.usageDaily, query, caller);
   }

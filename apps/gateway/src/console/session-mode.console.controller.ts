@@ -1,22 +1,22 @@
 import { Body, Controller, HttpCode, Put, Req, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
-import { API_KEY_MODES, type ApiKeyMode } from '@switchboard/contracts';
+import { ApiExcludeController, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { API_KEY_MODES, ConsoleSessionView, type ApiKeyMode } from '@switchboard/contracts';
 import { IsIn } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { CsrfGuard } from './guards/csrf.guard';
 import { ANY_ROLE, RoleGuard, Roles } from './guards/roles';
 import { SessionGuard, sessionOf } from './guards/session.guard';
-import type { SessionView } from './identity/console-session';
 import { SessionsService } from './identity/sessions.service';
 
 /** `PUT /console/api/session/mode` body. */
 export class SessionModeBody {
+  @ApiProperty({ enum: API_KEY_MODES })
   @IsIn(API_KEY_MODES, { message: 'mode must be "live" or "test"' })
   mode: ApiKeyMode;
 }
 
 /**
- * The session's data switch (Stripe's "test mode" toggle, docs/adr/0132): under `test` every console read and write
+ * The session's data switch (Stripe's "test mode" toggle, docs/adr/0087): under `test` every console read and write
  * of numbers, calls, recordings, transcripts, balance, ledger, usage, webhook deliveries and the lost-and-found desk
  * is the account's test twin's (docs/adr/0087); the team, invitations and account settings stay the live account's.
  * Stored on the session, so it holds for every request of it (the audio element's too) and ends with it. Owners,
@@ -24,6 +24,7 @@ export class SessionModeBody {
  * alone (docs/adr/0080), stay on live data.
  */
 @ApiExcludeController()
+@ApiTags('session')
 @Controller('console/api/session')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class SessionModeConsoleController {
@@ -32,7 +33,8 @@ export class SessionModeConsoleController {
   @Put('mode')
   @HttpCode(200)
   @Roles(ANY_ROLE, 'switch between live and test data')
-  setMode(@Body() body: SessionModeBody, @Req() request: FastifyRequest): Promise<SessionView> {
+  @ApiOkResponse({ type: ConsoleSessionView, description: 'The session, with its new `mode`.' })
+  setMode(@Body() body: SessionModeBody, @Req() request: FastifyRequest): Promise<ConsoleSessionView> {
     return this.sessions.setMode(sessionOf(request), body.mode, String(request.id));
   }
 }

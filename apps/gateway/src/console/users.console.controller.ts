@@ -1,12 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExcludeController, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   ChangeUserRoleBody,
+  ConsoleInviteView,
   ConsoleMemberIdParam,
   ConsoleUserIdParam,
+  ConsoleUserList,
+  ConsoleUserRemoved,
+  ConsoleUserView,
   InviteUserBody,
-  type ConsoleInviteView,
-  type ConsoleUserView,
 } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import { CsrfGuard } from './guards/csrf.guard';
@@ -17,6 +19,7 @@ import { UsersService } from './identity/users.service';
 
 /** The account's people: everyone reads the list; owners invite, change roles and remove. */
 @ApiExcludeController()
+@ApiTags('team')
 @Controller('console/api/users')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)
 export class UsersConsoleController {
@@ -26,13 +29,15 @@ export class UsersConsoleController {
   ) {}
 
   @Get()
-  list(@Req() request: FastifyRequest): Promise<{ data: ConsoleUserView[] }> {
+  @ApiOkResponse({ type: ConsoleUserList })
+  list(@Req() request: FastifyRequest): Promise<ConsoleUserList> {
     return this.users.list(sessionOf(request).accountId);
   }
 
   @Post('invites')
   @HttpCode(201)
   @Roles(['owner'], 'invite users')
+  @ApiCreatedResponse({ type: ConsoleInviteView, description: 'The invite; its link goes by email.' })
   invite(@Body() body: InviteUserBody, @Req() request: FastifyRequest): Promise<ConsoleInviteView> {
     const session = sessionOf(request);
     return this.invites.inviteFromConsole({
@@ -47,6 +52,8 @@ export class UsersConsoleController {
   /** A member's new role; the last owner cannot stop being one (409 `last_owner`). */
   @Patch(':id')
   @Roles(['owner'], "change people's roles")
+  @ApiParam({ name: 'id', description: 'A user (`usr_...`).' })
+  @ApiOkResponse({ type: ConsoleUserView })
   changeRole(
     @Param() params: ConsoleMemberIdParam,
     @Body() body: ChangeUserRoleBody,
@@ -58,7 +65,9 @@ export class UsersConsoleController {
   @Delete(':id')
   @HttpCode(200)
   @Roles(['owner'], 'remove users')
-  async remove(@Param() params: ConsoleUserIdParam, @Req() request: FastifyRequest): Promise<{ removed: true }> {
+  @ApiParam({ name: 'id', description: 'A user (`usr_...`) or a pending invite (`inv_...`).' })
+  @ApiOkResponse({ type: ConsoleUserRemoved })
+  async remove(@Param() params: ConsoleUserIdParam, @Req() request: FastifyRequest): Promise<ConsoleUserRemoved> {
     await this.users.remove(sessionOf(request).accountId, params.id);
     return { removed: true };
   }

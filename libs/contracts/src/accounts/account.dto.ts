@@ -25,7 +25,7 @@ export const DEFAULT_NUMBER_LIMIT = 5;
 
 /**
  * The most an account's balance may hold through the operator API: $10,000,000,000.00. An opening balance or a credit
- * that would take the balance past it is refused with 400 naming the field, changing nothing (ADR 0122). It keeps the
+ * that would take the balance past it is refused with 400 naming the field, changing nothing (ADR 0057). It keeps the
  * balance, in millicents, far inside a PostgreSQL `bigint` and an exact JSON number (the ledger answers millicents),
  * with room for an auto-top-up already paid for, which is credited whatever the balance.
  */

@@ -4,7 +4,7 @@ import { ACCOUNT_ID_PATTERN } from '../common/validation';
 /**
  * Where a gateway announces a key it revoked (operator API, console revoke): plain core NATS, no stream and no queue
  * group, so every gateway replica hears it and ends the key's `webhook/listen` streams at once
- * (docs/adr/0128-webhook-listen.md). A replica that misses one (NATS away) finds the key revoked when it checks its
+ * (docs/adr/0128-webhook-signatures-secrets-and-listen.md). A replica that misses one (NATS away) finds the key revoked when it checks its
  * streams' keys in the database.
  */
 export const API_KEY_REVOCATIONS_SUBJECT = 'api-key-revocations.v1';

@@ -4,7 +4,7 @@ import { CursorPageQuery } from '../common/pagination';
 import { TIERS, type Tier } from '../accounts/account.dto';
 import { ACCOUNT_ID_PATTERN, IsOmittable } from '../common/validation';
 
-/** Money in the ledger is integer millicents: 1 cent = 1000 millicents (docs/adr/0010-ledger-and-millicents.md). */
+/** Money in the ledger is integer millicents: 1 cent = 1000 millicents (docs/adr/0013-money-and-talk-time.md). */
 export const MILLICENTS_PER_CENT = 1000;
 /**
  * `talk_time_adjustment`: a call's talk time corrected after it was billed (its late end report, `call.updated`), by
@@ -74,7 +74,7 @@ export class PaymentFaultsView {
 /** `GET /balance`: the caller's own account travels in the request's headers; the body is empty. */
 export class GetBalanceQuery {}
 
-/** `GET /balance` answer: the prepaid balance, the tier and this month's talk time (docs/adr/0057-self-service-reads-and-updates.md). */
+/** `GET /balance` answer: the prepaid balance, the tier and this month's talk time (docs/adr/0057-public-api-rules.md). */
 export class AccountBalance {
   @ApiProperty({ example: 4250, description: 'The prepaid balance in whole cents, rounded down.' })
   balance_cents: number;

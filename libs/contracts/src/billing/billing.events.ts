@@ -4,7 +4,7 @@ import { defineEvent, STREAMS } from '../messaging/event';
 import { NUMBER_ID_PATTERN } from '../numbers/number.dto';
 
 /**
- * Account-level billing events (docs/adr/0081-billing-webhook-events.md). Each names the numbers that opted in
+ * Account-level billing events (docs/adr/0131-auto-top-up-and-stripe.md). Each names the numbers that opted in
  * (`webhook_events`) when it happened: webhook-dispatcher delivers it to each of them, as one webhook per number.
  * Never carries card data nor the payment processor's message.
  */

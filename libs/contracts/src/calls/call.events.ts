@@ -55,7 +55,7 @@ export const LOST_ITEM_REPORT_OUTCOME = 'lost_item_report';
 /**
  * A call whose agent took a lost-item report (outcome `lost_item_report`, with details). Ids and the category
  * only: the caller's phone, name and words stay in calls-media, read by lostfound through
- * `LostItemReportRpc` (docs/adr/0079-lostfound-reports-by-phone.md). Envelope id derived from the call SID.
+ * `LostItemReportRpc` (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md). Envelope id derived from the call SID.
  */
 export class LostItemReportedData {
   @IsString() call_sid: string;

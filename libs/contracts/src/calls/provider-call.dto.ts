@@ -138,7 +138,7 @@ export class SimulatedCallAnalysisBody {
 
 /**
  * `POST /admin/provider/calls` body: the simulated telephony provider reports a completed call handled by the
- * agent (operator contract). It travels the path a real provider's report takes (docs/adr/0021).
+ * agent (operator contract). It travels the path a real provider's report takes (docs/adr/0121).
  */
 export class SimulateProviderCallBody {
   @ApiProperty({ example: '+14155550100', description: 'The service number that was called (E.164).' })
@@ -237,7 +237,7 @@ export class SimulatedCallAccepted {
  * When a simulated call started: `started_at` as sent, else the report's moment less the call's duration (a
  * completed call is reported when it ends), but not before `heldSince`, when the number that holds the phone number
  * now was provisioned: the default start falls within its current tenure, never in a previous holder's
- * (docs/adr/0121-one-number-in-service-per-phone-number.md). The gateway's route and the simulated provider use this
+ * (docs/adr/0121-calls-and-recordings.md). The gateway's route and the simulated provider use this
  * one rule.
  */
 export function simulatedCallStartedAt(

@@ -4,7 +4,7 @@ import { MAX_CALL_ID_LENGTH } from './call.dto';
 
 /**
  * The most bytes one `calls.v1.recording.read` reply carries. Base64 makes it ~350 KB of JSON, well under NATS's
- * 1 MB payload limit; the gateway streams a recording as a sequence of such reads (docs/adr/0023).
+ * 1 MB payload limit; the gateway streams a recording as a sequence of such reads (docs/adr/0121).
  */
 export const RECORDING_CHUNK_MAX_BYTES = 256 * 1024;
 

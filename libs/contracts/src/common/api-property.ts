@@ -16,7 +16,7 @@ const optionsByTarget = new WeakMap<object, Map<string | symbol, ApiPropertyOpti
 
 /**
  * `@ApiProperty` for the contracts, without loading `@nestjs/swagger` (about 8-14 MiB resident in each service,
- * docs/adr/0093): the options are kept here, in declaration order, and handed to `@nestjs/swagger`'s own decorator
+ * docs/adr/0099): the options are kept here, in declaration order, and handed to `@nestjs/swagger`'s own decorator
  * by the one app that describes the API, the gateway (`describeContracts`), before it builds its document.
  */
 export function ApiProperty(options: ApiPropertyOptions = {}): PropertyDecorator {

@@ -5,7 +5,7 @@ import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /**
  * Cursor pagination for lists the spec shows as `{ data: [...] }` (numbers, calls): the reply keeps `data`
- * and adds `has_more`; the next page starts after the last id of this one (docs/adr/0003-cursor-pagination.md).
+ * and adds `has_more`; the next page starts after the last id of this one (docs/adr/0057-public-api-rules.md).
  */
 export class CursorPageQuery {
   @PageLimit()

@@ -1,7 +1,7 @@
 import { getMetadataStorage, ValidationTypes, type ValidationError } from 'class-validator';
 
 /**
- * What a 400 `invalid_request` says about a request that failed its DTO (docs/adr/0058): one problem per
+ * What a 400 `invalid_request` says about a request that failed its DTO (docs/adr/0057): one problem per
  * property, named by its path (`transcript[2].role`): unknown fields first, then the properties in the order the
  * DTO declares them (a base class's first). For each property the message is built from the failing
  * constraint with the highest priority, so it names the real problem whatever the order of the decorators:

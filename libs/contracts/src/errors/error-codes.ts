@@ -53,7 +53,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
  * `Retry-After` (seconds) of the retryable answers when the error does not say better (an order's lease does):
  * the message bus, a service or its database being down clears within seconds (clients reconnect every 0.5 s,
  * a restarted service is back in a few), while a telephony provider outage is its own and rarely that short.
- * docs/adr/0059-retryable-answers-and-outages.md.
+ * docs/adr/0055-the-gateway-edge.md.
  */
 export const DEFAULT_RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
   service_unavailable: 5,

@@ -17,7 +17,7 @@ import {
   type ClaimSource,
   type ClaimStatus,
 } from './lostfound-validation';
-import type { ValueClass } from './lostfound.events';
+import { VALUE_CLASSES, type ValueClass } from './lostfound.events';
 
 /** `POST /lostfound/claims` body (spec part 4). */
 export class ClaimCreate extends LocationBody {
@@ -119,7 +119,7 @@ export class ClaimView {
   @ApiProperty({ description: 'Empty string when none.' }) description: string;
   @ApiProperty({ description: 'Empty string when none.' }) color: string;
   @ApiProperty({ description: 'Empty string when none.' }) lost_area: string;
-  @ApiProperty({ format: 'date', nullable: true }) lost_date: string | null;
+  @ApiProperty({ type: String, format: 'date', nullable: true }) lost_date: string | null;
   @ApiProperty({ description: 'Stored as given. Empty string when none.' }) image_url: string;
   @ApiProperty({ enum: CLAIM_STATUSES }) status: ClaimStatus;
   @ApiProperty({
@@ -164,27 +164,29 @@ export class ClaimDetail extends ClaimCreated {
 }
 
 /**
- * A stored item a claim matched, as the console's desk shows it to staff (docs/adr/0048): every item that makes the
+ * A stored item a claim matched, as the console's desk shows it to staff (docs/adr/0053): every item that makes the
  * claim's `has_match` true, high-value ones included, with where it is kept. Never on `/v1`, where a high-value
  * claim's answer names no item.
  */
-export interface ClaimCandidateView {
-  found_item_id: number;
-  category: string;
-  description: string;
-  color: string;
-  found_area: string;
-  /** `YYYY-MM-DD`. */
-  found_date: string;
-  storage_ref: string;
-  /** Released only with `verified: true` when `high` or `urgent` (ADR 0041). */
+export class ClaimCandidateView {
+  @ApiProperty({ type: 'integer' }) found_item_id: number;
+  @ApiProperty() category: string;
+  @ApiProperty() description: string;
+  @ApiProperty() color: string;
+  @ApiProperty() found_area: string;
+  @ApiProperty({ example: '2026-11-20', description: '`YYYY-MM-DD`.' }) found_date: string;
+  @ApiProperty() storage_ref: string;
+  @ApiProperty({
+    enum: VALUE_CLASSES,
+    description: 'Released only with `verified: true` when `high` or `urgent` (ADR 0053).',
+  })
   value_class: ValueClass;
 }
 
 /** `GET /console/api/lostfound/claims/{id}/candidates`: best first; `total` counts them all when more are stored. */
-export interface ClaimCandidateList {
-  data: ClaimCandidateView[];
-  total: number;
+export class ClaimCandidateList {
+  @ApiProperty({ type: [ClaimCandidateView], description: 'Best first, at most 50.' }) data: ClaimCandidateView[];
+  @ApiProperty() total: number;
 }
 
 export class ClaimPage {

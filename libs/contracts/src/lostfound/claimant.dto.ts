@@ -4,7 +4,7 @@ import { IsEmail, IsString, MaxLength } from 'class-validator';
 import { HasText, IsCalendarDate, IsDialablePhone, MAX_DESCRIPTION, MAX_SHORT_TEXT } from './lostfound-validation';
 
 /**
- * The claimant page's backend (docs/adr/0078-lostfound-claimant-page.md): public, no sign-in, a location named
+ * The claimant page's backend (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md): public, no sign-in, a location named
  * by its unguessable `public_slug`. What it answers says nothing about the venue but its name and nothing about
  * its items.
  */

@@ -135,7 +135,7 @@ export class FoundItemCreate extends LocationBody {
     maxLength: MAX_SHORT_TEXT,
     example: 'wallet',
     description:
-      'Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0041) drives matching and value rules. Default: the vocabulary\'s name for the first thing the description names (`Black iPhone 13` is `phone`), else "other".',
+      'Stored and answered as sent, normalised for case and spacing; its vocabulary class (docs/adr/0053) drives matching and value rules. Default: the vocabulary\'s name for the first thing the description names (`Black iPhone 13` is `phone`), else "other".',
   })
   @IsOmittable()
   @IsString()
@@ -263,7 +263,7 @@ export class FoundItemDetail extends FoundItemView {
   hold_until?: string;
 }
 
-/** `POST /lostfound/found-items/{id}/disposal` body (API extension, docs/adr/0077). */
+/** `POST /lostfound/found-items/{id}/disposal` body (API extension, docs/adr/0079). */
 export class DisposalBody extends LocationBody {
   @ApiProperty({
     enum: DISPOSAL_OUTCOMES,
@@ -301,7 +301,7 @@ export class FoundItemPage {
   @ApiProperty({ type: [FoundItemView] }) data: FoundItemView[];
   @ApiProperty({
     description:
-      'Items matching, counted up to 1,000 (docs/adr/0089): when more match, `total` is 1,000, `total_exact` is false ' +
+      'Items matching, counted up to 1,000 (docs/adr/0053): when more match, `total` is 1,000, `total_exact` is false ' +
       'and the pages reach the first 1,000 (with `q`: the 1,000 most recent matches, best match first). Narrow the ' +
       'search to see the rest.',
   })

@@ -16,18 +16,18 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { isSupportedCountry } from 'libphonenumber-js/max';
-import type { ApiKeyMode } from '../accounts/account-mode';
+import { API_KEY_MODES, type ApiKeyMode } from '../accounts/account-mode';
 import { ACCOUNT_ID_PATTERN, IsOmittable, MAX_NAME_LENGTH } from '../common/validation';
 import { defineRpc } from '../messaging/rpc';
 import { QueryInt } from './lostfound-validation';
 
 /**
  * Where claimants may be texted unless a location says otherwise: the United States and Canada
- * (docs/adr/0053-lostfound-texting-limits.md). A claimant phone of another country is filed but never texted.
+ * (docs/adr/0053-lostfound-search-matching-and-texts.md). A claimant phone of another country is filed but never texted.
  */
 export const DEFAULT_SMS_COUNTRIES: readonly string[] = ['US', 'CA'];
 
-/** How long an unclaimed item is held before disposal, unless the location says otherwise (docs/adr/0077). */
+/** How long an unclaimed item is held before disposal, unless the location says otherwise (docs/adr/0079). */
 export const DEFAULT_HOLD_DAYS = 60;
 export const MIN_HOLD_DAYS = 1;
 export const MAX_HOLD_DAYS = 3650;
@@ -69,7 +69,7 @@ export class CreateLocationBody {
     minimum: MIN_HOLD_DAYS,
     maximum: MAX_HOLD_DAYS,
     default: DEFAULT_HOLD_DAYS,
-    description: 'Days an unclaimed found item is held before it may be donated or disposed of (docs/adr/0077).',
+    description: 'Days an unclaimed found item is held before it may be donated or disposed of (docs/adr/0079).',
   })
   @IsOmittable()
   @IsInt({ message: 'hold_days must be an integer' })
@@ -181,14 +181,16 @@ export class DeskLocationList {
 
 /**
  * `GET /console/api/lostfound/locations`: the desk's list for the session's account, which is the test twin while the
- * session shows test data (docs/adr/0132). Locations are per account and the twin has none of the live account's,
+ * session shows test data (docs/adr/0087). Locations are per account and the twin has none of the live account's,
  * so the desk names the account it shows and, in test mode, how many the live account has.
  */
-export interface ConsoleDeskLocationList extends DeskLocationList {
-  /** The account whose locations these are: `acct_test_...` in test mode. */
+export class ConsoleDeskLocationList extends DeskLocationList {
+  @ApiProperty({ description: 'The account whose locations these are: `acct_test_...` in test mode.' })
   account_id: string;
-  mode: ApiKeyMode;
-  /** Test mode only: how many lost-and-found locations the live account has (none of them the twin's). */
+  @ApiProperty({ enum: API_KEY_MODES }) mode: ApiKeyMode;
+  @ApiPropertyOptional({
+    description: "Test mode only: how many lost-and-found locations the live account has (none of them the twin's).",
+  })
   live_locations?: number;
 }
 

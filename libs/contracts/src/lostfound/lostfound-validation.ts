@@ -4,7 +4,7 @@ import { registerDecorator, type ValidationOptions } from 'class-validator';
 
 /** Lost-and-found page size (spec part 8). */
 export const LOSTFOUND_PAGE_SIZE = 25;
-/** `returned` after a reunite; `donated` and `disposed` after the hold period (docs/adr/0077). */
+/** `returned` after a reunite; `donated` and `disposed` after the hold period (docs/adr/0079). */
 export const FOUND_ITEM_STATUSES = ['stored', 'returned', 'donated', 'disposed'] as const;
 export type FoundItemStatus = (typeof FOUND_ITEM_STATUSES)[number];
 export const CLAIM_STATUSES = ['open', 'reunited'] as const;

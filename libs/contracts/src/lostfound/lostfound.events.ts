@@ -5,9 +5,9 @@ import { MAX_STORED_ID } from './lostfound-validation';
 
 /**
  * Lost-and-found integration events (spec part 6). They carry ids, categories and dates only: never the
- * claimant's name, phone, email or proof note, and never an item's description (docs/adr/0046).
+ * claimant's name, phone, email or proof note, and never an item's description (docs/adr/0079).
  */
-const VALUE_CLASSES = ['high', 'low', 'urgent'] as const;
+export const VALUE_CLASSES = ['high', 'low', 'urgent'] as const;
 export type ValueClass = (typeof VALUE_CLASSES)[number];
 
 export class FoundLoggedData {

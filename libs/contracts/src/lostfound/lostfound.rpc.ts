@@ -28,12 +28,12 @@ export const FoundItemsRpc = {
   log: defineRpc<LogFoundItemCommand, FoundItemView>('lostfound.v1.found-items.log', LogFoundItemCommand),
   list: defineRpc<ListFoundItemsQuery, FoundItemPage>('lostfound.v1.found-items.list', ListFoundItemsQuery),
   get: defineRpc<GetFoundItemQuery, FoundItemDetail>('lostfound.v1.found-items.get', GetFoundItemQuery),
-  /** API extension (docs/adr/0077): donate or dispose of an item held past its location's hold period. */
+  /** API extension (docs/adr/0079): donate or dispose of an item held past its location's hold period. */
   dispose: defineRpc<DisposalCommand, FoundItemDetail>('lostfound.v1.found-items.dispose', DisposalCommand),
 } as const;
 
 /**
- * The claimant page (docs/adr/0078): no account; the location is named by its public slug, and an unknown slug
+ * The claimant page (docs/adr/0079): no account; the location is named by its public slug, and an unknown slug
  * and a location without lost-and-found answer the same 404 not_found.
  */
 export const ClaimantRpc = {
@@ -54,7 +54,7 @@ export const ClaimsRpc = {
   get: defineRpc<GetClaimQuery, ClaimDetail>('lostfound.v1.claims.get', GetClaimQuery),
   reunite: defineRpc<ReuniteCommand, Reunited>('lostfound.v1.claims.reunite', ReuniteCommand),
   /**
-   * The console's desk only (docs/adr/0048): the stored items a claim matched, whatever their value class, so the
+   * The console's desk only (docs/adr/0053): the stored items a claim matched, whatever their value class, so the
    * claim page lists exactly what makes `has_match` true. Not routed on `/v1`.
    */
   candidates: defineRpc<GetClaimQuery, ClaimCandidateList>('lostfound.v1.claims.candidates', GetClaimQuery),

@@ -5,7 +5,7 @@ import { LocationBody } from './found-item.dto';
 
 /**
  * A number of the account linked to one of its locations as its lost-and-found line: a call on it that ends with
- * the outcome `lost_item_report` files a claim there (docs/adr/0079-lostfound-reports-by-phone.md).
+ * the outcome `lost_item_report` files a claim there (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md).
  */
 export class PhoneLineBody extends LocationBody {}
 

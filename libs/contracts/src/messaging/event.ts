@@ -44,11 +44,11 @@ export interface EventEnvelope<T> {
 /** Streams, one per owning service; subjects below them are `<prefix>.events.v1.<type>`. */
 export const STREAMS = {
   numbers: { name: 'NUMBERS', types: 'number.>' },
-  /** Account-level billing events of numbers-billing (docs/adr/0081-billing-webhook-events.md). */
+  /** Account-level billing events of numbers-billing (docs/adr/0131-auto-top-up-and-stripe.md). */
   billing: { name: 'BILLING', types: 'billing.>' },
   calls: { name: 'CALLS', types: 'call.>' },
   lostfound: { name: 'LOSTFOUND', types: 'lostfound.>' },
   webhooks: { name: 'WEBHOOKS', types: 'webhook.>' },
-  /** Verified webhooks of outside providers, published by the gateway (docs/adr/0083-provider-webhook-intake.md). */
+  /** Verified webhooks of outside providers, published by the gateway (docs/adr/0083-real-providers.md). */
   provider: { name: 'PROVIDER', types: 'provider.>' },
 } as const satisfies Record<string, StreamDefinition>;

@@ -21,7 +21,7 @@ export const MAX_AGENT_INSTRUCTIONS_LENGTH = 8_000;
 export const DEFAULT_AGENT_GREETING = 'Hello, thanks for calling. How can I help you today?';
 
 /**
- * A number's agent settings (an extension of the spec's NumberCreate, docs/adr/0085-agent-runtime-retell.md): what
+ * A number's agent settings (an extension of the spec's NumberCreate, docs/adr/0083-real-providers.md): what
  * the agent says first and how it behaves. Unset, the agent greets with the default and follows the default
  * instructions (answer for the business, take a message, transfer to `business_phone` when asked).
  */
@@ -100,7 +100,7 @@ export class UpdateNumberAgentCommand extends AgentSettingsBody {
 }
 
 /**
- * Internal: Twilio is ringing one of our numbers and asks its voice URL what to do (ADR 0085). The gateway verified
+ * Internal: Twilio is ringing one of our numbers and asks its voice URL what to do (ADR 0083). The gateway verified
  * Twilio's signature; numbers-billing answers with where the call goes.
  */
 export class AnswerCallCommand {

@@ -7,7 +7,7 @@ import {
   type AnswerCallReply,
 } from './agent.dto';
 
-/** A number's agent (docs/adr/0085-agent-runtime-retell.md), answered by numbers-billing, which owns numbers. */
+/** A number's agent (docs/adr/0083-real-providers.md), answered by numbers-billing, which owns numbers. */
 export const AgentRpc = {
   get: defineRpc<GetNumberAgentQuery, AgentSettingsView>('numbers.v1.agent.get', GetNumberAgentQuery),
   update: defineRpc<UpdateNumberAgentCommand, AgentSettingsView>('numbers.v1.agent.update', UpdateNumberAgentCommand),

@@ -30,7 +30,7 @@ export const MAX_URL_LENGTH = 2048;
 /**
  * The rules a `webhook_url` meets wherever it is set (creation and PATCH): a string, at most MAX_URL_LENGTH long,
  * an absolute https:// URL. Applied as the decorator stack `@IsString() @MaxLength() @IsUrl()` would be (bottom
- * first), so the messages keep their declared order (docs/adr/0058).
+ * first), so the messages keep their declared order (docs/adr/0057).
  */
 function IsWebhookUrl(): PropertyDecorator {
   const rules = [
@@ -68,7 +68,7 @@ export const BILLING_BALANCE_LOW_EVENT = 'billing.balance_low';
 export const BILLING_TOP_UP_FAILED_EVENT = 'billing.top_up_failed';
 /**
  * The events a number receives only when it opted in: the live call events (`call.started`, `call.updated`) and the
- * account-level billing events (docs/adr/0081-billing-webhook-events.md).
+ * account-level billing events (docs/adr/0131-auto-top-up-and-stripe.md).
  */
 export const OPT_IN_WEBHOOK_EVENTS = [
   CALL_STARTED_EVENT,
@@ -193,7 +193,7 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /**
  * How long an `Idempotency-Key` answers its first result (24 hours, as Stripe's do): the gateway keeps answers that
  * long, and numbers-billing returns a number's `webhook_secret` to a retry only within it
- * (docs/adr/0056-idempotency-on-every-write.md).
+ * (docs/adr/0056-idempotency-key-on-every-public-write.md).
  */
 export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 3600 * 1000;
 
@@ -296,7 +296,7 @@ export interface ServiceNumberStanding {
   reason: 'unknown' | 'released' | null;
   /**
    * When the number that holds it now (not released; at most one) was provisioned: its current tenure began then
-   * (docs/adr/0121-one-number-in-service-per-phone-number.md). Null when no number holds it now.
+   * (docs/adr/0121-calls-and-recordings.md). Null when no number holds it now.
    */
   held_since: string | null;
 }

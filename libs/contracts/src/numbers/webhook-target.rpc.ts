@@ -10,7 +10,7 @@ export class GetWebhookTargetQuery {
 
 /**
  * Internal only (webhook-dispatcher): where to send a number's events and the key to sign them with. The key never
- * crosses the bus in plaintext (docs/adr/0063-sealed-webhook-secrets.md).
+ * crosses the bus in plaintext (docs/adr/0128-webhook-signatures-secrets-and-listen.md).
  */
 export interface WebhookTarget {
   number_id: string;
@@ -20,7 +20,7 @@ export interface WebhookTarget {
   webhook_secret_sealed: string;
   /**
    * The secret before the last rotation, sealed the same way, while its overlap lasts (deliveries are signed with
-   * both: docs/adr/0074-webhook-secret-rotation.md); absent or null otherwise.
+   * both: docs/adr/0128-webhook-signatures-secrets-and-listen.md); absent or null otherwise.
    */
   previous_webhook_secret_sealed?: string | null;
   /** When the overlap of `previous_webhook_secret_sealed` ends (ISO 8601): sent with it, absent otherwise. */

@@ -3,7 +3,7 @@ import { defineEvent, STREAMS } from '../messaging/event';
 
 /**
  * The outside providers whose webhooks the gateway takes in on `POST /provider-webhooks/{provider}/...`
- * (docs/adr/0083-provider-webhook-intake.md). The gateway verifies each request's signature before it reads the
+ * (docs/adr/0083-real-providers.md). The gateway verifies each request's signature before it reads the
  * body, records the event once per (provider, event id), and publishes it through its outbox; the service that
  * owns the data consumes it durably: numbers-billing Stripe's payment results, calls-media Twilio's call and
  * recording callbacks and the agent platform's call reports.

@@ -4,7 +4,7 @@ import { NUMBER_ID_PATTERN } from '../numbers/number.dto';
 
 /**
  * Where webhook-dispatcher publishes a copy of each signed delivery for the listeners of `GET
- * /v1/numbers/{id}/webhook/listen` (docs/adr/0128-webhook-listen.md): plain core NATS, no stream, nothing kept. Below
+ * /v1/numbers/{id}/webhook/listen` (docs/adr/0128-webhook-signatures-secrets-and-listen.md): plain core NATS, no stream, nothing kept. Below
  * its own root, not `webhooks.v1.>` (the dispatcher's request subjects), so no service answers it as a request.
  */
 export const WEBHOOK_COPIES_SUBJECT = 'webhook-copies.v1';

@@ -115,7 +115,7 @@ export class BalanceLowWebhookBalance {
   @ApiProperty({ example: 500, description: 'The threshold crossed.' }) threshold_cents: number;
 }
 
-/** `billing.balance_low` (opt-in in `webhook_events`, docs/adr/0081): the balance fell below $5.00. */
+/** `billing.balance_low` (opt-in in `webhook_events`, docs/adr/0131): the balance fell below $5.00. */
 export class BalanceLowWebhook {
   @ApiProperty({ enum: ['billing.balance_low'] }) type: 'billing.balance_low';
   @ApiProperty(NUMBER_ID) number_id: string;
@@ -130,7 +130,7 @@ export class TopUpFailedWebhookTopUp {
   @ApiProperty({ format: 'date-time' }) attempted_at: string;
 }
 
-/** `billing.top_up_failed` (opt-in in `webhook_events`, docs/adr/0081): an auto top-up was declined. No card data. */
+/** `billing.top_up_failed` (opt-in in `webhook_events`, docs/adr/0131): an auto top-up was declined. No card data. */
 export class TopUpFailedWebhook {
   @ApiProperty({ enum: ['billing.top_up_failed'] }) type: 'billing.top_up_failed';
   @ApiProperty(NUMBER_ID) number_id: string;

@@ -6,7 +6,7 @@ export const ENDPOINT_DISABLED_REASONS = ['gone', 'failing'] as const;
 export type EndpointDisabledReason = (typeof ENDPOINT_DISABLED_REASONS)[number];
 
 /**
- * A number's webhook endpoint was disabled (docs/adr/0075-webhook-endpoint-health.md): it answered 410 Gone, or every
+ * A number's webhook endpoint was disabled (docs/adr/0075-webhook-delivery.md): it answered 410 Gone, or every
  * attempt failed for the documented run. Deliveries wait until the account enables it again. Carries no URL.
  */
 export class EndpointDisabledData {

@@ -12,7 +12,7 @@ export const NOT_SIGNED_IN =
  * Every console route but sign-in and the invite pages: the `sb_session` cookie must name a live session of a user
  * who is still a member of the account; otherwise 401 `not_signed_in`. The session's account then goes with every
  * request to the services (`@Caller()`), exactly as an API key's does: the live account's, or its test twin's while
- * the session is in test mode (docs/adr/0132). What stays the live account's (team, invitations, account settings)
+ * the session is in test mode (docs/adr/0087). What stays the live account's (team, invitations, account settings)
  * reads `sessionOf(request).accountId` instead.
  */
 @Injectable()

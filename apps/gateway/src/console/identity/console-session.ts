@@ -18,14 +18,14 @@ export interface ConsoleSessionInfo {
   /** The session's CSRF token (derived from the cookie's token; never stored). */
   csrfToken: string;
   /**
-   * `test` while the session works on the account's test twin (docs/adr/0132): `@Caller()` then carries the twin's
+   * `test` while the session works on the account's test twin (docs/adr/0087): `@Caller()` then carries the twin's
    * id; `accountId` stays the live account's (team, invitations, account settings).
    */
   mode: ApiKeyMode;
 }
 
 /**
- * The roles that may switch a session to test data (docs/adr/0132): those that read the whole console. Staff see the
+ * The roles that may switch a session to test data (docs/adr/0087): those that read the whole console. Staff see the
  * lost-and-found desk alone (docs/adr/0080) and stay on live data.
  */
 export const TEST_MODE_ROLES: readonly ConsoleRole[] = ['owner', 'developer', 'viewer'];

@@ -141,7 +141,7 @@ export class IdentityRepository {
    * Changes a member's role, unless that demotes the account's last owner. The same per-account lock as removal makes
    * the owner count and the change one step: two owners demoting each other at once leave one. The member's sessions
    * read the role from the user at every request, so they see the new one at their next; a session in test mode is
-   * put back to live in the same step when the new role may not use test data (docs/adr/0132), so it is never left
+   * put back to live in the same step when the new role may not use test data (docs/adr/0087), so it is never left
    * in a mode its user can neither use nor switch off.
    */
   async changeRole(
@@ -267,7 +267,7 @@ export class IdentityRepository {
     return rows[0] ?? null;
   }
 
-  /** Whose data the session works on from its next request: the live account's or its test twin's (docs/adr/0132). */
+  /** Whose data the session works on from its next request: the live account's or its test twin's (docs/adr/0087). */
   async setSessionMode(tokenHash: string, mode: ApiKeyMode): Promise<void> {
     await this.prisma.consoleSession.updateMany({ where: { token_hash: tokenHash }, data: { mode } });
   }

@@ -7,7 +7,7 @@ export const MIN_PASSWORD_LENGTH = 12;
  * zxcvbn's score a new password needs, of 0 to 4: 4 is "very unguessable" (about 10^10 guesses or more), what it
  * rates strong against an offline attack on a slow hash such as our argon2id. 3 (10^8) let through a word with a year
  * and punctuation (`Summer2026!!!!`, `welcome123456!` both scored exactly 10^8) while a passphrase of a few unrelated
- * words, or 12 random characters, scores 4 (docs/adr/0120).
+ * words, or 12 random characters, scores 4 (docs/adr/0066).
  */
 export const MIN_PASSWORD_SCORE = 4;
 

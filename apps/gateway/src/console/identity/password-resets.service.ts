@@ -23,7 +23,7 @@ export const PASSWORD_RESET_REQUESTED =
 const RESET_NOT_FOUND =
   'This password reset link is unknown, was already used, or has expired (links last 30 minutes, and only the newest one works). Ask for a new one from the sign-in page.';
 
-/** "Forgot your password?": a link by email, then a new password (docs/adr/0130). */
+/** "Forgot your password?": a link by email, then a new password (docs/adr/0066). */
 @Injectable()
 export class PasswordResetsService {
   constructor(

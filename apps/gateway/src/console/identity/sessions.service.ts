@@ -89,7 +89,7 @@ export class SessionsService {
   }
 
   /**
-   * Switches the session between the account's data and its test twin's (docs/adr/0132). The twin is made on the
+   * Switches the session between the account's data and its test twin's (docs/adr/0087). The twin is made on the
    * first switch to test, as with the first test key (docs/adr/0087); switching is idempotent.
    */
   async setMode(session: ConsoleSessionInfo, mode: ApiKeyMode, requestId: string): Promise<SessionView> {

@@ -5,7 +5,7 @@ import type { SignInThrottle as SignInThrottleTable } from '../../generated/kyse
 import { GatewayPrisma, GatewayTransactions } from '../../prisma/gateway-prisma';
 
 /**
- * Failed sign-ins are counted in fixed 15-minute windows, per email address and per client address (docs/adr/0067):
+ * Failed sign-ins are counted in fixed 15-minute windows, per email address and per client address (docs/adr/0066):
  * 5 failures for one address stop a guesser at 20 guesses an hour per account; 20 per client address slow one
  * client spraying many addresses, without locking a whole office out because one person mistyped.
  */
@@ -16,7 +16,7 @@ export const SIGN_IN_THROTTLE = {
 } as const;
 
 /**
- * Password reset requests (docs/adr/0130), counted in the same table and windows: every request counts. Per client
+ * Password reset requests (docs/adr/0066), counted in the same table and windows: every request counts. Per client
  * address as many as sign-in allows failures (20 per 15 minutes), then 429 `rate_limited`; per email address 3 mails
  * per window, after which requests are still answered the same but mail nothing (no mailbox flooding, no 429 that
  * would tell which addresses have users or let someone block another person's reset).
@@ -79,7 +79,7 @@ export interface SignInAttempt {
 const TAKE_TX = { maxWait: 10_000, timeout: 10_000 } as const;
 
 /**
- * The windows, kept in the gateway's database so every replica counts the same attempts (docs/adr/0120). An attempt
+ * The windows, kept in the gateway's database so every replica counts the same attempts (docs/adr/0066). An attempt
  * is taken, and counted, before the password is checked, in one transaction that holds both windows' rows: N
  * parallel guesses are limited exactly as N one after another, whichever replica answers them.
  */

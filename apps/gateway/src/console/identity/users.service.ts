@@ -32,7 +32,7 @@ export class UsersService {
     };
   }
 
-  /** A member's new role, seen by their sessions at their next request (docs/adr/0130). */
+  /** A member's new role, seen by their sessions at their next request (docs/adr/0066). */
   async changeRole(accountId: string, userId: string, role: ConsoleRole): Promise<ConsoleUserView> {
     const outcome = await this.identity.changeRole(accountId, userId, role);
     if (outcome === 'not_found') throw new ServiceError('not_found', 'No user with that id on this account.');

@@ -102,7 +102,7 @@ async function sendFile(reply: FastifyReply, file: string, cacheControl: string)
 }
 
 /**
- * Serves the built front-end at `/console/` on the public port (docs/adr/0065): hashed assets with a year's cache,
+ * Serves the built front-end at `/console/` on the public port (docs/adr/0080): hashed assets with a year's cache,
  * index.html with `no-store` for every client route, the pages under a strict Content-Security-Policy. Registered on
  * Fastify directly, beside Nest's routes: `/console/api/*` are Nest's (a more specific route wins), and an unknown
  * API path gets the API's 404 envelope, never the page. Until the console is built, `/console/` answers 503 saying how.
