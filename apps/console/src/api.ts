@@ -1,5 +1,5 @@
 // The console's one way to the server: its API (/console/api) through a client typed from the API's OpenAPI
-// description (console-api/generated/openapi.ts, written by tools/console/generate-api.mjs from the gateway's
+// description (console-api/generated/openapi.ts, written by tools/sdk/generate.mjs from the gateway's
 // controllers and DTOs), so a wrong path, parameter or body fails the type check. JSON to and from the server, the
 // session cookie sent by the browser, X-CSRF-Token on every write (docs/console/api.md); failures become ApiError with
 // a readable sentence.

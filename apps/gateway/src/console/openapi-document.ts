@@ -10,7 +10,7 @@ import { CONSOLE_CONTROLLERS, ConsoleModule } from './console.module';
  * The console's OpenAPI description (`/console/api/*`, docs/console/api.md), built as the public one is
  * (public/openapi-document.ts): ConsoleModule on the gateway's core, as the public app imports them, in Nest's preview
  * mode, which reads the controllers and DTOs without making a provider, so no database or NATS is needed. Not served:
- * `tools/console/generate-api.mjs` writes it and the console's typed client's types from it into
+ * `tools/sdk/generate.mjs` writes it and the console's typed client's types from it into
  * apps/console/src/console-api/generated/.
  */
 export async function consoleOpenApiDocument(): Promise<OpenAPIObject> {

@@ -88,11 +88,12 @@ describe("the console API's OpenAPI description", () => {
     expect(consolePaths(await publicOpenApiDocument())).toEqual([]);
   }, 60_000);
 
-  // The console's typed client is generated from this description: a route or DTO changed without running the
-  // generator fails here (and so `npm test`), naming the command that brings it up to date.
-  it('matches the files the console is typed from (node tools/console/generate-api.mjs --check)', () => {
+  // The console's typed client and the SDK are generated from the descriptions: a route or DTO changed without
+  // running the generator fails here (and so `npm test`), naming the command that brings them up to date. Here, in
+  // the gateway's tests, as their inputs are the gateway's and its libraries' sources.
+  it('matches the files the console and the SDK are typed from (node tools/sdk/generate.mjs --check)', () => {
     expect(() =>
-      execFileSync(process.execPath, [join(root, 'tools/console/generate-api.mjs'), '--check'], {
+      execFileSync(process.execPath, [join(root, 'tools/sdk/generate.mjs'), '--check'], {
         cwd: root,
         stdio: 'pipe',
         timeout: 60_000,

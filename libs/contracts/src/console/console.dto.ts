@@ -146,7 +146,7 @@ export class ListEmailQuery {
 }
 
 // The answers of `/console/api/*` (docs/console/api.md) are classes, described like the public DTOs: the console's
-// OpenAPI description is generated from them (tools/console/generate-api.mjs), and the console's typed client from it.
+// OpenAPI description is generated from them (tools/sdk/generate.mjs), and the console's typed client from it.
 
 export class ConsoleSessionUser {
   @ApiProperty({ example: 'usr_0123456789abcdef01234567' }) id: string;
