@@ -1,6 +1,5 @@
 import { Controller, Delete, Get, Headers, HttpCode, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import {
-  ApiExcludeController,
   ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -43,7 +42,6 @@ const CALL_ID = { name: 'call_id', description: 'The call id (SID) from the call
  * progress as they happen, as `/v1/calls` serves them: the same DTOs, RPCs and live streams, the session's account in
  * the caller options; every role reads.
  */
-@ApiExcludeController()
 @ApiTags('calls')
 @Controller('console/api/calls')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)

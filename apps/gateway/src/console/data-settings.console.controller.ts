@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Patch, UseGuards } from '@nestjs/common';
-import { ApiExcludeController, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { DataSettingsRpc, DataSettingsView, UpdateDataSettingsBody } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { Caller, type CallerOptions } from '../auth';
@@ -8,7 +8,6 @@ import { RoleGuard, Roles } from './guards/roles';
 import { SessionGuard } from './guards/session.guard';
 
 /** As `/v1/settings/data`: every reading role sees the settings, owners change them. */
-@ApiExcludeController()
 @ApiTags('data settings')
 @Controller('console/api/settings/data')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)

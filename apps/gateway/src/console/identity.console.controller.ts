@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
-  ApiExcludeController,
   ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -34,7 +33,6 @@ import { PasswordResetsService } from './identity/password-resets.service';
 import { SessionsService } from './identity/sessions.service';
 
 /** Sign-in, the invite pages and password resets: the only console routes without a session (their Origin is still checked). */
-@ApiExcludeController()
 @ApiTags('session')
 @Controller('console/api')
 @UseGuards(ConsoleOriginGuard)
@@ -132,7 +130,6 @@ export class ConsoleSignInController {
 }
 
 /** The signed-in session: who, which account, the CSRF token; sign-out here or everywhere. */
-@ApiExcludeController()
 @ApiTags('session')
 @Controller('console/api')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExcludeController, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   ApiKeyRevoked,
   ConsoleKeyCreated,
@@ -22,7 +22,6 @@ const KEY_ROLES = ['owner', 'developer'] as const;
  * session lists both modes' keys and makes live keys unless asked for `mode: "test"`; a session in test mode
  * (docs/adr/0087) lists the test keys alone and makes test keys unless asked for `mode: "live"`.
  */
-@ApiExcludeController()
 @ApiTags('keys')
 @Controller('console/api/keys')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExcludeController, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   ClaimCandidateList,
   ClaimCreate,
@@ -36,7 +36,6 @@ import { SessionGuard, accountIdOf, sessionOf } from './guards/session.guard';
  * the same DTOs and RPCs, the session's account in the caller options (lostfound checks `location_id` belongs to
  * it on every request). Every role reads; owners, developers and staff change; staff may use nothing else.
  */
-@ApiExcludeController()
 @ApiTags('lost and found')
 @Controller('console/api/lostfound')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)

@@ -1,13 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiExcludeController,
-  ApiExtraModels,
-  ApiOkResponse,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import {
   AccountBalance,
   AccountsRpc,
@@ -41,7 +33,6 @@ const validation = createValidationPipe();
  * The account's money: everyone reads; only owners set auto-top-up (numbers-billing keeps the rules). In test mode
  * (docs/adr/0087) balance, ledger and usage are the test twin's; the account and its auto-top-up stay the live one's.
  */
-@ApiExcludeController()
 @ApiTags('money')
 @Controller('console/api')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)

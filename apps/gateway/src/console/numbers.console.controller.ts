@@ -12,7 +12,7 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExcludeController, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   AgentRpc,
   AgentSettingsBody,
@@ -51,7 +51,6 @@ const NUMBER_ID = { name: 'id', description: 'The number (`num_<n>`).' };
  * The account's numbers, as `/v1/numbers` serves them (same DTOs, same RPCs, the session's account in the caller
  * options), and the webhook attempts of one of them. Everyone reads; owners and developers change.
  */
-@ApiExcludeController()
 @ApiTags('numbers')
 @Controller('console/api/numbers')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)

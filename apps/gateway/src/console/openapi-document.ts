@@ -1,10 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ApiProperty, DECORATORS, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ApiProperty, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { describeContracts } from '@switchboard/contracts';
 import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
-import { CONSOLE_CONTROLLERS, ConsoleModule } from './console.module';
+import { ConsoleModule } from './console.module';
 
 /**
  * The console's OpenAPI description (`/console/api/*`, docs/console/api.md), built as the public one is
@@ -51,21 +51,5 @@ export function buildConsoleOpenApiDocument(app: INestApplication): OpenAPIObjec
     .setVersion('1.0.0')
     .addServer('/', 'The gateway serving the console')
     .build();
-  return withConsoleControllersDescribed(() => SwaggerModule.createDocument(app, config, { include: [ConsoleModule] }));
-}
-
-/**
- * The console's controllers carry `@ApiExcludeController()`: the public description scans every module of the app
- * (public/openapi.ts) and must not list them. Their own description lifts the exclusion while it is built and puts it
- * back after; `createDocument` is synchronous, so no other description is built in between.
- */
-function withConsoleControllersDescribed<T>(build: () => T): T {
-  const key = DECORATORS.API_EXCLUDE_CONTROLLER;
-  const excluded = CONSOLE_CONTROLLERS.map((controller) => Reflect.getOwnMetadata(key, controller) as unknown);
-  for (const controller of CONSOLE_CONTROLLERS) Reflect.defineMetadata(key, [false], controller);
-  try {
-    return build();
-  } finally {
-    CONSOLE_CONTROLLERS.forEach((controller, index) => Reflect.defineMetadata(key, excluded[index], controller));
-  }
+  return SwaggerModule.createDocument(app, config, { include: [ConsoleModule] });
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Put, Req, UseGuards } from '@nestjs/common';
-import { ApiExcludeController, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { API_KEY_MODES, ConsoleSessionView, type ApiKeyMode } from '@switchboard/contracts';
 import { IsIn } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
@@ -23,7 +23,6 @@ export class SessionModeBody {
  * developers and viewers may switch: it shows nothing the role could not read in live mode. Staff, who see the desk
  * alone (docs/adr/0080), stay on live data.
  */
-@ApiExcludeController()
 @ApiTags('session')
 @Controller('console/api/session')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)

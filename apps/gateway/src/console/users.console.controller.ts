@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExcludeController, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   ChangeUserRoleBody,
   ConsoleInviteView,
@@ -18,7 +18,6 @@ import { InvitesService } from './identity/invites.service';
 import { UsersService } from './identity/users.service';
 
 /** The account's people: everyone reads the list; owners invite, change roles and remove. */
-@ApiExcludeController()
 @ApiTags('team')
 @Controller('console/api/users')
 @UseGuards(SessionGuard, CsrfGuard, RoleGuard)

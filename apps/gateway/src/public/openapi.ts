@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { ApiProperty, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { PublicApiModule } from './public-api.module';
 import { describeContracts, ERROR_STATUS, WEBHOOK_BODIES } from '@switchboard/contracts';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '@switchboard/signing';
 
@@ -34,7 +35,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       description: 'An API key: sk_live_... for live data, sk_test_... for test mode.',
     })
     .build();
+  // PublicApiModule's own controllers: the modules it imports (the console's among them) describe themselves.
   const document = SwaggerModule.createDocument(app, config, {
+    include: [PublicApiModule],
     extraModels: Object.values(WEBHOOK_BODIES).map((event) => event.body),
   });
   document.components = {
