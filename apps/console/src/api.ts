@@ -1,4 +1,4 @@
-// The console's one way to the server: its API (/console/api) through a client typed from the API's OpenAPI
+// The console's one way to the server: its API (/console/api, and the claimant page's /claim/api) through a client typed from the API's OpenAPI
 // description (console-api/generated/openapi.ts, written by tools/sdk/generate.mjs from the gateway's
 // controllers and DTOs), so a wrong path, parameter or body fails the type check. JSON to and from the server, the
 // session cookie sent by the browser, X-CSRF-Token on every write (docs/console/api.md); failures become ApiError with
@@ -104,36 +104,6 @@ async function readError(response: Response): Promise<ApiError> {
 export function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `console-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
-}
-
-/**
- * The claimant page's API (`/claim/api`, docs/adr/0079): no session, no CSRF token (it has no cookie to protect),
- * the same envelope and the same errors.
- */
-export const CLAIM_API_BASE = '/claim/api';
-export async function claimApi<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  extraHeaders: Record<string, string> = {},
-): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(`${CLAIM_API_BASE}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new ApiError(0, 'network', '', undefined);
-  }
-  if (!response.ok) throw await readError(response);
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 /**

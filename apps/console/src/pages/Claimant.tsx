@@ -1,9 +1,8 @@
-// The public claimant page (issue 16, docs/adr/0079 and 0080): `/console/claim/{slug}`, no sign-in. A person who
-// lost something files a claim; the page only calls /claim/api, and its answer never says whether an item matches.
+// The public claimant page (docs/adr/0079 and 0080): `/console/claim/{slug}`, no sign-in. A person who lost
+// something files a claim; the page only calls /claim/api, and its answer never says whether an item matches.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import type { ClaimantClaimFiled, ClaimantLocationView } from '@switchboard/contracts';
-import { ApiError, claimApi, newIdempotencyKey } from '../api';
+import { ApiError, api, newIdempotencyKey, type Schemas } from '../api';
 import { Button, Field, Loading, Notice, failureOf, useLoad, type FormFailure } from '../components/ui';
 
 const FIELDS = [
@@ -101,15 +100,12 @@ const BLANK: Form = {
 
 export function ClaimantPage() {
   const { slug = '' } = useParams();
-  const location = useLoad(
-    () => claimApi<ClaimantLocationView>('GET', `/locations/${encodeURIComponent(slug)}`),
-    [slug],
-  );
+  const location = useLoad(() => api.GET('/claim/api/locations/{slug}', { params: { path: { slug } } }), [slug]);
   const [form, setForm] = useState<Form>(BLANK);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [urgent, setUrgent] = useState<string>();
-  const [filed, setFiled] = useState<ClaimantClaimFiled>();
+  const [filed, setFiled] = useState<Schemas['ClaimantClaimFiled']>();
   const set = (name: keyof Form) => (value: string) => setForm({ ...form, [name]: value });
 
   useEffect(() => {
@@ -122,10 +118,13 @@ export function ClaimantPage() {
     setFailure(undefined);
     setUrgent(undefined);
     try {
-      const body: Record<string, string> = {};
-      for (const name of FIELDS) if (form[name].trim()) body[name] = form[name].trim();
-      const answer = await claimApi<ClaimantClaimFiled>('POST', `/locations/${encodeURIComponent(slug)}/claims`, body, {
-        'Idempotency-Key': newIdempotencyKey(),
+      // The fields filled in: a required one left blank is the server's 400, shown beside that field.
+      const body = Object.fromEntries(
+        FIELDS.filter((name) => form[name].trim()).map((name) => [name, form[name].trim()]),
+      ) as Schemas['ClaimantClaimBody'];
+      const answer = await api.POST('/claim/api/locations/{slug}/claims', {
+        params: { path: { slug }, header: { 'Idempotency-Key': newIdempotencyKey() } },
+        body,
       });
       setFiled(answer);
       window.scrollTo({ top: 0 });

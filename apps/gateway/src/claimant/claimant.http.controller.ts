@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   ClaimantClaimBody,
+  ClaimantClaimFiled,
+  ClaimantLocationView,
   ClaimantRpc,
   PUBLIC_SLUG_PATTERN,
   ServiceError,
-  type ClaimantClaimFiled,
-  type ClaimantLocationView,
 } from '@switchboard/contracts';
 import { RpcClient } from '@switchboard/messaging';
 import { Caller, type CallerOptions } from '../auth';
@@ -19,18 +19,20 @@ export function noSuchPage(): ServiceError {
 }
 
 /**
- * The claimant page's backend (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md), on the public port outside `/v1` and
- * outside the OpenAPI description (it is the page's, not the integrator's): no key, a limit per client address,
- * a small body, no CORS (the page is served from this origin), `Cache-Control: no-store` like every answer.
- * Forwarded to lostfound for no account: the slug names the location.
+ * The claimant page's backend (docs/adr/0079-lostfound-custody-claimant-page-and-phone-reports.md), on the public
+ * port outside `/v1` and its description (it is the page's, not the integrator's: described in the console's, which
+ * types the page's calls): no key, a limit per client address, a small body, no CORS (the page is served from this
+ * origin), `Cache-Control: no-store` like every answer. Forwarded to lostfound for no account: the slug names the
+ * location.
  */
-@ApiExcludeController()
+@ApiTags('claimant page')
 @Controller('claim/api/locations')
 @UseGuards(ClaimantGuard)
 export class ClaimantHttpController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get(':slug')
+  @ApiOkResponse({ type: ClaimantLocationView })
   location(@Param('slug') slug: string, @Caller() caller: CallerOptions): Promise<ClaimantLocationView> {
     if (!PUBLIC_SLUG_PATTERN.test(slug)) throw noSuchPage();
     return this.rpc.request(ClaimantRpc.location, { slug }, { requestId: caller.requestId });
@@ -39,6 +41,7 @@ export class ClaimantHttpController {
   @Post(':slug/claims')
   @HttpCode(201)
   @Idempotent()
+  @ApiCreatedResponse({ type: ClaimantClaimFiled })
   file(
     @Param('slug') slug: string,
     @Body() body: ClaimantClaimBody,

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { ApiProperty, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { describeContracts } from '@switchboard/contracts';
 import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
+import { ClaimantModule } from '../claimant/claimant.module';
 import { ConsoleModule } from './console.module';
 
 /**
@@ -23,7 +24,7 @@ export async function consoleOpenApiDocument(): Promise<OpenAPIObject> {
     readiness: undefined,
   } as unknown as GatewayShared;
   const app = await NestFactory.create<NestFastifyApplication>(
-    { imports: [GatewayCoreModule.forRoot(shared), ConsoleModule] },
+    { imports: [GatewayCoreModule.forRoot(shared), ConsoleModule, ClaimantModule] },
     new FastifyAdapter(),
     { preview: true, logger: false, abortOnError: false },
   );
@@ -35,7 +36,10 @@ export async function consoleOpenApiDocument(): Promise<OpenAPIObject> {
   }
 }
 
-/** The console's routes alone (ConsoleModule's controllers), from the same DTOs that validate their requests. */
+/**
+ * The console's routes (ConsoleModule's controllers) and its claimant page's (ClaimantModule's), from the same DTOs
+ * that validate their requests.
+ */
 export function buildConsoleOpenApiDocument(app: INestApplication): OpenAPIObject {
   // The contracts describe their properties without loading @nestjs/swagger (docs/adr/0093); here they become its.
   describeContracts(ApiProperty);
@@ -45,11 +49,12 @@ export function buildConsoleOpenApiDocument(app: INestApplication): OpenAPIObjec
     .setDescription(
       "The developer console's own API, beside `/v1` on the public port (docs/console/api.md). Sessions instead of " +
         'API keys: the `sb_session` cookie, set by sign-in, and `X-CSRF-Token: <csrf_token>` on every POST, PUT, ' +
-        'PATCH and DELETE. Errors are `{ "error": { "code", "message" } }`, as on `/v1`. Made for the console at ' +
+        "PATCH and DELETE; the claimant page's `/claim/api/*` needs neither (a limit per client address). Errors are " +
+        '`{ "error": { "code", "message" } }`, as on `/v1`. Made for the console at ' +
         '`/console/`, whose typed client is generated from this description; it changes with the console.',
     )
     .setVersion('1.0.0')
     .addServer('/', 'The gateway serving the console')
     .build();
-  return SwaggerModule.createDocument(app, config, { include: [ConsoleModule] });
+  return SwaggerModule.createDocument(app, config, { include: [ConsoleModule, ClaimantModule] });
 }

@@ -3,29 +3,36 @@ import { join } from 'node:path';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { ClaimantHttpController } from '../claimant/claimant.http.controller';
 import { publicOpenApiDocument } from '../public/openapi-document';
 import { CONSOLE_CONTROLLERS } from './console.module';
 import { consoleOpenApiDocument } from './openapi-document';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
-/** Every route of the console's controllers, read from Nest's own metadata (what the router serves). */
+/** Every route of the console's and its claimant page's controllers, read from Nest's own metadata (what the router serves). */
 function consoleRoutes(): string[] {
-  return CONSOLE_CONTROLLERS.flatMap((controller) => {
-    const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
-    const prototype = controller.prototype as Record<string, unknown>;
-    return Object.getOwnPropertyNames(prototype)
-      .filter(
-        (name) => name !== 'constructor' && Reflect.getMetadata(PATH_METADATA, prototype[name] as object) !== undefined,
-      )
-      .map((name) => {
-        const handler = prototype[name] as object;
-        const sub = String(Reflect.getMetadata(PATH_METADATA, handler));
-        const path = `/${[base, sub].filter((part) => part && part !== '/').join('/')}`.replace(/:([a-z_]+)/gi, '{$1}');
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number].toLowerCase();
-        return `${method} ${path}`;
-      });
-  }).sort();
+  return [...CONSOLE_CONTROLLERS, ClaimantHttpController]
+    .flatMap((controller) => {
+      const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+      const prototype = controller.prototype as Record<string, unknown>;
+      return Object.getOwnPropertyNames(prototype)
+        .filter(
+          (name) =>
+            name !== 'constructor' && Reflect.getMetadata(PATH_METADATA, prototype[name] as object) !== undefined,
+        )
+        .map((name) => {
+          const handler = prototype[name] as object;
+          const sub = String(Reflect.getMetadata(PATH_METADATA, handler));
+          const path = `/${[base, sub].filter((part) => part && part !== '/').join('/')}`.replace(
+            /:([a-z_]+)/gi,
+            '{$1}',
+          );
+          const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number].toLowerCase();
+          return `${method} ${path}`;
+        });
+    })
+    .sort();
 }
 
 type Operations = Record<
@@ -39,7 +46,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe("the console API's OpenAPI description", () => {
-  it('describes every /console/api route, and no route that does not exist', () => {
+  it('describes every /console/api and /claim/api route, and no route that does not exist', () => {
     const routes = consoleRoutes();
     expect(routes.length).toBeGreaterThan(50);
     const described = Object.entries(document.paths)

@@ -27,7 +27,6 @@ import type {
 } from '@switchboard/signing';
 import type { GatewayShared } from '../gateway-core.module';
 import { IDEMPOTENT_ROUTE } from '../idempotency/idempotency.interceptor';
-import { ClaimantHttpController } from '../claimant/claimant.http.controller';
 import { HealthController } from './health.controller';
 import { publicOpenApiDocument } from './openapi-document';
 import { PublicApiModule } from './public-api.module';
@@ -46,8 +45,8 @@ function publicRoutes(): Route[] {
   const controllers = PublicApiModule.forRoot({ messaging: {} } as unknown as GatewayShared).controllers ?? [];
   return (
     controllers
-      // The probes and the claimant page's backend live outside /v1 and its description (docs/adr/0079).
-      .filter((controller) => controller !== HealthController && controller !== ClaimantHttpController)
+      // The probes live outside /v1 and its description.
+      .filter((controller) => controller !== HealthController)
       .flatMap((controller) => {
         const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
         const prototype = controller.prototype as Record<string, unknown>;

@@ -1,8 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ApiKeyGuard, RateLimiter, RequestAuthenticator, RequestAuthRepository } from '../auth';
-import { ClaimantGuard } from '../claimant/claimant.guard';
-import { ClaimantHttpController } from '../claimant/claimant.http.controller';
+import { ClaimantModule } from '../claimant/claimant.module';
 import { ConsoleModule } from '../console/console.module';
 import { EndpointAlertsModule } from '../endpoint-alerts/endpoint-alerts.module';
 import { GatewayCoreModule, type GatewayShared } from '../gateway-core.module';
@@ -37,13 +36,15 @@ export class PublicApiModule {
   static forRoot(shared: GatewayShared): DynamicModule {
     return {
       module: PublicApiModule,
-      // The console's API shares the public port (docs/adr/0080); its routes live under /console/api, outside /v1.
+      // The console's API shares the public port (docs/adr/0080); its routes live under /console/api, outside /v1,
+      // and the claimant page's under /claim/api (ClaimantModule).
       // EndpointAlertsModule: the owners' mail when a webhook endpoint is disabled (docs/adr/0075); once per process.
       // ProviderWebhooksModule: the providers' webhooks (outside /v1, no key) and the outbox relay of their events
       // (ADR 0083). LiveCallStreamsModule: the live call streams, the same instance the console's route opens through.
       imports: [
         GatewayCoreModule.forRoot(shared),
         ConsoleModule,
+        ClaimantModule,
         EndpointAlertsModule,
         ProviderWebhooksModule,
         LiveCallStreamsModule,
@@ -61,7 +62,6 @@ export class PublicApiModule {
         BalanceHttpController,
         DataSettingsHttpController,
         PhoneLinesHttpController,
-        ClaimantHttpController,
         WebhooksHttpController,
         WebhookVerificationHttpController,
         WebhookListenHttpController,
@@ -71,7 +71,6 @@ export class PublicApiModule {
         RequestAuthenticator,
         RateLimiter,
         ApiKeyGuard,
-        ClaimantGuard,
         // The `webhook/listen` streams, ended when the server closes, their key is revoked, their number released or
         // their lifetime over (docs/adr/0128).
         WebhookListeners,

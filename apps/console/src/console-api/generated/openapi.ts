@@ -722,6 +722,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/claim/api/locations/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ClaimantHttpController_location"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/claim/api/locations/{slug}/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["ClaimantHttpController_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1828,6 +1860,51 @@ export interface components {
             claim_id: number;
             found_item_id: number;
             verified: boolean;
+        };
+        ClaimantLocationView: {
+            /** @example Central Station */
+            name: string;
+            /**
+             * @description Categories a claim may name (any other word is taken too, as "other").
+             * @example [
+             *       "bag",
+             *       "wallet",
+             *       "phone",
+             *       "umbrella"
+             *     ]
+             */
+            categories: string[];
+        };
+        ClaimantClaimBody: {
+            /** @example Jane Smith */
+            claimant_name: string;
+            /**
+             * @description Texted when a matching item is logged.
+             * @example +14155550123
+             */
+            claimant_phone: string;
+            /** Format: email */
+            claimant_email?: string;
+            /** @example Black umbrella with a wooden handle */
+            description: string;
+            /** @example umbrella */
+            category?: string;
+            color?: string;
+            /** @description Where it was lost. */
+            lost_area?: string;
+            /**
+             * Format: date
+             * @description When it was lost, YYYY-MM-DD.
+             */
+            lost_date?: string;
+        };
+        ClaimantClaimFiled: {
+            /** @example true */
+            received: boolean;
+            /** @example web */
+            source: string;
+            /** @example Thank you: your claim is filed. We will text you if a matching item is handed in. */
+            message: string;
         };
     };
     responses: never;
@@ -3252,6 +3329,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Reunited"];
+                };
+            };
+        };
+    };
+    ClaimantHttpController_location: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimantLocationView"];
+                };
+            };
+        };
+    };
+    ClaimantHttpController_file: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters, unique per request you mean. A retry with the same key and body within 24 hours answers the first result again, marked `Idempotent-Replayed: true`, without doing the work twice; the same key with another body is 422 `idempotency_key_reused`, and while the first request runs, 409 `idempotency_key_in_use`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimantClaimBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimantClaimFiled"];
                 };
             };
         };
