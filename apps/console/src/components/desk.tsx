@@ -391,13 +391,3 @@ export function Photos({ photos }: { photos: string[] }) {
     </ul>
   );
 }
-
-/** One fact of an item or claim in a `<dl>`; a dash when it is empty. */
-export function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children || '—'}</dd>
-    </div>
-  );
-}

@@ -1,6 +1,6 @@
 // The console's small design system: fields with their errors, buttons, notices, a confirmation dialog, a
-// secret shown once with a copy button, a cursor pager, the page of a thing that failed to load, a hook that loads a
-// GET with its error and one that sends a form with its failure. Styles: styles.css.
+// secret shown once with a copy button, a list as a table, a cursor pager, the page of a thing that failed to load, a
+// hook that loads a GET with its error and one that sends a form with its failure. Styles: styles.css.
 import {
   Fragment,
   useCallback,
@@ -468,5 +468,90 @@ export function Ident({ children }: { children: string }) {
         </Fragment>
       ))}
     </code>
+  );
+}
+
+/** One fact in a `<dl className="facts">` (a call's, an item's, an invitation's); a dash when it is empty. */
+export function Fact({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children || '—'}</dd>
+    </div>
+  );
+}
+
+/** One column of a `Listing`. */
+export interface Column<Row> {
+  /** Its heading, and each cell's `data-label`: the heading a phone shows beside the value (styles.css). */
+  header: string;
+  /** Heard by a screen reader, not shown, and no label beside its cells on a phone (a column of buttons). */
+  hideHeader?: boolean;
+  /** On its heading and each cell (`num`: figures right-aligned). */
+  className?: string;
+  /** A cell's own class beside it (a negative amount's colour). */
+  cellClassName?: (row: Row) => string;
+  cell: (row: Row) => ReactNode;
+}
+
+/**
+ * A list a page loads with `useLoad` (`load`, and its `rows`): its failure with a retry, "Loading …" until the first answer, `empty` when it
+ * has no row, and otherwise a table of `columns` (a column left out as `false`), kept on screen (`aria-busy`) while the
+ * next page or filter loads.
+ */
+export function Listing<Row>(props: {
+  load: { error: Error | undefined; loading: boolean; reload: () => void };
+  /** The rows loaded (undefined until the first answer). */
+  rows: readonly Row[] | undefined;
+  /** What is loading: "Loading {what}…". */
+  what: string;
+  empty: ReactNode;
+  caption: ReactNode;
+  testId?: string;
+  columns: readonly (Column<Row> | false)[];
+  rowKey: (row: Row) => string | number;
+  /** The row's own attributes (`data-claim-id`), what tests and links find it by. */
+  rowAttributes?: (row: Row) => Record<`data-${string}`, string | number>;
+}) {
+  const { load } = props;
+  const columns = props.columns.filter((column): column is Column<Row> => column !== false);
+  const { rows } = props;
+  return (
+    <>
+      {load.error ? <LoadError error={load.error} retry={load.reload} /> : null}
+      {!rows && load.loading ? <Loading what={props.what} /> : null}
+      {rows && rows.length === 0 ? <Empty>{props.empty}</Empty> : null}
+      {rows && rows.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table" data-testid={props.testId} aria-busy={load.loading || undefined}>
+            <caption className="visually-hidden">{props.caption}</caption>
+            <thead>
+              <tr>
+                {columns.map((column) => (
+                  <th scope="col" key={column.header} className={column.className}>
+                    {column.hideHeader ? <span className="visually-hidden">{column.header}</span> : column.header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={props.rowKey(row)} {...props.rowAttributes?.(row)}>
+                  {columns.map((column) => (
+                    <td
+                      key={column.header}
+                      data-label={column.hideHeader ? undefined : column.header}
+                      className={[column.className, column.cellClassName?.(row)].filter(Boolean).join(' ') || undefined}
+                    >
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -14,6 +14,7 @@ import {
   PageLoadError,
   StatusBadge,
   useLoad,
+  Fact,
 } from '../components/ui';
 import { formatDuration, formatTime, humanize, speaker } from '../format';
 import { useSignedIn } from '../session';
@@ -87,18 +88,9 @@ export function CallPage() {
       </PageHeader>
 
       <dl className="facts facts--row">
-        <div>
-          <dt>Duration</dt>
-          <dd>{formatDuration(c.duration_sec)}</dd>
-        </div>
-        <div>
-          <dt>Outcome</dt>
-          <dd>{humanize(c.outcome)}</dd>
-        </div>
-        <div>
-          <dt>Direction</dt>
-          <dd>{humanize(c.direction)}</dd>
-        </div>
+        <Fact label="Duration">{formatDuration(c.duration_sec)}</Fact>
+        <Fact label="Outcome">{humanize(c.outcome)}</Fact>
+        <Fact label="Direction">{humanize(c.direction)}</Fact>
         <div>
           <dt>Call ID</dt>
           <dd>
@@ -277,21 +269,15 @@ function AnalysisPanel({
                 <span className={`badge badge--${SENTIMENT_TONE[sentiment]}`}>{SENTIMENT_TEXT[sentiment]}</span>
               </dd>
             </div>
-            <div>
-              <dt>Successful</dt>
-              <dd>{successful === null ? 'Not judged' : successful ? 'Yes' : 'No'}</dd>
-            </div>
+            <Fact label="Successful">{successful === null ? 'Not judged' : successful ? 'Yes' : 'No'}</Fact>
           </dl>
           <h3 className="analysis-fields">Custom fields</h3>
           {custom.length > 0 ? (
             <dl className="facts" data-testid="analysis-custom">
               {custom.map(([name, value]) => (
-                <div key={name}>
-                  <dt>
-                    <Ident>{name}</Ident>
-                  </dt>
-                  <dd>{customText(value)}</dd>
-                </div>
+                <Fact key={name} label={<Ident>{name}</Ident>}>
+                  {customText(value)}
+                </Fact>
               ))}
             </dl>
           ) : (

@@ -32,6 +32,7 @@ import {
   CursorPager,
   Empty,
   Field,
+  Listing,
   LoadError,
   Loading,
   Notice,
@@ -175,8 +176,6 @@ export function CallsPage() {
       </section>
 
       <h2 className="visually-hidden">Calls</h2>
-      {calls.error ? <LoadError error={calls.error} retry={calls.reload} /> : null}
-      {!calls.data && calls.loading ? <Loading what="calls" /> : null}
       {calls.data && filtered && calls.data.total_count !== undefined && calls.data.data.length > 0 ? (
         <p className="result-count" data-testid="calls-count">
           {calls.data.total_count_capped
@@ -184,56 +183,39 @@ export function CallsPage() {
             : `${calls.data.total_count.toLocaleString('en-US')} ${calls.data.total_count === 1 ? 'call matches' : 'calls match'}.`}
         </p>
       ) : null}
-      {calls.data && calls.data.data.length === 0 ? (
-        <Empty>
-          {filters.q
+      <Listing
+        load={calls}
+        rows={calls.data?.data}
+        what="calls"
+        empty={
+          filters.q
             ? `No calls match “${filters.q}”${activeFilterCount(filters, ['q']) > 0 ? ' with these filters' : ''}. Try other words, or fewer of them.`
             : filtered
               ? 'No calls match these filters.'
-              : 'No calls yet. They appear here as soon as one of your numbers answers.'}
-        </Empty>
-      ) : null}
-      {calls.data && calls.data.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" data-testid="calls-table" aria-busy={calls.loading || undefined}>
-            <caption className="visually-hidden">
-              {filters.q ? `Calls matching “${filters.q}”, newest first` : 'Calls, newest first'}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Caller</th>
-                <th scope="col">Number</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Status</th>
-                {filters.q ? <th scope="col">Match</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {calls.data.data.map((call) => (
-                <tr key={call.id} data-call-id={call.id}>
-                  <td data-label="Started">
-                    <Link to={`/calls/${encodeURIComponent(call.id)}`}>{formatTime(call.started_at)}</Link>
-                  </td>
-                  <td data-label="Caller">{call.caller}</td>
-                  <td data-label="Number">{call.phone_number}</td>
-                  <td data-label="Duration">{formatDuration(call.duration_sec)}</td>
-                  <td data-label="Outcome">{humanize(call.outcome)}</td>
-                  <td data-label="Status">
-                    <StatusBadge status={call.status} />
-                  </td>
-                  {filters.q ? (
-                    <td data-label="Match" className="match-cell">
-                      {call.match ? <MatchSnippet match={call.match} /> : <span className="muted">none shown</span>}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+              : 'No calls yet. They appear here as soon as one of your numbers answers.'
+        }
+        caption={filters.q ? `Calls matching “${filters.q}”, newest first` : 'Calls, newest first'}
+        testId="calls-table"
+        rowKey={(call) => call.id}
+        rowAttributes={(call) => ({ 'data-call-id': call.id })}
+        columns={[
+          {
+            header: 'Started',
+            cell: (call) => <Link to={`/calls/${encodeURIComponent(call.id)}`}>{formatTime(call.started_at)}</Link>,
+          },
+          { header: 'Caller', cell: (call) => call.caller },
+          { header: 'Number', cell: (call) => call.phone_number },
+          { header: 'Duration', cell: (call) => formatDuration(call.duration_sec) },
+          { header: 'Outcome', cell: (call) => humanize(call.outcome) },
+          { header: 'Status', cell: (call) => <StatusBadge status={call.status} /> },
+          Boolean(filters.q) && {
+            header: 'Match',
+            className: 'match-cell',
+            cell: (call) =>
+              call.match ? <MatchSnippet match={call.match} /> : <span className="muted">none shown</span>,
+          },
+        ]}
+      />
       <CursorPager
         label="Pages of calls"
         onPrevious={previousPage}

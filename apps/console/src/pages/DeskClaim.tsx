@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api, ApiError, newIdempotencyKey, type Schemas } from '../api';
-import { Fact, Photos, Timeline, atSomeLocation } from '../components/desk';
+import { Photos, Timeline, atSomeLocation } from '../components/desk';
 import {
   Button,
   Empty,
@@ -13,6 +13,7 @@ import {
   StatusBadge,
   messageOf,
   useLoad,
+  Fact,
 } from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';

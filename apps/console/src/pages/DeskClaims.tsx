@@ -9,7 +9,7 @@ import {
   statusFilter,
   useFilters,
 } from '../components/desk';
-import { Empty, LoadError, Loading, StatusBadge, useLoad } from '../components/ui';
+import { Listing, StatusBadge, useLoad } from '../components/ui';
 
 const CLAIM_STATUSES = ['open', 'reunited'] as const;
 
@@ -52,58 +52,50 @@ function ClaimsPanel({ location }: { location: Schemas['DeskLocationView'] }) {
           dateLabel="Lost"
         />
       </BehindButtonOnPhone>
-      {claims.error ? <LoadError error={claims.error} retry={claims.reload} /> : null}
-      {!claims.data && claims.loading ? <Loading what="claims" /> : null}
-      {claims.data && claims.data.data.length === 0 ? (
-        <Empty>{FILTERS.some((name) => filters[name]) ? 'No claim matches this search.' : 'No claims yet.'}</Empty>
-      ) : null}
-      {claims.data && claims.data.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" data-testid="claims-table" aria-busy={claims.loading || undefined}>
-            <caption className="visually-hidden">Claims</caption>
-            <thead>
-              <tr>
-                <th scope="col">Claim</th>
-                <th scope="col">Claimant</th>
-                <th scope="col">Category</th>
-                <th scope="col">Lost</th>
-                <th scope="col">Match</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {claims.data.data.map((claim) => (
-                <tr key={claim.id} data-claim-id={claim.id}>
-                  <td data-label="Claim">
-                    <Link to={`/lostfound/claims/${claim.id}?location=${location.id}`}>
-                      #{claim.id} {claim.description || claim.category}
-                    </Link>
-                  </td>
-                  <td data-label="Claimant">{claim.claimant_name}</td>
-                  <td data-label="Category">
-                    {claim.category}
-                    {claim.verify_required ? <span className="badge badge--warn badge--inline">high value</span> : null}
-                  </td>
-                  <td data-label="Lost">
-                    {claim.lost_date ?? '—'}
-                    {claim.lost_area ? `, ${claim.lost_area}` : ''}
-                  </td>
-                  <td data-label="Match">
-                    {claim.has_match ? (
-                      <span className="badge badge--good">match</span>
-                    ) : (
-                      <span className="muted">none yet</span>
-                    )}
-                  </td>
-                  <td data-label="Status">
-                    <StatusBadge status={claim.status} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Listing
+        load={claims}
+        rows={claims.data?.data}
+        what="claims"
+        empty={FILTERS.some((name) => filters[name]) ? 'No claim matches this search.' : 'No claims yet.'}
+        caption="Claims"
+        testId="claims-table"
+        rowKey={(claim) => claim.id}
+        rowAttributes={(claim) => ({ 'data-claim-id': claim.id })}
+        columns={[
+          {
+            header: 'Claim',
+            cell: (claim) => (
+              <Link to={`/lostfound/claims/${claim.id}?location=${location.id}`}>
+                #{claim.id} {claim.description || claim.category}
+              </Link>
+            ),
+          },
+          { header: 'Claimant', cell: (claim) => claim.claimant_name },
+          {
+            header: 'Category',
+            cell: (claim) => (
+              <>
+                {claim.category}
+                {claim.verify_required ? <span className="badge badge--warn badge--inline">high value</span> : null}
+              </>
+            ),
+          },
+          {
+            header: 'Lost',
+            cell: (claim) => `${claim.lost_date ?? '—'}${claim.lost_area ? `, ${claim.lost_area}` : ''}`,
+          },
+          {
+            header: 'Match',
+            cell: (claim) =>
+              claim.has_match ? (
+                <span className="badge badge--good">match</span>
+              ) : (
+                <span className="muted">none yet</span>
+              ),
+          },
+          { header: 'Status', cell: (claim) => <StatusBadge status={claim.status} /> },
+        ]}
+      />
       <Pager what="claims" page={claims.data} onPage={(next) => setFilters({}, next)} />
     </>
   );

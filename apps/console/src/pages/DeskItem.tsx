@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api, newIdempotencyKey, type Schemas } from '../api';
-import { Fact, Photos, Timeline, atSomeLocation } from '../components/desk';
+import { Photos, Timeline, atSomeLocation } from '../components/desk';
 import {
   ConfirmButton,
   Field,
@@ -11,6 +11,7 @@ import {
   PageLoadError,
   StatusBadge,
   useLoad,
+  Fact,
 } from '../components/ui';
 import { formatTime } from '../format';
 import { roleReason, useSignedIn } from '../session';

@@ -11,7 +11,7 @@ import {
   statusFilter,
   useFilters,
 } from '../components/desk';
-import { Button, Empty, Field, LoadError, Loading, Notice, StatusBadge, useFormSend, useLoad } from '../components/ui';
+import { Button, Field, Listing, Notice, StatusBadge, useFormSend, useLoad } from '../components/ui';
 import { parsePhotoUrls } from '../input';
 import { roleReason, useSignedIn } from '../session';
 
@@ -77,52 +77,35 @@ function ItemsPanel({ location, categories }: { location: Schemas['DeskLocationV
           dateLabel="Found"
         />
       </BehindButtonOnPhone>
-      {items.error ? <LoadError error={items.error} retry={items.reload} /> : null}
-      {!items.data && items.loading ? <Loading what="found items" /> : null}
-      {items.data && items.data.data.length === 0 ? (
-        <Empty>
-          {FILTERS.some((name) => filters[name])
+      <Listing
+        load={items}
+        rows={items.data?.data}
+        what="found items"
+        empty={
+          FILTERS.some((name) => filters[name])
             ? 'No found item matches this search.'
-            : 'No found items yet. Log the first one above.'}
-        </Empty>
-      ) : null}
-      {items.data && items.data.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" data-testid="items-table" aria-busy={items.loading || undefined}>
-            <caption className="visually-hidden">
-              Found items{filters.q ? ', best match first' : ', newest first'}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Item</th>
-                <th scope="col">Category</th>
-                <th scope="col">Found</th>
-                <th scope="col">Area</th>
-                <th scope="col">Storage</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.data.data.map((item) => (
-                <tr key={item.id} data-item-id={item.id}>
-                  <td data-label="Item">
-                    <Link to={`/lostfound/items/${item.id}?location=${location.id}`}>
-                      #{item.id} {item.description}
-                    </Link>
-                  </td>
-                  <td data-label="Category">{item.category}</td>
-                  <td data-label="Found">{item.found_date}</td>
-                  <td data-label="Area">{item.found_area || '—'}</td>
-                  <td data-label="Storage">{item.storage_ref || '—'}</td>
-                  <td data-label="Status">
-                    <StatusBadge status={item.status} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+            : 'No found items yet. Log the first one above.'
+        }
+        caption={`Found items${filters.q ? ', best match first' : ', newest first'}`}
+        testId="items-table"
+        rowKey={(item) => item.id}
+        rowAttributes={(item) => ({ 'data-item-id': item.id })}
+        columns={[
+          {
+            header: 'Item',
+            cell: (item) => (
+              <Link to={`/lostfound/items/${item.id}?location=${location.id}`}>
+                #{item.id} {item.description}
+              </Link>
+            ),
+          },
+          { header: 'Category', cell: (item) => item.category },
+          { header: 'Found', cell: (item) => item.found_date },
+          { header: 'Area', cell: (item) => item.found_area || '—' },
+          { header: 'Storage', cell: (item) => item.storage_ref || '—' },
+          { header: 'Status', cell: (item) => <StatusBadge status={item.status} /> },
+        ]}
+      />
       <Pager what="items" page={items.data} onPage={(next) => setFilters({}, next)} />
     </>
   );

@@ -4,11 +4,9 @@ import { api, ApiError, type Schemas } from '../api';
 import {
   Button,
   ConfirmButton,
-  Empty,
   Field,
   Ident,
-  LoadError,
-  Loading,
+  Listing,
   Notice,
   OneTimeSecret,
   PageHeader,
@@ -175,83 +173,64 @@ export function KeysPage() {
       ) : null}
 
       {mayManage ? <h2>Keys</h2> : null}
-      {keys.error ? <LoadError error={keys.error} retry={keys.reload} /> : null}
-      {mayManage && !keys.data && keys.loading ? <Loading what="keys" /> : null}
-      {keys.data && keys.data.data.length === 0 ? (
-        <Empty>{dataMode === 'test' ? 'No test keys yet.' : 'No keys yet.'}</Empty>
-      ) : null}
-      {keys.data && keys.data.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" data-testid="keys-table">
-            <caption className="visually-hidden">API keys of this account, active first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Allowed from</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                {mayManage ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {[...active, ...revoked].map((key) => (
-                <tr key={key.id} data-key-id={key.id}>
-                  <td data-label="Key">
-                    <Ident>{shown(key.prefix)}</Ident>
-                  </td>
-                  <td data-label="Mode">
-                    <span className={`badge badge--${key.mode === 'test' ? 'warn' : 'neutral'}`}>{key.mode}</span>
-                  </td>
-                  <td data-label="Allowed from">
-                    {key.ip_allowlist?.length ? key.ip_allowlist.join(', ') : 'anywhere'}
-                  </td>
-                  <td data-label="Created">{formatTime(key.created_at)}</td>
-                  <td data-label="Last used">{formatTime(key.last_used_at)}</td>
-                  <td data-label="Status">
-                    {key.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}
-                  </td>
-                  {mayManage ? (
-                    <td className="row-actions">
-                      {key.revoked_at ? null : (
-                        <>
-                          <ConfirmButton
-                            variant="secondary"
-                            label="Rotate"
-                            accessibleLabel={`Rotate key ${shown(key.prefix)}`}
-                            title={`Rotate key ${shown(key.prefix)}?`}
-                            body={
-                              <p>
-                                A new key is made and shown once. The old one keeps working until you revoke it, so you
-                                can deploy the new one first.
-                              </p>
-                            }
-                            confirmLabel="Make the new key"
-                            onConfirm={() => rotate(key)}
-                          />
-                          <ConfirmButton
-                            label="Revoke"
-                            accessibleLabel={`Revoke key ${shown(key.prefix)}`}
-                            title={`Revoke key ${shown(key.prefix)}?`}
-                            body={<p>Requests with this key will be refused at once. This cannot be undone.</p>}
-                            confirmLabel="Revoke key"
-                            onConfirm={() => revoke(key)}
-                          />
-                        </>
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Listing
+        load={keys}
+        rows={keys.data && [...active, ...revoked]}
+        what="keys"
+        empty={dataMode === 'test' ? 'No test keys yet.' : 'No keys yet.'}
+        caption="API keys of this account, active first"
+        testId="keys-table"
+        rowKey={(key) => key.id}
+        rowAttributes={(key) => ({ 'data-key-id': key.id })}
+        columns={[
+          { header: 'Key', cell: (key) => <Ident>{shown(key.prefix)}</Ident> },
+          {
+            header: 'Mode',
+            cell: (key) => (
+              <span className={`badge badge--${key.mode === 'test' ? 'warn' : 'neutral'}`}>{key.mode}</span>
+            ),
+          },
+          {
+            header: 'Allowed from',
+            cell: (key) => (key.ip_allowlist?.length ? key.ip_allowlist.join(', ') : 'anywhere'),
+          },
+          { header: 'Created', cell: (key) => formatTime(key.created_at) },
+          { header: 'Last used', cell: (key) => formatTime(key.last_used_at) },
+          { header: 'Status', cell: (key) => <StatusBadge status={key.revoked_at ? 'revoked' : 'active'} /> },
+          mayManage && {
+            header: 'Actions',
+            hideHeader: true,
+            className: 'row-actions',
+            cell: (key) =>
+              key.revoked_at ? null : (
+                <>
+                  <ConfirmButton
+                    variant="secondary"
+                    label="Rotate"
+                    accessibleLabel={`Rotate key ${shown(key.prefix)}`}
+                    title={`Rotate key ${shown(key.prefix)}?`}
+                    body={
+                      <p>
+                        A new key is made and shown once. The old one keeps working until you revoke it, so you can
+                        deploy the new one first.
+                      </p>
+                    }
+                    confirmLabel="Make the new key"
+                    onConfirm={() => rotate(key)}
+                  />
+                  <ConfirmButton
+                    label="Revoke"
+                    accessibleLabel={`Revoke key ${shown(key.prefix)}`}
+                    title={`Revoke key ${shown(key.prefix)}?`}
+                    body={<p>Requests with this key will be refused at once. This cannot be undone.</p>}
+                    confirmLabel="Revoke key"
+                    onConfirm={() => revoke(key)}
+                  />
+                </>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

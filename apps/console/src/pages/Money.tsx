@@ -6,8 +6,8 @@ import { UsageChart } from '../components/UsageChart';
 import {
   Button,
   CursorPager,
-  Empty,
   Field,
+  Listing,
   LoadError,
   Loading,
   Notice,
@@ -335,45 +335,30 @@ function Ledger() {
     <>
       <h2>Ledger</h2>
       <p className="hint">Every change to the balance, newest first.</p>
-      {ledger.error ? <LoadError error={ledger.error} retry={ledger.reload} /> : null}
-      {!ledger.data && ledger.loading ? <Loading what="the ledger" /> : null}
-      {ledger.data && ledger.data.data.length === 0 ? <Empty>No entries yet.</Empty> : null}
-      {ledger.data && ledger.data.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" data-testid="ledger-table">
-            <caption className="visually-hidden">Ledger entries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">What</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col" className="num">
-                  Balance after
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {ledger.data.data.map((entry) => (
-                <tr key={entry.id}>
-                  <td data-label="Time">{formatTime(entry.created_at)}</td>
-                  <td data-label="What">
-                    <EntryText entry={entry} />
-                  </td>
-                  <td data-label="Amount" className={`num ${entry.amount_millicents < 0 ? 'negative' : 'positive'}`}>
-                    {entry.amount_millicents > 0 ? '+' : ''}
-                    {formatMillicents(entry.amount_millicents)}
-                  </td>
-                  <td data-label="Balance after" className="num">
-                    {formatMillicents(entry.balance_after_millicents)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Listing
+        load={ledger}
+        rows={ledger.data?.data}
+        what="the ledger"
+        empty="No entries yet."
+        caption="Ledger entries, newest first"
+        testId="ledger-table"
+        rowKey={(entry) => entry.id}
+        columns={[
+          { header: 'Time', cell: (entry) => formatTime(entry.created_at) },
+          { header: 'What', cell: (entry) => <EntryText entry={entry} /> },
+          {
+            header: 'Amount',
+            className: 'num',
+            cellClassName: (entry) => (entry.amount_millicents < 0 ? 'negative' : 'positive'),
+            cell: (entry) => `${entry.amount_millicents > 0 ? '+' : ''}${formatMillicents(entry.amount_millicents)}`,
+          },
+          {
+            header: 'Balance after',
+            className: 'num',
+            cell: (entry) => formatMillicents(entry.balance_after_millicents),
+          },
+        ]}
+      />
       <CursorPager
         label="Pages of the ledger"
         onPrevious={previous}

@@ -4,10 +4,9 @@ import { api } from '../api';
 import {
   Button,
   ConfirmButton,
-  Empty,
   Field,
   Ident,
-  LoadError,
+  Listing,
   Loading,
   Notice,
   PageHeader,
@@ -122,57 +121,47 @@ export function NumberPage() {
 
       <h2>Webhook deliveries</h2>
       <p className="hint">Every attempt to deliver an event to your webhook, newest first.</p>
-      {deliveries.error ? <LoadError error={deliveries.error} retry={deliveries.reload} /> : null}
-      {!deliveries.data && deliveries.loading ? <Loading what="deliveries" /> : null}
-      {deliveries.data && deliveries.data.data.length === 0 ? <Empty>No deliveries yet.</Empty> : null}
-      {deliveries.data && deliveries.data.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" data-testid="deliveries-table">
-            <caption className="visually-hidden">Webhook delivery attempts for {n.phone_number}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Event</th>
-                <th scope="col">Call</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">Result</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.data.map((delivery) => (
-                <tr key={`${delivery.event_id}-${delivery.attempt}`}>
-                  <td data-label="Time">{formatTime(delivery.delivered_at)}</td>
-                  <td data-label="Event">
-                    <Ident>{delivery.event_type}</Ident>
-                  </td>
-                  <td data-label="Call">
-                    {delivery.call_sid ? (
-                      <Link to={`/calls/${encodeURIComponent(delivery.call_sid)}`}>
-                        <code>{shortSid(delivery.call_sid)}</code>
-                      </Link>
-                    ) : (
-                      <span className="muted">not about a call</span>
-                    )}
-                  </td>
-                  <td data-label="Attempt">{delivery.attempt}</td>
-                  <td data-label="Result">
-                    <StatusBadge
-                      status={
-                        delivery.status_code !== null && delivery.status_code >= 200 && delivery.status_code < 300
-                          ? 'delivered'
-                          : 'failed'
-                      }
-                    />{' '}
-                    {delivery.status_code ?? 'no answer'}
-                  </td>
-                  <td data-label="Error">{delivery.error ?? <span className="muted">none</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Listing
+        load={deliveries}
+        rows={deliveries.data?.data}
+        what="deliveries"
+        empty="No deliveries yet."
+        caption={`Webhook delivery attempts for ${n.phone_number}`}
+        testId="deliveries-table"
+        rowKey={(delivery) => `${delivery.event_id}-${delivery.attempt}`}
+        columns={[
+          { header: 'Time', cell: (delivery) => formatTime(delivery.delivered_at) },
+          { header: 'Event', cell: (delivery) => <Ident>{delivery.event_type}</Ident> },
+          {
+            header: 'Call',
+            cell: (delivery) =>
+              delivery.call_sid ? (
+                <Link to={`/calls/${encodeURIComponent(delivery.call_sid)}`}>
+                  <code>{shortSid(delivery.call_sid)}</code>
+                </Link>
+              ) : (
+                <span className="muted">not about a call</span>
+              ),
+          },
+          { header: 'Attempt', cell: (delivery) => delivery.attempt },
+          {
+            header: 'Result',
+            cell: (delivery) => (
+              <>
+                <StatusBadge
+                  status={
+                    delivery.status_code !== null && delivery.status_code >= 200 && delivery.status_code < 300
+                      ? 'delivered'
+                      : 'failed'
+                  }
+                />{' '}
+                {delivery.status_code ?? 'no answer'}
+              </>
+            ),
+          },
+          { header: 'Error', cell: (delivery) => delivery.error ?? <span className="muted">none</span> },
+        ]}
+      />
       <div className="actions">
         <Button variant="quiet" onClick={deliveries.reload}>
           Refresh deliveries

@@ -3,10 +3,8 @@ import { Link } from 'react-router';
 import { api, newIdempotencyKey, type Schemas } from '../api';
 import {
   Button,
-  Empty,
   Field,
-  LoadError,
-  Loading,
+  Listing,
   Notice,
   OneTimeSecret,
   PageHeader,
@@ -134,42 +132,34 @@ export function NumbersPage() {
       ) : null}
 
       <h2>Your numbers</h2>
-      {numbers.error ? <LoadError error={numbers.error} retry={numbers.reload} /> : null}
-      {!numbers.data && numbers.loading ? <Loading what="numbers" /> : null}
-      {numbers.data && numbers.data.length === 0 ? <Empty>No numbers yet.</Empty> : null}
-      {numbers.data && numbers.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" data-testid="numbers-table">
-            <caption className="visually-hidden">Phone numbers of this account</caption>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Forwards to</th>
-                <th scope="col">Status</th>
-                <th scope="col">Webhook</th>
-                <th scope="col">Since</th>
-              </tr>
-            </thead>
-            <tbody>
-              {numbers.data.map((number) => (
-                <tr key={number.id}>
-                  <td data-label="Number">
-                    <Link to={`/numbers/${number.id}`}>{number.phone_number}</Link>
-                  </td>
-                  <td data-label="Forwards to">{number.business_phone}</td>
-                  <td data-label="Status">
-                    <StatusBadge status={number.status} />
-                  </td>
-                  <td data-label="Webhook" className="truncate" title={number.webhook_url ?? undefined}>
-                    {number.webhook_url ?? <span className="muted">none</span>}
-                  </td>
-                  <td data-label="Since">{formatTime(number.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Listing
+        load={numbers}
+        rows={numbers.data}
+        what="numbers"
+        empty="No numbers yet."
+        caption="Phone numbers of this account"
+        testId="numbers-table"
+        rowKey={(number) => number.id}
+        columns={[
+          {
+            header: 'Number',
+            cell: (number) => <Link to={`/numbers/${number.id}`}>{number.phone_number}</Link>,
+          },
+          { header: 'Forwards to', cell: (number) => number.business_phone },
+          { header: 'Status', cell: (number) => <StatusBadge status={number.status} /> },
+          {
+            header: 'Webhook',
+            className: 'truncate',
+            cell: (number) =>
+              number.webhook_url ? (
+                <span title={number.webhook_url}>{number.webhook_url}</span>
+              ) : (
+                <span className="muted">none</span>
+              ),
+          },
+          { header: 'Since', cell: (number) => formatTime(number.created_at) },
+        ]}
+      />
     </section>
   );
 }

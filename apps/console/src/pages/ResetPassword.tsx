@@ -1,43 +1,36 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { api, ApiError, type Schemas } from '../api';
+import { api, ApiError } from '../api';
+import { AuthCard, NewPasswordFields, passwordsDiffer, useEmailedLink } from '../components/auth';
 import {
   Button,
+  Fact,
   Field,
   LoadError,
   Loading,
   Notice,
   failureOf,
-  fieldFailure,
   useFormSend,
   type FormFailure,
 } from '../components/ui';
 import { formatTime } from '../format';
 import { useSession } from '../session';
-import { MIN_PASSWORD_LENGTH } from './AcceptInvite';
 
 const LINK_NOT_VALID =
   'This password reset link is not valid any more: it was used, a newer one was sent, it is over 30 minutes old, or it was mistyped.';
 
-/** The token travels in the fragment (`#token=...`), so it never reaches a server log. */
-function tokenFromHash(hash: string): string | undefined {
-  return new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? undefined;
-}
-
 function Card({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <main id="main" className="auth">
-      <div className="auth-card">
-        <p className="auth-brand">
-          <span className="brand-mark" aria-hidden="true" /> Switchboard
-        </p>
-        <h1>{title}</h1>
-        {children}
+    <AuthCard
+      title={title}
+      footer={
         <p className="hint">
           Remembered it? <Link to="/sign-in">Sign in</Link>.
         </p>
-      </div>
-    </main>
+      }
+    >
+      {children}
+    </AuthCard>
   );
 }
 
@@ -95,35 +88,24 @@ export function ForgotPasswordPage() {
 export function ResetPasswordPage() {
   const { signedIn } = useSession();
   const navigate = useNavigate();
-  const [token] = useState(() => tokenFromHash(window.location.hash));
-  const [reset, setReset] = useState<Schemas['PasswordResetLookup']>();
-  const [lookupError, setLookupError] = useState<Error>();
+  const {
+    token,
+    found: reset,
+    lookupError,
+    setLookupError,
+  } = useEmailedLink((token) => api.POST('/console/api/password-resets/lookup', { body: { token } }));
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
-
-  useEffect(() => {
-    if (!token) return;
-    let current = true;
-    api.POST('/console/api/password-resets/lookup', { body: { token } }).then(
-      (answer) => current && setReset(answer),
-      (error: Error) => current && setLookupError(error),
-    );
-    return () => {
-      current = false;
-    };
-  }, [token]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(undefined);
     // The form is shown only for a link with a token.
     if (!token) return;
-    if (password !== confirm) {
-      setFailure(fieldFailure('confirm', 'The two passwords are not the same.'));
-      return;
-    }
+    const differ = passwordsDiffer(password, confirm);
+    if (differ) return setFailure(differ);
     setBusy(true);
     try {
       const session = await api.POST('/console/api/password-resets/complete', { body: { token, password } });
@@ -161,38 +143,19 @@ export function ResetPasswordPage() {
     body = (
       <>
         <dl className="facts" data-testid="reset-facts">
-          <div>
-            <dt>Email</dt>
-            <dd>{reset.email}</dd>
-          </div>
-          <div>
-            <dt>Link valid until</dt>
-            <dd>{formatTime(reset.expires_at)}</dd>
-          </div>
+          <Fact label="Email">{reset.email}</Fact>
+          <Fact label="Link valid until">{formatTime(reset.expires_at)}</Fact>
         </dl>
         <form onSubmit={(event) => void submit(event)} noValidate>
           {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
           <input type="email" name="username" autoComplete="username" value={reset.email} readOnly hidden />
-          <Field
+          <NewPasswordFields
             label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={setPassword}
-            hint={`At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words is easiest to remember.`}
-            error={failure?.fields['password']}
-          />
-          <Field
-            label="Type it again"
-            name="confirm"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={confirm}
-            onChange={setConfirm}
-            error={failure?.fields['confirm']}
+            password={password}
+            confirm={confirm}
+            onPassword={setPassword}
+            onConfirm={setConfirm}
+            failure={failure}
           />
           <Button type="submit" variant="primary" busy={busy} className="button--block">
             {busy ? 'Saving…' : 'Set password and sign in'}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api';
+import { AuthCard } from '../components/auth';
 import { Button, Field, Notice, useFormSend } from '../components/ui';
 import { safeNext } from '../input';
 import { useSession } from '../session';
@@ -26,45 +27,45 @@ export function SignInPage() {
   };
 
   return (
-    <main id="main" className="auth">
-      <div className="auth-card">
-        <p className="auth-brand">
-          <span className="brand-mark" aria-hidden="true" /> Switchboard
-        </p>
-        <h1>Sign in to the console</h1>
-        <form onSubmit={(event) => void submit(event)} noValidate>
-          {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={setEmail}
-            error={failure?.fields['email']}
-          />
-          <Field
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={setPassword}
-            error={failure?.fields['password']}
-          />
-          <Button type="submit" variant="primary" busy={busy} className="button--block">
-            {busy ? 'Signing in…' : 'Sign in'}
-          </Button>
-        </form>
-        <p className="hint">
-          <Link to="/forgot-password">Forgot your password?</Link>
-        </p>
-        <p className="hint">
-          No account yet? An owner of your account, or Switchboard's operators, can invite you by email.
-        </p>
-      </div>
-    </main>
+    <AuthCard
+      title="Sign in to the console"
+      footer={
+        <>
+          <p className="hint">
+            <Link to="/forgot-password">Forgot your password?</Link>
+          </p>
+          <p className="hint">
+            No account yet? An owner of your account, or Switchboard's operators, can invite you by email.
+          </p>
+        </>
+      }
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={setEmail}
+          error={failure?.fields['email']}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={setPassword}
+          error={failure?.fields['password']}
+        />
+        <Button type="submit" variant="primary" busy={busy} className="button--block">
+          {busy ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </form>
+    </AuthCard>
   );
 }

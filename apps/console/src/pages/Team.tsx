@@ -4,10 +4,8 @@ import { api } from '../api';
 import {
   Button,
   ConfirmButton,
-  Empty,
   Field,
-  LoadError,
-  Loading,
+  Listing,
   Notice,
   PageHeader,
   StatusBadge,
@@ -137,89 +135,76 @@ export function TeamPage() {
       ) : null}
 
       <h2>Members</h2>
-      {members.error ? <LoadError error={members.error} retry={members.reload} /> : null}
-      {!members.data && members.loading ? <Loading what="the team" /> : null}
-      {members.data && members.data.data.length === 0 ? <Empty>Nobody yet.</Empty> : null}
-      {members.data && members.data.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" data-testid="team-table">
-            <caption className="visually-hidden">People in this account</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Since</th>
-                {mayManage ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.data.map((member) => (
-                <tr key={member.id}>
-                  <td data-label="Email">
-                    <span>
-                      {member.email}
-                      {member.id === user.id ? <span className="muted"> (you)</span> : null}
-                    </span>
-                  </td>
-                  <td data-label="Role">
-                    {mayManage && member.status === 'active' && member.id !== user.id && !isLastOwner(member) ? (
-                      <select
-                        name="role"
-                        aria-label={`Role of ${member.email}`}
-                        value={member.role}
-                        disabled={changing === member.id}
-                        aria-busy={changing === member.id || undefined}
-                        onChange={(event) => void changeRole(member, event.target.value as ConsoleRole)}
-                      >
-                        {ROLES.map((option) => (
-                          <option key={option.value} value={option.value}>
-                            {option.label}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      humanize(member.role)
-                    )}
-                  </td>
-                  <td data-label="Status">
-                    <StatusBadge status={member.status} />
-                  </td>
-                  <td data-label="Since">{formatTime(member.created_at)}</td>
-                  {mayManage ? (
-                    <td className="row-actions">
-                      {isLastOwner(member) ? (
-                        <span className="muted" data-testid="last-owner">
-                          Last owner
-                        </span>
-                      ) : (
-                        <ConfirmButton
-                          label="Remove"
-                          accessibleLabel={`Remove ${member.email}`}
-                          title={`Remove ${member.email}?`}
-                          body={
-                            <p>
-                              {member.status === 'invited'
-                                ? 'Their invitation link stops working.'
-                                : 'They are signed out everywhere and cannot sign in to this account any more.'}
-                            </p>
-                          }
-                          confirmLabel="Remove"
-                          onConfirm={() => remove(member)}
-                        />
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Listing
+        load={members}
+        rows={members.data?.data}
+        what="the team"
+        empty="Nobody yet."
+        caption="People in this account"
+        testId="team-table"
+        rowKey={(member) => member.id}
+        columns={[
+          {
+            header: 'Email',
+            cell: (member) => (
+              <span>
+                {member.email}
+                {member.id === user.id ? <span className="muted"> (you)</span> : null}
+              </span>
+            ),
+          },
+          {
+            header: 'Role',
+            cell: (member) =>
+              mayManage && member.status === 'active' && member.id !== user.id && !isLastOwner(member) ? (
+                <select
+                  name="role"
+                  aria-label={`Role of ${member.email}`}
+                  value={member.role}
+                  disabled={changing === member.id}
+                  aria-busy={changing === member.id || undefined}
+                  onChange={(event) => void changeRole(member, event.target.value as ConsoleRole)}
+                >
+                  {ROLES.map((option) => (
+                    <option key={option.value} value={option.value}>
+                      {option.label}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                humanize(member.role)
+              ),
+          },
+          { header: 'Status', cell: (member) => <StatusBadge status={member.status} /> },
+          { header: 'Since', cell: (member) => formatTime(member.created_at) },
+          mayManage && {
+            header: 'Actions',
+            hideHeader: true,
+            className: 'row-actions',
+            cell: (member) =>
+              isLastOwner(member) ? (
+                <span className="muted" data-testid="last-owner">
+                  Last owner
+                </span>
+              ) : (
+                <ConfirmButton
+                  label="Remove"
+                  accessibleLabel={`Remove ${member.email}`}
+                  title={`Remove ${member.email}?`}
+                  body={
+                    <p>
+                      {member.status === 'invited'
+                        ? 'Their invitation link stops working.'
+                        : 'They are signed out everywhere and cannot sign in to this account any more.'}
+                    </p>
+                  }
+                  confirmLabel="Remove"
+                  onConfirm={() => remove(member)}
+                />
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }
