@@ -92,7 +92,7 @@ function jestProject(kind, dir, ignore = []) {
  * A project's Jest config: the kinds of test under its folder (a library's or an app's: unit and integration; a kind
  * with no file costs nothing, as Jest runs a kind's global setup only for the tests it found). Two cores: one Jest worker per project task
  * (Nx runs two tasks at once) keeps the suite parallel without starving the services integration tests start; the
- * system's tests take three, as they run alone (test/jest.config.cjs).
+ * system's tests take two, as they run alone.
  */
 function jestConfig(dir, kinds = ['unit', 'integration'], { ignore = [], maxWorkers = 1 } = {}) {
   return {
