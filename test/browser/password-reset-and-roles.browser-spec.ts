@@ -60,6 +60,7 @@ describe('the web console: password reset by email, and changing roles', () => {
       await page.getByRole('link', { name: 'Forgot your password?' }).click();
       await page.getByRole('heading', { level: 1, name: 'Reset your password' }).waitFor();
       await page.getByLabel('Email').fill('ada@charlie.test');
+      await screenshot(page, 'forgot-password-form');
       await page.getByRole('button', { name: 'Email me a link' }).click();
       await page
         .getByRole('status')

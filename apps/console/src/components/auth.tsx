@@ -54,6 +54,28 @@ export function passwordsDiffer(password: string, confirm: string): FormFailure 
   return password === confirm ? undefined : fieldFailure('confirm', 'The two passwords are not the same.');
 }
 
+/** The account's email, as the sign-in and the password reset ask for it (`hint`: what the page does with it). */
+export function EmailField(props: {
+  value: string;
+  onChange: (value: string) => void;
+  failure: FormFailure | undefined;
+  hint?: string;
+}) {
+  return (
+    <Field
+      label="Email"
+      name="email"
+      type="email"
+      autoComplete="username"
+      required
+      value={props.value}
+      onChange={props.onChange}
+      hint={props.hint}
+      error={props.failure?.fields['email']}
+    />
+  );
+}
+
 /** A new password and the same again, with the rule it must meet and what the server or the check said of each. */
 export function NewPasswordFields(props: {
   label: string;

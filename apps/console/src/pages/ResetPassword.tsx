@@ -1,18 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { api, ApiError } from '../api';
-import { AuthCard, NewPasswordFields, passwordsDiffer, useEmailedLink } from '../components/auth';
-import {
-  Button,
-  Fact,
-  Field,
-  LoadError,
-  Loading,
-  Notice,
-  failureOf,
-  useFormSend,
-  type FormFailure,
-} from '../components/ui';
+import { AuthCard, EmailField, NewPasswordFields, passwordsDiffer, useEmailedLink } from '../components/auth';
+import { Button, Fact, LoadError, Loading, Notice, failureOf, useFormSend, type FormFailure } from '../components/ui';
 import { formatTime } from '../format';
 import { useSession } from '../session';
 
@@ -64,16 +54,11 @@ export function ForgotPasswordPage() {
       ) : (
         <form onSubmit={(event) => void submit(event)} noValidate>
           {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
+          <EmailField
             value={email}
             onChange={setEmail}
+            failure={failure}
             hint="We email a link to choose a new password. It works once, for 30 minutes."
-            error={failure?.fields['email']}
           />
           <Button type="submit" variant="primary" busy={busy} className="button--block">
             {busy ? 'Sending…' : 'Email me a link'}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api';
-import { AuthCard } from '../components/auth';
+import { AuthCard, EmailField } from '../components/auth';
 import { Button, Field, Notice, useFormSend } from '../components/ui';
 import { safeNext } from '../input';
 import { useSession } from '../session';
@@ -42,16 +42,7 @@ export function SignInPage() {
     >
       <form onSubmit={(event) => void submit(event)} noValidate>
         {failure?.message ? <Notice tone="error">{failure.message}</Notice> : null}
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={setEmail}
-          error={failure?.fields['email']}
-        />
+        <EmailField value={email} onChange={setEmail} failure={failure} />
         <Field
           label="Password"
           name="password"
